@@ -1,0 +1,44 @@
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/cli/commands.h"
+#include "core/store/store_benchmark.h"
+
+namespace app::cli {
+namespace {
+
+void RegisterBenchStore(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand(
+      "store", "Trace writer and loader against SQLite's own insert and select, same run");
+  auto events = std::make_shared<uint64_t>(5'000'000);
+  auto dir = std::make_shared<std::string>(std::filesystem::temp_directory_path().string());
+  cmd->add_option("--events", *events, "Number of events (default 5,000,000)");
+  cmd->add_option("--dir", *dir, "Directory for the scratch databases");
+  cmd->callback([events, dir] {
+    auto r = core::store::RunStoreBenchmark(*events, std::filesystem::path(*dir) /
+                                                         "fencescope-bench-store");
+    std::cout << fmt::format("events                  {}\n", r.events);
+    std::cout << fmt::format("writer (TraceWriter)    {:>12.0f} rows/s  ({:.3f} s)\n",
+                             r.WriterRowsPerSecond(), r.writer_seconds);
+    std::cout << fmt::format("raw sqlite insert       {:>12.0f} rows/s  ({:.3f} s)\n",
+                             r.RawInsertRowsPerSecond(), r.raw_insert_seconds);
+    std::cout << fmt::format("loader (LoadTrace)      {:>12.0f} rows/s  ({:.3f} s)\n",
+                             r.LoaderRowsPerSecond(), r.loader_seconds);
+    std::cout << fmt::format("raw sqlite select       {:>12.0f} rows/s  ({:.3f} s)\n",
+                             r.RawSelectRowsPerSecond(), r.raw_select_seconds);
+    std::cout << fmt::format("writer/raw insert ratio {:.2f}  (target >= 0.5)\n", r.WriterRatio());
+    std::cout << fmt::format("loader/raw select ratio {:.2f}  (target >= 0.5)\n", r.LoaderRatio());
+  });
+}
+
+}  // namespace
+
+void RegisterBenchCommand(CLI::App& app) {
+  auto* bench = app.add_subcommand("bench", "Measure performance and print figures");
+  bench->require_subcommand(1);
+  RegisterBenchStore(*bench);
+}
+
+}  // namespace app::cli

@@ -1,0 +1,11 @@
+#include "app/cli/commands.h"
+
+namespace app::cli {
+
+void RegisterAllCommands(CLI::App& app) {
+  RegisterInfoCommand(app);
+  RegisterQueryCommand(app);
+  RegisterBenchCommand(app);
+}
+
+}  // namespace app::cli

@@ -1,0 +1,17 @@
+// The headless subcommands. Each Register*Command adds one CLI11 subcommand whose callback does
+// the work with core and importers only, so they run the same in the window-less build.
+// Failures throw core::Error; main() prints it to stderr and exits non-zero.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace app::cli {
+
+void RegisterInfoCommand(CLI::App& app);
+void RegisterQueryCommand(CLI::App& app);
+void RegisterBenchCommand(CLI::App& app);
+
+// Registers every headless subcommand above, in the order --help lists them.
+void RegisterAllCommands(CLI::App& app);
+
+}  // namespace app::cli

@@ -1,0 +1,29 @@
+// fencescope: the desktop window and the headless subcommands in one executable.
+// Subcommands run before any window exists, so `report`, `import`, ... work without a display.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/commands.h"
+#include "app/gui_entry.h"
+#include "core/model/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"fencescope: see and analyse how GPU work is synchronised"};
+  app.set_version_flag("--version", "fencescope 0.1.0");
+  app::cli::RegisterAllCommands(app);
+  app::RegisterWindowCommands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const core::Error& e) {
+    std::cerr << "fencescope: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "fencescope: error: " << e.what() << "\n";
+    return 1;
+  }
+  if (app.get_subcommands().empty()) return app::RunDefaultWindow();
+  return app::ExitCode();
+}

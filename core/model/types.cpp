@@ -1,0 +1,46 @@
+#include "core/model/types.h"
+
+#include <array>
+
+namespace core::model {
+namespace {
+template <size_t N>
+std::string_view Lookup(const std::array<std::string_view, N>& names, size_t index) {
+  return index < N ? names[index] : std::string_view{"unknown"};
+}
+}  // namespace
+
+std::string_view EngineTypeName(EngineType type) {
+  static constexpr std::array<std::string_view, 5> kNames = {"3d", "compute", "copy", "video",
+                                                             "other"};
+  return Lookup(kNames, static_cast<size_t>(type));
+}
+std::string_view QueueTypeName(QueueType type) {
+  static constexpr std::array<std::string_view, 6> kNames = {"3d",    "compute",  "copy",
+                                                             "video", "software", "other"};
+  return Lookup(kNames, static_cast<size_t>(type));
+}
+std::string_view FenceKindName(FenceKind kind) {
+  static constexpr std::array<std::string_view, 4> kNames = {"native", "monitored",
+                                                             "cross_adapter", "other"};
+  return Lookup(kNames, static_cast<size_t>(kind));
+}
+std::string_view PreemptionGranularityName(PreemptionGranularity granularity) {
+  static constexpr std::array<std::string_view, 9> kNames = {
+      "none", "dma_buffer", "primitive", "triangle", "pixel",
+      "shader", "dispatch", "thread_group", "thread"};
+  return Lookup(kNames, static_cast<size_t>(granularity));
+}
+std::string_view BackgroundModeName(BackgroundMode mode) {
+  static constexpr std::array<std::string_view, 4> kNames = {
+      "allowed", "allow_intrusive_measurements", "disable_background_work",
+      "disable_profiling_by_system"};
+  return Lookup(kNames, static_cast<size_t>(mode));
+}
+std::string_view MeasurementsActionName(MeasurementsAction action) {
+  static constexpr std::array<std::string_view, 4> kNames = {
+      "keep_all", "commit_results", "commit_results_high_priority", "discard_previous"};
+  return Lookup(kNames, static_cast<size_t>(action));
+}
+
+}  // namespace core::model

@@ -1,0 +1,78 @@
+// Thin RAII wrappers over the SQLite C API: a connection and a prepared statement. Every failure
+// throws core::Error with SQLite's message and the database path.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace core::store {
+
+class Statement {
+ public:
+  Statement() = default;
+  Statement(sqlite3* db, std::string_view sql, std::string path);
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement();
+
+  // Binding is 1-based, as in SQLite.
+  void BindInt(int index, int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
+  void BindIdOrNull(int index, uint32_t id) {
+    if (id == 0) sqlite3_bind_null(m_stmt, index);
+    else sqlite3_bind_int64(m_stmt, index, id);
+  }
+  void BindDouble(int index, double value) { sqlite3_bind_double(m_stmt, index, value); }
+  void BindNull(int index) { sqlite3_bind_null(m_stmt, index); }
+  void BindText(int index, std::string_view text) {
+    sqlite3_bind_text(m_stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  }
+
+  // Returns true when a row is ready, false when done. Throws on error.
+  bool Step();
+  // Runs to completion and resets, for INSERT/UPDATE statements.
+  void Run();
+  void Reset();
+
+  int ColumnCount() const { return sqlite3_column_count(m_stmt); }
+  int64_t ColumnInt(int index) const { return sqlite3_column_int64(m_stmt, index); }
+  double ColumnDouble(int index) const { return sqlite3_column_double(m_stmt, index); }
+  bool ColumnIsNull(int index) const { return sqlite3_column_type(m_stmt, index) == SQLITE_NULL; }
+  int ColumnType(int index) const { return sqlite3_column_type(m_stmt, index); }
+  std::string ColumnText(int index) const;
+  std::string ColumnName(int index) const { return sqlite3_column_name(m_stmt, index); }
+  sqlite3_stmt* handle() const { return m_stmt; }
+
+ private:
+  sqlite3_stmt* m_stmt = nullptr;
+  std::string m_path;
+};
+
+class Database {
+ public:
+  enum class Mode { kReadOnly, kCreate };
+  Database(const std::string& path, Mode mode);
+  Database(Database&& other) noexcept;
+  Database& operator=(Database&&) = delete;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+  ~Database();
+
+  void Exec(std::string_view sql);
+  Statement Prepare(std::string_view sql) { return Statement(m_db, sql, m_path); }
+  // Runs a query that yields one integer (0 when no row).
+  int64_t QueryInt(std::string_view sql);
+  void Close();
+  sqlite3* handle() const { return m_db; }
+  const std::string& path() const { return m_path; }
+
+ private:
+  sqlite3* m_db = nullptr;
+  std::string m_path;
+};
+
+}  // namespace core::store

@@ -1,0 +1,23 @@
+// Opening an existing trace file for reading, with the checks every reader shares: the file
+// exists, is an SQLite database, carries the fencescope format marker, and has a schema version
+// this build knows. Each refusal is a core::Error naming the file and what was found.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "core/store/sqlite_db.h"
+
+namespace core::store {
+
+// Opens `path` read-only and validates it (see above).
+Database OpenTrace(const std::filesystem::path& path);
+
+// The `meta` table as a map.
+std::map<std::string, std::string> ReadMeta(Database& db);
+
+// True when the file starts with the SQLite header (used to tell a trace from an importable file).
+bool LooksLikeSqlite(const std::filesystem::path& path);
+
+}  // namespace core::store

@@ -1,0 +1,298 @@
+// LoadTrace: reads a validated trace file into a TraceStore.
+//
+// Events are read in rowid order with one sequential SELECT (no ORDER BY: SQLite would need an
+// index or a sort). When meta.events_sorted says rowid order is time order (the simulator's
+// case) the columns are used as read; otherwise a stable sort permutation on ts is applied.
+#include <algorithm>
+#include <numeric>
+
+#include "core/model/error.h"
+#include "core/store/trace_file.h"
+#include "core/store/trace_store.h"
+
+namespace core::store {
+namespace {
+
+template <typename T>
+void Permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
+  std::vector<T> sorted(column.size());
+  for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
+  column.swap(sorted);
+}
+
+uint32_t IdColumn(const Statement& s, int index) {
+  return s.ColumnIsNull(index) ? 0u : static_cast<uint32_t>(s.ColumnInt(index));
+}
+
+void LoadTopology(Database& db, TraceStore& store) {
+  {
+    Statement s = db.Prepare("SELECT id, value FROM strings ORDER BY id");
+    store.strings.assign(1, std::string());
+    while (s.Step()) {
+      auto id = static_cast<size_t>(s.ColumnInt(0));
+      if (store.strings.size() <= id) store.strings.resize(id + 1);
+      store.strings[id] = s.ColumnText(1);
+    }
+  }
+  auto name = [&](int64_t sid) -> std::string {
+    return sid > 0 && static_cast<size_t>(sid) < store.strings.size() ? store.strings[sid] : "";
+  };
+  {
+    Statement s = db.Prepare(
+        "SELECT id, name_sid, luid, native_fences, optimized_interrupts, preemption_graphics, "
+        "preemption_compute FROM adapters ORDER BY id");
+    while (s.Step()) {
+      store.adapters.push_back(Adapter{
+          IdColumn(s, 0), name(s.ColumnInt(1)), s.ColumnInt(2), s.ColumnInt(3) != 0,
+          s.ColumnInt(4) != 0, static_cast<PreemptionGranularity>(s.ColumnInt(5)),
+          static_cast<PreemptionGranularity>(s.ColumnInt(6))});
+    }
+  }
+  {
+    Statement s =
+        db.Prepare("SELECT id, adapter_id, type, ordinal, name_sid FROM engines ORDER BY id");
+    while (s.Step()) {
+      store.engines.push_back(Engine{IdColumn(s, 0), IdColumn(s, 1),
+                                     static_cast<EngineType>(s.ColumnInt(2)),
+                                     static_cast<uint32_t>(s.ColumnInt(3)), name(s.ColumnInt(4))});
+    }
+  }
+  {
+    Statement s = db.Prepare(
+        "SELECT id, engine_id, adapter_id, type, priority, process_id, name_sid, sort_index "
+        "FROM queues ORDER BY id");
+    while (s.Step()) {
+      store.queues.push_back(Queue{IdColumn(s, 0), IdColumn(s, 1), IdColumn(s, 2),
+                                   static_cast<QueueType>(s.ColumnInt(3)),
+                                   static_cast<int32_t>(s.ColumnInt(4)), IdColumn(s, 5),
+                                   name(s.ColumnInt(6)), static_cast<int32_t>(s.ColumnInt(7))});
+    }
+  }
+  {
+    Statement s = db.Prepare("SELECT id, pid, name_sid FROM processes ORDER BY id");
+    while (s.Step()) {
+      store.processes.push_back(Process{IdColumn(s, 0), s.ColumnInt(1), name(s.ColumnInt(2))});
+    }
+  }
+  {
+    Statement s = db.Prepare(
+        "SELECT id, process_id, queue_id, handle, name_sid FROM contexts ORDER BY id");
+    while (s.Step()) {
+      store.contexts.push_back(Context{IdColumn(s, 0), IdColumn(s, 1), IdColumn(s, 2),
+                                       s.ColumnInt(3), name(s.ColumnInt(4))});
+    }
+  }
+  {
+    Statement s = db.Prepare(
+        "SELECT id, process_id, tid, kind, name_sid, sort_index FROM threads ORDER BY id");
+    while (s.Step()) {
+      store.threads.push_back(Thread{IdColumn(s, 0), IdColumn(s, 1), s.ColumnInt(2),
+                                     static_cast<ThreadKind>(s.ColumnInt(3)),
+                                     name(s.ColumnInt(4)), static_cast<int32_t>(s.ColumnInt(5))});
+    }
+  }
+  {
+    Statement s = db.Prepare(
+        "SELECT id, name_sid, kind, shared, owner_adapter_id, adapter_mask, initial_value, handle "
+        "FROM fences ORDER BY id");
+    while (s.Step()) {
+      store.fences.push_back(Fence{IdColumn(s, 0), name(s.ColumnInt(1)),
+                                   static_cast<FenceKind>(s.ColumnInt(2)), s.ColumnInt(3) != 0,
+                                   IdColumn(s, 4), static_cast<uint32_t>(s.ColumnInt(5)),
+                                   static_cast<FenceValue>(s.ColumnInt(6)), s.ColumnInt(7)});
+    }
+  }
+  {
+    Statement s = db.Prepare("SELECT id, name_sid, shaders FROM psos ORDER BY id");
+    while (s.Step()) {
+      store.psos.push_back(
+          Pso{IdColumn(s, 0), name(s.ColumnInt(1)), static_cast<uint32_t>(s.ColumnInt(2))});
+    }
+  }
+  {
+    Statement s = db.Prepare("SELECT id, name_sid, size_bytes FROM resources ORDER BY id");
+    while (s.Step()) {
+      store.resources.push_back(Resource{IdColumn(s, 0), name(s.ColumnInt(1)), s.ColumnInt(2)});
+    }
+  }
+  {
+    Statement s = db.Prepare(
+        "SELECT id, name_sid, process_id, unit_sid FROM counter_series ORDER BY id");
+    while (s.Step()) {
+      CounterSeries series;
+      series.id = IdColumn(s, 0);
+      series.name = name(s.ColumnInt(1));
+      series.process = IdColumn(s, 2);
+      series.unit = s.ColumnIsNull(3) ? "" : name(s.ColumnInt(3));
+      store.counters.push_back(std::move(series));
+    }
+    Statement samples = db.Prepare(
+        "SELECT series_id, ts_ns, value FROM counter_samples ORDER BY series_id, ts_ns");
+    while (samples.Step()) {
+      auto id = static_cast<uint32_t>(samples.ColumnInt(0));
+      if (id == 0 || id > store.counters.size()) continue;
+      store.counters[id - 1].ts.push_back(samples.ColumnInt(1));
+      store.counters[id - 1].values.push_back(samples.ColumnDouble(2));
+    }
+  }
+  {
+    Statement s = db.Prepare("SELECT from_event, to_event, kind, name_sid FROM flows");
+    while (s.Step()) {
+      store.flows.push_back(Flow{s.ColumnInt(0), s.ColumnInt(1),
+                                 static_cast<FlowKind>(s.ColumnInt(2)), IdColumn(s, 3)});
+    }
+  }
+  {
+    Statement s = db.Prepare(
+        "SELECT name, severity, count, description, first_place FROM import_problems "
+        "ORDER BY name");
+    while (s.Step()) {
+      store.problems.push_back(ImportProblem{s.ColumnText(0),
+                                             static_cast<Severity>(s.ColumnInt(1)),
+                                             static_cast<uint64_t>(s.ColumnInt(2)),
+                                             s.ColumnText(3), s.ColumnText(4)});
+    }
+  }
+}
+
+void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
+  const int64_t total = db.QueryInt("SELECT count(*) FROM events");
+  EventColumns& ev = store.events;
+  ev.Reserve(static_cast<size_t>(total));
+  std::vector<EventRowId> rowids;
+  rowids.reserve(static_cast<size_t>(total));
+  bool sorted = true;
+  bool dense = true;
+  Statement s = db.Prepare(
+      "SELECT rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, arg1, arg2, "
+      "flags FROM events");
+  sqlite3_stmt* h = s.handle();
+  int64_t count = 0;
+  TimeNs last = INT64_MIN;
+  while (s.Step()) {
+    EventRowId rowid = sqlite3_column_int64(h, 0);
+    TimeNs ts = sqlite3_column_int64(h, 1);
+    if (ts < last) sorted = false;
+    last = ts;
+    if (rowid != count + 1) dense = false;
+    rowids.push_back(rowid);
+    ev.ts.push_back(ts);
+    ev.kind.push_back(static_cast<EventKind>(sqlite3_column_int(h, 2)));
+    ev.queue.push_back(static_cast<QueueId>(sqlite3_column_int64(h, 3)));
+    ev.thread.push_back(static_cast<ThreadId>(sqlite3_column_int64(h, 4)));
+    ev.fence.push_back(static_cast<FenceId>(sqlite3_column_int64(h, 5)));
+    ev.value.push_back(static_cast<uint64_t>(sqlite3_column_int64(h, 6)));
+    ev.op.push_back(sqlite3_column_int64(h, 7));
+    ev.arg0.push_back(sqlite3_column_int64(h, 8));
+    ev.arg1.push_back(sqlite3_column_int64(h, 9));
+    ev.arg2.push_back(sqlite3_column_int64(h, 10));
+    ev.flags.push_back(static_cast<uint32_t>(sqlite3_column_int64(h, 11)));
+    ++count;
+    if (progress && (count & 0xFFFFF) == 0 && total > 0) {
+      progress(0.9 * static_cast<double>(count) / static_cast<double>(total));
+    }
+  }
+
+  if (!sorted) {
+    std::vector<uint32_t> order(ev.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return ev.ts[a] < ev.ts[b]; });
+    Permute(ev.ts, order);
+    Permute(ev.kind, order);
+    Permute(ev.queue, order);
+    Permute(ev.thread, order);
+    Permute(ev.fence, order);
+    Permute(ev.value, order);
+    Permute(ev.op, order);
+    Permute(ev.arg0, order);
+    Permute(ev.arg1, order);
+    Permute(ev.arg2, order);
+    Permute(ev.flags, order);
+    Permute(rowids, order);
+  }
+  if (!sorted || !dense) {
+    ev.rowid = std::move(rowids);
+    EventRowId max_rowid = 0;
+    for (EventRowId r : ev.rowid) max_rowid = std::max(max_rowid, r);
+    store.index_of_rowid.assign(static_cast<size_t>(max_rowid) + 1, UINT32_MAX);
+    for (size_t i = 0; i < ev.rowid.size(); ++i) {
+      store.index_of_rowid[static_cast<size_t>(ev.rowid[i])] = static_cast<uint32_t>(i);
+    }
+  }
+
+  store.events_by_queue.assign(store.queues.size() + 1, {});
+  store.events_by_thread.assign(store.threads.size() + 1, {});
+  for (size_t i = 0; i < ev.size(); ++i) {
+    QueueId q = ev.queue[i];
+    if (q != 0 && q <= store.queues.size()) {
+      store.events_by_queue[q].push_back(static_cast<uint32_t>(i));
+    }
+    ThreadId t = ev.thread[i];
+    if (t != 0 && t <= store.threads.size()) {
+      store.events_by_thread[t].push_back(static_cast<uint32_t>(i));
+    }
+  }
+  if (progress) progress(1.0);
+}
+
+}  // namespace
+
+void EventColumns::Reserve(size_t n) {
+  ts.reserve(n);
+  kind.reserve(n);
+  queue.reserve(n);
+  thread.reserve(n);
+  fence.reserve(n);
+  value.reserve(n);
+  op.reserve(n);
+  arg0.reserve(n);
+  arg1.reserve(n);
+  arg2.reserve(n);
+  flags.reserve(n);
+}
+
+const std::string& TraceStore::String(StringId id) const {
+  static const std::string kEmpty;
+  return id < strings.size() ? strings[id] : kEmpty;
+}
+
+size_t TraceStore::IndexOfRowId(EventRowId rowid) const {
+  if (index_of_rowid.empty()) {
+    return rowid >= 1 && static_cast<size_t>(rowid) <= events.size()
+               ? static_cast<size_t>(rowid - 1)
+               : SIZE_MAX;
+  }
+  if (rowid < 0 || static_cast<size_t>(rowid) >= index_of_rowid.size()) return SIZE_MAX;
+  uint32_t index = index_of_rowid[static_cast<size_t>(rowid)];
+  return index == UINT32_MAX ? SIZE_MAX : index;
+}
+
+std::string TraceStore::MetaOr(const std::string& key, const std::string& fallback) const {
+  auto it = meta.find(key);
+  return it == meta.end() ? fallback : it->second;
+}
+
+TimeNs TraceStore::start_ns() const {
+  auto it = meta.find("start_ns");
+  if (it != meta.end()) return std::stoll(it->second);
+  return events.size() ? events.ts.front() : 0;
+}
+
+TimeNs TraceStore::end_ns() const {
+  auto it = meta.find("end_ns");
+  if (it != meta.end()) return std::stoll(it->second);
+  return events.size() ? events.ts.back() : 0;
+}
+
+TraceStore LoadTrace(const std::filesystem::path& path, const LoadProgress& progress) {
+  Database db = OpenTrace(path);
+  TraceStore store;
+  store.path = path;
+  store.meta = ReadMeta(db);
+  LoadTopology(db, store);
+  LoadEvents(db, store, progress);
+  return store;
+}
+
+}  // namespace core::store

@@ -1,0 +1,202 @@
+// TraceStore: a trace loaded into memory as plain, columnar, time-sorted arrays. This is what the
+// analysis, the reports and the UI read; nothing reads SQLite row by row after loading.
+//
+// Layout
+//   * Topology tables are vectors indexed by id - 1 (ids start at 1; 0 means none). Use the
+//     accessors (Queue(id), ...) to index by id.
+//   * `events` holds one entry per row of the `events` table, sorted by (ts_ns, rowid). Because
+//     the sort is stable on rowid, events that share a timestamp keep the order they were written.
+//   * events_by_queue[q] / events_by_thread[t]: indices into `events` of that queue's / thread's
+//     events, in time order (q, t are ids; slot 0 collects events with no queue / no thread).
+//
+// A loaded store is read-only; it is safe to read from several threads at once.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/model/event_kind.h"
+#include "core/model/types.h"
+
+namespace core::store {
+
+using namespace core::model;  // NOLINT
+
+struct Adapter {
+  AdapterId id = 0;
+  std::string name;
+  int64_t luid = 0;
+  bool native_fences = false;
+  bool optimized_interrupts = false;
+  PreemptionGranularity preemption_graphics = PreemptionGranularity::kNone;
+  PreemptionGranularity preemption_compute = PreemptionGranularity::kNone;
+};
+
+struct Engine {
+  EngineId id = 0;
+  AdapterId adapter = 0;
+  EngineType type = EngineType::k3D;
+  uint32_t ordinal = 0;
+  std::string name;
+};
+
+struct Queue {
+  QueueId id = 0;
+  EngineId engine = 0;
+  AdapterId adapter = 0;
+  QueueType type = QueueType::k3D;
+  int32_t priority = 0;
+  ProcessId process = 0;
+  std::string name;
+  int32_t sort_index = 0;
+};
+
+struct Process {
+  ProcessId id = 0;
+  int64_t pid = 0;
+  std::string name;
+};
+
+struct Context {
+  ContextId id = 0;
+  ProcessId process = 0;
+  QueueId queue = 0;
+  int64_t handle = 0;
+  std::string name;
+};
+
+struct Thread {
+  ThreadId id = 0;
+  ProcessId process = 0;
+  int64_t tid = 0;
+  ThreadKind kind = ThreadKind::kApplication;
+  std::string name;
+  int32_t sort_index = 0;
+};
+
+struct Fence {
+  FenceId id = 0;
+  std::string name;
+  FenceKind kind = FenceKind::kNative;
+  bool shared = false;
+  AdapterId owner_adapter = 0;
+  uint32_t adapter_mask = 0;
+  FenceValue initial_value = 0;
+  int64_t handle = 0;
+};
+
+struct Pso {
+  PsoId id = 0;
+  std::string name;
+  uint32_t shaders = 1;
+};
+
+struct Resource {
+  ResourceId id = 0;
+  std::string name;
+  int64_t size_bytes = 0;
+};
+
+struct CounterSeries {
+  CounterSeriesId id = 0;
+  std::string name;
+  ProcessId process = 0;
+  std::string unit;
+  std::vector<TimeNs> ts;       // sorted
+  std::vector<double> values;   // same length as ts
+};
+
+struct Flow {
+  EventRowId from = 0;
+  EventRowId to = 0;
+  FlowKind kind = FlowKind::kGeneric;
+  StringId name = 0;
+};
+
+struct ImportProblem {
+  std::string name;
+  Severity severity = Severity::kInfo;
+  uint64_t count = 0;
+  std::string description;
+  std::string first_place;
+};
+
+// The `events` table, column by column, sorted by (ts, rowid). Index i is "event i".
+struct EventColumns {
+  std::vector<TimeNs> ts;
+  std::vector<EventKind> kind;
+  std::vector<QueueId> queue;
+  std::vector<ThreadId> thread;
+  std::vector<FenceId> fence;
+  std::vector<uint64_t> value;
+  std::vector<int64_t> op;
+  std::vector<int64_t> arg0;
+  std::vector<int64_t> arg1;
+  std::vector<int64_t> arg2;
+  std::vector<uint32_t> flags;
+  // rowid of event i. Empty when rowid order was already time order (then rowid = i + 1).
+  std::vector<EventRowId> rowid;
+
+  size_t size() const { return ts.size(); }
+  EventRowId RowIdOf(size_t index) const {
+    return rowid.empty() ? static_cast<EventRowId>(index + 1) : rowid[index];
+  }
+  void Reserve(size_t n);
+};
+
+struct TraceStore {
+  std::filesystem::path path;
+  std::map<std::string, std::string> meta;
+  std::vector<std::string> strings;  // index = StringId; [0] is ""
+  std::vector<Adapter> adapters;
+  std::vector<Engine> engines;
+  std::vector<Queue> queues;
+  std::vector<Process> processes;
+  std::vector<Context> contexts;
+  std::vector<Thread> threads;
+  std::vector<Fence> fences;
+  std::vector<Pso> psos;
+  std::vector<Resource> resources;
+  std::vector<CounterSeries> counters;
+  std::vector<Flow> flows;
+  std::vector<ImportProblem> problems;
+  EventColumns events;
+  std::vector<std::vector<uint32_t>> events_by_queue;   // [queue id] -> event indices
+  std::vector<std::vector<uint32_t>> events_by_thread;  // [thread id] -> event indices
+  // rowid -> event index; empty when rowid order is time order (index = rowid - 1).
+  std::vector<uint32_t> index_of_rowid;
+
+  const std::string& String(StringId id) const;
+  const Queue* FindQueue(QueueId id) const { return Find(queues, id); }
+  const Thread* FindThread(ThreadId id) const { return Find(threads, id); }
+  const Fence* FindFence(FenceId id) const { return Find(fences, id); }
+  const Adapter* FindAdapter(AdapterId id) const { return Find(adapters, id); }
+  const Engine* FindEngine(EngineId id) const { return Find(engines, id); }
+  const Context* FindContext(ContextId id) const { return Find(contexts, id); }
+  const Process* FindProcess(ProcessId id) const { return Find(processes, id); }
+  const Pso* FindPso(PsoId id) const { return Find(psos, id); }
+  // Event index of a rowid, or SIZE_MAX when out of range.
+  size_t IndexOfRowId(EventRowId rowid) const;
+
+  TimeNs start_ns() const;
+  TimeNs end_ns() const;
+  std::string MetaOr(const std::string& key, const std::string& fallback) const;
+
+ private:
+  template <typename T>
+  static const T* Find(const std::vector<T>& table, uint32_t id) {
+    return id >= 1 && id <= table.size() ? &table[id - 1] : nullptr;
+  }
+};
+
+// Progress callback: fraction in [0, 1]. May be empty.
+using LoadProgress = std::function<void(double fraction)>;
+
+// Loads a trace file (validated by OpenTrace). Throws core::Error.
+TraceStore LoadTrace(const std::filesystem::path& path, const LoadProgress& progress = {});
+
+}  // namespace core::store

@@ -1,0 +1,409 @@
+#include "core/store/trace_writer.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fcntl.h>
+
+#include "core/model/error.h"
+#include "core/store/schema_sql.h"
+#include "core/store/sqlite_db.h"
+
+namespace core::store {
+namespace {
+// Rows per transaction: bounds the dirty pages SQLite keeps before writing them out.
+constexpr uint64_t kRowsPerTransaction = 1u << 20;
+
+enum IdSlot {
+  kAdapterSlot, kEngineSlot, kQueueSlot, kProcessSlot, kContextSlot, kThreadSlot, kFenceSlot,
+  kPsoSlot, kResourceSlot, kCounterSlot
+};
+
+std::filesystem::path TemporaryPathFor(const std::filesystem::path& target) {
+  std::filesystem::path temp = target;
+  temp += ".tmp-" + std::to_string(getpid());
+  return temp;
+}
+}  // namespace
+
+struct TraceWriter::Statements {
+  Statement string, adapter, engine, queue, process, context, thread, fence, pso, resource,
+      counter_series, event, counter_sample, flow, arg, block;
+};
+
+TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
+    : m_target(std::move(target)), m_temp(TemporaryPathFor(m_target)) {
+  std::error_code ignored;
+  std::filesystem::remove(m_temp, ignored);
+  m_db = std::make_unique<Database>(m_temp.string(), Database::Mode::kCreate);
+  // Safe only because the file is discarded on failure and synced once before the rename.
+  m_db->Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
+             "PRAGMA page_size=8192; PRAGMA temp_store=MEMORY;");
+  m_db->Exec(TraceSchemaSql());
+  m_db->Exec(EventKindsSql());
+  m_db->Exec("BEGIN");
+  auto& db = *m_db;
+  m_statements = std::make_unique<Statements>(Statements{
+      db.Prepare("INSERT INTO strings(id, value) VALUES (?1, ?2)"),
+      db.Prepare("INSERT INTO adapters(id, name_sid, luid, native_fences, optimized_interrupts, "
+                 "preemption_graphics, preemption_compute) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
+      db.Prepare("INSERT INTO engines(id, adapter_id, type, ordinal, name_sid) "
+                 "VALUES (?1,?2,?3,?4,?5)"),
+      db.Prepare("INSERT INTO queues(id, engine_id, adapter_id, type, priority, process_id, "
+                 "name_sid, sort_index) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"),
+      db.Prepare("INSERT INTO processes(id, pid, name_sid) VALUES (?1,?2,?3)"),
+      db.Prepare("INSERT INTO contexts(id, process_id, queue_id, handle, name_sid) "
+                 "VALUES (?1,?2,?3,?4,?5)"),
+      db.Prepare("INSERT INTO threads(id, process_id, tid, kind, name_sid, sort_index) "
+                 "VALUES (?1,?2,?3,?4,?5,?6)"),
+      db.Prepare("INSERT INTO fences(id, name_sid, kind, shared, owner_adapter_id, adapter_mask, "
+                 "initial_value, handle) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"),
+      db.Prepare("INSERT INTO psos(id, name_sid, shaders) VALUES (?1,?2,?3)"),
+      db.Prepare("INSERT INTO resources(id, name_sid, size_bytes) VALUES (?1,?2,?3)"),
+      db.Prepare("INSERT INTO counter_series(id, name_sid, process_id, unit_sid) "
+                 "VALUES (?1,?2,?3,?4)"),
+      db.Prepare("INSERT INTO events(rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, "
+                 "op_id, arg0, arg1, arg2, flags) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"),
+      db.Prepare("INSERT INTO counter_samples(series_id, ts_ns, value) VALUES (?1,?2,?3)"),
+      db.Prepare("INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES (?1,?2,?3,?4)"),
+      db.Prepare("INSERT INTO event_args(event_rowid, key_sid, int_value, real_value, text_sid) "
+                 "VALUES (?1,?2,?3,?4,?5)"),
+      db.Prepare("INSERT INTO event_blocks(track_kind, track_id, start_ns, end_ns, first_rowid, "
+                 "last_rowid, events) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
+  });
+  m_all_blocks.resize(1);
+  m_meta["format"] = std::string(kFormatMarker);
+  m_meta["schema_version"] = std::to_string(kSchemaVersion);
+  m_meta["source"] = std::string(source);
+  m_meta["created_by"] = "fencescope";
+  m_meta["clock"] = "ns";
+}
+
+TraceWriter::~TraceWriter() {
+  if (m_committed) return;
+  m_statements.reset();
+  if (m_db) m_db->Close();
+  std::error_code ignored;
+  std::filesystem::remove(m_temp, ignored);
+}
+
+void TraceWriter::MaybeCycleTransaction() {
+  if (++m_rows_in_transaction >= kRowsPerTransaction) {
+    m_db->Exec("COMMIT; BEGIN");
+    m_rows_in_transaction = 0;
+  }
+}
+
+StringId TraceWriter::Intern(std::string_view text) {
+  auto it = m_strings.find(std::string(text));
+  if (it != m_strings.end()) return it->second;
+  StringId id = static_cast<StringId>(m_strings.size() + 1);
+  m_strings.emplace(std::string(text), id);
+  auto& s = m_statements->string;
+  s.BindInt(1, id);
+  s.BindText(2, text);
+  s.Run();
+  return id;
+}
+
+AdapterId TraceWriter::AddAdapter(const AdapterInfo& info) {
+  AdapterId id = m_next_id[kAdapterSlot]++;
+  auto& s = m_statements->adapter;
+  s.BindInt(1, id);
+  s.BindInt(2, Intern(info.name));
+  s.BindInt(3, info.luid);
+  s.BindInt(4, info.native_fences);
+  s.BindInt(5, info.optimized_interrupts);
+  s.BindInt(6, static_cast<int>(info.preemption_graphics));
+  s.BindInt(7, static_cast<int>(info.preemption_compute));
+  s.Run();
+  return id;
+}
+
+EngineId TraceWriter::AddEngine(const EngineInfo& info) {
+  EngineId id = m_next_id[kEngineSlot]++;
+  auto& s = m_statements->engine;
+  s.BindInt(1, id);
+  s.BindIdOrNull(2, info.adapter);
+  s.BindInt(3, static_cast<int>(info.type));
+  s.BindInt(4, info.ordinal);
+  s.BindInt(5, Intern(info.name));
+  s.Run();
+  return id;
+}
+
+QueueId TraceWriter::AddQueue(const QueueInfo& info) {
+  QueueId id = m_next_id[kQueueSlot]++;
+  auto& s = m_statements->queue;
+  s.BindInt(1, id);
+  s.BindIdOrNull(2, info.engine);
+  s.BindIdOrNull(3, info.adapter);
+  s.BindInt(4, static_cast<int>(info.type));
+  s.BindInt(5, info.priority);
+  s.BindIdOrNull(6, info.process);
+  s.BindInt(7, Intern(info.name));
+  s.BindInt(8, info.sort_index);
+  s.Run();
+  return id;
+}
+
+ProcessId TraceWriter::AddProcess(const ProcessInfo& info) {
+  ProcessId id = m_next_id[kProcessSlot]++;
+  auto& s = m_statements->process;
+  s.BindInt(1, id);
+  s.BindInt(2, info.pid);
+  s.BindInt(3, Intern(info.name));
+  s.Run();
+  return id;
+}
+
+ContextId TraceWriter::AddContext(const ContextInfo& info) {
+  ContextId id = m_next_id[kContextSlot]++;
+  auto& s = m_statements->context;
+  s.BindInt(1, id);
+  s.BindIdOrNull(2, info.process);
+  s.BindIdOrNull(3, info.queue);
+  s.BindInt(4, info.handle);
+  s.BindInt(5, Intern(info.name));
+  s.Run();
+  return id;
+}
+
+ThreadId TraceWriter::AddThread(const ThreadInfo& info) {
+  ThreadId id = m_next_id[kThreadSlot]++;
+  auto& s = m_statements->thread;
+  s.BindInt(1, id);
+  s.BindIdOrNull(2, info.process);
+  s.BindInt(3, info.tid);
+  s.BindInt(4, static_cast<int>(info.kind));
+  s.BindInt(5, Intern(info.name));
+  s.BindInt(6, info.sort_index);
+  s.Run();
+  return id;
+}
+
+FenceId TraceWriter::AddFence(const FenceInfo& info) {
+  FenceId id = m_next_id[kFenceSlot]++;
+  auto& s = m_statements->fence;
+  s.BindInt(1, id);
+  s.BindInt(2, Intern(info.name));
+  s.BindInt(3, static_cast<int>(info.kind));
+  s.BindInt(4, info.shared);
+  s.BindIdOrNull(5, info.owner_adapter);
+  s.BindInt(6, info.adapter_mask);
+  s.BindInt(7, static_cast<int64_t>(info.initial_value));
+  s.BindInt(8, info.handle);
+  s.Run();
+  return id;
+}
+
+PsoId TraceWriter::AddPso(const PsoInfo& info) {
+  PsoId id = m_next_id[kPsoSlot]++;
+  auto& s = m_statements->pso;
+  s.BindInt(1, id);
+  s.BindInt(2, Intern(info.name));
+  s.BindInt(3, info.shaders);
+  s.Run();
+  return id;
+}
+
+ResourceId TraceWriter::AddResource(const ResourceInfo& info) {
+  ResourceId id = m_next_id[kResourceSlot]++;
+  auto& s = m_statements->resource;
+  s.BindInt(1, id);
+  s.BindInt(2, Intern(info.name));
+  s.BindInt(3, info.size_bytes);
+  s.Run();
+  return id;
+}
+
+CounterSeriesId TraceWriter::AddCounterSeries(const CounterSeriesInfo& info) {
+  CounterSeriesId id = m_next_id[kCounterSlot]++;
+  auto& s = m_statements->counter_series;
+  s.BindInt(1, id);
+  s.BindInt(2, Intern(info.name));
+  s.BindIdOrNull(3, info.process);
+  if (info.unit.empty()) s.BindNull(4);
+  else s.BindInt(4, Intern(info.unit));
+  s.Run();
+  return id;
+}
+
+EventRowId TraceWriter::Append(const EventRecord& e) {
+  EventRowId rowid = static_cast<EventRowId>(++m_events);
+  auto& s = m_statements->event;
+  s.BindInt(1, rowid);
+  s.BindInt(2, e.ts);
+  s.BindInt(3, static_cast<int>(e.kind));
+  s.BindIdOrNull(4, e.queue);
+  s.BindIdOrNull(5, e.thread);
+  s.BindIdOrNull(6, e.fence);
+  s.BindInt(7, static_cast<int64_t>(e.value));
+  s.BindInt(8, e.op);
+  s.BindInt(9, e.arg0);
+  s.BindInt(10, e.arg1);
+  s.BindInt(11, e.arg2);
+  s.BindInt(12, e.flags);
+  s.Run();
+  if (m_events == 1) {
+    m_min_ts = m_max_ts = e.ts;
+  } else {
+    if (e.ts < m_last_ts) m_sorted = false;
+    if (e.ts < m_min_ts) m_min_ts = e.ts;
+    if (e.ts > m_max_ts) m_max_ts = e.ts;
+  }
+  m_last_ts = e.ts;
+  AddToBlock(m_all_blocks, 2, 0, e.ts, rowid);
+  if (e.queue) AddToBlock(m_queue_blocks, 0, e.queue, e.ts, rowid);
+  if (e.thread) AddToBlock(m_thread_blocks, 1, e.thread, e.ts, rowid);
+  MaybeCycleTransaction();
+  return rowid;
+}
+
+void TraceWriter::AddToBlock(std::vector<Block>& blocks, int track_kind, uint32_t track_id,
+                             TimeNs ts, EventRowId rowid) {
+  constexpr uint32_t kEventsPerBlock = 256;
+  if (blocks.size() <= track_id) blocks.resize(track_id + 1);
+  Block& b = blocks[track_id];
+  if (b.events == 0) {
+    b = Block{ts, ts, rowid, rowid, 1};
+  } else {
+    if (ts < b.start) b.start = ts;
+    if (ts > b.end) b.end = ts;
+    b.last = rowid;
+    ++b.events;
+  }
+  if (b.events == kEventsPerBlock) FlushBlock(track_kind, track_id, b);
+}
+
+void TraceWriter::FlushBlock(int track_kind, uint32_t track_id, Block& block) {
+  if (block.events == 0) return;
+  auto& s = m_statements->block;
+  s.BindInt(1, track_kind);
+  s.BindInt(2, track_id);
+  s.BindInt(3, block.start);
+  s.BindInt(4, block.end);
+  s.BindInt(5, block.first);
+  s.BindInt(6, block.last);
+  s.BindInt(7, block.events);
+  s.Run();
+  block.events = 0;
+}
+
+void TraceWriter::AddCounterSample(CounterSeriesId series, TimeNs ts, double value) {
+  auto& s = m_statements->counter_sample;
+  s.BindInt(1, series);
+  s.BindInt(2, ts);
+  s.BindDouble(3, value);
+  s.Run();
+  MaybeCycleTransaction();
+}
+
+void TraceWriter::AddFlow(EventRowId from, EventRowId to, FlowKind kind, std::string_view name) {
+  auto& s = m_statements->flow;
+  s.BindInt(1, from);
+  s.BindInt(2, to);
+  s.BindInt(3, static_cast<int>(kind));
+  if (name.empty()) s.BindNull(4);
+  else s.BindInt(4, Intern(name));
+  s.Run();
+  MaybeCycleTransaction();
+}
+
+void TraceWriter::AddEventArg(EventRowId event, std::string_view key, int64_t value) {
+  auto& s = m_statements->arg;
+  s.BindInt(1, event);
+  s.BindInt(2, Intern(key));
+  s.BindInt(3, value);
+  s.BindNull(4);
+  s.BindNull(5);
+  s.Run();
+}
+
+void TraceWriter::AddEventArg(EventRowId event, std::string_view key, double value) {
+  auto& s = m_statements->arg;
+  s.BindInt(1, event);
+  s.BindInt(2, Intern(key));
+  s.BindNull(3);
+  s.BindDouble(4, value);
+  s.BindNull(5);
+  s.Run();
+}
+
+void TraceWriter::AddEventArg(EventRowId event, std::string_view key, std::string_view text) {
+  StringId text_id = Intern(text);
+  auto& s = m_statements->arg;
+  s.BindInt(1, event);
+  s.BindInt(2, Intern(key));
+  s.BindNull(3);
+  s.BindNull(4);
+  s.BindInt(5, text_id);
+  s.Run();
+}
+
+void TraceWriter::CountProblem(std::string_view name, Severity severity,
+                               std::string_view description, uint64_t count,
+                               std::string_view place) {
+  auto [it, inserted] = m_problems.try_emplace(std::string(name));
+  if (inserted) {
+    it->second = Problem{static_cast<int>(severity), 0, std::string(description),
+                         std::string(place)};
+  }
+  it->second.count += count;
+}
+
+void TraceWriter::SetMeta(std::string_view key, std::string_view value) {
+  m_meta[std::string(key)] = std::string(value);
+}
+
+void TraceWriter::Commit() {
+  if (m_committed) throw Error(m_target.string() + ": trace already committed");
+  m_meta["events"] = std::to_string(m_events);
+  m_meta["events_sorted"] = m_sorted ? "1" : "0";
+  if (!m_meta.count("start_ns")) m_meta["start_ns"] = std::to_string(m_min_ts);
+  if (!m_meta.count("end_ns")) m_meta["end_ns"] = std::to_string(m_max_ts);
+
+  Statement meta = m_db->Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+  for (const auto& [key, value] : m_meta) {
+    meta.BindText(1, key);
+    meta.BindText(2, value);
+    meta.Run();
+  }
+  Statement problem = m_db->Prepare(
+      "INSERT INTO import_problems(name, severity, count, description, first_place) "
+      "VALUES (?1,?2,?3,?4,?5)");
+  for (const auto& [name, p] : m_problems) {
+    problem.BindText(1, name);
+    problem.BindInt(2, p.severity);
+    problem.BindInt(3, static_cast<int64_t>(p.count));
+    problem.BindText(4, p.description);
+    problem.BindText(5, p.place);
+    problem.Run();
+  }
+  for (uint32_t q = 0; q < m_queue_blocks.size(); ++q) FlushBlock(0, q, m_queue_blocks[q]);
+  for (uint32_t t = 0; t < m_thread_blocks.size(); ++t) FlushBlock(1, t, m_thread_blocks[t]);
+  FlushBlock(2, 0, m_all_blocks[0]);
+  m_db->Exec("COMMIT");
+  m_db->Exec(TraceIndexesSql());
+  m_statements.reset();
+  meta = Statement();
+  problem = Statement();
+  m_db->Close();
+  m_db.reset();
+
+  // One fsync of the complete file, then the atomic rename.
+  int fd = ::open(m_temp.c_str(), O_RDONLY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+  std::error_code error;
+  std::filesystem::rename(m_temp, m_target, error);
+  if (error) {
+    throw Error(m_target.string() + ": cannot move the finished trace into place: " +
+                error.message());
+  }
+  m_committed = true;
+}
+
+}  // namespace core::store

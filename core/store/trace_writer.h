@@ -1,0 +1,207 @@
+// TraceWriter: the only way anything (the simulator, every importer) writes a fencescope trace.
+//
+// Atomic replace: rows go to a temporary file beside the target (`<target>.tmp-<pid>`), which is
+// renamed over the target only by Commit(). A writer destroyed without Commit() (an exception, a
+// failed import) deletes its temporary file, and a killed process leaves only the temporary file:
+// the target is either the old good file or the new complete one, never half of either.
+//
+// Because the temporary file is thrown away on any failure, it is written with SQLite's journal
+// and fsync turned off; Commit() syncs the file once before the rename.
+//
+// Ids returned by Add*/Intern are the SQL row ids (1, 2, ...). Append() returns the event's rowid,
+// which later records may reference (e.g. cpu_wait_released.arg0 = the interrupt's rowid).
+// Not thread-safe: one writer, one thread.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/model/event_kind.h"
+#include "core/model/types.h"
+
+namespace core::store {
+
+using namespace core::model;  // NOLINT: value types are the vocabulary of this header
+
+struct AdapterInfo {
+  std::string name;
+  int64_t luid = 0;
+  bool native_fences = false;
+  bool optimized_interrupts = false;
+  PreemptionGranularity preemption_graphics = PreemptionGranularity::kNone;
+  PreemptionGranularity preemption_compute = PreemptionGranularity::kNone;
+};
+
+struct EngineInfo {
+  AdapterId adapter = 0;
+  EngineType type = EngineType::k3D;
+  uint32_t ordinal = 0;
+  std::string name;
+};
+
+struct QueueInfo {
+  EngineId engine = 0;
+  AdapterId adapter = 0;
+  QueueType type = QueueType::k3D;
+  int32_t priority = 0;
+  ProcessId process = 0;
+  std::string name;
+  int32_t sort_index = 0;
+};
+
+struct ProcessInfo {
+  int64_t pid = 0;
+  std::string name;
+};
+
+struct ContextInfo {
+  ProcessId process = 0;
+  QueueId queue = 0;
+  int64_t handle = 0;
+  std::string name;
+};
+
+struct ThreadInfo {
+  ProcessId process = 0;
+  int64_t tid = 0;
+  ThreadKind kind = ThreadKind::kApplication;
+  std::string name;
+  int32_t sort_index = 0;
+};
+
+struct FenceInfo {
+  std::string name;
+  FenceKind kind = FenceKind::kNative;
+  bool shared = false;
+  AdapterId owner_adapter = 0;
+  uint32_t adapter_mask = 0;
+  FenceValue initial_value = 0;
+  int64_t handle = 0;
+};
+
+struct PsoInfo {
+  std::string name;
+  uint32_t shaders = 1;
+};
+
+struct ResourceInfo {
+  std::string name;
+  int64_t size_bytes = 0;
+};
+
+struct CounterSeriesInfo {
+  std::string name;
+  ProcessId process = 0;
+  std::string unit;
+};
+
+// One row of `events`. Zero ids are written as NULL. See schemas/event_kinds.sql for what the
+// generic fields mean for each kind.
+struct EventRecord {
+  TimeNs ts = 0;
+  EventKind kind = EventKind::PacketSubmitted;
+  QueueId queue = 0;
+  ThreadId thread = 0;
+  FenceId fence = 0;
+  uint64_t value = 0;
+  int64_t op = 0;
+  int64_t arg0 = 0;
+  int64_t arg1 = 0;
+  int64_t arg2 = 0;
+  uint32_t flags = 0;
+};
+
+class TraceWriter {
+ public:
+  // `source` goes to meta.source ('simulator', 'chrome-json', 'etl', ...). Throws core::Error
+  // when the temporary file cannot be created.
+  TraceWriter(std::filesystem::path target, std::string_view source);
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  StringId Intern(std::string_view text);
+
+  AdapterId AddAdapter(const AdapterInfo& info);
+  EngineId AddEngine(const EngineInfo& info);
+  QueueId AddQueue(const QueueInfo& info);
+  ProcessId AddProcess(const ProcessInfo& info);
+  ContextId AddContext(const ContextInfo& info);
+  ThreadId AddThread(const ThreadInfo& info);
+  FenceId AddFence(const FenceInfo& info);
+  PsoId AddPso(const PsoInfo& info);
+  ResourceId AddResource(const ResourceInfo& info);
+  CounterSeriesId AddCounterSeries(const CounterSeriesInfo& info);
+
+  // Appends one event; returns its rowid (1-based, in append order).
+  EventRowId Append(const EventRecord& event);
+  void AddCounterSample(CounterSeriesId series, TimeNs ts, double value);
+  void AddFlow(EventRowId from, EventRowId to, FlowKind kind, std::string_view name = {});
+  void AddEventArg(EventRowId event, std::string_view key, int64_t value);
+  void AddEventArg(EventRowId event, std::string_view key, double value);
+  void AddEventArg(EventRowId event, std::string_view key, std::string_view text);
+
+  // Adds `count` to the named problem counter (created on first use with its severity,
+  // description and the place it was first seen).
+  void CountProblem(std::string_view name, Severity severity, std::string_view description,
+                    uint64_t count = 1, std::string_view place = {});
+
+  // Trace-wide facts; later calls replace earlier values of the same key.
+  void SetMeta(std::string_view key, std::string_view value);
+
+  // Writes meta (time span, counts), builds indexes, syncs, and renames the temporary file over
+  // the target. After Commit() the writer accepts nothing more. Throws core::Error on failure
+  // (the target is then untouched).
+  void Commit();
+
+  uint64_t events_written() const { return m_events; }
+  const std::filesystem::path& target() const { return m_target; }
+  const std::filesystem::path& temporary_path() const { return m_temp; }
+
+ private:
+  struct Statements;
+  // One open run of the block range index (schemas/trace_schema.sql, event_blocks).
+  struct Block {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    EventRowId first = 0;
+    EventRowId last = 0;
+    uint32_t events = 0;
+  };
+  void MaybeCycleTransaction();
+  void AddToBlock(std::vector<Block>& blocks, int track_kind, uint32_t track_id, TimeNs ts,
+                  EventRowId rowid);
+  void FlushBlock(int track_kind, uint32_t track_id, Block& block);
+
+  std::filesystem::path m_target;
+  std::filesystem::path m_temp;
+  std::unique_ptr<class Database> m_db;
+  std::unique_ptr<Statements> m_statements;
+  std::unordered_map<std::string, StringId> m_strings;
+  std::unordered_map<std::string, std::string> m_meta;
+  struct Problem {
+    int severity;
+    uint64_t count;
+    std::string description;
+    std::string place;
+  };
+  std::unordered_map<std::string, Problem> m_problems;
+  std::vector<Block> m_queue_blocks;   // [queue id]
+  std::vector<Block> m_thread_blocks;  // [thread id]
+  std::vector<Block> m_all_blocks;     // [0]
+  uint32_t m_next_id[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  uint64_t m_events = 0;
+  uint64_t m_rows_in_transaction = 0;
+  TimeNs m_min_ts = 0;
+  TimeNs m_max_ts = 0;
+  TimeNs m_last_ts = 0;
+  bool m_sorted = true;
+  bool m_committed = false;
+};
+
+}  // namespace core::store

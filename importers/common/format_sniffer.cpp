@@ -1,0 +1,63 @@
+#include "importers/common/format_sniffer.h"
+
+#include <cstring>
+#include <fstream>
+
+#include "core/model/error.h"
+
+namespace importers {
+
+std::string_view FileFormatName(FileFormat format) {
+  switch (format) {
+    case FileFormat::kFencescopeTrace: return "fencescope trace (SQLite)";
+    case FileFormat::kGzip: return "gzip";
+    case FileFormat::kZip: return "zip";
+    case FileFormat::kJson: return "JSON";
+    case FileFormat::kEtl: return "ETW .etl";
+    case FileFormat::kUnknown: break;
+  }
+  return "unknown";
+}
+
+FileFormat SniffBytes(std::string_view prefix) {
+  if (prefix.size() >= 16 && std::memcmp(prefix.data(), "SQLite format 3\0", 16) == 0) {
+    return FileFormat::kFencescopeTrace;
+  }
+  if (prefix.size() >= 2 && static_cast<unsigned char>(prefix[0]) == 0x1f &&
+      static_cast<unsigned char>(prefix[1]) == 0x8b) {
+    return FileFormat::kGzip;
+  }
+  if (prefix.size() >= 4 && std::memcmp(prefix.data(), "PK\x03\x04", 4) == 0) {
+    return FileFormat::kZip;
+  }
+  size_t i = 0;
+  if (prefix.size() >= 3 && std::memcmp(prefix.data(), "\xEF\xBB\xBF", 3) == 0) i = 3;
+  while (i < prefix.size() && (prefix[i] == ' ' || prefix[i] == '\t' || prefix[i] == '\n' ||
+                               prefix[i] == '\r')) {
+    ++i;
+  }
+  if (i < prefix.size() && (prefix[i] == '[' || prefix[i] == '{')) return FileFormat::kJson;
+  // ETL: a WMI_BUFFER_HEADER (72 bytes) then the first record; the logfile header's system
+  // trace header carries the 0xC0xx marker and header type. We accept the buffer-size field of a
+  // plausible power-of-two size together with the TRACE_LOGFILE_HEADER marker bytes at 72.
+  if (prefix.size() >= 80) {
+    uint32_t buffer_size = 0;
+    std::memcpy(&buffer_size, prefix.data(), 4);
+    auto marker = static_cast<unsigned char>(prefix[75]);
+    if (buffer_size >= 4096 && buffer_size <= (1u << 24) && (buffer_size & (buffer_size - 1)) == 0 &&
+        (marker & 0xC0) == 0xC0) {
+      return FileFormat::kEtl;
+    }
+  }
+  return FileFormat::kUnknown;
+}
+
+FileFormat SniffFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw core::Error(path.string() + ": cannot open");
+  char buffer[512];
+  in.read(buffer, sizeof(buffer));
+  return SniffBytes(std::string_view(buffer, static_cast<size_t>(in.gcount())));
+}
+
+}  // namespace importers

@@ -1,0 +1,57 @@
+#include "tests/support/test_support.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace test_support {
+
+ScratchDir::ScratchDir() {
+  static std::atomic<int> counter{0};
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "scratch";
+  for (char& c : name) {
+    if (c == '/') c = '_';
+  }
+  m_path = std::filesystem::temp_directory_path() /
+           ("fencescope-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++) +
+            "-" + name);
+  std::filesystem::remove_all(m_path);
+  std::filesystem::create_directories(m_path);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(m_path, ignored);
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+CommandResult RunFencescope(const std::string& args) {
+  ScratchDir capture;
+  auto out = capture / "stdout.txt";
+  auto err = capture / "stderr.txt";
+  std::string command = std::string("'") + FENCESCOPE_EXECUTABLE + "' " + args + " >'" +
+                        out.string() + "' 2>'" + err.string() + "' </dev/null";
+  int status = std::system(command.c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = ReadFile(out);
+  result.err = ReadFile(err);
+  return result;
+}
+
+std::filesystem::path SourceDir() { return FENCESCOPE_SOURCE_DIR; }
+std::filesystem::path SharedDir() { return FENCESCOPE_SHARED_DIR; }
+
+}  // namespace test_support

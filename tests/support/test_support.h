@@ -1,0 +1,36 @@
+// Helpers shared by the test executables: scratch directories, running the fencescope binary,
+// reading files, and the paths of the repository and of ../shared.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace test_support {
+
+// A fresh, empty directory unique to the calling test; removed when the object goes away.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  const std::filesystem::path& path() const { return m_path; }
+  std::filesystem::path operator/(const std::string& name) const { return m_path / name; }
+
+ private:
+  std::filesystem::path m_path;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs the built fencescope executable with `args` (a shell-quoted string).
+CommandResult RunFencescope(const std::string& args);
+
+std::string ReadFile(const std::filesystem::path& path);
+std::filesystem::path SourceDir();
+// ../shared next to the repository (exists on CI; tests needing it live in `external` folders).
+std::filesystem::path SharedDir();
+
+}  // namespace test_support

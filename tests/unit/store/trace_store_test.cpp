@@ -1,0 +1,326 @@
+// Store round trip, refusals (schema version, non-trace files), atomic replace, schema/enum sync.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include "core/model/error.h"
+#include "core/store/schema_sql.h"
+#include "core/store/trace_store.h"
+#include "core/store/trace_writer.h"
+#include "tests/support/test_support.h"
+
+using namespace core::store;
+using test_support::ReadFile;
+using test_support::ScratchDir;
+
+namespace {
+
+// A small trace with one of everything, written in a shuffled time order.
+void WriteSmallTrace(const std::filesystem::path& path) {
+  TraceWriter w(path, "unit-test");
+  AdapterId a = w.AddAdapter({"dGPU", 77, true, true, PreemptionGranularity::kPixel,
+                              PreemptionGranularity::kThreadGroup});
+  EngineId e = w.AddEngine({a, EngineType::kCompute, 1, "Compute0"});
+  ProcessId p = w.AddProcess({1234, "game.exe"});
+  QueueId q1 = w.AddQueue({e, a, QueueType::kCompute, 2, p, "compute queue", 0});
+  QueueId q2 = w.AddQueue({e, a, QueueType::k3D, 0, p, "3d queue", 1});
+  ThreadId t = w.AddThread({p, 99, ThreadKind::kApplication, "render thread", 0});
+  FenceId f = w.AddFence({"frame fence", FenceKind::kCrossAdapter, true, a, 3, 5, 0});
+  w.AddContext({p, q1, 0x10, "ctx"});
+  w.AddPso({"pso", 2});
+  w.AddResource({"buf", 4096});
+  CounterSeriesId c = w.AddCounterSeries({"interrupts/s", p, "Hz"});
+  EventRowId r1 = w.Append({300, EventKind::FenceSignalExecuted, q1, 0, f, UINT64_MAX, 7, 5});
+  EventRowId r2 = w.Append({100, EventKind::FenceSignalQueued, q1, t, f, UINT64_MAX, 7});
+  w.Append({200, EventKind::FenceWaitQueued, q2, t, f, 6, 8});
+  w.Append({300, EventKind::FenceWaitUnblocked, q2, 0, f, 6, 8, 250, 7, 0, 0});
+  w.AddCounterSample(c, 150, 2.5);
+  w.AddCounterSample(c, 50, 1.0);
+  w.AddFlow(r2, r1, FlowKind::kFence, "signal");
+  w.AddEventArg(r1, "note", std::string_view("text"));
+  w.CountProblem("json_unknown_phase", Severity::kInfo, "unknown phase letters", 2, "byte 17");
+  w.CountProblem("json_unknown_phase", Severity::kInfo, "unknown phase letters", 3);
+  w.SetMeta("scenario", "unit");
+  w.Commit();
+}
+
+void SetUserVersion(const std::filesystem::path& path, int version) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  std::string sql = "PRAGMA user_version=" + std::to_string(version);
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+std::string RefusalMessage(const std::filesystem::path& path) {
+  try {
+    LoadTrace(path);
+  } catch (const core::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(TraceStore, RoundTripKeepsTopologyEventsAndProblems) {
+  ScratchDir dir;
+  auto path = dir / "t.db";
+  WriteSmallTrace(path);
+  TraceStore s = LoadTrace(path);
+
+  ASSERT_EQ(s.adapters.size(), 1u);
+  EXPECT_EQ(s.adapters[0].name, "dGPU");
+  EXPECT_EQ(s.adapters[0].luid, 77);
+  EXPECT_TRUE(s.adapters[0].optimized_interrupts);
+  EXPECT_EQ(s.adapters[0].preemption_compute, PreemptionGranularity::kThreadGroup);
+  ASSERT_EQ(s.queues.size(), 2u);
+  EXPECT_EQ(s.queues[0].name, "compute queue");
+  EXPECT_EQ(s.queues[0].priority, 2);
+  EXPECT_EQ(s.queues[1].type, QueueType::k3D);
+  ASSERT_EQ(s.fences.size(), 1u);
+  EXPECT_EQ(s.fences[0].kind, FenceKind::kCrossAdapter);
+  EXPECT_EQ(s.fences[0].adapter_mask, 3u);
+  EXPECT_EQ(s.fences[0].initial_value, 5u);
+  EXPECT_EQ(s.threads[0].tid, 99);
+  EXPECT_EQ(s.contexts[0].handle, 0x10);
+  EXPECT_EQ(s.psos[0].shaders, 2u);
+  EXPECT_EQ(s.resources[0].size_bytes, 4096);
+  EXPECT_EQ(s.MetaOr("scenario", ""), "unit");
+  EXPECT_EQ(s.MetaOr("source", ""), "unit-test");
+  EXPECT_EQ(s.start_ns(), 100);
+  EXPECT_EQ(s.end_ns(), 300);
+
+  // Events come back sorted by time, ties in write order, with UINT64_MAX intact.
+  ASSERT_EQ(s.events.size(), 4u);
+  EXPECT_EQ(s.events.ts, (std::vector<TimeNs>{100, 200, 300, 300}));
+  EXPECT_EQ(s.events.kind[0], EventKind::FenceSignalQueued);
+  EXPECT_EQ(s.events.kind[2], EventKind::FenceSignalExecuted);
+  EXPECT_EQ(s.events.kind[3], EventKind::FenceWaitUnblocked);
+  EXPECT_EQ(s.events.value[0], UINT64_MAX);
+  EXPECT_EQ(s.events.arg0[3], 250);
+  EXPECT_EQ(s.events.arg1[3], 7);
+  // Rowids survive the sort: the signal executed was written first.
+  EXPECT_EQ(s.events.RowIdOf(2), 1);
+  EXPECT_EQ(s.IndexOfRowId(1), 2u);
+  EXPECT_EQ(s.IndexOfRowId(2), 0u);
+  // Per-queue and per-thread indices.
+  EXPECT_EQ(s.events_by_queue[1], (std::vector<uint32_t>{0, 2}));
+  EXPECT_EQ(s.events_by_queue[2], (std::vector<uint32_t>{1, 3}));
+  EXPECT_EQ(s.events_by_thread[1], (std::vector<uint32_t>{0, 1}));
+
+  ASSERT_EQ(s.counters.size(), 1u);
+  EXPECT_EQ(s.counters[0].unit, "Hz");
+  EXPECT_EQ(s.counters[0].ts, (std::vector<TimeNs>{50, 150}));
+  ASSERT_EQ(s.flows.size(), 1u);
+  EXPECT_EQ(s.flows[0].from, 2);
+  EXPECT_EQ(s.flows[0].to, 1);
+  ASSERT_EQ(s.problems.size(), 1u);
+  EXPECT_EQ(s.problems[0].count, 5u);
+  EXPECT_EQ(s.problems[0].first_place, "byte 17");
+}
+
+TEST(TraceStore, SortedTraceNeedsNoRowIdMap) {
+  ScratchDir dir;
+  auto path = dir / "sorted.db";
+  {
+    TraceWriter w(path, "unit-test");
+    QueueId q = w.AddQueue({0, 0, QueueType::kCopy, 0, 0, "copy", 0});
+    for (int i = 0; i < 1000; ++i) w.Append({i * 10, EventKind::PacketStarted, q, 0, 0, 0, i});
+    w.Commit();
+  }
+  TraceStore s = LoadTrace(path);
+  EXPECT_EQ(s.MetaOr("events_sorted", ""), "1");
+  EXPECT_TRUE(s.events.rowid.empty());
+  EXPECT_EQ(s.IndexOfRowId(500), 499u);
+  EXPECT_EQ(s.events.op[499], 499);
+  EXPECT_EQ(s.events_by_queue[1].size(), 1000u);
+}
+
+TEST(TraceStore, RefusesNewerSchemaVersionNamingFileAndVersion) {
+  ScratchDir dir;
+  auto path = dir / "future.db";
+  WriteSmallTrace(path);
+  SetUserVersion(path, 7);
+  std::string message = RefusalMessage(path);
+  EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("version 7"), std::string::npos) << message;
+  EXPECT_NE(message.find("newer"), std::string::npos) << message;
+}
+
+TEST(TraceStore, RefusesUnknownOlderSchemaVersion) {
+  ScratchDir dir;
+  auto path = dir / "old.db";
+  WriteSmallTrace(path);
+  SetUserVersion(path, 0);
+  std::string message = RefusalMessage(path);
+  EXPECT_NE(message.find("version 0"), std::string::npos) << message;
+}
+
+TEST(TraceStore, RefusesSqliteDatabaseThatIsNotATrace) {
+  ScratchDir dir;
+  auto path = dir / "other.db";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_exec(db, "CREATE TABLE t(x); PRAGMA user_version=1;", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  std::string message = RefusalMessage(path);
+  EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("not a fencescope trace"), std::string::npos) << message;
+}
+
+TEST(TraceStore, RefusesNonDatabaseAndCorruptFiles) {
+  ScratchDir dir;
+  auto text = dir / "notes.txt";
+  std::ofstream(text) << "hello, not a database\n";
+  EXPECT_NE(RefusalMessage(text).find("not a fencescope trace"), std::string::npos);
+
+  // A real trace with its pages overwritten after the header.
+  auto corrupt = dir / "corrupt.db";
+  WriteSmallTrace(corrupt);
+  {
+    std::fstream f(corrupt, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);
+    std::string garbage(4096, '\xAB');
+    f.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+  }
+  std::string message = RefusalMessage(corrupt);
+  EXPECT_FALSE(message.empty());
+  EXPECT_NE(message.find(corrupt.string()), std::string::npos) << message;
+
+  EXPECT_NE(RefusalMessage(dir / "missing.db").find("no such file"), std::string::npos);
+}
+
+TEST(TraceWriter, FailedWriteLeavesOldFileByteIdentical) {
+  ScratchDir dir;
+  auto path = dir / "good.db";
+  WriteSmallTrace(path);
+  const std::string before = ReadFile(path);
+  try {
+    TraceWriter w(path, "unit-test");
+    QueueId q = w.AddQueue({0, 0, QueueType::k3D, 0, 0, "q", 0});
+    for (int i = 0; i < 10000; ++i) w.Append({i, EventKind::PacketStarted, q});
+    throw std::runtime_error("import failed midway");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(ReadFile(path), before);
+  // No temporary file is left behind either.
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    (void)entry;
+    ++files;
+  }
+  EXPECT_EQ(files, 1);
+}
+
+TEST(TraceWriter, KilledWriterLeavesOldFileInPlace) {
+  ScratchDir dir;
+  auto path = dir / "good.db";
+  WriteSmallTrace(path);
+  const std::string before = ReadFile(path);
+  pid_t child = fork();
+  if (child == 0) {
+    TraceWriter w(path, "unit-test");
+    for (int i = 0; i < 5000; ++i) w.Append({i, EventKind::PacketStarted});
+    _exit(3);  // dies without Commit() and without running destructors
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  EXPECT_EQ(ReadFile(path), before);
+  EXPECT_NO_THROW(LoadTrace(path));
+}
+
+TEST(TraceWriter, CommitReplacesOldFile) {
+  ScratchDir dir;
+  auto path = dir / "t.db";
+  WriteSmallTrace(path);
+  {
+    TraceWriter w(path, "second");
+    w.Commit();
+  }
+  EXPECT_EQ(LoadTrace(path).MetaOr("source", ""), "second");
+}
+
+TEST(Schema, EventKindsTableMatchesTheCppList) {
+  std::string sql(EventKindsSql());
+  std::regex insert(R"(INSERT INTO event_kinds\(id, name, columns\) VALUES \((\d+), '([a-z_0-9]+)')");
+  std::set<std::pair<int, std::string>> from_sql;
+  for (std::sregex_iterator it(sql.begin(), sql.end(), insert), end; it != end; ++it) {
+    from_sql.insert({std::stoi((*it)[1]), (*it)[2]});
+  }
+  int count = 0;
+  const EventKind* kinds = AllEventKinds(&count);
+  std::set<std::pair<int, std::string>> from_cpp;
+  for (int i = 0; i < count; ++i) {
+    from_cpp.insert({static_cast<int>(kinds[i]), std::string(EventKindName(kinds[i]))});
+  }
+  EXPECT_EQ(from_sql, from_cpp);
+  EXPECT_GT(count, 30);
+}
+
+TEST(Schema, EveryColumnIsDocumented) {
+  // Each column line in the DDL carries a comment, except the obvious primary keys.
+  std::string sql(TraceSchemaSql());
+  std::istringstream lines(sql);
+  std::string line;
+  bool in_table = false;
+  int undocumented = 0;
+  std::string missing;
+  while (std::getline(lines, line)) {
+    if (line.rfind("CREATE TABLE", 0) == 0) {
+      in_table = true;
+      continue;
+    }
+    if (line.rfind(")", 0) == 0) {
+      in_table = false;
+      continue;
+    }
+    if (!in_table || line.find("--") != std::string::npos) continue;
+    if (line.find("INTEGER PRIMARY KEY") != std::string::npos) continue;
+    if (line.find("PRIMARY KEY (") != std::string::npos) continue;
+    ++undocumented;
+    missing += line + "\n";
+  }
+  EXPECT_EQ(undocumented, 0) << missing;
+}
+
+TEST(TraceWriter, BlockRangeIndexAnswersQueueWindowLikeAFullScan) {
+  ScratchDir dir;
+  auto path = dir / "blocks.db";
+  {
+    TraceWriter w(path, "unit-test");
+    for (int q = 0; q < 3; ++q) w.AddQueue({0, 0, QueueType::k3D, 0, 0, "q", 0});
+    // Mostly time-ordered with some out-of-order writes, as an importer might produce.
+    for (int i = 0; i < 5000; ++i) {
+      TimeNs ts = (i % 97 == 0) ? i * 10 - 3000 : i * 10;
+      w.Append({ts, EventKind::PacketStarted, static_cast<QueueId>(1 + i % 3), 0, 0, 0, i});
+    }
+    w.Commit();
+  }
+  auto count = [&](const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* s = nullptr;
+    sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr);
+    int64_t n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return n;
+  };
+  for (auto [t0, t1] : {std::pair{0, 100}, std::pair{12345, 23456}, std::pair{-5000, 50000}}) {
+    std::string window = std::to_string(t0) + " AND " + std::to_string(t1);
+    int64_t scan = count("SELECT count(*) FROM events WHERE queue_id = 2 AND ts_ns BETWEEN " +
+                         window);
+    int64_t via_blocks = count(
+        "SELECT count(*) FROM event_blocks b JOIN events e ON e.rowid BETWEEN b.first_rowid AND "
+        "b.last_rowid WHERE b.track_kind = 0 AND b.track_id = 2 AND b.end_ns >= " +
+        std::to_string(t0) + " AND b.start_ns <= " + std::to_string(t1) +
+        " AND e.queue_id = 2 AND e.ts_ns BETWEEN " + window);
+    EXPECT_GT(scan, 0);
+    EXPECT_EQ(via_blocks, scan) << window;
+  }
+  EXPECT_EQ(count("SELECT sum(events) FROM event_blocks WHERE track_kind = 2"), 5000);
+}
