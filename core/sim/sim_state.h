@@ -212,9 +212,10 @@ void ExecuteGpuSignal(Sim& sim, uint32_t queue, const GpuCommand& signal);
 bool ReachGpuWait(Sim& sim, uint32_t queue, const GpuCommand& wait);
 void CpuSignal(Sim& sim, uint32_t thread, uint32_t fence, uint64_t value);
 // Releases the GPU waits of `fence` on `adapter` satisfied by `observed`: at once on the GPU
-// (native) or after the adapter's delay (held by the OS / propagated). Returns how many.
+// (native) or after the adapter's delay (held by the OS / propagated). `signal_id` /
+// `signal_value` name the signal the OS is acting on. Returns how many.
 uint32_t ReleaseGpuWaiters(Sim& sim, uint32_t fence, uint32_t adapter, uint64_t observed,
-                           int64_t signal_id, bool from_other_adapter);
+                           int64_t signal_id, uint64_t signal_value, bool from_other_adapter);
 void OnWaitRelease(Sim& sim, uint64_t release_index);
 // seed 003: the OS propagates a cross-adapter fence's value to another adapter.
 void RecordPropagation(Sim& sim, uint32_t fence, uint64_t value, uint32_t from, uint32_t to);
