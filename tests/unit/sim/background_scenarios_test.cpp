@@ -162,3 +162,52 @@ TEST(PgoNoDeveloperMode, RefusedCallsAreRecordedAndChangeNothing) {
     EXPECT_TRUE(s.events.flags[i] & core::model::kPacketInstrumented);
   }
 }
+
+// A running task slows the application thread sharing its core by `interference`: one thread
+// doing 1000 us of CPU work and a 100 us packet per frame (API calls free). The first packet's
+// completion (at 1100 us) queues a 10 ms recompile (threshold 1) on runtime thread 0, which
+// shares the core of application thread 0: CPU work then takes 2000 us until 11100 us.
+TEST(PgoInterference, ARunningTaskSlowsTheThreadSharingItsCore) {
+  core::sim::Scenario s;
+  s.name = "interference";
+  s.duration_ns = 30'000'000;
+  s.background.threshold = 1;
+  s.background.compile_ns = 10'000'000;
+  s.background.compile_jitter = 0;
+  s.background.interference = 2.0;
+  s.adapters.push_back({});
+  s.adapters[0].name = "GPU";
+  s.engines.push_back({"3D", 0, core::model::EngineType::k3D});
+  s.queues.push_back({"Graphics", 0, core::model::QueueType::k3D, 0});
+  s.psos.push_back({"PSO", 1, 1, 0.5});
+  core::sim::ThreadSpec t;
+  t.name = "Game";
+  t.frames = 12;
+  t.api_call_ns = 0;
+  core::sim::Step work;
+  work.op = core::sim::StepOp::kCpuWork;
+  work.duration_ns = 1'000'000;
+  core::sim::Step draw;
+  draw.op = core::sim::StepOp::kExecute;
+  draw.duration_ns = 100'000;
+  draw.name = "Draw";
+  draw.pso = 0;
+  t.steps = {work, draw};
+  s.threads.push_back(t);
+  ScratchDir dir;
+  auto store = Simulate(s, dir, "t.db");
+  std::vector<int64_t> submits;
+  for (size_t i : EventsOf(store, EventKind::PacketSubmitted)) submits.push_back(store.events.ts[i]);
+  // Frame 1 draws at 1000 us, done at 1100 us: the task starts at 1100 us and runs to 11100 us.
+  // Frame 2's CPU work started at 1000 us with no task running (1000 us): draw at 2000 us.
+  // Frames 3..: work starts while the task runs and takes 2000 us: 4000, 6000, 8000, 10000,
+  // 12000 (started at 10000, still slowed); then 13000, 14000, ...
+  ASSERT_EQ(submits.size(), 12u);
+  EXPECT_EQ(submits, (std::vector<int64_t>{1'000'000, 2'000'000, 4'000'000, 6'000'000, 8'000'000,
+                                           10'000'000, 12'000'000, 13'000'000, 14'000'000,
+                                           15'000'000, 16'000'000, 17'000'000}));
+  // The variant (level 1, speedup 0.5) halves the draws submitted after 11100 us.
+  auto submitted = EventsOf(store, EventKind::PacketSubmitted);
+  EXPECT_EQ(store.events.value[submitted[5]], 100'000u);
+  EXPECT_EQ(store.events.value[submitted[6]], 50'000u);
+}
