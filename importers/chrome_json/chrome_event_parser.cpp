@@ -424,7 +424,11 @@ struct ChromeEventParser::Impl {
             name_copy.assign(name);
             has_name = true;
           } else if (key == "args") {
-            ReadArgs(v, ev.ph, kineto_cat, offset);
+            // Only counters, metadata and the Kineto GPU events have arguments we read; when the
+            // phase and category are already known the rest are skipped unread.
+            const bool wanted = ev.ph == 0 || ev.ph == 'C' || ev.ph == 'M' ||
+                                (ev.ph == 'X' && kineto_cat != 0);
+            if (wanted) ReadArgs(v, ev.ph, kineto_cat, offset);
           }
           break;
         case 5:
@@ -453,7 +457,6 @@ struct ChromeEventParser::Impl {
     }
     if (ev.ph == 0) Bad(offset, "the event has no 'ph'");
     if (!has_ts && ev.ph != 'M') Bad(offset, "the event has no 'ts'");
-    if (ev.ph == 'X' && !(ev.bits & kHasDuration)) Bad(offset, "an 'X' event without 'dur'");
     if (!has_pid) pid = IdKey{};
     // Counters are per process: their tid does not matter (trace-formats §1.5).
     if (!has_tid || ev.ph == 'C') tid = IdKey{};

@@ -236,7 +236,15 @@ class Builder {
     m_trace_end = end;
     for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
       ParsedEvent& e = m_trace.events[i];
-      if (e.ph == 'B') {
+      if (e.ph == 'X' && !(e.bits & kHasDuration)) {
+        // Chrome writes X without dur for slices still running when tracing stopped.
+        e.dur = m_trace_end - e.ts;
+        e.bits |= kHasDuration;
+        Count("json_complete_without_dur", Severity::kInfo,
+              "'X' events without 'dur' (still running when tracing stopped): they run to the end "
+              "of the trace",
+              e.offset);
+      } else if (e.ph == 'B') {
         open[e.track].push_back(i);
       } else if (e.ph == 'E') {
         e.bits |= kConsumed;
