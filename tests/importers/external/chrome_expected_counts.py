@@ -95,7 +95,7 @@ def main(path):
     packets = collections.Counter((e["pid"], e["tid"]) for e in events if is_packet(e))
     out["packets"] = sum(packets.values())
     for (pid, tid), n in sorted(packets.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
-        out["packets.%s.%s" % (pid, tid)] = n
+        out[("packets.%s.%s" % (pid, tid)).replace(" ", "_")] = n
 
     # Kineto synchronisation.
     runtime = {}
