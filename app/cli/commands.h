@@ -9,6 +9,7 @@ namespace app::cli {
 
 void RegisterInfoCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
+void RegisterSimulateCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
 void RegisterImportCommand(CLI::App& app);
 void RegisterExportCommand(CLI::App& app);
