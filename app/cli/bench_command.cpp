@@ -58,6 +58,9 @@ void RegisterBenchImport(CLI::App& bench) {
     std::cout << fmt::format("import/raw ratio        {:.2f}  (target >= 0.4 on >= 100 MB)\n",
                              r.Ratio());
     std::cout << fmt::format("scan+parse/raw ratio    {:.2f}\n", r.raw_seconds / r.parse_seconds);
+  });
+}
+
 void RegisterBenchSimulate(CLI::App& bench) {
   auto* cmd = bench.add_subcommand(
       "simulate", "Simulator writing a trace against SQLite's own insert ceiling, same run");
