@@ -291,6 +291,9 @@ struct ChromeEventParser::Impl {
           else if (key == "wait_on_stream") kineto.wait_on_stream = n, has_kineto = true;
           else if (key == "fence") kineto.fence = n, has_kineto = true;
           else if (key == "signal_id") kineto.signal_id = n, has_kineto = true;
+          else if (key == "submitted_ns") kineto.submitted_ns = n, has_kineto = true;
+          else if (key == "open") kineto.open = n != 0, has_kineto = true;
+          else if (key == "not_started") kineto.not_started = n != 0, has_kineto = true;
           else if (key == "value") {
             // Fence values are UINT64: read them exactly, not through the double.
             kineto.fence_value = is_exact ? exact : static_cast<uint64_t>(std::max(0.0, d));

@@ -411,8 +411,11 @@ class Builder {
     if (device && (role & kPacketCategory)) {
       const QueueId queue = QueueOf(e.track);
       const int64_t id = m_next_packet++;
+      // fencescope's export marks packets the trace never started or completed.
+      const KinetoArgs* exported =
+          m_is_export && e.extra != kNone ? &m_trace.kineto_args[e.extra] : nullptr;
       EventRecord submitted;
-      submitted.ts = e.ts;
+      submitted.ts = exported && exported->submitted_ns >= 0 ? exported->submitted_ns : e.ts;
       submitted.kind = EventKind::PacketSubmitted;
       submitted.queue = queue;
       submitted.op = id;
@@ -420,18 +423,24 @@ class Builder {
       KinetoPacket packet;
       packet.queue = queue;
       packet.submitted_record = m_sink.Add(submitted);
-      packet.submit = e.ts;
+      packet.submit = submitted.ts;
       packet.end = e.ts + e.dur;
+      if (exported && exported->not_started) {
+        m_stacks[e.track].push_back({e.ts, kNone, kNone});
+        return;
+      }
       EventRecord started;
       started.ts = e.ts;
       started.kind = EventKind::PacketStarted;
       started.queue = queue;
       started.op = id;
       open.record = m_sink.Add(started);
-      EventRecord completed = started;
-      completed.ts = e.ts + e.dur;
-      completed.kind = EventKind::PacketCompleted;
-      m_sink.Add(completed);
+      if (!(exported && exported->open)) {
+        EventRecord completed = started;
+        completed.ts = e.ts + e.dur;
+        completed.kind = EventKind::PacketCompleted;
+        m_sink.Add(completed);
+      }
       open.packet = static_cast<uint32_t>(m_kineto.packets.size());
       m_kineto.packets.push_back(packet);
     } else if (device && (role & kSyncCategory)) {
@@ -529,7 +538,7 @@ class Builder {
       first.thread = second.thread = ThreadOf(e.track);
     }
     m_sink.Add(first);
-    m_sink.Add(second);
+    if (!args.open) m_sink.Add(second);
   }
 
   void AddSync(const ParsedEvent& e) {
