@@ -6,6 +6,7 @@
 #include "app/cli/commands.h"
 #include "core/sim/sim_benchmark.h"
 #include "core/store/store_benchmark.h"
+#include "importers/chrome_json/import_benchmark.h"
 
 namespace app::cli {
 namespace {
@@ -31,6 +32,32 @@ void RegisterBenchStore(CLI::App& bench) {
                              r.RawSelectRowsPerSecond(), r.raw_select_seconds);
     std::cout << fmt::format("writer/raw insert ratio {:.2f}  (target >= 0.5)\n", r.WriterRatio());
     std::cout << fmt::format("loader/raw select ratio {:.2f}  (target >= 0.5)\n", r.LoaderRatio());
+  });
+}
+
+void RegisterBenchImport(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand(
+      "import", "Chrome JSON import speed against a bare simdjson pass over the same bytes");
+  auto file = std::make_shared<std::string>();
+  auto dir = std::make_shared<std::string>(std::filesystem::temp_directory_path().string());
+  cmd->add_option("FILE", *file, "Chrome trace-event JSON (plain, gzip or zip)")->required();
+  cmd->add_option("--dir", *dir, "Directory for the scratch database");
+  cmd->callback([file, dir] {
+    auto r = importers::chrome_json::RunImportBenchmark(
+        *file, std::filesystem::path(*dir) / "fencescope-bench-import.db");
+    std::cout << fmt::format("JSON bytes (decoded)    {} ({:.1f} MB)\n", r.content_bytes,
+                             r.content_bytes / 1e6);
+    std::cout << fmt::format("events in file          {}\n", r.events_in_file);
+    std::cout << fmt::format("records written         {}\n", r.records_written);
+    std::cout << fmt::format("import (whole)          {:>8.1f} MB/s  ({:.3f} s)\n", r.ImportMBps(),
+                             r.import_seconds);
+    std::cout << fmt::format("  of which scan + parse {:>8.1f} MB/s  ({:.3f} s)\n", r.ParseMBps(),
+                             r.parse_seconds);
+    std::cout << fmt::format("raw simdjson pass       {:>8.1f} MB/s  ({:.3f} s)\n", r.RawMBps(),
+                             r.raw_seconds);
+    std::cout << fmt::format("import/raw ratio        {:.2f}  (target >= 0.4 on >= 100 MB)\n",
+                             r.Ratio());
+    std::cout << fmt::format("scan+parse/raw ratio    {:.2f}\n", r.raw_seconds / r.parse_seconds);
   });
 }
 
@@ -64,6 +91,7 @@ void RegisterBenchCommand(CLI::App& app) {
   bench->require_subcommand(1);
   RegisterBenchStore(*bench);
   RegisterBenchSimulate(*bench);
+  RegisterBenchImport(*bench);
 }
 
 }  // namespace app::cli

@@ -7,6 +7,8 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterQueryCommand(app);
   RegisterSimulateCommand(app);
   RegisterBenchCommand(app);
+  RegisterImportCommand(app);
+  RegisterExportCommand(app);
 }
 
 }  // namespace app::cli

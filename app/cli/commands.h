@@ -11,6 +11,8 @@ void RegisterInfoCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 void RegisterSimulateCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
+void RegisterImportCommand(CLI::App& app);
+void RegisterExportCommand(CLI::App& app);
 
 // Registers every headless subcommand above, in the order --help lists them.
 void RegisterAllCommands(CLI::App& app);
