@@ -265,6 +265,7 @@ void EtlGpuMapper::OnQueuePacketStart(const TimedDxgEvent& e) {
   r.op = p.op;
   r.arg0 = c.context;
   r.arg1 = PacketName(false, ev.packet_type);
+  r.arg2 = ev.sequence;  // SubmitSequence: the context's own submission number
   r.flags = (ev.present ? kPacketPresent : 0) |
             (ev.type == DxgEventType::kWaitPacketStart ? kPacketWait : 0) |
             (ev.type == DxgEventType::kSignalPacketStart ? kPacketSignal : 0);
@@ -511,7 +512,9 @@ void EtlGpuMapper::OnDmaStart(const TimedDxgEvent& e) {
   r.op = dma.op;
   r.arg0 = c.context;
   r.arg1 = PacketName(true, ev.packet_type);
-  r.arg2 = static_cast<int64_t>(ev.submission_id);
+  r.arg2 = static_cast<int64_t>(ev.submission_id);  // the node's scheduler fence id
+  // A preempted DMA packet comes back under a new submission id with the same sequence.
+  if (!m_dma_sequences.insert({ev.context, ev.sequence}).second) r.flags = kPacketResubmission;
   Emit(r);
   ++m_counts.dma_packets;
   node.fifo.push_back(dma);

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -183,6 +184,7 @@ class EtlGpuMapper {
   std::unordered_map<uint64_t, uint32_t> m_threads;   // (pid << 32 | tid) -> threads.id
   std::map<std::pair<uint64_t, uint32_t>, SwPacket> m_packets;  // (hContext, SubmitSequence)
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_by_queue_packet;
+  std::set<std::pair<uint64_t, uint32_t>> m_dma_sequences;  // (hContext, sequence) sent to a node
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_signal_without_objects;  // ctx
   std::vector<FenceOp> m_ops;  // fence operations, index = op - 1
   std::map<std::pair<uint64_t, uint64_t>, std::deque<int64_t>> m_pending_signals;
