@@ -130,7 +130,57 @@ def main():
     out["dma_start_matched_info"] = sum(1 for k in dstart if k in dinfo)
     out["dma_linked_to_queue_packet"] = sum(1 for v in dstart.values() if v in qstart)
     out["dma_info_177"] = ids.get(177, 0)
+    out["dma_completion_interrupts"] = sum(
+        1 for ts, eid, ver, p in dxg if eid == 177 and struct.unpack_from("<I", p, 24)[0] == 1)
+
+    # Wait packets (244) released by UnwaitQueuePacket (238, matched on pQueuePacket), and of
+    # those, the ones for which some signal of the same sync object reaching the waited value
+    # (245 signal packet, 230 SignalSynchronizationObject2, 294 SignalFromGpu) came first.
+    def pairs(eid, p):
+        if eid == 245:
+            n, = struct.unpack_from("<I", p, 16)
+            return list(zip(struct.unpack_from(f"<{n}Q", p, 20), struct.unpack_from(f"<{n}Q", p, 20 + 8 * n)))
+        c, = struct.unpack_from("<I", p, 0)
+        if eid == 230:
+            n, = struct.unpack_from("<I", p, 4 + 8 * c)
+            hs = struct.unpack_from(f"<{n}Q", p, 8 + 8 * c)
+            return list(zip(hs, struct.unpack_from(f"<{n}Q", p, 12 + 8 * c + 8 * n)))
+        n, = struct.unpack_from("<I", p, 8 + 8 * c)  # 294: flags, then the count
+        hs = struct.unpack_from(f"<{n}Q", p, 12 + 8 * c)
+        return list(zip(hs, struct.unpack_from(f"<{n}Q", p, 12 + 8 * c + 8 * n)))
+
+    by_time = sorted(dxg, key=lambda e: e[0])
+    waits = {}
+    best = collections.defaultdict(lambda: -1)  # handle -> highest value signalled so far
+    released = 0
+    released_after_signal = 0
+    for ts, eid, ver, p in by_time:
+        if eid in (245, 230, 294):
+            for h, v in pairs(eid, p):
+                best[h] = max(best[h], v)
+        elif eid == 244:
+            ctx, seq, fl, h, v, q = struct.unpack_from("<QIIQQQ", p)
+            waits[q] = (h, v)
+        elif eid == 238:
+            q, = struct.unpack_from("<Q", p)
+            if q in waits:
+                h, v = waits.pop(q)
+                released += 1
+                if best[h] >= v:
+                    released_after_signal += 1
+    out["wait_packets_released_by_unwait"] = released
+    out["wait_packets_released_after_a_signal"] = released_after_signal
+    out["cpu_wait_objects_297"] = sum(struct.unpack_from("<I", p, 8)[0]
+                                      for ts, eid, ver, p in dxg if eid == 297)
     out["vsync_dpc_17"] = ids.get(17, 0)
+    signal_contexts = set()
+    for ts, eid, ver, p in dxg:
+        if eid in (230, 294):
+            c, = struct.unpack_from("<I", p, 0)
+            signal_contexts |= set(struct.unpack_from(f"<{c}Q", p, 4))
+    out["contexts_with_packets_or_signals"] = len(
+        {k[0] for k in qstart} | {k[0] for k in wait_keys} | {k[0] for k in signal_keys}
+        | {v[0] for v in dstart.values()} | signal_contexts)
     out["contexts_with_queue_packets"] = len({k[0] for k in qstart} | {k[0] for k in wait_keys}
                                              | {k[0] for k in signal_keys})
     out["dma_contexts"] = len({v[0] for v in dstart.values()})
