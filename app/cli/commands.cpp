@@ -6,6 +6,8 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterInfoCommand(app);
   RegisterQueryCommand(app);
   RegisterBenchCommand(app);
+  RegisterImportCommand(app);
+  RegisterExportCommand(app);
 }
 
 }  // namespace app::cli

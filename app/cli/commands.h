@@ -10,6 +10,8 @@ namespace app::cli {
 void RegisterInfoCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
+void RegisterImportCommand(CLI::App& app);
+void RegisterExportCommand(CLI::App& app);
 
 // Registers every headless subcommand above, in the order --help lists them.
 void RegisterAllCommands(CLI::App& app);

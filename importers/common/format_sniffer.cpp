@@ -28,7 +28,10 @@ FileFormat SniffBytes(std::string_view prefix) {
       static_cast<unsigned char>(prefix[1]) == 0x8b) {
     return FileFormat::kGzip;
   }
-  if (prefix.size() >= 4 && std::memcmp(prefix.data(), "PK\x03\x04", 4) == 0) {
+  // Zip: a local file header, or the end record of an empty archive, or a spanned-archive mark.
+  if (prefix.size() >= 4 && (std::memcmp(prefix.data(), "PK\x03\x04", 4) == 0 ||
+                             std::memcmp(prefix.data(), "PK\x05\x06", 4) == 0 ||
+                             std::memcmp(prefix.data(), "PK\x07\x08", 4) == 0)) {
     return FileFormat::kZip;
   }
   size_t i = 0;
