@@ -39,6 +39,7 @@ void RegisterBenchCommand(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Measure performance and print figures");
   bench->require_subcommand(1);
   RegisterBenchStore(*bench);
+  RegisterBenchImport(*bench);
 }
 
 }  // namespace app::cli

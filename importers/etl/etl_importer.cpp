@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
-#include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -159,7 +159,7 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
 }  // namespace
 
 EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
-                         core::store::TraceWriter& writer, const EtlImportOptions& options) {
+                         core::store::TraceWriter& writer, const ImportOptions& options) {
   EtlImportStats stats;
   stats.input_bytes = bytes.size();
   auto report = [&](double fraction) {
@@ -182,9 +182,9 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   for (size_t i = 0; i < file.providers.size(); ++i) {
     if (file.providers[i].ToString() == kDxgKrnlProvider) dxg = static_cast<int>(i);
   }
-  std::map<std::tuple<uint16_t, uint16_t, uint8_t>, TupleCount> tuples;
-  std::vector<TimedDxgEvent> decoded;
-  decoded.reserve(file.events.size());
+  // Key: provider << 24 | id << 8 | version (sorted when written out).
+  std::unordered_map<uint64_t, TupleCount> tuples;
+  std::vector<TimedDxgEvent> decoded;  // only the mapped ids: a small share of the records
   struct MarkerRef {
     int64_t ts;
     uint32_t pid;
@@ -196,7 +196,7 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   int64_t max_ts = INT64_MIN;
   for (const EtlEvent& ev : file.events) {
     const std::string_view payload = bytes.substr(ev.payload_offset, ev.payload_size);
-    TupleCount& tc = tuples[{ev.provider, ev.id, ev.version}];
+    TupleCount& tc = tuples[(uint64_t{ev.provider} << 24) | (uint64_t{ev.id} << 8) | ev.version];
     if (tc.records++ == 0) tc.first_offset = ev.payload_offset;
     const int64_t ts = QpcToNs(ev.timestamp, freq);
     min_ts = std::min(min_ts, ts);
@@ -228,11 +228,15 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
     }
   }
   report(0.4);
-  std::stable_sort(decoded.begin(), decoded.end(),
-                   [](const TimedDxgEvent& a, const TimedDxgEvent& b) { return a.ts_ns < b.ts_ns; });
+  // Buffers are per CPU, so file order is not time order: map in (time, file order).
+  std::vector<uint32_t> order(decoded.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return decoded[a].ts_ns != decoded[b].ts_ns ? decoded[a].ts_ns < decoded[b].ts_ns : a < b;
+  });
   EtlGpuMapper mapper(writer, freq);
   mapper.Prepare(decoded);
-  for (const TimedDxgEvent& e : decoded) mapper.Map(e);
+  for (uint32_t i : order) mapper.Map(decoded[i]);
   for (const MarkerRef& m : markers) mapper.AddTextMarker(m.ts, m.pid, m.tid, m.text);
   mapper.Finish(file.events.empty() ? 0 : max_ts);
   std::vector<core::store::EventRecord>& records = mapper.records();
@@ -245,8 +249,13 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   auto t2 = Clock::now();
   writer.SetMeta("source", "etl");
   WriteCaptureFacts(file, label, writer);
-  for (const auto& [key, tc] : tuples) {
-    const auto [provider, id, version] = key;
+  std::map<uint64_t, const TupleCount*> sorted_tuples;
+  for (const auto& [key, tc] : tuples) sorted_tuples[key] = &tc;
+  for (const auto& [key, tc_ptr] : sorted_tuples) {
+    const TupleCount& tc = *tc_ptr;
+    const auto provider = static_cast<uint16_t>(key >> 24);
+    const auto id = static_cast<uint16_t>((key >> 8) & 0xFFFF);
+    const auto version = static_cast<uint8_t>(key & 0xFF);
     const bool is_dxg = provider == dxg;
     const std::string prov = ProviderName(file.providers[provider]);
     std::string_view event_name = is_dxg ? DxgKrnlEventName(id) : std::string_view();

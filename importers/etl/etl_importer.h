@@ -12,19 +12,13 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 
 #include "core/store/trace_writer.h"
+#include "importers/import_options.h"
 
 namespace importers::etl {
-
-struct EtlImportOptions {
-  bool lenient = false;  // skip and count corrupt buffers instead of failing
-  // fraction in [0, 1] over the whole import (read, decode, write).
-  std::function<void(double)> progress;
-};
 
 struct EtlImportStats {
   uint64_t input_bytes = 0;
@@ -37,8 +31,9 @@ struct EtlImportStats {
 };
 
 // Imports `bytes` (a whole .etl file; `label` names it in messages and meta.source_file) into
-// `writer`. Throws core::Error on a corrupt container unless options.lenient. Does not Commit.
+// `writer`. Throws core::Error on a corrupt container unless options.lenient (then corrupt
+// buffers are skipped and counted). Does not Commit.
 EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
-                         core::store::TraceWriter& writer, const EtlImportOptions& options);
+                         core::store::TraceWriter& writer, const ImportOptions& options);
 
 }  // namespace importers::etl
