@@ -1,0 +1,734 @@
+// Reconstruct: one pass over the time-sorted events pairs records by their op ids into boxes;
+// a second step links waits to signals and CPU waits to interrupts; a last step builds the
+// per-track index lists.
+#include "core/analysis/reconstruction.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace core::analysis {
+namespace {
+
+using core::store::TraceStore;
+
+TimeNs FirstKnown(TimeNs a, TimeNs b, TimeNs c = kUnknownTime) {
+  if (a != kUnknownTime) return a;
+  if (b != kUnknownTime) return b;
+  return c;
+}
+
+// Named counters, kept by name so the output order is stable.
+class ProblemCounter {
+ public:
+  void Count(const char* name, const char* description, TimeNs ts) {
+    auto [it, inserted] = m_problems.try_emplace(name);
+    if (inserted) {
+      it->second.name = name;
+      it->second.description = description;
+      it->second.first_ts = ts;
+    }
+    ++it->second.count;
+  }
+  std::vector<LinkProblem> Take() {
+    std::vector<LinkProblem> out;
+    for (auto& [name, problem] : m_problems) out.push_back(std::move(problem));
+    return out;
+  }
+
+ private:
+  std::map<std::string, LinkProblem> m_problems;
+};
+
+// Executed signals of one fence in time order, split into runs that each begin at a rewind
+// (seed 001: after a rewind, new waits compare against the lower value). Within a run the
+// running maximum of the values is non-decreasing, so "first signal reaching value v" is a
+// binary search per run.
+struct FenceSignals {
+  std::vector<uint32_t> signal;       // into Reconstruction::signals
+  std::vector<TimeNs> executed;
+  std::vector<FenceValue> run_max;    // max value since the start of the run
+  std::vector<uint32_t> run_starts;   // indices where a run begins (0 and every rewind)
+};
+
+// The releasing signal of a wait on `fs`: the first signal reaching `value` executed at or
+// before `until`, not before the last rewind at or before `queued`. kNoIndex when none.
+uint32_t FindReleasingSignal(const FenceSignals& fs, FenceValue value, TimeNs queued,
+                             TimeNs until) {
+  if (fs.signal.empty() || until == kUnknownTime) return kNoIndex;
+  size_t hi = std::upper_bound(fs.executed.begin(), fs.executed.end(), until) - fs.executed.begin();
+  size_t run = 0;
+  if (queued != kUnknownTime) {
+    // signals executed at or before the queue time: [0, at_queue)
+    size_t at_queue =
+        std::upper_bound(fs.executed.begin(), fs.executed.end(), queued) - fs.executed.begin();
+    if (at_queue > 0) {
+      // the last run that began at or before the queue time
+      auto it = std::upper_bound(fs.run_starts.begin(), fs.run_starts.end(),
+                                 static_cast<uint32_t>(at_queue - 1));
+      run = static_cast<size_t>(it - fs.run_starts.begin()) - 1;
+    }
+  }
+  for (; run < fs.run_starts.size(); ++run) {
+    size_t begin = fs.run_starts[run];
+    size_t end = run + 1 < fs.run_starts.size() ? fs.run_starts[run + 1] : fs.signal.size();
+    end = std::min(end, hi);
+    if (begin >= end) break;
+    auto first = std::lower_bound(fs.run_max.begin() + begin, fs.run_max.begin() + end, value);
+    if (first != fs.run_max.begin() + end) return fs.signal[first - fs.run_max.begin()];
+  }
+  return kNoIndex;
+}
+
+class Builder {
+ public:
+  Builder(const TraceStore& store, Reconstruction& out) : m_store(store), m_out(out) {}
+
+  void Run() {
+    m_out.start_ns = m_store.start_ns();
+    m_out.end_ns = m_store.end_ns();
+    const auto& ev = m_store.events;
+    for (size_t i = 0; i < ev.size(); ++i) Record(static_cast<uint32_t>(i));
+    CloseOpenSegments();
+    LinkWaits();
+    LinkCpuWaits();
+    LinkInterrupts();
+    BuildTracks();
+    m_out.problems = m_problems.Take();
+  }
+
+ private:
+  void Record(uint32_t i) {
+    const auto& ev = m_store.events;
+    switch (ev.kind[i]) {
+      case EventKind::PacketSubmitted: OnPacketSubmitted(i); break;
+      case EventKind::PacketStarted: OnPacketRun(i, /*resume=*/false); break;
+      case EventKind::PacketResumed: OnPacketRun(i, /*resume=*/true); break;
+      case EventKind::PacketPreempted: OnPacketStop(i, /*preempted=*/true); break;
+      case EventKind::PacketCompleted: OnPacketStop(i, /*preempted=*/false); break;
+      case EventKind::FenceSignalQueued: OnSignalQueued(i); break;
+      case EventKind::FenceSignalExecuted: OnSignalExecuted(i); break;
+      case EventKind::FenceCpuSignal: OnCpuSignal(i); break;
+      case EventKind::FenceRewind: OnRewind(i); break;
+      case EventKind::FenceWaitQueued: OnWaitQueued(i); break;
+      case EventKind::FenceWaitUnblocked: OnWaitUnblocked(i); break;
+      case EventKind::CpuWaitBegin: OnCpuWaitBegin(i); break;
+      case EventKind::CpuWaitReleased: OnCpuWaitReleased(i); break;
+      case EventKind::WaitPendingAtEnd: OnWaitPending(i); break;
+      case EventKind::Interrupt: OnInterrupt(i); break;
+      case EventKind::LogOverrun: OnLogOverrun(i); break;
+      case EventKind::TaskQueued: OnTaskQueued(i); break;
+      case EventKind::TaskStarted: OnTaskStarted(i); break;
+      case EventKind::TaskFinished: OnTaskEnded(i, TaskOutcome::kFinished); break;
+      case EventKind::TaskCancelled: OnTaskEnded(i, TaskOutcome::kCancelled); break;
+      case EventKind::TaskAbandoned: OnTaskEnded(i, TaskOutcome::kAbandoned); break;
+      case EventKind::ModeChanged: OnModeChanged(i); break;
+      case EventKind::CommitCompleted: OnCommitCompleted(i); break;
+      default: break;
+    }
+  }
+
+  // ---- packets ----
+  uint32_t NewPacket(uint32_t i) {
+    const auto& ev = m_store.events;
+    Packet p;
+    p.packet_id = ev.op[i];
+    p.queue = ev.queue[i];
+    m_out.packets.push_back(p);
+    m_open_segment.push_back(kNoIndex);
+    auto index = static_cast<uint32_t>(m_out.packets.size() - 1);
+    if (p.packet_id != 0) m_packet_by_id[p.packet_id] = index;
+    return index;
+  }
+
+  uint32_t FindPacket(uint32_t i, const char* problem, const char* description) {
+    auto it = m_packet_by_id.find(m_store.events.op[i]);
+    if (it != m_packet_by_id.end() && m_store.events.op[i] != 0) return it->second;
+    m_problems.Count(problem, description, m_store.events.ts[i]);
+    return NewPacket(i);
+  }
+
+  void OnPacketSubmitted(uint32_t i) {
+    const auto& ev = m_store.events;
+    auto it = m_packet_by_id.find(ev.op[i]);
+    uint32_t index;
+    if (it != m_packet_by_id.end() && ev.op[i] != 0 &&
+        m_out.packets[it->second].submit == kUnknownTime) {
+      index = it->second;  // started before its submission record (imports)
+    } else {
+      if (it != m_packet_by_id.end() && ev.op[i] != 0) {
+        m_problems.Count("packet_id_reused", "packet_submitted with a packet id already used",
+                         ev.ts[i]);
+      }
+      index = NewPacket(i);
+    }
+    Packet& p = m_out.packets[index];
+    p.submit = ev.ts[i];
+    p.thread = ev.thread[i];
+    p.planned_ns = static_cast<DurationNs>(ev.value[i]);
+    p.context = static_cast<ContextId>(ev.arg0[i]);
+    p.name = static_cast<StringId>(ev.arg1[i]);
+    p.flags = ev.flags[i];
+    p.submit_event = i;
+  }
+
+  void OnPacketRun(uint32_t i, bool resume) {
+    const auto& ev = m_store.events;
+    uint32_t index = FindPacket(i, "packet_started_without_submit",
+                                "packet_started or packet_resumed with no packet_submitted");
+    Packet& p = m_out.packets[index];
+    if (p.queue == 0) p.queue = ev.queue[i];
+    if (!resume && p.start == kUnknownTime) {
+      p.start = ev.ts[i];
+      p.start_event = i;
+    }
+    if (m_open_segment[index] != kNoIndex) {
+      m_problems.Count("packet_started_twice", "a packet started while already running",
+                       ev.ts[i]);
+      return;
+    }
+    RunSegment s;
+    s.start = ev.ts[i];
+    s.packet = index;
+    s.resumed = resume;
+    m_segments.push_back(s);
+    m_open_segment[index] = static_cast<uint32_t>(m_segments.size() - 1);
+  }
+
+  void OnPacketStop(uint32_t i, bool preempted) {
+    const auto& ev = m_store.events;
+    uint32_t index = FindPacket(i, "packet_stopped_without_submit",
+                                "packet_completed or packet_preempted with no packet_submitted");
+    Packet& p = m_out.packets[index];
+    if (p.queue == 0) p.queue = ev.queue[i];
+    if (preempted) {
+      ++p.preemptions;
+    } else {
+      p.end = ev.ts[i];
+      p.end_event = i;
+    }
+    uint32_t open = m_open_segment[index];
+    if (open == kNoIndex) {
+      if (!preempted) {
+        m_problems.Count("packet_completed_without_start",
+                         "packet_completed with no packet_started: its run time is unknown",
+                         ev.ts[i]);
+      }
+      return;
+    }
+    m_segments[open].end = ev.ts[i];
+    m_segments[open].preempted = preempted;
+    m_open_segment[index] = kNoIndex;
+  }
+
+  void CloseOpenSegments() {
+    for (size_t p = 0; p < m_open_segment.size(); ++p) {
+      if (m_open_segment[p] == kNoIndex) continue;
+      RunSegment& s = m_segments[m_open_segment[p]];
+      s.end = std::max(s.start, m_out.end_ns);
+      s.open = true;
+      m_problems.Count("packet_running_at_end", "a packet was still running when the trace ended",
+                       s.start);
+    }
+  }
+
+  // ---- signals ----
+  uint32_t NewSignal(uint32_t i) {
+    SignalBox s;
+    s.signal_id = m_store.events.op[i];
+    s.fence = m_store.events.fence[i];
+    s.value = m_store.events.value[i];
+    m_out.signals.push_back(s);
+    auto index = static_cast<uint32_t>(m_out.signals.size() - 1);
+    if (s.signal_id != 0) m_signal_by_id[s.signal_id] = index;
+    return index;
+  }
+
+  uint32_t FindSignal(int64_t id) const {
+    if (id == 0) return kNoIndex;
+    auto it = m_signal_by_id.find(id);
+    return it == m_signal_by_id.end() ? kNoIndex : it->second;
+  }
+
+  void OnSignalQueued(uint32_t i) {
+    const auto& ev = m_store.events;
+    uint32_t index = FindSignal(ev.op[i]);
+    if (index == kNoIndex || m_out.signals[index].queued != kUnknownTime) index = NewSignal(i);
+    SignalBox& s = m_out.signals[index];
+    s.queue = ev.queue[i];
+    s.thread = ev.thread[i];
+    s.queued = ev.ts[i];
+    s.queued_event = i;
+  }
+
+  void OnSignalExecuted(uint32_t i) {
+    const auto& ev = m_store.events;
+    uint32_t index = FindSignal(ev.op[i]);
+    if (index == kNoIndex || m_out.signals[index].executed != kUnknownTime) {
+      m_problems.Count("signal_executed_without_queued",
+                       "fence_signal_executed with no fence_signal_queued", ev.ts[i]);
+      index = NewSignal(i);
+    }
+    SignalBox& s = m_out.signals[index];
+    if (s.queue == 0) s.queue = ev.queue[i];
+    s.fence = ev.fence[i];
+    s.value = ev.value[i];
+    s.executed = ev.ts[i];
+    s.previous_value = static_cast<FenceValue>(ev.arg0[i]);
+    // seed 001: a fence may be rewound; a lower new value is a rewind.
+    if (s.value < s.previous_value) s.rewind = true;
+    s.executed_event = i;
+    AddExecuted(index);
+  }
+
+  void OnCpuSignal(uint32_t i) {
+    const auto& ev = m_store.events;
+    uint32_t index = NewSignal(i);
+    SignalBox& s = m_out.signals[index];
+    s.cpu = true;
+    s.thread = ev.thread[i];
+    s.queued = s.executed = ev.ts[i];
+    s.previous_value = static_cast<FenceValue>(ev.arg0[i]);
+    if (s.value < s.previous_value) s.rewind = true;
+    s.queued_event = s.executed_event = i;
+    AddExecuted(index);
+  }
+
+  void OnRewind(uint32_t i) {
+    uint32_t index = FindSignal(m_store.events.op[i]);
+    if (index == kNoIndex) return;
+    SignalBox& s = m_out.signals[index];
+    bool was_rewind = s.rewind;
+    s.rewind = true;
+    if (was_rewind || s.executed == kUnknownTime) return;
+    // The rewind record came after the executed record: start a new run there.
+    FenceSignals& fs = m_fence_signals[s.fence];
+    if (fs.signal.empty() || fs.signal.back() != index) return;
+    auto last = static_cast<uint32_t>(fs.signal.size() - 1);
+    if (fs.run_starts.back() != last) {
+      fs.run_starts.push_back(last);
+      fs.run_max.back() = s.value;
+    }
+  }
+
+  void AddExecuted(uint32_t index) {
+    const SignalBox& s = m_out.signals[index];
+    FenceSignals& fs = m_fence_signals[s.fence];
+    bool starts_run = fs.signal.empty() || s.rewind;
+    fs.signal.push_back(index);
+    fs.executed.push_back(s.executed);
+    if (starts_run) {
+      fs.run_starts.push_back(static_cast<uint32_t>(fs.signal.size() - 1));
+      fs.run_max.push_back(s.value);
+    } else {
+      fs.run_max.push_back(std::max(fs.run_max.back(), s.value));
+    }
+  }
+
+  // ---- GPU waits ----
+  uint32_t NewWait(uint32_t i) {
+    const auto& ev = m_store.events;
+    WaitBox w;
+    w.wait_id = ev.op[i];
+    w.fence = ev.fence[i];
+    w.value = ev.value[i];
+    w.queue = ev.queue[i];
+    m_out.waits.push_back(w);
+    m_wait_released_by.push_back(0);
+    auto index = static_cast<uint32_t>(m_out.waits.size() - 1);
+    if (w.wait_id != 0) m_wait_by_id[w.wait_id] = index;
+    return index;
+  }
+
+  uint32_t FindWait(int64_t id) const {
+    if (id == 0) return kNoIndex;
+    auto it = m_wait_by_id.find(id);
+    return it == m_wait_by_id.end() ? kNoIndex : it->second;
+  }
+
+  void OnWaitQueued(uint32_t i) {
+    const auto& ev = m_store.events;
+    uint32_t index = FindWait(ev.op[i]);
+    if (index == kNoIndex || m_out.waits[index].queued != kUnknownTime) index = NewWait(i);
+    WaitBox& w = m_out.waits[index];
+    w.thread = ev.thread[i];
+    w.queued = ev.ts[i];
+    w.queued_event = i;
+  }
+
+  void OnWaitUnblocked(uint32_t i) {
+    const auto& ev = m_store.events;
+    uint32_t index = FindWait(ev.op[i]);
+    if (index == kNoIndex || m_out.waits[index].unblocked != kUnknownTime) {
+      m_problems.Count("wait_unblocked_without_queued",
+                       "fence_wait_unblocked with no fence_wait_queued", ev.ts[i]);
+      index = NewWait(i);
+    }
+    WaitBox& w = m_out.waits[index];
+    if (w.queue == 0) w.queue = ev.queue[i];
+    w.unblocked = ev.ts[i];
+    if (ev.arg0[i] != 0) w.observed = ev.arg0[i];
+    w.path = static_cast<WaitPath>(ev.flags[i]);
+    w.unblocked_event = i;
+    m_wait_released_by[index] = ev.arg1[i];
+  }
+
+  // ---- CPU waits ----
+  uint32_t NewCpuWait(uint32_t i) {
+    const auto& ev = m_store.events;
+    CpuWait w;
+    w.waiter_id = ev.op[i];
+    w.thread = ev.thread[i];
+    w.fence = ev.fence[i];
+    w.value = ev.value[i];
+    m_out.cpu_waits.push_back(w);
+    m_cpu_wait_interrupt_rowid.push_back(0);
+    auto index = static_cast<uint32_t>(m_out.cpu_waits.size() - 1);
+    if (w.waiter_id != 0) m_cpu_wait_by_id[w.waiter_id] = index;
+    return index;
+  }
+
+  uint32_t FindCpuWait(int64_t id) const {
+    if (id == 0) return kNoIndex;
+    auto it = m_cpu_wait_by_id.find(id);
+    return it == m_cpu_wait_by_id.end() ? kNoIndex : it->second;
+  }
+
+  void OnCpuWaitBegin(uint32_t i) {
+    const auto& ev = m_store.events;
+    uint32_t index = FindCpuWait(ev.op[i]);
+    if (index == kNoIndex || m_out.cpu_waits[index].begin != kUnknownTime) index = NewCpuWait(i);
+    CpuWait& w = m_out.cpu_waits[index];
+    w.begin = ev.ts[i];
+    w.group = ev.arg0[i];
+    w.mode = static_cast<uint8_t>(ev.flags[i]);
+    w.begin_event = i;
+  }
+
+  void OnCpuWaitReleased(uint32_t i) {
+    const auto& ev = m_store.events;
+    uint32_t index = FindCpuWait(ev.op[i]);
+    if (index == kNoIndex || m_out.cpu_waits[index].released != kUnknownTime) {
+      m_problems.Count("cpu_wait_released_without_begin",
+                       "cpu_wait_released with no cpu_wait_begin", ev.ts[i]);
+      index = NewCpuWait(i);
+    }
+    CpuWait& w = m_out.cpu_waits[index];
+    w.released = ev.ts[i];
+    w.observed_value = static_cast<FenceValue>(ev.arg1[i]);
+    w.released_event = i;
+    m_cpu_wait_interrupt_rowid[index] = ev.arg0[i];
+  }
+
+  void OnWaitPending(uint32_t i) {
+    const auto& ev = m_store.events;
+    if (ev.queue[i] != 0 || ev.thread[i] == 0) {
+      uint32_t index = FindWait(ev.op[i]);
+      if (index == kNoIndex) {
+        m_problems.Count("pending_wait_without_queued",
+                         "wait_pending_at_end for a GPU wait with no fence_wait_queued", ev.ts[i]);
+        index = NewWait(i);
+      }
+      m_out.waits[index].pending_at_end = true;
+      m_out.waits[index].value_at_end = static_cast<FenceValue>(ev.arg0[i]);
+    } else {
+      uint32_t index = FindCpuWait(ev.op[i]);
+      if (index == kNoIndex) {
+        m_problems.Count("pending_cpu_wait_without_begin",
+                         "wait_pending_at_end for a CPU wait with no cpu_wait_begin", ev.ts[i]);
+        index = NewCpuWait(i);
+      }
+      m_out.cpu_waits[index].pending_at_end = true;
+    }
+  }
+
+  // ---- interrupts and logs ----
+  void OnInterrupt(uint32_t i) {
+    const auto& ev = m_store.events;
+    Interrupt x;
+    x.ts = ev.ts[i];
+    x.queue = ev.queue[i];
+    x.fence = ev.fence[i];
+    x.value = ev.value[i];
+    x.signal_id = ev.op[i];
+    x.adapter = static_cast<AdapterId>(ev.arg0[i]);
+    x.waiters_released = static_cast<uint32_t>(std::max<int64_t>(0, ev.arg1[i]));
+    x.fences_evaluated = static_cast<uint32_t>(std::max<int64_t>(0, ev.arg2[i]));
+    x.flags = ev.flags[i];
+    x.event = i;
+    m_out.interrupts.push_back(x);
+    m_interrupt_by_event[i] = static_cast<uint32_t>(m_out.interrupts.size() - 1);
+  }
+
+  void OnLogOverrun(uint32_t i) {
+    const auto& ev = m_store.events;
+    MissingWindow w;
+    w.queue = ev.queue[i];
+    w.end = ev.ts[i];
+    w.start = ev.arg2[i] != 0 ? std::min<TimeNs>(ev.arg2[i], w.end) : m_out.start_ns;
+    w.entries_lost = static_cast<uint64_t>(std::max<int64_t>(0, ev.arg0[i]));
+    w.log = static_cast<LogType>(ev.flags[i]);
+    w.event = i;
+    m_missing.push_back(w);
+  }
+
+  // ---- background tasks and PGO passes ----
+  uint32_t FindOrNewTask(uint32_t i, bool expect_existing) {
+    const auto& ev = m_store.events;
+    auto it = m_task_by_id.find(ev.op[i]);
+    if (it != m_task_by_id.end()) return it->second;
+    if (expect_existing) {
+      m_problems.Count("task_without_queued", "a background task record with no task_queued",
+                       ev.ts[i]);
+    }
+    BackgroundTask t;
+    t.task_id = ev.op[i];
+    m_out.tasks.push_back(t);
+    auto index = static_cast<uint32_t>(m_out.tasks.size() - 1);
+    m_task_by_id[t.task_id] = index;
+    return index;
+  }
+
+  void OnTaskQueued(uint32_t i) {
+    const auto& ev = m_store.events;
+    BackgroundTask& t = m_out.tasks[FindOrNewTask(i, false)];
+    t.queued = ev.ts[i];
+    t.queued_by = ev.thread[i];
+    t.pso = static_cast<PsoId>(ev.arg0[i]);
+    t.variant = ev.arg1[i];
+    t.commit = ev.arg2[i];
+  }
+
+  void OnTaskStarted(uint32_t i) {
+    const auto& ev = m_store.events;
+    BackgroundTask& t = m_out.tasks[FindOrNewTask(i, true)];
+    t.started = ev.ts[i];
+    t.thread = ev.thread[i];
+    t.priority = static_cast<uint8_t>(ev.flags[i]);
+  }
+
+  void OnTaskEnded(uint32_t i, TaskOutcome outcome) {
+    const auto& ev = m_store.events;
+    BackgroundTask& t = m_out.tasks[FindOrNewTask(i, true)];
+    t.ended = ev.ts[i];
+    t.outcome = outcome;
+    if (outcome == TaskOutcome::kAbandoned && t.pso == 0) t.pso = static_cast<PsoId>(ev.arg0[i]);
+  }
+
+  void OnModeChanged(uint32_t i) {
+    const auto& ev = m_store.events;
+    ModeChange m;
+    m.ts = ev.ts[i];
+    m.thread = ev.thread[i];
+    m.call_id = ev.op[i];
+    m.result = static_cast<int64_t>(ev.value[i]);
+    m.mode = static_cast<BackgroundMode>(ev.arg0[i]);
+    m.action = static_cast<MeasurementsAction>(ev.arg1[i]);
+    m.commit = ev.arg2[i];
+    m.further_measurements_desired = ev.flags[i] != 0;
+    m_out.mode_changes.push_back(m);
+    if (m.commit != 0) m_mode_by_commit[m.commit] = m_out.mode_changes.size() - 1;
+  }
+
+  void OnCommitCompleted(uint32_t i) {
+    const auto& ev = m_store.events;
+    auto it = m_mode_by_commit.find(ev.op[i]);
+    if (it == m_mode_by_commit.end()) {
+      m_problems.Count("commit_without_mode_change",
+                       "commit_completed with no mode_changed that started it", ev.ts[i]);
+      return;
+    }
+    m_out.mode_changes[it->second].commit_completed = ev.ts[i];
+    m_out.mode_changes[it->second].commit_tasks = ev.arg0[i];
+  }
+
+  // ---- linking ----
+  uint32_t ByValue(FenceId fence, FenceValue value, TimeNs queued, TimeNs until) const {
+    auto it = m_fence_signals.find(fence);
+    if (it == m_fence_signals.end()) return kNoIndex;
+    return FindReleasingSignal(it->second, value, queued, until);
+  }
+
+  void LinkWaits() {
+    for (size_t w = 0; w < m_out.waits.size(); ++w) {
+      WaitBox& box = m_out.waits[w];
+      if (box.unblocked == kUnknownTime) continue;
+      uint32_t explicit_signal = FindSignal(m_wait_released_by[w]);
+      if (explicit_signal != kNoIndex) {
+        box.signal = explicit_signal;
+        box.link = SignalLink::kExplicit;
+        continue;
+      }
+      if (m_wait_released_by[w] != 0) {
+        m_problems.Count("wait_released_by_unknown_signal",
+                         "released_by_signal_id names a signal with no record", box.unblocked);
+      }
+      box.signal = ByValue(box.fence, box.value, box.queued, box.unblocked);
+      if (box.signal != kNoIndex) {
+        box.link = SignalLink::kByValue;
+      } else {
+        m_problems.Count("wait_unlinked", "an unblocked GPU wait with no signal found reaching "
+                         "its value", box.unblocked);
+      }
+    }
+  }
+
+  void LinkCpuWaits() {
+    for (size_t w = 0; w < m_out.cpu_waits.size(); ++w) {
+      CpuWait& box = m_out.cpu_waits[w];
+      if (box.released == kUnknownTime) continue;
+      int64_t rowid = m_cpu_wait_interrupt_rowid[w];
+      if (rowid != 0) {
+        size_t event = m_store.IndexOfRowId(rowid);
+        auto it = m_interrupt_by_event.find(static_cast<uint32_t>(event));
+        if (event != SIZE_MAX && it != m_interrupt_by_event.end()) {
+          box.interrupt = it->second;
+          ++m_out.interrupts[it->second].cpu_waits_linked;
+        } else {
+          m_problems.Count("cpu_wait_interrupt_missing",
+                           "cpu_wait_released names an interrupt record that is not in the trace",
+                           box.released);
+        }
+      }
+      box.signal = ByValue(box.fence, box.value, box.begin, box.released);
+      if (box.signal == kNoIndex) {
+        m_problems.Count("cpu_wait_unlinked",
+                         "a released CPU wait with no signal found reaching its value",
+                         box.released);
+      }
+    }
+  }
+
+  void LinkInterrupts() {
+    for (Interrupt& x : m_out.interrupts) {
+      x.signal = FindSignal(x.signal_id);
+      if (x.signal != kNoIndex) {
+        ++m_out.signals[x.signal].interrupts;
+      } else if (x.signal_id != 0) {
+        m_problems.Count("interrupt_signal_missing",
+                         "an interrupt names a signal with no record", x.ts);
+      }
+      bool fence_interrupt = x.Type() != InterruptType::kDmaCompletion;
+      x.spurious = fence_interrupt && x.waiters_released == 0 && x.cpu_waits_linked == 0;
+    }
+  }
+
+  // ---- per-track lists ----
+  template <typename Key>
+  static void SortBy(std::vector<uint32_t>& list, Key key) {
+    std::stable_sort(list.begin(), list.end(),
+                     [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+  }
+
+  void BuildTracks() {
+    size_t queue_count = m_store.queues.size() + 1;
+    size_t thread_count = m_store.threads.size() + 1;
+    auto queue_slot = [&](QueueId q) -> QueueTrack& {
+      if (q >= m_out.queues.size()) {
+        m_problems.Count("unknown_queue_id", "a record names a queue id not in `queues`", 0);
+        return m_out.queues[0];
+      }
+      return m_out.queues[q];
+    };
+    auto thread_slot = [&](ThreadId t) -> ThreadTrack& {
+      if (t >= m_out.threads.size()) {
+        m_problems.Count("unknown_thread_id", "a record names a thread id not in `threads`", 0);
+        return m_out.threads[0];
+      }
+      return m_out.threads[t];
+    };
+    m_out.queues.resize(queue_count);
+    m_out.threads.resize(thread_count);
+    for (size_t q = 0; q < queue_count; ++q) m_out.queues[q].id = static_cast<QueueId>(q);
+    for (size_t t = 0; t < thread_count; ++t) m_out.threads[t].id = static_cast<ThreadId>(t);
+
+    auto& packets = m_out.packets;
+    for (uint32_t p = 0; p < packets.size(); ++p) {
+      queue_slot(packets[p].queue).packets.push_back(p);
+      if (packets[p].submit != kUnknownTime) thread_slot(packets[p].thread).submissions.push_back(p);
+    }
+    for (const RunSegment& s : m_segments) queue_slot(packets[s.packet].queue).segments.push_back(s);
+    for (uint32_t s = 0; s < m_out.signals.size(); ++s) {
+      const SignalBox& box = m_out.signals[s];
+      if (box.cpu) thread_slot(box.thread).cpu_signals.push_back(s);
+      else queue_slot(box.queue).signals.push_back(s);
+    }
+    for (uint32_t w = 0; w < m_out.waits.size(); ++w) queue_slot(m_out.waits[w].queue).waits.push_back(w);
+    for (uint32_t w = 0; w < m_out.cpu_waits.size(); ++w) {
+      thread_slot(m_out.cpu_waits[w].thread).cpu_waits.push_back(w);
+    }
+    for (uint32_t x = 0; x < m_out.interrupts.size(); ++x) {
+      queue_slot(m_out.interrupts[x].queue).interrupts.push_back(x);
+    }
+    for (const MissingWindow& w : m_missing) queue_slot(w.queue).missing.push_back(w);
+    std::stable_sort(m_out.tasks.begin(), m_out.tasks.end(),
+                     [](const BackgroundTask& a, const BackgroundTask& b) {
+                       return FirstKnown(a.queued, a.started, a.ended) <
+                              FirstKnown(b.queued, b.started, b.ended);
+                     });
+    for (uint32_t t = 0; t < m_out.tasks.size(); ++t) {
+      if (m_out.tasks[t].thread != 0) thread_slot(m_out.tasks[t].thread).tasks.push_back(t);
+    }
+
+    for (QueueTrack& q : m_out.queues) {
+      SortBy(q.packets, [&](uint32_t p) {
+        return FirstKnown(packets[p].start, packets[p].submit, packets[p].end);
+      });
+      std::stable_sort(q.segments.begin(), q.segments.end(),
+                       [](const RunSegment& a, const RunSegment& b) { return a.start < b.start; });
+      for (uint32_t s = 0; s < q.segments.size(); ++s) {
+        Packet& p = packets[q.segments[s].packet];
+        if (p.segments++ == 0) p.first_segment = s;
+      }
+      SortBy(q.signals, [&](uint32_t s) {
+        return FirstKnown(m_out.signals[s].queued, m_out.signals[s].executed);
+      });
+      SortBy(q.waits, [&](uint32_t w) { return m_out.waits[w].Begin(); });
+      std::stable_sort(q.missing.begin(), q.missing.end(),
+                       [](const MissingWindow& a, const MissingWindow& b) {
+                         return a.start < b.start;
+                       });
+    }
+    for (ThreadTrack& t : m_out.threads) {
+      SortBy(t.cpu_waits, [&](uint32_t w) { return m_out.cpu_waits[w].Begin(); });
+      SortBy(t.submissions, [&](uint32_t p) { return packets[p].submit; });
+      SortBy(t.tasks, [&](uint32_t k) { return m_out.tasks[k].started; });
+    }
+  }
+
+  const TraceStore& m_store;
+  Reconstruction& m_out;
+  ProblemCounter m_problems;
+  std::unordered_map<int64_t, uint32_t> m_packet_by_id;
+  std::vector<uint32_t> m_open_segment;  // [packet] -> index into m_segments, or kNoIndex
+  std::vector<RunSegment> m_segments;
+  std::unordered_map<int64_t, uint32_t> m_signal_by_id;
+  std::unordered_map<FenceId, FenceSignals> m_fence_signals;
+  std::unordered_map<int64_t, uint32_t> m_wait_by_id;
+  std::vector<int64_t> m_wait_released_by;  // [wait] -> released_by_signal_id
+  std::unordered_map<int64_t, uint32_t> m_cpu_wait_by_id;
+  std::vector<int64_t> m_cpu_wait_interrupt_rowid;  // [cpu wait] -> interrupt rowid
+  std::unordered_map<uint32_t, uint32_t> m_interrupt_by_event;
+  std::vector<MissingWindow> m_missing;
+  std::unordered_map<int64_t, uint32_t> m_task_by_id;
+  std::unordered_map<int64_t, size_t> m_mode_by_commit;
+};
+
+}  // namespace
+
+TimeNs WaitBox::Begin() const { return FirstKnown(queued, observed, unblocked); }
+
+uint64_t Reconstruction::Problem(const std::string& name) const {
+  for (const LinkProblem& p : problems) {
+    if (p.name == name) return p.count;
+  }
+  return 0;
+}
+
+Reconstruction Reconstruct(const core::store::TraceStore& store) {
+  Reconstruction out;
+  Builder(store, out).Run();
+  return out;
+}
+
+}  // namespace core::analysis

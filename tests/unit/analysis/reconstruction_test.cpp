@@ -1,0 +1,148 @@
+// Reconstruction on hand-made traces: pairing, wait -> signal linking (explicit, by value, across
+// a rewind), CPU waits -> interrupts, tolerance of missing records.
+#include <gtest/gtest.h>
+
+#include "core/analysis/reconstruction.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/analysis/hand_trace.h"
+
+using namespace core::analysis;
+using hand_trace::HandTrace;
+using test_support::ScratchDir;
+
+TEST(Reconstruction, PairsPacketsSignalsAndLinksWaitByValue) {
+  ScratchDir dir;
+  HandTrace t(dir / "t.db");
+  QueueId copy = t.Queue("copy", QueueType::kCopy);
+  QueueId gfx = t.Queue("3d");
+  ThreadId th = t.Thread("main");
+  FenceId f = t.Fence("upload");
+  // copy: packet 1 runs [10, 50], then signals f=1 (executed at 50).
+  t.Packet(copy, th, 1, 5, 10, 50);
+  t.Signal(copy, th, f, 1, 100, 6, 50);
+  // 3d: wait f>=1 queued at 7, unblocked at 60 (no released_by id), packet 2 [60, 100].
+  t.Wait(gfx, th, f, 1, 200, 7, 60);
+  t.Packet(gfx, th, 2, 8, 60, 100);
+  auto store = t.Finish(0, 120);
+  Reconstruction r = Reconstruct(store);
+
+  ASSERT_EQ(r.packets.size(), 2u);
+  ASSERT_EQ(r.queues[copy].packets.size(), 1u);
+  const Packet& p1 = r.packets[r.queues[copy].packets[0]];
+  EXPECT_EQ(p1.submit, 5);
+  EXPECT_EQ(p1.start, 10);
+  EXPECT_EQ(p1.end, 50);
+  ASSERT_EQ(r.queues[copy].segments.size(), 1u);
+  EXPECT_EQ(r.queues[copy].segments[0].start, 10);
+  EXPECT_EQ(r.queues[copy].segments[0].end, 50);
+
+  ASSERT_EQ(r.waits.size(), 1u);
+  const WaitBox& w = r.waits[0];
+  EXPECT_EQ(w.queued, 7);
+  EXPECT_EQ(w.unblocked, 60);
+  ASSERT_NE(w.signal, kNoIndex);
+  EXPECT_EQ(r.signals[w.signal].signal_id, 100);
+  EXPECT_EQ(r.signals[w.signal].executed, 50);
+  EXPECT_EQ(w.link, SignalLink::kByValue);
+  EXPECT_TRUE(r.problems.empty());
+}
+
+TEST(Reconstruction, ExplicitLinkWinsAndRewindRestartsTheSearch) {
+  ScratchDir dir;
+  HandTrace t(dir / "t.db");
+  QueueId a = t.Queue("a");
+  QueueId b = t.Queue("b");
+  FenceId f = t.Fence("f");
+  // f: 5 at t=10, rewound to 2 at t=20 (previous 5), 6 at t=40.
+  t.Signal(a, 0, f, 5, 1, 1, 10, 0);
+  t.Signal(a, 0, f, 2, 2, 2, 20, 5);
+  t.Signal(a, 0, f, 6, 3, 3, 40, 2);
+  // wait A: f>=4 queued at 25 (after the rewind), unblocked at 41: by value it is signal 3,
+  // not signal 1 (which came before the rewind).
+  t.Wait(b, 0, f, 4, 10, 25, 41);
+  // wait B: f>=1 queued at 5, unblocked 12 naming signal 1 explicitly.
+  t.Wait(b, 0, f, 1, 11, 5, 12, 1);
+  // wait C: f>=3 queued at 15 (before the rewind): signal 1 (value 5 at 10) already satisfied it.
+  t.Wait(b, 0, f, 3, 12, 15, 16);
+  auto store = t.Finish(0, 50);
+  Reconstruction r = Reconstruct(store);
+  ASSERT_EQ(r.waits.size(), 3u);
+  auto signal_of = [&](int64_t wait_id) -> int64_t {
+    for (const WaitBox& w : r.waits) {
+      if (w.wait_id == wait_id) return w.signal == kNoIndex ? -1 : r.signals[w.signal].signal_id;
+    }
+    return -2;
+  };
+  EXPECT_EQ(signal_of(10), 3);
+  EXPECT_EQ(signal_of(11), 1);
+  EXPECT_EQ(signal_of(12), 1);
+  int rewinds = 0;
+  for (const SignalBox& s : r.signals) rewinds += s.rewind;
+  EXPECT_EQ(rewinds, 1);
+}
+
+TEST(Reconstruction, CpuWaitLinksToInterruptAndToleratesMissingRecords) {
+  ScratchDir dir;
+  HandTrace t(dir / "t.db");
+  QueueId q = t.Queue("q");
+  ThreadId th = t.Thread("main");
+  FenceId f = t.Fence("f");
+  t.Append({5, EventKind::CpuWaitBegin, 0, th, f, 3, 900});
+  t.Signal(q, th, f, 3, 7, 1, 30);
+  EventRowId irq = t.Append({31, EventKind::Interrupt, q, 0, f, 3, 7, 1, 1, 1, 16});
+  t.Append({35, EventKind::CpuWaitReleased, 0, th, f, 3, 900, irq, 3});
+  // an interrupt that released nobody (seed 003's permitted race)
+  t.Append({36, EventKind::Interrupt, q, 0, f, 3, 0, 1, 0, 1, 16});
+  // records missing: completed with no start, unblocked with no queued, pending wait.
+  t.Append({40, EventKind::PacketCompleted, q, 0, 0, 0, 55});
+  t.Append({41, EventKind::FenceWaitUnblocked, q, 0, f, 9, 77, 0, 0, 0, 0});
+  t.Append({50, EventKind::WaitPendingAtEnd, q, 0, f, 12, 78, 3});
+  auto store = t.Finish(0, 50);
+  Reconstruction r = Reconstruct(store);
+  ASSERT_EQ(r.cpu_waits.size(), 1u);
+  const CpuWait& cw = r.cpu_waits[0];
+  EXPECT_EQ(cw.begin, 5);
+  EXPECT_EQ(cw.released, 35);
+  ASSERT_NE(cw.interrupt, kNoIndex);
+  EXPECT_EQ(r.interrupts[cw.interrupt].ts, 31);
+  ASSERT_NE(cw.signal, kNoIndex);
+  EXPECT_EQ(r.signals[cw.signal].signal_id, 7);
+  ASSERT_EQ(r.interrupts.size(), 2u);
+  EXPECT_FALSE(r.interrupts[0].spurious);
+  EXPECT_TRUE(r.interrupts[1].spurious);
+  EXPECT_EQ(r.signals[cw.signal].interrupts, 1u);
+
+  EXPECT_EQ(r.Problem("packet_stopped_without_submit"), 1u);
+  EXPECT_EQ(r.Problem("packet_completed_without_start"), 1u);
+  EXPECT_EQ(r.Problem("wait_unblocked_without_queued"), 1u);
+  EXPECT_EQ(r.Problem("wait_unlinked"), 1u);  // f never reached 9
+  EXPECT_EQ(r.Problem("pending_wait_without_queued"), 1u);
+  int pending = 0;
+  for (const WaitBox& w : r.waits) pending += w.pending_at_end;
+  EXPECT_EQ(pending, 1);
+}
+
+TEST(Reconstruction, PreemptedPacketHasTwoSegmentsAndOverrunMakesAWindow) {
+  ScratchDir dir;
+  HandTrace t(dir / "t.db");
+  QueueId q = t.Queue("q");
+  t.Append({0, EventKind::PacketSubmitted, q, 0, 0, 50, 1});
+  t.Append({10, EventKind::PacketStarted, q, 0, 0, 0, 1});
+  t.Append({20, EventKind::PacketPreempted, q, 0, 0, 40, 1});
+  t.Append({30, EventKind::PacketResumed, q, 0, 0, 0, 1});
+  t.Append({70, EventKind::PacketCompleted, q, 0, 0, 0, 1});
+  t.Append({80, EventKind::LogOverrun, q, 0, 0, 0, 0, 12, 3, 45, 0});
+  auto store = t.Finish(0, 100);
+  Reconstruction r = Reconstruct(store);
+  ASSERT_EQ(r.queues[q].segments.size(), 2u);
+  EXPECT_EQ(r.queues[q].segments[0].end, 20);
+  EXPECT_TRUE(r.queues[q].segments[0].preempted);
+  EXPECT_EQ(r.queues[q].segments[1].start, 30);
+  EXPECT_TRUE(r.queues[q].segments[1].resumed);
+  EXPECT_EQ(r.packets[0].preemptions, 1u);
+  EXPECT_EQ(r.packets[0].segments, 2u);
+  ASSERT_EQ(r.queues[q].missing.size(), 1u);
+  EXPECT_EQ(r.queues[q].missing[0].start, 45);
+  EXPECT_EQ(r.queues[q].missing[0].end, 80);
+  EXPECT_EQ(r.queues[q].missing[0].entries_lost, 12u);
+}
