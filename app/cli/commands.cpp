@@ -6,6 +6,9 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterInfoCommand(app);
   RegisterQueryCommand(app);
   RegisterBenchCommand(app);
+  RegisterStatsCommand(app);
+  RegisterReportCommand(app);
+  RegisterCompareCommand(app);
 }
 
 }  // namespace app::cli

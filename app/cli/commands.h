@@ -10,6 +10,9 @@ namespace app::cli {
 void RegisterInfoCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
+void RegisterStatsCommand(CLI::App& app);
+void RegisterReportCommand(CLI::App& app);
+void RegisterCompareCommand(CLI::App& app);
 
 // Registers every headless subcommand above, in the order --help lists them.
 void RegisterAllCommands(CLI::App& app);
