@@ -18,7 +18,7 @@ TEST(Reconstruction, PairsPacketsSignalsAndLinksWaitByValue) {
   const QueueId copy = 1;
   Reconstruction r = Reconstruct(store);
 
-  ASSERT_EQ(r.packets.size(), 2u);
+  ASSERT_EQ(r.packets.size(), 3u);  // copy, 3d, compute
   ASSERT_EQ(r.queues[copy].packets.size(), 1u);
   const Packet& p1 = r.packets[r.queues[copy].packets[0]];
   EXPECT_EQ(p1.submit, 0);
