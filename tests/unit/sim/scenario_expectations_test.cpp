@@ -273,6 +273,28 @@ TEST(CrossAdapter, SignalsInterruptAndPropagateToTheOtherAdapter) {
   }
   EXPECT_GT(checked, 5u);
   EXPECT_EQ(s.FindFence(frame_fence)->kind, core::model::FenceKind::kCrossAdapter);
+  // Scenario 2b: the iGPU (no native fences) signals composedFence in software: a monitored
+  // interrupt on every signal, propagated to the dGPU, whose blocked waits are released 12 us
+  // (the dGPU's propagation_us) later.
+  const uint32_t composed = FenceNamed(s, "composedFence");
+  const uint32_t render = QueueNamed(s, "dGPU render");
+  for (size_t i : EventsOf(s, EventKind::Interrupt)) {
+    if (s.events.fence[i] == composed) {
+      EXPECT_EQ(s.events.flags[i] & core::model::kInterruptTypeMask, 1u);  // monitored
+    }
+  }
+  propagated.clear();
+  for (size_t i : EventsOf(s, EventKind::CrossAdapterPropagated)) {
+    if (s.events.fence[i] == composed) propagated.push_back(s.events.ts[i]);
+  }
+  size_t propagated_waits = 0;
+  for (size_t i : EventsOf(s, EventKind::FenceWaitUnblocked)) {
+    if (s.events.queue[i] != render || s.events.flags[i] != 2) continue;
+    EXPECT_NE(std::find(propagated.begin(), propagated.end(), s.events.ts[i] - 12000),
+              propagated.end());
+    ++propagated_waits;
+  }
+  EXPECT_GT(propagated_waits, 5u);
 }
 
 // seed 001 asynchronous example: graphics waits once (compute fence 1); compute frame n > 2
