@@ -319,3 +319,20 @@ TEST(AsyncComputeGraphics, WaitsAsTheSeedWritesThem) {
   // 40 frames of each... in total 80 stage executions, one packet each.
   EXPECT_EQ(Count(s, EventKind::PacketSubmitted), 80u);
 }
+
+// seed 003 Scenario 1: both GPUs native. Signals of either cross-adapter fence raise a
+// cross_adapter interrupt on the adapter that wrote it; no GPU wait is held on the CPU.
+TEST(CrossAdapter, BothNativeEverySignalInterruptsAsCrossAdapter) {
+  ScratchDir dir;
+  auto s = Simulate(LoadScenario("cross_adapter_native"), dir, "t.db");
+  size_t signals = EventsOf(s, EventKind::FenceSignalExecuted).size();
+  auto interrupts = EventsOf(s, EventKind::Interrupt);
+  EXPECT_EQ(interrupts.size(), signals);
+  for (size_t i : interrupts) {
+    EXPECT_EQ(s.events.flags[i] & core::model::kInterruptTypeMask, 2u);
+  }
+  for (size_t i : EventsOf(s, EventKind::FenceWaitUnblocked)) {
+    EXPECT_NE(s.events.flags[i], 1u);  // never CPU-held
+  }
+  EXPECT_EQ(EventsOf(s, EventKind::CrossAdapterPropagated).size(), signals);
+}
