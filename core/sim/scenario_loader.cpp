@@ -394,6 +394,10 @@ void ReadThread(TableReader& r, Scenario& s) {
     auto threads = IndexByName(s.threads);  // only earlier threads: no cycles
     t.start_after = static_cast<int32_t>(ResolveKey(r, "start_after", threads, "earlier thread"));
   }
+  if (t.frames == 0 && t.frame_period_ns == 0 && t.api_call_ns == 0) {
+    // Endless frames that take no simulated time would never reach the time limit.
+    r.Fail("frames", "frames = 0 (until the time limit) needs frame_period_us or api_call_us > 0");
+  }
   if (program == "script") {
     t.program = ProgramKind::kScript;
     ForEachTable(r, {}, "step", [&](TableReader& sr) { ReadStep(sr, s, t); });

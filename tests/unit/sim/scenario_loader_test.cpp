@@ -43,7 +43,9 @@ TEST(ScenarioLoader, EveryEmbeddedScenarioLoads) {
   auto names = core::sim::EmbeddedScenarioNames();
   for (const char* expected : {"default", "copy_prepass_lighting", "ring_buffer",
                                "pipelined_compute_graphics", "async_compute_graphics",
-                               "cross_adapter", "log_overrun", "never_signalled"}) {
+                               "cross_adapter", "cross_adapter_native", "log_overrun", "never_signalled",
+                               "pgo_game_default", "pgo_benchmark_priming", "pgo_pix_single_frame",
+                               "pgo_disabled", "pgo_pso_destroyed", "pgo_no_developer_mode"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
   }
   for (const auto& name : names) {
