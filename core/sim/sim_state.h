@@ -5,6 +5,9 @@
 //   interrupt.cpp        raising interrupts and the OS's handling of them (logs, releases)
 //   thread_program.cpp   CPU threads running scenario scripts
 //   async_pipeline_program.cpp  seed 001's asynchronous compute/graphics loop
+//   shader_pgo.cpp       the driver's PGO: instrumentation, histograms, variants (seed 000)
+//   background_tasks.cpp the runtime's background thread pool, commits (seed 000)
+//   background_mode.cpp  SetBackgroundProcessingMode, PSO / device destruction (seed 000)
 //   simulator.cpp        topology, the event loop, the end of the run
 //   preemption.cpp       GPU preemption and TDR (seed 004), hooked into the run lists
 //

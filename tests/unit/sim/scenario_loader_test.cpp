@@ -103,3 +103,15 @@ TEST(ScenarioLoader, FrameExpressions) {
   EXPECT_THROW(ParseFrameExpr("i * 2", "x"), core::Error);
   EXPECT_THROW(ParseFrameExpr("j", "x"), core::Error);
 }
+
+TEST(ScenarioLoader, AQueueUsesOnlyFencesOpenedOnItsAdapter) {
+  std::string text = std::string(kMinimal) +
+                     "\n[[adapter]]\nname = \"iGPU\"\n\n[[engine]]\nname = \"i3D\"\n"
+                     "adapter = \"iGPU\"\ntype = \"3d\"\n\n[[queue]]\nname = \"iq\"\n"
+                     "engine = \"i3D\"\n\n[[thread]]\nname = \"t\"\n[[thread.step]]\n"
+                     "op = \"wait\"\nqueue = \"iq\"\nfence = \"f\"\nvalue = 1\n";
+  // kMinimal: 18 lines; the step's fence key is on line 37.
+  EXPECT_EQ(ErrorOf(text),
+            "bad.toml:37: key 'thread[0].step[0].fence': fence 'f' is not opened on adapter "
+            "'iGPU' of queue 'iq' (make it a cross_adapter fence opened there)");
+}
