@@ -467,10 +467,19 @@ struct ChromeEventParser::Impl {
     ev.name = has_name ? Intern(name_copy) : 0;
     ev.cat = has_cat ? Intern(cat_copy) : 0;
     if (has_id) {
-      // Ids are namespaced by scope, and a local id2 by its process (catapult's key).
-      std::string key = std::string(scope_text) + ":" + id_text;
-      if (id2_local) key += fmt::format(":{}:{}", pid.is_string ? "s" : "n", pid.value);
-      ev.id = Local(key);
+      ev.bits |= kHasId;
+      uint64_t numeric = 0;
+      auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), numeric);
+      if (scope_text.empty() && !id2_local && ec == std::errc() &&
+          end == id_text.data() + id_text.size()) {
+        ev.id = numeric;
+      } else {
+        // Ids are namespaced by scope, and a local id2 by its process (catapult's key).
+        std::string key = std::string(scope_text) + ":" + id_text;
+        if (id2_local) key += fmt::format(":{}:{}", pid.is_string ? "s" : "n", pid.value);
+        ev.id = Local(key);
+        ev.bits |= kIdIsString;
+      }
     }
     if (has_bind) ev.bind_id = Local(bind_text);
 

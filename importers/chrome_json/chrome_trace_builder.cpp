@@ -288,22 +288,22 @@ class Builder {
 
   // Nestable b/e/n by (category, id); legacy S/F by (name, id). Durations go on the begin.
   void PairAsync() {
-    std::unordered_map<uint64_t, std::vector<uint32_t>> nestable;
-    std::unordered_map<uint64_t, uint32_t> legacy;
+    std::unordered_map<std::string, std::vector<uint32_t>> nestable;
+    std::unordered_map<std::string, uint32_t> legacy;
     for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
       ParsedEvent& e = m_trace.events[i];
       const char ph = e.ph;
       if (ph != 'b' && ph != 'e' && ph != 'n' && ph != 'S' && ph != 'F' && ph != 'T' && ph != 'p') {
         continue;
       }
-      if (e.id == kNone) {
+      if (!(e.bits & kHasId)) {
         e.bits |= kConsumed;
         Count("json_async_without_id", Severity::kError, "async events without an 'id' (dropped)",
               e.offset);
         continue;
       }
       if (ph == 'b' || ph == 'e' || ph == 'n') {
-        const uint64_t key = (static_cast<uint64_t>(e.cat) << 32) | e.id;
+        const std::string key = PairingKey(e.cat, 0, e);
         if (ph == 'n') {
           e.dur = 0;
           e.bits |= kHasDuration;
@@ -330,7 +330,7 @@ class Builder {
         stack.erase(std::next(match).base());
         continue;
       }
-      const uint64_t key = (static_cast<uint64_t>(e.name) << 32) | e.id;
+      const std::string key = PairingKey(0, e.name, e);
       if (ph == 'T' || ph == 'p') {
         e.bits |= kConsumed;
         Count("json_async_steps", Severity::kInfo,
@@ -570,11 +570,21 @@ class Builder {
     m_kineto.syncs.push_back(sync);
   }
 
-  std::string IdText(uint32_t id) const {
-    const std::string& key = m_trace.local_strings[id];
+  std::string IdText(const ParsedEvent& e) const {
+    if (!(e.bits & kIdIsString)) return std::to_string(e.id);
+    const std::string& key = m_trace.local_strings[e.id];
     const size_t colon = key.find(':');  // "scope:id[:pid]"
-    std::string text = colon == std::string::npos ? key : key.substr(colon + 1);
-    return text;
+    return colon == std::string::npos ? key : key.substr(colon + 1);
+  }
+
+  // Bytes naming (a, b, id) for the pairing maps.
+  static std::string PairingKey(uint32_t a, uint32_t b, const ParsedEvent& e) {
+    std::string key(17, '\0');
+    std::memcpy(key.data(), &a, 4);
+    std::memcpy(key.data() + 4, &b, 4);
+    std::memcpy(key.data() + 8, &e.id, 8);
+    key[16] = (e.bits & kIdIsString) ? 1 : 0;
+    return key;
   }
 
   void EmitCounter(const ParsedEvent& e) {
@@ -582,14 +592,15 @@ class Builder {
     const core::model::ProcessId process = ProcessIdOf(track.process);
     for (uint32_t i = 0; i < e.extra_count; ++i) {
       const CounterValue& v = m_trace.counter_values[e.extra + i];
-      auto key = std::make_tuple(process, e.name, e.id, v.key);
+      auto key = std::make_tuple(process, e.name, (e.bits & kHasId) ? IdText(e) : std::string(),
+                                 v.key);
       auto it = m_series.find(key);
       if (it == m_series.end()) {
         core::store::CounterSeriesInfo info;
         info.process = process;
         // Series per args key; an id makes the counter "name[id]" (trace-formats §1.5).
         info.name = m_trace.writer_strings[e.name];
-        if (e.id != kNone) info.name += "[" + IdText(e.id) + "]";
+        if (e.bits & kHasId) info.name += "[" + IdText(e) + "]";
         info.name += "." + m_trace.writer_strings[v.key];
         it = m_series.emplace(key, m_writer.AddCounterSeries(info)).first;
       }
@@ -603,16 +614,13 @@ class Builder {
 
   void EmitFlowV1(const ParsedEvent& e) {
     if (m_is_export && (Role(e.cat) & kExportArrowCat)) return;  // mirrored by signal_id args
-    if (e.id == kNone) {
+    if (!(e.bits & kHasId)) {
       Count("json_flow_without_id", Severity::kError, "flow events without an 'id' (dropped)",
             e.offset);
       return;
     }
     // Flow v1 identity: category + name + id (catapult fullFlowId).
-    std::string key(12, '\0');
-    std::memcpy(key.data(), &e.cat, 4);
-    std::memcpy(key.data() + 4, &e.name, 4);
-    std::memcpy(key.data() + 8, &e.id, 4);
+    const std::string key = PairingKey(e.cat, e.name, e);
     const OpenSlice* enclosing = Enclosing(e.track, e.ts);
     const bool bindable = enclosing && enclosing->record != kNone;
     if (enclosing && enclosing->record == kNone) {
@@ -703,7 +711,9 @@ class Builder {
           async.ts = e.ts;
           async.kind = EventKind::AsyncSlice;
           async.thread = ThreadOf(e.track);
-          async.op = static_cast<int64_t>(e.id) + 1;
+          // Numeric ids as they are; string ids as negative local indices.
+          async.op = (e.bits & kIdIsString) ? -static_cast<int64_t>(e.id) - 1
+                                            : static_cast<int64_t>(e.id);
           async.value = static_cast<uint64_t>(std::max<TimeNs>(0, e.dur));
           async.arg0 = e.name;
           async.arg1 = e.cat;
@@ -787,7 +797,7 @@ class Builder {
   std::map<std::pair<uint32_t, int64_t>, uint32_t> m_stream_tracks;
   std::unordered_map<std::string, FlowStart> m_flows_v1;
   std::unordered_map<uint32_t, FlowStart> m_flows_v2;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, core::model::CounterSeriesId>
+  std::map<std::tuple<uint32_t, uint32_t, std::string, uint32_t>, core::model::CounterSeriesId>
       m_series;
   std::map<std::string, Problem> m_problems;
   std::unordered_map<int64_t, core::model::FenceId> m_fences;
