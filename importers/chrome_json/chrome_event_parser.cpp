@@ -178,6 +178,19 @@ struct ChromeEventParser::Impl {
   }
   static const char* Describe(simdjson::error_code e) { return simdjson::error_message(e); }
 
+  // The next member of an object: its field (for the value) and unescaped key.
+  static std::string_view ReadKey(simdjson::simdjson_result<od::field>&& result, od::field* field,
+                                  uint64_t offset, std::string_view where) {
+    std::string_view key;
+    if (auto e = std::move(result).get(*field)) {
+      Bad(offset, fmt::format("{}invalid JSON: {}", where, Describe(e)));
+    }
+    if (auto e = field->unescaped_key().get(key)) {
+      Bad(offset, fmt::format("{}invalid JSON: {}", where, Describe(e)));
+    }
+    return key;
+  }
+
   IdKey ReadPidOrTid(od::value& v, uint64_t offset, std::string_view what) {
     od::json_type type;
     if (auto e = v.type().get(type)) Bad(offset, fmt::format("'{}': {}", what, Describe(e)));
@@ -250,11 +263,7 @@ struct ChromeEventParser::Impl {
     if (v.get_object().get(args)) return;  // non-object args carry nothing we read
     for (auto field_result : args) {
       od::field field;
-      if (auto e = std::move(field_result).get(field)) Bad(offset, fmt::format("args: {}", Describe(e)));
-      std::string_view key;
-      if (auto e = field.unescaped_key().get(key)) {
-        Bad(offset, fmt::format("args: {}", Describe(e)));
-      }
+      const std::string_view key = ReadKey(std::move(field_result), &field, offset, "args: ");
       od::value value = field.value();
       od::json_type type;
       if (auto e = value.type().get(type)) Bad(offset, fmt::format("args.{}: {}", key, Describe(e)));
@@ -363,11 +372,7 @@ struct ChromeEventParser::Impl {
     std::string name_copy, cat_copy;
     for (auto field_result : obj) {
       od::field field;
-      if (auto e = std::move(field_result).get(field)) Bad(offset, fmt::format("invalid JSON: {}", Describe(e)));
-      std::string_view key;
-      if (auto e = field.unescaped_key().get(key)) {
-        Bad(offset, fmt::format("invalid JSON: {}", Describe(e)));
-      }
+      const std::string_view key = ReadKey(std::move(field_result), &field, offset, "");
       od::value v = field.value();
       switch (key.size()) {
         case 2:

@@ -91,10 +91,12 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
   writer.SetMeta("json.container", scanner.is_object_container() ? "object" : "array");
 }
 
-void ImportChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+void ImportChromeJson(DecodedInput& input, core::store::TraceWriter& writer,
                       const ImportOptions& options) {
   ParsedTrace trace;
+  trace.events.reserve(input.bytes.size() / 256);  // Kineto / Chrome events are 150-400 bytes
   ParseChromeJson(input, writer, options, trace);
+  input.bytes = ByteBuffer();
   BuildTrace(trace, writer, [&](double f) {
     if (options.progress) options.progress(0.5 + 0.5 * f);
   });
