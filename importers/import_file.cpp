@@ -7,6 +7,7 @@
 #include "importers/chrome_json/chrome_json_importer.h"
 #include "importers/common/compressed_input.h"
 #include "importers/common/text_place.h"
+#include "importers/etl/etl_importer.h"
 
 namespace importers {
 
@@ -28,13 +29,20 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
       writer.Commit();
       break;
     }
+    case FileFormat::kEtl: {
+      core::store::TraceWriter writer(output, "etl");
+      etl::ImportEtl(decoded.bytes.view(), decoded.label, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
     case FileFormat::kFencescopeTrace:
       throw core::Error(fmt::format("{}: already a fencescope trace (open it directly)",
                                     decoded.label));
     default:
       throw core::Error(fmt::format(
-          "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON, "
-          "possibly inside gzip or zip)",
+          "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON or "
+          "an ETW .etl, possibly inside gzip or zip)",
           DescribePlace(decoded.label, decoded.bytes.view(), 0), FileFormatName(decoded.content)));
   }
   if (options.progress) options.progress(1.0);
