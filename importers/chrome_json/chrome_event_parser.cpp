@@ -294,7 +294,10 @@ struct ChromeEventParser::Impl {
           if (key == "sort_index") arg_sort_index = static_cast<int64_t>(d), has_sort_index = true;
         }
         if (kineto_cat != 0 && (ph == 0 || ph == 'X')) {
-          const int64_t n = static_cast<int64_t>(d);
+          // Integers exactly (ns timestamps exceed a double's 53 bits), others through d.
+          const int64_t n = is_exact && exact <= static_cast<uint64_t>(INT64_MAX)
+                                ? static_cast<int64_t>(exact)
+                                : static_cast<int64_t>(d);
           if (key == "correlation") kineto.correlation = n, has_kineto = true;
           else if (key == "stream") kineto.stream = n, has_kineto = true;
           else if (key == "wait_on_stream") kineto.wait_on_stream = n, has_kineto = true;
