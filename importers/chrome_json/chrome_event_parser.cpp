@@ -128,6 +128,9 @@ struct ChromeEventParser::Impl {
   bool has_sort_index = false;
   KinetoArgs kineto;
   bool has_kineto = false;
+  std::string last_category;
+  StringId last_category_id = 0;
+  uint32_t last_track = kNone;
 
   Impl(core::store::TraceWriter& w, ParsedTrace& t) : writer(w), trace(t) {}
 
@@ -139,6 +142,13 @@ struct ChromeEventParser::Impl {
     if (trace.writer_strings.size() <= id) trace.writer_strings.resize(id + 1);
     trace.writer_strings[id] = std::string(text);
     return id;
+  }
+  // Categories come from a small set and repeat in runs: one remembered entry saves the hash.
+  StringId InternCategory(std::string_view text) {
+    if (last_category_id != 0 && text == last_category) return last_category_id;
+    last_category_id = Intern(text);
+    last_category.assign(text);
+    return last_category_id;
   }
   uint32_t Local(std::string_view text) {
     auto it = local_strings.find(text);
@@ -160,6 +170,15 @@ struct ChromeEventParser::Impl {
     return index;
   }
   uint32_t TrackOf(const IdKey& pid, const IdKey& tid) {
+    // Events of one thread come in runs: check the last track before hashing.
+    if (last_track != kNone && trace.tracks[last_track].pid == pid &&
+        trace.tracks[last_track].tid == tid) {
+      return last_track;
+    }
+    last_track = TrackOfUncached(pid, tid);
+    return last_track;
+  }
+  uint32_t TrackOfUncached(const IdKey& pid, const IdKey& tid) {
     auto key = std::make_pair(pid, tid);
     auto it = track_of_pair.find(key);
     if (it != track_of_pair.end()) return it->second;
@@ -361,6 +380,7 @@ struct ChromeEventParser::Impl {
     ev.seq = static_cast<uint32_t>(trace.events.size());
     bool has_ts = false, has_pid = false, has_tid = false;
     IdKey pid, tid;
+    // Views into the parser's string buffer: valid until the next event is parsed.
     std::string_view name, cat, scope_text;
     bool has_name = false, has_cat = false;
     std::string id_text, bind_text;
@@ -372,7 +392,6 @@ struct ChromeEventParser::Impl {
     has_kineto = false;
     kineto = KinetoArgs{};
     int kineto_cat = 1;  // unknown until cat is read: gather the Kineto args anyway
-    std::string name_copy, cat_copy;
     for (auto field_result : obj) {
       od::field field;
       const std::string_view key = ReadKey(std::move(field_result), &field, offset, "");
@@ -411,7 +430,6 @@ struct ChromeEventParser::Impl {
             has_tid = true;
           } else if (key == "cat") {
             cat = ReadString(v, offset, "cat");
-            cat_copy.assign(cat);
             has_cat = true;
             kineto_cat = IsKinetoCategory(cat) ? 1 : 0;
           } else if (key == "id2") {
@@ -432,7 +450,6 @@ struct ChromeEventParser::Impl {
         case 4:
           if (key == "name") {
             name = ReadString(v, offset, "name");
-            name_copy.assign(name);
             has_name = true;
           } else if (key == "args") {
             // Only counters, metadata and the Kineto GPU events have arguments we read; when the
@@ -472,8 +489,8 @@ struct ChromeEventParser::Impl {
     // Counters are per process: their tid does not matter (trace-formats §1.5).
     if (!has_tid || ev.ph == 'C') tid = IdKey{};
     ev.track = TrackOf(pid, tid);
-    ev.name = has_name ? Intern(name_copy) : 0;
-    ev.cat = has_cat ? Intern(cat_copy) : 0;
+    ev.name = has_name ? Intern(name) : 0;
+    ev.cat = has_cat ? InternCategory(cat) : 0;
     if (has_id) {
       ev.bits |= kHasId;
       uint64_t numeric = 0;
@@ -493,7 +510,7 @@ struct ChromeEventParser::Impl {
 
     switch (ev.ph) {
       case 'M':
-        ApplyMetadata(name_copy, ev.track, offset);
+        ApplyMetadata(name, ev.track, offset);
         return;  // metadata is folded into the tables, not kept as an event
       case 'C': {
         ev.extra = static_cast<uint32_t>(trace.counter_values.size());
@@ -504,10 +521,10 @@ struct ChromeEventParser::Impl {
         break;
       }
       case 'X':
-        if (has_cat && IsPacketCategory(cat_copy)) {
+        if (has_cat && IsPacketCategory(cat)) {
           trace.tracks[ev.track].gpu_stream = true;
           trace.processes[trace.tracks[ev.track].process].gpu_device = true;
-        } else if (has_cat && cat_copy == "cuda_sync") {
+        } else if (has_cat && cat == "cuda_sync") {
           trace.processes[trace.tracks[ev.track].process].gpu_device = true;
         }
         if (has_kineto && kineto_cat) {
