@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "importers/chrome_json/event_pairing.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 #include "importers/chrome_json/record_sink.h"
 
@@ -71,13 +72,6 @@ struct FlowStart {
   StringId name = 0;
 };
 
-struct Problem {
-  Severity severity;
-  std::string description;
-  uint64_t count = 0;
-  uint64_t first_offset = 0;
-};
-
 class Builder {
  public:
   Builder(ParsedTrace& trace, core::store::TraceWriter& writer) : m_trace(trace), m_writer(writer) {
@@ -95,11 +89,11 @@ class Builder {
     auto report = [&](double f) {
       if (progress) progress(f);
     };
-    PairBeginEnd();
+    m_trace_end = PairBeginEnd(m_trace, m_problems);
     report(0.05);
-    SortByTime();
+    SortByTime(m_trace);
     report(0.15);
-    PairAsync();
+    PairAsync(m_trace, m_problems, m_trace_end);
     report(0.2);
     Emit(report);
     FinishFlows();
@@ -121,13 +115,7 @@ class Builder {
 
   void Count(const std::string& name, Severity severity, std::string_view description,
              uint64_t offset, uint64_t count = 1) {
-    auto [it, inserted] = m_problems.try_emplace(name);
-    if (inserted) {
-      it->second.severity = severity;
-      it->second.description = description;
-      it->second.first_offset = offset;
-    }
-    it->second.count += count;
+    m_problems.Count(name, severity, description, offset, count);
   }
 
   void ResizeTrackTables() {
@@ -219,156 +207,6 @@ class Builder {
     const uint32_t index = static_cast<uint32_t>(m_trace.tracks.size() - 1);
     m_stream_tracks.emplace(std::make_pair(process, stream), index);
     return index;
-  }
-
-  // ---- pairing --------------------------------------------------------------------------
-  static bool IsSlice(const ParsedEvent& e) {
-    return (e.ph == 'X' || e.ph == 'B') && !(e.bits & kConsumed);
-  }
-
-  // B/E pair per thread in file order: an E closes the most recent open B (trace-formats §1.5).
-  void PairBeginEnd() {
-    std::vector<std::vector<uint32_t>> open(m_trace.tracks.size());
-    TimeNs end = 0;
-    for (const ParsedEvent& e : m_trace.events) {
-      end = std::max(end, e.ts + ((e.bits & kHasDuration) ? e.dur : 0));
-    }
-    m_trace_end = end;
-    for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
-      ParsedEvent& e = m_trace.events[i];
-      if (e.ph == 'X' && !(e.bits & kHasDuration)) {
-        // Chrome writes X without dur for slices still running when tracing stopped.
-        e.dur = m_trace_end - e.ts;
-        e.bits |= kHasDuration;
-        Count("json_complete_without_dur", Severity::kInfo,
-              "'X' events without 'dur' (still running when tracing stopped): they run to the end "
-              "of the trace",
-              e.offset);
-      } else if (e.ph == 'B') {
-        open[e.track].push_back(i);
-      } else if (e.ph == 'E') {
-        e.bits |= kConsumed;
-        auto& stack = open[e.track];
-        if (stack.empty()) {
-          Count("json_unmatched_end", Severity::kInfo,
-                "'E' events with no open 'B' on their thread (dropped)", e.offset);
-          continue;
-        }
-        ParsedEvent& begin = m_trace.events[stack.back()];
-        stack.pop_back();
-        if (e.ts < begin.ts) {
-          Count("json_end_before_begin", Severity::kError,
-                "'E' events earlier than the 'B' they close (slice kept with duration 0)",
-                e.offset);
-        }
-        begin.dur = std::max<TimeNs>(0, e.ts - begin.ts);
-        begin.bits |= kHasDuration;
-      }
-    }
-    for (auto& stack : open) {
-      for (uint32_t i : stack) {
-        ParsedEvent& begin = m_trace.events[i];
-        begin.dur = m_trace_end - begin.ts;
-        begin.bits |= kHasDuration;
-        Count("json_unclosed_begin", Severity::kInfo,
-              "'B' events never closed: the slice runs to the end of the trace", begin.offset);
-      }
-    }
-  }
-
-  // Time order; at equal ts longer slices first so parents come before children, then file
-  // order (which keeps B/E of one thread as written).
-  void SortByTime() {
-    auto key = [](const ParsedEvent& e) {
-      return std::make_tuple(e.ts, IsSlice(e) ? -e.dur : TimeNs{0}, e.seq);
-    };
-    std::sort(m_trace.events.begin(), m_trace.events.end(),
-              [&](const ParsedEvent& a, const ParsedEvent& b) { return key(a) < key(b); });
-  }
-
-  // Nestable b/e/n by (category, id); legacy S/F by (name, id). Durations go on the begin.
-  void PairAsync() {
-    std::unordered_map<std::string, std::vector<uint32_t>> nestable;
-    std::unordered_map<std::string, uint32_t> legacy;
-    for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
-      ParsedEvent& e = m_trace.events[i];
-      const char ph = e.ph;
-      if (ph != 'b' && ph != 'e' && ph != 'n' && ph != 'S' && ph != 'F' && ph != 'T' && ph != 'p') {
-        continue;
-      }
-      if (!(e.bits & kHasId)) {
-        e.bits |= kConsumed;
-        Count("json_async_without_id", Severity::kError, "async events without an 'id' (dropped)",
-              e.offset);
-        continue;
-      }
-      if (ph == 'b' || ph == 'e' || ph == 'n') {
-        const std::string key = PairingKey(e.cat, 0, e);
-        if (ph == 'n') {
-          e.dur = 0;
-          e.bits |= kHasDuration;
-          continue;
-        }
-        auto& stack = nestable[key];
-        if (ph == 'b') {
-          stack.push_back(i);
-          continue;
-        }
-        e.bits |= kConsumed;
-        // An 'e' closes the innermost open 'b' of the same name (any, when it has no name).
-        auto match = std::find_if(stack.rbegin(), stack.rend(), [&](uint32_t j) {
-          return e.name == 0 || m_trace.events[j].name == e.name;
-        });
-        if (match == stack.rend()) {
-          Count("json_async_unmatched_end", Severity::kInfo,
-                "nestable async 'e' events with no open 'b' (dropped)", e.offset);
-          continue;
-        }
-        ParsedEvent& begin = m_trace.events[*match];
-        begin.dur = e.ts - begin.ts;
-        begin.bits |= kHasDuration;
-        stack.erase(std::next(match).base());
-        continue;
-      }
-      const std::string key = PairingKey(0, e.name, e);
-      if (ph == 'T' || ph == 'p') {
-        e.bits |= kConsumed;
-        Count("json_async_steps", Severity::kInfo,
-              "legacy async 'T'/'p' steps (counted; the S..F slice is kept)", e.offset);
-        continue;
-      }
-      if (ph == 'S') {
-        auto [it, inserted] = legacy.try_emplace(key, i);
-        if (!inserted) {
-          e.bits |= kConsumed;
-          Count("json_async_duplicate_start", Severity::kError,
-                "legacy async 'S' with an id already open (dropped)", e.offset);
-        }
-        continue;
-      }
-      e.bits |= kConsumed;  // 'F'
-      auto it = legacy.find(key);
-      if (it == legacy.end()) {
-        Count("json_async_unmatched_end", Severity::kInfo,
-              "async end events with no open start (dropped)", e.offset);
-        continue;
-      }
-      ParsedEvent& begin = m_trace.events[it->second];
-      begin.dur = e.ts - begin.ts;
-      begin.bits |= kHasDuration;
-      legacy.erase(it);
-    }
-    auto close_at_end = [&](uint32_t i) {
-      ParsedEvent& begin = m_trace.events[i];
-      begin.dur = m_trace_end - begin.ts;
-      begin.bits |= kHasDuration;
-      Count("json_async_unclosed", Severity::kInfo,
-            "async slices never ended: they run to the end of the trace", begin.offset);
-    };
-    for (auto& [key, stack] : nestable) {
-      for (uint32_t i : stack) close_at_end(i);
-    }
-    for (auto& [key, i] : legacy) close_at_end(i);
   }
 
   // ---- emission -------------------------------------------------------------------------
@@ -577,15 +415,6 @@ class Builder {
     return colon == std::string::npos ? key : key.substr(colon + 1);
   }
 
-  // Bytes naming (a, b, id) for the pairing maps.
-  static std::string PairingKey(uint32_t a, uint32_t b, const ParsedEvent& e) {
-    std::string key(17, '\0');
-    std::memcpy(key.data(), &a, 4);
-    std::memcpy(key.data() + 4, &b, 4);
-    std::memcpy(key.data() + 8, &e.id, 8);
-    key[16] = (e.bits & kIdIsString) ? 1 : 0;
-    return key;
-  }
 
   void EmitCounter(const ParsedEvent& e) {
     const Track& track = m_trace.tracks[e.track];
@@ -770,10 +599,7 @@ class Builder {
             "malformed events skipped by --lenient (first one: " + m_trace.first_bad_event + ")", 0,
             m_trace.bad_events_skipped);
     }
-    for (const auto& [name, p] : m_problems) {
-      m_writer.CountProblem(name, p.severity, p.description, p.count,
-                            fmt::format("byte {}", p.first_offset));
-    }
+    m_problems.WriteTo(m_writer);
   }
 
   void WriteMeta() {
@@ -799,7 +625,7 @@ class Builder {
   std::unordered_map<uint32_t, FlowStart> m_flows_v2;
   std::map<std::tuple<uint32_t, uint32_t, std::string, uint32_t>, core::model::CounterSeriesId>
       m_series;
-  std::map<std::string, Problem> m_problems;
+  ProblemTally m_problems;
   std::unordered_map<int64_t, core::model::FenceId> m_fences;
   bool m_is_export = false;
   TimeNs m_trace_end = 0;
