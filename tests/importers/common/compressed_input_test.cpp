@@ -17,9 +17,10 @@ namespace {
 namespace fs = std::filesystem;
 using namespace importers;
 
-std::string Gzip(const std::string& text) {
+// Compresses with zlib: window_bits 16 + MAX_WBITS writes gzip, -MAX_WBITS raw deflate (zip).
+std::string Deflate(const std::string& text, int window_bits) {
   z_stream s{};
-  deflateInit2(&s, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  deflateInit2(&s, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY);
   std::string out(compressBound(text.size()) + 64, '\0');
   s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
   s.avail_in = static_cast<uInt>(text.size());
@@ -30,20 +31,8 @@ std::string Gzip(const std::string& text) {
   deflateEnd(&s);
   return out;
 }
-
-std::string RawDeflate(const std::string& text) {
-  z_stream s{};
-  deflateInit2(&s, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string out(compressBound(text.size()) + 64, '\0');
-  s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  s.avail_in = static_cast<uInt>(text.size());
-  s.next_out = reinterpret_cast<Bytef*>(out.data());
-  s.avail_out = static_cast<uInt>(out.size());
-  deflate(&s, Z_FINISH);
-  out.resize(s.total_out);
-  deflateEnd(&s);
-  return out;
-}
+std::string Gzip(const std::string& text) { return Deflate(text, 16 + MAX_WBITS); }
+std::string RawDeflate(const std::string& text) { return Deflate(text, -MAX_WBITS); }
 
 void Put16(std::string& s, uint16_t v) {
   s.push_back(static_cast<char>(v & 0xFF));
