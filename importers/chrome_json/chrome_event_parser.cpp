@@ -13,9 +13,10 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-// The largest ts we accept: 4e15 µs (4e18 ns, the year 2096 on an epoch clock); anything above
-// is a broken writer, and it keeps ts + dur + baseTimeNanoseconds inside int64.
-constexpr int64_t kMaxMicros = 4'000'000'000'000'000;
+// The largest ts / dur we accept: 3e15 µs (3e18 ns, the year 2065 on an epoch clock); anything
+// above is a broken writer. With baseTimeNanoseconds also capped at 3e18 (the importer checks),
+// ts + dur + base stays inside int64.
+constexpr int64_t kMaxMicros = 3'000'000'000'000'000;
 
 struct StringHash {
   using is_transparent = void;

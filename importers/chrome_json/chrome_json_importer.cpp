@@ -25,9 +25,9 @@ void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
     if (key == "baseTimeNanoseconds") {
       int64_t base = 0;
       auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), base);
-      if (ec != std::errc() || base < 0) {
-        throw core::Error(fmt::format("{}: top-level \"baseTimeNanoseconds\" is not a "
-                                      "non-negative integer: {}",
+      if (ec != std::errc() || base < 0 || base > 3'000'000'000'000'000'000) {
+        throw core::Error(fmt::format("{}: top-level \"baseTimeNanoseconds\" is not an integer "
+                                      "from 0 to 3e18: {}",
                                       label, raw));
       }
       trace.base_time_ns = base;
