@@ -89,6 +89,7 @@ class Builder {
     auto report = [&](double f) {
       if (progress) progress(f);
     };
+    m_sink.Reserve(m_trace.events.size() + m_trace.events.size() / 2);
     m_trace_end = PairBeginEnd(m_trace, m_problems);
     report(0.05);
     SortByTime(m_trace);
