@@ -151,6 +151,9 @@ class EtlGpuMapper {
   uint32_t Thread(uint32_t pid, uint32_t tid);
   uint32_t PacketName(bool dma, uint32_t packet_type);
   FenceOp& NewOp(OpKind kind, const SyncPair& pair, uint32_t queue, uint32_t thread);
+  // A record of `kind` naming `op`: its queue (0 for CPU waits), fence, value and op id.
+  static core::store::EventRecord FenceRecord(core::model::EventKind kind, int64_t ts,
+                                              const FenceOp& op);
   uint32_t Process(uint32_t pid);
   Context& ContextFor(uint64_t handle, uint32_t pid);
   FenceState& Fence(uint64_t handle);
