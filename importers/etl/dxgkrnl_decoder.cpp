@@ -170,6 +170,16 @@ DecodeStatus DecodeDxgKrnl(uint16_t id, uint8_t version, uint8_t pointer_size,
       out->flags = c.U32();  // FlipType
       c.U64();  // FlipFenceId
       break;
+    case 23:
+      if (version != 0) return DecodeStatus::kNotDecoded;
+      out->type = DxgEventType::kSelectContext;
+      out->adapter = c.Ptr();
+      out->context = c.Ptr();
+      out->node_ordinal = c.U32();
+      c.U32();  // ReadyContextPriorityMapBits
+      c.U64();  // ReadyNodeSwMapBits
+      c.U64();  // ReadyNodeHwMapBits
+      break;
     case 181:
       if (version != 0) return DecodeStatus::kNotDecoded;
       out->type = DxgEventType::kVSyncInterrupt;

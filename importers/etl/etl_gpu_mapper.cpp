@@ -40,6 +40,7 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
   // Submission-id range of each context that reached the hardware.
   std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> ranges;
   std::unordered_map<uint64_t, int64_t> first_seen;
+  std::unordered_map<uint64_t, uint32_t> ordinals;  // hContext -> SelectContext NodeOrdinal
   for (const auto& e : events) {
     const DxgEvent& ev = e.event;
     switch (ev.type) {
@@ -67,6 +68,9 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
       case DxgEventType::kUnwaitCpuWaiter:
         for (const auto& p : ev.objects) m_monitored[p.object] = true;
         break;
+      case DxgEventType::kSelectContext:
+        ordinals.try_emplace(ev.context, ev.node_ordinal);
+        break;
       default:
         break;
     }
@@ -76,34 +80,61 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
   m_adapter = m_writer.AddAdapter(adapter);
 
   // uliSubmissionId is the node's own increasing fence: contexts on one node draw from one
-  // sequence, so their id ranges interleave. Merge overlapping ranges into nodes.
+  // sequence, so their id ranges interleave. Merge overlapping ranges into nodes. SelectContext
+  // names the node ordinal of a context; on the gpuvis sample both groupings agree exactly.
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, uint64_t>> sorted;
   for (const auto& [ctx, range] : ranges) sorted.push_back({range, ctx});
   std::sort(sorted.begin(), sorted.end());
-  uint64_t node_end = 0;
+  std::vector<std::vector<uint64_t>> groups;
+  uint64_t group_end = 0;
   for (const auto& [range, ctx] : sorted) {
-    if (m_nodes.empty() || range.first > node_end) {
-      Node node;
-      const uint32_t ordinal = static_cast<uint32_t>(m_nodes.size());
-      EngineInfo engine;
-      engine.adapter = m_adapter;
-      engine.type = EngineType::kOther;  // no Context/NodeMetadata events name the engine
-      engine.ordinal = ordinal;
-      engine.name = fmt::format("node {}", ordinal);
-      node.engine = m_writer.AddEngine(engine);
-      QueueInfo queue;
-      queue.engine = node.engine;
-      queue.adapter = m_adapter;
-      queue.type = QueueType::kOther;
-      queue.name = fmt::format("GPU node {} (hardware queue)", ordinal);
-      queue.sort_index = static_cast<int32_t>(ordinal);
-      node.queue = m_writer.AddQueue(queue);
-      m_nodes.push_back(std::move(node));
-      node_end = range.second;
-    } else {
-      node_end = std::max(node_end, range.second);
+    if (groups.empty() || range.first > group_end) {
+      groups.emplace_back();
+      group_end = range.second;
     }
-    m_context_node[ctx] = static_cast<int>(m_nodes.size() - 1);
+    group_end = std::max(group_end, range.second);
+    groups.back().push_back(ctx);
+  }
+  std::unordered_map<uint32_t, int> node_of_ordinal;
+  for (const auto& group : groups) {
+    std::vector<uint32_t> known;
+    for (uint64_t ctx : group) {
+      auto it = ordinals.find(ctx);
+      if (it != ordinals.end() &&
+          std::find(known.begin(), known.end(), it->second) == known.end()) {
+        known.push_back(it->second);
+      }
+    }
+    if (known.size() > 1) ++m_counts.node_ordinal_conflicts;
+    const int index = static_cast<int>(m_nodes.size());
+    Node node;
+    EngineInfo engine;
+    engine.adapter = m_adapter;
+    engine.type = EngineType::kOther;  // no Context/NodeMetadata events name the engine type
+    if (known.empty()) {
+      engine.ordinal = 1000 + static_cast<uint32_t>(index);  // no SelectContext: ordinal unknown
+      engine.name = fmt::format("node #{} (ordinal unknown)", index);
+    } else {
+      engine.ordinal = known[0];
+      engine.name = fmt::format("node {}", known[0]);
+      node_of_ordinal.try_emplace(known[0], index);
+      ++m_counts.nodes_with_ordinal;
+    }
+    node.engine = m_writer.AddEngine(engine);
+    QueueInfo queue;
+    queue.engine = node.engine;
+    queue.adapter = m_adapter;
+    queue.type = QueueType::kOther;
+    queue.name = fmt::format("GPU {} (hardware queue)", engine.name);
+    queue.sort_index = static_cast<int32_t>(engine.ordinal);
+    node.queue = m_writer.AddQueue(queue);
+    m_nodes.push_back(std::move(node));
+    for (uint64_t ctx : group) m_context_node[ctx] = index;
+  }
+  // Contexts that never reached the hardware in the capture still belong to a node.
+  for (const auto& [ctx, ordinal] : ordinals) {
+    auto node = node_of_ordinal.find(ordinal);
+    if (node != node_of_ordinal.end()) m_context_node.try_emplace(ctx, node->second);
   }
   m_counts.nodes = m_nodes.size();
   m_present_name = m_writer.Intern("Present");
@@ -257,6 +288,7 @@ void EtlGpuMapper::Map(const TimedDxgEvent& e) {
     case DxgEventType::kQueuePacketInfo:
     case DxgEventType::kDmaPacketStop:
     case DxgEventType::kVSyncInterrupt:
+    case DxgEventType::kSelectContext:
       break;
   }
 }

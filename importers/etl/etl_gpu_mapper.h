@@ -11,7 +11,9 @@
 //   packet_completed at QueuePacket Stop (180).
 // * One hardware queue per GPU node. The capture has no Context/NodeMetadata events naming
 //   nodes, so nodes are inferred: uliSubmissionId is a per-node, increasing fence, and contexts
-//   whose submission-id ranges interleave share a node. Engine types are unknown ('other').
+//   whose submission-id ranges interleave share a node; the node's ordinal comes from
+//   SelectContext (23) NodeOrdinal of its contexts (both agree on the sample). Engine types are
+//   unknown ('other').
 //   DMA packets: packet_submitted at DmaPacket Start, packet_started when the previous packet of
 //   the node completed (the head of the node's FIFO runs, as GPUView draws it), packet_completed
 //   and an interrupt (interrupt_type dma_completion) at DmaPacket Info with InterruptType 1;
@@ -82,6 +84,8 @@ struct GpuMapperCounts {
   uint64_t vsyncs = 0;
   uint64_t presents = 0;
   uint64_t nodes = 0;
+  uint64_t nodes_with_ordinal = 0;       // nodes whose ordinal SelectContext gave
+  uint64_t node_ordinal_conflicts = 0;   // groups whose contexts SelectContext puts on several nodes
 };
 
 class EtlGpuMapper {

@@ -129,6 +129,10 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
       {"etl_hardware_nodes_inferred", c.nodes,
        "GPU nodes inferred from interleaving DMA submission ids (no Context/NodeMetadata "
        "events): engine types unknown"},
+      {"etl_hardware_node_ordinals", c.nodes_with_ordinal,
+       "inferred GPU nodes whose node ordinal SelectContext names"},
+      {"etl_node_ordinal_conflict", c.node_ordinal_conflicts,
+       "inferred GPU nodes whose contexts SelectContext puts on different node ordinals"},
       {"etl_queue_stop_without_start", c.stop_without_start,
        "QueuePacket Stop for packets queued before the capture began"},
       {"etl_dma_info_without_start", c.dma_info_without_start,

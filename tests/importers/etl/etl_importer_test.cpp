@@ -19,6 +19,8 @@ constexpr uint64_t kCtxA = 0xA000, kCtxB = 0xB000, kFence = 0xF00;
 constexpr std::string_view kDxg = etl_test::kDxgKrnl;
 
 //  t   event                                        expected record(s)
+//  5   23 SelectContext A and B on node 3           the node of A's DMA packets is "node 3";
+//                                                   B's software queue belongs to it too
 // 10   178 QueuePacket Start A seq 1 (render)       packet_submitted (software queue A)
 // 20   175 DmaPacket Start A seq 1, submission 500  packet_submitted + packet_started (hardware),
 //                                                   packet_started (software A seq 1)
@@ -41,6 +43,8 @@ constexpr std::string_view kDxg = etl_test::kDxgKrnl;
 std::string Capture() {
   EtlBuilder b;
   b.LogfileHeader();
+  b.Event(kDxg, 23, 0, 5, Bytes().U64(0xAD).U64(kCtxA).U32(3).U32(0).U64(1).U64(0xFF), 4, 8);
+  b.Event(kDxg, 23, 0, 5, Bytes().U64(0xAD).U64(kCtxB).U32(3).U32(0).U64(1).U64(0xFF), 4, 8);
   b.Event(kDxg, 178, 1, 10,
           Bytes().U64(kCtxA).U32(0).U32(1).U64(64).U32(0).U32(0).U32(0).U64(0).U64(0x1A1).U64(0));
   b.Event(kDxg, 175, 1, 20, Bytes().U64(kCtxA).U64(0).U32(0).U64(500).U32(1).U64(0).U32(0), 4, 8);
@@ -91,8 +95,8 @@ class EtlImporterTest : public ::testing::Test {
 }  // namespace
 
 TEST_F(EtlImporterTest, CountsWhatWasRead) {
-  EXPECT_EQ(m_stats.etw_events, 18u);
-  EXPECT_EQ(m_stats.dxgkrnl_events, 16u);
+  EXPECT_EQ(m_stats.etw_events, 20u);
+  EXPECT_EQ(m_stats.dxgkrnl_events, 18u);
   EXPECT_EQ(Q("SELECT value FROM meta WHERE key='source'"), "etl");
   EXPECT_EQ(Q("SELECT value FROM meta WHERE key='clock'"), "qpc");
   EXPECT_EQ(Q("SELECT value FROM meta WHERE key='qpc_frequency_hz'"), "10000000");
@@ -102,6 +106,9 @@ TEST_F(EtlImporterTest, SoftwareQueuesPerContextAndOneHardwareQueue) {
   EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE type = 4"), "2");
   EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE type <> 4"), "1");
   EXPECT_EQ(Q("SELECT count(*) FROM contexts"), "2");
+  EXPECT_EQ(Q("SELECT ordinal || ',' || s.value FROM engines e JOIN strings s ON s.id = e.name_sid"),
+            "3,node 3");
+  EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE engine_id = 1"), "3");  // hardware, A and B
   EXPECT_EQ(Q("SELECT count(*) FROM packet_submitted"), "4");
   EXPECT_EQ(Q("SELECT count(*) FROM packet_started"), "2");
   EXPECT_EQ(Q("SELECT count(*) FROM packet_completed"), "4");

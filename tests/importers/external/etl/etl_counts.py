@@ -184,6 +184,14 @@ def main():
     out["contexts_with_queue_packets"] = len({k[0] for k in qstart} | {k[0] for k in wait_keys}
                                              | {k[0] for k in signal_keys})
     out["dma_contexts"] = len({v[0] for v in dstart.values()})
+    # SelectContext (23): pDxgAdapter, hContext, u32 NodeOrdinal, ... -> DMA contexts per node.
+    node_of = {}
+    for ts, eid, ver, p in dxg:
+        if eid == 23:
+            ctx, node = struct.unpack_from("<QI", p, 8)
+            node_of.setdefault(ctx, node)
+    per_node = collections.Counter(str(node_of.get(c, "unknown")) for c in {v[0] for v in dstart.values()})
+    out["dma_contexts_per_select_context_node"] = dict(sorted(per_node.items()))
     marker_prov = "8f8f13b1-60eb-4b6a-a433-de86104115ac"
     out["string_markers"] = sum(v for k, v in per_event.items() if k.startswith(marker_prov))
     out["distinct_provider_id_version"] = len(per_event)

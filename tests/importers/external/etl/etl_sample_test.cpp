@@ -102,6 +102,16 @@ TEST_F(EtlSample, DmaPacketsPairSubmissionToCompletionAndLinkToQueuePackets) {
   // dma_linked_to_queue_packet 2387 (guide: about 2,387).
   EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = 'etl_link_dma_to_queue_packet'"),
             "2387");
+  // dma_contexts_per_select_context_node {0: 6, 1: 1, 9: 1, unknown: 1}: four hardware queues,
+  // three of them named by SelectContext's node ordinal.
+  EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE type <> 4"), "4");
+  EXPECT_EQ(Q("SELECT group_concat(ordinal) FROM (SELECT ordinal FROM engines "
+              "WHERE ordinal IN (0, 1, 9) ORDER BY ordinal)"),
+            "0,1,9");
+  EXPECT_EQ(Q("SELECT count(DISTINCT p.context_id) FROM packet_submitted p "
+              "JOIN queues q ON q.id = p.queue_id JOIN engines e ON e.id = q.engine_id "
+              "WHERE q.type <> 4 AND e.ordinal = 0"),
+            "6");
   // dma_completion_interrupts 2380 (DmaPacket Info with InterruptType 1).
   EXPECT_EQ(Q("SELECT count(*) FROM interrupt WHERE interrupt_flags = 3"), "2380");
 }
