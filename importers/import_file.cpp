@@ -6,6 +6,7 @@
 #include "core/store/trace_writer.h"
 #include "importers/chrome_json/chrome_json_importer.h"
 #include "importers/common/compressed_input.h"
+#include "importers/common/text_place.h"
 #include "importers/etl/etl_importer.h"
 
 namespace importers {
@@ -42,7 +43,7 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
       throw core::Error(fmt::format(
           "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON or "
           "an ETW .etl, possibly inside gzip or zip)",
-          decoded.label, FileFormatName(decoded.content)));
+          DescribePlace(decoded.label, decoded.bytes.view(), 0), FileFormatName(decoded.content)));
   }
   if (options.progress) options.progress(1.0);
   return summary;

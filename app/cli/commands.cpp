@@ -9,6 +9,9 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterBenchCommand(app);
   RegisterImportCommand(app);
   RegisterExportCommand(app);
+  RegisterStatsCommand(app);
+  RegisterReportCommand(app);
+  RegisterCompareCommand(app);
 }
 
 }  // namespace app::cli

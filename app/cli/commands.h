@@ -15,6 +15,9 @@ void RegisterBenchCommand(CLI::App& app);
 void RegisterBenchImport(CLI::App& bench);
 void RegisterImportCommand(CLI::App& app);
 void RegisterExportCommand(CLI::App& app);
+void RegisterStatsCommand(CLI::App& app);
+void RegisterReportCommand(CLI::App& app);
+void RegisterCompareCommand(CLI::App& app);
 
 // Registers every headless subcommand above, in the order --help lists them.
 void RegisterAllCommands(CLI::App& app);

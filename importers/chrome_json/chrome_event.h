@@ -78,6 +78,9 @@ struct KinetoArgs {
   int64_t fence = -1;
   uint64_t fence_value = 0;
   int64_t signal_id = -1;
+  int64_t submitted_ns = -1;  // packet_submitted time of a packet
+  bool open = false;          // the box never ended in the exported trace
+  bool not_started = false;   // a packet that was submitted but never started
 };
 
 struct CounterValue {

@@ -291,6 +291,9 @@ struct ChromeEventParser::Impl {
           else if (key == "wait_on_stream") kineto.wait_on_stream = n, has_kineto = true;
           else if (key == "fence") kineto.fence = n, has_kineto = true;
           else if (key == "signal_id") kineto.signal_id = n, has_kineto = true;
+          else if (key == "submitted_ns") kineto.submitted_ns = n, has_kineto = true;
+          else if (key == "open") kineto.open = n != 0, has_kineto = true;
+          else if (key == "not_started") kineto.not_started = n != 0, has_kineto = true;
           else if (key == "value") {
             // Fence values are UINT64: read them exactly, not through the double.
             kineto.fence_value = is_exact ? exact : static_cast<uint64_t>(std::max(0.0, d));
@@ -424,7 +427,11 @@ struct ChromeEventParser::Impl {
             name_copy.assign(name);
             has_name = true;
           } else if (key == "args") {
-            ReadArgs(v, ev.ph, kineto_cat, offset);
+            // Only counters, metadata and the Kineto GPU events have arguments we read; when the
+            // phase and category are already known the rest are skipped unread.
+            const bool wanted = ev.ph == 0 || ev.ph == 'C' || ev.ph == 'M' ||
+                                (ev.ph == 'X' && kineto_cat != 0);
+            if (wanted) ReadArgs(v, ev.ph, kineto_cat, offset);
           }
           break;
         case 5:
@@ -453,7 +460,6 @@ struct ChromeEventParser::Impl {
     }
     if (ev.ph == 0) Bad(offset, "the event has no 'ph'");
     if (!has_ts && ev.ph != 'M') Bad(offset, "the event has no 'ts'");
-    if (ev.ph == 'X' && !(ev.bits & kHasDuration)) Bad(offset, "an 'X' event without 'dur'");
     if (!has_pid) pid = IdKey{};
     // Counters are per process: their tid does not matter (trace-formats §1.5).
     if (!has_tid || ev.ph == 'C') tid = IdKey{};

@@ -61,6 +61,7 @@ struct Box {
   int64_t end = INT64_MIN;
   int64_t name = 0;
   int64_t released_by = 0;  // waits: signal op id
+  int64_t submit = INT64_MIN;  // packets: packet_submitted time
   bool cpu = false;
   uint32_t begin_event = UINT32_MAX;  // event index of the record the box starts with
 };
@@ -171,6 +172,7 @@ class Exporter {
         case EventKind::PacketSubmitted: {
           Box& b = m_packets[op];
           b.op = op, b.queue = ev.queue[i], b.thread = ev.thread[i], b.name = ev.arg1[i];
+          b.submit = ev.ts[i];
           break;
         }
         case EventKind::PacketStarted: {
@@ -294,15 +296,23 @@ class Exporter {
 
   void WriteBoxes() {
     const int64_t trace_end = m_store.end_ns();
+    // Boxes the trace never ended are drawn to its end and marked "open":1 (a packet never
+    // started: a zero-length box at its submit time, "not_started":1), so that the importer
+    // recreates only the records that existed.
     for (const auto& [op, b] : m_packets) {
-      if (b.begin == INT64_MIN) continue;  // never started: nothing to draw
+      const bool started = b.begin != INT64_MIN;
+      const int64_t begin = started ? b.begin : b.submit;
+      if (begin == INT64_MIN) continue;
       const auto* q = m_store.FindQueue(b.queue);
       const bool copy = q && q->type == core::model::QueueType::kCopy;
       const std::string name = b.name ? Str(b.name) : fmt::format("packet {}", op);
-      Open('X', name, copy ? "gpu_memcpy" : "kernel", QueuePid(b.queue), b.queue, b.begin);
-      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
-      m_out += fmt::format(",\"dur\":{},\"args\":{{\"packet_id\":{}}}",
-                           Micros(std::max<int64_t>(0, end - b.begin)), op);
+      Open('X', name, copy ? "gpu_memcpy" : "kernel", QueuePid(b.queue), b.queue, begin);
+      const int64_t end = !started ? begin : b.end == INT64_MIN ? trace_end : b.end;
+      m_out += fmt::format(",\"dur\":{},\"args\":{{\"packet_id\":{}", Micros(end - begin), op);
+      if (b.submit != INT64_MIN) m_out += fmt::format(",\"submitted_ns\":{}", b.submit);
+      if (!started) m_out += ",\"not_started\":1";
+      else if (b.end == INT64_MIN) m_out += ",\"open\":1";
+      m_out += "}";
       Close();
     }
     for (const auto& [op, b] : m_signals) {
@@ -310,25 +320,28 @@ class Exporter {
                               : std::make_pair(QueuePid(b.queue), int64_t{b.queue});
       Open('X', FenceName(b.fence), "fence_signal", pid, tid, b.begin);
       const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
-      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{},\"signal_id\":{}}}",
-                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value, op);
+      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{},\"signal_id\":{}{}}}",
+                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value, op,
+                           b.end == INT64_MIN ? ",\"open\":1" : "");
       Close();
     }
     for (const auto& [op, b] : m_waits) {
       Open('X', FenceName(b.fence), "fence_wait", QueuePid(b.queue), b.queue, b.begin);
       const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
       m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{},\"wait_id\":{},"
-                           "\"signal_id\":{}}}",
+                           "\"signal_id\":{}{}}}",
                            Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value, op,
-                           ReleasingSignal(b));
+                           b.end == INT64_MIN ? 0 : ReleasingSignal(b),
+                           b.end == INT64_MIN ? ",\"open\":1" : "");
       Close();
     }
     for (const auto& [op, b] : m_cpu_waits) {
       auto [pid, tid] = ThreadTrack(b.thread);
       Open('X', b.fence ? FenceName(b.fence) : "CPU wait", "cpu_wait", pid, tid, b.begin);
       const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
-      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{}}}",
-                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value);
+      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{}{}}}",
+                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value,
+                           b.end == INT64_MIN ? ",\"open\":1" : "");
       Close();
     }
   }
@@ -349,6 +362,7 @@ class Exporter {
     // Signal -> wait arrows as flow v1 pairs (cat "fence"). The importer relinks through the
     // wait's signal_id arg, so these are for the viewers.
     for (const auto& [op, w] : m_waits) {
+      if (w.end == INT64_MIN) continue;  // never released
       const int64_t signal = ReleasingSignal(w);
       if (signal == 0) continue;
       const Box& s = m_signals.at(signal);

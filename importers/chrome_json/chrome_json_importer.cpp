@@ -49,13 +49,12 @@ void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
 
 }  // namespace
 
-void ImportChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
-                      const ImportOptions& options) {
+void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+                     const ImportOptions& options, ParsedTrace& trace) {
   const std::string_view content = input.bytes.view();
   auto report = [&](double f) {
     if (options.progress) options.progress(f);
   };
-  ParsedTrace trace;
   JsonContainerScanner scanner(content, input.label);
   scanner.set_lenient_truncation(options.lenient);
   ChromeEventParser parser(writer, trace);
@@ -90,7 +89,15 @@ void ImportChromeJson(const DecodedInput& input, core::store::TraceWriter& write
   }
   ReadTopLevel(scanner, trace, writer, input.label);
   writer.SetMeta("json.container", scanner.is_object_container() ? "object" : "array");
-  BuildTrace(trace, writer, [&](double f) { report(0.5 + 0.5 * f); });
+}
+
+void ImportChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+                      const ImportOptions& options) {
+  ParsedTrace trace;
+  ParseChromeJson(input, writer, options, trace);
+  BuildTrace(trace, writer, [&](double f) {
+    if (options.progress) options.progress(0.5 + 0.5 * f);
+  });
 }
 
 }  // namespace importers::chrome_json

@@ -236,7 +236,15 @@ class Builder {
     m_trace_end = end;
     for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
       ParsedEvent& e = m_trace.events[i];
-      if (e.ph == 'B') {
+      if (e.ph == 'X' && !(e.bits & kHasDuration)) {
+        // Chrome writes X without dur for slices still running when tracing stopped.
+        e.dur = m_trace_end - e.ts;
+        e.bits |= kHasDuration;
+        Count("json_complete_without_dur", Severity::kInfo,
+              "'X' events without 'dur' (still running when tracing stopped): they run to the end "
+              "of the trace",
+              e.offset);
+      } else if (e.ph == 'B') {
         open[e.track].push_back(i);
       } else if (e.ph == 'E') {
         e.bits |= kConsumed;
@@ -403,8 +411,11 @@ class Builder {
     if (device && (role & kPacketCategory)) {
       const QueueId queue = QueueOf(e.track);
       const int64_t id = m_next_packet++;
+      // fencescope's export marks packets the trace never started or completed.
+      const KinetoArgs* exported =
+          m_is_export && e.extra != kNone ? &m_trace.kineto_args[e.extra] : nullptr;
       EventRecord submitted;
-      submitted.ts = e.ts;
+      submitted.ts = exported && exported->submitted_ns >= 0 ? exported->submitted_ns : e.ts;
       submitted.kind = EventKind::PacketSubmitted;
       submitted.queue = queue;
       submitted.op = id;
@@ -412,18 +423,24 @@ class Builder {
       KinetoPacket packet;
       packet.queue = queue;
       packet.submitted_record = m_sink.Add(submitted);
-      packet.submit = e.ts;
+      packet.submit = submitted.ts;
       packet.end = e.ts + e.dur;
+      if (exported && exported->not_started) {
+        m_stacks[e.track].push_back({e.ts, kNone, kNone});
+        return;
+      }
       EventRecord started;
       started.ts = e.ts;
       started.kind = EventKind::PacketStarted;
       started.queue = queue;
       started.op = id;
       open.record = m_sink.Add(started);
-      EventRecord completed = started;
-      completed.ts = e.ts + e.dur;
-      completed.kind = EventKind::PacketCompleted;
-      m_sink.Add(completed);
+      if (!(exported && exported->open)) {
+        EventRecord completed = started;
+        completed.ts = e.ts + e.dur;
+        completed.kind = EventKind::PacketCompleted;
+        m_sink.Add(completed);
+      }
       open.packet = static_cast<uint32_t>(m_kineto.packets.size());
       m_kineto.packets.push_back(packet);
     } else if (device && (role & kSyncCategory)) {
@@ -521,7 +538,7 @@ class Builder {
       first.thread = second.thread = ThreadOf(e.track);
     }
     m_sink.Add(first);
-    m_sink.Add(second);
+    if (!args.open) m_sink.Add(second);
   }
 
   void AddSync(const ParsedEvent& e) {
