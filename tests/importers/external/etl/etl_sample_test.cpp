@@ -135,6 +135,19 @@ TEST_F(EtlSample, MarkersForVSyncAndCompositorStrings) {
   EXPECT_EQ(Q("SELECT count(*) FROM marker WHERE marker_type = 0"), "14533");  // string_markers
 }
 
+TEST_F(EtlSample, StatsShowSoftwareAndHardwareQueueTypes) {
+  auto r = RunFencescope("stats '" + s_db->string() + "' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t software = 0;
+  for (size_t at = r.out.find("\"type\": \"software\""); at != std::string::npos;
+       at = r.out.find("\"type\": \"software\"", at + 1)) {
+    ++software;
+  }
+  EXPECT_EQ(std::to_string(software), Q("SELECT count(*) FROM queues WHERE type = 4"));
+  EXPECT_GE(software, 13u);  // contexts_with_queue_packets
+  EXPECT_NE(r.out.find("\"engine\": \"node 0\""), std::string::npos);
+}
+
 TEST_F(EtlSample, InfoSaysWhatTheCaptureLacksAndListsRecordsRead) {
   auto r = RunFencescope("info '" + s_db->string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
