@@ -499,9 +499,19 @@ void EtlGpuMapper::OnUnwaitQueuePacket(const TimedDxgEvent& e) {
 }
 
 void EtlGpuMapper::StartNextDma(Node& node, int64_t ts) {
-  if (node.fifo.empty() || node.fifo.front().started) return;
-  node.fifo.front().started = true;
-  EventRecord r = Record(EventKind::PacketStarted, ts, node.queue, node.fifo.front().op);
+  if (!node.fifo.empty()) RunDma(node, node.fifo.front(), ts);
+}
+
+void EtlGpuMapper::RunDma(const Node& node, DmaPacket& dma, int64_t ts) {
+  if (dma.started) return;
+  dma.started = true;
+  if (dma.resumes) {
+    EventRecord r = Record(EventKind::PacketResumed, ts, node.queue, dma.op);
+    r.arg2 = static_cast<int64_t>(dma.submission_id);
+    Emit(r);
+    return;
+  }
+  EventRecord r = Record(EventKind::PacketStarted, ts, node.queue, dma.op);
   r.arg0 = node.engine;
   Emit(r);
 }
@@ -512,17 +522,26 @@ void EtlGpuMapper::OnDmaStart(const TimedDxgEvent& e) {
   if (c.node < 0) return;  // cannot happen: Prepare saw every DmaPacket Start
   Node& node = m_nodes[c.node];
   DmaPacket dma;
-  dma.op = m_next_packet++;
   dma.submission_id = ev.submission_id;
-  EventRecord r = Record(EventKind::PacketSubmitted, e.ts_ns, node.queue, dma.op);
-  r.thread = Thread(e.process_id, e.thread_id);
-  r.arg0 = c.context;
-  r.arg1 = PacketName(true, ev.packet_type);
-  r.arg2 = static_cast<int64_t>(ev.submission_id);  // the node's scheduler fence id
-  // A preempted DMA packet comes back under a new submission id with the same sequence.
-  if (!m_dma_sequences.insert({ev.context, ev.sequence}).second) r.flags = kPacketResubmission;
-  Emit(r);
-  ++m_counts.dma_packets;
+  const auto key = std::make_pair(ev.context, ev.sequence);
+  auto preempted = m_preempted.find(key);
+  if (preempted != m_preempted.end()) {
+    // A preempted packet comes back under a new submission id with the same sequence.
+    dma.op = preempted->second;
+    dma.resumes = true;
+    m_preempted.erase(preempted);
+    ++m_counts.dma_resumed;
+  } else {
+    dma.op = m_next_packet++;
+    EventRecord r = Record(EventKind::PacketSubmitted, e.ts_ns, node.queue, dma.op);
+    r.thread = Thread(e.process_id, e.thread_id);
+    r.arg0 = c.context;
+    r.arg1 = PacketName(true, ev.packet_type);
+    r.arg2 = static_cast<int64_t>(ev.submission_id);  // the node's scheduler fence id
+    if (!m_dma_sequences.insert(key).second) r.flags = kPacketResubmission;
+    Emit(r);
+    ++m_counts.dma_packets;
+  }
   node.fifo.push_back(dma);
   StartNextDma(node, e.ts_ns);
   auto packet = m_packets.find({ev.context, ev.sequence});
@@ -560,15 +579,11 @@ void EtlGpuMapper::OnDmaInfo(const TimedDxgEvent& e) {
     return;
   }
   if (it != node.fifo.begin()) ++m_counts.dma_out_of_order;
-  if (!it->started) {
-    it->started = true;
-    EventRecord s = Record(EventKind::PacketStarted, e.ts_ns, node.queue, it->op);
-    s.arg0 = node.engine;
-    Emit(s);
-  }
+  RunDma(node, *it, e.ts_ns);  // completing before reaching the head: it ran, briefly
   EventRecord r = Record(EventKind::PacketCompleted, e.ts_ns, node.queue, it->op);
   if (ev.interrupt_type == 2) {  // DMA_PREEMPTED: resubmitted later under a new submission id
-    r.kind = EventKind::PacketPreempted;
+    r.kind = EventKind::PacketPreempted;  // remaining work and granularity: not in the event
+    m_preempted[{ev.context, ev.sequence}] = it->op;
     ++m_counts.dma_preempted;
   } else {
     r.arg0 = node.engine;

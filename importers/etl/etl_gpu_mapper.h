@@ -17,7 +17,9 @@
 //   DMA packets: packet_submitted at DmaPacket Start, packet_started when the previous packet of
 //   the node completed (the head of the node's FIFO runs, as GPUView draws it), packet_completed
 //   and an interrupt (interrupt_type dma_completion) at DmaPacket Info with InterruptType 1;
-//   InterruptType 2 (preempted) gives packet_preempted.
+//   InterruptType 2 (preempted) gives packet_preempted; the packet's resubmission (a new
+//   DmaPacket Start with the same hContext and sequence) continues it: packet_resumed when it
+//   reaches the head of the node, then packet_completed under the same packet id.
 // * Fences: one per sync-object handle (monitored when it appears in a FromGpu/FromCpu/UnwaitCpu
 //   event). Signal packets (245, or 245 without objects followed by the SignalSynchronizationObject2
 //   call that names them) queue fence_signal_queued on the context's software queue; execution is
@@ -62,6 +64,7 @@ struct GpuMapperCounts {
   uint64_t dma_packets = 0;
   uint64_t dma_completed = 0;
   uint64_t dma_preempted = 0;
+  uint64_t dma_resumed = 0;              // preempted packets resubmitted (same hContext, sequence)
   uint64_t dma_linked = 0;               // DMA packets whose (context, sequence) names a queue packet
   uint64_t dma_info_without_start = 0;
   uint64_t dma_out_of_order = 0;         // completions that were not the head of their node FIFO
@@ -128,6 +131,7 @@ class EtlGpuMapper {
     int64_t op = 0;
     uint64_t submission_id = 0;
     bool started = false;
+    bool resumes = false;  // the resubmission of a preempted packet (same op)
   };
   struct Node {
     uint32_t engine = 0;
@@ -177,7 +181,9 @@ class EtlGpuMapper {
                    const SyncPair& pair);
   void ExecuteSignal(int64_t ts, FenceOp& op);
   void UnblockWait(int64_t ts, FenceOp& wait);
+  // The head of the node's FIFO runs: packet_started, or packet_resumed for a resubmission.
   void StartNextDma(Node& node, int64_t ts);
+  void RunDma(const Node& node, DmaPacket& dma, int64_t ts);
 
   core::store::TraceWriter& m_writer;
   uint32_t m_adapter = 0;
@@ -192,6 +198,7 @@ class EtlGpuMapper {
   std::map<std::pair<uint64_t, uint32_t>, SwPacket> m_packets;  // (hContext, SubmitSequence)
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_by_queue_packet;
   std::set<std::pair<uint64_t, uint32_t>> m_dma_sequences;  // (hContext, sequence) sent to a node
+  std::map<std::pair<uint64_t, uint32_t>, int64_t> m_preempted;  // (hContext, sequence) -> op
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_signal_without_objects;  // ctx
   std::vector<FenceOp> m_ops;  // fence operations, index = op - 1
   std::map<std::pair<uint64_t, uint64_t>, std::deque<int64_t>> m_pending_signals;

@@ -138,6 +138,8 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
       {"etl_dma_info_without_start", c.dma_info_without_start,
        "DmaPacket Info for packets submitted before the capture began"},
       {"etl_dma_preempted", c.dma_preempted, "DMA packets preempted (InterruptType 2)"},
+      {"etl_dma_resumed", c.dma_resumed,
+       "preempted DMA packets resubmitted (same hContext and sequence), shown as resumed"},
       {"etl_dma_completed_out_of_order", c.dma_out_of_order,
        "DMA completions that were not the oldest packet of their inferred node"},
       {"etl_signal_executed_without_queue", c.signals_executed_without_queue,

@@ -172,3 +172,34 @@ TEST_F(EtlImporterTest, RecordsReadAreListedPerProviderIdVersion) {
   EXPECT_EQ(Q("SELECT severity FROM import_problems WHERE name = 'etl_no_native_fence_logs'"),
             "0");
 }
+
+TEST(EtlImporterPreemption, PreemptedDmaPacketResumesUnderItsResubmission) {
+  // t=10 DMA start (A, seq 7, submission 1); t=20 DMA Info preempted (type 2); t=30 DMA start
+  // (A, seq 7, submission 2); t=40 DMA Info completed (submission 2). One packet: submitted 1000,
+  // started 1000, preempted 2000, resumed 3000, completed 4000.
+  EtlBuilder b;
+  b.LogfileHeader();
+  auto start = [&](int64_t t, uint64_t submission) {
+    b.Event(kDxg, 175, 1, t, Bytes().U64(kCtxA).U64(0).U32(0).U64(submission).U32(7).U64(0).U32(0));
+  };
+  auto info = [&](int64_t t, uint64_t submission, uint32_t type) {
+    b.Event(kDxg, 177, 1, t,
+            Bytes().U64(kCtxA).U32(0).U64(submission).U32(7).U32(type).U32(0).U64(0).U32(0).U64(0));
+  };
+  start(10, 1);
+  info(20, 1, 2);
+  start(30, 2);
+  info(40, 2, 1);
+  ScratchDir dir;
+  {
+    core::store::TraceWriter writer(dir / "t.db", "etl");
+    ImportEtl(b.Finish(), "p.etl", writer, {});
+    writer.Commit();
+  }
+  EXPECT_EQ(Cell(dir / "t.db", "SELECT group_concat(k.name || '@' || e.ts_ns) FROM "
+                               "(SELECT * FROM events ORDER BY rowid) e JOIN event_kinds k "
+                               "ON k.id = e.kind WHERE e.kind <> 30"),
+            "packet_submitted@1000,packet_started@1000,packet_preempted@2000,"
+            "packet_resumed@3000,packet_completed@4000");
+  EXPECT_EQ(Cell(dir / "t.db", "SELECT count(DISTINCT op_id) FROM events WHERE kind <> 30"), "1");
+}

@@ -127,6 +127,21 @@ def main():
             ctx, ptype, comp = struct.unpack_from("<QIQ", p, 0)
             dinfo.add(comp)
     out["dma_start_175"] = len(dstart)
+    # DmaPacket Info with InterruptType 2 (preempted), then a DmaPacket Start with the same
+    # (hContext, ulQueueSubmitSequence): the packet resubmitted.
+    preempted = set()
+    resubmitted = 0
+    for ts, eid, ver, p in sorted(dxg, key=lambda e: e[0]):
+        if eid == 177:
+            ctx, ptype, comp, qseq, itype = struct.unpack_from("<QIQII", p, 0)
+            if itype == 2:
+                preempted.add((ctx, qseq))
+        elif eid == 175:
+            ctx, qctx, ptype, sub, qseq = struct.unpack_from("<QQIQI", p, 0)
+            if (ctx, qseq) in preempted:
+                preempted.discard((ctx, qseq))
+                resubmitted += 1
+    out["dma_preempted_then_resubmitted"] = resubmitted
     out["dma_start_matched_info"] = sum(1 for k in dstart if k in dinfo)
     out["dma_linked_to_queue_packet"] = sum(1 for v in dstart.values() if v in qstart)
     out["dma_info_177"] = ids.get(177, 0)

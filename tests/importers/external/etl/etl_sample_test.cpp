@@ -90,15 +90,19 @@ TEST_F(EtlSample, QueuePacketsPairStartToStop) {
 
 TEST_F(EtlSample, DmaPacketsPairSubmissionToCompletionAndLinkToQueuePackets) {
   // dma_start_175 2404, matched on submission/completion id 2404 (guide: 2,404 of 2,404):
-  // completed or preempted on a hardware queue.
+  // each DMA start ends in a completion or a preemption on a hardware queue. The 25 preempted
+  // packets come back (dma_preempted_then_resubmitted 25) and continue as the same packet.
   EXPECT_EQ(Q("SELECT count(*) FROM packet_submitted p JOIN queues q ON q.id = p.queue_id "
               "WHERE q.type <> 4"),
+            "2379");
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_resumed"), "25");
+  EXPECT_EQ(Q("SELECT count(*) FROM events e JOIN queues q ON q.id = e.queue_id "
+              "WHERE q.type <> 4 AND e.kind IN (3, 4)"),
             "2404");
-  EXPECT_EQ(Q("SELECT count(DISTINCT p.packet_id) FROM packet_submitted p "
-              "JOIN queues q ON q.id = p.queue_id AND q.type <> 4 "
-              "JOIN events e ON e.op_id = p.packet_id AND e.kind IN (3, 4) "
-              "AND e.queue_id = p.queue_id"),
-            "2404");
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_preempted p JOIN packet_resumed r "
+              "ON r.packet_id = p.packet_id AND r.ts_ns >= p.ts_ns "
+              "JOIN packet_completed c ON c.packet_id = p.packet_id AND c.ts_ns >= r.ts_ns"),
+            "25");
   // dma_linked_to_queue_packet 2387 (guide: about 2,387).
   EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = 'etl_link_dma_to_queue_packet'"),
             "2387");
