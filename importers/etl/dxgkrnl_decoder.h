@@ -123,6 +123,9 @@ enum class DecodeStatus : uint8_t {
   kBadSize,     // known id/version, but the payload size does not match its layout
 };
 
+// True for the ids DecodeDxgKrnl has a layout for (at some version).
+bool IsDecodedDxgKrnlId(uint16_t id);
+
 // Decodes `payload` of DxgKrnl event (`id`, `version`) with `pointer_size`-byte pointers.
 DecodeStatus DecodeDxgKrnl(uint16_t id, uint8_t version, uint8_t pointer_size,
                            std::string_view payload, DxgEvent* out);

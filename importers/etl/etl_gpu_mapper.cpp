@@ -632,9 +632,15 @@ void EtlGpuMapper::OnCpuUnwait(const TimedDxgEvent& e) {
 void EtlGpuMapper::AddTextMarker(int64_t ts_ns, uint32_t pid, uint32_t tid, std::string_view text) {
   EventRecord r = Record(EventKind::Marker, ts_ns, 0, 0);
   r.thread = Thread(pid, tid);
-  r.arg0 = m_writer.Intern(text);
+  m_marker_texts.push_back(text);
+  r.arg0 = -static_cast<int64_t>(m_marker_texts.size());
   r.flags = 0;  // marker_type text
   Emit(r);
+}
+
+void EtlGpuMapper::ResolveText(EventRecord& record) {
+  if (record.kind != EventKind::Marker || record.arg0 >= 0) return;
+  record.arg0 = m_writer.Intern(m_marker_texts[static_cast<size_t>(-record.arg0 - 1)]);
 }
 
 void EtlGpuMapper::Finish(int64_t end_ns) {

@@ -101,8 +101,12 @@ class EtlGpuMapper {
   void Prepare(const std::vector<TimedDxgEvent>& events);
   // Maps one event; call in non-decreasing ts_ns order.
   void Map(const TimedDxgEvent& e);
-  // A text marker (string-marker providers) on the thread that wrote it.
+  // A text marker (string-marker providers) on the thread that wrote it. Its text is interned
+  // when written (ResolveText), so that string inserts count as writing, not decoding: until
+  // then the record's arg0 holds -(1 + index into the marker texts).
   void AddTextMarker(int64_t ts_ns, uint32_t pid, uint32_t tid, std::string_view text);
+  // Interns a deferred marker text and puts its string id into the record.
+  void ResolveText(core::store::EventRecord& record);
   // Closes what is still open at `end_ns` (waits pending at the end).
   void Finish(int64_t end_ns);
 
@@ -208,6 +212,7 @@ class EtlGpuMapper {
   std::unordered_map<uint32_t, uint32_t> m_vsync_names;  // VidPnTargetId -> sid
   int64_t m_perf_freq = 0;
   int64_t m_now = 0;  // ts_ns of the event being mapped
+  std::vector<std::string_view> m_marker_texts;  // views into the input bytes
   int64_t m_cpu_wait_calls = 0;
   int64_t m_next_packet = 1;
   std::vector<core::store::EventRecord> m_records;

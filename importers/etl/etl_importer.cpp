@@ -209,7 +209,8 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
     max_ts = std::max(max_ts, ts);
     if (ev.provider == dxg) {
       ++stats.dxgkrnl_events;
-      TimedDxgEvent t;
+      if (!IsDecodedDxgKrnlId(ev.id)) continue;
+      TimedDxgEvent& t = decoded.emplace_back();
       const DecodeStatus status = DecodeDxgKrnl(ev.id, ev.version, ev.pointer_size, payload,
                                                 &t.event);
       if (status == DecodeStatus::kDecoded) {
@@ -217,8 +218,10 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
         t.ts_ns = ts;
         t.process_id = ev.process_id;
         t.thread_id = ev.thread_id;
-        decoded.push_back(std::move(t));
-      } else if (status == DecodeStatus::kBadSize) {
+        continue;
+      }
+      decoded.pop_back();
+      if (status == DecodeStatus::kBadSize) {
         tc.fate = TupleCount::Fate::kDecoded;
         if (tc.bad_size++ == 0) {
           tc.bad_size_place = fmt::format("byte offset {}: {} payload bytes", ev.payload_offset,
@@ -235,14 +238,12 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   }
   report(0.4);
   // Buffers are per CPU, so file order is not time order: map in (time, file order).
-  std::vector<uint32_t> order(decoded.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return decoded[a].ts_ns != decoded[b].ts_ns ? decoded[a].ts_ns < decoded[b].ts_ns : a < b;
-  });
+  std::vector<std::pair<int64_t, uint32_t>> order(decoded.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = {decoded[i].ts_ns, i};
+  std::sort(order.begin(), order.end());
   EtlGpuMapper mapper(writer, freq);
   mapper.Prepare(decoded);
-  for (uint32_t i : order) mapper.Map(decoded[i]);
+  for (const auto& [ts, i] : order) mapper.Map(decoded[i]);
   for (const MarkerRef& m : markers) mapper.AddTextMarker(m.ts, m.pid, m.tid, m.text);
   mapper.Finish(file.events.empty() ? 0 : max_ts);
   std::vector<core::store::EventRecord>& records = mapper.records();
@@ -283,6 +284,7 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   WriteMapperCounts(mapper.counts(), writer);
   const size_t total = records.size();
   for (size_t i = 0; i < total; ++i) {
+    mapper.ResolveText(records[i]);
     writer.Append(records[i]);
     if ((i & 0xFFFF) == 0) report(0.6 + 0.4 * static_cast<double>(i) / static_cast<double>(total));
   }
