@@ -74,6 +74,9 @@ TEST(EtlReader, QpcTicksBecomeNanoseconds) {
   EXPECT_EQ(QpcToNs(3'119'142, 3'119'142), 1'000'000'000);
   // Large tick counts must not overflow: 10^15 ticks at 3 GHz = 333,333.33 s.
   EXPECT_EQ(QpcToNs(1'000'000'000'000'000, 3'000'000'000), 333'333'333'333'333);
+  // A corrupt timestamp far beyond what ns can hold saturates instead of overflowing.
+  EXPECT_EQ(QpcToNs(INT64_MAX, 1000), INT64_MAX);
+  EXPECT_EQ(QpcToNs(INT64_MIN, 1000), INT64_MIN);
 }
 
 TEST(EtlReader, EveryTruncationIsACleanErrorWithByteOffset) {
