@@ -5,8 +5,9 @@ namespace app::cli {
 void RegisterAllCommands(CLI::App& app) {
   RegisterInfoCommand(app);
   RegisterQueryCommand(app);
-  RegisterBenchCommand(app);
+  RegisterSimulateCommand(app);
   RegisterStatsCommand(app);
+  RegisterBenchCommand(app);
   RegisterReportCommand(app);
   RegisterCompareCommand(app);
 }

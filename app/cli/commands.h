@@ -9,8 +9,9 @@ namespace app::cli {
 
 void RegisterInfoCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
-void RegisterBenchCommand(CLI::App& app);
+void RegisterSimulateCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
+void RegisterBenchCommand(CLI::App& app);
 void RegisterReportCommand(CLI::App& app);
 void RegisterCompareCommand(CLI::App& app);
 

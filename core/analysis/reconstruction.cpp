@@ -114,6 +114,7 @@ class Builder {
       case EventKind::FenceWaitUnblocked: OnWaitUnblocked(i); break;
       case EventKind::CpuWaitBegin: OnCpuWaitBegin(i); break;
       case EventKind::CpuWaitReleased: OnCpuWaitReleased(i); break;
+      case EventKind::CpuWaitWithdrawn: OnCpuWaitWithdrawn(i); break;
       case EventKind::WaitPendingAtEnd: OnWaitPending(i); break;
       case EventKind::Interrupt: OnInterrupt(i); break;
       case EventKind::LogOverrun: OnLogOverrun(i); break;
@@ -418,6 +419,16 @@ class Builder {
     w.observed_value = static_cast<FenceValue>(ev.arg1[i]);
     w.released_event = i;
     m_cpu_wait_interrupt_rowid[index] = ev.arg0[i];
+  }
+
+  void OnCpuWaitWithdrawn(uint32_t i) {
+    uint32_t index = FindCpuWait(m_store.events.op[i]);
+    if (index == kNoIndex) {
+      m_problems.Count("cpu_wait_withdrawn_without_begin",
+                       "cpu_wait_withdrawn with no cpu_wait_begin", m_store.events.ts[i]);
+      index = NewCpuWait(i);
+    }
+    m_out.cpu_waits[index].withdrawn = m_store.events.ts[i];
   }
 
   void OnWaitPending(uint32_t i) {

@@ -128,6 +128,9 @@ struct CpuWait {
   FenceValue observed_value = 0;   // CurrentValue the OS saw when releasing
   uint32_t interrupt = kNoIndex;   // index into interrupts of the releasing interrupt
   uint32_t signal = kNoIndex;      // signal that reached the value (by fence + value)
+  // cpu_wait_withdrawn: taken off the waiter list because another member of its wait-any group
+  // was released first; it is never released itself and is not a pending wait.
+  TimeNs withdrawn = kUnknownTime;
   bool pending_at_end = false;
   uint32_t begin_event = kNoIndex;
   uint32_t released_event = kNoIndex;
