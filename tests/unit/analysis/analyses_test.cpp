@@ -338,3 +338,25 @@ TEST(PgoSeries, OnePointPerPass) {
   EXPECT_FALSE(s.passes[2].further_measurements_desired);
   EXPECT_EQ(s.passes[2].end, 300);
 }
+
+TEST(CriticalPath, FromAChosenTime) {
+  // trace A walked back from 80: 3d is running packet 2 at 80 -> run [60,80], then as from the
+  // end: gpu_wait [50,60], run copy [10,50], submit [0,10]. Length 80.
+  ScratchDir dir;
+  TraceStore store = WriteTraceA(dir / "a.db");
+  CriticalPath path = ComputeCriticalPath(Reconstruct(store), 80);
+  EXPECT_EQ(path.end, 80);
+  EXPECT_EQ(path.start, 0);
+  ASSERT_EQ(path.steps.size(), 4u);
+  EXPECT_EQ(path.steps[3].kind, PathStepKind::kRun);
+  EXPECT_EQ(path.steps[3].start, 60);
+  EXPECT_EQ(path.steps[3].end, 80);
+  // from 30: copy is running (clipped to 30) and compute ends at 30; on a tie the lower queue
+  // id (copy) is kept -> run copy [10,30], submit [0,10].
+  CriticalPath early = ComputeCriticalPath(Reconstruct(store), 30);
+  EXPECT_EQ(early.end, 30);
+  ASSERT_EQ(early.steps.size(), 2u);
+  EXPECT_EQ(early.steps[1].queue, 1u);
+  EXPECT_EQ(early.steps[1].start, 10);
+  EXPECT_EQ(early.steps[0].kind, PathStepKind::kSubmit);
+}
