@@ -95,6 +95,7 @@ void RegisterBenchCommand(CLI::App& app) {
   bench->require_subcommand(1);
   RegisterBenchStore(*bench);
   RegisterBenchSimulate(*bench);
+  RegisterBenchImport(*bench);
   RegisterBenchReport(*bench);
 }
 

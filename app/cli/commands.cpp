@@ -6,8 +6,10 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterInfoCommand(app);
   RegisterQueryCommand(app);
   RegisterSimulateCommand(app);
-  RegisterStatsCommand(app);
   RegisterBenchCommand(app);
+  RegisterImportCommand(app);
+  RegisterExportCommand(app);
+  RegisterStatsCommand(app);
   RegisterReportCommand(app);
   RegisterCompareCommand(app);
 }

@@ -10,8 +10,12 @@ namespace app::cli {
 void RegisterInfoCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 void RegisterSimulateCommand(CLI::App& app);
-void RegisterStatsCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
+// `bench import FILE` (app/cli/bench_import_command.cpp), added by RegisterBenchCommand.
+void RegisterBenchImport(CLI::App& bench);
+void RegisterImportCommand(CLI::App& app);
+void RegisterExportCommand(CLI::App& app);
+void RegisterStatsCommand(CLI::App& app);
 void RegisterReportCommand(CLI::App& app);
 void RegisterCompareCommand(CLI::App& app);
 
