@@ -173,10 +173,18 @@ class Walker {
     }
     if (submit != kUnknownTime && submit == best &&
         (prev_end == kUnknownTime || submit > prev_end)) {
-      Add(PathStepKind::kSubmit, pos, submit, at, packet);
       ThreadId thread = m_r.packets[packet].thread;
-      if (thread == 0 || thread >= m_r.threads.size()) return false;
-      pos = {true, thread, submit};
+      if (thread != 0 && thread < m_r.threads.size()) {
+        Add(PathStepKind::kSubmit, pos, submit, at, packet);
+        pos = {true, thread, submit};
+        return true;
+      }
+      // no submitting thread recorded (imports): the queue's own earlier work is the only
+      // cause left to follow
+      if (submit < at) Add(PathStepKind::kSubmit, pos, submit, at, packet);
+      if (prev_end == kUnknownTime) return false;
+      if (prev_end < submit) Add(PathStepKind::kQueueGap, pos, prev_end, submit);
+      pos.t = prev_end;
       return true;
     }
     if (prev_end < at) Add(PathStepKind::kQueueGap, pos, prev_end, at);

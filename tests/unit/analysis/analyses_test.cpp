@@ -360,3 +360,23 @@ TEST(CriticalPath, FromAChosenTime) {
   EXPECT_EQ(early.steps[1].start, 10);
   EXPECT_EQ(early.steps[0].kind, PathStepKind::kSubmit);
 }
+
+TEST(CriticalPath, WithoutSubmittingThreadsFollowsTheQueue) {
+  // An import: packets submitted when they start, no thread. q runs [0,10] and [20,30].
+  // Back from 30: run [20,30]; its submission (20) came after the previous end (10) but names no
+  // thread, so the path stays on q: gap [10,20], run [0,10]; nothing before. Length 30.
+  ScratchDir dir;
+  HandTrace t(dir / "i.db");
+  QueueId q = t.Queue("stream");
+  t.Packet(q, 0, 1, 0, 0, 10);
+  t.Packet(q, 0, 2, 20, 20, 30);
+  TraceStore store = t.Finish(0, 30);
+  CriticalPath path = ComputeCriticalPath(Reconstruct(store));
+  ASSERT_EQ(path.steps.size(), 3u);
+  EXPECT_EQ(path.steps[0].kind, PathStepKind::kRun);
+  EXPECT_EQ(path.steps[1].kind, PathStepKind::kQueueGap);
+  EXPECT_EQ(path.steps[1].start, 10);
+  EXPECT_EQ(path.steps[1].end, 20);
+  EXPECT_EQ(path.steps[2].kind, PathStepKind::kRun);
+  EXPECT_EQ(path.Length(), 30);
+}
