@@ -106,6 +106,14 @@ TEST(SimulatedReport, NativeHasFewerInterruptsThanMonitoredAndCompareShowsIt) {
   // seed 003: native fences interrupt only for CPU waiters; monitored fences on every signal
   EXPECT_LT(At(jn, "interrupts.total"), At(jm, "interrupts.total"));
   EXPECT_DOUBLE_EQ(At(jm, "interrupts.per_signal"), 1.0);
+  // spurious = fence interrupts that released nobody, as the records count them
+  EXPECT_EQ(At(jm, "interrupts.spurious"),
+            SqlCount(dir / "monitored.db", "SELECT COUNT(*) FROM interrupt WHERE "
+                                           "waiters_released = 0 AND (interrupt_flags & 15) != 3"));
+  // monitored: every GPU wait is held on the CPU and released through its signal's interrupt
+  int64_t held = SqlCount(dir / "monitored.db",
+                          "SELECT COUNT(*) FROM fence_wait_unblocked WHERE wait_path = 1");
+  EXPECT_GT(held, 0);
   auto c = RunFencescope("compare " + Quote(dir / "native.db") + " " + Quote(dir / "monitored.db"));
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_NE(c.out.find("interrupts.total"), std::string::npos) << c.out;
