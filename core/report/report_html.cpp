@@ -335,21 +335,28 @@ std::string PathSection(const ReportData& d) {
 std::string PgoSection(const ReportData& d) {
   std::string out = Section("pgo", "PGO convergence");
   if (d.pgo.passes.empty()) {
-    return out + "<p>The trace has no SetBackgroundProcessingMode records (mode_changed), so it "
-                 "has no PGO passes.</p>\n";
+    return out + "<p>The trace has no SetBackgroundProcessingMode records (mode_changed) and no "
+                 "background tasks, so it has no PGO passes.</p>\n";
+  }
+  if (d.pgo.boundary == PgoBoundary::kVariantApplied) {
+    out += "<p>No SetBackgroundProcessingMode calls were recorded: passes are split where a "
+           "specialised variant was applied (FurtherMeasurementsDesired unknown).</p>\n";
   }
   std::vector<double> x;
   LineSeries packet{"mean packet time", kBusy, {}, false};
+  LineSeries pgo_packet{"mean time of instrumented / variant packets", kPath, {}, false};
   LineSeries tasks{"background tasks queued", kWaiting, {}, true};
   for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
     x.push_back(static_cast<double>(i));
     packet.values.push_back(d.pgo.passes[i].mean_packet_ns);
+    pgo_packet.values.push_back(d.pgo.passes[i].mean_pgo_packet_ns);
     tasks.values.push_back(static_cast<double>(d.pgo.passes[i].tasks_queued));
   }
-  out += SvgLineChart("PGO convergence per pass", x, "", {packet, tasks}, "ns", "tasks");
+  out += SvgLineChart("PGO convergence per pass", x, "", {packet, pgo_packet, tasks}, "ns", "tasks");
   out += "<table><tr><th>pass</th><th>start</th><th>mode</th><th>action</th><th>further "
          "measurements desired</th><th>tasks queued</th><th>finished</th><th>cancelled</th>"
-         "<th>packets</th><th>mean packet time</th><th>variants applied</th></tr>\n";
+         "<th>packets</th><th>mean packet time</th><th>instrumented / variant packets</th>"
+         "<th>their mean time</th><th>variants applied</th></tr>\n";
   for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
     const PgoPass& p = d.pgo.passes[i];
     out += Row({std::to_string(i), Ms(p.start, d.recon.start_ns),
@@ -357,6 +364,7 @@ std::string PgoSection(const ReportData& d) {
                 p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
                 std::to_string(p.tasks_finished), std::to_string(p.tasks_cancelled),
                 std::to_string(p.packets), FormatDuration(p.mean_packet_ns),
+                std::to_string(p.pgo_packets), FormatDuration(p.mean_pgo_packet_ns),
                 std::to_string(p.variants_applied)});
   }
   return out + "</table>\n";

@@ -380,3 +380,36 @@ TEST(CriticalPath, WithoutSubmittingThreadsFollowsTheQueue) {
   EXPECT_EQ(path.steps[2].kind, PathStepKind::kRun);
   EXPECT_EQ(path.Length(), 30);
 }
+
+TEST(PgoSeries, SplitAtAppliedVariantsWithoutModeChanges) {
+  // No mode_changed; a task queued at 10; variants applied at 100 and 200; span [0,300].
+  // passes [0,100) [100,200) [200,300]: instrumented packet [20,60] -> 40; variant packet
+  // [120,150] -> 30; variant packet [220,240] -> 20; a plain packet [250,290] counts in
+  // mean_packet_ns of pass 2 ((20 + 40) / 2 = 30) but not in its PGO mean (20).
+  ScratchDir dir;
+  HandTrace t(dir / "v.db");
+  QueueId q = t.Queue("q");
+  ThreadId app = t.Thread("app");
+  ThreadId bg = t.Thread("bg", ThreadKind::kRuntimeBackground);
+  t.Append({10, EventKind::TaskQueued, 0, app, 0, 0, 1, 1, 1});
+  t.Packet(q, app, 1, 15, 20, 60, kPacketInstrumented);
+  t.Append({70, EventKind::TaskStarted, 0, bg, 0, 0, 1});
+  t.Append({99, EventKind::TaskFinished, 0, bg, 0, 0, 1});
+  t.Append({100, EventKind::VariantApplied, 0, 0, 0, 850, 1, 1, 1});
+  t.Packet(q, app, 2, 115, 120, 150, kPacketUsesVariant);
+  t.Append({200, EventKind::VariantApplied, 0, 0, 0, 850, 1, 1, 2});
+  t.Packet(q, app, 3, 215, 220, 240, kPacketUsesVariant);
+  t.Packet(q, app, 4, 245, 250, 290);
+  TraceStore store = t.Finish(0, 300);
+  PgoSeries s = ComputePgoSeries(store, Reconstruct(store));
+  EXPECT_EQ(s.boundary, PgoBoundary::kVariantApplied);
+  ASSERT_EQ(s.passes.size(), 3u);
+  EXPECT_EQ(s.passes[0].tasks_queued, 1u);
+  EXPECT_EQ(s.passes[0].tasks_finished, 1u);
+  EXPECT_DOUBLE_EQ(s.passes[0].mean_pgo_packet_ns, 40);
+  EXPECT_EQ(s.passes[1].variants_applied, 1u);
+  EXPECT_DOUBLE_EQ(s.passes[1].mean_pgo_packet_ns, 30);
+  EXPECT_DOUBLE_EQ(s.passes[2].mean_pgo_packet_ns, 20);
+  EXPECT_DOUBLE_EQ(s.passes[2].mean_packet_ns, 30);
+  EXPECT_EQ(s.passes[2].pgo_packets, 1u);
+}
