@@ -5,6 +5,7 @@ namespace app::cli {
 void RegisterAllCommands(CLI::App& app) {
   RegisterInfoCommand(app);
   RegisterQueryCommand(app);
+  RegisterSimulateCommand(app);
   RegisterBenchCommand(app);
 }
 

@@ -9,6 +9,7 @@ namespace app::cli {
 
 void RegisterInfoCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
+void RegisterSimulateCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
 
 // Registers every headless subcommand above, in the order --help lists them.

@@ -50,6 +50,7 @@ namespace core::model {
   X(Instant, 81, "instant") \
   X(Marker, 82, "marker") \
   X(AsyncSlice, 83, "async_slice") \
+  X(CpuWaitWithdrawn, 100, "cpu_wait_withdrawn") \
 
 enum class EventKind : uint16_t {
 #define FENCESCOPE_ENUM_ENTRY(name, id, sql) name = id,

@@ -69,6 +69,9 @@ constexpr uint32_t kPacketPresent = 16;
 constexpr uint32_t kPacketWait = 32;
 constexpr uint32_t kPacketSignal = 64;
 
+// log_write.flags: low bit LogType, then this bit.
+constexpr uint32_t kLogEntryZeroTimestamp = 4;  // entry has a zero timestamp (skipped write, LDA)
+
 // fence_wait_unblocked.flags
 enum class WaitPath : uint8_t { kGpuNative = 0, kCpuHeld = 1, kCrossAdapter = 2 };
 

@@ -8,6 +8,9 @@
 #include "core/store/trace_writer.h"
 
 namespace core::store {
+// With keep = true the file stays for the select measurement of RunStoreBenchmark.
+double MeasureRawInsertSeconds(uint64_t events, const std::filesystem::path& raw_path, bool keep);
+
 namespace {
 using Clock = std::chrono::steady_clock;
 
@@ -53,6 +56,39 @@ void BindRow(Statement& s, uint64_t i, const EventRecord& e) {
 }
 }  // namespace
 
+double MeasureRawInsertSeconds(uint64_t events, const std::filesystem::path& raw_path, bool keep) {
+  std::error_code ignored;
+  std::filesystem::remove(raw_path, ignored);
+  std::mt19937_64 random(42);
+  auto start = Clock::now();
+  {
+    Database db(raw_path.string(), Database::Mode::kCreate);
+    db.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
+            "PRAGMA page_size=8192;");
+    db.Exec("CREATE TABLE events (ts_ns INTEGER NOT NULL, kind INTEGER NOT NULL, queue_id INTEGER,"
+            " thread_id INTEGER, fence_id INTEGER, value INTEGER, op_id INTEGER, arg0 INTEGER, "
+            "arg1 INTEGER, arg2 INTEGER, flags INTEGER)");
+    db.Exec("BEGIN");
+    Statement insert = db.Prepare(
+        "INSERT INTO events(rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0,"
+        " arg1, arg2, flags) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
+    for (uint64_t i = 0; i < events; ++i) {
+      BindRow(insert, i, SyntheticEvent(i, random));
+      insert.Run();
+    }
+    insert = Statement();
+    db.Exec("COMMIT");
+    db.Close();
+  }
+  const double seconds = SecondsSince(start);
+  if (!keep) std::filesystem::remove(raw_path, ignored);
+  return seconds;
+}
+
+double MeasureRawInsertSeconds(uint64_t rows, const std::filesystem::path& db_path) {
+  return MeasureRawInsertSeconds(rows, db_path, false);
+}
+
 StoreBenchmarkResult RunStoreBenchmark(uint64_t events, const std::filesystem::path& work_dir) {
   std::filesystem::create_directories(work_dir);
   const auto trace_path = work_dir / "bench_store_trace.db";
@@ -74,28 +110,7 @@ StoreBenchmarkResult RunStoreBenchmark(uint64_t events, const std::filesystem::p
     writer.Commit();
     result.writer_seconds = SecondsSince(start);
   }
-  {  // Raw insert ceiling.
-    std::mt19937_64 random(42);
-    auto start = Clock::now();
-    Database db(raw_path.string(), Database::Mode::kCreate);
-    db.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
-            "PRAGMA page_size=8192;");
-    db.Exec("CREATE TABLE events (ts_ns INTEGER NOT NULL, kind INTEGER NOT NULL, queue_id INTEGER,"
-            " thread_id INTEGER, fence_id INTEGER, value INTEGER, op_id INTEGER, arg0 INTEGER, "
-            "arg1 INTEGER, arg2 INTEGER, flags INTEGER)");
-    db.Exec("BEGIN");
-    Statement insert = db.Prepare(
-        "INSERT INTO events(rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0,"
-        " arg1, arg2, flags) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
-    for (uint64_t i = 0; i < events; ++i) {
-      BindRow(insert, i, SyntheticEvent(i, random));
-      insert.Run();
-    }
-    insert = Statement();
-    db.Exec("COMMIT");
-    db.Close();
-    result.raw_insert_seconds = SecondsSince(start);
-  }
+  result.raw_insert_seconds = MeasureRawInsertSeconds(events, raw_path, /*keep=*/true);
   {  // Loader.
     auto start = Clock::now();
     TraceStore store = LoadTrace(trace_path);

@@ -27,6 +27,11 @@ struct StoreBenchmarkResult {
   double LoaderRatio() const { return raw_select_seconds / loader_seconds; }
 };
 
+// The raw SQLite insert ceiling alone: seconds to insert `rows` synthetic event rows through one
+// prepared INSERT into a bare table in one transaction at `db_path` (the file is removed).
+// Other benchmarks (`bench simulate`) compare against it in the same run.
+double MeasureRawInsertSeconds(uint64_t rows, const std::filesystem::path& db_path);
+
 // Runs the benchmark with files in `work_dir` (removed afterwards).
 StoreBenchmarkResult RunStoreBenchmark(uint64_t events, const std::filesystem::path& work_dir);
 

@@ -1,0 +1,111 @@
+// seed 001 "Asynchronous compute and graphics example" (AsyncPipelinedComputeGraphics), run as
+// written: two stages (compute, graphics), each throttled by a CPU event set on completion of
+// the stage's fence CpuLatency frames back, WaitForMultipleObjects picking the lowest signalled
+// stage; the graphics queue waits only once (compute fence 1) and signals the
+// graphics-compute fence *before* rendering with the compute frame it is done with.
+#include <algorithm>
+
+#include "core/sim/sim_state.h"
+
+namespace core::sim {
+
+namespace {
+
+constexpr int kComputeStage = 0;
+constexpr int kGraphicsStage = 1;
+
+DurationNs RunStage(Sim& sim, uint32_t thread, int stage) {
+  CpuThread& t = sim.threads[thread];
+  const AsyncPipelineSpec& a = t.spec->async;
+  const DurationNs call = t.spec->api_call_ns;
+  const int64_t frame = ++t.frame_numbers[stage];
+  GpuCommand packet;
+  if (stage == kComputeStage) {
+    DurationNs cost = 0;
+    if (frame > a.compute_graphics_latency) {
+      QueueGpuWait(sim, thread, a.compute_queue, a.graphics_compute_fence,
+                   static_cast<uint64_t>(frame - a.compute_graphics_latency));
+      cost += call;
+    }
+    if (a.buffer_resource >= 0) {
+      packet.direct_resource = static_cast<int32_t>(a.buffer_resource);
+      packet.direct_slot = (frame - 1) % a.compute_graphics_latency;
+      packet.direct_write = true;
+    }
+    SubmitPacket(sim, thread, a.compute_queue, sim.random.Jittered(a.compute_ns, a.jitter),
+                 sim.step_name_sids[thread][kComputeStage], packet);
+    QueueGpuSignal(sim, thread, a.compute_queue, a.compute_fence, static_cast<uint64_t>(frame));
+    return cost + 2 * call;
+  }
+  // The seed writes min(1, GetCompletedValue()); the graphics queue's first wait guarantees at
+  // least compute frame 1, so the intent is max (min would index buffer -1).
+  const uint64_t completed = std::max<uint64_t>(1, sim.fences[a.compute_fence].current);
+  const int64_t pipe_buffer = static_cast<int64_t>(completed - 1) % a.compute_graphics_latency;
+  // Signal *before* new rendering to indicate what compute work the graphics queue is done with.
+  QueueGpuSignal(sim, thread, a.graphics_queue, a.graphics_compute_fence, completed - 1);
+  if (a.buffer_resource >= 0) {
+    packet.direct_resource = static_cast<int32_t>(a.buffer_resource);
+    packet.direct_slot = pipe_buffer;
+    packet.direct_write = false;
+  }
+  SubmitPacket(sim, thread, a.graphics_queue, sim.random.Jittered(a.graphics_ns, a.jitter),
+               sim.step_name_sids[thread][kGraphicsStage], packet);
+  QueueGpuSignal(sim, thread, a.graphics_queue, a.graphics_fence, static_cast<uint64_t>(frame));
+  return 4 * call;  // GetCompletedValue, Signal, ExecuteCommandLists, Signal
+}
+
+}  // namespace
+
+void RunAsyncPipeline(Sim& sim, uint32_t thread) {
+  CpuThread& t = sim.threads[thread];
+  const ThreadSpec& spec = *t.spec;
+  const AsyncPipelineSpec& a = spec.async;
+  if (!t.started) {
+    t.started = true;
+    // Graphics needs to wait for the first compute frame; its only wait.
+    QueueGpuWait(sim, thread, a.graphics_queue, a.compute_fence, 1);
+    sim.events.Push(sim.now + spec.api_call_ns, SimEventType::kThreadStep, thread);
+    return;
+  }
+  int stage = -1;
+  if (t.awaiting) {
+    t.awaiting = false;
+    stage = sim.groups[t.group].satisfied_member;
+  } else {
+    if (spec.frames > 0 && t.frame_numbers[kComputeStage] + t.frame_numbers[kGraphicsStage] >=
+                               2 * spec.frames) {
+      t.done = true;
+      return;
+    }
+    const uint32_t stage_fences[2] = {a.compute_fence, a.graphics_fence};
+    std::vector<uint32_t> fences;
+    std::vector<uint64_t> values;
+    for (int i = 0; i < 2 && stage < 0; ++i) {
+      if (t.frame_numbers[i] <= a.cpu_latency) {
+        stage = i;  // ::SetEvent: the handle is already signalled
+        break;
+      }
+      const uint64_t value = static_cast<uint64_t>(t.frame_numbers[i] - a.cpu_latency);
+      if (sim.fences[stage_fences[i]].current >= value) {
+        bool satisfied = false;  // SetEventOnCompletion on a reached value: set at once
+        BeginCpuWait(sim, thread, {stage_fences[i]}, {value}, WaitMode::kSingle, &satisfied);
+        stage = i;
+        break;
+      }
+      fences.push_back(stage_fences[i]);
+      values.push_back(value);
+    }
+    if (stage < 0) {
+      // WaitForMultipleObjects(2, handles, FALSE, INFINITE): the lowest signalled index wins.
+      bool satisfied = false;
+      t.group = BeginCpuWait(sim, thread, fences, values, WaitMode::kAny, &satisfied);
+      t.blocked = true;
+      t.awaiting = true;
+      return;
+    }
+  }
+  const DurationNs cost = RunStage(sim, thread, stage);
+  sim.events.Push(sim.now + cost, SimEventType::kThreadStep, thread);
+}
+
+}  // namespace core::sim

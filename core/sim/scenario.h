@@ -1,0 +1,160 @@
+// A simulator scenario as plain data: topology (adapters, engines, HW queues, fences, resources)
+// and CPU threads with the programs they run. Loaded from TOML by scenario_loader.h (the format
+// is documented in schemas/scenario_format.md) or built directly by tests.
+//
+// Cross references are indices into the scenario's own vectors (0-based).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/model/types.h"
+
+namespace core::sim {
+
+using core::model::DurationNs;
+using core::model::EngineType;
+using core::model::FenceKind;
+using core::model::QueueType;
+using core::model::TimeNs;
+
+enum class FenceMode : uint8_t { kNative = 0, kMonitored = 1 };
+
+// An integer that depends on the frame number i of a thread's loop: per_frame * i + constant,
+// optionally reduced modulo `modulo` (when > 0). Written in TOML as "i - 3", "2*i + 1", "7",
+// "i % 3".
+struct FrameExpr {
+  int64_t per_frame = 0;
+  int64_t constant = 0;
+  int64_t modulo = 0;
+  int64_t Eval(int64_t frame) const {
+    int64_t v = per_frame * frame + constant;
+    if (modulo > 0) v = ((v % modulo) + modulo) % modulo;
+    return v;
+  }
+};
+
+struct AdapterSpec {
+  std::string name;
+  bool native_fences = true;         // WDDM 3.2 native GPU fences
+  bool optimized_interrupts = true;  // OptimizedNativeFenceSignaledInterrupt cap
+  DurationNs interrupt_latency_ns = 5'000;     // GPU raises -> OS interrupt handler runs
+  DurationNs held_wait_release_ns = 20'000;    // OS releasing CPU-held GPU work (legacy fences)
+  DurationNs propagation_ns = 10'000;          // cross-adapter signal propagation to another GPU
+  uint32_t log_bytes = 4096;                   // each wait / signal log buffer
+  uint32_t log_max_bytes = 65536;              // growth limit when grow_logs_when_tracing
+  bool grow_logs_when_tracing = false;         // seed 003: the OS grows the log when tracing
+  DurationNs os_log_read_ns = 0;               // OS reads every log this often (0: only on interrupts)
+  double null_hwqueue_chance = 0;              // optimized interrupt names a NULL HWQueue
+  double zero_timestamp_chance = 0;            // linked adapter skipped the write: zero timestamp
+};
+
+struct EngineSpec {
+  std::string name;
+  uint32_t adapter = 0;
+  EngineType type = EngineType::k3D;
+};
+
+struct QueueSpec {
+  std::string name;
+  uint32_t engine = 0;
+  QueueType type = QueueType::k3D;
+  int32_t priority = 0;  // higher runs first on a shared engine
+};
+
+struct FenceSpec {
+  std::string name;
+  uint32_t adapter = 0;              // creating adapter
+  FenceKind kind = FenceKind::kNative;  // native, monitored (legacy) or cross_adapter
+  std::vector<uint32_t> opened_on;   // other adapters (cross_adapter fences)
+  uint64_t initial_value = 0;
+};
+
+struct ResourceSpec {
+  std::string name;
+  int64_t size_bytes = 0;
+  int64_t slots = 1;  // equal parts addressed by `slot` (a ring buffer's entries)
+};
+
+struct ResourceUse {
+  uint32_t resource = 0;
+  FrameExpr slot;   // which slot (mod slots) the packet touches; whole resource when slots = 1
+  bool write = false;
+};
+
+enum class StepOp : uint8_t {
+  kExecute,    // ExecuteCommandLists: one packet on a queue
+  kSignal,     // ID3D12CommandQueue::Signal (GPU signal)
+  kWait,       // ID3D12CommandQueue::Wait (GPU wait)
+  kCpuSignal,  // ID3D12Fence::Signal (CPU signal)
+  kCpuWait,    // SetEventOnCompletion + WaitForSingle/MultipleObjects
+  kCpuWork,    // CPU time spent recording / simulating
+};
+
+enum class WaitMode : uint8_t { kSingle = 0, kAny = 1, kAll = 2 };
+
+struct Step {
+  StepOp op = StepOp::kExecute;
+  int64_t from_frame = 1;  // the step runs only in frames >= from_frame
+  int64_t every = 1;       // ... and only when (frame - from_frame) % every == 0
+  uint32_t queue = 0;
+  uint32_t fence = 0;
+  FrameExpr value;
+  std::vector<uint32_t> fences;  // kCpuWait
+  std::vector<FrameExpr> values;  // kCpuWait, one per fence
+  WaitMode mode = WaitMode::kSingle;
+  DurationNs duration_ns = 0;  // kExecute: GPU time; kCpuWork: CPU time
+  double jitter = 0;           // duration scaled by a factor in [1 - jitter, 1 + jitter]
+  std::string name;
+  std::vector<ResourceUse> resources;
+  int line = 0;  // TOML line, for messages
+};
+
+// seed 001 "Asynchronous compute and graphics example", parameters of the program.
+struct AsyncPipelineSpec {
+  uint32_t compute_queue = 0;
+  uint32_t graphics_queue = 0;
+  uint32_t compute_fence = 0;
+  uint32_t graphics_fence = 0;
+  uint32_t graphics_compute_fence = 0;
+  int64_t cpu_latency = 3;
+  int64_t compute_graphics_latency = 2;
+  DurationNs compute_ns = 0;
+  DurationNs graphics_ns = 0;
+  double jitter = 0;
+  int64_t buffer_resource = -1;  // resource with compute_graphics_latency slots, or -1
+};
+
+enum class ProgramKind : uint8_t { kScript = 0, kAsyncComputeGraphics = 1 };
+
+struct ThreadSpec {
+  std::string name;
+  ProgramKind program = ProgramKind::kScript;
+  int64_t frames = 1;            // loop iterations (script) / stage iterations (async)
+  DurationNs start_ns = 0;
+  DurationNs frame_period_ns = 0;  // a frame starts no earlier than start + (frame-1) * period
+  DurationNs api_call_ns = 2'000;  // CPU cost of each API call
+  std::vector<Step> steps;
+  AsyncPipelineSpec async;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string source;  // file path or embedded name, for messages
+  std::string process_name = "app.exe";
+  DurationNs duration_ns = 100'000'000;  // time limit of the run
+  uint64_t seed = 1;
+  FenceMode fence_mode = FenceMode::kNative;
+  std::vector<AdapterSpec> adapters;
+  std::vector<EngineSpec> engines;
+  std::vector<QueueSpec> queues;
+  std::vector<FenceSpec> fences;
+  std::vector<ResourceSpec> resources;
+  std::vector<ThreadSpec> threads;
+};
+
+std::string_view FenceModeName(FenceMode mode);
+
+}  // namespace core::sim

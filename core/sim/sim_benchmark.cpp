@@ -1,0 +1,54 @@
+#include "core/sim/sim_benchmark.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/sim/scenario_loader.h"
+#include "core/sim/simulator.h"
+#include "core/store/store_benchmark.h"
+#include "core/store/trace_writer.h"
+
+namespace core::sim {
+namespace {
+using Clock = std::chrono::steady_clock;
+}  // namespace
+
+SimBenchmarkResult RunSimBenchmark(const std::string& scenario_name, uint64_t min_events,
+                                   const std::filesystem::path& work_dir) {
+  std::filesystem::create_directories(work_dir);
+  const auto trace_path = work_dir / "bench_simulate_trace.db";
+  const auto raw_path = work_dir / "bench_simulate_raw.db";
+  Scenario scenario = LoadScenario(scenario_name);
+  // The bench needs a workload that runs until its time limit.
+  for (ThreadSpec& t : scenario.threads) t.frames = 0;
+
+  // Calibrate: events per simulated nanosecond on a short run (not timed).
+  SimOptions options;
+  DurationNs probe = 20'000'000;
+  uint64_t probe_events = 0;
+  for (int attempt = 0; attempt < 8 && probe_events < 20'000; ++attempt, probe *= 4) {
+    options.duration_ns = probe;
+    core::store::TraceWriter writer(trace_path, "simulator");
+    probe_events = RunSimulation(scenario, writer, options).events;
+  }  // not committed: the writer removes its temporary file
+  const double per_ns = static_cast<double>(probe_events) / static_cast<double>(probe);
+  options.duration_ns =
+      static_cast<DurationNs>(std::ceil(static_cast<double>(min_events) * 1.02 / per_ns));
+
+  SimBenchmarkResult result;
+  result.scenario = scenario.name;
+  result.simulated_ms = static_cast<double>(*options.duration_ns) / 1e6;
+  {
+    const auto start = Clock::now();
+    core::store::TraceWriter writer(trace_path, "simulator");
+    result.events = RunSimulation(scenario, writer, options).events;
+    writer.Commit();
+    result.simulate_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  result.raw_insert_seconds = core::store::MeasureRawInsertSeconds(result.events, raw_path);
+  std::error_code ignored;
+  std::filesystem::remove(trace_path, ignored);
+  return result;
+}
+
+}  // namespace core::sim
