@@ -107,10 +107,10 @@ int RunWindow(const RunOptions& options) {
   std::unique_ptr<state::Document> doc;
   if (!options.trace.empty()) doc = state::LoadDocument(options.trace);
 
-  platform::Window window(window_options);
   views::MainWindow main(settings, settings_file);
   if (doc) main.SetDocument(std::move(doc));
   ApplyOptions(main, options);
+  platform::Window window(window_options);
 
   for (int frame = 0; !window.ShouldClose() && !main.WantsQuit(); ++frame) {
     for (const auto& file : window.TakeDroppedFiles()) main.RequestOpen(file);

@@ -25,19 +25,19 @@ bool DrawCache::Update(const state::Document& doc, float width_px, float min_wid
       bool box = track.lanes[l].kind == LaneKind::kSignals ||
                  track.lanes[l].kind == LaneKind::kWaits;
       if (box && !doc.view.show_fence_boxes) continue;
-      FoldSpans(LaneSpans{track.lanes[l], doc.store, doc.reconstruction, model.end}, m_view,
+      FoldSpans(track.lanes[l], m_view,
                 draw.lanes[l]);
       m_items += draw.lanes[l].size();
     }
     for (size_t m = 0; m < track.marks.size(); ++m) {
       draw.marks[m].clear();
       if (hidden) continue;
-      FoldMarksOf(MarkTimes{track.marks[m], doc.reconstruction}, m_view, draw.marks[m]);
+      FoldMarksOf(track.marks[m], m_view, draw.marks[m]);
       m_items += draw.marks[m].size();
     }
     if (!hidden && track.rate_curve && !track.marks.empty() && doc.view.show_rate_curve) {
       draw.rate_bucket_px = rate_bucket_px;
-      CountPerBucket(MarkTimes{track.marks[0], doc.reconstruction}, m_view, width_px,
+      CountPerBucket(track.marks[0], m_view, width_px,
                      rate_bucket_px, draw.rate);
     }
   }

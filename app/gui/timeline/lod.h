@@ -46,6 +46,26 @@ struct LodView {
 
 LodView MakeLodView(TimeNs start, TimeNs end, float width_px, float min_width_px);
 
+// First index in [lo, hi) for which less(i) is false (less must be true then false along the
+// range). Gallops out from lo before bisecting, so it touches memory near lo first: the LOD
+// moves right a few pixels at a time, so the answer is usually close.
+template <typename Less>
+size_t GallopFirstNotLess(size_t lo, size_t hi, Less less) {
+  if (lo >= hi || !less(lo)) return lo;
+  size_t known_less = lo;
+  size_t step = 1;
+  while (lo + step < hi && less(lo + step)) {
+    known_less = lo + step;
+    step *= 2;
+  }
+  size_t a = known_less + 1, b = std::min(lo + step, hi);
+  while (a < b) {
+    size_t mid = a + (b - a) / 2;
+    if (less(mid)) a = mid + 1; else b = mid;
+  }
+  return a;
+}
+
 // One item to draw. count == 1: the span `first`. count > 1: a folded block standing for spans
 // [first, first + count) of the lane.
 struct DrawSpan {
@@ -71,12 +91,7 @@ void FoldSpans(const Spans& spans, const LodView& view, std::vector<DrawSpan>& o
   const TimeNs min_ns = view.MinWidthNs();
   // First span ending at or after the view start; first span starting after the view end.
   auto first_ending_at_or_after = [&](size_t lo, TimeNs t) {
-    size_t hi = n;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (spans.End(mid) < t) lo = mid + 1; else hi = mid;
-    }
-    return lo;
+    return GallopFirstNotLess(lo, n, [&](size_t i) { return spans.End(i) < t; });
   };
   size_t last = n;
   {
@@ -133,12 +148,7 @@ void FoldMarksOf(const Marks& marks, const LodView& view, std::vector<DrawMark>&
   if (n == 0 || view.end <= view.start) return;
   const TimeNs min_ns = view.MinWidthNs();
   auto lower = [&](size_t lo, TimeNs t) {
-    size_t hi = n;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (marks.Time(mid) < t) lo = mid + 1; else hi = mid;
-    }
-    return lo;
+    return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
   };
   size_t i = lower(0, view.start);
   const size_t last = lower(i, view.end + 1);
@@ -162,12 +172,7 @@ void CountPerBucket(const Marks& marks, const LodView& view, float width_px, flo
   const size_t count = static_cast<size_t>(width_px / bucket_px) + 1;
   buckets.resize(count, 0);
   auto lower = [&](size_t lo, TimeNs t) {
-    size_t hi = n;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (marks.Time(mid) < t) lo = mid + 1; else hi = mid;
-    }
-    return lo;
+    return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
   };
   const double ns_per_bucket = bucket_px / view.px_per_ns;
   size_t from = lower(0, view.start);

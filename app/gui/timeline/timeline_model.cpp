@@ -18,31 +18,45 @@ TimeNs Known(TimeNs preferred, TimeNs fallback) {
 
 // Spreads `items` (any order) over as few non-overlapping lanes as it can, first fit in order
 // of start: lane k takes an item when its last span ended at or before the item's start.
-std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, std::vector<uint32_t> items,
+std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
                                   const TraceStore& store, const Reconstruction& r,
                                   TimeNs trace_end) {
-  Lane probe{kind, queue, {}};
-  probe.items = items;
-  LaneSpans spans{probe, store, r, trace_end};
+  std::vector<ResolvedSpan> spans(items.size());
+  for (size_t k = 0; k < items.size(); ++k) {
+    spans[k] = ResolveSpan(kind, queue, items[k], store, r, trace_end);
+  }
   std::vector<uint32_t> order(items.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return spans.Start(a) < spans.Start(b); });
+                   [&](uint32_t a, uint32_t b) { return spans[a].start < spans[b].start; });
   std::vector<Lane> lanes;
   std::vector<TimeNs> lane_end;
   for (uint32_t k : order) {
-    TimeNs start = spans.Start(k);
-    TimeNs end = spans.End(k);
     size_t lane = 0;
-    while (lane < lanes.size() && lane_end[lane] > start) ++lane;
+    while (lane < lanes.size() && lane_end[lane] > spans[k].start) ++lane;
     if (lane == lanes.size()) {
-      lanes.push_back(Lane{kind, queue, {}});
-      lane_end.push_back(end);
+      lanes.push_back(Lane{kind, queue, {}, {}, {}});
+      lane_end.push_back(spans[k].end);
     }
     lanes[lane].items.push_back(items[k]);
-    lane_end[lane] = std::max(lane_end[lane], end);
+    lanes[lane].start.push_back(spans[k].start);
+    lanes[lane].end.push_back(spans[k].end);
+    lane_end[lane] = std::max(lane_end[lane], spans[k].end);
+  }
+  for (auto& lane : lanes) {
+    lane.items.shrink_to_fit();
+    lane.start.shrink_to_fit();
+    lane.end.shrink_to_fit();
   }
   return lanes;
+}
+
+MarkLane MakeMarks(MarkKind kind, uint32_t queue, std::vector<uint32_t> items,
+                   const Reconstruction& r) {
+  MarkLane marks{kind, queue, std::move(items), {}};
+  marks.ts.reserve(marks.items.size());
+  for (uint32_t item : marks.items) marks.ts.push_back(ResolveMark(kind, queue, item, r));
+  return marks;
 }
 
 void AppendLanes(Track& track, std::vector<Lane> lanes) {
@@ -70,18 +84,24 @@ struct Builder {
     track.id = queue.id;
     track.group = group;
     track.label = queue.name.empty() ? fmt::format("queue {}", queue.id) : queue.name;
-    track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, {}});
     const TimeNs end = model.end;
+    std::vector<uint32_t> segments(q.segments.size());
+    std::iota(segments.begin(), segments.end(), 0u);
+    // Run segments of one queue never overlap: this yields exactly one lane.
+    AppendLanes(track, SpreadOverLanes(LaneKind::kRunSegments, queue.id, segments, store, r, end));
+    if (track.lanes.empty()) track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, {}, {}, {}});
     AppendLanes(track, SpreadOverLanes(LaneKind::kSignals, queue.id, q.signals, store, r, end));
     AppendLanes(track, SpreadOverLanes(LaneKind::kWaits, queue.id, q.waits, store, r, end));
     std::vector<uint32_t> missing(q.missing.size());
     std::iota(missing.begin(), missing.end(), 0u);
     AppendLanes(track, SpreadOverLanes(LaneKind::kMissing, queue.id, missing, store, r, end));
-    MarkLane preemptions{MarkKind::kPreemptions, queue.id, {}};
+    std::vector<uint32_t> preempted;
     for (uint32_t i = 0; i < q.segments.size(); ++i) {
-      if (q.segments[i].preempted) preemptions.items.push_back(i);
+      if (q.segments[i].preempted) preempted.push_back(i);
     }
-    if (!preemptions.items.empty()) track.marks.push_back(std::move(preemptions));
+    if (!preempted.empty()) {
+      track.marks.push_back(MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r));
+    }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
   }
@@ -98,13 +118,15 @@ struct Builder {
       const auto& t = r.threads[thread.id];
       AppendLanes(track, SpreadOverLanes(LaneKind::kTasks, 0, t.tasks, store, r, end));
       AppendLanes(track, SpreadOverLanes(LaneKind::kCpuWaits, 0, t.cpu_waits, store, r, end));
-      if (!t.cpu_signals.empty()) track.marks.push_back({MarkKind::kCpuSignals, 0, t.cpu_signals});
-      if (!t.submissions.empty()) {
-        MarkLane submissions{MarkKind::kSubmissions, 0, {}};
-        for (uint32_t p : t.submissions) {
-          if (r.packets[p].submit != kUnknownTime) submissions.items.push_back(p);
-        }
-        if (!submissions.items.empty()) track.marks.push_back(std::move(submissions));
+      if (!t.cpu_signals.empty()) {
+        track.marks.push_back(MakeMarks(MarkKind::kCpuSignals, 0, t.cpu_signals, r));
+      }
+      std::vector<uint32_t> submissions;
+      for (uint32_t p : t.submissions) {
+        if (r.packets[p].submit != kUnknownTime) submissions.push_back(p);
+      }
+      if (!submissions.empty()) {
+        track.marks.push_back(MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r));
       }
     }
     if (thread.id < store.events_by_thread.size()) {
@@ -185,19 +207,19 @@ struct Builder {
       pgo.kind = TrackKind::kPgo;
       pgo.group = m_background_group;
       pgo.label = "PGO mode changes / commits";
-      MarkLane modes{MarkKind::kModeChanges, 0, {}};
-      MarkLane commits{MarkKind::kCommits, 0, {}};
+      std::vector<uint32_t> modes;
       std::vector<uint32_t> by_commit;
       for (uint32_t i = 0; i < r.mode_changes.size(); ++i) {
-        modes.items.push_back(i);
+        modes.push_back(i);
         if (r.mode_changes[i].commit_completed != kUnknownTime) by_commit.push_back(i);
       }
       std::stable_sort(by_commit.begin(), by_commit.end(), [&](uint32_t a, uint32_t b) {
         return r.mode_changes[a].commit_completed < r.mode_changes[b].commit_completed;
       });
-      commits.items = std::move(by_commit);
-      pgo.marks.push_back(std::move(modes));
-      if (!commits.items.empty()) pgo.marks.push_back(std::move(commits));
+      pgo.marks.push_back(MakeMarks(MarkKind::kModeChanges, 0, std::move(modes), r));
+      if (!by_commit.empty()) {
+        pgo.marks.push_back(MakeMarks(MarkKind::kCommits, 0, std::move(by_commit), r));
+      }
       model.tracks.push_back(std::move(pgo));
     }
     return m_background_group;
@@ -218,11 +240,11 @@ struct Builder {
       const auto* a = store.FindAdapter(adapter);
       track.label = a ? fmt::format("{} interrupts", a->name) : std::string("interrupts");
       track.rate_curve = true;
-      MarkLane ticks{MarkKind::kInterrupts, 0, {}};
+      std::vector<uint32_t> ticks;
       for (uint32_t i = 0; i < r.interrupts.size(); ++i) {
-        if (r.interrupts[i].adapter == adapter) ticks.items.push_back(i);
+        if (r.interrupts[i].adapter == adapter) ticks.push_back(i);
       }
-      track.marks.push_back(std::move(ticks));
+      track.marks.push_back(MakeMarks(MarkKind::kInterrupts, 0, std::move(ticks), r));
       model.tracks.push_back(std::move(track));
     }
   }
@@ -281,67 +303,61 @@ size_t TimelineModel::HeapBytes() const {
                  links.capacity() * sizeof(Link);
   for (const auto& t : tracks) {
     bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
-    for (const auto& l : t.lanes) bytes += l.items.capacity() * sizeof(uint32_t);
-    for (const auto& m : t.marks) bytes += m.items.capacity() * sizeof(uint32_t);
+    for (const auto& l : t.lanes) {
+      bytes += l.items.capacity() * sizeof(uint32_t) +
+               (l.start.capacity() + l.end.capacity()) * sizeof(TimeNs);
+    }
+    for (const auto& m : t.marks) {
+      bytes += m.items.capacity() * sizeof(uint32_t) + m.ts.capacity() * sizeof(TimeNs);
+    }
   }
   return bytes;
 }
 
-size_t LaneSpans::size() const {
-  if (lane.kind == LaneKind::kRunSegments) {
-    return lane.queue < r.queues.size() ? r.queues[lane.queue].segments.size() : 0;
-  }
-  return lane.items.size();
-}
-
-TimeNs LaneSpans::Start(size_t i) const {
-  switch (lane.kind) {
-    case LaneKind::kRunSegments: return r.queues[lane.queue].segments[i].start;
+ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item, const TraceStore& store,
+                         const Reconstruction& r, TimeNs trace_end) {
+  auto span = [](TimeNs start, TimeNs end) { return ResolvedSpan{start, std::max(start, end)}; };
+  switch (kind) {
+    case LaneKind::kRunSegments: {
+      const auto& seg = r.queues[queue].segments[item];
+      return span(seg.start, seg.end);
+    }
     case LaneKind::kSignals: {
-      const auto& s = r.signals[lane.items[i]];
-      return Known(s.queued, Known(s.executed, trace_end));
+      const auto& s = r.signals[item];
+      TimeNs start = Known(s.queued, Known(s.executed, trace_end));
+      return span(start, Known(s.executed, trace_end));
     }
-    case LaneKind::kWaits: return Known(r.waits[lane.items[i]].Begin(), trace_end);
-    case LaneKind::kCpuWaits: return Known(r.cpu_waits[lane.items[i]].Begin(), trace_end);
-    case LaneKind::kTasks: return Known(r.tasks[lane.items[i]].Begin(), trace_end);
-    case LaneKind::kMissing: return r.queues[lane.queue].missing[lane.items[i]].start;
-    case LaneKind::kCpuSlices: return store.events.ts[lane.items[i]];
+    case LaneKind::kWaits: {
+      const auto& w = r.waits[item];
+      return span(Known(w.Begin(), trace_end), Known(w.unblocked, trace_end));
+    }
+    case LaneKind::kCpuWaits: {
+      const auto& w = r.cpu_waits[item];
+      return span(Known(w.Begin(), trace_end), Known(w.released, trace_end));
+    }
+    case LaneKind::kTasks: {
+      const auto& t = r.tasks[item];
+      return span(Known(t.Begin(), trace_end), Known(t.ended, trace_end));
+    }
+    case LaneKind::kMissing: {
+      const auto& m = r.queues[queue].missing[item];
+      return span(m.start, m.end);
+    }
+    case LaneKind::kCpuSlices:
+      return span(store.events.ts[item],
+                  store.events.ts[item] + static_cast<TimeNs>(store.events.value[item]));
   }
-  return 0;
+  return {};
 }
 
-TimeNs LaneSpans::End(size_t i) const {
-  switch (lane.kind) {
-    case LaneKind::kRunSegments: return r.queues[lane.queue].segments[i].end;
-    case LaneKind::kSignals: {
-      const auto& s = r.signals[lane.items[i]];
-      return std::max(Known(s.executed, trace_end), Start(i));
-    }
-    case LaneKind::kWaits:
-      return std::max(Known(r.waits[lane.items[i]].unblocked, trace_end), Start(i));
-    case LaneKind::kCpuWaits:
-      return std::max(Known(r.cpu_waits[lane.items[i]].released, trace_end), Start(i));
-    case LaneKind::kTasks: return std::max(Known(r.tasks[lane.items[i]].ended, trace_end), Start(i));
-    case LaneKind::kMissing: return r.queues[lane.queue].missing[lane.items[i]].end;
-    case LaneKind::kCpuSlices: {
-      uint32_t e = lane.items[i];
-      return store.events.ts[e] + static_cast<TimeNs>(store.events.value[e]);
-    }
-  }
-  return 0;
-}
-
-size_t MarkTimes::size() const { return marks.items.size(); }
-
-TimeNs MarkTimes::Time(size_t i) const {
-  uint32_t k = marks.items[i];
-  switch (marks.kind) {
-    case MarkKind::kInterrupts: return r.interrupts[k].ts;
-    case MarkKind::kModeChanges: return r.mode_changes[k].ts;
-    case MarkKind::kCommits: return r.mode_changes[k].commit_completed;
-    case MarkKind::kCpuSignals: return Known(r.signals[k].executed, r.signals[k].queued);
-    case MarkKind::kSubmissions: return r.packets[k].submit;
-    case MarkKind::kPreemptions: return r.queues[marks.queue].segments[k].end;
+TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const Reconstruction& r) {
+  switch (kind) {
+    case MarkKind::kInterrupts: return r.interrupts[item].ts;
+    case MarkKind::kModeChanges: return r.mode_changes[item].ts;
+    case MarkKind::kCommits: return r.mode_changes[item].commit_completed;
+    case MarkKind::kCpuSignals: return Known(r.signals[item].executed, r.signals[item].queued);
+    case MarkKind::kSubmissions: return r.packets[item].submit;
+    case MarkKind::kPreemptions: return r.queues[queue].segments[item].end;
   }
   return 0;
 }

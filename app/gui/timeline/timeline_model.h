@@ -1,7 +1,9 @@
 // TimelineModel: the rows of the timeline (the track tree) and, per row, lanes of spans and
-// instants to draw. It holds no copies of times: a lane is a list of indices into the
-// reconstruction (core/analysis/reconstruction.h) or into TraceStore::events, and LaneSpans /
-// MarkTimes read the times through them. So the model costs about 4 bytes per drawn box.
+// instants to draw. A lane holds, per span, the index of the thing it draws (into the
+// reconstruction, core/analysis/reconstruction.h, or into TraceStore::events) and its start and
+// end with unknown times already resolved, in contiguous arrays: the LOD binary-searches them
+// every time the view moves, and contiguous times keep those searches in cache (20 bytes per
+// span; a span stands for 2-3 records, so about 8 bytes per event).
 //
 // Track tree (GPUView order)
 //   Adapter ▸ Engine ▸ HWQueue      packets (run segments), fence signal boxes (dark) and wait
@@ -50,13 +52,21 @@ enum class MarkKind : uint8_t {
 struct Lane {
   LaneKind kind = LaneKind::kRunSegments;
   uint32_t queue = 0;           // for kRunSegments / kMissing
-  std::vector<uint32_t> items;  // unused for kRunSegments
+  std::vector<uint32_t> items;  // what span i draws (see LaneKind)
+  std::vector<TimeNs> start;    // span i, sorted; spans of a lane never overlap
+  std::vector<TimeNs> end;
+  size_t size() const { return items.size(); }
+  TimeNs Start(size_t i) const { return start[i]; }
+  TimeNs End(size_t i) const { return end[i]; }
 };
 
 struct MarkLane {
   MarkKind kind = MarkKind::kInterrupts;
   uint32_t queue = 0;           // for kPreemptions
-  std::vector<uint32_t> items;  // sorted by time
+  std::vector<uint32_t> items;  // what instant i draws (see MarkKind)
+  std::vector<TimeNs> ts;       // sorted
+  size_t size() const { return ts.size(); }
+  TimeNs Time(size_t i) const { return ts[i]; }
 };
 
 struct Track {
@@ -101,25 +111,17 @@ struct TimelineModel {
 TimelineModel BuildTimelineModel(const core::store::TraceStore& store,
                                  const core::analysis::Reconstruction& reconstruction);
 
-// Time accessors over one lane, with unknown times resolved the way the timeline draws them:
-// an open end runs to the end of the trace, an unknown start starts at the known end.
-struct LaneSpans {
-  const Lane& lane;
-  const core::store::TraceStore& store;
-  const core::analysis::Reconstruction& r;
-  TimeNs trace_end;
-
-  size_t size() const;
-  TimeNs Start(size_t i) const;
-  TimeNs End(size_t i) const;
+// The span item `item` of a lane of `kind` draws, with unknown times resolved the way the
+// timeline draws them: an open end runs to the end of the trace, an unknown start starts at the
+// known end.
+struct ResolvedSpan {
+  TimeNs start = 0;
+  TimeNs end = 0;
 };
-
-struct MarkTimes {
-  const MarkLane& marks;
-  const core::analysis::Reconstruction& r;
-
-  size_t size() const;
-  TimeNs Time(size_t i) const;
-};
+ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item,
+                         const core::store::TraceStore& store,
+                         const core::analysis::Reconstruction& r, TimeNs trace_end);
+TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item,
+                   const core::analysis::Reconstruction& r);
 
 }  // namespace app::gui::timeline

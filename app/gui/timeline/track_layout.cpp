@@ -8,7 +8,7 @@ float LaneHeight(LaneKind kind, float scale) {
   switch (kind) {
     case LaneKind::kRunSegments: return 22.0f * scale;
     case LaneKind::kSignals:
-    case LaneKind::kWaits: return 9.0f * scale;
+    case LaneKind::kWaits: return 7.0f * scale;
     case LaneKind::kCpuWaits:
     case LaneKind::kTasks:
     case LaneKind::kCpuSlices: return 18.0f * scale;
@@ -28,7 +28,7 @@ float LaneOffset(const Track& track, size_t lane, float scale) {
   float y = 3.0f * scale;
   for (size_t i = 0; i < lane && i < track.lanes.size(); ++i) {
     float h = LaneHeight(track.lanes[i].kind, scale);
-    if (h > 0) y += h + 1.0f * scale;
+    if (h > 0) y += h + 1.0f;
   }
   return y;
 }

@@ -26,7 +26,7 @@ SpanLook LookOf(const state::Document& doc, const Lane& lane, uint32_t item) {
   const auto& r = doc.reconstruction;
   switch (lane.kind) {
     case LaneKind::kRunSegments: {
-      const auto& seg = r.queues[lane.queue].segments[item];
+      const auto& seg = r.queues[lane.queue].segments[lane.items[item]];
       if (seg.packet == core::analysis::kNoIndex) return {SpanStyle::kPacket, lane.queue};
       const auto& p = r.packets[seg.packet];
       if (p.flags & core::model::kPacketPaging) return {SpanStyle::kPacketPaging, 0};
@@ -59,7 +59,7 @@ std::string LabelOf(const state::Document& doc, const Lane& lane, uint32_t item)
   const auto& r = doc.reconstruction;
   switch (lane.kind) {
     case LaneKind::kRunSegments: {
-      const auto& seg = r.queues[lane.queue].segments[item];
+      const auto& seg = r.queues[lane.queue].segments[lane.items[item]];
       if (seg.packet == core::analysis::kNoIndex) return {};
       const auto& p = r.packets[seg.packet];
       const std::string& name = doc.store.String(p.name);
@@ -124,7 +124,7 @@ Selection SelectionOfSpan(const state::Document& doc, const Track& track, size_t
   const Lane& l = track.lanes[lane];
   switch (l.kind) {
     case LaneKind::kRunSegments: {
-      uint32_t packet = doc.reconstruction.queues[l.queue].segments[item].packet;
+      uint32_t packet = doc.reconstruction.queues[l.queue].segments[l.items[item]].packet;
       if (packet == core::analysis::kNoIndex) return {};
       return {SelectionKind::kPacket, packet, 0};
     }
@@ -202,7 +202,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
                           widgets::TextOn(fill), LabelOf(doc, lane, d.first));
         }
         if (lane.kind == LaneKind::kRunSegments &&
-            doc.reconstruction.queues[lane.queue].segments[d.first].preempted) {
+            doc.reconstruction.queues[lane.queue].segments[lane.items[d.first]].preempted) {
           dl->AddTriangleFilled(ImVec2(x1, y0), ImVec2(x1 - 5 * s, y0), ImVec2(x1, y0 + 5 * s),
                                 widgets::MarkColor(MarkStyle::kPreemption));
         }
@@ -213,7 +213,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
         }
       }
       if (ctx.hover_enabled && !overlay && Contains(ctx.mouse, x0, y0, x1, y1)) {
-        LaneSpans spans{lane, doc.store, doc.reconstruction, doc.model.end};
+        const Lane& spans = lane;
         hit.valid = true;
         hit.track = track_index;
         hit.selection = SelectionOfSpan(doc, track, l, d.first);
@@ -273,7 +273,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
                     widgets::HoverOutline());
       }
       if (ctx.hover_enabled && Contains(ctx.mouse, x - 3 * s, my0, x + 3 * s, my0 + tick_h)) {
-        MarkTimes times{track.marks[m], doc.reconstruction};
+        const MarkLane& times = track.marks[m];
         hit.valid = true;
         hit.track = track_index;
         hit.selection = sel;
@@ -296,23 +296,22 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top,
   const size_t in_range = static_cast<size_t>(last - first);
   const float s = ctx.scale;
   const auto& sel = doc.view.selection;
-  size_t drawn = 0;
-  for (auto it = first; it != last; ++it) {
-    const Link& l = *it;
-    bool selected = (sel.kind == state::SelectionKind::kWait && !l.cpu && l.wait == sel.index) ||
-                    (sel.kind == state::SelectionKind::kCpuWait && l.cpu &&
-                     l.wait == sel.index) ||
-                    (sel.kind == state::SelectionKind::kSignal && l.signal == sel.index);
-    if (in_range > max_arrows && !selected) continue;
-    if (l.from_ts > view.end) continue;
+  auto is_selected = [&](const Link& l) {
+    return (sel.kind == state::SelectionKind::kWait && !l.cpu && l.wait == sel.index) ||
+           (sel.kind == state::SelectionKind::kCpuWait && l.cpu && l.wait == sel.index) ||
+           (sel.kind == state::SelectionKind::kSignal && l.signal == sel.index);
+  };
+  auto draw_link = [&](const Link& l, bool selected) {
+    if (l.from_ts > view.end || l.to_ts < view.start) return;
     float ya = track_top[l.from_track];
     float yb = track_top[l.to_track];
-    if (std::isnan(ya) || std::isnan(yb)) continue;
+    if (std::isnan(ya) || std::isnan(yb)) return;
     ya += 11.0f * s;
     yb += 11.0f * s;
     float xa = ctx.left + static_cast<float>(view.ToPx(l.from_ts));
     float xb = ctx.left + static_cast<float>(view.ToPx(l.to_ts));
     ImU32 color = widgets::ArrowColor(selected);
+    if (!selected && in_range > 150) color = (color & 0x00FFFFFF) | (70u << 24);
     float bend = std::max(std::abs(xb - xa) * 0.4f, 12.0f * s);
     ctx.draw->AddBezierCubic(ImVec2(xa, ya), ImVec2(xa + bend, ya), ImVec2(xb - bend, yb),
                              ImVec2(xb, yb), color, selected ? 2.0f * s : 1.0f * s);
@@ -320,9 +319,24 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top,
     ctx.draw->AddTriangleFilled(ImVec2(xb, yb), ImVec2(xb - 6 * s, yb + dir * 3 * s),
                                 ImVec2(xb - 6 * s, yb - dir * 3 * s), color);
     ctx.draw->AddCircleFilled(ImVec2(xa, ya), 2.0f * s, color);
-    ++drawn;
+  };
+  if (in_range <= max_arrows) {
+    for (auto it = first; it != last; ++it) draw_link(*it, is_selected(*it));
+    return in_range;
   }
-  (void)drawn;
+  // Too many to draw: only the selected item's arrows, found from the selection itself (a
+  // frame never walks all links).
+  const auto& r = doc.reconstruction;
+  auto draw_wait = [&](uint32_t wait, bool cpu) {
+    TimeNs to = cpu ? r.cpu_waits[wait].released : r.waits[wait].unblocked;
+    auto it = std::lower_bound(links.begin(), links.end(), to,
+                               [](const Link& l, TimeNs t) { return l.to_ts < t; });
+    for (; it != links.end() && it->to_ts == to; ++it) {
+      if (it->wait == wait && it->cpu == cpu) draw_link(*it, true);
+    }
+  };
+  if (sel.kind == state::SelectionKind::kWait) draw_wait(sel.index, false);
+  if (sel.kind == state::SelectionKind::kCpuWait) draw_wait(sel.index, true);
   return in_range;
 }
 

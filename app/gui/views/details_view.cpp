@@ -72,6 +72,8 @@ void DetailsView::DrawTraceSummary(const state::Document& doc) {
   ImGui::TextWrapped("%s", doc.path.string().c_str());
   ImGui::Separator();
   if (ImGui::BeginTable("summary", 2, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     Field("source", doc.store.MetaOr("source", "?"));
     Field("scenario", doc.store.MetaOr("scenario", "-"));
     Field("events", fmt::format("{}", doc.store.events.size()));
@@ -97,6 +99,8 @@ void DetailsView::DrawFields(state::Document& doc) {
   if (!ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     return;
   }
+  ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
   switch (sel.kind) {
     case SelectionKind::kPacket: {
       const auto& p = r.packets[sel.index];

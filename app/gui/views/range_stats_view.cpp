@@ -21,34 +21,38 @@ struct Edge {
   int wait;
 };
 
-// Log-spaced histogram of microsecond values: bucket k covers [2^k, 2^(k+1)) us.
-std::vector<float> LogHistogram(const std::vector<double>& values_us, int buckets) {
-  std::vector<float> h(buckets, 0.0f);
-  for (double v : values_us) {
-    int k = v < 1.0 ? 0 : std::min(buckets - 1, static_cast<int>(std::log2(v)) + 1);
-    h[k] += 1.0f;
-  }
-  return h;
-}
-
-void DrawHistogram(const char* title, const std::vector<double>& values_us) {
-  if (values_us.empty()) {
+void DrawHistogram(const char* title, const LatencySummary& summary) {
+  if (summary.count == 0) {
     ImGui::TextDisabled("%s: none in range", title);
     return;
   }
-  std::vector<double> sorted = values_us;
-  std::sort(sorted.begin(), sorted.end());
-  auto pct = [&](double p) { return sorted[static_cast<size_t>(p * (sorted.size() - 1))]; };
-  ImGui::Text("%s: %zu, median %.1f us, p95 %.1f us, max %.1f us", title, sorted.size(),
-              pct(0.5), pct(0.95), sorted.back());
-  constexpr int kBuckets = 20;
-  std::vector<float> h = LogHistogram(values_us, kBuckets);
-  ImGui::PlotHistogram(fmt::format("##{}", title).c_str(), h.data(), kBuckets, 0,
+  ImGui::Text("%s: %zu, median %.1f us, p95 %.1f us, max %.1f us", title, summary.count,
+              summary.median_us, summary.p95_us, summary.max_us);
+  ImGui::PlotHistogram(fmt::format("##{}", title).c_str(), summary.histogram.data(),
+                       static_cast<int>(summary.histogram.size()), 0,
                        "<1us, 1us, 2us, 4us ... (x2 per bar)", 0.0f, FLT_MAX,
-                       ImVec2(-1, 70.0f * ImGui::GetFontSize() / 15.0f));
+                       ImVec2(ImGui::GetContentRegionAvail().x - 8.0f,
+                              70.0f * ImGui::GetFontSize() / 15.0f));
 }
 
 }  // namespace
+
+LatencySummary SummarizeLatencies(std::vector<double> values_us, int buckets) {
+  LatencySummary out;
+  out.count = values_us.size();
+  out.histogram.assign(buckets, 0.0f);
+  if (values_us.empty()) return out;
+  for (double v : values_us) {
+    int k = v < 1.0 ? 0 : std::min(buckets - 1, static_cast<int>(std::log2(v)) + 1);
+    out.histogram[k] += 1.0f;
+  }
+  std::sort(values_us.begin(), values_us.end());
+  auto pct = [&](double p) { return values_us[static_cast<size_t>(p * (values_us.size() - 1))]; };
+  out.median_us = pct(0.5);
+  out.p95_us = pct(0.95);
+  out.max_us = values_us.back();
+  return out;
+}
 
 RangeStats ComputeRangeStats(const state::Document& doc, state::TimeRange range) {
   RangeStats stats;
@@ -118,6 +122,9 @@ RangeStats ComputeRangeStats(const state::Document& doc, state::TimeRange range)
     ++stats.cpu_waits;
     if (w.begin != kUnknownTime) stats.cpu_wait_us.push_back((w.released - w.begin) / 1e3);
   }
+  constexpr int kBuckets = 20;
+  stats.fence_latency = SummarizeLatencies(stats.fence_latency_us, kBuckets);
+  stats.cpu_wait = SummarizeLatencies(stats.cpu_wait_us, kBuckets);
   return stats;
 }
 
@@ -173,9 +180,9 @@ void RangeStatsView::Draw(state::Document& doc) {
               static_cast<unsigned long long>(m_stats.spurious_interrupts),
               static_cast<unsigned long long>(m_stats.cpu_waits));
   ImGui::Columns(2, nullptr, false);
-  DrawHistogram("fence latency (signal executed -> wait unblocked)", m_stats.fence_latency_us);
+  DrawHistogram("fence latency (signal executed -> wait unblocked)", m_stats.fence_latency);
   ImGui::NextColumn();
-  DrawHistogram("CPU wait time", m_stats.cpu_wait_us);
+  DrawHistogram("CPU wait time", m_stats.cpu_wait);
   ImGui::Columns(1);
 }
 

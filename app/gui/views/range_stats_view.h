@@ -22,6 +22,15 @@ struct QueueRangeStats {
   uint64_t waits = 0;
 };
 
+// Summary of a list of microsecond values, with a log-spaced histogram (bar k: [2^(k-1), 2^k) us,
+// bar 0: below 1 us).
+struct LatencySummary {
+  size_t count = 0;
+  double median_us = 0, p95_us = 0, max_us = 0;
+  std::vector<float> histogram;
+};
+LatencySummary SummarizeLatencies(std::vector<double> values_us, int buckets);
+
 struct RangeStats {
   state::TimeRange range;
   std::vector<QueueRangeStats> queues;
@@ -30,6 +39,8 @@ struct RangeStats {
   uint64_t cpu_waits = 0;
   std::vector<double> fence_latency_us;  // per GPU wait unblocked in range and linked
   std::vector<double> cpu_wait_us;       // per CPU wait released in range
+  LatencySummary fence_latency;
+  LatencySummary cpu_wait;
 };
 
 // Pure computation (tested without a window).
