@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "app/gui/platform/window.h"
+#include "app/gui/platform/headless_context.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/state/simulation_job.h"
 #include "app/gui/views/main_window.h"
@@ -23,24 +23,15 @@ using core::store::EventRecord;
 
 class HeadlessImGui {
  public:
-  HeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 800);
-    io.DeltaTime = 1.0f / 60.0f;
-    platform::LoadFonts(1.0f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
   void Frame(views::MainWindow& main) {
     ImGui::NewFrame();
     main.DrawFrame();
     ImGui::Render();
     main.ApplyRequests();
   }
+
+ private:
+  platform::HeadlessContext m_context{1280, 800};
 };
 
 TEST(HeadlessFrames, EveryPanelOfTheDefaultScenario) {

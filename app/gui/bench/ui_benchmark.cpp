@@ -11,7 +11,7 @@
 #include <imgui.h>
 
 #include "app/gui/bench/synthetic_workload.h"
-#include "app/gui/platform/window.h"
+#include "app/gui/platform/headless_context.h"
 #include "app/gui/views/main_window.h"
 
 namespace app::gui::bench {
@@ -57,16 +57,8 @@ double MeasureFrames(views::MainWindow& main, int frames, bool moving, float wid
 std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_counts, int frames,
                                         std::ostream& out) {
   frames = std::max(frames, 1);
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
+  platform::HeadlessContext context(1600, 1000);
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(1600, 1000);
-  io.DeltaTime = 1.0f / 60.0f;
-  platform::LoadFonts(1.0f);
-  unsigned char* pixels = nullptr;
-  int tw = 0, th = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
 
   out << "fencescope bench ui: headless frames, 1600x1000 window, synthetic 3-queue workload\n";
   out << fmt::format("{:>10} {:>8} {:>9} {:>8} | {:>22} | {:>22} | {:>13}\n", "events", "load s",
@@ -112,7 +104,6 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     out.flush();
     results.push_back(c);
   }
-  ImGui::DestroyContext();
   if (results.size() >= 2) {
     const auto& small = results.front();
     const auto& large = results.back();
