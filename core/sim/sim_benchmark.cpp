@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/model/error.h"
 #include "core/sim/scenario_loader.h"
 #include "core/sim/simulator.h"
 #include "core/store/store_benchmark.h"
@@ -24,13 +25,16 @@ SimBenchmarkResult RunSimBenchmark(const std::string& scenario_name, uint64_t mi
 
   // Calibrate: events per simulated nanosecond on a short run (not timed).
   SimOptions options;
-  DurationNs probe = 20'000'000;
+  DurationNs probe = 10'000'000;
   uint64_t probe_events = 0;
-  for (int attempt = 0; attempt < 8 && probe_events < 20'000; ++attempt, probe *= 4) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
     options.duration_ns = probe;
     core::store::TraceWriter writer(trace_path, "simulator");
     probe_events = RunSimulation(scenario, writer, options).events;
-  }  // not committed: the writer removes its temporary file
+    if (probe_events >= 20'000) break;  // not committed: the writer removes its temporary file
+    probe *= 4;
+  }
+  if (probe_events == 0) throw core::Error(scenario_name + ": the scenario records no events");
   const double per_ns = static_cast<double>(probe_events) / static_cast<double>(probe);
   options.duration_ns =
       static_cast<DurationNs>(std::ceil(static_cast<double>(min_events) * 1.02 / per_ns));

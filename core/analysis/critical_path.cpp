@@ -1,0 +1,242 @@
+#include "core/analysis/critical_path.h"
+
+#include <algorithm>
+#include <map>
+
+namespace core::analysis {
+
+const char* PathStepKindName(PathStepKind kind) {
+  switch (kind) {
+    case PathStepKind::kRun: return "run";
+    case PathStepKind::kGpuWait: return "gpu_wait";
+    case PathStepKind::kSubmit: return "submit";
+    case PathStepKind::kQueueGap: return "queue_gap";
+    case PathStepKind::kCpuRun: return "cpu_run";
+    case PathStepKind::kCpuWait: return "cpu_wait";
+  }
+  return "unknown";
+}
+
+namespace {
+
+struct Position {
+  bool on_thread = false;
+  uint32_t track = 0;  // queue or thread id
+  TimeNs t = 0;
+};
+
+class Walker {
+ public:
+  explicit Walker(const Reconstruction& r) : m_r(r) {
+    m_unblocks.resize(r.queues.size());
+    for (const QueueTrack& q : r.queues) {
+      for (uint32_t w : q.waits) {
+        if (r.waits[w].unblocked != kUnknownTime) m_unblocks[q.id].push_back({r.waits[w].unblocked, w});
+      }
+      std::stable_sort(m_unblocks[q.id].begin(), m_unblocks[q.id].end(), ByTime);
+    }
+    m_releases.resize(r.threads.size());
+    for (const ThreadTrack& t : r.threads) {
+      for (uint32_t w : t.cpu_waits) {
+        if (r.cpu_waits[w].released != kUnknownTime) {
+          m_releases[t.id].push_back({r.cpu_waits[w].released, w});
+        }
+      }
+      std::stable_sort(m_releases[t.id].begin(), m_releases[t.id].end(), ByTime);
+    }
+  }
+
+  CriticalPath Walk(TimeNs until) {
+    CriticalPath path;
+    Position pos;
+    if (!FindEnd(until, pos)) return path;
+    path.end = pos.t;
+    size_t budget = 4 * (m_r.packets.size() + m_r.waits.size() + m_r.cpu_waits.size()) + 16;
+    bool moving = true;
+    while (moving && budget-- > 0) {
+      moving = pos.on_thread ? StepThread(pos) : StepQueue(pos);
+    }
+    std::reverse(m_steps.begin(), m_steps.end());
+    path.start = m_steps.empty() ? path.end : m_steps.front().start;
+    path.steps = std::move(m_steps);
+    Shares(path);
+    return path;
+  }
+
+ private:
+  bool FindEnd(TimeNs until, Position& pos) const {
+    bool found = false;
+    for (const QueueTrack& q : m_r.queues) {
+      for (const RunSegment& s : q.segments) {
+        TimeNs end = until == kUnknownTime ? s.end : std::min(s.end, until);
+        if (s.start >= end && until != kUnknownTime) continue;
+        if (!found || end > pos.t) {
+          pos = {false, q.id, end};
+          found = true;
+        }
+      }
+    }
+    return found;
+  }
+
+  void Add(PathStepKind kind, const Position& at, TimeNs start, TimeNs end,
+           uint32_t packet = kNoIndex, uint32_t wait = kNoIndex, uint32_t signal = kNoIndex) {
+    if (end < start) start = end;
+    PathStep s;
+    s.kind = kind;
+    (at.on_thread ? s.thread : s.queue) = at.track;
+    s.start = start;
+    s.end = end;
+    s.packet = packet;
+    s.wait = wait;
+    s.signal = signal;
+    m_steps.push_back(s);
+  }
+
+  // Jumps to the signal's queue (or thread for a CPU signal) at its execution time.
+  bool JumpToSignal(uint32_t signal, Position& pos) {
+    const SignalBox& s = m_r.signals[signal];
+    if (s.cpu) {
+      if (s.thread == 0) return false;
+      pos = {true, s.thread, s.executed};
+    } else {
+      if (s.queue == 0 || s.queue >= m_r.queues.size()) return false;
+      pos = {false, s.queue, s.executed};
+    }
+    return true;
+  }
+
+  bool StepQueue(Position& pos) {
+    if (pos.track >= m_r.queues.size()) return false;
+    const QueueTrack& q = m_r.queues[pos.track];
+    const TimeNs t = pos.t;
+    // the last segment starting before t
+    auto it = std::lower_bound(q.segments.begin(), q.segments.end(), t,
+                               [](const RunSegment& s, TimeNs x) { return s.start < x; });
+    uint32_t packet = kNoIndex;
+    bool first_segment = false;
+    TimeNs at = t;  // the time whose cause we look for
+    auto prev_end_limit = q.segments.begin();
+    if (it != q.segments.begin() && std::prev(it)->end >= t) {
+      const RunSegment& seg = *std::prev(it);
+      Add(PathStepKind::kRun, pos, seg.start, t, seg.packet);
+      packet = seg.packet;
+      first_segment = !seg.resumed;
+      at = seg.start;
+      prev_end_limit = std::prev(it);
+    } else {
+      prev_end_limit = it;
+    }
+    // candidate 1: the previous segment's end at or before `at` (segments of one queue rarely
+    // overlap, so a short look back finds it)
+    TimeNs prev_end = kUnknownTime;
+    for (int look = 0; prev_end_limit != q.segments.begin() && look < 64; ++look) {
+      --prev_end_limit;
+      TimeNs end = prev_end_limit->end;
+      if (end <= at && (prev_end == kUnknownTime || end > prev_end)) prev_end = end;
+    }
+    // candidate 2: the latest wait unblock at or before `at`
+    uint32_t wait = Latest(m_unblocks, pos.track, at);
+    TimeNs unblocked = wait != kNoIndex ? m_r.waits[wait].unblocked : kUnknownTime;
+    // candidate 3: the submission of the packet
+    TimeNs submit = kUnknownTime;
+    if (packet != kNoIndex && first_segment) submit = m_r.packets[packet].submit;
+    if (submit != kUnknownTime && submit > at) submit = at;
+
+    TimeNs best = std::max({prev_end, unblocked, submit});
+    if (best == kUnknownTime) return false;
+    pos.t = at;
+    if (unblocked != kUnknownTime && unblocked == best &&
+        (prev_end == kUnknownTime || unblocked > prev_end)) {
+      const WaitBox& box = m_r.waits[wait];
+      uint32_t signal = box.signal;
+      TimeNs executed = signal != kNoIndex ? m_r.signals[signal].executed : kUnknownTime;
+      TimeNs reached = std::max(box.Begin(), prev_end);  // when the queue reached the wait
+      if (at > unblocked) Add(PathStepKind::kQueueGap, pos, unblocked, at);
+      if (executed != kUnknownTime && executed > reached) {
+        Add(PathStepKind::kGpuWait, pos, std::min(executed, unblocked), unblocked, kNoIndex, wait,
+            signal);
+        return JumpToSignal(signal, pos);
+      }
+      // already satisfied when the queue reached it (or no signal known): the hold is the
+      // OS / GPU path alone, and the queue's own earlier work is the cause.
+      TimeNs from = prev_end != kUnknownTime ? prev_end : reached;
+      Add(PathStepKind::kGpuWait, pos, std::min(from, unblocked), unblocked, kNoIndex, wait,
+          signal);
+      if (prev_end == kUnknownTime) return false;
+      pos.t = prev_end;
+      return true;
+    }
+    if (submit != kUnknownTime && submit == best &&
+        (prev_end == kUnknownTime || submit > prev_end)) {
+      Add(PathStepKind::kSubmit, pos, submit, at, packet);
+      ThreadId thread = m_r.packets[packet].thread;
+      if (thread == 0 || thread >= m_r.threads.size()) return false;
+      pos = {true, thread, submit};
+      return true;
+    }
+    if (prev_end < at) Add(PathStepKind::kQueueGap, pos, prev_end, at);
+    pos.t = prev_end;
+    return true;
+  }
+
+  bool StepThread(Position& pos) {
+    if (pos.track >= m_r.threads.size()) return false;
+    uint32_t wait = Latest(m_releases, pos.track, pos.t);
+    if (wait == kNoIndex) return false;
+    const CpuWait& box = m_r.cpu_waits[wait];
+    if (box.released < pos.t) Add(PathStepKind::kCpuRun, pos, box.released, pos.t);
+    uint32_t signal = box.signal;
+    TimeNs executed = signal != kNoIndex ? m_r.signals[signal].executed : kUnknownTime;
+    TimeNs begin = box.Begin();
+    if (executed != kUnknownTime && executed > begin) {
+      Add(PathStepKind::kCpuWait, pos, std::min(executed, box.released), box.released, kNoIndex,
+          wait, signal);
+      return JumpToSignal(signal, pos);
+    }
+    Add(PathStepKind::kCpuWait, pos, begin, box.released, kNoIndex, wait, signal);
+    if (begin >= pos.t) return false;
+    pos.t = begin;
+    return true;
+  }
+
+  void Shares(CriticalPath& path) const {
+    std::map<std::pair<int, uint32_t>, DurationNs> by_track;  // (0 queue / 1 thread, id)
+    for (const PathStep& s : path.steps) {
+      by_track[{s.thread != 0 ? 1 : 0, s.thread != 0 ? s.thread : s.queue}] += s.end - s.start;
+    }
+    DurationNs length = std::max<DurationNs>(1, path.Length());
+    for (const auto& [key, ns] : by_track) {
+      PathShare share;
+      (key.first == 0 ? share.queue : share.thread) = key.second;
+      share.ns = ns;
+      share.share = static_cast<double>(ns) / static_cast<double>(length);
+      path.shares.push_back(share);
+    }
+  }
+
+  using TimedWaits = std::vector<std::vector<std::pair<TimeNs, uint32_t>>>;
+  static bool ByTime(const std::pair<TimeNs, uint32_t>& a, const std::pair<TimeNs, uint32_t>& b) {
+    return a.first < b.first;
+  }
+  // The wait of `track` with the latest time at or before `t`, or kNoIndex.
+  static uint32_t Latest(const TimedWaits& waits, uint32_t track, TimeNs t) {
+    if (track >= waits.size()) return kNoIndex;
+    const auto& list = waits[track];
+    auto it = std::upper_bound(list.begin(), list.end(), std::make_pair(t, kNoIndex), ByTime);
+    return it == list.begin() ? kNoIndex : std::prev(it)->second;
+  }
+
+  const Reconstruction& m_r;
+  TimedWaits m_unblocks;  // [queue] -> (unblocked, wait) by time
+  TimedWaits m_releases;  // [thread] -> (released, cpu wait) by time
+  std::vector<PathStep> m_steps;
+};
+
+}  // namespace
+
+CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
+  return Walker(r).Walk(until);
+}
+
+}  // namespace core::analysis

@@ -1,0 +1,103 @@
+// Scenario files: every embedded scenario loads; mistakes name the file, line and key.
+#include <gtest/gtest.h>
+
+#include "core/model/error.h"
+#include "core/sim/scenario_loader.h"
+
+using core::sim::ParseScenario;
+
+namespace {
+
+std::string ErrorOf(const std::string& text) {
+  try {
+    ParseScenario(text, "bad.toml");
+  } catch (const core::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const char* kMinimal = R"([scenario]
+name = "t"
+
+[[adapter]]
+name = "GPU"
+
+[[engine]]
+name = "3D"
+adapter = "GPU"
+type = "3d"
+
+[[queue]]
+name = "q"
+engine = "3D"
+
+[[fence]]
+name = "f"
+adapter = "GPU"
+)";
+
+}  // namespace
+
+TEST(ScenarioLoader, EveryEmbeddedScenarioLoads) {
+  auto names = core::sim::EmbeddedScenarioNames();
+  for (const char* expected : {"default", "copy_prepass_lighting", "ring_buffer",
+                               "pipelined_compute_graphics", "async_compute_graphics",
+                               "cross_adapter", "log_overrun", "never_signalled"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+  }
+  for (const auto& name : names) {
+    auto s = core::sim::LoadScenario(name);
+    EXPECT_EQ(s.name, name);
+    EXPECT_FALSE(s.threads.empty()) << name;
+  }
+}
+
+TEST(ScenarioLoader, UnknownKeyNamesFileLineAndKey) {
+  std::string text = std::string(kMinimal) +
+                     "\n[[thread]]\nname = \"t\"\nframez = 3\n[[thread.step]]\nop = "
+                     "\"cpu_work\"\n";
+  // kMinimal has 18 lines; [[thread]] is line 20, frames misspelt on line 22.
+  EXPECT_EQ(ErrorOf(text), "bad.toml:22: key 'thread[0].framez': unknown key");
+}
+
+TEST(ScenarioLoader, UnknownReferenceNamesTheKey) {
+  std::string text = std::string(kMinimal) +
+                     "\n[[thread]]\nname = \"t\"\n[[thread.step]]\nop = \"signal\"\nqueue = "
+                     "\"q\"\nfence = \"nope\"\nvalue = 1\n";
+  EXPECT_EQ(ErrorOf(text), "bad.toml:25: key 'thread[0].step[0].fence': no fence named 'nope'");
+}
+
+TEST(ScenarioLoader, BadFrameExpressionNamesTheKey) {
+  std::string text = std::string(kMinimal) +
+                     "\n[[thread]]\nname = \"t\"\n[[thread.step]]\nop = \"wait\"\nqueue = "
+                     "\"q\"\nfence = \"f\"\nvalue = \"i +\"\n";
+  std::string error = ErrorOf(text);
+  EXPECT_EQ(error.rfind("bad.toml:26: key 'thread[0].step[0].value': ", 0), 0u) << error;
+}
+
+TEST(ScenarioLoader, TomlSyntaxErrorNamesTheLine) {
+  std::string error = ErrorOf("[scenario]\nname = \"x\"\nduration_ms = = 3\n");
+  EXPECT_EQ(error.rfind("bad.toml:3:", 0), 0u) << error;
+}
+
+TEST(ScenarioLoader, MissingFileAndUnknownNameAreErrors) {
+  try {
+    core::sim::LoadScenario("no_such_scenario");
+    FAIL();
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("embedded: "), std::string::npos);
+  }
+}
+
+TEST(ScenarioLoader, FrameExpressions) {
+  using core::sim::ParseFrameExpr;
+  EXPECT_EQ(ParseFrameExpr("i - 3", "x").Eval(10), 7);
+  EXPECT_EQ(ParseFrameExpr("2*i + 1", "x").Eval(4), 9);
+  EXPECT_EQ(ParseFrameExpr("i % 3", "x").Eval(7), 1);
+  EXPECT_EQ(ParseFrameExpr("i - 2 % 3", "x").Eval(1), 2);  // (1 - 2) mod 3
+  EXPECT_EQ(ParseFrameExpr("7", "x").Eval(100), 7);
+  EXPECT_EQ(ParseFrameExpr("-i + 5", "x").Eval(2), 3);
+  EXPECT_THROW(ParseFrameExpr("i * 2", "x"), core::Error);
+  EXPECT_THROW(ParseFrameExpr("j", "x"), core::Error);
+}
