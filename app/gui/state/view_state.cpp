@@ -24,6 +24,7 @@ void ResetView(ViewState& view, TimeRange trace, size_t tracks, size_t groups) {
   std::iota(view.track_order.begin(), view.track_order.end(), 0);
   view.track_hidden.assign(tracks, 0);
   view.group_collapsed.assign(groups, 0);
+  view.track_expanded.assign(tracks, 0);
   view.selection = {};
   view.selected_range = {};
   FitAll(view);

@@ -58,6 +58,7 @@ struct ViewState {
   std::vector<int> track_order;
   std::vector<uint8_t> track_hidden;      // [track index]
   std::vector<uint8_t> group_collapsed;   // [group index]
+  std::vector<uint8_t> track_expanded;    // [track index]: show every lane of boxes
   bool show_arrows = true;
   bool show_fence_boxes = true;
   bool show_rate_curve = true;

@@ -1,5 +1,7 @@
 #include "app/gui/timeline/draw_cache.h"
 
+#include "app/gui/timeline/track_layout.h"
+
 namespace app::gui::timeline {
 
 bool DrawCache::Update(const state::Document& doc, float width_px, float min_width_px,
@@ -19,12 +21,14 @@ bool DrawCache::Update(const state::Document& doc, float width_px, float min_wid
     draw.marks.resize(track.marks.size());
     draw.rate.clear();
     bool hidden = t < doc.view.track_hidden.size() && doc.view.track_hidden[t];
+    bool expanded = t < doc.view.track_expanded.size() && doc.view.track_expanded[t];
     for (size_t l = 0; l < track.lanes.size(); ++l) {
       draw.lanes[l].clear();
       if (hidden) continue;
       bool box = track.lanes[l].kind == LaneKind::kSignals ||
                  track.lanes[l].kind == LaneKind::kWaits;
       if (box && !doc.view.show_fence_boxes) continue;
+      if (!LaneShown(track.lanes[l], expanded)) continue;
       FoldSpans(track.lanes[l], m_view,
                 draw.lanes[l]);
       m_items += draw.lanes[l].size();

@@ -35,7 +35,7 @@ std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vect
     size_t lane = 0;
     while (lane < lanes.size() && lane_end[lane] > spans[k].start) ++lane;
     if (lane == lanes.size()) {
-      lanes.push_back(Lane{kind, queue, {}, {}, {}});
+      lanes.push_back(Lane{kind, queue, 0, {}, {}, {}});
       lane_end.push_back(spans[k].end);
     }
     lanes[lane].items.push_back(items[k]);
@@ -60,7 +60,10 @@ MarkLane MakeMarks(MarkKind kind, uint32_t queue, std::vector<uint32_t> items,
 }
 
 void AppendLanes(Track& track, std::vector<Lane> lanes) {
-  for (auto& lane : lanes) track.lanes.push_back(std::move(lane));
+  for (size_t k = 0; k < lanes.size(); ++k) {
+    lanes[k].rank = static_cast<uint32_t>(k);
+    track.lanes.push_back(std::move(lanes[k]));
+  }
 }
 
 struct Builder {
@@ -89,7 +92,7 @@ struct Builder {
     std::iota(segments.begin(), segments.end(), 0u);
     // Run segments of one queue never overlap: this yields exactly one lane.
     AppendLanes(track, SpreadOverLanes(LaneKind::kRunSegments, queue.id, segments, store, r, end));
-    if (track.lanes.empty()) track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, {}, {}, {}});
+    if (track.lanes.empty()) track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, 0, {}, {}, {}});
     AppendLanes(track, SpreadOverLanes(LaneKind::kSignals, queue.id, q.signals, store, r, end));
     AppendLanes(track, SpreadOverLanes(LaneKind::kWaits, queue.id, q.waits, store, r, end));
     std::vector<uint32_t> missing(q.missing.size());

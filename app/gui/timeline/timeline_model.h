@@ -52,6 +52,7 @@ enum class MarkKind : uint8_t {
 struct Lane {
   LaneKind kind = LaneKind::kRunSegments;
   uint32_t queue = 0;           // for kRunSegments / kMissing
+  uint32_t rank = 0;            // 0 for the first lane of its kind in the track, 1 the next...
   std::vector<uint32_t> items;  // what span i draws (see LaneKind)
   std::vector<TimeNs> start;    // span i, sorted; spans of a lane never overlap
   std::vector<TimeNs> end;

@@ -17,6 +17,17 @@ float LaneHeight(LaneKind kind, float scale) {
   return 16.0f * scale;
 }
 
+bool LaneShown(const Lane& lane, bool expanded) {
+  return expanded || lane.kind == LaneKind::kRunSegments || lane.kind == LaneKind::kMissing ||
+         lane.rank < kCollapsedLanesPerKind;
+}
+
+size_t HiddenLanes(const Track& track, bool expanded) {
+  size_t hidden = 0;
+  for (const auto& lane : track.lanes) hidden += !LaneShown(lane, expanded);
+  return hidden;
+}
+
 float MarkRowHeight(const Track& track, float scale) {
   if (track.marks.empty()) return 0.0f;
   return (track.rate_curve ? 34.0f : 12.0f) * scale;
@@ -24,18 +35,19 @@ float MarkRowHeight(const Track& track, float scale) {
 
 float GroupHeaderHeight(float scale) { return 20.0f * scale; }
 
-float LaneOffset(const Track& track, size_t lane, float scale) {
+float LaneOffset(const Track& track, size_t lane, float scale, bool expanded) {
   float y = 3.0f * scale;
   for (size_t i = 0; i < lane && i < track.lanes.size(); ++i) {
+    if (!LaneShown(track.lanes[i], expanded)) continue;
     float h = LaneHeight(track.lanes[i].kind, scale);
     if (h > 0) y += h + 1.0f;
   }
   return y;
 }
 
-float TrackHeight(const Track& track, float scale) {
-  float h = LaneOffset(track, track.lanes.size(), scale) + MarkRowHeight(track, scale) +
-            3.0f * scale;
+float TrackHeight(const Track& track, float scale, bool expanded) {
+  float h = LaneOffset(track, track.lanes.size(), scale, expanded) +
+            MarkRowHeight(track, scale) + 3.0f * scale;
   return std::max(h, 20.0f * scale);
 }
 
@@ -66,16 +78,17 @@ std::vector<Row> LayoutRows(const TimelineModel& model, const state::ViewState& 
                                                           : -1;
         if (outer_collapsed < 0) {
           float h = GroupHeaderHeight(scale);
-          rows.push_back({true, g, model.groups[g].depth, y, h});
+          rows.push_back({true, g, false, model.groups[g].depth, y, h});
           y += h;
         }
       }
       if (collapsed_above(g) >= 0) hidden = true;
     }
     if (hidden) continue;
-    float h = TrackHeight(track, scale);
+    bool expanded = t < static_cast<int>(view.track_expanded.size()) && view.track_expanded[t];
+    float h = TrackHeight(track, scale, expanded);
     int depth = track.group >= 0 ? model.groups[track.group].depth + 1 : 0;
-    rows.push_back({false, t, depth, y, h});
+    rows.push_back({false, t, expanded, depth, y, h});
     y += h;
   }
   return rows;

@@ -157,7 +157,7 @@ Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
 }
 
 void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw, float top,
-                float height, TrackHit& hit) {
+                float height, bool expanded, TrackHit& hit) {
   const auto& doc = *ctx.doc;
   const Track& track = doc.model.tracks[track_index];
   const float s = ctx.scale;
@@ -167,7 +167,8 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
   for (size_t l = 0; l < track.lanes.size() && l < draw.lanes.size(); ++l) {
     const Lane& lane = track.lanes[l];
     const bool overlay = lane.kind == LaneKind::kMissing;
-    float y0 = overlay ? top : top + LaneOffset(track, l, s);
+    if (!LaneShown(lane, expanded)) continue;
+    float y0 = overlay ? top : top + LaneOffset(track, l, s, expanded);
     float y1 = overlay ? top + height : y0 + LaneHeight(lane.kind, s);
     for (const DrawSpan& d : draw.lanes[l]) {
       float x0 = std::max(left + d.x0, left - 2.0f);
@@ -224,7 +225,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
     }
   }
   if (track.marks.empty()) return;
-  const float my0 = top + LaneOffset(track, track.lanes.size(), s);
+  const float my0 = top + LaneOffset(track, track.lanes.size(), s, expanded);
   const float tick_h = 10.0f * s;
   if (track.rate_curve && !draw.rate.empty()) {
     uint32_t peak = *std::max_element(draw.rate.begin(), draw.rate.end());

@@ -39,7 +39,7 @@ state::Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
                                  const state::Document& doc);
 
 void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw, float top,
-                float height, TrackHit& hit);
+                float height, bool expanded, TrackHit& hit);
 
 // Arrows from releasing signals to the waits they released, for links ending in or shortly
 // after the view. `track_top[t]` is the screen y of track t (NaN when not shown). Draws at most

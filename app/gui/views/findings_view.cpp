@@ -5,6 +5,8 @@
 
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
+#include "core/analysis/resource_hazards.h"
+#include "core/analysis/wait_findings.h"
 
 namespace app::gui::views {
 namespace {
@@ -21,29 +23,60 @@ std::vector<Finding> CollectFindings(const state::Document& doc) {
     const auto* x = doc.store.FindFence(f);
     return x ? x->name : fmt::format("fence {}", f);
   };
-  for (uint32_t i = 0; i < r.waits.size(); ++i) {
-    const auto& w = r.waits[i];
-    if (w.unblocked != kUnknownTime) continue;
-    out.push_back({Finding::Severity::kError, "never-signalled wait",
-                   fmt::format("GPU wait {} >= {} on queue {} never unblocked (value at end {})",
-                               fence(w.fence), w.value, w.queue, w.value_at_end),
-                   {SelectionKind::kWait, i, 0}});
+  auto queue = [&](core::model::QueueId q) {
+    const auto* x = doc.store.FindQueue(q);
+    return x ? x->name : fmt::format("queue {}", q);
+  };
+  const core::analysis::WaitFindings waits = core::analysis::FindWaitProblems(r);
+  for (const auto& cycle : waits.cycles) {
+    std::string text = "deadlock:";
+    for (const auto& step : cycle.steps) {
+      text += fmt::format(" {} waits {} >= {} (signal queued on {}) ->", queue(step.queue),
+                          fence(step.fence), step.value, queue(step.signaller));
+    }
+    text.resize(text.size() - 3);
+    Selection target;
+    for (uint32_t i = 0; i < r.waits.size() && !cycle.steps.empty(); ++i) {
+      if (r.waits[i].wait_id == cycle.steps.front().wait_id) target = {SelectionKind::kWait, i, 0};
+    }
+    out.push_back({Finding::Severity::kError, "wait cycle", text, target});
   }
-  for (uint32_t i = 0; i < r.cpu_waits.size(); ++i) {
-    const auto& w = r.cpu_waits[i];
-    if (w.released != kUnknownTime) continue;
+  for (const auto& w : waits.never_unblocked) {
+    std::string where = w.cpu ? fmt::format("CPU wait on thread {}", w.thread)
+                              : fmt::format("GPU wait on {}", queue(w.queue));
+    std::string why = w.signal_queued_on
+                          ? fmt::format("its signal is queued on {} but never ran",
+                                        queue(w.signal_queued_on))
+                          : std::string("nothing ever signals that value");
     out.push_back({Finding::Severity::kError, "never-signalled wait",
-                   fmt::format("CPU wait {} >= {} on thread {} never released", fence(w.fence),
-                               w.value, w.thread),
-                   {SelectionKind::kCpuWait, i, 0}});
+                   fmt::format("{} for {} >= {} never released: {}", where, fence(w.fence),
+                               w.value, why),
+                   {w.cpu ? SelectionKind::kCpuWait : SelectionKind::kWait, w.index, 0}});
+  }
+  const core::analysis::HazardAnalysis hazards = core::analysis::FindResourceHazards(doc.store, r);
+  for (const auto& h : hazards.list) {
+    const core::store::Resource* res =
+        h.resource >= 1 && h.resource <= doc.store.resources.size()
+            ? &doc.store.resources[h.resource - 1] : nullptr;
+    out.push_back({Finding::Severity::kError, "resource hazard",
+                   fmt::format("{} {}: {} and {} touch bytes {}+{} with no fence between them",
+                               core::analysis::HazardKindName(h.kind),
+                               res ? res->name : fmt::format("resource {}", h.resource),
+                               queue(h.first_queue), queue(h.second_queue), h.offset, h.length),
+                   {SelectionKind::kPacket, h.second_packet, 0}});
+  }
+  if (hazards.hazards > hazards.list.size()) {
+    out.push_back({Finding::Severity::kWarning, "resource hazard",
+                   fmt::format("{} more hazards not listed", hazards.hazards - hazards.list.size()),
+                   {}});
   }
   for (const auto& q : r.queues) {
     for (uint32_t i = 0; i < q.missing.size(); ++i) {
       const auto& m = q.missing[i];
       out.push_back({Finding::Severity::kWarning, "log overrun",
-                     fmt::format("{} log of queue {}: {} entries lost, data missing for {}",
+                     fmt::format("{} log of {}: {} entries lost, data missing for {}",
                                  m.log == core::model::LogType::kWait ? "wait" : "signal",
-                                 m.queue, m.entries_lost,
+                                 queue(m.queue), m.entries_lost,
                                  widgets::FormatDuration(m.end - m.start)),
                      {SelectionKind::kMissing, i, m.queue}});
     }

@@ -1,7 +1,8 @@
-// Findings: what deserves a look, each row a click away from its place on the timeline.
-// Gathered from the reconstruction: GPU and CPU waits never released (never-signalled waits),
-// log overruns (data-missing windows), fence rewinds, cancelled or abandoned background tasks,
-// and the reconstruction's and importer's problem counters.
+// Findings: what deserves a look, each row a click away from its place on the timeline. From
+// core/analysis: wait cycles (deadlocks) and waits never released (wait_findings.h), resource
+// hazards (resource_hazards.h); from the reconstruction: log overruns (data-missing windows),
+// fence rewinds, cancelled or abandoned background tasks; and the reconstruction's and the
+// importer's problem counters.
 #pragma once
 
 #include <string>

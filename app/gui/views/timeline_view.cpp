@@ -91,7 +91,8 @@ void TimelineView::Draw(state::Document& doc) {
     dl->AddRectFilled(ImVec2(area_min.x, top), ImVec2(area_max.x, top + row.height),
                       widgets::TrackBackground(stripe++));
     track_top[row.index] = top;
-    timeline::PaintTrack(ctx, row.index, m_cache.Track(row.index), top, row.height, hit);
+    timeline::PaintTrack(ctx, row.index, m_cache.Track(row.index), top, row.height, row.expanded,
+                         hit);
   }
   // Tracks scrolled out of sight still anchor arrows at the area's edge.
   for (const Row& row : rows) {
@@ -204,6 +205,18 @@ void TimelineView::DrawLabels(state::Document& doc, const std::vector<Row>& rows
       const auto& track = doc.model.tracks[row.index];
       dl->AddText(ImVec2(x + 14 * s, top + 4 * s), widgets::TrackHeaderText(),
                   track.label.c_str());
+      size_t hidden = timeline::HiddenLanes(track, row.expanded);
+      bool expandable = row.expanded || hidden > 0;
+      if (expandable) {
+        std::string note = row.expanded ? std::string("all lanes (click to fold)")
+                                        : fmt::format("+{} lanes (click)", hidden);
+        dl->AddText(ImVec2(x + 14 * s, top + 4 * s + ImGui::GetFontSize()),
+                    IM_COL32(150, 155, 170, 255), note.c_str());
+      }
+      if (inside && clicked && expandable) {
+        doc.view.track_expanded[row.index] ^= 1;
+        ++doc.view.layout_generation;
+      }
       dl->AddLine(ImVec2(origin.x, top + row.height - 1),
                   ImVec2(origin.x + width, top + row.height - 1), IM_COL32(50, 53, 62, 255));
       if (inside && right_clicked) {
