@@ -24,7 +24,7 @@ ImU32 SpanColor(SpanStyle style, uint32_t key) {
   switch (style) {
     case SpanStyle::kPacket: return HueColor(key, 0.55f, 0.85f);
     case SpanStyle::kPacketPaging: return IM_COL32(150, 110, 60, 255);
-    case SpanStyle::kSignalBox: return IM_COL32(40, 60, 110, 255);
+    case SpanStyle::kSignalBox: return IM_COL32(62, 92, 180, 255);
     case SpanStyle::kWaitBox: return IM_COL32(175, 200, 235, 255);
     case SpanStyle::kCpuWait: return IM_COL32(210, 90, 80, 255);
     case SpanStyle::kTask: return HueColor(key + 7, 0.45f, 0.80f);
