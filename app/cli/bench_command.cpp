@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.h"
+#include "app/cli/terminal_progress.h"
+#include "core/report/report_benchmark.h"
 #include "core/sim/sim_benchmark.h"
 #include "core/store/store_benchmark.h"
 
@@ -57,6 +59,35 @@ void RegisterBenchSimulate(CLI::App& bench) {
   });
 }
 
+void RegisterBenchReport(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand(
+      "report", "Time to analyse and render the reports of a large trace next to the time to load it");
+  auto events = std::make_shared<uint64_t>(10'000'000);
+  auto trace = std::make_shared<std::string>();
+  cmd->add_option("--events", *events, "Events in the generated trace (default 10,000,000)");
+  cmd->add_option("--trace", *trace,
+                  "Use (or create once and keep) this trace file instead of a scratch one");
+  cmd->callback([events, trace] {
+    namespace fs = std::filesystem;
+    fs::path path = trace->empty() ? fs::temp_directory_path() / "fencescope-bench-report.db"
+                                   : fs::path(*trace);
+    bool scratch = trace->empty();
+    if (scratch || !fs::exists(path)) {
+      TerminalProgress progress("writing benchmark trace");
+      core::report::WriteReportBenchmarkTrace(path, *events, [&](double f) { progress.Update(f); });
+    }
+    core::report::ReportBenchmarkResult r = core::report::RunReportBenchmark(path);
+    if (scratch) fs::remove(path);
+    std::cout << fmt::format("events                  {}\n", r.events);
+    std::cout << fmt::format("load (LoadTrace)        {:.3f} s\n", r.load_seconds);
+    std::cout << fmt::format("analyse                 {:.3f} s\n", r.analyse_seconds);
+    std::cout << fmt::format("render (JSON+HTML+MD)   {:.3f} s  (HTML {} bytes)\n",
+                             r.render_seconds, r.html_bytes);
+    std::cout << fmt::format("report (analyse+render) {:.3f} s\n", r.ReportSeconds());
+    std::cout << fmt::format("report/load ratio       {:.2f}  (target <= 2)\n", r.Ratio());
+  });
+}
+
 }  // namespace
 
 void RegisterBenchCommand(CLI::App& app) {
@@ -64,6 +95,8 @@ void RegisterBenchCommand(CLI::App& app) {
   bench->require_subcommand(1);
   RegisterBenchStore(*bench);
   RegisterBenchSimulate(*bench);
+  RegisterBenchImport(*bench);
+  RegisterBenchReport(*bench);
 }
 
 }  // namespace app::cli

@@ -7,6 +7,11 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterQueryCommand(app);
   RegisterSimulateCommand(app);
   RegisterBenchCommand(app);
+  RegisterImportCommand(app);
+  RegisterExportCommand(app);
+  RegisterStatsCommand(app);
+  RegisterReportCommand(app);
+  RegisterCompareCommand(app);
 }
 
 }  // namespace app::cli

@@ -11,6 +11,13 @@ void RegisterInfoCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 void RegisterSimulateCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
+// `bench import FILE` (app/cli/bench_import_command.cpp), added by RegisterBenchCommand.
+void RegisterBenchImport(CLI::App& bench);
+void RegisterImportCommand(CLI::App& app);
+void RegisterExportCommand(CLI::App& app);
+void RegisterStatsCommand(CLI::App& app);
+void RegisterReportCommand(CLI::App& app);
+void RegisterCompareCommand(CLI::App& app);
 
 // Registers every headless subcommand above, in the order --help lists them.
 void RegisterAllCommands(CLI::App& app);

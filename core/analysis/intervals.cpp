@@ -19,9 +19,24 @@ std::vector<Interval> UnionOf(std::vector<Interval> intervals) {
   return out;
 }
 
+namespace {
+
+// First interval of the sorted, disjoint `list` that ends after `t`.
+size_t FirstEndingAfter(const std::vector<Interval>& list, core::model::TimeNs t) {
+  return static_cast<size_t>(
+      std::upper_bound(list.begin(), list.end(), t,
+                       [](core::model::TimeNs x, const Interval& i) { return x < i.end; }) -
+      list.begin());
+}
+
+}  // namespace
+
+// Both functions start with a binary search, so subtracting or intersecting a few intervals
+// against a long list costs O(log n), not O(n).
 std::vector<Interval> Subtract(const std::vector<Interval>& a, const std::vector<Interval>& b) {
   std::vector<Interval> out;
-  size_t j = 0;
+  if (a.empty()) return out;
+  size_t j = FirstEndingAfter(b, a.front().start);
   for (const Interval& i : a) {
     core::model::TimeNs cursor = i.start;
     while (j < b.size() && b[j].end <= cursor) ++j;
@@ -38,8 +53,11 @@ std::vector<Interval> Subtract(const std::vector<Interval>& a, const std::vector
 
 std::vector<Interval> Intersect(const std::vector<Interval>& a, const std::vector<Interval>& b) {
   std::vector<Interval> out;
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
+  if (a.empty() || b.empty()) return out;
+  size_t i = FirstEndingAfter(a, b.front().start);
+  size_t j = FirstEndingAfter(b, a.front().start);
+  const core::model::TimeNs last = std::min(a.back().end, b.back().end);
+  while (i < a.size() && j < b.size() && a[i].start < last && b[j].start < last) {
     core::model::TimeNs start = std::max(a[i].start, b[j].start);
     core::model::TimeNs end = std::min(a[i].end, b[j].end);
     if (start < end) out.push_back({start, end});

@@ -74,7 +74,7 @@ void RunAsyncPipeline(Sim& sim, uint32_t thread) {
   } else {
     if (spec.frames > 0 && t.frame_numbers[kComputeStage] + t.frame_numbers[kGraphicsStage] >=
                                2 * spec.frames) {
-      t.done = true;
+      FinishThread(sim, thread);
       return;
     }
     const uint32_t stage_fences[2] = {a.compute_fence, a.graphics_fence};

@@ -16,6 +16,7 @@ enum class SimEventType : uint8_t {
   kInterrupt,     // b = index into Sim::interrupts: the OS handles a raised interrupt
   kWaitRelease,   // b = index into Sim::releases: a held / propagated GPU wait is let go
   kLogRead,       // a = adapter index: the OS reads every log of the adapter
+  kTaskDone,      // a = background thread index, b = task index: a background task finishes
 };
 
 struct SimEvent {
@@ -50,7 +51,7 @@ class EventQueue {
     return x.t != y.t ? x.t > y.t : x.seq > y.seq;
   }
   std::vector<SimEvent> m_heap;
-  size_t m_count[5] = {0, 0, 0, 0, 0};
+  size_t m_count[6] = {0, 0, 0, 0, 0, 0};
   uint64_t m_next_seq = 0;
 };
 

@@ -48,7 +48,7 @@ bool WaitResolvesOnGpu(const Sim& sim, uint32_t fence, uint32_t queue_adapter,
 }  // namespace
 
 uint32_t ReleaseGpuWaiters(Sim& sim, uint32_t fence, uint32_t adapter, uint64_t observed,
-                           int64_t signal_id, bool from_other_adapter) {
+                           int64_t signal_id, uint64_t signal_value, bool from_other_adapter) {
   FenceState& f = sim.fences[fence];
   uint32_t released = 0;
   auto& waiters = f.gpu_waiters;
@@ -61,7 +61,7 @@ uint32_t ReleaseGpuWaiters(Sim& sim, uint32_t fence, uint32_t adapter, uint64_t 
     }
     waiters.erase(waiters.begin() + static_cast<std::ptrdiff_t>(i));
     ++released;
-    const int64_t by = SatisfyingSignal(f, w.value, signal_id, observed);
+    const int64_t by = SatisfyingSignal(f, w.value, signal_id, signal_value);
     const AdapterSpec& spec = sim.scenario->adapters[adapter];
     if (!from_other_adapter && sim.NativeOn(fence, adapter)) {
       UnblockQueueWait(sim, w.queue, w.value, w.wait_id, by, WaitPath::kGpuNative,
@@ -170,7 +170,7 @@ void CpuSignal(Sim& sim, uint32_t thread, uint32_t fence, uint64_t value) {
   for (uint32_t adapter : f.adapters) {
     const bool other = adapter != f.owner;
     if (other) RecordPropagation(sim, fence, value, f.owner, adapter);
-    ReleaseGpuWaiters(sim, fence, adapter, value, signal_id, other);
+    ReleaseGpuWaiters(sim, fence, adapter, value, signal_id, value, other);
   }
   UpdateMonitoredValue(sim, fence);
 }

@@ -129,6 +129,7 @@ void OnPacketDone(Sim& sim, uint32_t engine, uint64_t generation) {
   e.op = q.commands.front().op;
   e.arg0 = en.id;
   sim.Emit(e);
+  OnPgoPacketDone(sim, q.commands.front());
   q.commands.pop_front();
   q.status = QueueStatus::kIdle;
   en.running = -1;

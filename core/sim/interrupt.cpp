@@ -153,15 +153,17 @@ void HandleInterrupt(Sim& sim, uint64_t interrupt_index) {
     // rewound since: the OS evaluates against the signalled value too.
     const uint64_t observed = fence == in.fence ? std::max(f.current, in.value) : f.current;
     const int64_t signal_id = fence == in.fence ? in.signal_id : f.last_signal_id;
+    const uint64_t signal_value = fence == in.fence ? in.value : f.current;
     released += ReleaseCpuWaiters(sim, fence, observed, kInterruptRowPlaceholder);
     if (!sim.NativeOn(fence, in.adapter)) {
-      released += ReleaseGpuWaiters(sim, fence, in.adapter, observed, signal_id, false);
+      released += ReleaseGpuWaiters(sim, fence, in.adapter, observed, signal_id, signal_value,
+                                    false);
     }
     if (fence == in.fence && f.cross_adapter) {
       for (uint32_t other : f.adapters) {
         if (other == in.adapter) continue;
         RecordPropagation(sim, fence, observed, in.adapter, other);
-        released += ReleaseGpuWaiters(sim, fence, other, observed, signal_id, true);
+        released += ReleaseGpuWaiters(sim, fence, other, observed, signal_id, signal_value, true);
       }
     }
   }

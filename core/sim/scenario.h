@@ -13,7 +13,9 @@
 
 namespace core::sim {
 
+using core::model::BackgroundMode;
 using core::model::DurationNs;
+using core::model::MeasurementsAction;
 using core::model::EngineType;
 using core::model::FenceKind;
 using core::model::QueueType;
@@ -90,6 +92,9 @@ enum class StepOp : uint8_t {
   kCpuSignal,  // ID3D12Fence::Signal (CPU signal)
   kCpuWait,    // SetEventOnCompletion + WaitForSingle/MultipleObjects
   kCpuWork,    // CPU time spent recording / simulating
+  kSetBackgroundMode,  // ID3D12Device6::SetBackgroundProcessingMode (seed 000)
+  kDestroyPso,         // the application releases a PSO
+  kDestroyDevice,      // the application destroys the device (ends the thread)
 };
 
 enum class WaitMode : uint8_t { kSingle = 0, kAny = 1, kAll = 2 };
@@ -108,6 +113,13 @@ struct Step {
   double jitter = 0;           // duration scaled by a factor in [1 - jitter, 1 + jitter]
   std::string name;
   std::vector<ResourceUse> resources;
+  int32_t pso = -1;        // kExecute: PSO the packet runs (-1: none); kDestroyPso: the PSO
+  FrameExpr constants;     // kExecute: the constant values bound (a value-set number)
+  BackgroundMode background_mode = BackgroundMode::kAllowed;  // kSetBackgroundMode
+  MeasurementsAction action = MeasurementsAction::kKeepAll;   // kSetBackgroundMode
+  bool with_event = false;        // hEventToSignalUponCompletion given
+  bool wait_event = false;        // WaitForSingleObject on it after the call
+  bool stop_when_converged = false;  // leave the frame loop once FurtherMeasurementsDesired is false
   int line = 0;  // TOML line, for messages
 };
 
@@ -137,6 +149,29 @@ struct ThreadSpec {
   DurationNs api_call_ns = 2'000;  // CPU cost of each API call
   std::vector<Step> steps;
   AsyncPipelineSpec async;
+  int32_t start_after = -1;  // thread index: start when that thread has finished
+};
+
+// seed 000: runtime-owned background threads running the driver's PGO recompiles.
+struct BackgroundSpec {
+  bool supported = true;           // BackgroundProcessingSupported: the driver does PGO
+  bool developer_mode = false;     // needed by DISABLE_* and COMMIT_RESULTS_HIGH_PRIORITY
+  int32_t threads = 4;             // runtime-owned background threads
+  int32_t max_tasks = 2;           // tasks at once by default (idle priority)
+  int32_t high_priority_tasks = 3; // tasks at once during a high-priority commit (cores - 1)
+  int64_t threshold = 8;           // samples of one (PSO, constants) before a recompile
+  int64_t intrusive_threshold = 3; // ... with ALLOW_INTRUSIVE_MEASUREMENTS
+  double intrusive_overhead = 0.3; // extra GPU time of instrumented packets when intrusive
+  DurationNs compile_ns = 2'000'000;  // one recompile task
+  double compile_jitter = 0.2;
+  double interference = 1.0;       // foreground CPU slowdown while a task shares its core
+};
+
+struct PsoSpec {
+  std::string name;
+  uint32_t shaders = 1;
+  int32_t levels = 2;    // rounds of specialisation the driver can find per constant set
+  double speedup = 0.8;  // packet time factor per applied level
 };
 
 struct Scenario {
@@ -153,6 +188,8 @@ struct Scenario {
   std::vector<FenceSpec> fences;
   std::vector<ResourceSpec> resources;
   std::vector<ThreadSpec> threads;
+  BackgroundSpec background;
+  std::vector<PsoSpec> psos;
 };
 
 std::string_view FenceModeName(FenceMode mode);

@@ -242,6 +242,26 @@ void ReadResourceUses(TableReader& r, std::string_view key, bool write,
   }
 }
 
+BackgroundMode ParseMode(TableReader& r, const std::string& text) {
+  for (int m = 0; m <= 3; ++m) {
+    if (core::model::BackgroundModeName(static_cast<BackgroundMode>(m)) == text) {
+      return static_cast<BackgroundMode>(m);
+    }
+  }
+  r.Fail("mode", "unknown mode '" + text + "' (allowed, allow_intrusive_measurements, "
+                 "disable_background_work, disable_profiling_by_system)");
+}
+
+MeasurementsAction ParseAction(TableReader& r, const std::string& text) {
+  for (int a = 0; a <= 3; ++a) {
+    if (core::model::MeasurementsActionName(static_cast<MeasurementsAction>(a)) == text) {
+      return static_cast<MeasurementsAction>(a);
+    }
+  }
+  r.Fail("action", "unknown action '" + text + "' (keep_all, commit_results, "
+                   "commit_results_high_priority, discard_previous)");
+}
+
 void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
   auto queues = IndexByName(s.queues);
   auto fences = IndexByName(s.fences);
@@ -262,6 +282,10 @@ void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
     if (step.name.empty()) step.name = "CommandList";
     ReadResourceUses(r, "reads", false, resources, step);
     ReadResourceUses(r, "writes", true, resources, step);
+    if (r.Get("pso")) {
+      step.pso = static_cast<int32_t>(ResolveKey(r, "pso", IndexByName(s.psos), "pso"));
+    }
+    step.constants = r.Expr("constants", {});
   } else if (op == "signal" || op == "wait") {
     step.op = op == "signal" ? StepOp::kSignal : StepOp::kWait;
     step.queue = ResolveKey(r, "queue", queues, "queue");
@@ -315,8 +339,22 @@ void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
   } else if (op == "cpu_work") {
     step.op = StepOp::kCpuWork;
     step.duration_ns = r.Micros("duration_us", 0);
+  } else if (op == "set_background_mode") {
+    step.op = StepOp::kSetBackgroundMode;
+    step.background_mode = ParseMode(r, r.String("mode", "allowed"));
+    step.action = ParseAction(r, r.String("action", "keep_all"));
+    step.with_event = r.Bool("event", false);
+    step.wait_event = r.Bool("wait_event", false);
+    if (step.wait_event && !step.with_event) r.Fail("wait_event", "needs event = true");
+    step.stop_when_converged = r.Bool("stop_when_converged", false);
+  } else if (op == "destroy_pso") {
+    step.op = StepOp::kDestroyPso;
+    step.pso = static_cast<int32_t>(ResolveKey(r, "pso", IndexByName(s.psos), "pso"));
+  } else if (op == "destroy_device") {
+    step.op = StepOp::kDestroyDevice;
   } else {
-    r.Fail("op", "unknown op '" + op + "' (execute, signal, wait, cpu_signal, cpu_wait, cpu_work)");
+    r.Fail("op", "unknown op '" + op + "' (execute, signal, wait, cpu_signal, cpu_wait, cpu_work, "
+                 "set_background_mode, destroy_pso, destroy_device)");
   }
   thread.steps.push_back(std::move(step));
 }
@@ -352,6 +390,10 @@ void ReadThread(TableReader& r, Scenario& s) {
   t.start_ns = r.Micros("start_us", 0);
   t.frame_period_ns = r.Micros("frame_period_us", 0);
   t.api_call_ns = r.Micros("api_call_us", t.api_call_ns);
+  if (r.Get("start_after")) {
+    auto threads = IndexByName(s.threads);  // only earlier threads: no cycles
+    t.start_after = static_cast<int32_t>(ResolveKey(r, "start_after", threads, "earlier thread"));
+  }
   if (program == "script") {
     t.program = ProgramKind::kScript;
     ForEachTable(r, {}, "step", [&](TableReader& sr) { ReadStep(sr, s, t); });
@@ -458,6 +500,42 @@ Scenario ReadScenario(const toml::table& root, const std::string& file) {
     s.resources.push_back(std::move(res));
   });
   CheckUnique(top, Names(s.resources), "resources");
+  if (const toml::node* bg = top.Get("background")) {
+    if (!bg->as_table()) top.Fail("background", "expected a table [background]");
+    TableReader r(*bg->as_table(), file, "background");
+    BackgroundSpec& b = s.background;
+    b.supported = r.Bool("supported", b.supported);
+    b.developer_mode = r.Bool("developer_mode", b.developer_mode);
+    b.threads = static_cast<int32_t>(r.Int("threads", b.threads));
+    b.max_tasks = static_cast<int32_t>(r.Int("max_tasks", b.max_tasks));
+    b.high_priority_tasks = static_cast<int32_t>(r.Int("high_priority_tasks", b.high_priority_tasks));
+    if (b.max_tasks < 1) r.Fail("max_tasks", "must be at least 1");
+    if (b.high_priority_tasks < b.max_tasks) r.Fail("high_priority_tasks", "must be >= max_tasks");
+    if (b.threads < b.high_priority_tasks) r.Fail("threads", "must be >= high_priority_tasks");
+    b.threshold = r.Int("threshold", b.threshold);
+    b.intrusive_threshold = r.Int("intrusive_threshold", b.intrusive_threshold);
+    if (b.threshold < 1) r.Fail("threshold", "must be at least 1");
+    if (b.intrusive_threshold < 1) r.Fail("intrusive_threshold", "must be at least 1");
+    b.intrusive_overhead = r.Number("intrusive_overhead", b.intrusive_overhead);
+    if (b.intrusive_overhead < 0) r.Fail("intrusive_overhead", "must not be negative");
+    b.compile_ns = r.Micros("compile_us", b.compile_ns);
+    if (b.compile_ns <= 0) r.Fail("compile_us", "must be > 0");
+    b.compile_jitter = r.Fraction("compile_jitter", b.compile_jitter);
+    b.interference = r.Number("interference", b.interference);
+    if (b.interference < 1) r.Fail("interference", "must be at least 1 (a slowdown factor)");
+    r.CheckUnknownKeys();
+  }
+  ForEachTable(top, root, "pso", [&](TableReader& r) {
+    PsoSpec p;
+    p.name = r.RequireString("name");
+    p.shaders = static_cast<uint32_t>(r.Int("shaders", 1));
+    p.levels = static_cast<int32_t>(r.Int("levels", p.levels));
+    if (p.levels < 0) r.Fail("levels", "must not be negative");
+    p.speedup = r.Number("speedup", p.speedup);
+    if (p.speedup <= 0 || p.speedup > 1) r.Fail("speedup", "must be in (0, 1]");
+    s.psos.push_back(std::move(p));
+  });
+  CheckUnique(top, Names(s.psos), "psos");
   ForEachTable(top, root, "thread", [&](TableReader& r) { ReadThread(r, s); });
   CheckUnique(top, Names(s.threads), "threads");
   top.CheckUnknownKeys();

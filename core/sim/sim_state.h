@@ -41,6 +41,12 @@ struct GpuCommand {
   int32_t direct_resource = -1;
   int64_t direct_slot = 0;
   bool direct_write = false;
+  // seed 000 PGO: the PSO and constant set the packet runs with, the thread that submitted it,
+  // and whether the driver instrumented it.
+  int32_t pso = -1;
+  int64_t constants = 0;
+  uint32_t thread = 0;
+  bool instrumented = false;
 };
 
 enum class QueueStatus : uint8_t {
@@ -125,6 +131,70 @@ struct CpuThread {
   int64_t frame_numbers[2] = {0, 0};
   bool started = false;
   bool awaiting = false;  // blocked in WaitForMultipleObjects; the released member picks the stage
+  bool stop_loop = false;  // FurtherMeasurementsDesired came back false (stop_when_converged)
+  bool destroying = false; // waiting in device destruction for in-flight background tasks
+};
+
+// seed 000: what the driver's PGO knows about one constant set of one PSO.
+struct ConstantStats {
+  int64_t samples = 0;      // histogram count since the last variant / discard
+  int32_t level = 0;        // specialisation rounds applied
+  bool task_pending = false;
+};
+
+struct PsoState {
+  core::model::PsoId id = 0;
+  bool destroyed = false;
+  int32_t next_variant = 1;
+  std::vector<std::pair<int64_t, ConstantStats>> constants;  // in first-seen order
+  ConstantStats& Stats(int64_t constant) {
+    for (auto& [c, stats] : constants) {
+      if (c == constant) return stats;
+    }
+    constants.emplace_back(constant, ConstantStats{});
+    return constants.back().second;
+  }
+};
+
+struct BackgroundTask {
+  int64_t id = 0;
+  uint32_t pso = 0;
+  int64_t constants = 0;
+  int32_t level = 0;        // level the variant reaches
+  int32_t variant = 0;
+  int64_t commit = 0;       // commit id, 0 none
+  DurationNs duration = 0;
+  bool started = false;
+  bool ended = false;       // finished or cancelled
+};
+
+struct CommitState {
+  int64_t id = 0;
+  int64_t call_id = 0;
+  uint32_t tasks = 0;
+  uint32_t outstanding = 0;
+  bool high_priority = false;
+  int32_t waiting_thread = -1;  // thread in WaitForSingleObject on the completion event
+  bool done = false;
+};
+
+// seed 000: the runtime's background thread pool and the driver's PGO state.
+struct BackgroundState {
+  BackgroundMode mode = BackgroundMode::kAllowed;
+  std::vector<core::model::ThreadId> thread_ids;  // runtime-owned threads
+  std::vector<int64_t> running_task;              // per runtime thread: task index or -1
+  std::deque<size_t> queue;                       // queued task indices, in order received
+  std::vector<BackgroundTask> tasks;
+  std::vector<CommitState> commits;
+  std::vector<PsoState> psos;
+  uint32_t running = 0;
+  uint32_t high_priority_open = 0;  // high-priority commits with tasks outstanding
+  bool device_destroyed = false;
+  bool hold_starts = false;  // a commit is being set up: its tasks start once it is complete
+  int64_t next_call_id = 1;
+  // The current pass (since the last SetBackgroundProcessingMode call).
+  bool pass_instrumented = false;
+  bool pass_found_new = false;
 };
 
 struct PendingInterrupt {
@@ -173,6 +243,7 @@ struct Sim {
   std::vector<PendingRelease> releases;
   std::vector<std::vector<core::model::StringId>> step_name_sids;  // [thread][step] packet name
   std::vector<uint32_t> queues_to_advance;  // queues unblocked this instant, advanced by the loop
+  BackgroundState bg;
 
   int64_t next_packet_id = 1;
   int64_t next_fence_op_id = 1;
@@ -212,9 +283,10 @@ void ExecuteGpuSignal(Sim& sim, uint32_t queue, const GpuCommand& signal);
 bool ReachGpuWait(Sim& sim, uint32_t queue, const GpuCommand& wait);
 void CpuSignal(Sim& sim, uint32_t thread, uint32_t fence, uint64_t value);
 // Releases the GPU waits of `fence` on `adapter` satisfied by `observed`: at once on the GPU
-// (native) or after the adapter's delay (held by the OS / propagated). Returns how many.
+// (native) or after the adapter's delay (held by the OS / propagated). `signal_id` /
+// `signal_value` name the signal the OS is acting on. Returns how many.
 uint32_t ReleaseGpuWaiters(Sim& sim, uint32_t fence, uint32_t adapter, uint64_t observed,
-                           int64_t signal_id, bool from_other_adapter);
+                           int64_t signal_id, uint64_t signal_value, bool from_other_adapter);
 void OnWaitRelease(Sim& sim, uint64_t release_index);
 // seed 003: the OS propagates a cross-adapter fence's value to another adapter.
 void RecordPropagation(Sim& sim, uint32_t fence, uint64_t value, uint32_t from, uint32_t to);
@@ -241,14 +313,46 @@ void HandleInterrupt(Sim& sim, uint64_t interrupt_index);
 // The OS reads every log of `adapter` (periodic read, end of trace).
 void ReadAdapterLogs(Sim& sim, uint32_t adapter);
 
+// background_tasks.cpp: the runtime's thread pool (seed 000)
+void SetUpBackground(Sim& sim);
+// QueueProcessingWorkCb from `caller`; returns false when cancelled at once (disabled).
+bool QueueBackgroundTask(Sim& sim, uint32_t caller, uint32_t pso, int64_t constants, int64_t commit,
+                         bool bypass_disable);
+void TryStartTasks(Sim& sim);
+// Commit bookkeeping when a task finishes or is cancelled.
+void TaskEnded(Sim& sim, const BackgroundTask& task);
+void CompleteCommitIfEmpty(Sim& sim, CommitState& commit);
+void OnTaskDone(Sim& sim, uint32_t bg_thread, uint64_t task);
+// CPU cost of `cost` on `thread`, slowed while a task runs on a runtime thread sharing its core.
+DurationNs WithInterference(const Sim& sim, uint32_t thread, DurationNs cost);
+
+// background_mode.cpp: SetBackgroundProcessingMode, PSO and device destruction (seed 000)
+// Returns false when the calling thread must block (waiting for a commit or for destruction).
+bool SetBackgroundProcessingMode(Sim& sim, uint32_t thread, const Step& step);
+void DestroyPso(Sim& sim, uint32_t thread, uint32_t pso);
+bool DestroyDevice(Sim& sim, uint32_t thread);
+
+// shader_pgo.cpp: the driver's profile-guided optimisation (seed 000)
+// Sets the packet's PSO fields, instrumentation, and its duration with variants and overhead;
+// returns the packet_submitted flags.
+uint32_t PlanPgoPacket(Sim& sim, uint32_t thread, const Step& step, int64_t frame,
+                       GpuCommand& packet);
+void OnPgoPacketDone(Sim& sim, const GpuCommand& packet);
+// (PSO, constants) pairs a commit would queue now: measured, no task pending, level < levels.
+std::vector<std::pair<uint32_t, int64_t>> CommitCandidates(Sim& sim);
+// True while some measured constant set could still lead to a recompile.
+bool MeasurementsIncomplete(const Sim& sim);
+
 // thread_program.cpp / async_pipeline_program.cpp
 // API calls a CPU thread makes: record the *_QUEUED / packet_submitted event and queue the work.
 void SubmitPacket(Sim& sim, uint32_t thread, uint32_t queue, DurationNs duration,
-                  core::model::StringId name, GpuCommand packet);
+                  core::model::StringId name, GpuCommand packet, uint32_t flags = 0);
 void QueueGpuSignal(Sim& sim, uint32_t thread, uint32_t queue, uint32_t fence, uint64_t value);
 void QueueGpuWait(Sim& sim, uint32_t thread, uint32_t queue, uint32_t fence, uint64_t value);
 void RunThread(Sim& sim, uint32_t thread);
 void RunAsyncPipeline(Sim& sim, uint32_t thread);
 void WakeThread(Sim& sim, uint32_t thread);
+// Marks the thread finished and starts the threads that wait for it (start_after).
+void FinishThread(Sim& sim, uint32_t thread);
 
 }  // namespace core::sim

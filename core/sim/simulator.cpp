@@ -184,8 +184,10 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& wri
   writer.SetMeta("time_limit_ns", std::to_string(sim.end_limit));
 
   SetUpTopology(sim, scenario);
+  SetUpBackground(sim);
   RecordInitialMonitoredValues(sim);
   for (uint32_t t = 0; t < sim.threads.size(); ++t) {
+    if (sim.threads[t].spec->start_after >= 0) continue;  // started by FinishThread
     sim.events.Push(sim.threads[t].spec->start_ns, SimEventType::kThreadStep, t);
   }
   for (uint32_t a = 0; a < scenario.adapters.size(); ++a) {
@@ -207,6 +209,7 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& wri
       case SimEventType::kPacketDone: OnPacketDone(sim, ev.a, ev.b); break;
       case SimEventType::kInterrupt: HandleInterrupt(sim, ev.b); break;
       case SimEventType::kWaitRelease: OnWaitRelease(sim, ev.b); break;
+      case SimEventType::kTaskDone: OnTaskDone(sim, ev.a, ev.b); break;
       case SimEventType::kLogRead: {
         ReadAdapterLogs(sim, ev.a);
         // Keep reading while anything else can still happen.

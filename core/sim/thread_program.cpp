@@ -27,7 +27,7 @@ uint64_t FenceValueOf(const FrameExpr& expr, int64_t frame) {
 }  // namespace
 
 void SubmitPacket(Sim& sim, uint32_t thread, uint32_t queue, DurationNs duration,
-                  core::model::StringId name, GpuCommand packet) {
+                  core::model::StringId name, GpuCommand packet, uint32_t flags) {
   packet.kind = GpuCommand::Kind::kPacket;
   packet.op = sim.next_packet_id++;
   packet.remaining_ns = duration;
@@ -42,7 +42,13 @@ void SubmitPacket(Sim& sim, uint32_t thread, uint32_t queue, DurationNs duration
   e.arg0 = q.context;
   e.arg1 = name;
   e.arg2 = packet.op;
-  sim.Emit(e);
+  e.flags = flags;
+  const EventRowId row = sim.Emit(e);
+  if (packet.pso >= 0) {
+    // Which PSO and constant set the packet runs with (seed 000 PGO), for the details panel.
+    sim.writer->AddEventArg(row, "pso", static_cast<int64_t>(sim.bg.psos[packet.pso].id));
+    sim.writer->AddEventArg(row, "constants", packet.constants);
+  }
   PushGpuCommand(sim, queue, packet);
 }
 
@@ -90,6 +96,7 @@ void RunThread(Sim& sim, uint32_t thread) {
   const ThreadSpec& spec = *t.spec;
   const bool endless = spec.frames == 0;
   while (true) {
+    if (t.stop_loop) break;
     if (t.pc == spec.steps.size()) {
       t.pc = 0;
       ++t.frame;
@@ -112,10 +119,29 @@ void RunThread(Sim& sim, uint32_t thread) {
         GpuCommand c;
         c.uses = step.resources.empty() ? nullptr : &step.resources;
         c.frame = t.frame;
-        SubmitPacket(sim, thread, step.queue, sim.random.Jittered(step.duration_ns, step.jitter),
-                     sim.step_name_sids[thread][index], c);
+        c.remaining_ns = sim.random.Jittered(step.duration_ns, step.jitter);
+        const uint32_t flags = PlanPgoPacket(sim, thread, step, t.frame, c);
+        SubmitPacket(sim, thread, step.queue, c.remaining_ns, sim.step_name_sids[thread][index], c,
+                     flags);
         break;
       }
+      case StepOp::kSetBackgroundMode:
+        if (!SetBackgroundProcessingMode(sim, thread, step)) {
+          t.blocked = true;  // WaitForSingleObject on the commit's completion event
+          return;
+        }
+        break;
+      case StepOp::kDestroyPso:
+        DestroyPso(sim, thread, static_cast<uint32_t>(step.pso));
+        break;
+      case StepOp::kDestroyDevice:
+        if (!DestroyDevice(sim, thread)) {
+          --t.pc;  // run the step again when the in-flight tasks have completed
+          t.blocked = true;
+          return;
+        }
+        FinishThread(sim, thread);
+        return;
       case StepOp::kSignal:
         QueueGpuSignal(sim, thread, step.queue, step.fence, FenceValueOf(step.value, t.frame));
         break;
@@ -140,10 +166,21 @@ void RunThread(Sim& sim, uint32_t thread) {
         break;
       }
     }
-    sim.events.Push(sim.now + cost, SimEventType::kThreadStep, thread);
+    sim.events.Push(sim.now + WithInterference(sim, thread, cost), SimEventType::kThreadStep,
+                    thread);
     return;
   }
-  t.done = true;
+  FinishThread(sim, thread);
+}
+
+void FinishThread(Sim& sim, uint32_t thread) {
+  sim.threads[thread].done = true;
+  for (uint32_t other = 0; other < sim.threads.size(); ++other) {
+    const ThreadSpec& spec = *sim.threads[other].spec;
+    if (spec.start_after == static_cast<int32_t>(thread)) {
+      sim.events.Push(sim.now + spec.start_ns, SimEventType::kThreadStep, other);
+    }
+  }
 }
 
 }  // namespace core::sim

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "core/model/error.h"
+#include "importers/etl/etl_reader.h"
 
 namespace importers {
 
@@ -27,7 +28,10 @@ FileFormat SniffBytes(std::string_view prefix) {
       static_cast<unsigned char>(prefix[1]) == 0x8b) {
     return FileFormat::kGzip;
   }
-  if (prefix.size() >= 4 && std::memcmp(prefix.data(), "PK\x03\x04", 4) == 0) {
+  // Zip: a local file header, or the end record of an empty archive, or a spanned-archive mark.
+  if (prefix.size() >= 4 && (std::memcmp(prefix.data(), "PK\x03\x04", 4) == 0 ||
+                             std::memcmp(prefix.data(), "PK\x05\x06", 4) == 0 ||
+                             std::memcmp(prefix.data(), "PK\x07\x08", 4) == 0)) {
     return FileFormat::kZip;
   }
   size_t i = 0;
@@ -37,18 +41,9 @@ FileFormat SniffBytes(std::string_view prefix) {
     ++i;
   }
   if (i < prefix.size() && (prefix[i] == '[' || prefix[i] == '{')) return FileFormat::kJson;
-  // ETL: a WMI_BUFFER_HEADER (72 bytes) then the first record; the logfile header's system
-  // trace header carries the 0xC0xx marker and header type. We accept the buffer-size field of a
-  // plausible power-of-two size together with the TRACE_LOGFILE_HEADER marker bytes at 72.
-  if (prefix.size() >= 80) {
-    uint32_t buffer_size = 0;
-    std::memcpy(&buffer_size, prefix.data(), 4);
-    auto marker = static_cast<unsigned char>(prefix[75]);
-    if (buffer_size >= 4096 && buffer_size <= (1u << 24) && (buffer_size & (buffer_size - 1)) == 0 &&
-        (marker & 0xC0) == 0xC0) {
-      return FileFormat::kEtl;
-    }
-  }
+  // ETL: a WMI buffer header (u32 buffer size at 0, bytes in use at 0x30) whose first record, at
+  // 0x48, is the TRACE_LOGFILE_HEADER in a system trace header (checked on a real capture).
+  if (etl::LooksLikeEtl(prefix)) return FileFormat::kEtl;
   return FileFormat::kUnknown;
 }
 

@@ -11,35 +11,14 @@
 #include "core/analysis/wait_findings.h"
 #include "core/analysis/wait_latency.h"
 #include "tests/support/test_support.h"
-#include "tests/unit/analysis/hand_trace.h"
+#include "tests/support/hand_trace.h"
 
 using namespace core::analysis;
 using core::store::TraceStore;
 using hand_trace::HandTrace;
 using test_support::ScratchDir;
 
-namespace {
-
-// Trace A, span [0, 120]:
-//   copy    (q1) packet 1 submitted 0, runs [10, 50]; signal f=1 queued 1, executed 50
-//   3d      (q2) wait f>=1 queued 5, unblocked 60; packet 2 submitted 8, runs [60, 100]
-//   compute (q3) packet 3 submitted 0, runs [0, 30]
-TraceStore WriteTraceA(const std::filesystem::path& path) {
-  HandTrace t(path);
-  QueueId copy = t.Queue("copy", QueueType::kCopy);
-  QueueId gfx = t.Queue("3d");
-  QueueId compute = t.Queue("compute", QueueType::kCompute);
-  ThreadId th = t.Thread("main");
-  FenceId f = t.Fence("f");
-  t.Packet(copy, th, 1, 0, 10, 50);
-  t.Signal(copy, th, f, 1, 100, 1, 50);
-  t.Wait(gfx, th, f, 1, 200, 5, 60);
-  t.Packet(gfx, th, 2, 8, 60, 100);
-  t.Packet(compute, th, 3, 0, 0, 30);
-  return t.Finish(0, 120);
-}
-
-}  // namespace
+using hand_trace::WriteTraceA;
 
 TEST(QueueTime, BusyWaitingIdleAndPairs) {
   ScratchDir dir;

@@ -4,32 +4,24 @@
 
 #include "core/analysis/reconstruction.h"
 #include "tests/support/test_support.h"
-#include "tests/unit/analysis/hand_trace.h"
+#include "tests/support/hand_trace.h"
 
 using namespace core::analysis;
 using hand_trace::HandTrace;
 using test_support::ScratchDir;
 
 TEST(Reconstruction, PairsPacketsSignalsAndLinksWaitByValue) {
+  // trace A (tests/support/hand_trace.h): copy runs [10,50] and signals f=1 at 50; 3d waits
+  // f>=1 from 5, unblocked 60 with no released_by id, so the link is by value.
   ScratchDir dir;
-  HandTrace t(dir / "t.db");
-  QueueId copy = t.Queue("copy", QueueType::kCopy);
-  QueueId gfx = t.Queue("3d");
-  ThreadId th = t.Thread("main");
-  FenceId f = t.Fence("upload");
-  // copy: packet 1 runs [10, 50], then signals f=1 (executed at 50).
-  t.Packet(copy, th, 1, 5, 10, 50);
-  t.Signal(copy, th, f, 1, 100, 6, 50);
-  // 3d: wait f>=1 queued at 7, unblocked at 60 (no released_by id), packet 2 [60, 100].
-  t.Wait(gfx, th, f, 1, 200, 7, 60);
-  t.Packet(gfx, th, 2, 8, 60, 100);
-  auto store = t.Finish(0, 120);
+  auto store = hand_trace::WriteTraceA(dir / "t.db");
+  const QueueId copy = 1;
   Reconstruction r = Reconstruct(store);
 
-  ASSERT_EQ(r.packets.size(), 2u);
+  ASSERT_EQ(r.packets.size(), 3u);  // copy, 3d, compute
   ASSERT_EQ(r.queues[copy].packets.size(), 1u);
   const Packet& p1 = r.packets[r.queues[copy].packets[0]];
-  EXPECT_EQ(p1.submit, 5);
+  EXPECT_EQ(p1.submit, 0);
   EXPECT_EQ(p1.start, 10);
   EXPECT_EQ(p1.end, 50);
   ASSERT_EQ(r.queues[copy].segments.size(), 1u);
@@ -38,7 +30,7 @@ TEST(Reconstruction, PairsPacketsSignalsAndLinksWaitByValue) {
 
   ASSERT_EQ(r.waits.size(), 1u);
   const WaitBox& w = r.waits[0];
-  EXPECT_EQ(w.queued, 7);
+  EXPECT_EQ(w.queued, 5);
   EXPECT_EQ(w.unblocked, 60);
   ASSERT_NE(w.signal, kNoIndex);
   EXPECT_EQ(r.signals[w.signal].signal_id, 100);

@@ -72,4 +72,46 @@ class HandTrace {
   ProcessId m_process = 0;
 };
 
+// Trace A of the analysis tests, span [0, 120]:
+//   copy    (q1) packet 1 submitted 0, runs [10, 50]; signal f=1 queued 1, executed 50
+//   3d      (q2) wait f>=1 queued 5, unblocked 60; packet 2 submitted 8, runs [60, 100]
+//   compute (q3) packet 3 submitted 0, runs [0, 30]
+// `extras` may append more records before the trace is finished.
+template <typename Extras>
+TraceStore WriteTraceA(const std::filesystem::path& path, Extras extras) {
+  HandTrace t(path);
+  QueueId copy = t.Queue("copy", QueueType::kCopy);
+  QueueId gfx = t.Queue("3d");
+  QueueId compute = t.Queue("compute", QueueType::kCompute);
+  ThreadId th = t.Thread("main");
+  FenceId f = t.Fence("f");
+  t.Packet(copy, th, 1, 0, 10, 50);
+  t.Signal(copy, th, f, 1, 100, 1, 50);
+  t.Wait(gfx, th, f, 1, 200, 5, 60);
+  t.Packet(gfx, th, 2, 8, 60, 100);
+  t.Packet(compute, th, 3, 0, 0, 30);
+  extras(t);
+  return t.Finish(0, 120);
+}
+inline TraceStore WriteTraceA(const std::filesystem::path& path) {
+  return WriteTraceA(path, [](HandTrace&) {});
+}
+
+// Trace A plus findings, span [0, 120]:
+//   3d waits f>=5 from 105, never unblocked (wait_pending_at_end at 120, f at 1): never signalled
+//   copy's signal log overran at 90, 4 entries lost, data missing since 70
+//   an optimized interrupt on copy at 51 that released nobody (spurious)
+//   one SetBackgroundProcessingMode call at 0 returning FurtherMeasurementsDesired
+inline TraceStore WriteReportTrace(const std::filesystem::path& path) {
+  return WriteTraceA(path, [](HandTrace& t) {
+    const QueueId copy = 1, gfx = 2;
+    const FenceId f = 1;
+    t.Append({0, EventKind::ModeChanged, 0, 1, 0, 0, 1, 0, 0, 0, 1});
+    t.Append({51, EventKind::Interrupt, copy, 0, f, 1, 100, 1, 0, 1, kInterruptOptimized});
+    t.Append({90, EventKind::LogOverrun, copy, 0, 0, 0, 0, 4, 2, 70, 1});
+    t.Wait(gfx, 1, f, 5, 201, 105, -1);
+    t.Append({120, EventKind::WaitPendingAtEnd, gfx, 0, f, 5, 201, 1});
+  });
+}
+
 }  // namespace hand_trace

@@ -1,0 +1,26 @@
+// Shared by stats, report and compare: load a trace and analyse it with progress on a terminal,
+// and write an output file atomically (a temporary file beside it, renamed when complete, so a
+// failed run never leaves half a report).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "core/report/report_data.h"
+#include "core/store/trace_store.h"
+
+namespace app::cli {
+
+struct AnalysedTrace {
+  std::unique_ptr<core::store::TraceStore> store;  // owned here: data points into it
+  core::report::ReportData data;
+};
+
+// Throws core::Error for a file that is not a trace.
+AnalysedTrace LoadAndAnalyse(const std::string& path, bool full);
+
+// Throws core::Error naming the file when it cannot be written.
+void WriteFileAtomically(const std::filesystem::path& path, const std::string& content);
+
+}  // namespace app::cli

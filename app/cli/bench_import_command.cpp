@@ -1,0 +1,119 @@
+// `fencescope bench import FILE`: import speed in MB/s of the (decompressed) input, with the time
+// split between decoding (in memory) and SQLite inserts, so it shows which one limits the import.
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "app/cli/commands.h"
+#include "core/model/error.h"
+#include "core/store/trace_writer.h"
+#include "importers/common/compressed_input.h"
+#include "importers/chrome_json/import_benchmark.h"
+#include "importers/etl/etl_importer.h"
+
+namespace app::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+struct EtlRun {
+  importers::etl::EtlImportStats stats;
+  double commit_seconds = 0;
+  double Decode() const { return stats.read_seconds + stats.decode_seconds; }
+  double Write() const { return stats.write_seconds + commit_seconds; }
+  double Total() const { return Decode() + Write(); }
+};
+
+void BenchEtl(const importers::DecodedInput& input, int repeat,
+              const std::filesystem::path& scratch) {
+  EtlRun best;
+  for (int i = 0; i < repeat; ++i) {
+    EtlRun run;
+    core::store::TraceWriter writer(scratch, "etl");
+    run.stats = importers::etl::ImportEtl(input.bytes.view(), input.label, writer, {});
+    const auto t = Clock::now();
+    writer.Commit();
+    run.commit_seconds = Since(t);
+    if (i == 0 || run.Total() < best.Total()) best = run;
+  }
+  std::filesystem::remove(scratch);
+  const double mb = static_cast<double>(input.bytes.size()) / 1e6;
+  const auto& s = best.stats;
+  std::cout << fmt::format("input                 {} (ETW .etl, {:.1f} MB; best of {})\n",
+                           input.label, mb, repeat);
+  std::cout << fmt::format("ETW records           {} ({} DxgKrnl) -> {} trace events\n",
+                           s.etw_events, s.dxgkrnl_events, s.records_written);
+  std::cout << fmt::format("container walk        {:8.3f} s  {:9.1f} MB/s\n", s.read_seconds,
+                           mb / s.read_seconds);
+  std::cout << fmt::format("decode + map          {:8.3f} s  {:9.1f} MB/s   (in memory)\n",
+                           s.decode_seconds, mb / s.decode_seconds);
+  std::cout << fmt::format("decoding total        {:8.3f} s  {:9.1f} MB/s\n", best.Decode(),
+                           mb / best.Decode());
+  std::cout << fmt::format("SQLite inserts        {:8.3f} s  {:9.0f} rows/s  (+ commit {:.3f} s)\n",
+                           s.write_seconds,
+                           static_cast<double>(s.records_written) / s.write_seconds,
+                           best.commit_seconds);
+  std::cout << fmt::format("import total          {:8.3f} s  {:9.1f} MB/s\n", best.Total(),
+                           mb / best.Total());
+  std::cout << fmt::format("limited by            {} ({:.0f}% of the time)\n",
+                           best.Write() >= best.Decode() ? "SQLite inserts" : "decoding",
+                           100.0 * std::max(best.Write(), best.Decode()) / best.Total());
+}
+
+// Formats without a stage split: the whole import, timed.
+// Chrome JSON: the whole import next to a bare simdjson pass over the same bytes.
+void BenchChromeJson(const std::filesystem::path& file, const std::filesystem::path& scratch) {
+  auto r = importers::chrome_json::RunImportBenchmark(file, scratch);
+  std::cout << fmt::format("JSON bytes (decoded)    {} ({:.1f} MB)\n", r.content_bytes,
+                           r.content_bytes / 1e6);
+  std::cout << fmt::format("events in file          {}\n", r.events_in_file);
+  std::cout << fmt::format("records written         {}\n", r.records_written);
+  std::cout << fmt::format("import (whole)          {:>8.1f} MB/s  ({:.3f} s)\n", r.ImportMBps(),
+                           r.import_seconds);
+  std::cout << fmt::format("  of which scan + parse {:>8.1f} MB/s  ({:.3f} s)\n", r.ParseMBps(),
+                           r.parse_seconds);
+  std::cout << fmt::format("raw simdjson pass       {:>8.1f} MB/s  ({:.3f} s)\n", r.RawMBps(),
+                           r.raw_seconds);
+  std::cout << fmt::format("import/raw ratio        {:.2f}  (target >= 0.4 on >= 100 MB)\n",
+                           r.Ratio());
+  std::cout << fmt::format("scan+parse/raw ratio    {:.2f}\n", r.raw_seconds / r.parse_seconds);
+}
+
+}  // namespace
+
+void RegisterBenchImport(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand(
+      "import", "Import speed of FILE in MB/s, split into decoding and SQLite inserts");
+  auto file = std::make_shared<std::string>();
+  auto repeat = std::make_shared<int>(3);
+  auto dir = std::make_shared<std::string>(std::filesystem::temp_directory_path().string());
+  cmd->add_option("FILE", *file, "File to import (any format `import` reads)")->required();
+  cmd->add_option("--repeat", *repeat, "Runs; the best is reported (default 3)");
+  cmd->add_option("--dir", *dir, "Directory for the scratch trace");
+  cmd->callback([file, repeat, dir] {
+    if (*repeat < 1) throw core::Error("--repeat must be at least 1");
+    const auto scratch = std::filesystem::path(*dir) /
+                         fmt::format("fencescope-bench-import-{}.db", ::getpid());
+    const auto t = Clock::now();
+    importers::DecodedInput input = importers::ReadInput(*file);
+    const double read_seconds = Since(t);
+    if (input.container != importers::FileFormat::kUnknown) {
+      std::cout << fmt::format("decompress            {:8.3f} s  ({} -> {} bytes)\n",
+                               read_seconds, input.file_size, input.bytes.size());
+    }
+    if (input.content == importers::FileFormat::kEtl) {
+      BenchEtl(input, *repeat, scratch);
+    } else {
+      BenchChromeJson(*file, scratch);
+    }
+  });
+}
+
+}  // namespace app::cli

@@ -1,0 +1,65 @@
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/cli/analysed_trace.h"
+#include "app/cli/commands.h"
+#include "app/gui_entry.h"
+#include "core/model/error.h"
+#include "core/report/fail_if.h"
+#include "core/report/report_html.h"
+#include "core/report/report_json.h"
+#include "core/report/report_markdown.h"
+
+namespace app::cli {
+
+void RegisterReportCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "report", "Analyse a trace and write a report (HTML with charts, JSON or Markdown)");
+  struct Options {
+    std::string trace;
+    std::string output;
+    std::string format;
+    std::vector<std::string> fail_if;
+  };
+  auto options = std::make_shared<Options>();
+  cmd->add_option("TRACE", options->trace, "fencescope trace database")->required();
+  cmd->add_option("-o,--output", options->output,
+                  "Output file (default: standard output); the format follows the extension "
+                  "(.html, .json, .md) unless --format is given");
+  cmd->add_option("--format", options->format, "html | json | md")
+      ->check(CLI::IsMember({"html", "json", "md"}));
+  cmd->add_option("--fail-if", options->fail_if,
+                  "Exit with code 3 when EXPR over the JSON keys is true, e.g. "
+                  "\"interrupts.spurious > 10 || fences.waits_never_unblocked > 0\" (may repeat)");
+  cmd->callback([options] {
+    std::string format = options->format;
+    if (format.empty()) {
+      std::string ext = std::filesystem::path(options->output).extension().string();
+      format = ext == ".json" ? "json" : ext == ".md" ? "md" : options->output.empty() ? "json" : "html";
+    }
+    AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/true);
+    core::report::Json json = core::report::ReportJson(t.data);
+    // evaluate the gates first: an unknown key is an error before anything is written
+    std::vector<std::string> tripped;
+    for (const std::string& expr : options->fail_if) {
+      if (core::report::EvaluateFailIf(json, expr)) tripped.push_back(expr);
+    }
+    std::string content = format == "json" ? json.Dump()
+                          : format == "md" ? core::report::ReportMarkdown(t.data)
+                                           : core::report::ReportHtml(t.data);
+    if (options->output.empty()) {
+      std::cout << content;
+    } else {
+      WriteFileAtomically(options->output, content);
+      std::cerr << fmt::format("wrote {} ({} report, {} bytes)\n", options->output, format,
+                               content.size());
+    }
+    for (const std::string& expr : tripped) {
+      std::cerr << fmt::format("fail-if: \"{}\" is true\n", expr);
+    }
+    if (!tripped.empty()) app::SetExitCode(3);
+  });
+}
+
+}  // namespace app::cli

@@ -1,0 +1,69 @@
+#include "core/report/report_data.h"
+
+#include <fmt/format.h>
+
+namespace core::report {
+
+std::string ReportData::QueueName(core::model::QueueId id) const {
+  const auto* q = store->FindQueue(id);
+  return q ? q->name : fmt::format("queue {}", id);
+}
+
+std::string ReportData::ThreadName(core::model::ThreadId id) const {
+  const auto* t = store->FindThread(id);
+  return t ? t->name : fmt::format("thread {}", id);
+}
+
+std::string ReportData::FenceName(core::model::FenceId id) const {
+  const auto* f = store->FindFence(id);
+  return f ? f->name : fmt::format("fence {}", id);
+}
+
+std::string ReportData::SignallerName(core::model::QueueId id, bool cpu) const {
+  if (id != 0) return QueueName(id);
+  return cpu ? "CPU" : "none";
+}
+
+std::string ReportData::TrackName(core::model::QueueId queue, core::model::ThreadId thread) const {
+  return queue != 0 ? QueueName(queue) : fmt::format("thread {}", ThreadName(thread));
+}
+
+std::string ReportData::PairName(const analysis::LatencyGroup& g) const {
+  return fmt::format("{} -> {}", SignallerName(g.from, g.from == 0),
+                     g.cpu ? ThreadName(g.to_thread) : QueueName(g.to_queue));
+}
+
+ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
+                        const AnalyseProgress& progress) {
+  using namespace core::analysis;  // NOLINT
+  ReportData d;
+  d.store = &store;
+  d.full = full;
+  auto step = [&](double fraction) {
+    if (progress) progress(fraction);
+  };
+  for (auto kind : store.events.kind) ++d.kind_counts[static_cast<size_t>(kind) & 0xFF];
+  step(0.05);
+  d.recon = Reconstruct(store);
+  step(full ? 0.35 : 0.6);
+  d.queue_time = ComputeQueueTime(store, d.recon);
+  d.interrupts = ComputeInterrupts(d.recon);
+  d.overruns = ComputeOverruns(store, d.recon);
+  d.waits = FindWaitProblems(d.recon);
+  d.rewinds = FindFenceRewinds(store, d.recon);
+  step(full ? 0.5 : 1.0);
+  if (!full) return d;
+  d.latency = ComputeWaitLatency(d.recon);
+  step(0.6);
+  d.critical_path = ComputeCriticalPath(d.recon);
+  step(0.7);
+  d.gaps = AttributeIdleGaps(store, d.recon);
+  step(0.8);
+  d.hazards = FindResourceHazards(store, d.recon);
+  step(0.9);
+  d.pgo = ComputePgoSeries(store, d.recon);
+  step(1.0);
+  return d;
+}
+
+}  // namespace core::report

@@ -1,0 +1,62 @@
+// Everything the reports show, computed once from a loaded trace: the reconstruction and every
+// analysis of core/analysis. The JSON, Markdown and HTML renderers and `compare` read this.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <string>
+
+#include "core/analysis/critical_path.h"
+#include "core/analysis/fence_rewinds.h"
+#include "core/analysis/idle_gaps.h"
+#include "core/analysis/interrupt_analysis.h"
+#include "core/analysis/overrun_windows.h"
+#include "core/analysis/pgo_series.h"
+#include "core/analysis/queue_time.h"
+#include "core/analysis/reconstruction.h"
+#include "core/analysis/resource_hazards.h"
+#include "core/analysis/wait_findings.h"
+#include "core/analysis/wait_latency.h"
+#include "core/store/trace_store.h"
+
+namespace core::report {
+
+struct ReportData {
+  const core::store::TraceStore* store = nullptr;
+  bool full = false;  // false: only what `stats` needs (no latency, path, gaps, hazards, PGO)
+  std::array<uint64_t, 256> kind_counts{};  // records per event kind id
+  analysis::Reconstruction recon;
+  analysis::QueueTimeSplit queue_time;
+  analysis::InterruptAnalysis interrupts;
+  analysis::OverrunAnalysis overruns;
+  analysis::WaitFindings waits;
+  std::vector<analysis::FenceRewind> rewinds;
+  // full only
+  analysis::WaitLatency latency;
+  analysis::CriticalPath critical_path;
+  analysis::IdleGaps gaps;
+  analysis::HazardAnalysis hazards;
+  analysis::PgoSeries pgo;
+
+  uint64_t Count(core::model::EventKind kind) const {
+    return kind_counts[static_cast<size_t>(kind) & 0xFF];
+  }
+  std::string QueueName(core::model::QueueId id) const;
+  std::string ThreadName(core::model::ThreadId id) const;
+  std::string FenceName(core::model::FenceId id) const;
+  // "queue name" for a signal source: the queue, "CPU" for a CPU signal, "none" when unlinked.
+  std::string SignallerName(core::model::QueueId id, bool cpu) const;
+  // The queue's name, or "thread <name>" when queue is 0.
+  std::string TrackName(core::model::QueueId queue, core::model::ThreadId thread) const;
+  // "signaller -> waiter" of a per-queue-pair latency group.
+  std::string PairName(const analysis::LatencyGroup& group) const;
+};
+
+// Progress: fraction in [0, 1] of the analysis work. May be empty.
+using AnalyseProgress = std::function<void(double fraction)>;
+
+// `store` must outlive the result.
+ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
+                        const AnalyseProgress& progress = {});
+
+}  // namespace core::report

@@ -1,0 +1,378 @@
+#include "core/report/report_html.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/analysis/intervals.h"
+#include "core/analysis/wait_cover.h"
+#include "core/report/findings.h"
+#include "core/report/report_json.h"
+#include "core/report/svg_chart.h"
+
+namespace core::report {
+namespace {
+
+using namespace core::analysis;  // NOLINT
+
+constexpr const char* kBusy = "#3b7dd8";
+constexpr const char* kWaiting = "#f0a030";
+constexpr const char* kIdle = "#d8d8d8";
+constexpr const char* kMissing = "#d03030";
+constexpr const char* kPath = "#7a2ea0";
+constexpr const char* kPreempted = "#8fbf60";
+
+std::string Row(const std::vector<std::string>& cells, bool header = false) {
+  std::string out = "<tr>";
+  const char* open = header ? "<th>" : "<td>";
+  const char* close = header ? "</th>" : "</td>";
+  for (const auto& c : cells) out += open + XmlEscape(c) + close;
+  return out + "</tr>\n";
+}
+
+std::string Section(const std::string& id, const std::string& title) {
+  return fmt::format("<h2 id=\"{}\">{}</h2>\n", id, XmlEscape(title));
+}
+
+std::string Ms(TimeNs ns, TimeNs start) { return fmt::format("{:.6f} ms", (ns - start) / 1e6); }
+
+// Merges intervals closer than one pixel so a row draws at most about `width` rectangles.
+std::string PixelRects(const std::vector<Interval>& intervals, TimeNs t0, double ns_per_px,
+                       double x_offset, int y, int h, const char* colour) {
+  std::string out;
+  double cur0 = -1, cur1 = -1;
+  auto flush = [&] {
+    if (cur1 < 0) return;
+    out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\"/>",
+                       x_offset + cur0, y, std::max(0.5, cur1 - cur0), h, colour);
+  };
+  for (const Interval& i : intervals) {
+    double x0 = (i.start - t0) / ns_per_px, x1 = (i.end - t0) / ns_per_px;
+    if (cur1 >= 0 && x0 <= cur1 + 0.5) {
+      cur1 = std::max(cur1, x1);
+    } else {
+      flush();
+      cur0 = x0;
+      cur1 = x1;
+    }
+  }
+  flush();
+  return out;
+}
+
+std::string TimelineSvg(const ReportData& d) {
+  const auto& store = *d.store;
+  constexpr int kWidth = 960, kLabel = 170, kRowH = 26;
+  TimeNs t0 = d.recon.start_ns, t1 = std::max(d.recon.end_ns, t0 + 1);
+  double ns_per_px = static_cast<double>(t1 - t0) / (kWidth - kLabel - 10);
+  int height = 40 + static_cast<int>(store.queues.size()) * kRowH + 30;
+  std::string out = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
+      "{1}\" font-family=\"sans-serif\" role=\"img\"><title>Per-queue timeline overview</title>"
+      "<text x=\"4\" y=\"16\" font-size=\"13\" font-weight=\"bold\">Per-queue timeline overview"
+      "</text>",
+      kWidth, height);
+  // path steps per queue, drawn as a thin bar under the row
+  std::vector<std::vector<Interval>> path(d.recon.queues.size());
+  for (const PathStep& s : d.critical_path.steps) {
+    if (s.queue && s.queue < path.size()) path[s.queue].push_back({s.start, s.end});
+  }
+  for (size_t i = 0; i < store.queues.size(); ++i) {
+    QueueId q = store.queues[i].id;
+    int y = 30 + static_cast<int>(i) * kRowH;
+    out += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"11\">{}</text>", y + 13,
+                       XmlEscape(store.queues[i].name));
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", kLabel,
+                       y, kWidth - kLabel - 10, kIdle);
+    std::vector<Interval> waiting;
+    for (const WaitPiece& p : WaitCover(d.recon, q)) waiting.push_back({p.start, p.end});
+    out += PixelRects(Clip(UnionOf(waiting), t0, t1), t0, ns_per_px, kLabel, y, 16, kWaiting);
+    out += PixelRects(BusyIntervals(d.recon, q), t0, ns_per_px, kLabel, y, 16, kBusy);
+    if (q < d.recon.queues.size()) {
+      std::vector<Interval> missing;
+      for (const MissingWindow& w : d.recon.queues[q].missing) missing.push_back({w.start, w.end});
+      out += PixelRects(Clip(UnionOf(missing), t0, t1), t0, ns_per_px, kLabel, y, 5, kMissing);
+      out += PixelRects(UnionOf(path[q]), t0, ns_per_px, kLabel, y + 17, 3, kPath);
+    }
+  }
+  int axis_y = 30 + static_cast<int>(store.queues.size()) * kRowH + 10;
+  for (int i = 0; i <= 4; ++i) {
+    double x = kLabel + (kWidth - kLabel - 10) * i / 4.0;
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
+                       x, axis_y, XmlEscape(FormatDuration((t1 - t0) * i / 4.0)));
+  }
+  int lx = kLabel;
+  for (auto [label, colour] : {std::pair{"busy", kBusy}, {"waiting on a fence", kWaiting},
+                               {"idle", kIdle}, {"data missing (overrun)", kMissing},
+                               {"critical path", kPath}}) {
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" "
+                       "y=\"{}\" font-size=\"11\">{}</text>",
+                       lx, axis_y + 8, colour, lx + 14, axis_y + 17, label);
+    lx += 30 + static_cast<int>(std::char_traits<char>::length(label)) * 6;
+  }
+  return out + "</svg>";
+}
+
+std::string HistogramSvg(const std::string& title, const Log2Histogram& a, const Log2Histogram& b) {
+  size_t n = std::max(a.counts.size(), b.counts.size());
+  std::vector<std::string> categories;
+  BarSeries sa{"queued -> signal executed", kWaiting, {}};
+  BarSeries sb{"signal executed -> unblocked", kBusy, {}};
+  for (size_t k = 0; k < n; ++k) {
+    categories.push_back(k == 0 ? "0" : FormatDuration(static_cast<double>(Log2Histogram::BucketLow(k))));
+    sa.values.push_back(k < a.counts.size() ? static_cast<double>(a.counts[k]) : 0);
+    sb.values.push_back(k < b.counts.size() ? static_cast<double>(b.counts[k]) : 0);
+  }
+  return SvgBarChart(title, categories, {sa, sb}, "");
+}
+
+std::string PercentileCells(const Percentiles& p) {
+  return fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td>", p.count,
+                     FormatDuration(p.p50), FormatDuration(p.p90), FormatDuration(p.p99));
+}
+
+std::string LatencyTable(const ReportData& d, const std::vector<LatencyGroup>& groups, bool pair) {
+  std::string out = "<table><tr><th>kind</th><th>";
+  out += pair ? "signaller -> waiter" : "fence";
+  out += "</th><th>n</th><th>to signal p50</th><th>p90</th><th>p99</th><th>n</th>"
+         "<th>to unblock p50</th><th>p90</th><th>p99</th></tr>\n";
+  for (const LatencyGroup& g : groups) {
+    std::string name = pair ? d.PairName(g)
+                            : d.FenceName(g.fence);
+    out += fmt::format("<tr><td>{}</td><td>{}</td>{}{}</tr>\n", g.cpu ? "CPU" : "GPU",
+                       XmlEscape(name), PercentileCells(g.to_signal), PercentileCells(g.to_unblock));
+  }
+  return out + "</table>\n";
+}
+
+std::string SummarySection(const ReportData& d, const Json& stats) {
+  const auto& fences = *stats.Find("fences");
+  const auto& irq = *stats.Find("interrupts");
+  std::string out = Section("summary", "Summary") + "<table>\n";
+  auto line = [&](const std::string& k, const std::string& v) { out += Row({k, v}); };
+  line("trace", d.store->path.string());
+  line("source", d.store->MetaOr("source", ""));
+  line("duration", FormatDuration(static_cast<double>(d.recon.end_ns - d.recon.start_ns)));
+  line("events", std::to_string(d.store->events.size()));
+  line("queues / fences", fmt::format("{} / {}", d.store->queues.size(), d.store->fences.size()));
+  line("packets", std::to_string(d.recon.packets.size()));
+  line("signals executed (GPU + CPU)",
+       fmt::format("{} + {}", fences.Find("signals_executed")->Int(), fences.Find("cpu_signals")->Int()));
+  line("GPU waits / CPU waits", fmt::format("{} / {}", fences.Find("gpu_waits_queued")->Int(),
+                                             fences.Find("cpu_waits")->Int()));
+  line("interrupts (spurious)", fmt::format("{} ({}, {:.1f}%)", irq.Find("total")->Int(),
+                                            irq.Find("spurious")->Int(),
+                                            100 * irq.Find("spurious_ratio")->Number()));
+  line("interrupts per GPU signal", fmt::format("{:.3f}", irq.Find("per_signal")->Number()));
+  line("waits never unblocked", std::to_string(fences.Find("waits_never_unblocked")->Int()));
+  line("wait cycles (deadlocks)", std::to_string(d.waits.cycles.size()));
+  line("log overruns", std::to_string(d.overruns.overruns));
+  line("resource hazards", std::to_string(d.hazards.hazards));
+  line("fence rewinds", std::to_string(d.rewinds.size()));
+  line("critical path", FormatDuration(static_cast<double>(d.critical_path.Length())));
+  return out + "</table>\n";
+}
+
+std::string QueueSection(const ReportData& d) {
+  std::string out = Section("queues", "Queues: busy, waiting, idle") +
+                    "<table><tr><th>queue</th><th>type</th><th>packets</th><th>busy</th>"
+                    "<th>waiting</th><th>idle</th></tr>\n";
+  std::vector<StackedRow> split, gaps;
+  for (const QueueTime& t : d.queue_time.queues) {
+    const auto* q = d.store->FindQueue(t.queue);
+    out += Row({d.QueueName(t.queue), q ? std::string(QueueTypeName(q->type)) : "",
+                std::to_string(t.packets), FormatDuration(t.busy_ns), FormatDuration(t.waiting_ns),
+                FormatDuration(t.idle_ns)});
+    split.push_back({d.QueueName(t.queue), {double(t.busy_ns), double(t.waiting_ns), double(t.idle_ns)}});
+  }
+  out += "</table>\n";
+  out += SvgStackedBars("Time split per queue", {"busy", "waiting on a fence", "idle"},
+                        {kBusy, kWaiting, kIdle}, split, "ns");
+  out += Section("pairs", "Queue pairs: time one queue was held by another's signals");
+  out += "<table><tr><th>waiting queue</th><th>signalled by</th><th>held</th><th>waits</th></tr>\n";
+  for (const QueuePairWait& p : d.queue_time.pairs) {
+    out += Row({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
+                FormatDuration(p.waiting_ns), std::to_string(p.waits)});
+  }
+  out += "</table>\n";
+  out += Section("gaps", "Idle-gap attribution");
+  std::vector<std::string> labels;
+  for (int c = 0; c < 4; ++c) labels.push_back(GapCauseName(static_cast<GapCause>(c)));
+  out += "<table><tr><th>queue</th><th>waiting on fence</th><th>preempted</th>"
+         "<th>nothing submitted</th><th>submitted, not running</th><th>fences waited on</th></tr>\n";
+  for (const QueueGaps& g : d.gaps.per_queue) {
+    std::string fences;
+    for (const FenceGapTotal& f : g.per_fence) {
+      if (!fences.empty()) fences += "; ";
+      fences += fmt::format("{} from {}: {}", d.FenceName(f.fence),
+                            d.SignallerName(f.signalling, f.cpu_signal), FormatDuration(f.ns));
+    }
+    out += Row({d.QueueName(g.queue), FormatDuration(g.by_cause[0]), FormatDuration(g.by_cause[1]),
+                FormatDuration(g.by_cause[2]), FormatDuration(g.by_cause[3]), fences});
+    gaps.push_back({d.QueueName(g.queue), {double(g.by_cause[0]), double(g.by_cause[1]),
+                                          double(g.by_cause[2]), double(g.by_cause[3])}});
+  }
+  out += "</table>\n";
+  out += SvgStackedBars("Idle time by cause", labels, {kWaiting, kPreempted, kIdle, "#9090c0"}, gaps, "ns");
+  return out;
+}
+
+std::string InterruptSection(const ReportData& d) {
+  const InterruptAnalysis& x = d.interrupts;
+  std::string out = Section("interrupts", "Interrupts");
+  out += fmt::format("<p>{} interrupts, {} released a waiter, {} spurious ({:.1f}%), {:.3f} per "
+                     "executed GPU signal; {} optimized (named a HWQueue), {} scanned every log of "
+                     "the engine.</p>\n",
+                     x.total, x.with_waiters_released, x.spurious, 100 * x.spurious_ratio,
+                     x.per_signal, x.optimized, x.scan_all);
+  std::vector<double> t;
+  for (size_t i = 0; i < x.count.size(); ++i) t.push_back((i + 0.5) * x.bin_ns);
+  out += SvgLineChart("Interrupt rate over time", t, "ns",
+                      {{"interrupts per second", kMissing, x.rate_per_s, false}}, "/s", "");
+  out += "<table><tr><th>fence</th><th>interrupts</th><th>GPU signals executed</th></tr>\n";
+  for (const FenceInterrupts& f : x.per_fence) {
+    out += Row({d.FenceName(f.fence), std::to_string(f.interrupts), std::to_string(f.signals_executed)});
+  }
+  return out + "</table>\n";
+}
+
+std::string LatencySection(const ReportData& d) {
+  const WaitLatency& l = d.latency;
+  std::string out = Section("latency", "Wait latency");
+  out += "<p>Each wait split in two: queued &rarr; releasing signal executed (waiting for the "
+         "work), and signal executed &rarr; unblocked (the OS / interrupt path). Percentiles by "
+         "nearest rank.</p>\n";
+  out += "<table><tr><th>kind</th><th>group</th><th>n</th><th>to signal p50</th><th>p90</th>"
+         "<th>p99</th><th>n</th><th>to unblock p50</th><th>p90</th><th>p99</th></tr>\n";
+  out += fmt::format("<tr><td>GPU</td><td>all</td>{}{}</tr>\n", PercentileCells(l.gpu.to_signal),
+                     PercentileCells(l.gpu.to_unblock));
+  out += fmt::format("<tr><td>CPU</td><td>all</td>{}{}</tr>\n", PercentileCells(l.cpu.to_signal),
+                     PercentileCells(l.cpu.to_unblock));
+  out += "</table>\n";
+  out += HistogramSvg("GPU wait latency histogram (log2 buckets)", l.gpu_to_signal_hist,
+                      l.gpu_to_unblock_hist);
+  out += HistogramSvg("CPU wait latency histogram (log2 buckets)", l.cpu_to_signal_hist,
+                      l.cpu_to_unblock_hist);
+  out += "<h3>Per fence</h3>\n";
+  out += LatencyTable(d, l.per_fence, false);
+  out += "<h3>Per queue pair</h3>\n";
+  out += LatencyTable(d, l.per_queue_pair, true);
+  return out;
+}
+
+std::string PathSection(const ReportData& d) {
+  const CriticalPath& p = d.critical_path;
+  std::string out = Section("critical-path", "Critical path");
+  out += fmt::format("<p>From {} back to {} ({}), {} steps.</p>\n", Ms(p.end, d.recon.start_ns),
+                     Ms(p.start, d.recon.start_ns), FormatDuration(p.Length()), p.steps.size());
+  std::vector<StackedRow> rows;
+  for (const PathShare& s : p.shares) {
+    rows.push_back({d.TrackName(s.queue, s.thread),
+                    {static_cast<double>(s.ns)}});
+  }
+  out += SvgStackedBars("Share of the critical path per queue / thread", {"on the path"}, {kPath}, rows, "ns");
+  out += "<table><tr><th>track</th><th>share</th><th>time</th></tr>\n";
+  for (const PathShare& s : p.shares) {
+    out += Row({d.TrackName(s.queue, s.thread),
+                fmt::format("{:.1f}%", 100 * s.share), FormatDuration(s.ns)});
+  }
+  out += "</table>\n<h3>Last steps (latest first)</h3>\n<table><tr><th>step</th><th>track</th>"
+         "<th>from</th><th>to</th><th>length</th><th>fence</th></tr>\n";
+  size_t shown = 0;
+  for (auto it = p.steps.rbegin(); it != p.steps.rend() && shown < 60; ++it, ++shown) {
+    std::string fence;
+    if (it->signal != kNoIndex) {
+      const SignalBox& s = d.recon.signals[it->signal];
+      fence = fmt::format("{} = {}", d.FenceName(s.fence), s.value);
+    }
+    out += Row({PathStepKindName(it->kind), it->queue ? d.QueueName(it->queue) : d.ThreadName(it->thread),
+                Ms(it->start, d.recon.start_ns), Ms(it->end, d.recon.start_ns),
+                FormatDuration(it->end - it->start), fence});
+  }
+  return out + "</table>\n";
+}
+
+std::string PgoSection(const ReportData& d) {
+  std::string out = Section("pgo", "PGO convergence");
+  if (d.pgo.passes.empty()) {
+    return out + "<p>The trace has no SetBackgroundProcessingMode records (mode_changed), so it "
+                 "has no PGO passes.</p>\n";
+  }
+  std::vector<double> x;
+  LineSeries packet{"mean packet time", kBusy, {}, false};
+  LineSeries tasks{"background tasks queued", kWaiting, {}, true};
+  for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
+    x.push_back(static_cast<double>(i));
+    packet.values.push_back(d.pgo.passes[i].mean_packet_ns);
+    tasks.values.push_back(static_cast<double>(d.pgo.passes[i].tasks_queued));
+  }
+  out += SvgLineChart("PGO convergence per pass", x, "", {packet, tasks}, "ns", "tasks");
+  out += "<table><tr><th>pass</th><th>start</th><th>mode</th><th>action</th><th>further "
+         "measurements desired</th><th>tasks queued</th><th>finished</th><th>cancelled</th>"
+         "<th>packets</th><th>mean packet time</th><th>variants applied</th></tr>\n";
+  for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
+    const PgoPass& p = d.pgo.passes[i];
+    out += Row({std::to_string(i), Ms(p.start, d.recon.start_ns),
+                std::string(BackgroundModeName(p.mode)), std::string(MeasurementsActionName(p.action)),
+                p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
+                std::to_string(p.tasks_finished), std::to_string(p.tasks_cancelled),
+                std::to_string(p.packets), FormatDuration(p.mean_packet_ns),
+                std::to_string(p.variants_applied)});
+  }
+  return out + "</table>\n";
+}
+
+std::string FindingsSection(const ReportData& d) {
+  std::vector<Finding> findings = CollectFindings(d);
+  std::string out = Section("findings", "Findings");
+  if (findings.empty()) return out + "<p>No never-unblocked waits, cycles, overruns, hazards or rewinds.</p>\n";
+  out += fmt::format("<p>{} findings{}.</p>\n<table><tr><th>kind</th><th>at</th><th>until</th>"
+                     "<th>what</th></tr>\n",
+                     findings.size(), findings.size() > kMaxListedFindings ? " (first 1000 listed)" : "");
+  for (size_t i = 0; i < findings.size() && i < kMaxListedFindings; ++i) {
+    out += Row({findings[i].kind, Ms(findings[i].ts, d.recon.start_ns),
+                Ms(findings[i].end, d.recon.start_ns), findings[i].message});
+  }
+  return out + "</table>\n";
+}
+
+std::string ProblemsSection(const ReportData& d) {
+  std::string out = Section("reconstruction", "What could not be linked");
+  if (d.recon.problems.empty()) return out + "<p>Every record was paired and linked.</p>\n";
+  out += "<table><tr><th>counter</th><th>count</th><th>first at</th><th>meaning</th></tr>\n";
+  for (const LinkProblem& p : d.recon.problems) {
+    out += Row({p.name, std::to_string(p.count), Ms(p.first_ts, d.recon.start_ns), p.description});
+  }
+  return out + "</table>\n";
+}
+
+}  // namespace
+
+std::string ReportHtml(const ReportData& d) {
+  Json stats = StatsJson(d);
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<title>fencescope report</title>\n<style>"
+      "body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}"
+      "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;"
+      "font-size:13px;text-align:left}th{background:#f2f2f2}svg{display:block;margin:8px 0}"
+      "nav a{margin-right:12px}</style></head><body>\n";
+  out += fmt::format("<h1>fencescope report: {}</h1>\n", XmlEscape(d.store->path.filename().string()));
+  out += "<nav><a href=\"#summary\">summary</a><a href=\"#timeline\">timeline</a><a href=\"#queues\">"
+         "queues</a><a href=\"#interrupts\">interrupts</a><a href=\"#latency\">latency</a><a "
+         "href=\"#critical-path\">critical path</a><a href=\"#pgo\">PGO</a><a href=\"#findings\">"
+         "findings</a></nav>\n";
+  out += SummarySection(d, stats);
+  out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d);
+  out += QueueSection(d);
+  out += InterruptSection(d);
+  out += LatencySection(d);
+  out += PathSection(d);
+  out += PgoSection(d);
+  out += FindingsSection(d);
+  out += ProblemsSection(d);
+  out += "</body></html>\n";
+  return out;
+}
+
+}  // namespace core::report

@@ -1,0 +1,295 @@
+#include "core/report/report_json.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/report/findings.h"
+
+namespace core::report {
+namespace {
+
+using namespace core::analysis;  // NOLINT
+
+Json PercentilesJson(const Percentiles& p) {
+  Json j = Json::Object();
+  j.Set("count", p.count);
+  j.Set("p50_ns", p.p50);
+  j.Set("p90_ns", p.p90);
+  j.Set("p99_ns", p.p99);
+  j.Set("max_ns", p.max);
+  j.Set("mean_ns", p.mean);
+  return j;
+}
+
+Json LatencyGroupJson(const ReportData& d, const LatencyGroup& g, bool pair) {
+  Json j = Json::Object();
+  j.Set("kind", g.cpu ? "cpu" : "gpu");
+  if (pair) {
+    j.Set("from", d.SignallerName(g.from, g.from == 0));
+    j.Set("to", g.cpu ? d.ThreadName(g.to_thread) : d.QueueName(g.to_queue));
+  } else {
+    j.Set("fence", d.FenceName(g.fence));
+    j.Set("fence_id", g.fence);
+  }
+  j.Set("to_signal", PercentilesJson(g.to_signal));
+  j.Set("to_unblock", PercentilesJson(g.to_unblock));
+  j.Set("total", PercentilesJson(g.total));
+  return j;
+}
+
+Json HistogramJson(const Log2Histogram& h) {
+  Json j = Json::Array();
+  for (size_t k = 0; k < h.counts.size(); ++k) {
+    Json bucket = Json::Object();
+    bucket.Set("from_ns", Log2Histogram::BucketLow(k));
+    bucket.Set("count", h.counts[k]);
+    j.Push(std::move(bucket));
+  }
+  return j;
+}
+
+Json LatencyJson(const ReportData& d) {
+  const WaitLatency& l = d.latency;
+  Json j = Json::Object();
+  j.Set("method", "nearest-rank percentiles; to_signal = queued -> releasing signal executed, "
+                  "to_unblock = signal executed -> unblocked/released");
+  j.Set("gpu", LatencyGroupJson(d, l.gpu, false));
+  j.Set("cpu", LatencyGroupJson(d, l.cpu, false));
+  Json per_fence = Json::Array();
+  for (const auto& g : l.per_fence) per_fence.Push(LatencyGroupJson(d, g, false));
+  j.Set("per_fence", std::move(per_fence));
+  Json per_pair = Json::Array();
+  for (const auto& g : l.per_queue_pair) per_pair.Push(LatencyGroupJson(d, g, true));
+  j.Set("per_queue_pair", std::move(per_pair));
+  Json hist = Json::Object();
+  hist.Set("gpu_to_signal", HistogramJson(l.gpu_to_signal_hist));
+  hist.Set("gpu_to_unblock", HistogramJson(l.gpu_to_unblock_hist));
+  hist.Set("cpu_to_signal", HistogramJson(l.cpu_to_signal_hist));
+  hist.Set("cpu_to_unblock", HistogramJson(l.cpu_to_unblock_hist));
+  j.Set("histograms", std::move(hist));
+  j.Set("unlinked_waits", l.unlinked);
+  return j;
+}
+
+Json CriticalPathJson(const ReportData& d) {
+  const CriticalPath& p = d.critical_path;
+  Json j = Json::Object();
+  j.Set("start_ns", p.start);
+  j.Set("end_ns", p.end);
+  j.Set("length_ns", p.Length());
+  Json shares = Json::Array();
+  for (const PathShare& s : p.shares) {
+    Json share = Json::Object();
+    share.Set("track", s.queue ? "queue" : "thread");
+    share.Set("name", s.queue ? d.QueueName(s.queue) : d.ThreadName(s.thread));
+    share.Set("ns", s.ns);
+    share.Set("share", s.share);
+    shares.Push(std::move(share));
+  }
+  j.Set("shares", std::move(shares));
+  j.Set("steps_total", static_cast<uint64_t>(p.steps.size()));
+  Json steps = Json::Array();
+  // the latest steps matter most: keep the tail when capping
+  size_t first = p.steps.size() > kMaxListedPathSteps ? p.steps.size() - kMaxListedPathSteps : 0;
+  for (size_t i = first; i < p.steps.size(); ++i) {
+    const PathStep& s = p.steps[i];
+    Json step = Json::Object();
+    step.Set("kind", PathStepKindName(s.kind));
+    step.Set("track", s.queue ? d.QueueName(s.queue) : d.ThreadName(s.thread));
+    step.Set("start_ns", s.start);
+    step.Set("end_ns", s.end);
+    if (s.signal != kNoIndex) {
+      const SignalBox& sig = d.recon.signals[s.signal];
+      step.Set("fence", d.FenceName(sig.fence));
+      step.Set("value", sig.value);
+    }
+    steps.Push(std::move(step));
+  }
+  j.Set("steps", std::move(steps));
+  return j;
+}
+
+Json PgoJson(const ReportData& d) {
+  Json j = Json::Array();
+  for (const PgoPass& p : d.pgo.passes) {
+    Json pass = Json::Object();
+    pass.Set("start_ns", p.start);
+    pass.Set("end_ns", p.end);
+    pass.Set("call_id", p.call_id);
+    pass.Set("mode", std::string(BackgroundModeName(p.mode)));
+    pass.Set("action", std::string(MeasurementsActionName(p.action)));
+    pass.Set("further_measurements_desired", p.further_measurements_desired);
+    pass.Set("refused", p.refused);
+    pass.Set("tasks_queued", p.tasks_queued);
+    pass.Set("tasks_finished", p.tasks_finished);
+    pass.Set("tasks_cancelled", p.tasks_cancelled);
+    pass.Set("packets", p.packets);
+    pass.Set("instrumented_packets", p.instrumented_packets);
+    pass.Set("variant_packets", p.variant_packets);
+    pass.Set("mean_packet_ns", p.mean_packet_ns);
+    pass.Set("variants_applied", p.variants_applied);
+    j.Push(std::move(pass));
+  }
+  return j;
+}
+
+Json FindingsJson(const ReportData& d) {
+  std::vector<Finding> all = CollectFindings(d);
+  Json j = Json::Object();
+  j.Set("count", static_cast<uint64_t>(all.size()));
+  j.Set("waits_never_unblocked", static_cast<uint64_t>(d.waits.never_unblocked.size()));
+  j.Set("wait_cycles", static_cast<uint64_t>(d.waits.cycles.size()));
+  j.Set("overrun_windows", static_cast<uint64_t>(d.overruns.windows.size()));
+  j.Set("hazards", d.hazards.hazards);
+  j.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
+  Json list = Json::Array();
+  for (size_t i = 0; i < all.size() && i < kMaxListedFindings; ++i) {
+    Json f = Json::Object();
+    f.Set("kind", all[i].kind);
+    f.Set("ts_ns", all[i].ts);
+    f.Set("end_ns", all[i].end);
+    f.Set("message", all[i].message);
+    list.Push(std::move(f));
+  }
+  j.Set("list", std::move(list));
+  return j;
+}
+
+}  // namespace
+
+Json StatsJson(const ReportData& d) {
+  const auto& store = *d.store;
+  Json j = Json::Object();
+  j.Set("schema_version", static_cast<int64_t>(std::stoll(store.MetaOr("schema_version", "1"))));
+  j.Set("source", store.MetaOr("source", ""));
+  j.Set("duration_ns", std::max<int64_t>(0, d.recon.end_ns - d.recon.start_ns));
+  j.Set("events", static_cast<uint64_t>(store.events.size()));
+  Json queues = Json::Array();
+  for (const QueueTime& t : d.queue_time.queues) {
+    const auto* q = store.FindQueue(t.queue);
+    const auto* adapter = q ? store.FindAdapter(q->adapter) : nullptr;
+    const auto* engine = q ? store.FindEngine(q->engine) : nullptr;
+    Json queue = Json::Object();
+    queue.Set("name", q ? q->name : "");
+    queue.Set("adapter", adapter ? adapter->name : "");
+    queue.Set("engine", engine ? engine->name : "");
+    queue.Set("type", q ? std::string(QueueTypeName(q->type)) : "");
+    queue.Set("packets", t.packets);
+    queue.Set("busy_ns", t.busy_ns);
+    queue.Set("waiting_ns", t.waiting_ns);
+    queue.Set("idle_ns", t.idle_ns);
+    queues.Push(std::move(queue));
+  }
+  j.Set("queues", std::move(queues));
+
+  uint64_t gpu_never = 0, cpu_never = 0;
+  for (const auto& p : d.waits.never_unblocked) (p.cpu ? cpu_never : gpu_never)++;
+  Json fences = Json::Object();
+  fences.Set("objects", static_cast<uint64_t>(store.fences.size()));
+  fences.Set("signals_queued", d.Count(EventKind::FenceSignalQueued));
+  fences.Set("signals_executed", d.Count(EventKind::FenceSignalExecuted));
+  fences.Set("cpu_signals", d.Count(EventKind::FenceCpuSignal));
+  fences.Set("gpu_waits_queued", d.Count(EventKind::FenceWaitQueued));
+  fences.Set("gpu_waits_unblocked", d.Count(EventKind::FenceWaitUnblocked));
+  fences.Set("cpu_waits", d.Count(EventKind::CpuWaitBegin));
+  fences.Set("cpu_waits_released", d.Count(EventKind::CpuWaitReleased));
+  fences.Set("waits_never_unblocked", gpu_never + cpu_never);
+  fences.Set("gpu_waits_never_unblocked", gpu_never);
+  fences.Set("cpu_waits_never_released", cpu_never);
+  fences.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
+  j.Set("fences", std::move(fences));
+
+  const InterruptAnalysis& x = d.interrupts;
+  Json interrupts = Json::Object();
+  interrupts.Set("total", x.total);
+  interrupts.Set("with_waiters_released", x.with_waiters_released);
+  interrupts.Set("spurious", x.spurious);
+  interrupts.Set("spurious_ratio", x.spurious_ratio);
+  interrupts.Set("per_signal", x.per_signal);
+  interrupts.Set("optimized", x.optimized);
+  interrupts.Set("scan_all", x.scan_all);
+  j.Set("interrupts", std::move(interrupts));
+
+  uint64_t entries_lost = 0;
+  const auto& ev = store.events;
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (ev.kind[i] == EventKind::LogOverrun) entries_lost += static_cast<uint64_t>(std::max<int64_t>(0, ev.arg0[i]));
+  }
+  Json logs = Json::Object();
+  logs.Set("entries_written", d.Count(EventKind::LogWrite));
+  logs.Set("overruns", d.Count(EventKind::LogOverrun));
+  logs.Set("entries_lost", entries_lost);
+  logs.Set("fallback_scans", d.Count(EventKind::LogFallbackScan));
+  j.Set("log_buffers", std::move(logs));
+  return j;
+}
+
+Json ReportJson(const ReportData& d) {
+  Json j = StatsJson(d);
+  Json pairs = Json::Array();
+  for (const QueuePairWait& p : d.queue_time.pairs) {
+    Json pair = Json::Object();
+    pair.Set("waiting", d.QueueName(p.waiting));
+    pair.Set("signalling", d.SignallerName(p.signalling, p.cpu_signal));
+    pair.Set("waiting_ns", p.waiting_ns);
+    pair.Set("waits", p.waits);
+    pairs.Push(std::move(pair));
+  }
+  j.Set("queue_pairs", std::move(pairs));
+
+  Json gaps = Json::Array();
+  for (const QueueGaps& g : d.gaps.per_queue) {
+    Json q = Json::Object();
+    q.Set("name", d.QueueName(g.queue));
+    for (int c = 0; c < 4; ++c) {
+      q.Set(std::string(GapCauseName(static_cast<GapCause>(c))) + "_ns", g.by_cause[c]);
+    }
+    Json per_fence = Json::Array();
+    for (const FenceGapTotal& f : g.per_fence) {
+      Json x = Json::Object();
+      x.Set("fence", d.FenceName(f.fence));
+      x.Set("from", d.SignallerName(f.signalling, f.cpu_signal));
+      x.Set("ns", f.ns);
+      per_fence.Push(std::move(x));
+    }
+    q.Set("waiting_on", std::move(per_fence));
+    gaps.Push(std::move(q));
+  }
+  j.Set("idle_gaps", std::move(gaps));
+
+  Json rate = Json::Object();
+  rate.Set("bin_ns", d.interrupts.bin_ns);
+  Json counts = Json::Array();
+  for (uint64_t c : d.interrupts.count) counts.Push(c);
+  rate.Set("counts", std::move(counts));
+  Json per_fence = Json::Array();
+  for (const FenceInterrupts& f : d.interrupts.per_fence) {
+    Json x = Json::Object();
+    x.Set("fence", d.FenceName(f.fence));
+    x.Set("interrupts", f.interrupts);
+    x.Set("signals_executed", f.signals_executed);
+    per_fence.Push(std::move(x));
+  }
+  rate.Set("per_fence", std::move(per_fence));
+  j.Set("interrupt_rate", std::move(rate));
+
+  j.Set("critical_path", CriticalPathJson(d));
+  j.Set("latency", LatencyJson(d));
+  j.Set("findings", FindingsJson(d));
+  j.Set("pgo_series", PgoJson(d));
+
+  Json recon = Json::Object();
+  recon.Set("packets", static_cast<uint64_t>(d.recon.packets.size()));
+  recon.Set("signals", static_cast<uint64_t>(d.recon.signals.size()));
+  recon.Set("waits", static_cast<uint64_t>(d.recon.waits.size()));
+  recon.Set("cpu_waits", static_cast<uint64_t>(d.recon.cpu_waits.size()));
+  recon.Set("background_tasks", static_cast<uint64_t>(d.recon.tasks.size()));
+  Json problems = Json::Object();
+  for (const LinkProblem& p : d.recon.problems) problems.Set(p.name, p.count);
+  recon.Set("problems", std::move(problems));
+  j.Set("reconstruction", std::move(recon));
+  return j;
+}
+
+}  // namespace core::report

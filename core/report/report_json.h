@@ -1,0 +1,32 @@
+// The JSON forms of a report. Keys are stable: new keys may be added, existing ones are never
+// renamed (CI gates read them with --fail-if).
+//
+// StatsJson (`fencescope stats --json`):
+//   schema_version, source, duration_ns, events,
+//   queues: [{name, adapter, engine, type, packets, busy_ns, waiting_ns, idle_ns}],
+//   fences: {objects, signals_queued, signals_executed, cpu_signals, gpu_waits_queued,
+//            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked, rewinds},
+//   interrupts: {total, with_waiters_released, spurious, spurious_ratio, per_signal, optimized,
+//                scan_all},
+//   log_buffers: {entries_written, overruns, entries_lost, fallback_scans}
+// Counts come from the records; a figure that does not apply to the trace is 0.
+//
+// ReportJson (`fencescope report --format json`): StatsJson plus
+//   queue_pairs, idle_gaps, interrupt_rate, critical_path, latency, findings, pgo_series,
+//   reconstruction (what could not be linked).
+#pragma once
+
+#include "core/report/json.h"
+#include "core/report/report_data.h"
+
+namespace core::report {
+
+Json StatsJson(const ReportData& data);
+// `data` must have been analysed with full = true.
+Json ReportJson(const ReportData& data);
+
+// Caps on the lists a report prints (the counts are always complete).
+constexpr size_t kMaxListedFindings = 1000;
+constexpr size_t kMaxListedPathSteps = 2000;
+
+}  // namespace core::report

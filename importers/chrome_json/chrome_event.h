@@ -1,0 +1,107 @@
+// The intermediate form of a Chrome trace event: what the parser keeps of each event (compact,
+// no JSON tree), and the tables the events point into. The builder sorts these and turns them
+// into fencescope records.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/model/types.h"
+
+namespace importers::chrome_json {
+
+using core::model::StringId;
+using core::model::TimeNs;
+
+constexpr uint32_t kNone = 0xFFFFFFFFu;
+
+// pid or tid as the file gives it: a 64-bit integer, or a string (interned, local string id).
+struct IdKey {
+  int64_t value = 0;
+  bool is_string = false;
+  bool operator==(const IdKey& o) const { return value == o.value && is_string == o.is_string; }
+};
+
+// event.bits
+constexpr uint8_t kBindEnclosing = 1;  // flow event with "bp":"e"
+constexpr uint8_t kFlowIn = 2;         // flow v2 consumer
+constexpr uint8_t kFlowOut = 4;        // flow v2 producer
+constexpr uint8_t kConsumed = 8;       // an E / e / F already folded into its begin event
+constexpr uint8_t kHasDuration = 16;   // dur known (X, or B/b/S matched with its end)
+
+struct ParsedEvent {
+  TimeNs ts = 0;        // ns, relative to the file's own origin (baseTimeNanoseconds added later)
+  TimeNs dur = 0;       // ns, valid with kHasDuration
+  uint64_t offset = 0;  // byte offset of the event in the decoded content
+  uint32_t seq = 0;     // position in the file
+  uint32_t track = 0;   // index into ParsedTrace::tracks
+  StringId name = 0;    // writer string ids
+  StringId cat = 0;
+  uint32_t id = kNone;       // local id of the normalised `id` / `id2` (+ scope), kNone if absent
+  uint32_t bind_id = kNone;  // local id of the flow v2 bind_id
+  uint32_t extra = kNone;    // C: first counter value; Kineto events: index into kineto_args
+  uint16_t extra_count = 0;  // C: number of counter values
+  char ph = 0;
+  uint8_t scope = 0;  // instants: 0 thread, 1 process, 2 global
+  uint8_t bits = 0;
+};
+
+// A (pid, tid) pair seen in the file.
+struct Track {
+  IdKey pid;
+  IdKey tid;
+  uint32_t process = 0;  // index into ParsedTrace::processes
+  std::string name;      // thread_name metadata
+  int32_t sort_index = 0;
+  bool has_sort_index = false;
+  bool gpu_stream = false;  // holds kernels / memcpys / memsets / cuda_sync of a device
+};
+
+struct ProcessEntry {
+  IdKey pid;
+  std::string name;    // process_name
+  std::string labels;  // process_labels
+  int32_t sort_index = 0;
+  bool gpu_device = false;  // a Kineto device (pid = device index)
+};
+
+// The numeric Kineto arguments the GPU mapping needs (-1 when absent).
+struct KinetoArgs {
+  int64_t correlation = -1;
+  int64_t stream = -1;
+  int64_t wait_on_stream = -1;
+  int64_t wait_on_record_correlation = -1;  // wait_on_cuda_event_record_corr_id
+  int64_t wait_on_event_id = -1;            // wait_on_cuda_event_id
+  // fencescope's own export (chrome_json_exporter.h): fence boxes.
+  int64_t fence = -1;
+  uint64_t fence_value = 0;
+  int64_t signal_id = -1;
+  int64_t submitted_ns = -1;  // packet_submitted time of a packet
+  bool open = false;          // the box never ended in the exported trace
+  bool not_started = false;   // a packet that was submitted but never started
+};
+
+struct CounterValue {
+  StringId key = 0;  // args key
+  double value = 0;
+};
+
+struct ParsedTrace {
+  std::vector<ParsedEvent> events;
+  std::vector<Track> tracks;
+  std::vector<ProcessEntry> processes;
+  std::vector<KinetoArgs> kineto_args;
+  std::vector<CounterValue> counter_values;
+  std::vector<std::string> local_strings;  // pid/tid strings and normalised ids
+  std::vector<std::string> writer_strings;  // [writer StringId] -> text, for what we interned
+  std::unordered_map<std::string, std::string> top_level;  // top-level scalar members
+  int64_t base_time_ns = 0;  // baseTimeNanoseconds
+  // Counted in the parse pass, written as import problems by the builder.
+  std::unordered_map<char, uint64_t> unknown_phases;
+  uint64_t bad_events_skipped = 0;  // --lenient only
+  std::string first_bad_event;      // place and reason of the first one
+};
+
+}  // namespace importers::chrome_json

@@ -1,0 +1,516 @@
+#include "importers/chrome_json/chrome_event_parser.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+namespace importers::chrome_json {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// The largest ts we accept: 4e15 µs (4e18 ns, the year 2096 on an epoch clock); anything above
+// is a broken writer, and it keeps ts + dur + baseTimeNanoseconds inside int64.
+constexpr int64_t kMaxMicros = 4'000'000'000'000'000;
+
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+struct KeyHash {
+  size_t operator()(const std::pair<IdKey, IdKey>& k) const {
+    return std::hash<int64_t>{}(k.first.value * 1000003 + k.second.value) ^
+           (k.first.is_string ? 0x9e3779b9 : 0) ^ (k.second.is_string ? 0x7f4a7c15 : 0);
+  }
+};
+struct PidHash {
+  size_t operator()(const IdKey& k) const {
+    return std::hash<int64_t>{}(k.value) ^ (k.is_string ? 0x9e3779b9 : 0);
+  }
+};
+
+bool IsPacketCategory(std::string_view cat) {
+  return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "Kernel" ||
+         cat == "Memcpy" || cat == "Memset";
+}
+bool IsKinetoCategory(std::string_view cat) {
+  return IsPacketCategory(cat) || cat == "cuda_sync" || cat == "cuda_runtime" ||
+         cat == "cuda_driver" || cat == "Runtime" || cat == "Driver" || cat == "fence_signal" ||
+         cat == "fence_wait" || cat == "cpu_wait";
+}
+
+// Decimal text of an id: numbers as they are, "0x1F" as 31, "0042" as 42; other strings kept.
+std::string NormaliseId(std::string_view text) {
+  uint64_t v = 0;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    auto [p, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), v, 16);
+    if (ec == std::errc() && p == text.data() + text.size()) return std::to_string(v);
+  } else if (!text.empty()) {
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 10);
+    if (ec == std::errc() && p == text.data() + text.size()) return std::to_string(v);
+  }
+  return std::string(text);
+}
+
+}  // namespace
+
+std::string MicrosToNs(std::string_view token, int64_t* ns) {
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                            token.back() == '\t')) {
+    token.remove_suffix(1);
+  }
+  if (token.empty()) return "empty number";
+  if (token[0] == '-') return "negative time";
+  size_t i = 0;
+  int64_t whole = 0;
+  size_t whole_digits = 0;
+  while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
+    if (whole_digits++ > 17) return fmt::format("absurd time {} µs", token);
+    whole = whole * 10 + (token[i] - '0');
+    ++i;
+  }
+  if (whole_digits == 0) return fmt::format("'{}' is not a number", token);
+  int64_t frac_ns = 0;
+  if (i < token.size() && token[i] == '.') {
+    ++i;
+    int digits = 0;
+    bool round_up = false;
+    while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
+      if (digits < 3) {
+        frac_ns = frac_ns * 10 + (token[i] - '0');
+      } else if (digits == 3) {
+        round_up = token[i] >= '5';
+      }
+      ++digits;
+      ++i;
+    }
+    if (digits == 0) return fmt::format("'{}' is not a number", token);
+    for (int d = digits; d < 3; ++d) frac_ns *= 10;
+    if (round_up) ++frac_ns;
+  }
+  if (i < token.size() && (token[i] == 'e' || token[i] == 'E')) {
+    // Exponent notation: rare (some writers print large doubles this way); go through double.
+    double micros = std::strtod(std::string(token).c_str(), nullptr);
+    if (!std::isfinite(micros)) return fmt::format("'{}' is not a finite number", token);
+    if (micros < 0) return "negative time";
+    if (micros > static_cast<double>(kMaxMicros)) return fmt::format("absurd time {} µs", token);
+    *ns = std::llround(micros * 1000.0);
+    return {};
+  }
+  if (i != token.size()) return fmt::format("'{}' is not a number", token);
+  if (whole > kMaxMicros) return fmt::format("absurd time {} µs", token);
+  *ns = whole * 1000 + frac_ns;
+  return {};
+}
+
+struct ChromeEventParser::Impl {
+  core::store::TraceWriter& writer;
+  ParsedTrace& trace;
+  od::parser parser;
+  std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> writer_strings;
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> local_strings;
+  std::unordered_map<IdKey, uint32_t, PidHash> process_of_pid;
+  std::unordered_map<std::pair<IdKey, IdKey>, uint32_t, KeyHash> track_of_pair;
+  // Argument values gathered before the phase is known.
+  struct NumberArg {
+    std::string key;
+    double value;
+  };
+  std::vector<NumberArg> numbers;
+  size_t number_count = 0;
+  std::string arg_name, arg_labels;
+  int64_t arg_sort_index = 0;
+  bool has_sort_index = false;
+  KinetoArgs kineto;
+  bool has_kineto = false;
+
+  Impl(core::store::TraceWriter& w, ParsedTrace& t) : writer(w), trace(t) {}
+
+  StringId Intern(std::string_view text) {
+    auto it = writer_strings.find(text);
+    if (it != writer_strings.end()) return it->second;
+    StringId id = writer.Intern(text);
+    writer_strings.emplace(std::string(text), id);
+    if (trace.writer_strings.size() <= id) trace.writer_strings.resize(id + 1);
+    trace.writer_strings[id] = std::string(text);
+    return id;
+  }
+  uint32_t Local(std::string_view text) {
+    auto it = local_strings.find(text);
+    if (it != local_strings.end()) return it->second;
+    uint32_t id = static_cast<uint32_t>(trace.local_strings.size());
+    trace.local_strings.emplace_back(text);
+    local_strings.emplace(std::string(text), id);
+    return id;
+  }
+
+  uint32_t ProcessOf(const IdKey& pid) {
+    auto it = process_of_pid.find(pid);
+    if (it != process_of_pid.end()) return it->second;
+    uint32_t index = static_cast<uint32_t>(trace.processes.size());
+    ProcessEntry entry;
+    entry.pid = pid;
+    trace.processes.push_back(entry);
+    process_of_pid.emplace(pid, index);
+    return index;
+  }
+  uint32_t TrackOf(const IdKey& pid, const IdKey& tid) {
+    auto key = std::make_pair(pid, tid);
+    auto it = track_of_pair.find(key);
+    if (it != track_of_pair.end()) return it->second;
+    uint32_t index = static_cast<uint32_t>(trace.tracks.size());
+    Track track;
+    track.pid = pid;
+    track.tid = tid;
+    track.process = ProcessOf(pid);
+    trace.tracks.push_back(track);
+    track_of_pair.emplace(key, index);
+    return index;
+  }
+
+  [[noreturn]] static void Bad(uint64_t offset, std::string message) {
+    throw BadEvent{offset, std::move(message)};
+  }
+  static const char* Describe(simdjson::error_code e) { return simdjson::error_message(e); }
+
+  IdKey ReadPidOrTid(od::value& v, uint64_t offset, std::string_view what) {
+    od::json_type type;
+    if (auto e = v.type().get(type)) Bad(offset, fmt::format("'{}': {}", what, Describe(e)));
+    IdKey key;
+    if (type == od::json_type::number) {
+      int64_t n = 0;
+      if (v.get_int64().get(n)) {
+        // A float pid/tid ("1.0") is accepted when it is integral.
+        double d = 0;
+        if (v.get_double().get(d) || d != std::floor(d) || std::fabs(d) > 9e18) {
+          Bad(offset, fmt::format("'{}' is not an integer", what));
+        }
+        n = static_cast<int64_t>(d);
+      }
+      key.value = n;
+    } else if (type == od::json_type::string) {
+      std::string_view s;
+      if (auto e = v.get_string().get(s)) Bad(offset, fmt::format("'{}': {}", what, Describe(e)));
+      key.value = Local(s);
+      key.is_string = true;
+    } else {
+      Bad(offset, fmt::format("'{}' must be a number or a string", what));
+    }
+    return key;
+  }
+
+  std::string ReadIdText(od::value& v, uint64_t offset, std::string_view what) {
+    od::json_type type;
+    if (auto e = v.type().get(type)) Bad(offset, fmt::format("'{}': {}", what, Describe(e)));
+    if (type == od::json_type::number) {
+      std::string_view raw = v.raw_json_token();
+      while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' ||
+                              raw.back() == '\t')) {
+        raw.remove_suffix(1);
+      }
+      return NormaliseId(raw);
+    }
+    if (type == od::json_type::string) {
+      std::string_view s;
+      if (auto e = v.get_string().get(s)) Bad(offset, fmt::format("'{}': {}", what, Describe(e)));
+      return NormaliseId(s);
+    }
+    Bad(offset, fmt::format("'{}' must be a number or a string", what));
+  }
+
+  TimeNs ReadMicros(od::value& v, uint64_t offset, std::string_view what) {
+    od::json_type type;
+    if (auto e = v.type().get(type)) Bad(offset, fmt::format("'{}': {}", what, Describe(e)));
+    if (type != od::json_type::number) {
+      Bad(offset, fmt::format("'{}' must be a number (microseconds)", what));
+    }
+    int64_t ns = 0;
+    std::string error = MicrosToNs(v.raw_json_token(), &ns);
+    if (!error.empty()) Bad(offset, fmt::format("'{}': {}", what, error));
+    return ns;
+  }
+
+  std::string_view ReadString(od::value& v, uint64_t offset, std::string_view what) {
+    std::string_view s;
+    if (auto e = v.get_string().get(s)) {
+      Bad(offset, fmt::format("'{}' must be a string ({})", what, Describe(e)));
+    }
+    return s;
+  }
+
+  // Reads `args`. `ph` is the phase when already seen (0 otherwise); `kineto_cat` says whether
+  // the category (when seen) is one the GPU mapping reads.
+  void ReadArgs(od::value& v, char ph, int kineto_cat, uint64_t offset) {
+    od::object args;
+    if (v.get_object().get(args)) return;  // non-object args carry nothing we read
+    for (auto field_result : args) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) Bad(offset, fmt::format("args: {}", Describe(e)));
+      std::string_view key;
+      if (auto e = field.unescaped_key().get(key)) {
+        Bad(offset, fmt::format("args: {}", Describe(e)));
+      }
+      od::value value = field.value();
+      od::json_type type;
+      if (auto e = value.type().get(type)) Bad(offset, fmt::format("args.{}: {}", key, Describe(e)));
+      if (type == od::json_type::number) {
+        // One read of the token gives both readings: the double (counters) and, for integers,
+        // the exact 64-bit value (correlation ids, fence values).
+        std::string_view token = value.raw_json_token();
+        while (!token.empty() && (token.back() == ' ' || token.back() == '\n' ||
+                                  token.back() == '\r' || token.back() == '\t')) {
+          token.remove_suffix(1);
+        }
+        double d = 0;
+        auto parsed = std::from_chars(token.data(), token.data() + token.size(), d);
+        if (parsed.ec != std::errc() || parsed.ptr != token.data() + token.size() ||
+            !std::isfinite(d)) {
+          Bad(offset, fmt::format("args.{}: '{}' is not a finite number", key, token));
+        }
+        uint64_t exact = 0;
+        auto as_int = std::from_chars(token.data(), token.data() + token.size(), exact);
+        const bool is_exact = as_int.ec == std::errc() && as_int.ptr == token.data() + token.size();
+        if (ph == 0 || ph == 'C') {
+          if (number_count == numbers.size()) numbers.push_back({});
+          numbers[number_count].key.assign(key);
+          numbers[number_count].value = d;
+          ++number_count;
+        }
+        if (ph == 'M' || ph == 0) {
+          if (key == "sort_index") arg_sort_index = static_cast<int64_t>(d), has_sort_index = true;
+        }
+        if (kineto_cat != 0 && (ph == 0 || ph == 'X')) {
+          const int64_t n = static_cast<int64_t>(d);
+          if (key == "correlation") kineto.correlation = n, has_kineto = true;
+          else if (key == "stream") kineto.stream = n, has_kineto = true;
+          else if (key == "wait_on_stream") kineto.wait_on_stream = n, has_kineto = true;
+          else if (key == "fence") kineto.fence = n, has_kineto = true;
+          else if (key == "signal_id") kineto.signal_id = n, has_kineto = true;
+          else if (key == "submitted_ns") kineto.submitted_ns = n, has_kineto = true;
+          else if (key == "open") kineto.open = n != 0, has_kineto = true;
+          else if (key == "not_started") kineto.not_started = n != 0, has_kineto = true;
+          else if (key == "value") {
+            // Fence values are UINT64: read them exactly, not through the double.
+            kineto.fence_value = is_exact ? exact : static_cast<uint64_t>(std::max(0.0, d));
+            has_kineto = true;
+          } else if (key == "wait_on_cuda_event_record_corr_id") {
+            kineto.wait_on_record_correlation = n, has_kineto = true;
+          } else if (key == "wait_on_cuda_event_id") {
+            kineto.wait_on_event_id = n, has_kineto = true;
+          }
+        }
+      } else if (type == od::json_type::string && (ph == 0 || ph == 'M')) {
+        if (key == "name") arg_name = ReadString(value, offset, "args.name");
+        else if (key == "labels") arg_labels = ReadString(value, offset, "args.labels");
+      }
+    }
+  }
+
+  void ApplyMetadata(std::string_view name, uint32_t track_index, uint64_t offset) {
+    Track& track = trace.tracks[track_index];
+    ProcessEntry& process = trace.processes[track.process];
+    if (name == "process_name") {
+      process.name = arg_name;
+    } else if (name == "process_labels") {
+      process.labels = arg_labels;
+      // Kineto labels each device "GPU n" (ROCm too).
+      if (arg_labels.rfind("GPU ", 0) == 0) process.gpu_device = true;
+    } else if (name == "process_sort_index") {
+      if (has_sort_index) process.sort_index = static_cast<int32_t>(arg_sort_index);
+    } else if (name == "thread_name") {
+      track.name = arg_name;
+    } else if (name == "thread_sort_index") {
+      if (has_sort_index) {
+        track.sort_index = static_cast<int32_t>(arg_sort_index);
+        track.has_sort_index = true;
+      }
+    }
+    (void)offset;
+  }
+
+  void Parse(uint64_t offset, std::string_view text) {
+    od::document doc;
+    simdjson::padded_string_view view(text.data(), text.size(), text.size() + 64);
+    if (auto e = parser.iterate(view).get(doc)) {
+      Bad(offset, fmt::format("invalid JSON: {}", Describe(e)));
+    }
+    od::object obj;
+    if (auto e = doc.get_object().get(obj)) {
+      Bad(offset, e == simdjson::INCORRECT_TYPE ? std::string("an event must be a JSON object")
+                                                : fmt::format("invalid JSON: {}", Describe(e)));
+    }
+    ParsedEvent ev;
+    ev.offset = offset;
+    ev.seq = static_cast<uint32_t>(trace.events.size());
+    bool has_ts = false, has_pid = false, has_tid = false;
+    IdKey pid, tid;
+    std::string_view name, cat, scope_text;
+    bool has_name = false, has_cat = false;
+    std::string id_text, bind_text;
+    bool has_id = false, has_bind = false, id2_local = false;
+    number_count = 0;
+    arg_name.clear();
+    arg_labels.clear();
+    has_sort_index = false;
+    has_kineto = false;
+    kineto = KinetoArgs{};
+    int kineto_cat = 1;  // unknown until cat is read: gather the Kineto args anyway
+    std::string name_copy, cat_copy;
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) Bad(offset, fmt::format("invalid JSON: {}", Describe(e)));
+      std::string_view key;
+      if (auto e = field.unescaped_key().get(key)) {
+        Bad(offset, fmt::format("invalid JSON: {}", Describe(e)));
+      }
+      od::value v = field.value();
+      switch (key.size()) {
+        case 2:
+          if (key == "ph") {
+            std::string_view ph = ReadString(v, offset, "ph");
+            if (ph.size() != 1) Bad(offset, fmt::format("'ph' \"{}\" is not one letter", ph));
+            ev.ph = ph[0];
+          } else if (key == "ts") {
+            ev.ts = ReadMicros(v, offset, "ts");
+            has_ts = true;
+          } else if (key == "id") {
+            id_text = ReadIdText(v, offset, "id");
+            has_id = true;
+          } else if (key == "bp") {
+            if (ReadString(v, offset, "bp") == "e") ev.bits |= kBindEnclosing;
+          }
+          break;
+        case 1:
+          if (key == "s") {
+            std::string_view s = ReadString(v, offset, "s");
+            ev.scope = s == "g" ? 2 : s == "p" ? 1 : 0;
+          }
+          break;
+        case 3:
+          if (key == "dur") {
+            ev.dur = ReadMicros(v, offset, "dur");
+            ev.bits |= kHasDuration;
+          } else if (key == "pid") {
+            pid = ReadPidOrTid(v, offset, "pid");
+            has_pid = true;
+          } else if (key == "tid") {
+            tid = ReadPidOrTid(v, offset, "tid");
+            has_tid = true;
+          } else if (key == "cat") {
+            cat = ReadString(v, offset, "cat");
+            cat_copy.assign(cat);
+            has_cat = true;
+            kineto_cat = IsKinetoCategory(cat) ? 1 : 0;
+          } else if (key == "id2") {
+            od::object id2;
+            if (v.get_object().get(id2)) Bad(offset, "'id2' must be an object");
+            for (auto f : id2) {
+              od::field idf;
+              if (std::move(f).get(idf)) Bad(offset, "'id2': invalid JSON");
+              std::string_view k;
+              if (idf.unescaped_key().get(k)) Bad(offset, "'id2': invalid JSON");
+              od::value iv = idf.value();
+              id_text = ReadIdText(iv, offset, "id2");
+              id2_local = k == "local";
+              has_id = true;
+            }
+          }
+          break;
+        case 4:
+          if (key == "name") {
+            name = ReadString(v, offset, "name");
+            name_copy.assign(name);
+            has_name = true;
+          } else if (key == "args") {
+            // Only counters, metadata and the Kineto GPU events have arguments we read; when the
+            // phase and category are already known the rest are skipped unread.
+            const bool wanted = ev.ph == 0 || ev.ph == 'C' || ev.ph == 'M' ||
+                                (ev.ph == 'X' && kineto_cat != 0);
+            if (wanted) ReadArgs(v, ev.ph, kineto_cat, offset);
+          }
+          break;
+        case 5:
+          if (key == "scope") scope_text = ReadString(v, offset, "scope");
+          break;
+        case 7:
+          if (key == "bind_id") {
+            bind_text = ReadIdText(v, offset, "bind_id");
+            has_bind = true;
+          } else if (key == "flow_in") {
+            bool b = false;
+            if (v.get_bool().get(b)) Bad(offset, "'flow_in' must be true or false");
+            if (b) ev.bits |= kFlowIn;
+          }
+          break;
+        case 8:
+          if (key == "flow_out") {
+            bool b = false;
+            if (v.get_bool().get(b)) Bad(offset, "'flow_out' must be true or false");
+            if (b) ev.bits |= kFlowOut;
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    if (ev.ph == 0) Bad(offset, "the event has no 'ph'");
+    if (!has_ts && ev.ph != 'M') Bad(offset, "the event has no 'ts'");
+    if (!has_pid) pid = IdKey{};
+    // Counters are per process: their tid does not matter (trace-formats §1.5).
+    if (!has_tid || ev.ph == 'C') tid = IdKey{};
+    ev.track = TrackOf(pid, tid);
+    ev.name = has_name ? Intern(name_copy) : 0;
+    ev.cat = has_cat ? Intern(cat_copy) : 0;
+    if (has_id) {
+      // Ids are namespaced by scope, and a local id2 by its process (catapult's key).
+      std::string key = std::string(scope_text) + ":" + id_text;
+      if (id2_local) key += fmt::format(":{}:{}", pid.is_string ? "s" : "n", pid.value);
+      ev.id = Local(key);
+    }
+    if (has_bind) ev.bind_id = Local(bind_text);
+
+    switch (ev.ph) {
+      case 'M':
+        ApplyMetadata(name_copy, ev.track, offset);
+        return;  // metadata is folded into the tables, not kept as an event
+      case 'C': {
+        ev.extra = static_cast<uint32_t>(trace.counter_values.size());
+        for (size_t i = 0; i < number_count; ++i) {
+          trace.counter_values.push_back({Intern(numbers[i].key), numbers[i].value});
+        }
+        ev.extra_count = static_cast<uint16_t>(number_count);
+        break;
+      }
+      case 'X':
+        if (has_cat && IsPacketCategory(cat_copy)) {
+          trace.tracks[ev.track].gpu_stream = true;
+          trace.processes[trace.tracks[ev.track].process].gpu_device = true;
+        } else if (has_cat && cat_copy == "cuda_sync") {
+          trace.processes[trace.tracks[ev.track].process].gpu_device = true;
+        }
+        if (has_kineto && kineto_cat) {
+          ev.extra = static_cast<uint32_t>(trace.kineto_args.size());
+          trace.kineto_args.push_back(kineto);
+        }
+        break;
+      default:
+        break;
+    }
+    trace.events.push_back(ev);
+  }
+};
+
+ChromeEventParser::ChromeEventParser(core::store::TraceWriter& writer, ParsedTrace& trace)
+    : m_impl(std::make_unique<Impl>(writer, trace)) {}
+ChromeEventParser::~ChromeEventParser() = default;
+
+void ChromeEventParser::Parse(uint64_t offset, std::string_view text) {
+  m_impl->Parse(offset, text);
+}
+
+}  // namespace importers::chrome_json

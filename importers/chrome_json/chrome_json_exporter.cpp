@@ -1,0 +1,478 @@
+#include "importers/chrome_json/chrome_json_exporter.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include "core/model/error.h"
+#include "core/store/trace_store.h"
+
+namespace importers::chrome_json {
+namespace {
+
+using core::model::EventKind;
+using core::store::TraceStore;
+
+// Track ids in the exported file: threads keep (process id, thread id); queues go into one
+// "process" per adapter, offset so they never collide with CPU processes.
+constexpr int64_t kAdapterPidBase = 1'000'000;
+
+void AppendEscaped(std::string& out, std::string_view text) {
+  out.push_back('"');
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+// ns -> µs with three decimals, exactly.
+std::string Micros(int64_t ns) {
+  const char* sign = ns < 0 ? "-" : "";
+  const uint64_t a = ns < 0 ? static_cast<uint64_t>(-ns) : static_cast<uint64_t>(ns);
+  return fmt::format("{}{}.{:03d}", sign, a / 1000, a % 1000);
+}
+
+struct Box {
+  int64_t op = 0;
+  uint32_t queue = 0;
+  uint32_t thread = 0;
+  uint32_t fence = 0;
+  uint64_t value = 0;
+  int64_t begin = INT64_MIN;
+  int64_t end = INT64_MIN;
+  int64_t name = 0;
+  int64_t released_by = 0;  // waits: signal op id
+  int64_t submit = INT64_MIN;  // packets: packet_submitted time
+  bool cpu = false;
+  uint32_t begin_event = UINT32_MAX;  // event index of the record the box starts with
+};
+
+class Exporter {
+ public:
+  explicit Exporter(const TraceStore& store) : m_store(store) {}
+
+  std::string Run(uint64_t* count, const std::function<void(double)>& progress) {
+    m_out.reserve(1 << 20);
+    // fencescopeExport tells the importer that "fence" flows mirror the waits' signal_id args.
+    m_out += "{\"displayTimeUnit\":\"ns\",\"fencescopeExport\":1,"
+             "\"traceEvents\":[\n";
+    WriteTracks();
+    Pair();
+    if (progress) progress(0.3);
+    WriteSlices();
+    WriteBoxes();
+    WriteArrows();
+    WriteFlows();
+    WriteCounters();
+    if (progress) progress(0.9);
+    if (m_events > 0) m_out.resize(m_out.size() - 2);  // the last ",\n"
+    m_out += "\n]}\n";
+    *count = m_events;
+    return std::move(m_out);
+  }
+
+ private:
+  const std::string& Str(int64_t sid) const {
+    return m_store.String(static_cast<core::model::StringId>(sid));
+  }
+
+  // Opens one event object with the common fields; the caller adds fields and calls Close().
+  void Open(char ph, std::string_view name, std::string_view cat, int64_t pid, int64_t tid,
+            int64_t ts) {
+    m_out += "{\"ph\":\"";
+    m_out.push_back(ph);
+    m_out += "\",\"name\":";
+    AppendEscaped(m_out, name);
+    if (!cat.empty()) {
+      m_out += ",\"cat\":";
+      AppendEscaped(m_out, cat);
+    }
+    m_out += fmt::format(",\"pid\":{},\"tid\":{},\"ts\":{}", pid, tid, Micros(ts));
+  }
+  void Close() {
+    m_out += "},\n";
+    ++m_events;
+  }
+
+  int64_t QueuePid(uint32_t queue) const {
+    const auto* q = m_store.FindQueue(queue);
+    return kAdapterPidBase + (q ? q->adapter : 0);
+  }
+  // (pid, tid) of a thread or queue track.
+  std::pair<int64_t, int64_t> ThreadTrack(uint32_t thread) const {
+    const auto* t = m_store.FindThread(thread);
+    return {t ? t->process : 0, thread};
+  }
+
+  void Metadata(std::string_view what, int64_t pid, int64_t tid, std::string_view key,
+                const std::string& value_json) {
+    m_out += "{\"ph\":\"M\",\"name\":";
+    AppendEscaped(m_out, what);
+    m_out += fmt::format(",\"pid\":{},\"tid\":{},\"ts\":0,\"args\":{{\"{}\":{}}}", pid, tid, key,
+                         value_json);
+    Close();
+  }
+  std::string Quoted(std::string_view text) {
+    std::string s;
+    AppendEscaped(s, text);
+    return s;
+  }
+
+  void WriteTracks() {
+    for (const auto& p : m_store.processes) {
+      Metadata("process_name", p.id, 0, "name", Quoted(p.name));
+    }
+    for (const auto& t : m_store.threads) {
+      Metadata("thread_name", t.process, t.id, "name", Quoted(t.name));
+      Metadata("thread_sort_index", t.process, t.id, "sort_index", std::to_string(t.sort_index));
+    }
+    // One device "process" per adapter (0: queues without one), labelled "GPU n" like Kineto's
+    // devices so the importer reads its tracks back as queues.
+    std::map<uint32_t, bool> adapters;
+    for (const auto& q : m_store.queues) adapters[q.adapter] = true;
+    for (const auto& [adapter, unused] : adapters) {
+      const auto* a = m_store.FindAdapter(adapter);
+      const int64_t pid = kAdapterPidBase + adapter;
+      Metadata("process_name", pid, 0, "name", Quoted(a ? a->name : "GPU"));
+      Metadata("process_labels", pid, 0, "labels", Quoted(fmt::format("GPU {}", adapter)));
+      Metadata("process_sort_index", pid, 0, "sort_index", std::to_string(pid));
+    }
+    for (const auto& q : m_store.queues) {
+      Metadata("thread_name", QueuePid(q.id), q.id, "name", Quoted(q.name));
+      Metadata("thread_sort_index", QueuePid(q.id), q.id, "sort_index",
+               std::to_string(q.sort_index));
+    }
+  }
+
+  // Pairs the records of each box by its op id.
+  void Pair() {
+    const auto& ev = m_store.events;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      const int64_t op = ev.op[i];
+      switch (ev.kind[i]) {
+        case EventKind::PacketSubmitted: {
+          Box& b = m_packets[op];
+          b.op = op, b.queue = ev.queue[i], b.thread = ev.thread[i], b.name = ev.arg1[i];
+          b.submit = ev.ts[i];
+          break;
+        }
+        case EventKind::PacketStarted: {
+          Box& b = m_packets[op];
+          b.op = op, b.queue = ev.queue[i];
+          if (b.begin == INT64_MIN) b.begin = ev.ts[i], b.begin_event = i;
+          break;
+        }
+        case EventKind::PacketCompleted:
+          m_packets[op].op = op, m_packets[op].end = ev.ts[i];
+          break;
+        case EventKind::FenceSignalQueued: {
+          Box& b = m_signals[op];
+          b.op = op, b.queue = ev.queue[i], b.thread = ev.thread[i], b.fence = ev.fence[i];
+          b.value = ev.value[i], b.begin = ev.ts[i], b.begin_event = i;
+          break;
+        }
+        case EventKind::FenceSignalExecuted: {
+          Box& b = m_signals[op];
+          b.op = op, b.queue = ev.queue[i], b.fence = ev.fence[i], b.value = ev.value[i];
+          b.end = ev.ts[i];
+          if (b.begin == INT64_MIN) b.begin = ev.ts[i], b.begin_event = i;
+          break;
+        }
+        case EventKind::FenceCpuSignal: {
+          Box& b = m_signals[op];
+          b.op = op, b.thread = ev.thread[i], b.fence = ev.fence[i], b.value = ev.value[i];
+          b.begin = b.end = ev.ts[i], b.cpu = true, b.begin_event = i;
+          break;
+        }
+        case EventKind::FenceWaitQueued: {
+          Box& b = m_waits[op];
+          b.op = op, b.queue = ev.queue[i], b.thread = ev.thread[i], b.fence = ev.fence[i];
+          b.value = ev.value[i], b.begin = ev.ts[i], b.begin_event = i;
+          break;
+        }
+        case EventKind::FenceWaitUnblocked: {
+          Box& b = m_waits[op];
+          b.op = op, b.queue = ev.queue[i], b.fence = ev.fence[i], b.value = ev.value[i];
+          b.end = ev.ts[i], b.released_by = ev.arg1[i];
+          if (b.begin == INT64_MIN) b.begin = ev.ts[i], b.begin_event = i;
+          break;
+        }
+        case EventKind::CpuWaitBegin: {
+          Box& b = m_cpu_waits[op];
+          b.op = op, b.thread = ev.thread[i], b.fence = ev.fence[i], b.value = ev.value[i];
+          b.begin = ev.ts[i];
+          break;
+        }
+        case EventKind::CpuWaitReleased: {
+          Box& b = m_cpu_waits[op];
+          b.op = op, b.thread = ev.thread[i], b.fence = ev.fence[i], b.value = ev.value[i];
+          b.end = ev.ts[i];
+          if (b.begin == INT64_MIN) b.begin = ev.ts[i];
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  void WriteSlices() {
+    const auto& ev = m_store.events;
+    const int64_t trace_end = m_store.end_ns();
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      switch (ev.kind[i]) {
+        case EventKind::CpuSlice: {
+          auto [pid, tid] = ThreadTrack(ev.thread[i]);
+          Open('X', Str(ev.arg0[i]), Str(ev.arg1[i]), pid, tid, ev.ts[i]);
+          m_out += fmt::format(",\"dur\":{}", Micros(static_cast<int64_t>(ev.value[i])));
+          Close();
+          break;
+        }
+        case EventKind::Instant:
+        case EventKind::Marker: {
+          const bool on_queue = ev.queue[i] != 0;
+          auto [pid, tid] = on_queue ? std::make_pair(QueuePid(ev.queue[i]), int64_t{ev.queue[i]})
+                                     : ThreadTrack(ev.thread[i]);
+          const uint32_t scope = ev.kind[i] == EventKind::Instant ? ev.flags[i] : 0;
+          Open('i', Str(ev.arg0[i]), ev.kind[i] == EventKind::Marker ? "marker" : Str(ev.arg1[i]),
+               pid, tid, ev.ts[i]);
+          m_out += fmt::format(",\"s\":\"{}\"", scope == 2 ? "g" : scope == 1 ? "p" : "t");
+          Close();
+          break;
+        }
+        case EventKind::Interrupt: {
+          const bool on_queue = ev.queue[i] != 0;
+          const int64_t pid = on_queue ? QueuePid(ev.queue[i]) : kAdapterPidBase + ev.arg0[i];
+          Open('i', "interrupt", "interrupt", pid, on_queue ? ev.queue[i] : 0, ev.ts[i]);
+          m_out += fmt::format(",\"s\":\"{}\",\"args\":{{\"fence\":{},\"value\":{},"
+                               "\"signal_id\":{},\"waiters_released\":{}}}",
+                               on_queue ? "t" : "p", ev.fence[i], ev.value[i], ev.op[i],
+                               ev.arg1[i]);
+          Close();
+          break;
+        }
+        case EventKind::AsyncSlice: {
+          auto [pid, tid] = ThreadTrack(ev.thread[i]);
+          const std::string id = fmt::format(",\"id\":\"{}\"", ev.op[i]);
+          Open('b', Str(ev.arg0[i]), Str(ev.arg1[i]), pid, tid, ev.ts[i]);
+          m_out += id;
+          Close();
+          const int64_t end = std::min<int64_t>(ev.ts[i] + static_cast<int64_t>(ev.value[i]),
+                                                std::max(trace_end, ev.ts[i]));
+          Open('e', Str(ev.arg0[i]), Str(ev.arg1[i]), pid, tid, end);
+          m_out += id;
+          Close();
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  std::string FenceName(uint32_t fence) const {
+    const auto* f = m_store.FindFence(fence);
+    return f && !f->name.empty() ? f->name : fmt::format("fence {}", fence);
+  }
+
+  void WriteBoxes() {
+    const int64_t trace_end = m_store.end_ns();
+    // Boxes the trace never ended are drawn to its end and marked "open":1 (a packet never
+    // started: a zero-length box at its submit time, "not_started":1), so that the importer
+    // recreates only the records that existed.
+    for (const auto& [op, b] : m_packets) {
+      const bool started = b.begin != INT64_MIN;
+      const int64_t begin = started ? b.begin : b.submit;
+      if (begin == INT64_MIN) continue;
+      const auto* q = m_store.FindQueue(b.queue);
+      const bool copy = q && q->type == core::model::QueueType::kCopy;
+      const std::string name = b.name ? Str(b.name) : fmt::format("packet {}", op);
+      Open('X', name, copy ? "gpu_memcpy" : "kernel", QueuePid(b.queue), b.queue, begin);
+      const int64_t end = !started ? begin : b.end == INT64_MIN ? trace_end : b.end;
+      m_out += fmt::format(",\"dur\":{},\"args\":{{\"packet_id\":{}", Micros(end - begin), op);
+      if (b.submit != INT64_MIN) m_out += fmt::format(",\"submitted_ns\":{}", b.submit);
+      if (!started) m_out += ",\"not_started\":1";
+      else if (b.end == INT64_MIN) m_out += ",\"open\":1";
+      m_out += "}";
+      Close();
+    }
+    for (const auto& [op, b] : m_signals) {
+      auto [pid, tid] = b.cpu ? ThreadTrack(b.thread)
+                              : std::make_pair(QueuePid(b.queue), int64_t{b.queue});
+      Open('X', FenceName(b.fence), "fence_signal", pid, tid, b.begin);
+      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
+      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{},\"signal_id\":{}{}}}",
+                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value, op,
+                           b.end == INT64_MIN ? ",\"open\":1" : "");
+      Close();
+    }
+    for (const auto& [op, b] : m_waits) {
+      Open('X', FenceName(b.fence), "fence_wait", QueuePid(b.queue), b.queue, b.begin);
+      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
+      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{},\"wait_id\":{},"
+                           "\"signal_id\":{}{}}}",
+                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value, op,
+                           b.end == INT64_MIN ? 0 : ReleasingSignal(b),
+                           b.end == INT64_MIN ? ",\"open\":1" : "");
+      Close();
+    }
+    for (const auto& [op, b] : m_cpu_waits) {
+      auto [pid, tid] = ThreadTrack(b.thread);
+      Open('X', b.fence ? FenceName(b.fence) : "CPU wait", "cpu_wait", pid, tid, b.begin);
+      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
+      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{}{}}}",
+                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value,
+                           b.end == INT64_MIN ? ",\"open\":1" : "");
+      Close();
+    }
+  }
+
+  // The signal that released a wait: the one the trace names, else the first signal of the
+  // fence reaching the wait's value.
+  int64_t ReleasingSignal(const Box& wait) const {
+    if (wait.released_by != 0 && m_signals.count(wait.released_by)) return wait.released_by;
+    const Box* best = nullptr;
+    for (const auto& [op, s] : m_signals) {
+      if (s.fence != wait.fence || s.value < wait.value || s.end == INT64_MIN) continue;
+      if (!best || s.end < best->end) best = &s;
+    }
+    return best ? best->op : 0;
+  }
+
+  void WriteArrows() {
+    // Signal -> wait arrows as flow v1 pairs (cat "fence"). The importer relinks through the
+    // wait's signal_id arg, so these are for the viewers.
+    for (const auto& [op, w] : m_waits) {
+      if (w.end == INT64_MIN) continue;  // never released
+      const int64_t signal = ReleasingSignal(w);
+      if (signal == 0) continue;
+      const Box& s = m_signals.at(signal);
+      auto [spid, stid] = s.cpu ? ThreadTrack(s.thread)
+                                : std::make_pair(QueuePid(s.queue), int64_t{s.queue});
+      const std::string id = fmt::format(",\"id\":\"fence-{}\"", ++m_flow_ids);
+      Open('s', "fence", "fence", spid, stid, s.begin);
+      m_out += id;
+      Close();
+      Open('f', "fence", "fence", QueuePid(w.queue), w.queue, w.begin);
+      m_out += id + ",\"bp\":\"e\"";
+      Close();
+    }
+  }
+
+  void WriteFlows() {
+    const auto& ev = m_store.events;
+    for (const auto& flow : m_store.flows) {
+      const size_t from = m_store.IndexOfRowId(flow.from);
+      const size_t to = m_store.IndexOfRowId(flow.to);
+      if (from >= ev.size() || to >= ev.size()) continue;
+      std::pair<int64_t, int64_t> from_track, to_track;
+      if (ev.thread[from] != 0 && ev.queue[from] == 0) {
+        from_track = ThreadTrack(ev.thread[from]);
+      } else {
+        from_track = {QueuePid(ev.queue[from]), ev.queue[from]};
+      }
+      if (ev.queue[to] != 0) {
+        to_track = {QueuePid(ev.queue[to]), ev.queue[to]};
+      } else {
+        to_track = ThreadTrack(ev.thread[to]);
+      }
+      const bool launch = flow.kind == core::model::FlowKind::kCpuLaunch;
+      const std::string name = flow.name ? Str(flow.name) : (launch ? "ac2g" : "flow");
+      const std::string cat = launch ? "ac2g" : "flow";
+      const std::string id = fmt::format(",\"id\":\"flow-{}\"", ++m_flow_ids);
+      Open('s', name, cat, from_track.first, from_track.second, ev.ts[from]);
+      m_out += id;
+      Close();
+      Open('f', name, cat, to_track.first, to_track.second, ev.ts[to]);
+      m_out += id + ",\"bp\":\"e\"";
+      Close();
+    }
+  }
+
+  void WriteCounters() {
+    for (const auto& series : m_store.counters) {
+      for (size_t i = 0; i < series.ts.size(); ++i) {
+        Open('C', series.name, "", series.process, 0, series.ts[i]);
+        m_out += fmt::format(",\"args\":{{\"value\":{}}}", series.values[i]);
+        Close();
+      }
+    }
+  }
+
+  const TraceStore& m_store;
+  std::string m_out;
+  uint64_t m_events = 0;
+  uint64_t m_flow_ids = 0;
+  std::map<int64_t, Box> m_packets, m_signals, m_waits, m_cpu_waits;
+};
+
+void WriteFileAtomically(const std::filesystem::path& output, const std::string& text) {
+  const std::filesystem::path temp =
+      output.string() + fmt::format(".tmp-{}", static_cast<long>(getpid()));
+  const bool gzip = output.extension() == ".gz";
+  bool ok = false;
+  if (gzip) {
+    gzFile file = gzopen(temp.c_str(), "wb6");
+    if (file) {
+      size_t done = 0;
+      ok = true;
+      while (ok && done < text.size()) {
+        const unsigned n = static_cast<unsigned>(std::min<size_t>(text.size() - done, 1u << 30));
+        ok = gzwrite(file, text.data() + done, n) == static_cast<int>(n);
+        done += n;
+      }
+      ok = gzclose(file) == Z_OK && ok;
+    }
+  } else {
+    FILE* file = std::fopen(temp.c_str(), "wb");
+    if (file) {
+      ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+      ok = std::fclose(file) == 0 && ok;
+    }
+  }
+  std::error_code ec;
+  if (!ok) {
+    std::filesystem::remove(temp, ec);
+    throw core::Error(output.string() + ": cannot write the exported JSON");
+  }
+  std::filesystem::rename(temp, output, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    throw core::Error(output.string() + ": cannot rename the exported file: " + ec.message());
+  }
+}
+
+}  // namespace
+
+ExportSummary ExportChromeJson(const std::filesystem::path& trace,
+                               const std::filesystem::path& output,
+                               const std::function<void(double)>& progress) {
+  const TraceStore store = core::store::LoadTrace(trace);
+  ExportSummary summary;
+  Exporter exporter(store);
+  const std::string text = exporter.Run(&summary.json_events, progress);
+  WriteFileAtomically(output, text);
+  if (progress) progress(1.0);
+  return summary;
+}
+
+}  // namespace importers::chrome_json

@@ -1,0 +1,103 @@
+#include "importers/chrome_json/chrome_json_importer.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "core/model/error.h"
+#include "importers/chrome_json/chrome_event_parser.h"
+#include "importers/chrome_json/chrome_trace_builder.h"
+#include "importers/chrome_json/json_container_scanner.h"
+#include "importers/common/text_place.h"
+
+namespace importers::chrome_json {
+namespace {
+
+// Top-level values longer than this are not copied into meta (a systemTraceEvents string can
+// hold a whole ftrace capture).
+constexpr size_t kMaxMetaValue = 1024;
+
+void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
+                  core::store::TraceWriter& writer, const std::string& label) {
+  for (const auto& [key, raw] : scanner.top_level()) {
+    std::string value = raw;
+    if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+    if (key == "baseTimeNanoseconds") {
+      int64_t base = 0;
+      auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), base);
+      if (ec != std::errc() || base < 0) {
+        throw core::Error(fmt::format("{}: top-level \"baseTimeNanoseconds\" is not a "
+                                      "non-negative integer: {}",
+                                      label, raw));
+      }
+      trace.base_time_ns = base;
+    }
+    if (key == "systemTraceEvents" && value.size() > 0) {
+      writer.CountProblem("json_system_trace_skipped", core::model::Severity::kInfo,
+                          "an embedded systemTraceEvents sub-trace (not read)");
+    }
+    if (value.size() <= kMaxMetaValue) trace.top_level[key] = value;
+  }
+  for (const auto& [key, offset] : scanner.top_level_structures()) {
+    if (key == "systemTraceEvents") {
+      writer.CountProblem("json_system_trace_skipped", core::model::Severity::kInfo,
+                          "an embedded systemTraceEvents sub-trace (not read)", 1,
+                          fmt::format("byte {}", offset));
+    }
+  }
+}
+
+}  // namespace
+
+void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+                     const ImportOptions& options, ParsedTrace& trace) {
+  const std::string_view content = input.bytes.view();
+  auto report = [&](double f) {
+    if (options.progress) options.progress(f);
+  };
+  JsonContainerScanner scanner(content, input.label);
+  scanner.set_lenient_truncation(options.lenient);
+  ChromeEventParser parser(writer, trace);
+  EventSpan span;
+  uint64_t next_report = 0;
+  while (scanner.Next(&span)) {
+    try {
+      parser.Parse(span.offset, span.text);
+    } catch (const BadEvent& bad) {
+      if (!options.lenient) {
+        throw core::Error(
+            fmt::format("{}: {}", DescribePlace(input.label, content, bad.offset), bad.message));
+      }
+      if (trace.bad_events_skipped++ == 0) {
+        trace.first_bad_event =
+            fmt::format("{}: {}", DescribeOffset(content, bad.offset), bad.message);
+      }
+    }
+    if (span.offset >= next_report) {
+      report(0.5 * static_cast<double>(span.offset) / std::max<size_t>(content.size(), 1));
+      next_report = span.offset + (8u << 20);
+    }
+  }
+  if (scanner.truncated()) {
+    writer.CountProblem("json_truncated", core::model::Severity::kDataLoss,
+                        "the file ends inside an event or before the event array is closed; "
+                        "what came before was imported (--lenient)",
+                        1, DescribeOffset(content, scanner.truncated_at()));
+  } else if (scanner.unterminated_array()) {
+    writer.CountProblem("json_array_not_closed", core::model::Severity::kInfo,
+                        "the event array has no closing ']' (allowed by the format)");
+  }
+  ReadTopLevel(scanner, trace, writer, input.label);
+  writer.SetMeta("json.container", scanner.is_object_container() ? "object" : "array");
+}
+
+void ImportChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+                      const ImportOptions& options) {
+  ParsedTrace trace;
+  ParseChromeJson(input, writer, options, trace);
+  BuildTrace(trace, writer, [&](double f) {
+    if (options.progress) options.progress(0.5 + 0.5 * f);
+  });
+}
+
+}  // namespace importers::chrome_json

@@ -1,0 +1,24 @@
+// Chrome trace-event JSON importer (chrome://tracing, Perfetto, PyTorch profiler / Kineto):
+// decoded bytes -> events (one simdjson On Demand parse per event, no tree of the file) ->
+// sorted records through the TraceWriter. The caller owns the writer and commits it.
+#pragma once
+
+#include "core/store/trace_writer.h"
+#include "importers/common/compressed_input.h"
+#include "importers/import_options.h"
+
+namespace importers::chrome_json {
+
+struct ParsedTrace;
+
+// Throws core::Error naming the file, byte offset, line and column of malformed input (unless
+// options.lenient, which skips and counts bad events). Writes problems and meta to `writer`.
+void ImportChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+                      const ImportOptions& options);
+
+// The first half of the import alone: scan and parse every event into `trace` (names go to the
+// writer's string table; no event is written). ImportChromeJson = this + BuildTrace.
+void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+                     const ImportOptions& options, ParsedTrace& trace);
+
+}  // namespace importers::chrome_json

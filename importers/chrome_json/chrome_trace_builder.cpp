@@ -1,0 +1,810 @@
+#include "importers/chrome_json/chrome_trace_builder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "importers/chrome_json/kineto_gpu_mapping.h"
+#include "importers/chrome_json/record_sink.h"
+
+namespace importers::chrome_json {
+namespace {
+
+using core::model::EventKind;
+using core::model::FlowKind;
+using core::model::QueueId;
+using core::model::Severity;
+using core::model::ThreadId;
+using core::store::EventRecord;
+
+// What a category or name string means to the builder, computed once per distinct string.
+enum StringRole : uint16_t {
+  kPacketCategory = 1,     // kernel, gpu_memcpy, gpu_memset (and the older Kernel/Memcpy/Memset)
+  kKernelCategory = 2,     // kernel / Kernel: makes a stream a compute queue
+  kRuntimeCategory = 4,    // cuda_runtime, cuda_driver, Runtime, Driver
+  kSyncCategory = 8,       // cuda_sync
+  kEventRecordName = 16,   // cudaEventRecord*, hipEventRecord*
+  kEnclosingFlowCat = 32,  // input, ipc.flow: flow ends bind to the enclosing slice (catapult)
+  // Categories of fencescope's own export (chrome_json_exporter.h), read only in such files.
+  kExportSignalCat = 64,   // fence_signal
+  kExportWaitCat = 128,    // fence_wait
+  kExportCpuWaitCat = 256, // cpu_wait
+  kExportArrowCat = 512,   // fence (signal -> wait arrows, mirrored by the waits' signal_id)
+};
+
+uint16_t RoleOf(std::string_view s) {
+  uint16_t role = 0;
+  if (s == "fence_signal") role |= kExportSignalCat;
+  if (s == "fence_wait") role |= kExportWaitCat;
+  if (s == "cpu_wait") role |= kExportCpuWaitCat;
+  if (s == "fence") role |= kExportArrowCat;
+  if (s == "kernel" || s == "Kernel") role |= kPacketCategory | kKernelCategory;
+  if (s == "gpu_memcpy" || s == "gpu_memset" || s == "Memcpy" || s == "Memset") {
+    role |= kPacketCategory;
+  }
+  if (s == "cuda_runtime" || s == "cuda_driver" || s == "Runtime" || s == "Driver") {
+    role |= kRuntimeCategory;
+  }
+  if (s == "cuda_sync") role |= kSyncCategory;
+  if (s.rfind("cudaEventRecord", 0) == 0 || s.rfind("hipEventRecord", 0) == 0) {
+    role |= kEventRecordName;
+  }
+  if (s == "input" || s == "ipc.flow") role |= kEnclosingFlowCat;
+  return role;
+}
+
+struct OpenSlice {
+  TimeNs end = 0;
+  uint32_t record = kNone;  // record flows bind to (cpu_slice, or packet_started); kNone: a sync
+  uint32_t packet = kNone;  // index into KinetoCollected::packets
+};
+
+struct FlowStart {
+  uint32_t record = kNone;
+  TimeNs ts = 0;
+  ThreadId thread = 0;
+  StringId name = 0;
+};
+
+struct Problem {
+  Severity severity;
+  std::string description;
+  uint64_t count = 0;
+  uint64_t first_offset = 0;
+};
+
+class Builder {
+ public:
+  Builder(ParsedTrace& trace, core::store::TraceWriter& writer) : m_trace(trace), m_writer(writer) {
+    m_roles.resize(trace.writer_strings.size());
+    for (size_t i = 0; i < trace.writer_strings.size(); ++i) {
+      m_roles[i] = RoleOf(trace.writer_strings[i]);
+    }
+    ResizeTrackTables();
+    m_process_ids.assign(trace.processes.size(), 0);
+    m_adapters.assign(trace.processes.size(), 0);
+    m_is_export = trace.top_level.count("fencescopeExport") != 0;
+  }
+
+  void Run(const std::function<void(double)>& progress) {
+    auto report = [&](double f) {
+      if (progress) progress(f);
+    };
+    PairBeginEnd();
+    report(0.05);
+    SortByTime();
+    report(0.15);
+    PairAsync();
+    report(0.2);
+    Emit(report);
+    FinishFlows();
+    MapKinetoSynchronisation(m_kineto, m_sink, m_writer,
+                             [this](uint32_t process, int64_t stream) {
+                               return QueueOf(TrackOfStream(process, stream));
+                             });
+    report(0.6);
+    WriteProblems();
+    WriteMeta();
+    m_trace.events.clear();
+    m_trace.events.shrink_to_fit();
+    m_sink.WriteTo(m_writer, m_trace.base_time_ns, m_trace.writer_strings,
+                   [&](double f) { report(0.6 + 0.4 * f); });
+  }
+
+ private:
+  uint16_t Role(StringId sid) const { return sid < m_roles.size() ? m_roles[sid] : 0; }
+
+  void Count(const std::string& name, Severity severity, std::string_view description,
+             uint64_t offset, uint64_t count = 1) {
+    auto [it, inserted] = m_problems.try_emplace(name);
+    if (inserted) {
+      it->second.severity = severity;
+      it->second.description = description;
+      it->second.first_offset = offset;
+    }
+    it->second.count += count;
+  }
+
+  void ResizeTrackTables() {
+    const size_t n = m_trace.tracks.size();
+    m_threads.resize(n, 0);
+    m_queues.resize(n, 0);
+    m_stacks.resize(n);
+    m_pending.resize(n);
+    m_has_kernel.resize(n, false);
+  }
+
+  // ---- topology -------------------------------------------------------------------------
+  std::string KeyText(const IdKey& key) const {
+    return key.is_string ? m_trace.local_strings[key.value] : std::to_string(key.value);
+  }
+
+  core::model::ProcessId ProcessIdOf(uint32_t process) {
+    if (m_process_ids[process]) return m_process_ids[process];
+    const ProcessEntry& entry = m_trace.processes[process];
+    core::store::ProcessInfo info;
+    info.pid = entry.pid.is_string ? 0 : entry.pid.value;
+    info.name = entry.name;
+    if (!entry.labels.empty()) {
+      info.name = info.name.empty() ? entry.labels : fmt::format("{} ({})", entry.labels, info.name);
+    }
+    if (info.name.empty()) info.name = fmt::format("process {}", KeyText(entry.pid));
+    return m_process_ids[process] = m_writer.AddProcess(info);
+  }
+
+  ThreadId ThreadOf(uint32_t track_index) {
+    if (m_threads[track_index]) return m_threads[track_index];
+    const Track& track = m_trace.tracks[track_index];
+    core::store::ThreadInfo info;
+    info.process = ProcessIdOf(track.process);
+    info.tid = track.tid.is_string ? 0 : track.tid.value;
+    info.name = track.name;
+    if (info.name.empty()) {
+      info.name = track.tid.is_string ? KeyText(track.tid)
+                                      : fmt::format("thread {}", track.tid.value);
+    }
+    info.sort_index = track.sort_index;
+    return m_threads[track_index] = m_writer.AddThread(info);
+  }
+
+  core::model::AdapterId AdapterOf(uint32_t process) {
+    if (m_adapters[process]) return m_adapters[process];
+    const ProcessEntry& entry = m_trace.processes[process];
+    core::store::AdapterInfo info;
+    info.name = !entry.labels.empty() ? entry.labels : fmt::format("GPU {}", KeyText(entry.pid));
+    return m_adapters[process] = m_writer.AddAdapter(info);
+  }
+
+  // Each device stream (GPU pid, tid = stream) is one queue (issue 7).
+  QueueId QueueOf(uint32_t track_index) {
+    if (m_queues[track_index]) return m_queues[track_index];
+    const Track& track = m_trace.tracks[track_index];
+    const ProcessEntry& process = m_trace.processes[track.process];
+    core::store::QueueInfo info;
+    info.adapter = AdapterOf(track.process);
+    info.process = ProcessIdOf(track.process);
+    info.type = m_has_kernel[track_index] ? core::model::QueueType::kCompute
+                                          : core::model::QueueType::kOther;
+    std::string stream = track.name;
+    while (!stream.empty() && stream.back() == ' ') stream.pop_back();
+    if (stream.empty()) stream = fmt::format("stream {}", KeyText(track.tid));
+    const std::string device =
+        !process.labels.empty() ? process.labels : fmt::format("GPU {}", KeyText(process.pid));
+    info.name = fmt::format("{} {}", device, stream);
+    info.sort_index = track.has_sort_index ? track.sort_index
+                                           : static_cast<int32_t>(track.tid.value);
+    return m_queues[track_index] = m_writer.AddQueue(info);
+  }
+
+  uint32_t TrackOfStream(uint32_t process, int64_t stream) {
+    if (m_stream_tracks.empty()) {
+      for (uint32_t i = 0; i < m_trace.tracks.size(); ++i) {
+        const Track& t = m_trace.tracks[i];
+        if (!t.tid.is_string) m_stream_tracks.emplace(std::make_pair(t.process, t.tid.value), i);
+      }
+    }
+    auto it = m_stream_tracks.find({process, stream});
+    if (it != m_stream_tracks.end()) return it->second;
+    Track track;
+    track.pid = m_trace.processes[process].pid;
+    track.tid = IdKey{stream, false};
+    track.process = process;
+    m_trace.tracks.push_back(track);
+    ResizeTrackTables();
+    const uint32_t index = static_cast<uint32_t>(m_trace.tracks.size() - 1);
+    m_stream_tracks.emplace(std::make_pair(process, stream), index);
+    return index;
+  }
+
+  // ---- pairing --------------------------------------------------------------------------
+  static bool IsSlice(const ParsedEvent& e) {
+    return (e.ph == 'X' || e.ph == 'B') && !(e.bits & kConsumed);
+  }
+
+  // B/E pair per thread in file order: an E closes the most recent open B (trace-formats §1.5).
+  void PairBeginEnd() {
+    std::vector<std::vector<uint32_t>> open(m_trace.tracks.size());
+    TimeNs end = 0;
+    for (const ParsedEvent& e : m_trace.events) {
+      end = std::max(end, e.ts + ((e.bits & kHasDuration) ? e.dur : 0));
+    }
+    m_trace_end = end;
+    for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
+      ParsedEvent& e = m_trace.events[i];
+      if (e.ph == 'X' && !(e.bits & kHasDuration)) {
+        // Chrome writes X without dur for slices still running when tracing stopped.
+        e.dur = m_trace_end - e.ts;
+        e.bits |= kHasDuration;
+        Count("json_complete_without_dur", Severity::kInfo,
+              "'X' events without 'dur' (still running when tracing stopped): they run to the end "
+              "of the trace",
+              e.offset);
+      } else if (e.ph == 'B') {
+        open[e.track].push_back(i);
+      } else if (e.ph == 'E') {
+        e.bits |= kConsumed;
+        auto& stack = open[e.track];
+        if (stack.empty()) {
+          Count("json_unmatched_end", Severity::kInfo,
+                "'E' events with no open 'B' on their thread (dropped)", e.offset);
+          continue;
+        }
+        ParsedEvent& begin = m_trace.events[stack.back()];
+        stack.pop_back();
+        if (e.ts < begin.ts) {
+          Count("json_end_before_begin", Severity::kError,
+                "'E' events earlier than the 'B' they close (slice kept with duration 0)",
+                e.offset);
+        }
+        begin.dur = std::max<TimeNs>(0, e.ts - begin.ts);
+        begin.bits |= kHasDuration;
+      }
+    }
+    for (auto& stack : open) {
+      for (uint32_t i : stack) {
+        ParsedEvent& begin = m_trace.events[i];
+        begin.dur = m_trace_end - begin.ts;
+        begin.bits |= kHasDuration;
+        Count("json_unclosed_begin", Severity::kInfo,
+              "'B' events never closed: the slice runs to the end of the trace", begin.offset);
+      }
+    }
+  }
+
+  // Time order; at equal ts longer slices first so parents come before children, then file
+  // order (which keeps B/E of one thread as written).
+  void SortByTime() {
+    auto key = [](const ParsedEvent& e) {
+      return std::make_tuple(e.ts, IsSlice(e) ? -e.dur : TimeNs{0}, e.seq);
+    };
+    std::sort(m_trace.events.begin(), m_trace.events.end(),
+              [&](const ParsedEvent& a, const ParsedEvent& b) { return key(a) < key(b); });
+  }
+
+  // Nestable b/e/n by (category, id); legacy S/F by (name, id). Durations go on the begin.
+  void PairAsync() {
+    std::unordered_map<uint64_t, std::vector<uint32_t>> nestable;
+    std::unordered_map<uint64_t, uint32_t> legacy;
+    for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
+      ParsedEvent& e = m_trace.events[i];
+      const char ph = e.ph;
+      if (ph != 'b' && ph != 'e' && ph != 'n' && ph != 'S' && ph != 'F' && ph != 'T' && ph != 'p') {
+        continue;
+      }
+      if (e.id == kNone) {
+        e.bits |= kConsumed;
+        Count("json_async_without_id", Severity::kError, "async events without an 'id' (dropped)",
+              e.offset);
+        continue;
+      }
+      if (ph == 'b' || ph == 'e' || ph == 'n') {
+        const uint64_t key = (static_cast<uint64_t>(e.cat) << 32) | e.id;
+        if (ph == 'n') {
+          e.dur = 0;
+          e.bits |= kHasDuration;
+          continue;
+        }
+        auto& stack = nestable[key];
+        if (ph == 'b') {
+          stack.push_back(i);
+          continue;
+        }
+        e.bits |= kConsumed;
+        // An 'e' closes the innermost open 'b' of the same name (any, when it has no name).
+        auto match = std::find_if(stack.rbegin(), stack.rend(), [&](uint32_t j) {
+          return e.name == 0 || m_trace.events[j].name == e.name;
+        });
+        if (match == stack.rend()) {
+          Count("json_async_unmatched_end", Severity::kInfo,
+                "nestable async 'e' events with no open 'b' (dropped)", e.offset);
+          continue;
+        }
+        ParsedEvent& begin = m_trace.events[*match];
+        begin.dur = e.ts - begin.ts;
+        begin.bits |= kHasDuration;
+        stack.erase(std::next(match).base());
+        continue;
+      }
+      const uint64_t key = (static_cast<uint64_t>(e.name) << 32) | e.id;
+      if (ph == 'T' || ph == 'p') {
+        e.bits |= kConsumed;
+        Count("json_async_steps", Severity::kInfo,
+              "legacy async 'T'/'p' steps (counted; the S..F slice is kept)", e.offset);
+        continue;
+      }
+      if (ph == 'S') {
+        auto [it, inserted] = legacy.try_emplace(key, i);
+        if (!inserted) {
+          e.bits |= kConsumed;
+          Count("json_async_duplicate_start", Severity::kError,
+                "legacy async 'S' with an id already open (dropped)", e.offset);
+        }
+        continue;
+      }
+      e.bits |= kConsumed;  // 'F'
+      auto it = legacy.find(key);
+      if (it == legacy.end()) {
+        Count("json_async_unmatched_end", Severity::kInfo,
+              "async end events with no open start (dropped)", e.offset);
+        continue;
+      }
+      ParsedEvent& begin = m_trace.events[it->second];
+      begin.dur = e.ts - begin.ts;
+      begin.bits |= kHasDuration;
+      legacy.erase(it);
+    }
+    auto close_at_end = [&](uint32_t i) {
+      ParsedEvent& begin = m_trace.events[i];
+      begin.dur = m_trace_end - begin.ts;
+      begin.bits |= kHasDuration;
+      Count("json_async_unclosed", Severity::kInfo,
+            "async slices never ended: they run to the end of the trace", begin.offset);
+    };
+    for (auto& [key, stack] : nestable) {
+      for (uint32_t i : stack) close_at_end(i);
+    }
+    for (auto& [key, i] : legacy) close_at_end(i);
+  }
+
+  // ---- emission -------------------------------------------------------------------------
+  // The innermost slice on the track that contains ts.
+  const OpenSlice* Enclosing(uint32_t track, TimeNs ts) const {
+    const auto& stack = m_stacks[track];
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+      if (it->end >= ts) return &*it;
+    }
+    return nullptr;
+  }
+
+  void Connect(const FlowStart& from, const OpenSlice& to, const ParsedEvent& e) {
+    FlowKind kind = FlowKind::kGeneric;
+    if (to.packet != kNone) {
+      // A flow into a device packet is its CPU launch (Kineto ac2g): the packet was submitted
+      // when the runtime call ran.
+      kind = FlowKind::kCpuLaunch;
+      KinetoPacket& packet = m_kineto.packets[to.packet];
+      EventRecord& submitted = m_sink.at(packet.submitted_record);
+      if (submitted.thread == 0 || from.ts < submitted.ts) {
+        submitted.ts = std::min(from.ts, submitted.ts);
+        submitted.thread = from.thread;
+        packet.submit = submitted.ts;
+      }
+    }
+    m_sink.AddFlow(from.record, to.record, kind, e.name ? e.name : from.name);
+  }
+
+  void EmitSlice(const ParsedEvent& e) {
+    auto& stack = m_stacks[e.track];
+    while (!stack.empty() && stack.back().end <= e.ts) {
+      stack.pop_back();
+    }
+    const Track& track = m_trace.tracks[e.track];
+    const bool device = m_trace.processes[track.process].gpu_device;
+    const uint16_t role = Role(e.cat);
+    OpenSlice open;
+    open.end = e.ts + e.dur;
+    if (device && (role & kPacketCategory)) {
+      const QueueId queue = QueueOf(e.track);
+      const int64_t id = m_next_packet++;
+      // fencescope's export marks packets the trace never started or completed.
+      const KinetoArgs* exported =
+          m_is_export && e.extra != kNone ? &m_trace.kineto_args[e.extra] : nullptr;
+      EventRecord submitted;
+      submitted.ts = exported && exported->submitted_ns >= 0 ? exported->submitted_ns : e.ts;
+      submitted.kind = EventKind::PacketSubmitted;
+      submitted.queue = queue;
+      submitted.op = id;
+      submitted.arg1 = e.name;
+      KinetoPacket packet;
+      packet.queue = queue;
+      packet.submitted_record = m_sink.Add(submitted);
+      packet.submit = submitted.ts;
+      packet.end = e.ts + e.dur;
+      if (exported && exported->not_started) {
+        m_stacks[e.track].push_back({e.ts, kNone, kNone});
+        return;
+      }
+      EventRecord started;
+      started.ts = e.ts;
+      started.kind = EventKind::PacketStarted;
+      started.queue = queue;
+      started.op = id;
+      open.record = m_sink.Add(started);
+      if (!(exported && exported->open)) {
+        EventRecord completed = started;
+        completed.ts = e.ts + e.dur;
+        completed.kind = EventKind::PacketCompleted;
+        m_sink.Add(completed);
+      }
+      open.packet = static_cast<uint32_t>(m_kineto.packets.size());
+      m_kineto.packets.push_back(packet);
+    } else if (device && (role & kSyncCategory)) {
+      AddSync(e);
+      open.record = kNone;
+    } else if (m_is_export && e.extra != kNone &&
+               ((role & kExportSignalCat) || (device && (role & kExportWaitCat)) ||
+                (!device && (role & kExportCpuWaitCat)))) {
+      EmitExportedBox(e, device, role);
+      open.record = kNone;
+    } else {
+      EventRecord slice;
+      slice.ts = e.ts;
+      slice.kind = EventKind::CpuSlice;
+      slice.thread = ThreadOf(e.track);
+      slice.value = static_cast<uint64_t>(e.dur);
+      slice.arg0 = e.name;
+      slice.arg1 = e.cat;
+      slice.arg2 = static_cast<int64_t>(stack.size());
+      open.record = m_sink.Add(slice);
+      if ((role & kRuntimeCategory) && e.extra != kNone) {
+        const KinetoArgs& args = m_trace.kineto_args[e.extra];
+        if (args.correlation >= 0) {
+          KinetoRuntimeCall call;
+          call.ts = e.ts;
+          call.end = e.ts + e.dur;
+          call.thread = slice.thread;
+          call.event_record = (Role(e.name) & kEventRecordName) != 0;
+          m_kineto.runtime_by_correlation[args.correlation] = call;
+        }
+      }
+    }
+    stack.push_back(open);
+    if (open.record == kNone) return;
+    // Flow ends waiting for "the next slice" on this thread (flow v1 'f' without bp:"e").
+    for (const FlowStart& from : m_pending[e.track]) Connect(from, open, e);
+    m_pending[e.track].clear();
+    // Flow v2 (trace-formats §1.6): bind_id with flow_in (consumer) / flow_out (producer).
+    if (e.bind_id != kNone) {
+      if (e.bits & kFlowIn) {
+        auto it = m_flows_v2.find(e.bind_id);
+        if (it != m_flows_v2.end()) {
+          Connect(it->second, open, e);
+        } else {
+          Count("json_flow_v2_no_producer", Severity::kInfo,
+                "flow v2 consumers (flow_in) whose bind_id has no earlier producer", e.offset);
+        }
+      }
+      if (e.bits & kFlowOut) {
+        // For an X producer the arrow leaves at its end.
+        m_flows_v2[e.bind_id] = FlowStart{open.record, open.end, m_threads[e.track], e.name};
+      }
+    }
+  }
+
+  core::model::FenceId FenceOf(int64_t key, StringId name) {
+    auto it = m_fences.find(key);
+    if (it != m_fences.end()) return it->second;
+    core::store::FenceInfo info;
+    info.name = name ? m_trace.writer_strings[name] : fmt::format("fence {}", key);
+    return m_fences[key] = m_writer.AddFence(info);
+  }
+
+  // A signal / wait / CPU-wait box of fencescope's export becomes the records it was made from.
+  void EmitExportedBox(const ParsedEvent& e, bool device, uint16_t role) {
+    const KinetoArgs& args = m_trace.kineto_args[e.extra];
+    const core::model::FenceId fence = args.fence > 0 ? FenceOf(args.fence, e.name) : 0;
+    EventRecord first;
+    first.ts = e.ts;
+    first.fence = fence;
+    first.value = args.fence_value;
+    EventRecord second = first;
+    second.ts = e.ts + e.dur;
+    if (role & kExportSignalCat) {
+      first.op = second.op = args.signal_id > 0 ? args.signal_id : m_next_signal_op++;
+      if (!device) {
+        first.kind = EventKind::FenceCpuSignal;
+        first.thread = ThreadOf(e.track);
+        m_sink.Add(first);
+        return;
+      }
+      first.kind = EventKind::FenceSignalQueued;
+      second.kind = EventKind::FenceSignalExecuted;
+      first.queue = second.queue = QueueOf(e.track);
+    } else if (role & kExportWaitCat) {
+      first.op = second.op = m_next_wait_op++;
+      first.kind = EventKind::FenceWaitQueued;
+      second.kind = EventKind::FenceWaitUnblocked;
+      first.queue = second.queue = QueueOf(e.track);
+      second.arg1 = std::max<int64_t>(0, args.signal_id);
+    } else {
+      first.op = second.op = m_next_waiter_op++;
+      first.kind = EventKind::CpuWaitBegin;
+      second.kind = EventKind::CpuWaitReleased;
+      first.thread = second.thread = ThreadOf(e.track);
+    }
+    m_sink.Add(first);
+    if (!args.open) m_sink.Add(second);
+  }
+
+  void AddSync(const ParsedEvent& e) {
+    const std::string& name = m_trace.writer_strings[e.name];
+    KinetoSync sync;
+    if (name == "Stream Wait Event") sync.kind = KinetoSyncKind::kStreamWait;
+    else if (name == "Event Sync") sync.kind = KinetoSyncKind::kEventSync;
+    else if (name == "Stream Sync") sync.kind = KinetoSyncKind::kStreamSync;
+    else if (name == "Context Sync") sync.kind = KinetoSyncKind::kContextSync;
+    else {
+      Count("kineto_sync_unknown", Severity::kInfo,
+            "cuda_sync events of a kind not mapped (not Stream Wait Event / Event Sync / Stream "
+            "Sync / Context Sync)",
+            e.offset);
+      return;
+    }
+    if (e.extra == kNone) {
+      Count("kineto_sync_without_args", Severity::kError,
+            "cuda_sync events without the correlation / wait_on_* arguments (dropped)", e.offset);
+      return;
+    }
+    const Track& track = m_trace.tracks[e.track];
+    sync.ts = e.ts;
+    sync.end = e.ts + e.dur;
+    sync.process = track.process;
+    sync.stream = track.tid.is_string ? -1 : track.tid.value;
+    sync.args = m_trace.kineto_args[e.extra];
+    sync.offset = e.offset;
+    m_kineto.syncs.push_back(sync);
+  }
+
+  std::string IdText(uint32_t id) const {
+    const std::string& key = m_trace.local_strings[id];
+    const size_t colon = key.find(':');  // "scope:id[:pid]"
+    std::string text = colon == std::string::npos ? key : key.substr(colon + 1);
+    return text;
+  }
+
+  void EmitCounter(const ParsedEvent& e) {
+    const Track& track = m_trace.tracks[e.track];
+    const core::model::ProcessId process = ProcessIdOf(track.process);
+    for (uint32_t i = 0; i < e.extra_count; ++i) {
+      const CounterValue& v = m_trace.counter_values[e.extra + i];
+      auto key = std::make_tuple(process, e.name, e.id, v.key);
+      auto it = m_series.find(key);
+      if (it == m_series.end()) {
+        core::store::CounterSeriesInfo info;
+        info.process = process;
+        // Series per args key; an id makes the counter "name[id]" (trace-formats §1.5).
+        info.name = m_trace.writer_strings[e.name];
+        if (e.id != kNone) info.name += "[" + IdText(e.id) + "]";
+        info.name += "." + m_trace.writer_strings[v.key];
+        it = m_series.emplace(key, m_writer.AddCounterSeries(info)).first;
+      }
+      m_writer.AddCounterSample(it->second, e.ts + m_trace.base_time_ns, v.value);
+    }
+    if (e.extra_count == 0) {
+      Count("json_counter_without_values", Severity::kInfo,
+            "'C' events whose args hold no numeric value", e.offset);
+    }
+  }
+
+  void EmitFlowV1(const ParsedEvent& e) {
+    if (m_is_export && (Role(e.cat) & kExportArrowCat)) return;  // mirrored by signal_id args
+    if (e.id == kNone) {
+      Count("json_flow_without_id", Severity::kError, "flow events without an 'id' (dropped)",
+            e.offset);
+      return;
+    }
+    // Flow v1 identity: category + name + id (catapult fullFlowId).
+    std::string key(12, '\0');
+    std::memcpy(key.data(), &e.cat, 4);
+    std::memcpy(key.data() + 4, &e.name, 4);
+    std::memcpy(key.data() + 8, &e.id, 4);
+    const OpenSlice* enclosing = Enclosing(e.track, e.ts);
+    const bool bindable = enclosing && enclosing->record != kNone;
+    if (enclosing && enclosing->record == kNone) {
+      Count("kineto_sync_flow", Severity::kInfo,
+            "flow events on cuda_sync events (the sync became a wait; the arrow is not kept)",
+            e.offset);
+    }
+    if (e.ph == 's') {
+      if (!bindable) {
+        if (!enclosing) {
+          Count("json_flow_unbound", Severity::kInfo,
+                "flow events with no slice to bind to at their time and thread (dropped)",
+                e.offset);
+        }
+        return;
+      }
+      m_flows_v1[key] = FlowStart{enclosing->record, e.ts, ThreadOf(e.track), e.name};
+      return;
+    }
+    auto it = m_flows_v1.find(key);
+    if (it == m_flows_v1.end()) {
+      Count("json_flow_unmatched_end", Severity::kInfo,
+            "flow 't'/'f' events with no earlier 's' of the same category, name and id", e.offset);
+      return;
+    }
+    if (e.ph == 't') {
+      if (bindable) {
+        Connect(it->second, *enclosing, e);
+        it->second.record = enclosing->record;
+        it->second.ts = e.ts;
+        it->second.thread = ThreadOf(e.track);
+      }
+      return;
+    }
+    // 'f': bp "e" (and the input / ipc.flow categories) bind to the enclosing slice; otherwise
+    // to the next slice that starts on the thread (catapult's rule).
+    const FlowStart from = it->second;
+    m_flows_v1.erase(it);
+    if ((e.bits & kBindEnclosing) || (Role(e.cat) & kEnclosingFlowCat)) {
+      if (bindable) {
+        Connect(from, *enclosing, e);
+      } else if (!enclosing) {
+        Count("json_flow_unbound", Severity::kInfo,
+              "flow events with no slice to bind to at their time and thread (dropped)", e.offset);
+      }
+      return;
+    }
+    m_pending[e.track].push_back(from);
+  }
+
+  void Emit(const std::function<void(double)>& report) {
+    for (const ParsedEvent& e : m_trace.events) {
+      if ((e.ph == 'X' || e.ph == 'B') && (e.bits & kHasDuration) && !(e.bits & kConsumed) &&
+          (Role(e.cat) & kKernelCategory)) {
+        m_has_kernel[e.track] = true;
+      }
+    }
+    const size_t n = m_trace.events.size();
+    for (size_t i = 0; i < n; ++i) {
+      if ((i & 0xFFFF) == 0) report(0.2 + 0.3 * static_cast<double>(i) / std::max<size_t>(n, 1));
+      const ParsedEvent& e = m_trace.events[i];
+      if (e.bits & kConsumed) continue;
+      switch (e.ph) {
+        case 'X':
+        case 'B':
+          EmitSlice(e);
+          break;
+        case 'i':
+        case 'I':
+        case 'R': {
+          EventRecord instant;
+          instant.ts = e.ts;
+          instant.kind = EventKind::Instant;
+          instant.thread = e.scope == 2 ? 0 : ThreadOf(e.track);
+          instant.arg0 = e.name;
+          instant.arg1 = e.cat;
+          instant.flags = e.scope;
+          m_sink.Add(instant);
+          break;
+        }
+        case 'C':
+          EmitCounter(e);
+          break;
+        case 'b':
+        case 'n':
+        case 'S': {
+          EventRecord async;
+          async.ts = e.ts;
+          async.kind = EventKind::AsyncSlice;
+          async.thread = ThreadOf(e.track);
+          async.op = static_cast<int64_t>(e.id) + 1;
+          async.value = static_cast<uint64_t>(std::max<TimeNs>(0, e.dur));
+          async.arg0 = e.name;
+          async.arg1 = e.cat;
+          async.arg2 = ProcessIdOf(m_trace.tracks[e.track].process);
+          m_sink.Add(async);
+          break;
+        }
+        case 's':
+        case 't':
+        case 'f':
+          EmitFlowV1(e);
+          break;
+        case 'N':
+        case 'O':
+        case 'D':
+          Count("json_object_events", Severity::kInfo,
+                "object created / snapshot / destroyed events (N/O/D): counted, not kept",
+                e.offset);
+          break;
+        case 'P':
+          Count("json_sample_events", Severity::kInfo, "stack sample events (P): counted, not kept",
+                e.offset);
+          break;
+        case 'c':
+          Count("json_clock_sync_events", Severity::kInfo,
+                "clock sync events (c): counted, not used (one clock domain per trace)", e.offset);
+          break;
+        default:
+          Count(fmt::format("json_unknown_phase_{}", e.ph), Severity::kInfo,
+                fmt::format("events with the phase '{}', which fencescope does not read (skipped)",
+                            e.ph),
+                e.offset);
+          break;
+      }
+    }
+  }
+
+  void FinishFlows() {
+    if (!m_flows_v1.empty()) {
+      Count("json_flow_unmatched_start", Severity::kInfo,
+            "flow 's' events never finished by an 'f'", 0, m_flows_v1.size());
+    }
+    uint64_t pending = 0;
+    for (const auto& list : m_pending) pending += list.size();
+    if (pending) {
+      Count("json_flow_unbound", Severity::kInfo,
+            "flow events with no slice to bind to at their time and thread (dropped)", 0, pending);
+    }
+  }
+
+  void WriteProblems() {
+    if (m_trace.bad_events_skipped) {
+      Count("json_bad_event", Severity::kDataLoss,
+            "malformed events skipped by --lenient (first one: " + m_trace.first_bad_event + ")", 0,
+            m_trace.bad_events_skipped);
+    }
+    for (const auto& [name, p] : m_problems) {
+      m_writer.CountProblem(name, p.severity, p.description, p.count,
+                            fmt::format("byte {}", p.first_offset));
+    }
+  }
+
+  void WriteMeta() {
+    m_writer.SetMeta("clock", "chrome-trace-us");
+    for (const auto& [key, value] : m_trace.top_level) m_writer.SetMeta("json." + key, value);
+    if (!m_kineto.packets.empty() || !m_kineto.syncs.empty()) m_writer.SetMeta("gpu_mapping", "kineto");
+  }
+
+  ParsedTrace& m_trace;
+  core::store::TraceWriter& m_writer;
+  RecordSink m_sink;
+  KinetoCollected m_kineto;
+  std::vector<uint16_t> m_roles;
+  std::vector<ThreadId> m_threads;
+  std::vector<QueueId> m_queues;
+  std::vector<bool> m_has_kernel;
+  std::vector<core::model::ProcessId> m_process_ids;
+  std::vector<core::model::AdapterId> m_adapters;
+  std::vector<std::vector<OpenSlice>> m_stacks;
+  std::vector<std::vector<FlowStart>> m_pending;
+  std::map<std::pair<uint32_t, int64_t>, uint32_t> m_stream_tracks;
+  std::unordered_map<std::string, FlowStart> m_flows_v1;
+  std::unordered_map<uint32_t, FlowStart> m_flows_v2;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, core::model::CounterSeriesId>
+      m_series;
+  std::map<std::string, Problem> m_problems;
+  std::unordered_map<int64_t, core::model::FenceId> m_fences;
+  bool m_is_export = false;
+  TimeNs m_trace_end = 0;
+  int64_t m_next_packet = 1;
+  int64_t m_next_signal_op = int64_t{1} << 40;  // above any exported signal_id
+  int64_t m_next_wait_op = 1;
+  int64_t m_next_waiter_op = 1;
+};
+
+}  // namespace
+
+void BuildTrace(ParsedTrace& trace, core::store::TraceWriter& writer,
+                const std::function<void(double)>& progress) {
+  Builder builder(trace, writer);
+  builder.Run(progress);
+}
+
+}  // namespace importers::chrome_json

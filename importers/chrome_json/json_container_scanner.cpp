@@ -1,0 +1,232 @@
+#include "importers/chrome_json/json_container_scanner.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/model/error.h"
+#include "importers/common/text_place.h"
+
+namespace importers::chrome_json {
+namespace {
+
+bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+}  // namespace
+
+JsonContainerScanner::JsonContainerScanner(std::string_view content, std::string label)
+    : m_text(content), m_label(std::move(label)) {
+  // A UTF-8 byte order mark is not JSON but some writers emit it.
+  if (m_text.size() >= 3 && std::memcmp(m_text.data(), "\xEF\xBB\xBF", 3) == 0) m_pos = 3;
+}
+
+void JsonContainerScanner::Fail(uint64_t offset, std::string_view what) const {
+  throw core::Error(fmt::format("{}: {}", DescribePlace(m_label, m_text, offset), what));
+}
+
+void JsonContainerScanner::SkipSpace() {
+  while (m_pos < m_text.size() && IsSpace(m_text[m_pos])) ++m_pos;
+}
+
+uint64_t JsonContainerScanner::SkipString(uint64_t begin, bool* truncated) {
+  const char* data = m_text.data();
+  uint64_t p = begin + 1;
+  while (true) {
+    const void* hit = std::memchr(data + p, '"', m_text.size() - p);
+    if (!hit) {
+      *truncated = true;
+      return m_text.size();
+    }
+    uint64_t quote = static_cast<const char*>(hit) - data;
+    uint64_t backslashes = 0;
+    while (quote - backslashes > begin + 1 && data[quote - backslashes - 1] == '\\') {
+      ++backslashes;
+    }
+    if (backslashes % 2 == 0) return quote + 1;
+    p = quote + 1;
+  }
+}
+
+uint64_t JsonContainerScanner::SkipValue(uint64_t begin, bool* truncated) {
+  const char* data = m_text.data();
+  const uint64_t size = m_text.size();
+  const char first = data[begin];
+  if (first == '"') return SkipString(begin, truncated);
+  if (first != '{' && first != '[') {
+    uint64_t p = begin;
+    while (p < size && !IsSpace(data[p]) && data[p] != ',' && data[p] != ']' && data[p] != '}') {
+      ++p;
+    }
+    if (p == begin) Fail(begin, fmt::format("expected a JSON value, found '{}'", first));
+    if (std::strchr("-0123456789tfn", first) == nullptr) {
+      Fail(begin, fmt::format("invalid JSON value '{}'",
+                              m_text.substr(begin, std::min<uint64_t>(p - begin, 20))));
+    }
+    if (p == size) *truncated = true;
+    return p;
+  }
+  // An object or array: follow nesting with a stack of the expected closing brackets.
+  char expected[256];
+  size_t depth = 0;
+  uint64_t p = begin;
+  while (p < size) {
+    const char c = data[p];
+    if (c == '"') {
+      p = SkipString(p, truncated);
+      if (*truncated) return size;
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      if (depth == sizeof(expected)) Fail(p, "JSON nested more than 256 levels deep");
+      expected[depth++] = c == '{' ? '}' : ']';
+    } else if (c == '}' || c == ']') {
+      if (depth == 0 || expected[depth - 1] != c) {
+        Fail(p, fmt::format("unexpected '{}' (expected '{}')", c,
+                            depth ? expected[depth - 1] : ' '));
+      }
+      if (--depth == 0) return p + 1;
+    }
+    ++p;
+  }
+  *truncated = true;
+  return size;
+}
+
+void JsonContainerScanner::ReadObjectMembers() {
+  while (true) {
+    SkipSpace();
+    if (m_pos >= m_text.size()) {
+      Fail(m_pos, "the file ends inside the top-level object (truncated?)");
+    }
+    const char c = m_text[m_pos];
+    if (c == '}') {
+      ++m_pos;
+      SkipSpace();
+      if (m_pos < m_text.size()) Fail(m_pos, "unexpected data after the top-level object");
+      if (!m_seen_events) Fail(m_pos, "the top-level object has no \"traceEvents\" array");
+      m_state = State::kDone;
+      return;
+    }
+    if (c == ',') {
+      if (!m_expect_comma) Fail(m_pos, "unexpected ',' in the top-level object");
+      ++m_pos;
+      m_expect_comma = false;
+      continue;
+    }
+    if (c != '"' || m_expect_comma) {
+      Fail(m_pos, m_expect_comma ? "expected ',' or '}' between top-level members"
+                                 : "expected a member name in the top-level object");
+    }
+    bool truncated = false;
+    const uint64_t key_end = SkipString(m_pos, &truncated);
+    if (truncated) Fail(m_pos, "the file ends inside a top-level member name (truncated?)");
+    const std::string key(m_text.substr(m_pos + 1, key_end - m_pos - 2));
+    m_pos = key_end;
+    SkipSpace();
+    if (m_pos >= m_text.size() || m_text[m_pos] != ':') {
+      Fail(m_pos, fmt::format("expected ':' after the top-level member \"{}\"", key));
+    }
+    ++m_pos;
+    SkipSpace();
+    if (m_pos >= m_text.size()) Fail(m_pos, "the file ends before a value (truncated?)");
+    if (key == "traceEvents") {
+      if (m_seen_events) Fail(m_pos, "a second \"traceEvents\" member");
+      if (m_text[m_pos] != '[') Fail(m_pos, "\"traceEvents\" is not an array");
+      ++m_pos;
+      m_seen_events = true;
+      m_expect_comma = false;
+      m_state = State::kInArray;
+      return;
+    }
+    const uint64_t begin = m_pos;
+    const uint64_t end = SkipValue(begin, &truncated);
+    if (truncated) Fail(begin, fmt::format("the file ends inside the top-level member \"{}\"", key));
+    const char first = m_text[begin];
+    if (first == '{' || first == '[') {
+      m_structures[key] = begin;
+    } else {
+      m_top_level[key] = std::string(m_text.substr(begin, end - begin));
+    }
+    m_pos = end;
+    m_expect_comma = true;
+  }
+}
+
+bool JsonContainerScanner::Next(EventSpan* span) {
+  while (true) {
+    switch (m_state) {
+      case State::kDone:
+        return false;
+      case State::kStart: {
+        SkipSpace();
+        if (m_pos >= m_text.size()) Fail(m_pos, "empty file: expected '[' or '{'");
+        if (m_text[m_pos] == '[') {
+          ++m_pos;
+          m_state = State::kInArray;
+        } else if (m_text[m_pos] == '{') {
+          ++m_pos;
+          m_object_container = true;
+          ReadObjectMembers();
+        } else {
+          Fail(m_pos, "not trace-event JSON: expected '[' or '{'");
+        }
+        break;
+      }
+      case State::kInObject:
+        ReadObjectMembers();
+        break;
+      case State::kInArray: {
+        SkipSpace();
+        if (m_pos >= m_text.size()) {
+          if (m_object_container && !m_lenient_truncation) {
+            Fail(m_pos, "the file ends inside the \"traceEvents\" array (truncated?)");
+          }
+          m_unterminated = true;
+          m_truncated = m_object_container;
+          m_truncated_at = m_pos;
+          m_state = State::kDone;
+          return false;
+        }
+        const char c = m_text[m_pos];
+        if (c == ']') {
+          ++m_pos;
+          m_expect_comma = true;
+          if (m_object_container) {
+            m_state = State::kInObject;
+          } else {
+            SkipSpace();
+            if (m_pos < m_text.size()) Fail(m_pos, "unexpected data after the event array");
+            m_state = State::kDone;
+          }
+          break;
+        }
+        if (c == ',') {
+          if (!m_expect_comma) Fail(m_pos, "unexpected ',' in the event array");
+          ++m_pos;
+          m_expect_comma = false;
+          break;
+        }
+        if (m_expect_comma) Fail(m_pos, "expected ',' or ']' between events");
+        bool truncated = false;
+        const uint64_t begin = m_pos;
+        const uint64_t end = SkipValue(begin, &truncated);
+        if (truncated) {
+          if (!m_lenient_truncation) {
+            Fail(begin, "the file ends inside this event (truncated?)");
+          }
+          m_truncated = true;
+          m_truncated_at = begin;
+          m_state = State::kDone;
+          return false;
+        }
+        m_pos = end;
+        m_expect_comma = true;
+        span->offset = begin;
+        span->text = m_text.substr(begin, end - begin);
+        return true;
+      }
+    }
+  }
+}
+
+}  // namespace importers::chrome_json

@@ -1,0 +1,69 @@
+// Records made by the Chrome JSON builder before they are written: kept in memory so that
+// records whose time is learnt later (a packet's submit time comes from its launch flow) can be
+// fixed, then sorted by time and appended to the TraceWriter in one go, with flows translated
+// from record indices to the rowids the writer hands out.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/store/trace_writer.h"
+
+namespace importers::chrome_json {
+
+struct PendingFlow {
+  uint32_t from = 0;  // record indices
+  uint32_t to = 0;
+  core::model::FlowKind kind = core::model::FlowKind::kGeneric;
+  core::model::StringId name = 0;
+};
+
+class RecordSink {
+ public:
+  uint32_t Add(const core::store::EventRecord& record) {
+    m_records.push_back(record);
+    return static_cast<uint32_t>(m_records.size() - 1);
+  }
+  core::store::EventRecord& at(uint32_t index) { return m_records[index]; }
+  void AddFlow(uint32_t from, uint32_t to, core::model::FlowKind kind, core::model::StringId name) {
+    m_flows.push_back({from, to, kind, name});
+  }
+  size_t size() const { return m_records.size(); }
+  size_t flow_count() const { return m_flows.size(); }
+
+  // Appends every record in time order (ties keep creation order), shifted by `offset_ns`, then
+  // the flows. `progress` gets the fraction of records written.
+  // `names[sid]` is the text of writer string id sid (flows are named by text).
+  template <typename Progress>
+  void WriteTo(core::store::TraceWriter& writer, int64_t offset_ns,
+               const std::vector<std::string>& names, Progress&& progress) {
+    std::vector<uint32_t> order(m_records.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return m_records[a].ts < m_records[b].ts;
+    });
+    std::vector<core::model::EventRowId> rowid(m_records.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      core::store::EventRecord record = m_records[order[i]];
+      record.ts += offset_ns;
+      rowid[order[i]] = writer.Append(record);
+      if ((i & 0xFFFF) == 0) progress(static_cast<double>(i) / order.size());
+    }
+    for (const PendingFlow& flow : m_flows) {
+      std::string_view name;
+      if (flow.name != 0 && flow.name < names.size()) name = names[flow.name];
+      writer.AddFlow(rowid[flow.from], rowid[flow.to], flow.kind, name);
+    }
+    m_records.clear();
+    m_records.shrink_to_fit();
+  }
+
+ private:
+  std::vector<core::store::EventRecord> m_records;
+  std::vector<PendingFlow> m_flows;
+};
+
+}  // namespace importers::chrome_json

@@ -1,0 +1,53 @@
+// A heap buffer of decoded input bytes with zeroed padding after the end, so that readers that
+// scan in 64-byte blocks (simdjson) may read past the last byte without copying the input again.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+namespace importers {
+
+class ByteBuffer {
+ public:
+  // Bytes readable after size(); at least simdjson's SIMDJSON_PADDING (64).
+  static constexpr size_t kPadding = 64;
+
+  ByteBuffer() = default;
+  explicit ByteBuffer(size_t capacity) { Reserve(capacity); }
+
+  const char* data() const { return m_data.get(); }
+  char* data() { return m_data.get(); }
+  size_t size() const { return m_size; }
+  size_t capacity() const { return m_capacity; }
+  std::string_view view() const { return {m_data.get(), m_size}; }
+
+  // Grows the capacity to at least `capacity` bytes (plus padding), keeping the content.
+  void Reserve(size_t capacity) {
+    if (m_data && capacity <= m_capacity) return;
+    std::unique_ptr<char[]> grown(new char[capacity + kPadding]);
+    if (m_size) std::memcpy(grown.get(), m_data.get(), m_size);
+    std::memset(grown.get() + m_size, 0, capacity - m_size + kPadding);
+    m_data = std::move(grown);
+    m_capacity = capacity;
+  }
+  void Append(const char* bytes, size_t count) {
+    if (m_size + count > m_capacity) Reserve(std::max(m_size + count, m_capacity * 2));
+    std::memcpy(m_data.get() + m_size, bytes, count);
+    m_size += count;
+  }
+  // Marks `count` more bytes (written by the caller into data() + size()) as content.
+  void Grow(size_t count) { m_size += count; }
+  void Resize(size_t size) {
+    Reserve(size);
+    m_size = size;
+  }
+
+ private:
+  std::unique_ptr<char[]> m_data;
+  size_t m_size = 0;
+  size_t m_capacity = 0;
+};
+
+}  // namespace importers

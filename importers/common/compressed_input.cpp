@@ -1,0 +1,266 @@
+#include "importers/common/compressed_input.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include "core/model/error.h"
+
+namespace importers {
+namespace {
+
+uint16_t U16(const char* p) {
+  return static_cast<uint16_t>(static_cast<unsigned char>(p[0]) |
+                               (static_cast<unsigned char>(p[1]) << 8));
+}
+uint32_t U32(const char* p) { return U16(p) | (static_cast<uint32_t>(U16(p + 2)) << 16); }
+uint64_t U64(const char* p) { return U32(p) | (static_cast<uint64_t>(U32(p + 4)) << 32); }
+
+// Inflates `in` with the given zlib window setting (16 + MAX_WBITS: gzip; -MAX_WBITS: raw
+// deflate as in zip). `base` is the offset of `in` in the file, for messages. Gzip files may
+// hold several members back to back; each one is inflated in turn.
+void Inflate(std::string_view in, int window_bits, uint64_t base, const std::string& label,
+             ByteBuffer& out) {
+  z_stream stream{};
+  if (inflateInit2(&stream, window_bits) != Z_OK) {
+    throw core::Error(label + ": cannot initialise zlib");
+  }
+  struct Guard {
+    z_stream* s;
+    ~Guard() { inflateEnd(s); }
+  } guard{&stream};
+  size_t consumed = 0;
+  const bool gzip = window_bits > MAX_WBITS;
+  while (true) {
+    const size_t chunk = std::min<size_t>(in.size() - consumed, 1u << 30);
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
+    stream.avail_in = static_cast<uInt>(chunk);
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+      if (out.capacity() - out.size() < (1u << 16)) out.Reserve(out.capacity() * 2 + (1u << 20));
+      const size_t room = std::min<size_t>(out.capacity() - out.size(), 1u << 30);
+      stream.next_out = reinterpret_cast<Bytef*>(out.data() + out.size());
+      stream.avail_out = static_cast<uInt>(room);
+      rc = inflate(&stream, Z_NO_FLUSH);
+      out.Grow(room - stream.avail_out);
+      if (rc == Z_BUF_ERROR && stream.avail_in == 0) break;
+      if (rc == Z_BUF_ERROR) rc = Z_OK;  // output full: loop to grow it
+    }
+    consumed += chunk - stream.avail_in;
+    if (rc == Z_STREAM_END) {
+      // Another gzip member may follow (skip zero padding some writers append).
+      size_t next = consumed;
+      while (gzip && next < in.size() && in[next] == '\0') ++next;
+      if (!gzip || next >= in.size()) return;
+      if (in.size() - next < 2 || static_cast<unsigned char>(in[next]) != 0x1f ||
+          static_cast<unsigned char>(in[next + 1]) != 0x8b) {
+        throw core::Error(fmt::format(
+            "{}: byte {}: unexpected data after the end of the gzip stream", label, base + next));
+      }
+      consumed = next;
+      inflateReset(&stream);
+      continue;
+    }
+    if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_STREAM_ERROR) {
+      throw core::Error(fmt::format("{}: byte {}: corrupt {} data ({})", label, base + consumed,
+                                    gzip ? "gzip" : "deflate",
+                                    stream.msg ? stream.msg : "zlib error"));
+    }
+    if (rc == Z_MEM_ERROR) throw core::Error(label + ": out of memory while inflating");
+    if (consumed >= in.size()) {
+      throw core::Error(fmt::format(
+          "{}: byte {}: the {} stream is truncated (the file ends before the compressed data "
+          "does)",
+          label, base + consumed, gzip ? "gzip" : "deflate"));
+    }
+  }
+}
+
+struct ZipMember {
+  std::string name;
+  uint16_t method = 0;
+  uint32_t crc = 0;
+  uint64_t compressed = 0;
+  uint64_t uncompressed = 0;
+  uint64_t local_header = 0;
+};
+
+// Reads the central directory (APPNOTE.TXT 4.3.12-4.3.16, with the zip64 extra field 4.5.3).
+std::vector<ZipMember> ReadZipDirectory(std::string_view zip, const std::string& label) {
+  const size_t kEocd = 22;
+  if (zip.size() < kEocd) {
+    throw core::Error(fmt::format("{}: byte {}: zip file too short for its directory", label,
+                                  zip.size()));
+  }
+  size_t eocd = std::string_view::npos;
+  const size_t lowest = zip.size() >= kEocd + 65535 ? zip.size() - kEocd - 65535 : 0;
+  for (size_t i = zip.size() - kEocd + 1; i-- > lowest;) {
+    if (std::memcmp(zip.data() + i, "PK\x05\x06", 4) == 0) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd == std::string_view::npos) {
+    throw core::Error(fmt::format(
+        "{}: byte {}: no zip end-of-central-directory record (truncated or damaged zip)", label,
+        zip.size()));
+  }
+  uint64_t entries = U16(zip.data() + eocd + 10);
+  uint64_t dir_offset = U32(zip.data() + eocd + 16);
+  // Zip64: a locator 20 bytes before the end record points at the zip64 end record.
+  if ((entries == 0xFFFF || dir_offset == 0xFFFFFFFF) && eocd >= 20 &&
+      std::memcmp(zip.data() + eocd - 20, "PK\x06\x07", 4) == 0) {
+    const uint64_t z64 = U64(zip.data() + eocd - 20 + 8);
+    if (z64 + 56 > zip.size() || std::memcmp(zip.data() + z64, "PK\x06\x06", 4) != 0) {
+      throw core::Error(fmt::format("{}: byte {}: bad zip64 end record", label, z64));
+    }
+    entries = U64(zip.data() + z64 + 32);
+    dir_offset = U64(zip.data() + z64 + 48);
+  }
+  std::vector<ZipMember> members;
+  uint64_t p = dir_offset;
+  for (uint64_t i = 0; i < entries; ++i) {
+    if (p + 46 > zip.size() || std::memcmp(zip.data() + p, "PK\x01\x02", 4) != 0) {
+      throw core::Error(fmt::format("{}: byte {}: bad zip central directory entry {}", label,
+                                    p, i));
+    }
+    const char* h = zip.data() + p;
+    ZipMember m;
+    m.method = U16(h + 10);
+    m.crc = U32(h + 16);
+    m.compressed = U32(h + 20);
+    m.uncompressed = U32(h + 24);
+    const uint16_t name_len = U16(h + 28), extra_len = U16(h + 30), comment_len = U16(h + 32);
+    m.local_header = U32(h + 42);
+    if (p + 46 + name_len + extra_len + comment_len > zip.size()) {
+      throw core::Error(fmt::format("{}: byte {}: zip directory entry runs past the end", label,
+                                    p));
+    }
+    m.name.assign(h + 46, name_len);
+    // Zip64 extra field: the 64-bit values present are those whose 32-bit field is all ones.
+    for (const char* x = h + 46 + name_len; x + 4 <= h + 46 + name_len + extra_len;) {
+      const uint16_t id = U16(x), size = U16(x + 2);
+      if (id == 0x0001) {
+        const char* v = x + 4;
+        if (m.uncompressed == 0xFFFFFFFF) m.uncompressed = U64(v), v += 8;
+        if (m.compressed == 0xFFFFFFFF) m.compressed = U64(v), v += 8;
+        if (m.local_header == 0xFFFFFFFF) m.local_header = U64(v);
+      }
+      x += 4 + size;
+    }
+    members.push_back(std::move(m));
+    p += 46 + name_len + extra_len + comment_len;
+  }
+  return members;
+}
+
+ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std::string& label) {
+  const uint64_t h = m.local_header;
+  if (h + 30 > zip.size() || std::memcmp(zip.data() + h, "PK\x03\x04", 4) != 0) {
+    throw core::Error(fmt::format("{}: byte {}: bad zip local header of member '{}'", label, h,
+                                  m.name));
+  }
+  const uint64_t data = h + 30 + U16(zip.data() + h + 26) + U16(zip.data() + h + 28);
+  if (data + m.compressed > zip.size()) {
+    throw core::Error(fmt::format("{}: byte {}: zip member '{}' runs past the end of the file",
+                                  label, data, m.name));
+  }
+  const std::string member_label = label + ":" + m.name;
+  std::string_view body = zip.substr(data, m.compressed);
+  ByteBuffer out(m.uncompressed);
+  if (m.method == 0) {
+    out.Append(body.data(), body.size());
+  } else if (m.method == 8) {
+    Inflate(body, -MAX_WBITS, data, member_label, out);
+  } else {
+    throw core::Error(fmt::format(
+        "{}: byte {}: zip member '{}' uses compression method {} (only stored and deflate are "
+        "read)",
+        label, h, m.name, m.method));
+  }
+  if (out.size() != m.uncompressed) {
+    throw core::Error(fmt::format("{}: byte {}: zip member '{}' inflates to {} bytes, the "
+                                  "directory says {}",
+                                  label, data, m.name, out.size(), m.uncompressed));
+  }
+  uLong crc = crc32(0L, Z_NULL, 0);
+  for (size_t done = 0; done < out.size();) {
+    const size_t n = std::min<size_t>(out.size() - done, 1u << 30);
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(out.data() + done), static_cast<uInt>(n));
+    done += n;
+  }
+  if (crc != m.crc) {
+    throw core::Error(fmt::format("{}: byte {}: CRC mismatch in zip member '{}'", label, data,
+                                  m.name));
+  }
+  return out;
+}
+
+}  // namespace
+
+ByteBuffer InflateGzip(std::string_view compressed, const std::string& label) {
+  ByteBuffer out;
+  // The gzip trailer holds the size modulo 2^32: a good first guess for the buffer.
+  size_t guess = compressed.size() * 4;
+  if (compressed.size() >= 18) guess = std::max<size_t>(guess, U32(compressed.end() - 4));
+  out.Reserve(guess);
+  Inflate(compressed, 16 + MAX_WBITS, 0, label, out);
+  return out;
+}
+
+DecodedInput DecodeBytes(std::string_view file_bytes, const std::string& label) {
+  DecodedInput input;
+  input.label = label;
+  input.file_size = file_bytes.size();
+  input.container = SniffBytes(file_bytes.substr(0, 512));
+  if (input.container == FileFormat::kGzip) {
+    input.bytes = InflateGzip(file_bytes, label);
+  } else if (input.container == FileFormat::kZip) {
+    std::vector<ZipMember> members = ReadZipDirectory(file_bytes, label);
+    const ZipMember* chosen = nullptr;
+    for (const ZipMember& m : members) {
+      if (!m.name.empty() && m.name.back() == '/') continue;  // a folder entry
+      chosen = &m;
+      break;
+    }
+    if (!chosen) throw core::Error(label + ": the zip archive holds no file");
+    input.bytes = ExtractZipMember(file_bytes, *chosen, label);
+    input.label = label + ":" + chosen->name;
+  } else {
+    input.container = FileFormat::kUnknown;
+    input.bytes.Append(file_bytes.data(), file_bytes.size());
+  }
+  input.content = SniffBytes(input.bytes.view().substr(0, 512));
+  return input;
+}
+
+DecodedInput ReadInput(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw core::Error(path.string() + ": cannot open");
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw core::Error(path.string() + ": cannot read its size: " + ec.message());
+  ByteBuffer raw(size);
+  in.read(raw.data(), static_cast<std::streamsize>(size));
+  if (static_cast<uint64_t>(in.gcount()) != size) {
+    throw core::Error(fmt::format("{}: byte {}: read failed", path.string(), in.gcount()));
+  }
+  raw.Grow(size);
+  FileFormat container = SniffBytes(raw.view().substr(0, 512));
+  if (container != FileFormat::kGzip && container != FileFormat::kZip) {
+    // A plain file: keep the buffer we read instead of copying it.
+    DecodedInput input;
+    input.label = path.string();
+    input.file_size = size;
+    input.content = container;
+    input.bytes = std::move(raw);
+    return input;
+  }
+  return DecodeBytes(raw.view(), path.string());
+}
+
+}  // namespace importers

@@ -1,0 +1,667 @@
+#include "importers/etl/etl_gpu_mapper.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "importers/etl/etl_reader.h"
+
+namespace importers::etl {
+
+using namespace core::model;  // NOLINT: the model's vocabulary
+using namespace core::store;  // NOLINT: *Info structs and EventRecord
+
+namespace {
+
+// A SignalSynchronizationObject2 call belongs to the object-less signal packet its thread queued
+// on the same context just before (checked on the sample: all 194 such packets are followed by
+// their call within 1 ms on the same thread).
+constexpr int64_t kSignalCallWindowNs = 1'000'000;
+
+std::pair<uint64_t, uint64_t> Key(const SyncPair& p) { return {p.object, p.value}; }
+
+}  // namespace
+
+EtlGpuMapper::EtlGpuMapper(core::store::TraceWriter& writer, int64_t perf_freq)
+    : m_writer(writer), m_perf_freq(perf_freq) {}
+
+void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
+  // Submission-id range of each context that reached the hardware.
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> ranges;
+  std::unordered_map<uint64_t, int64_t> first_seen;
+  for (const auto& e : events) {
+    const DxgEvent& ev = e.event;
+    switch (ev.type) {
+      case DxgEventType::kDmaPacketStart: {
+        auto [it, fresh] = ranges.try_emplace(ev.context, ev.submission_id, ev.submission_id);
+        if (!fresh) {
+          it->second.first = std::min(it->second.first, ev.submission_id);
+          it->second.second = std::max(it->second.second, ev.submission_id);
+        }
+        break;
+      }
+      case DxgEventType::kQueuePacketStart:
+      case DxgEventType::kWaitPacketStart:
+      case DxgEventType::kSignalPacketStart: {
+        auto it = first_seen.find(ev.context);
+        if (it == first_seen.end() || e.ts_ns < it->second) {
+          first_seen[ev.context] = e.ts_ns;
+          m_context_pid[ev.context] = e.process_id;
+        }
+        break;
+      }
+      case DxgEventType::kSignalFromGpu:
+      case DxgEventType::kWaitFromGpu:
+      case DxgEventType::kWaitFromCpu:
+      case DxgEventType::kUnwaitCpuWaiter:
+        for (const auto& p : ev.objects) m_monitored[p.object] = true;
+        break;
+      default:
+        break;
+    }
+  }
+  AdapterInfo adapter;
+  adapter.name = "GPU (DxgKrnl)";
+  m_adapter = m_writer.AddAdapter(adapter);
+
+  // uliSubmissionId is the node's own increasing fence: contexts on one node draw from one
+  // sequence, so their id ranges interleave. Merge overlapping ranges into nodes.
+  std::vector<std::pair<std::pair<uint64_t, uint64_t>, uint64_t>> sorted;
+  for (const auto& [ctx, range] : ranges) sorted.push_back({range, ctx});
+  std::sort(sorted.begin(), sorted.end());
+  uint64_t node_end = 0;
+  for (const auto& [range, ctx] : sorted) {
+    if (m_nodes.empty() || range.first > node_end) {
+      Node node;
+      const uint32_t ordinal = static_cast<uint32_t>(m_nodes.size());
+      EngineInfo engine;
+      engine.adapter = m_adapter;
+      engine.type = EngineType::kOther;  // no Context/NodeMetadata events name the engine
+      engine.ordinal = ordinal;
+      engine.name = fmt::format("node {}", ordinal);
+      node.engine = m_writer.AddEngine(engine);
+      QueueInfo queue;
+      queue.engine = node.engine;
+      queue.adapter = m_adapter;
+      queue.type = QueueType::kOther;
+      queue.name = fmt::format("GPU node {} (hardware queue)", ordinal);
+      queue.sort_index = static_cast<int32_t>(ordinal);
+      node.queue = m_writer.AddQueue(queue);
+      m_nodes.push_back(std::move(node));
+      node_end = range.second;
+    } else {
+      node_end = std::max(node_end, range.second);
+    }
+    m_context_node[ctx] = static_cast<int>(m_nodes.size() - 1);
+  }
+  m_counts.nodes = m_nodes.size();
+  m_present_name = m_writer.Intern("Present");
+}
+
+uint32_t EtlGpuMapper::Process(uint32_t pid) {
+  auto it = m_processes.find(pid);
+  if (it != m_processes.end()) return it->second;
+  ProcessInfo info;
+  info.pid = pid;
+  info.name = pid == 4 ? "System (pid 4)" : fmt::format("pid {}", pid);
+  uint32_t id = m_writer.AddProcess(info);
+  m_processes[pid] = id;
+  return id;
+}
+
+uint32_t EtlGpuMapper::Thread(uint32_t pid, uint32_t tid) {
+  const uint64_t key = (static_cast<uint64_t>(pid) << 32) | tid;
+  auto it = m_threads.find(key);
+  if (it != m_threads.end()) return it->second;
+  ThreadInfo info;
+  info.process = Process(pid);
+  info.tid = tid;
+  info.kind = pid == 4 ? ThreadKind::kOs : ThreadKind::kApplication;
+  info.name = fmt::format("tid {}", tid);
+  info.sort_index = static_cast<int32_t>(m_threads.size());
+  uint32_t id = m_writer.AddThread(info);
+  m_threads[key] = id;
+  return id;
+}
+
+uint32_t EtlGpuMapper::PacketName(bool dma, uint32_t packet_type) {
+  const uint64_t key = (static_cast<uint64_t>(dma) << 32) | packet_type;
+  auto it = m_names.find(key);
+  if (it != m_names.end()) return it->second;
+  std::string_view type = QueuePacketTypeName(packet_type);
+  std::string name = type.empty() ? fmt::format("packet type {}", packet_type) : std::string(type);
+  uint32_t sid = m_writer.Intern(dma ? "DMA " + name : name);
+  m_names[key] = sid;
+  return sid;
+}
+
+EtlGpuMapper::Context& EtlGpuMapper::ContextFor(uint64_t handle, uint32_t pid) {
+  auto it = m_contexts.find(handle);
+  if (it != m_contexts.end()) return it->second;
+  auto owner = m_context_pid.find(handle);
+  const uint32_t process = Process(owner != m_context_pid.end() ? owner->second : pid);
+  Context c;
+  auto node = m_context_node.find(handle);
+  c.node = node != m_context_node.end() ? node->second : -1;
+  QueueInfo queue;
+  queue.engine = c.node >= 0 ? m_nodes[c.node].engine : 0;
+  queue.adapter = m_adapter;
+  queue.type = QueueType::kSoftware;
+  queue.process = process;
+  queue.name = fmt::format("context 0x{:x} (software queue)", handle);
+  queue.sort_index = static_cast<int32_t>(100 + m_contexts.size());
+  c.queue = m_writer.AddQueue(queue);
+  ContextInfo context;
+  context.process = process;
+  context.queue = c.queue;
+  context.handle = static_cast<int64_t>(handle);
+  context.name = fmt::format("context 0x{:x}", handle);
+  c.context = m_writer.AddContext(context);
+  return m_contexts.emplace(handle, c).first->second;
+}
+
+EtlGpuMapper::FenceState& EtlGpuMapper::Fence(uint64_t handle) {
+  auto it = m_fences.find(handle);
+  if (it != m_fences.end()) return it->second;
+  FenceInfo info;
+  const bool monitored = m_monitored.count(handle) != 0;
+  info.name = fmt::format("{} 0x{:x}", monitored ? "monitored fence" : "sync object", handle);
+  info.kind = monitored ? FenceKind::kMonitored : FenceKind::kOther;
+  info.owner_adapter = m_adapter;
+  info.adapter_mask = 1u << (m_adapter - 1);
+  info.handle = static_cast<int64_t>(handle);
+  FenceState state;
+  state.id = m_writer.AddFence(info);
+  return m_fences.emplace(handle, state).first->second;
+}
+
+EtlGpuMapper::FenceOp& EtlGpuMapper::NewOp(OpKind kind, const SyncPair& pair, uint32_t queue,
+                                           uint32_t thread) {
+  FenceOp op;
+  op.op = static_cast<int64_t>(m_ops.size() + 1);
+  op.kind = kind;
+  op.handle = pair.object;
+  op.fence = Fence(pair.object).id;
+  op.value = pair.value;
+  op.queue = queue;
+  op.thread = thread;
+  op.queued_ts = m_now;
+  m_ops.push_back(op);
+  return m_ops.back();
+}
+
+void EtlGpuMapper::Map(const TimedDxgEvent& e) {
+  m_now = e.ts_ns;
+  switch (e.event.type) {
+    case DxgEventType::kQueuePacketStart:
+    case DxgEventType::kWaitPacketStart:
+    case DxgEventType::kSignalPacketStart:
+      OnQueuePacketStart(e);
+      break;
+    case DxgEventType::kQueuePacketStop: OnQueuePacketStop(e); break;
+    case DxgEventType::kSignalSyncObject2: OnSignalCall(e); break;
+    case DxgEventType::kSignalFromGpu: OnSignalFromGpu(e); break;
+    case DxgEventType::kWaitSyncObject2:
+    case DxgEventType::kWaitFromGpu:
+      OnWaitCall(e);
+      break;
+    case DxgEventType::kUnwaitQueuePacket: OnUnwaitQueuePacket(e); break;
+    case DxgEventType::kDmaPacketStart: OnDmaStart(e); break;
+    case DxgEventType::kDmaPacketInfo: OnDmaInfo(e); break;
+    case DxgEventType::kWaitFromCpu: OnCpuWait(e); break;
+    case DxgEventType::kUnwaitCpuWaiter: OnCpuUnwait(e); break;
+    case DxgEventType::kVSyncDpc: {
+      auto [it, fresh] = m_vsync_names.try_emplace(e.event.vidpn_target, 0);
+      if (fresh) it->second = m_writer.Intern(fmt::format("VSync (target {})", it->first));
+      EventRecord r;
+      // The vsync happened at FrameQPCTime; the DPC reporting it runs a little later.
+      r.ts = e.event.frame_qpc > 0 ? QpcToNs(e.event.frame_qpc, m_perf_freq) : e.ts_ns;
+      r.kind = EventKind::Marker;
+      r.arg0 = it->second;
+      r.arg1 = m_adapter;
+      r.flags = 1;  // marker_type vsync
+      Emit(r);
+      ++m_counts.vsyncs;
+      break;
+    }
+    case DxgEventType::kPresent: {
+      EventRecord r;
+      r.ts = e.ts_ns;
+      r.kind = EventKind::Marker;
+      r.thread = Thread(e.process_id, e.thread_id);
+      r.arg0 = m_present_name;
+      r.arg1 = m_adapter;
+      r.flags = 2;  // marker_type present
+      Emit(r);
+      ++m_counts.presents;
+      break;
+    }
+    // Read and counted, with nothing of their own to show: QueuePacket Info (state changes),
+    // DmaPacket Stop (the completion is the Info interrupt), VSyncInterrupt (the DPC is the marker).
+    case DxgEventType::kQueuePacketInfo:
+    case DxgEventType::kDmaPacketStop:
+    case DxgEventType::kVSyncInterrupt:
+      break;
+  }
+}
+
+void EtlGpuMapper::OnQueuePacketStart(const TimedDxgEvent& e) {
+  const DxgEvent& ev = e.event;
+  Context& c = ContextFor(ev.context, e.process_id);
+  const uint32_t thread = Thread(e.process_id, e.thread_id);
+  SwPacket p;
+  p.op = m_next_packet++;
+  p.queue = c.queue;
+  p.ts = e.ts_ns;
+  p.tid = e.thread_id;
+  p.render = ev.type == DxgEventType::kQueuePacketStart;
+  if (p.render) ++m_counts.render_packets;
+  EventRecord r;
+  r.ts = e.ts_ns;
+  r.kind = EventKind::PacketSubmitted;
+  r.queue = c.queue;
+  r.thread = thread;
+  r.op = p.op;
+  r.arg0 = c.context;
+  r.arg1 = PacketName(false, ev.packet_type);
+  r.arg2 = ev.sequence;  // SubmitSequence: the context's own submission number
+  r.flags = (ev.present ? kPacketPresent : 0) |
+            (ev.type == DxgEventType::kWaitPacketStart ? kPacketWait : 0) |
+            (ev.type == DxgEventType::kSignalPacketStart ? kPacketSignal : 0);
+  Emit(r);
+  ++m_counts.queue_packets;
+  const auto key = std::make_pair(ev.context, ev.sequence);
+  if (ev.type == DxgEventType::kWaitPacketStart) {
+    FenceOp& wait = NewOp(OpKind::kGpuWait, ev.objects[0], c.queue, thread);
+    EventRecord w;
+    w.ts = e.ts_ns;
+    w.kind = EventKind::FenceWaitQueued;
+    w.queue = c.queue;
+    w.thread = thread;
+    w.fence = wait.fence;
+    w.value = wait.value;
+    w.op = wait.op;
+    Emit(w);
+    p.wait_op = wait.op;
+    m_recent_waits[Key(ev.objects[0])].push_back({ev.context, wait.op});
+    ++m_counts.waits_queued;
+  }
+  auto& stored = m_packets[key] = p;
+  if (ev.type == DxgEventType::kSignalPacketStart) {
+    for (const auto& pair : ev.objects) QueueSignal(e.ts_ns, &stored, c.queue, thread, pair);
+    if (ev.objects.empty()) {
+      stored.objects_pending = true;
+      m_signal_without_objects[ev.context] = key;
+    }
+  }
+  if (ev.queue_packet != 0) m_by_queue_packet[ev.queue_packet] = key;
+}
+
+void EtlGpuMapper::QueueSignal(int64_t ts, SwPacket* packet, uint32_t queue, uint32_t thread,
+                               const SyncPair& pair) {
+  FenceOp& op = NewOp(OpKind::kSignal, pair, queue, thread);
+  EventRecord r;
+  r.ts = ts;
+  r.kind = EventKind::FenceSignalQueued;
+  r.queue = queue;
+  r.thread = thread;
+  r.fence = op.fence;
+  r.value = op.value;
+  r.op = op.op;
+  Emit(r);
+  if (packet) packet->signal_ops.push_back(op.op);
+  m_pending_signals[Key(pair)].push_back(op.op);
+  ++m_counts.signals_queued;
+}
+
+void EtlGpuMapper::ExecuteSignal(int64_t ts, FenceOp& op) {
+  if (op.done) return;
+  op.done = true;
+  FenceState& fence = Fence(op.handle);
+  EventRecord r;
+  r.ts = ts;
+  r.kind = EventKind::FenceSignalExecuted;
+  r.queue = op.queue;
+  r.fence = op.fence;
+  r.value = op.value;
+  r.op = op.op;
+  r.arg0 = static_cast<int64_t>(fence.current);
+  Emit(r);
+  fence.current = op.value;
+  fence.last_signal_op = op.op;
+  auto it = m_pending_signals.find({op.handle, op.value});
+  if (it != m_pending_signals.end()) {
+    auto& ops = it->second;
+    ops.erase(std::remove(ops.begin(), ops.end(), op.op), ops.end());
+    if (ops.empty()) m_pending_signals.erase(it);
+  }
+  ++m_counts.signals_executed;
+}
+
+void EtlGpuMapper::UnblockWait(int64_t ts, FenceOp& wait) {
+  if (wait.done) return;
+  wait.done = true;
+  FenceState& fence = Fence(wait.handle);
+  int64_t released_by = 0;
+  if (fence.last_signal_op != 0 && fence.current >= wait.value) {
+    released_by = fence.last_signal_op;
+  } else {
+    // The release is the evidence that a signal queued earlier (whose execution has no event of
+    // its own in the capture) has run: the earliest queued signal reaching the waited value.
+    auto it = m_pending_signals.lower_bound({wait.handle, wait.value});
+    if (it != m_pending_signals.end() && it->first.first == wait.handle && !it->second.empty()) {
+      FenceOp& signal = m_ops[it->second.front() - 1];
+      ExecuteSignal(ts, signal);
+      ++m_counts.signals_inferred_from_unwait;
+      released_by = signal.op;
+    }
+  }
+  EventRecord r;
+  r.ts = ts;
+  r.kind = EventKind::FenceWaitUnblocked;
+  r.queue = wait.queue;
+  r.fence = wait.fence;
+  r.value = wait.value;
+  r.op = wait.op;
+  r.arg1 = released_by;
+  r.flags = static_cast<uint32_t>(WaitPath::kCpuHeld);  // WDDM 2.x: the OS holds GPU waits
+  Emit(r);
+  ++m_counts.waits_unblocked;
+  if (released_by) ++m_counts.waits_linked_to_signal;
+}
+
+void EtlGpuMapper::OnQueuePacketStop(const TimedDxgEvent& e) {
+  const DxgEvent& ev = e.event;
+  auto it = m_packets.find({ev.context, ev.sequence});
+  if (it == m_packets.end()) {
+    ++m_counts.stop_without_start;
+    return;
+  }
+  SwPacket& p = it->second;
+  EventRecord r;
+  r.ts = e.ts_ns;
+  r.kind = EventKind::PacketCompleted;
+  r.queue = p.queue;
+  r.op = p.op;
+  Emit(r);
+  ++m_counts.queue_packets_completed;
+  if (p.render) ++m_counts.render_packets_completed;
+  for (int64_t op : p.signal_ops) ExecuteSignal(e.ts_ns, m_ops[op - 1]);
+  if (p.wait_op && !m_ops[p.wait_op - 1].done) {
+    UnblockWait(e.ts_ns, m_ops[p.wait_op - 1]);
+    ++m_counts.waits_unblocked_at_retire;
+  }
+  if (p.objects_pending) m_signal_without_objects.erase(ev.context);
+  m_packets.erase(it);
+}
+
+void EtlGpuMapper::OnSignalCall(const TimedDxgEvent& e) {
+  const DxgEvent& ev = e.event;
+  const uint32_t thread = Thread(e.process_id, e.thread_id);
+  for (uint64_t ctx : ev.contexts) {
+    auto pending = m_signal_without_objects.find(ctx);
+    if (pending == m_signal_without_objects.end()) continue;
+    auto packet = m_packets.find(pending->second);
+    if (packet == m_packets.end()) continue;
+    SwPacket& p = packet->second;
+    if (p.tid != e.thread_id || e.ts_ns - p.ts > kSignalCallWindowNs) continue;
+    p.objects_pending = false;
+    m_signal_without_objects.erase(pending);
+    for (const auto& pair : ev.objects) QueueSignal(p.ts, &p, p.queue, thread, pair);
+    return;
+  }
+  // A call naming contexts whose signal packets (245 with objects) this thread has just queued is
+  // the call behind those packets: nothing new. Otherwise its packets are not in the capture: the
+  // signal is queued on the first context's software queue and executes when a SignalFromGpu or
+  // a released wait shows it ran.
+  const uint32_t queue = ev.contexts.empty() ? 0 : ContextFor(ev.contexts[0], e.process_id).queue;
+  for (const auto& pair : ev.objects) {
+    auto it = m_pending_signals.find(Key(pair));
+    bool merged = false;
+    if (it != m_pending_signals.end()) {
+      for (int64_t op : it->second) {
+        const FenceOp& queued = m_ops[op - 1];
+        if (queued.thread == thread && e.ts_ns - queued.queued_ts <= kSignalCallWindowNs) {
+          merged = true;
+          break;
+        }
+      }
+    }
+    if (merged) {
+      ++m_counts.signal_calls_merged;
+    } else {
+      QueueSignal(e.ts_ns, nullptr, queue, thread, pair);
+    }
+  }
+}
+
+void EtlGpuMapper::OnSignalFromGpu(const TimedDxgEvent& e) {
+  const DxgEvent& ev = e.event;
+  for (const auto& pair : ev.objects) {
+    auto it = m_pending_signals.find(Key(pair));
+    if (it != m_pending_signals.end() && !it->second.empty()) {
+      ExecuteSignal(e.ts_ns, m_ops[it->second.front() - 1]);
+      continue;
+    }
+    // The GPU signalled a value whose queueing is not in the capture.
+    const uint32_t queue = ev.contexts.empty() ? 0 : ContextFor(ev.contexts[0], e.process_id).queue;
+    FenceOp& op = NewOp(OpKind::kSignal, pair, queue, 0);
+    ExecuteSignal(e.ts_ns, op);
+    ++m_counts.signals_executed_without_queue;
+  }
+}
+
+void EtlGpuMapper::OnWaitCall(const TimedDxgEvent& e) {
+  const DxgEvent& ev = e.event;
+  for (const auto& pair : ev.objects) {
+    auto it = m_recent_waits.find(Key(pair));
+    bool merged = false;
+    if (it != m_recent_waits.end()) {
+      auto& waits = it->second;
+      auto w = std::find_if(waits.begin(), waits.end(),
+                            [&](const auto& entry) { return entry.first == ev.context; });
+      if (w != waits.end()) {
+        waits.erase(w);
+        if (waits.empty()) m_recent_waits.erase(it);
+        merged = true;
+      }
+    }
+    if (merged) {
+      ++m_counts.wait_calls_merged;
+    } else {
+      ++m_counts.wait_calls_without_packet;
+    }
+  }
+}
+
+void EtlGpuMapper::OnUnwaitQueuePacket(const TimedDxgEvent& e) {
+  auto key = m_by_queue_packet.find(e.event.queue_packet);
+  if (key == m_by_queue_packet.end()) return;
+  auto packet = m_packets.find(key->second);
+  m_by_queue_packet.erase(key);
+  if (packet == m_packets.end() || packet->second.wait_op == 0) return;
+  UnblockWait(e.ts_ns, m_ops[packet->second.wait_op - 1]);
+}
+
+void EtlGpuMapper::StartNextDma(Node& node, int64_t ts) {
+  if (node.fifo.empty() || node.fifo.front().started) return;
+  node.fifo.front().started = true;
+  EventRecord r;
+  r.ts = ts;
+  r.kind = EventKind::PacketStarted;
+  r.queue = node.queue;
+  r.op = node.fifo.front().op;
+  r.arg0 = node.engine;
+  Emit(r);
+}
+
+void EtlGpuMapper::OnDmaStart(const TimedDxgEvent& e) {
+  const DxgEvent& ev = e.event;
+  Context& c = ContextFor(ev.context, e.process_id);
+  if (c.node < 0) return;  // cannot happen: Prepare saw every DmaPacket Start
+  Node& node = m_nodes[c.node];
+  DmaPacket dma;
+  dma.op = m_next_packet++;
+  dma.submission_id = ev.submission_id;
+  EventRecord r;
+  r.ts = e.ts_ns;
+  r.kind = EventKind::PacketSubmitted;
+  r.queue = node.queue;
+  r.thread = Thread(e.process_id, e.thread_id);
+  r.op = dma.op;
+  r.arg0 = c.context;
+  r.arg1 = PacketName(true, ev.packet_type);
+  r.arg2 = static_cast<int64_t>(ev.submission_id);  // the node's scheduler fence id
+  // A preempted DMA packet comes back under a new submission id with the same sequence.
+  if (!m_dma_sequences.insert({ev.context, ev.sequence}).second) r.flags = kPacketResubmission;
+  Emit(r);
+  ++m_counts.dma_packets;
+  node.fifo.push_back(dma);
+  StartNextDma(node, e.ts_ns);
+  auto packet = m_packets.find({ev.context, ev.sequence});
+  if (packet != m_packets.end()) {
+    ++m_counts.dma_linked;
+    SwPacket& p = packet->second;
+    if (!p.started) {
+      p.started = true;
+      EventRecord s;
+      s.ts = e.ts_ns;
+      s.kind = EventKind::PacketStarted;
+      s.queue = p.queue;
+      s.op = p.op;
+      s.arg0 = node.engine;
+      Emit(s);
+    }
+  }
+}
+
+void EtlGpuMapper::OnDmaInfo(const TimedDxgEvent& e) {
+  const DxgEvent& ev = e.event;
+  auto node_it = m_context_node.find(ev.context);
+  if (node_it == m_context_node.end()) {
+    ++m_counts.dma_info_without_start;
+    return;
+  }
+  Node& node = m_nodes[node_it->second];
+  if (ev.interrupt_type == 1) {  // DMA_COMPLETED: the interrupt that retires the packet
+    EventRecord irq;
+    irq.ts = e.ts_ns;
+    irq.kind = EventKind::Interrupt;
+    irq.queue = node.queue;
+    irq.arg0 = m_adapter;
+    irq.flags = static_cast<uint32_t>(InterruptType::kDmaCompletion);
+    Emit(irq);
+  }
+  auto it = std::find_if(node.fifo.begin(), node.fifo.end(), [&](const DmaPacket& d) {
+    return d.submission_id == ev.submission_id;
+  });
+  if (it == node.fifo.end()) {
+    ++m_counts.dma_info_without_start;
+    return;
+  }
+  if (it != node.fifo.begin()) ++m_counts.dma_out_of_order;
+  if (!it->started) {
+    it->started = true;
+    EventRecord s;
+    s.ts = e.ts_ns;
+    s.kind = EventKind::PacketStarted;
+    s.queue = node.queue;
+    s.op = it->op;
+    s.arg0 = node.engine;
+    Emit(s);
+  }
+  EventRecord r;
+  r.ts = e.ts_ns;
+  r.queue = node.queue;
+  r.op = it->op;
+  if (ev.interrupt_type == 2) {  // DMA_PREEMPTED: resubmitted later under a new submission id
+    r.kind = EventKind::PacketPreempted;
+    ++m_counts.dma_preempted;
+  } else {
+    r.kind = EventKind::PacketCompleted;
+    r.arg0 = node.engine;
+    ++m_counts.dma_completed;
+  }
+  Emit(r);
+  node.fifo.erase(it);
+  StartNextDma(node, e.ts_ns);
+}
+
+void EtlGpuMapper::OnCpuWait(const TimedDxgEvent& e) {
+  const DxgEvent& ev = e.event;
+  const uint32_t thread = Thread(e.process_id, e.thread_id);
+  const int64_t group = ++m_cpu_wait_calls;
+  for (const auto& pair : ev.objects) {
+    FenceOp& op = NewOp(OpKind::kCpuWait, pair, 0, thread);
+    EventRecord r;
+    r.ts = e.ts_ns;
+    r.kind = EventKind::CpuWaitBegin;
+    r.thread = thread;
+    r.fence = op.fence;
+    r.value = op.value;
+    r.op = op.op;
+    r.arg0 = group;
+    r.flags = ev.objects.size() > 1 ? 2 : 0;  // several objects: wait for all
+    Emit(r);
+    m_pending_cpu_waits[Key(pair)].push_back(op.op);
+    ++m_counts.cpu_waits;
+  }
+}
+
+void EtlGpuMapper::OnCpuUnwait(const TimedDxgEvent& e) {
+  for (const auto& pair : e.event.objects) {
+    auto it = m_pending_cpu_waits.find(Key(pair));
+    if (it == m_pending_cpu_waits.end() || it->second.empty()) {
+      ++m_counts.cpu_unwaits_without_wait;  // the waiter began before the capture
+      continue;
+    }
+    FenceOp& op = m_ops[it->second.front() - 1];
+    it->second.pop_front();
+    if (it->second.empty()) m_pending_cpu_waits.erase(it);
+    op.done = true;
+    EventRecord r;
+    r.ts = e.ts_ns;
+    r.kind = EventKind::CpuWaitReleased;
+    r.thread = op.thread;
+    r.fence = op.fence;
+    r.value = op.value;
+    r.op = op.op;
+    r.arg1 = static_cast<int64_t>(pair.value);
+    Emit(r);
+    ++m_counts.cpu_waits_released;
+  }
+}
+
+void EtlGpuMapper::AddTextMarker(int64_t ts_ns, uint32_t pid, uint32_t tid, std::string_view text) {
+  EventRecord r;
+  r.ts = ts_ns;
+  r.kind = EventKind::Marker;
+  r.thread = Thread(pid, tid);
+  r.arg0 = m_writer.Intern(text);
+  r.flags = 0;  // marker_type text
+  Emit(r);
+}
+
+void EtlGpuMapper::Finish(int64_t end_ns) {
+  for (FenceOp& op : m_ops) {
+    if (op.done) continue;
+    if (op.kind == OpKind::kSignal) {
+      ++m_counts.signals_never_executed;
+      continue;
+    }
+    EventRecord r;
+    r.ts = end_ns;
+    r.kind = EventKind::WaitPendingAtEnd;
+    r.queue = op.kind == OpKind::kGpuWait ? op.queue : 0;
+    r.thread = op.kind == OpKind::kCpuWait ? op.thread : 0;
+    r.fence = op.fence;
+    r.value = op.value;
+    r.op = op.op;
+    r.arg0 = static_cast<int64_t>(Fence(op.handle).current);
+    Emit(r);
+    ++m_counts.waits_pending_at_end;
+  }
+}
+
+}  // namespace importers::etl

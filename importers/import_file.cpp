@@ -1,0 +1,52 @@
+#include "importers/import_file.h"
+
+#include <fmt/format.h>
+
+#include "core/model/error.h"
+#include "core/store/trace_writer.h"
+#include "importers/chrome_json/chrome_json_importer.h"
+#include "importers/common/compressed_input.h"
+#include "importers/common/text_place.h"
+#include "importers/etl/etl_importer.h"
+
+namespace importers {
+
+ImportSummary ImportFile(const std::filesystem::path& input, const std::filesystem::path& output,
+                         const ImportOptions& options) {
+  DecodedInput decoded = ReadInput(input);
+  ImportSummary summary;
+  summary.format = decoded.content;
+  summary.container = decoded.container;
+  summary.label = decoded.label;
+  summary.file_bytes = decoded.file_size;
+  summary.content_bytes = decoded.bytes.size();
+  switch (decoded.content) {
+    case FileFormat::kJson: {
+      core::store::TraceWriter writer(output, "chrome-json");
+      writer.SetMeta("source_file", decoded.label);
+      chrome_json::ImportChromeJson(decoded, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
+    case FileFormat::kEtl: {
+      core::store::TraceWriter writer(output, "etl");
+      etl::ImportEtl(decoded.bytes.view(), decoded.label, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
+    case FileFormat::kFencescopeTrace:
+      throw core::Error(fmt::format("{}: already a fencescope trace (open it directly)",
+                                    decoded.label));
+    default:
+      throw core::Error(fmt::format(
+          "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON or "
+          "an ETW .etl, possibly inside gzip or zip)",
+          DescribePlace(decoded.label, decoded.bytes.view(), 0), FileFormatName(decoded.content)));
+  }
+  if (options.progress) options.progress(1.0);
+  return summary;
+}
+
+}  // namespace importers

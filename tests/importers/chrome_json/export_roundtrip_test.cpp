@@ -1,0 +1,135 @@
+// `fencescope export` then `fencescope import`: the JSON is valid (checked by Python's json), and
+// import(export(x)) keeps the queues, packets, signals, waits, CPU waits, flows and the
+// wait -> signal links the reconstruction finds, on a hand-written trace (counts by hand below)
+// and on `fencescope simulate default`.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "core/analysis/reconstruction.h"
+#include "core/store/query.h"
+#include "core/store/trace_store.h"
+#include "core/store/trace_writer.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace core::store;
+using test_support::RunFencescope;
+using test_support::ScratchDir;
+
+struct Counts {
+  int64_t queues, submitted, started, completed, signals_queued, signals_executed, cpu_signals,
+      waits_queued, waits_unblocked, cpu_waits_begin, cpu_waits_released, flows, samples;
+  size_t linked_waits;
+  bool operator==(const Counts&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const Counts& c) {
+  return out << "queues " << c.queues << " submitted " << c.submitted << " started " << c.started
+             << " completed " << c.completed << " signals " << c.signals_queued << "/"
+             << c.signals_executed << " cpu_signals " << c.cpu_signals << " waits "
+             << c.waits_queued << "/" << c.waits_unblocked << " cpu_waits " << c.cpu_waits_begin
+             << "/" << c.cpu_waits_released << " flows " << c.flows << " samples " << c.samples
+             << " linked " << c.linked_waits;
+}
+
+Counts CountsOf(const fs::path& db) {
+  auto n = [&](const std::string& table) {
+    return std::stoll(RunQuery(db, "SELECT count(*) FROM " + table).rows[0][0]);
+  };
+  Counts c{n("queues"),         n("packet_submitted"),    n("packet_started"),
+           n("packet_completed"), n("fence_signal_queued"), n("fence_signal_executed"),
+           n("fence_cpu_signal"), n("fence_wait_queued"),   n("fence_wait_unblocked"),
+           n("cpu_wait_begin"),   n("cpu_wait_released"),   n("flows"),
+           n("counter_samples"),  0};
+  const auto reconstruction = core::analysis::Reconstruct(LoadTrace(db));
+  for (const auto& wait : reconstruction.waits) {
+    if (wait.signal != core::analysis::kNoIndex) ++c.linked_waits;
+  }
+  return c;
+}
+
+void ExpectValidJson(const fs::path& json) {
+  const std::string command =
+      "python3 -c \"import gzip, json, sys; p = sys.argv[1]; "
+      "json.load(gzip.open(p) if p.endswith('.gz') else open(p))\" '" + json.string() + "'";
+  EXPECT_EQ(std::system(command.c_str()), 0) << json;
+}
+
+fs::path RoundTrip(const fs::path& db, const ScratchDir& dir, const std::string& json_name) {
+  const fs::path json = dir / json_name;
+  auto r = RunFencescope("export '" + db.string() + "' -o '" + json.string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ExpectValidJson(json);
+  const fs::path back = dir / (json_name + ".db");
+  r = RunFencescope("import '" + json.string() + "' -o '" + back.string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return back;
+}
+
+TEST(ExportRoundTrip, HandWrittenTraceKeepsEveryCount) {
+  ScratchDir dir;
+  const fs::path db = dir / "hand.db";
+  {
+    TraceWriter w(db, "test");
+    AdapterId adapter = w.AddAdapter({"dGPU"});
+    ProcessId process = w.AddProcess({42, "game"});
+    ThreadId thread = w.AddThread({process, 7, ThreadKind::kApplication, "render", 0});
+    QueueInfo q3d;
+    q3d.adapter = adapter, q3d.type = QueueType::k3D, q3d.name = "3D";
+    QueueInfo qcopy = q3d;
+    qcopy.type = QueueType::kCopy, qcopy.name = "copy";
+    QueueId g = w.AddQueue(q3d), c = w.AddQueue(qcopy);
+    FenceId f = w.AddFence({"frame fence"});
+    StringId name = w.Intern("draw");
+    // A CPU slice that launches packet 1 (a cpu_launch flow).
+    EventRowId slice = w.Append({1000, EventKind::CpuSlice, 0, thread, 0, 500, 0, name, 0, 0});
+    // Packet 1 on 3D: 1000 submitted, 2000..5000 ran. Packet 2 on copy: 1500, 6000..7000.
+    // Packet 3 on copy: submitted at 8000, never started.
+    w.Append({1000, EventKind::PacketSubmitted, g, thread, 0, 0, 1, 0, name});
+    EventRowId started = w.Append({2000, EventKind::PacketStarted, g, 0, 0, 0, 1});
+    w.Append({5000, EventKind::PacketCompleted, g, 0, 0, 0, 1});
+    w.Append({1500, EventKind::PacketSubmitted, c, thread, 0, 0, 2});
+    w.Append({6000, EventKind::PacketStarted, c, 0, 0, 0, 2});
+    w.Append({7000, EventKind::PacketCompleted, c, 0, 0, 0, 2});
+    w.Append({8000, EventKind::PacketSubmitted, c, thread, 0, 0, 3});
+    // Signal 10 (value 1) on 3D queued 1000, executed 5000; signal 11 (value 2) queued 8000,
+    // never executed; a CPU signal 12 of value 3 at 9000.
+    w.Append({1000, EventKind::FenceSignalQueued, g, thread, f, 1, 10});
+    w.Append({5000, EventKind::FenceSignalExecuted, g, 0, f, 1, 10});
+    w.Append({8000, EventKind::FenceSignalQueued, g, thread, f, 2, 11});
+    w.Append({9000, EventKind::FenceCpuSignal, 0, thread, f, 3, 12});
+    // Wait 20 on copy for value 1, released by signal 10 (named); wait 21 for value 3, linked by
+    // value to the CPU signal.
+    w.Append({1500, EventKind::FenceWaitQueued, c, thread, f, 1, 20});
+    w.Append({5000, EventKind::FenceWaitUnblocked, c, 0, f, 1, 20, 5000, 10});
+    w.Append({8500, EventKind::FenceWaitQueued, c, thread, f, 3, 21});
+    w.Append({9000, EventKind::FenceWaitUnblocked, c, 0, f, 3, 21});
+    // A CPU wait for value 1 from 1200 to 5000.
+    w.Append({1200, EventKind::CpuWaitBegin, 0, thread, f, 1, 30});
+    w.Append({5000, EventKind::CpuWaitReleased, 0, thread, f, 1, 30});
+    w.Append({5000, EventKind::Interrupt, g, 0, f, 1, 10, adapter, 1});
+    w.AddFlow(slice, started, FlowKind::kCpuLaunch);
+    CounterSeriesId series = w.AddCounterSeries({"gpu busy", process, "%"});
+    for (int i = 0; i < 3; ++i) w.AddCounterSample(series, 1000 * (i + 1), 10.0 * i);
+    w.Commit();
+  }
+  const Counts expected{2, 3, 2, 2, 2, 1, 1, 2, 2, 1, 1, 1, 3, 2};
+  EXPECT_EQ(CountsOf(db), expected);
+  EXPECT_EQ(CountsOf(RoundTrip(db, dir, "hand.json")), expected);
+}
+
+TEST(ExportRoundTrip, SimulatedDefaultScenarioKeepsItsCounts) {
+  ScratchDir dir;
+  const fs::path db = dir / "sim.db";
+  auto r = RunFencescope("simulate default -o '" + db.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Counts original = CountsOf(db);
+  EXPECT_GT(original.waits_unblocked, 0);
+  EXPECT_GT(original.linked_waits, 0u);
+  EXPECT_EQ(CountsOf(RoundTrip(db, dir, "sim.json.gz")), original);
+}
+
+}  // namespace

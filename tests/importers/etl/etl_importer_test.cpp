@@ -1,0 +1,167 @@
+// The ETL importer end to end on a hand-built capture whose expected records are worked out by
+// hand below (QPC at 10 MHz, so tick t is t * 100 ns).
+#include <gtest/gtest.h>
+
+#include "core/store/query.h"
+#include "core/store/trace_writer.h"
+#include "importers/etl/etl_importer.h"
+#include "tests/importers/etl/etl_builder.h"
+#include "tests/support/test_support.h"
+
+using namespace importers::etl;
+using etl_test::Bytes;
+using etl_test::EtlBuilder;
+using test_support::ScratchDir;
+
+namespace {
+
+constexpr uint64_t kCtxA = 0xA000, kCtxB = 0xB000, kFence = 0xF00;
+constexpr std::string_view kDxg = etl_test::kDxgKrnl;
+
+//  t   event                                        expected record(s)
+// 10   178 QueuePacket Start A seq 1 (render)       packet_submitted (software queue A)
+// 20   175 DmaPacket Start A seq 1, submission 500  packet_submitted + packet_started (hardware),
+//                                                   packet_started (software A seq 1)
+// 30   245 signal packet A seq 2 (fence, 5)         packet_submitted (flags 64), fence_signal_queued
+// 40   244 wait packet B seq 1 (fence, 5)           packet_submitted (flags 32), fence_wait_queued
+// 41   295 WaitFromGpu B (fence, 5)                 merged into the wait packet
+// 50   177 DmaPacket Info completion 500, type 1    interrupt (dma_completion), packet_completed (hw)
+// 55   180 QueuePacket Stop A seq 1                 packet_completed (software A)
+// 60   294 SignalFromGpu A (fence, 5)               fence_signal_executed
+// 65   297 WaitFromCpu (fence, 6) on thread 201     cpu_wait_begin
+// 70   238 UnwaitQueuePacket (B's wait packet)      fence_wait_unblocked, arg1 = the signal's op
+// 75   180 QueuePacket Stop A seq 2                 packet_completed
+// 80   180 QueuePacket Stop B seq 1                 packet_completed
+// 88   300 UnwaitCpuWaiter (6, fence)               cpu_wait_released
+// 90   17 VSyncDPC, FrameQPCTime 85                 marker vsync at 8500 ns
+// 95   string provider "hello"                      marker text
+// 96   DxgKrnl id 999 (unknown)                     counted only
+// 97   other provider, binary payload               counted only
+// 98   178 with a 59-byte payload                   counted as a bad size
+std::string Capture() {
+  EtlBuilder b;
+  b.LogfileHeader();
+  b.Event(kDxg, 178, 1, 10,
+          Bytes().U64(kCtxA).U32(0).U32(1).U64(64).U32(0).U32(0).U32(0).U64(0).U64(0x1A1).U64(0));
+  b.Event(kDxg, 175, 1, 20, Bytes().U64(kCtxA).U64(0).U32(0).U64(500).U32(1).U64(0).U32(0), 4, 8);
+  b.Event(kDxg, 245, 2, 30,
+          Bytes().U64(kCtxA).U32(2).U32(0).U32(1).U64(kFence).U64(5).U64(0x1A2));
+  b.Event(kDxg, 244, 1, 40, Bytes().U64(kCtxB).U32(1).U32(0).U64(kFence).U64(5).U64(0x1B1));
+  b.Event(kDxg, 295, 0, 41, Bytes().U64(kCtxB).U32(1).U64(kFence).U64(5));
+  b.Event(kDxg, 177, 1, 50,
+          Bytes().U64(kCtxA).U32(0).U64(500).U32(1).U32(1).U32(0).U64(0).U32(0).U64(0), 4, 8);
+  b.Event(kDxg, 180, 1, 55, Bytes().U64(kCtxA).U32(0).U32(1).U32(0).U32(0).U64(0x1A1));
+  b.Event(kDxg, 294, 0, 60, Bytes().U32(1).U64(kCtxA).U32(0).U32(1).U64(kFence).U64(5), 4, 8);
+  b.Event(kDxg, 297, 0, 65, Bytes().U64(0xDE).U32(1).U64(kFence).U64(6).U64(0x65C).U32(0), 100,
+          201);
+  b.Event(kDxg, 238, 0, 70, Bytes().U64(0x1B1).U64(kCtxB), 4, 8);
+  b.Event(kDxg, 180, 1, 75, Bytes().U64(kCtxA).U32(5).U32(2).U32(0).U32(0).U64(0x1A2));
+  b.Event(kDxg, 180, 1, 80, Bytes().U64(kCtxB).U32(4).U32(1).U32(0).U32(0).U64(0x1B1));
+  b.Event(kDxg, 300, 0, 88, Bytes().U64(0xE0).U32(1).U64(6).U64(kFence).U32(0), 4, 8);
+  b.Event(kDxg, 17, 0, 90,
+          Bytes().U64(0xAD).U32(0).U64(0).U32(0).U32(7).U64(85).U64(0).U32(0).U64(0), 4, 8);
+  b.Event(etl_test::kMarkerProvider, 0, 1, 95, Bytes().Text("hello"));
+  b.Event(kDxg, 999, 0, 96, Bytes().U32(1));
+  b.Event("11111111-2222-3333-4444-555555555555", 3, 0, 97, Bytes().U8(1).U8(2));
+  b.Event(kDxg, 178, 1, 98, Bytes().Zeros(59));
+  return b.Finish();
+}
+
+std::string Cell(const std::filesystem::path& db, const std::string& sql) {
+  auto r = core::store::RunQuery(db, sql);
+  if (r.rows.empty() || r.rows[0].empty()) return "<none>";
+  return r.rows[0][0];
+}
+
+class EtlImporterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_db = m_dir / "trace.db";
+    core::store::TraceWriter writer(m_db, "etl");
+    m_stats = ImportEtl(Capture(), "capture.etl", writer, {});
+    writer.Commit();
+  }
+  std::string Q(const std::string& sql) { return Cell(m_db, sql); }
+
+  ScratchDir m_dir;
+  std::filesystem::path m_db;
+  EtlImportStats m_stats;
+};
+
+}  // namespace
+
+TEST_F(EtlImporterTest, CountsWhatWasRead) {
+  EXPECT_EQ(m_stats.etw_events, 18u);
+  EXPECT_EQ(m_stats.dxgkrnl_events, 16u);
+  EXPECT_EQ(Q("SELECT value FROM meta WHERE key='source'"), "etl");
+  EXPECT_EQ(Q("SELECT value FROM meta WHERE key='clock'"), "qpc");
+  EXPECT_EQ(Q("SELECT value FROM meta WHERE key='qpc_frequency_hz'"), "10000000");
+}
+
+TEST_F(EtlImporterTest, SoftwareQueuesPerContextAndOneHardwareQueue) {
+  EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE type = 4"), "2");
+  EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE type <> 4"), "1");
+  EXPECT_EQ(Q("SELECT count(*) FROM contexts"), "2");
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_submitted"), "4");
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_started"), "2");
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_completed"), "4");
+  // The software packet A seq 1 goes to the hardware at t=20 and retires at t=55.
+  EXPECT_EQ(Q("SELECT group_concat(e.ts_ns) FROM (SELECT s.ts_ns FROM packet_submitted p "
+              "JOIN queues q ON q.id = p.queue_id AND q.type = 4 "
+              "JOIN packet_started s ON s.packet_id = p.packet_id ORDER BY s.ts_ns) e"),
+            "2000");
+  // The DMA packet: submitted and started at 2000, completed at 5000 by the interrupt.
+  EXPECT_EQ(Q("SELECT ts_ns FROM packet_completed c JOIN queues q ON q.id = c.queue_id "
+              "WHERE q.type <> 4"),
+            "5000");
+  EXPECT_EQ(Q("SELECT ts_ns || ',' || interrupt_flags FROM interrupt"), "5000,3");
+}
+
+TEST_F(EtlImporterTest, SignalReleasesTheWaitOnTheSameFenceAndValue) {
+  EXPECT_EQ(Q("SELECT ts_ns || ',' || fence_value FROM fence_signal_queued"), "3000,5");
+  EXPECT_EQ(Q("SELECT ts_ns || ',' || fence_value || ',' || previous_value "
+              "FROM fence_signal_executed"),
+            "6000,5,0");
+  EXPECT_EQ(Q("SELECT ts_ns || ',' || fence_value FROM fence_wait_queued"), "4000,5");
+  EXPECT_EQ(Q("SELECT u.ts_ns || ',' || u.wait_path || ',' || (u.released_by_signal_id = "
+              "s.signal_id) || ',' || (u.fence_id = s.fence_id) "
+              "FROM fence_wait_unblocked u, fence_signal_queued s"),
+            "7000,1,1,1");
+  EXPECT_EQ(Q("SELECT count(*) FROM fences WHERE kind = 1"), "1");  // monitored
+  EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = 'etl_wait_call_merged'"), "1");
+}
+
+TEST_F(EtlImporterTest, CpuWaitBeginAndRelease) {
+  EXPECT_EQ(Q("SELECT b.ts_ns || ',' || r.ts_ns || ',' || b.fence_value FROM cpu_wait_begin b "
+              "JOIN cpu_wait_released r ON r.waiter_id = b.waiter_id"),
+            "6500,8800,6");
+}
+
+TEST_F(EtlImporterTest, VSyncAndTextMarkers) {
+  EXPECT_EQ(Q("SELECT ts_ns FROM marker WHERE marker_type = 1"), "8500");
+  EXPECT_EQ(Q("SELECT s.value FROM marker m JOIN strings s ON s.id = m.name_sid "
+              "WHERE marker_type = 0"),
+            "hello");
+}
+
+TEST_F(EtlImporterTest, RecordsReadAreListedPerProviderIdVersion) {
+  EXPECT_EQ(Q("SELECT count FROM import_problems "
+              "WHERE name = 'etl_read Microsoft-Windows-DxgKrnl id 178 v1'"),
+            "2");
+  EXPECT_EQ(Q("SELECT description FROM import_problems "
+              "WHERE name = 'etl_read Microsoft-Windows-DxgKrnl id 999 v0'"),
+            "ETW records read: Microsoft-Windows-DxgKrnl event 999 version 0 (counted, not "
+            "decoded)");
+  EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = "
+              "'etl_read {11111111-2222-3333-4444-555555555555} id 3 v0'"),
+            "1");
+  EXPECT_EQ(Q("SELECT description FROM import_problems WHERE name = "
+              "'etl_read {8f8f13b1-60eb-4b6a-a433-de86104115ac} id 0 v1'"),
+            "ETW records read: {8f8f13b1-60eb-4b6a-a433-de86104115ac} event 0 version 1 (read "
+            "as text markers)");
+  EXPECT_EQ(Q("SELECT count || ',' || severity FROM import_problems "
+              "WHERE name = 'etl_bad_payload_size Microsoft-Windows-DxgKrnl id 178 v1'"),
+            "1,1");
+  EXPECT_EQ(Q("SELECT severity FROM import_problems WHERE name = 'etl_no_native_fence_logs'"),
+            "0");
+}

@@ -1,0 +1,164 @@
+// The ETL importer on the real capture ../shared/traces/external/gpuvis/windows_etl.zip (a SteamVR
+// run on Windows 10 build 17134).
+//
+// Expected figures were computed apart from the importer by etl_counts.py (next to this file)
+// over the raw bytes, and agree with shared/guide/trace-formats.md section 2:
+//   python3 tests/importers/external/etl/etl_counts.py ../shared/traces/external/gpuvis/windows_etl.zip
+#include <gtest/gtest.h>
+
+#include "core/model/error.h"
+#include "core/store/query.h"
+#include "core/store/trace_writer.h"
+#include "importers/common/compressed_input.h"
+#include "importers/etl/etl_importer.h"
+#include "tests/support/test_support.h"
+
+using test_support::RunFencescope;
+using test_support::ScratchDir;
+
+namespace {
+
+std::filesystem::path SampleZip() {
+  return test_support::SharedDir() / "traces/external/gpuvis/windows_etl.zip";
+}
+
+std::string Cell(const std::filesystem::path& db, const std::string& sql) {
+  auto r = core::store::RunQuery(db, sql);
+  if (r.rows.empty() || r.rows[0].empty()) return "<none>";
+  return r.rows[0][0];
+}
+
+// One import of the sample through the real command, shared by the tests of this file.
+class EtlSample : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    s_dir = new ScratchDir();
+    s_db = new std::filesystem::path(*s_dir / "sample.db");
+    auto r = RunFencescope("import '" + SampleZip().string() + "' -o '" + s_db->string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  static void TearDownTestSuite() {
+    delete s_db;
+    delete s_dir;
+  }
+  static std::string Q(const std::string& sql) { return Cell(*s_db, sql); }
+
+  static ScratchDir* s_dir;
+  static std::filesystem::path* s_db;
+};
+ScratchDir* EtlSample::s_dir = nullptr;
+std::filesystem::path* EtlSample::s_db = nullptr;
+
+}  // namespace
+
+TEST_F(EtlSample, ReadsEveryDxgKrnlEvent) {
+  // etl_counts.py: dxgkrnl_events 196500 (guide: 196,500), 117 (provider, id, version) tuples.
+  EXPECT_EQ(Q("SELECT sum(count) FROM import_problems "
+              "WHERE name LIKE 'etl_read Microsoft-Windows-DxgKrnl %'"),
+            "196500");
+  EXPECT_EQ(Q("SELECT count(*) FROM import_problems WHERE name LIKE 'etl_read %'"), "117");
+  EXPECT_EQ(Q("SELECT count FROM import_problems "
+              "WHERE name = 'etl_read Microsoft-Windows-DxgKrnl id 178 v1'"),
+            "3312");
+  EXPECT_EQ(Q("SELECT count(*) FROM import_problems WHERE name LIKE 'etl_bad_payload_size%'"),
+            "0");
+  EXPECT_EQ(Q("SELECT value FROM meta WHERE key = 'qpc_frequency_hz'"), "3119142");
+  EXPECT_EQ(Q("SELECT value FROM meta WHERE key = 'etl_buffers'"), "345");
+  EXPECT_EQ(Q("SELECT value FROM meta WHERE key = 'os_version'"), "10.0 build 17134");
+  // 2,148,568,420 ns between the first and last DxgKrnl event; the trace also holds the marker
+  // provider's events, so its span is at least that.
+  EXPECT_GE(std::stoll(Q("SELECT value FROM meta WHERE key = 'end_ns'")) -
+                std::stoll(Q("SELECT value FROM meta WHERE key = 'start_ns'")),
+            2'148'568'420LL);
+}
+
+TEST_F(EtlSample, QueuePacketsPairStartToStop) {
+  // queue_packet_start_178 3312, matched on (hContext, SubmitSequence) 3312 (guide: 3,312 of 3,312).
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_submitted p JOIN queues q ON q.id = p.queue_id "
+              "WHERE q.type = 4 AND (p.packet_flags & 96) = 0"),
+            "3312");
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_submitted p JOIN queues q ON q.id = p.queue_id "
+              "JOIN packet_completed c ON c.packet_id = p.packet_id "
+              "WHERE q.type = 4 AND (p.packet_flags & 96) = 0"),
+            "3312");
+  // Software queues: one per context that queued packets (contexts_with_queue_packets 13).
+  EXPECT_EQ(Q("SELECT count(DISTINCT c.handle) FROM packet_submitted p "
+              "JOIN queues q ON q.id = p.queue_id AND q.type = 4 "
+              "JOIN contexts c ON c.queue_id = q.id"),
+            "13");
+}
+
+TEST_F(EtlSample, DmaPacketsPairSubmissionToCompletionAndLinkToQueuePackets) {
+  // dma_start_175 2404, matched on submission/completion id 2404 (guide: 2,404 of 2,404):
+  // completed or preempted on a hardware queue.
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_submitted p JOIN queues q ON q.id = p.queue_id "
+              "WHERE q.type <> 4"),
+            "2404");
+  EXPECT_EQ(Q("SELECT count(DISTINCT p.packet_id) FROM packet_submitted p "
+              "JOIN queues q ON q.id = p.queue_id AND q.type <> 4 "
+              "JOIN events e ON e.op_id = p.packet_id AND e.kind IN (3, 4) "
+              "AND e.queue_id = p.queue_id"),
+            "2404");
+  // dma_linked_to_queue_packet 2387 (guide: about 2,387).
+  EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = 'etl_link_dma_to_queue_packet'"),
+            "2387");
+  // dma_completion_interrupts 2380 (DmaPacket Info with InterruptType 1).
+  EXPECT_EQ(Q("SELECT count(*) FROM interrupt WHERE interrupt_flags = 3"), "2380");
+}
+
+TEST_F(EtlSample, WaitsAreReleasedBySignalsOnTheSameFence) {
+  EXPECT_EQ(Q("SELECT count(*) FROM fence_wait_queued"), "1741");  // wait_packets_244
+  // wait_packets_released_by_unwait 1735, plus one wait packet retired (180) with no unwait
+  // event (wait_packets_244_matched_stop 1736): 1736 unblocked, each after a signal reached its
+  // value (wait_packets_released_after_a_signal 1735 + the retired one).
+  EXPECT_EQ(Q("SELECT count(*) FROM fence_wait_unblocked"), "1736");
+  EXPECT_EQ(Q("SELECT count(*) FROM fence_wait_unblocked u JOIN events s "
+              "ON s.op_id = u.released_by_signal_id AND s.kind = 11 "
+              "AND s.fence_id = u.fence_id AND s.ts_ns <= u.ts_ns"),
+            "1736");
+  EXPECT_EQ(Q("SELECT count(*) FROM fence_wait_unblocked WHERE wait_path = 1"), "1736");
+  EXPECT_EQ(Q("SELECT count(*) FROM cpu_wait_begin"), "73");  // cpu_wait_objects_297
+}
+
+TEST_F(EtlSample, MarkersForVSyncAndCompositorStrings) {
+  EXPECT_EQ(Q("SELECT count(*) FROM marker WHERE marker_type = 1"), "438");   // vsync_dpc_17
+  EXPECT_EQ(Q("SELECT count(*) FROM marker WHERE marker_type = 0"), "14533");  // string_markers
+}
+
+TEST_F(EtlSample, InfoSaysWhatTheCaptureLacksAndListsRecordsRead) {
+  auto r = RunFencescope("info '" + s_db->string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("etl_no_native_fence_logs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("etl_read Microsoft-Windows-DxgKrnl id 245 v2"), std::string::npos);
+  EXPECT_NE(r.out.find("etl_read {8f8f13b1-60eb-4b6a-a433-de86104115ac} id 0 v1"),
+            std::string::npos);
+}
+
+TEST(EtlSampleTruncated, EveryCutGivesACleanErrorOrWithLenientACountedLoss) {
+  importers::DecodedInput input = importers::ReadInput(SampleZip());
+  const std::string_view bytes = input.bytes.view();
+  ASSERT_EQ(bytes.size(), 22'609'920u);
+  ScratchDir dir;
+  int cuts = 0;
+  for (uint64_t cut = 1; cut < bytes.size(); cut += 1'234'567) {
+    core::store::TraceWriter writer(dir / "cut.db", "etl");
+    try {
+      importers::etl::ImportEtl(bytes.substr(0, cut), "cut.etl", writer, {});
+      ADD_FAILURE() << "no error for a cut at " << cut;
+    } catch (const core::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("byte offset"), std::string::npos) << e.what();
+    }
+    ++cuts;
+  }
+  EXPECT_GE(cuts, 18);
+  // Cut inside buffer 200 (of 345): with --lenient the first 199 buffers are kept.
+  core::store::TraceWriter writer(dir / "lenient.db", "etl");
+  importers::ImportOptions lenient;
+  lenient.lenient = true;
+  importers::etl::ImportEtl(bytes.substr(0, 199 * 65536 + 1000), "cut.etl", writer, lenient);
+  writer.Commit();
+  EXPECT_EQ(Cell(dir / "lenient.db",
+                 "SELECT count || ',' || severity FROM import_problems "
+                 "WHERE name = 'etl_corrupt_buffer'"),
+            "146,2");  // the cut buffer + 145 the logfile header counts but the file lacks
+}

@@ -1,0 +1,76 @@
+// `fencescope simulate` through the real binary.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/store/query.h"
+#include "tests/support/test_support.h"
+
+using test_support::RunFencescope;
+using test_support::ScratchDir;
+
+namespace {
+
+std::string Meta(const std::filesystem::path& trace, const std::string& key) {
+  auto r = core::store::RunQuery(trace, "SELECT value FROM meta WHERE key = '" + key + "'");
+  return r.rows.empty() ? "" : r.rows[0][0];
+}
+
+// Runs from `dir` as the working directory, so embedded scenarios are found without a path.
+struct InDirectory {
+  explicit InDirectory(const std::filesystem::path& dir) : m_old(std::filesystem::current_path()) {
+    std::filesystem::current_path(dir);
+  }
+  ~InDirectory() { std::filesystem::current_path(m_old); }
+  std::filesystem::path m_old;
+};
+
+}  // namespace
+
+TEST(SimulateCommand, EmbeddedDefaultFromAnyDirectory) {
+  ScratchDir dir;
+  InDirectory cwd(dir.path());
+  auto r = RunFencescope("simulate default -o trace.db");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("default: "), std::string::npos) << r.out;
+  const auto trace = dir / "trace.db";
+  EXPECT_EQ(Meta(trace, "scenario"), "default");
+  EXPECT_EQ(Meta(trace, "seed"), "1");
+  EXPECT_EQ(Meta(trace, "fence_mode"), "native");
+  EXPECT_EQ(Meta(trace, "source"), "simulator");
+  EXPECT_EQ(Meta(trace, "events_sorted"), "1");
+}
+
+TEST(SimulateCommand, SeedFenceModeAndDurationOptions) {
+  ScratchDir dir;
+  const auto trace = dir / "t.db";
+  auto r = RunFencescope("simulate ring_buffer -o '" + trace.string() +
+                         "' --seed 7 --fence-mode monitored --duration-ms 0.5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Meta(trace, "seed"), "7");
+  EXPECT_EQ(Meta(trace, "fence_mode"), "monitored");
+  EXPECT_EQ(Meta(trace, "time_limit_ns"), "500000");
+  auto q = core::store::RunQuery(trace, "SELECT max(ts_ns) <= 500000 FROM events");
+  EXPECT_EQ(q.rows[0][0], "1");
+}
+
+TEST(SimulateCommand, ScenarioErrorNamesFileLineAndKeyAndWritesNothing) {
+  ScratchDir dir;
+  const auto scenario = dir / "broken.toml";
+  std::ofstream(scenario) << "[scenario]\nname = \"x\"\n\n[[adapter]]\nname = \"GPU\"\n"
+                             "native_fence = true\n";
+  const auto trace = dir / "t.db";
+  auto r = RunFencescope("simulate '" + scenario.string() + "' -o '" + trace.string() + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("broken.toml:6: key 'adapter[0].native_fence': unknown key"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(trace));
+}
+
+TEST(SimulateCommand, UnknownScenarioNameListsTheEmbeddedOnes) {
+  ScratchDir dir;
+  auto r = RunFencescope("simulate nosuch -o '" + (dir / "t.db").string() + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("default"), std::string::npos) << r.err;
+}

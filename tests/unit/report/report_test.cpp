@@ -1,0 +1,202 @@
+// Report JSON keys and values, --fail-if expressions, compare, and the HTML / Markdown sections,
+// on hand-made traces (tests/support/hand_trace.h explains each trace and its answers).
+#include <gtest/gtest.h>
+
+#include "core/model/error.h"
+#include "core/report/compare.h"
+#include "core/report/fail_if.h"
+#include "core/report/report_html.h"
+#include "core/report/report_json.h"
+#include "core/report/report_markdown.h"
+#include "tests/support/hand_trace.h"
+#include "tests/support/test_support.h"
+
+using namespace core::report;
+using core::store::TraceStore;
+using test_support::ScratchDir;
+
+namespace {
+
+double At(const Json& j, const std::string& path) {
+  const Json* v = FindPath(j, path);
+  EXPECT_NE(v, nullptr) << path;
+  return v ? v->Number() : -1;
+}
+
+size_t Count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(StatsJson, KeysAndHandWorkedValues) {
+  ScratchDir dir;
+  TraceStore store = hand_trace::WriteReportTrace(dir / "r.db");
+  ReportData d = AnalyseTrace(store, false);
+  Json j = StatsJson(d);
+  for (const char* key : {"schema_version", "source", "duration_ns", "events", "queues", "fences",
+                          "interrupts", "log_buffers"}) {
+    EXPECT_NE(j.Find(key), nullptr) << key;
+  }
+  for (const char* key : {"name", "adapter", "engine", "type", "packets", "busy_ns", "waiting_ns",
+                          "idle_ns"}) {
+    EXPECT_NE(FindPath(j, std::string("queues[0].") + key), nullptr) << key;
+  }
+  for (const char* key : {"objects", "signals_queued", "signals_executed", "gpu_waits_queued",
+                          "gpu_waits_unblocked", "cpu_waits", "cpu_waits_released",
+                          "waits_never_unblocked", "rewinds"}) {
+    EXPECT_NE(FindPath(j, std::string("fences.") + key), nullptr) << key;
+  }
+  for (const char* key : {"total", "with_waiters_released", "spurious", "per_signal", "optimized",
+                          "scan_all"}) {
+    EXPECT_NE(FindPath(j, std::string("interrupts.") + key), nullptr) << key;
+  }
+  for (const char* key : {"entries_written", "overruns", "entries_lost", "fallback_scans"}) {
+    EXPECT_NE(FindPath(j, std::string("log_buffers.") + key), nullptr) << key;
+  }
+  EXPECT_EQ(j.Find("source")->String(), "hand");
+  EXPECT_EQ(At(j, "schema_version"), 1);
+  EXPECT_EQ(At(j, "duration_ns"), 120);
+  // trace A: 3 packets x 3 + signal 2 + wait 2 = 13; extras: mode, interrupt, overrun,
+  // wait queued, pending = 5
+  EXPECT_EQ(At(j, "events"), 18);
+  EXPECT_EQ(At(j, "queues[\"copy\"].busy_ns"), 40);
+  EXPECT_EQ(At(j, "queues[\"copy\"].idle_ns"), 80);
+  // 3d: busy [60,100] 40; held [5,60] 55 + [105,120] 15 = 70; idle 120 - 40 - 70 = 10
+  EXPECT_EQ(At(j, "queues[\"3d\"].busy_ns"), 40);
+  EXPECT_EQ(At(j, "queues[\"3d\"].waiting_ns"), 70);
+  EXPECT_EQ(At(j, "queues[\"3d\"].idle_ns"), 10);
+  EXPECT_EQ(FindPath(j, "queues[1].type")->String(), "3d");
+  EXPECT_EQ(FindPath(j, "queues[1].adapter")->String(), "GPU");
+  EXPECT_EQ(At(j, "queues[2].packets"), 1);
+  EXPECT_EQ(At(j, "fences.objects"), 1);
+  EXPECT_EQ(At(j, "fences.signals_executed"), 1);
+  EXPECT_EQ(At(j, "fences.gpu_waits_queued"), 2);
+  EXPECT_EQ(At(j, "fences.gpu_waits_unblocked"), 1);
+  EXPECT_EQ(At(j, "fences.waits_never_unblocked"), 1);
+  EXPECT_EQ(At(j, "fences.cpu_waits"), 0);
+  EXPECT_EQ(At(j, "interrupts.total"), 1);
+  EXPECT_EQ(At(j, "interrupts.spurious"), 1);
+  EXPECT_EQ(At(j, "interrupts.with_waiters_released"), 0);
+  EXPECT_EQ(At(j, "interrupts.per_signal"), 1.0);
+  EXPECT_EQ(At(j, "interrupts.optimized"), 1);
+  EXPECT_EQ(At(j, "log_buffers.overruns"), 1);
+  EXPECT_EQ(At(j, "log_buffers.entries_lost"), 4);
+  EXPECT_EQ(At(j, "log_buffers.entries_written"), 0);
+}
+
+TEST(ReportJson, SupersetWithPathLatencyFindingsPgo) {
+  ScratchDir dir;
+  TraceStore store = hand_trace::WriteReportTrace(dir / "r.db");
+  ReportData d = AnalyseTrace(store, true);
+  Json stats = StatsJson(d);
+  Json j = ReportJson(d);
+  for (const auto& [key, value] : stats.members()) EXPECT_NE(j.Find(key), nullptr) << key;
+  for (const char* key : {"critical_path", "latency", "findings", "pgo_series"}) {
+    EXPECT_NE(j.Find(key), nullptr) << key;
+  }
+  EXPECT_EQ(At(j, "critical_path.length_ns"), 100);  // submit 0 .. 3d end 100 (trace A)
+  EXPECT_EQ(At(j, "latency.gpu.to_signal.p50_ns"), 45);
+  EXPECT_EQ(At(j, "latency.gpu.to_unblock.p99_ns"), 10);
+  // findings: the never-signalled wait (at 105) and the overrun window [70, 90]
+  EXPECT_EQ(At(j, "findings.count"), 2);
+  EXPECT_EQ(At(j, "findings.waits_never_unblocked"), 1);
+  EXPECT_EQ(At(j, "findings.overrun_windows"), 1);
+  EXPECT_EQ(FindPath(j, "findings.list[0].kind")->String(), "overrun");
+  EXPECT_EQ(At(j, "findings.list[0].ts_ns"), 70);
+  EXPECT_EQ(FindPath(j, "findings.list[1].kind")->String(), "never_unblocked");
+  EXPECT_EQ(At(j, "findings.list[1].ts_ns"), 105);
+  EXPECT_EQ(FindPath(j, "pgo_series")->size(), 1u);
+  EXPECT_EQ(At(j, "pgo_series[0].further_measurements_desired"), 1);
+}
+
+TEST(FailIf, ComparisonsLogicAndErrors) {
+  ScratchDir dir;
+  TraceStore store = hand_trace::WriteReportTrace(dir / "r.db");
+  ReportData d = AnalyseTrace(store, true);
+  Json j = ReportJson(d);
+  EXPECT_TRUE(EvaluateFailIf(j, "interrupts.spurious > 0"));
+  EXPECT_FALSE(EvaluateFailIf(j, "interrupts.spurious > 10"));
+  EXPECT_TRUE(EvaluateFailIf(j, "interrupts.spurious > 10 || fences.waits_never_unblocked > 0"));
+  EXPECT_FALSE(EvaluateFailIf(j, "interrupts.spurious > 0 && fences.rewinds >= 1"));
+  EXPECT_TRUE(EvaluateFailIf(j, "!(fences.rewinds != 0)"));
+  EXPECT_TRUE(EvaluateFailIf(j, "queues[\"3d\"].waiting_ns == 70"));
+  EXPECT_TRUE(EvaluateFailIf(j, "queues[1].busy_ns / duration_ns < 0.5"));
+  EXPECT_TRUE(EvaluateFailIf(j, "latency.gpu.to_signal.p99_ns >= 4.5e1"));
+  try {
+    EvaluateFailIf(j, "interrupts.nope > 1");
+    FAIL() << "no error for an unknown key";
+  } catch (const core::Error& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("unknown key 'interrupts.nope'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("spurious"), std::string::npos) << msg;  // lists the known keys
+  }
+  EXPECT_THROW(EvaluateFailIf(j, "interrupts.spurious >"), core::Error);
+  EXPECT_THROW(EvaluateFailIf(j, "source > 1"), core::Error);  // not a number
+  EXPECT_THROW(EvaluateFailIf(j, "queues[9].busy_ns > 1"), core::Error);
+}
+
+TEST(ReportHtml, SectionsAndDrawnCharts) {
+  ScratchDir dir;
+  TraceStore store = hand_trace::WriteReportTrace(dir / "r.db");
+  ReportData d = AnalyseTrace(store, true);
+  std::string html = ReportHtml(d);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  for (const char* id : {"summary", "timeline", "queues", "gaps", "interrupts", "latency",
+                         "critical-path", "pgo", "findings"}) {
+    EXPECT_NE(html.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
+  }
+  for (const char* title : {"Per-queue timeline overview", "Interrupt rate over time",
+                            "GPU wait latency histogram", "Share of the critical path",
+                            "PGO convergence per pass", "Idle time by cause"}) {
+    EXPECT_NE(html.find(std::string("<title>") + title), std::string::npos) << title;
+  }
+  EXPECT_GE(Count(html, "<svg"), 8u);
+  EXPECT_EQ(Count(html, "<svg"), Count(html, "</svg>"));
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no remote loads
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_NE(html.find("never unblocked"), std::string::npos);
+  EXPECT_NE(html.find("overran"), std::string::npos);
+  std::string md = ReportMarkdown(d);
+  for (const char* heading : {"## Summary", "## Queues", "## Wait latency", "## Critical path",
+                              "## PGO convergence", "## Findings"}) {
+    EXPECT_NE(md.find(heading), std::string::npos) << heading;
+  }
+}
+
+TEST(Compare, PerQueueAndMetricDifferences) {
+  ScratchDir dir;
+  TraceStore a_store = hand_trace::WriteReportTrace(dir / "r.db");
+  TraceStore b_store = hand_trace::WriteTraceA(dir / "a.db");
+  ReportData a = AnalyseTrace(a_store, true);
+  ReportData b = AnalyseTrace(b_store, true);
+  Comparison c = CompareReports("r", ReportJson(a), "a", ReportJson(b));
+  ASSERT_EQ(c.queues.size(), 3u);
+  EXPECT_EQ(c.queues[1].queue, "3d");
+  bool found = false;
+  for (const MetricDiff& m : c.queues[1].metrics) {
+    if (m.key != "waiting_ns") continue;
+    found = true;
+    EXPECT_EQ(m.a, 70);  // with the never-signalled wait [105,120]
+    EXPECT_EQ(m.b, 55);
+    EXPECT_EQ(m.Delta(), -15);
+  }
+  EXPECT_TRUE(found);
+  bool spurious = false;
+  for (const MetricDiff& m : c.metrics) {
+    if (m.key == "interrupts.spurious") {
+      spurious = true;
+      EXPECT_EQ(m.a, 1);
+      EXPECT_EQ(m.b, 0);
+    }
+  }
+  EXPECT_TRUE(spurious);
+  std::string text = CompareText(c, true);
+  EXPECT_NE(text.find("waiting_ns"), std::string::npos) << text;
+  EXPECT_NE(text.find("-15"), std::string::npos) << text;
+  EXPECT_NE(CompareHtml(c).find("<svg"), std::string::npos);
+  EXPECT_NE(CompareJson(c).Find("metrics"), nullptr);
+}

@@ -1,0 +1,222 @@
+// Property tests for seed 000 over random PGO scenarios and seeds, replaying the records.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "core/sim/sim_random.h"
+#include "tests/unit/sim/sim_test_helpers.h"
+
+using core::model::BackgroundMode;
+using core::model::EventKind;
+using core::model::MeasurementsAction;
+using core::sim::Scenario;
+using core::sim::SimRandom;
+using core::sim::Step;
+using core::sim::StepOp;
+using test_support::ScratchDir;
+
+namespace {
+
+Scenario RandomPgoScenario(uint64_t seed) {
+  SimRandom r(seed * 104729 + 3);
+  Scenario s;
+  s.name = "pgo-random-" + std::to_string(seed);
+  s.duration_ns = 60'000'000;
+  s.seed = seed;
+  s.background.developer_mode = r.Chance(0.6);
+  s.background.max_tasks = static_cast<int32_t>(r.Between(1, 2));
+  s.background.high_priority_tasks = s.background.max_tasks + static_cast<int32_t>(r.Between(0, 2));
+  s.background.threads = s.background.high_priority_tasks + static_cast<int32_t>(r.Between(0, 1));
+  s.background.threshold = r.Between(1, 6);
+  s.background.intrusive_threshold = r.Between(1, 3);
+  s.background.compile_ns = r.Between(200'000, 4'000'000);
+  s.background.interference = r.Chance(0.5) ? 1.3 : 1.0;
+  s.adapters.push_back({});
+  s.adapters[0].name = "GPU";
+  s.engines.push_back({"3D", 0, core::model::EngineType::k3D});
+  s.queues.push_back({"Graphics", 0, core::model::QueueType::k3D, 0});
+  s.fences.push_back({});
+  s.fences[0].name = "frame";
+  const int psos = static_cast<int>(r.Between(1, 4));
+  for (int p = 0; p < psos; ++p) {
+    s.psos.push_back({"PSO" + std::to_string(p), 1, static_cast<int32_t>(r.Between(0, 3)),
+                      0.5 + 0.4 * r.Unit()});
+  }
+  const int threads = static_cast<int>(r.Between(1, 2));
+  for (int t = 0; t < threads; ++t) {
+    core::sim::ThreadSpec thread;
+    thread.name = "T" + std::to_string(t);
+    thread.frames = r.Between(5, 40);
+    thread.frame_period_ns = r.Between(200'000, 1'500'000);
+    if (t == 1 && r.Chance(0.5)) thread.start_after = 0;
+    const int steps = static_cast<int>(r.Between(2, 7));
+    for (int k = 0; k < steps; ++k) {
+      Step step;
+      const double pick = r.Unit();
+      if (pick < 0.55) {
+        step.op = StepOp::kExecute;
+        step.queue = 0;
+        step.duration_ns = r.Between(20'000, 400'000);
+        step.name = "draw";
+        step.pso = static_cast<int32_t>(r.Between(-1, psos - 1));
+        step.constants = core::sim::FrameExpr{1, 0, r.Between(1, 3)};
+      } else if (pick < 0.85) {
+        step.op = StepOp::kSetBackgroundMode;
+        step.background_mode = static_cast<BackgroundMode>(r.Between(0, 3));
+        step.action = static_cast<MeasurementsAction>(r.Between(0, 3));
+        const bool commit = step.action == MeasurementsAction::kCommitResults ||
+                            step.action == MeasurementsAction::kCommitResultsHighPriority;
+        step.with_event = r.Chance(commit ? 0.7 : 0.1);
+        step.wait_event = step.with_event && commit && r.Chance(0.5);
+        step.stop_when_converged = r.Chance(0.2);
+        step.from_frame = r.Between(1, 10);
+        step.every = r.Between(1, 6);
+      } else if (pick < 0.93) {
+        step.op = StepOp::kDestroyPso;
+        step.pso = static_cast<int32_t>(r.Between(0, psos - 1));
+        step.from_frame = r.Between(3, 30);
+        step.every = 1000;
+      } else {
+        step.op = StepOp::kCpuWork;
+        step.duration_ns = r.Between(10'000, 300'000);
+      }
+      thread.steps.push_back(step);
+    }
+    if (r.Chance(0.2)) {
+      Step destroy;
+      destroy.op = StepOp::kDestroyDevice;
+      destroy.from_frame = thread.frames;
+      thread.steps.push_back(destroy);
+    }
+    s.threads.push_back(thread);
+  }
+  return s;
+}
+
+bool IsDisabled(int64_t mode) {
+  return mode == static_cast<int64_t>(BackgroundMode::kDisableBackgroundWork) ||
+         mode == static_cast<int64_t>(BackgroundMode::kDisableProfilingBySystem);
+}
+
+void CheckBackgroundRules(const core::store::TraceStore& s, const Scenario& scenario) {
+  const auto& ev = s.events;
+  int64_t mode = 0;
+  std::set<int64_t> disabling_commits;  // commits made by calls that also disabled
+  std::map<int64_t, int> ends;    // task -> finished + cancelled
+  std::map<int64_t, int64_t> task_commit;
+  std::map<int64_t, int64_t> task_pso;
+  std::map<int64_t, bool> queued_while_disabled;
+  std::set<int64_t> started, ended_tasks;
+  std::set<int64_t> destroyed_psos;
+  std::map<int64_t, bool> commit_high_priority;
+  std::set<int64_t> open_hp_commits;
+  int running = 0;
+  size_t refused = 0;
+  for (size_t i = 0; i < ev.size(); ++i) {
+    const int64_t task = ev.op[i];
+    switch (ev.kind[i]) {
+      case EventKind::ModeChanged: {
+        if (ev.value[i] != 0) {
+          ++refused;  // refused: nothing changes
+          EXPECT_EQ(ev.arg2[i], 0);
+          break;
+        }
+        const bool needs_dev = IsDisabled(ev.arg0[i]) || ev.arg1[i] == 2;
+        EXPECT_TRUE(!needs_dev || scenario.background.developer_mode);
+        mode = ev.arg0[i];
+        if (IsDisabled(mode) && ev.arg2[i] != 0) disabling_commits.insert(ev.arg2[i]);
+        if (ev.arg2[i] != 0) commit_high_priority[ev.arg2[i]] = ev.arg1[i] == 2;
+        // A high-priority commit boosts from its call until its commit_completed (tasks already
+        // queued when the call returns belong to it too).
+        if (ev.arg2[i] != 0 && ev.arg1[i] == 2) open_hp_commits.insert(ev.arg2[i]);
+        break;
+      }
+      case EventKind::TaskQueued:
+        task_commit[task] = ev.arg2[i];
+        task_pso[task] = ev.arg0[i];
+        queued_while_disabled[task] = IsDisabled(mode);
+        break;
+      case EventKind::TaskStarted: {
+        EXPECT_TRUE(started.insert(task).second);
+        // No task queued while disabled starts, unless it belongs to the commit made with the
+        // disable.
+        if (queued_while_disabled[task]) {
+          EXPECT_NE(task_commit[task], 0) << "task " << task << " started while disabled";
+          EXPECT_TRUE(disabling_commits.count(task_commit[task]));
+        }
+        ++running;
+        const int limit = open_hp_commits.empty() ? scenario.background.max_tasks
+                                                  : scenario.background.high_priority_tasks;
+        EXPECT_LE(running, limit) << "too many tasks at once, event " << i;
+        if (ev.flags[i] == 1) EXPECT_FALSE(open_hp_commits.empty());
+        break;
+      }
+      case EventKind::TaskFinished:
+        ++ends[task];
+        --running;
+        ended_tasks.insert(task);
+        EXPECT_TRUE(started.count(task));
+        break;
+      case EventKind::TaskCancelled:
+        ++ends[task];
+        ended_tasks.insert(task);
+        EXPECT_FALSE(started.count(task)) << "cancelled after starting";
+        break;
+      case EventKind::CommitCompleted: {
+        const int64_t commit = ev.op[i];
+        for (const auto& [t, c] : task_commit) {
+          if (c == commit) EXPECT_TRUE(ended_tasks.count(t)) << "commit before its task " << t;
+        }
+        open_hp_commits.erase(commit);
+        break;
+      }
+      case EventKind::PsoDestroyed:
+        destroyed_psos.insert(ev.arg0[i]);
+        break;
+      case EventKind::VariantApplied:
+        EXPECT_FALSE(destroyed_psos.count(ev.arg0[i])) << "variant for a destroyed PSO";
+        break;
+      case EventKind::TaskAbandoned:
+        EXPECT_TRUE(destroyed_psos.count(ev.arg0[i]));
+        EXPECT_EQ(task_pso[task], ev.arg0[i]);
+        break;
+      default:
+        break;
+    }
+  }
+  EXPECT_EQ(refused, sim_test::EventsOf(s, EventKind::ApiError).size());
+  // Exactly one callback or cancel per queued task (those still running at the time limit
+  // excepted).
+  for (const auto& [task, commit] : task_commit) {
+    EXPECT_LE(ends[task], 1) << "task " << task;
+    if (!started.count(task) || ends[task] == 0) {
+      // Queued but never run: only allowed when the run hit its time limit with work pending.
+      if (ends[task] == 0) EXPECT_EQ(s.end_ns(), scenario.duration_ns) << "task " << task;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(BackgroundProperties, RandomPgoScenariosKeepSeed000Rules) {
+  ScratchDir dir;
+  size_t cancelled = 0, abandoned = 0, errors = 0, commits = 0, high = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    Scenario scenario = RandomPgoScenario(seed);
+    SCOPED_TRACE(scenario.name);
+    auto store = sim_test::Simulate(scenario, dir, "p.db");
+    CheckBackgroundRules(store, scenario);
+    cancelled += sim_test::EventsOf(store, EventKind::TaskCancelled).size();
+    abandoned += sim_test::EventsOf(store, EventKind::TaskAbandoned).size();
+    errors += sim_test::EventsOf(store, EventKind::ApiError).size();
+    commits += sim_test::EventsOf(store, EventKind::CommitCompleted).size();
+    for (size_t i : sim_test::EventsOf(store, EventKind::TaskStarted)) high += store.events.flags[i];
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(cancelled, 0u);
+  EXPECT_GT(abandoned, 0u);
+  EXPECT_GT(errors, 0u);
+  EXPECT_GT(commits, 0u);
+  EXPECT_GT(high, 0u);
+}
