@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -97,6 +98,28 @@ TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
     ASSERT_EQ(shot.exit_code, 0) << shot.err;
     ExpectNotBlank(png, 1600, 1000);
   }
+}
+
+// `view` opens any importable file: it is imported into the user's data directory first.
+TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
+  if (!HaveDisplay()) GTEST_SKIP() << "needs a display: run under xvfb-run (./build.sh test does)";
+  ScratchDir dir;
+  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  auto json = dir / "trace.json";
+  {
+    std::ofstream out(json);
+    out << R"([{"name":"Render","ph":"X","ts":0,"dur":400,"pid":1,"tid":1},)"
+        << R"({"name":"Draw","ph":"X","ts":50,"dur":200,"pid":1,"tid":1},)"
+        << R"({"name":"Upload","ph":"X","ts":500,"dur":300,"pid":1,"tid":2}])";
+  }
+  auto png = dir / "chrome.png";
+  auto shot = RunFencescope(fmt::format("view '{}' --screenshot '{}' --panel events",
+                                        json.string(), png.string()));
+  unsetenv("XDG_DATA_HOME");
+  ASSERT_EQ(shot.exit_code, 0) << shot.err;
+  ExpectNotBlank(png, 1600, 1000);
+  // The imported trace was written beside the user's other data, not next to the input.
+  EXPECT_TRUE(std::filesystem::exists(dir / "data" / "fencescope" / "imported"));
 }
 
 TEST(Screenshot, BadInputFailsWithAClearMessageAndNoImage) {

@@ -1,9 +1,28 @@
 #include "app/gui/state/document.h"
 
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "app/gui/platform/user_dirs.h"
 #include "core/model/error.h"
 #include "core/store/trace_file.h"
+#include "importers/import_file.h"
 
 namespace app::gui::state {
+namespace {
+
+// Where an importable file (Chrome JSON, Kineto, ETL, gzip / zip of them) is converted to before
+// it is opened: <data dir>/imported/<name>-<hash of its absolute path>.db. The conversion is
+// reused while it is newer than the source file.
+std::filesystem::path ImportedTracePath(const std::filesystem::path& source) {
+  std::filesystem::path dir = platform::UserDataDir() / "imported";
+  std::filesystem::create_directories(dir);
+  size_t hash = std::hash<std::string>{}(std::filesystem::absolute(source).string());
+  return dir / fmt::format("{}-{:016x}.db", source.filename().string(), hash);
+}
+
+}  // namespace
 
 std::unique_ptr<Document> MakeDocument(core::store::TraceStore store) {
   auto doc = std::make_unique<Document>();
@@ -19,16 +38,29 @@ std::unique_ptr<Document> MakeDocument(core::store::TraceStore store) {
 std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
                                        const std::function<void(double)>& progress) {
   if (!std::filesystem::exists(path)) throw core::Error(path.string() + ": no such file");
+  std::filesystem::path trace = path;
+  double load_from = 0.0;
   if (!core::store::LooksLikeSqlite(path)) {
-    throw core::Error(path.string() +
-                      ": not a fencescope trace database; convert it first with "
-                      "`fencescope import " + path.string() + " OUT.db`");
+    // Not a trace database: import it (the importer names the file and place on bad input).
+    trace = ImportedTracePath(path);
+    std::error_code ec;
+    bool fresh = std::filesystem::exists(trace, ec) &&
+                 std::filesystem::last_write_time(trace, ec) >=
+                     std::filesystem::last_write_time(path, ec);
+    if (!fresh) {
+      importers::ImportOptions options;
+      options.progress = [&](double f) {
+        if (progress) progress(0.5 * f);
+      };
+      importers::ImportFile(path, trace, options);
+    }
+    load_from = 0.5;
   }
-  auto store = core::store::LoadTrace(path, [&](double f) {
-    if (progress) progress(0.8 * f);
+  auto store = core::store::LoadTrace(trace, [&](double f) {
+    if (progress) progress(load_from + (0.9 - load_from) * f);
   });
   auto doc = MakeDocument(std::move(store));
-  doc->path = path;
+  doc->path = trace;
   if (progress) progress(1.0);
   return doc;
 }

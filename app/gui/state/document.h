@@ -27,7 +27,9 @@ struct Document {
 };
 
 // Loads a fencescope trace file, reconstructs and builds the timeline model; the view shows
-// the whole trace. `progress` gets fractions in [0, 1] (may be empty). Throws core::Error.
+// the whole trace. Any other file is imported first (importers/import_file.h) into the user's
+// data directory, and `path` of the document is that trace database. `progress` gets fractions
+// in [0, 1] (may be empty). Throws core::Error.
 std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
                                        const std::function<void(double)>& progress = {});
 

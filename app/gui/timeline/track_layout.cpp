@@ -18,8 +18,12 @@ float LaneHeight(LaneKind kind, float scale) {
 }
 
 bool LaneShown(const Lane& lane, bool expanded) {
-  return expanded || lane.kind == LaneKind::kRunSegments || lane.kind == LaneKind::kMissing ||
-         lane.rank < kCollapsedLanesPerKind;
+  if (expanded || lane.kind == LaneKind::kRunSegments || lane.kind == LaneKind::kMissing) {
+    return true;
+  }
+  // Nested CPU slices read as a call stack: keep more levels than for boxes.
+  return lane.rank < (lane.kind == LaneKind::kCpuSlices ? kCollapsedSliceDepth
+                                                        : kCollapsedLanesPerKind);
 }
 
 size_t HiddenLanes(const Track& track, bool expanded) {

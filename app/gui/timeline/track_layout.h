@@ -22,6 +22,7 @@ struct Row {
 // the user expands it (click its name): thousands of boxes in flight at once (a queue that
 // queued far ahead) would otherwise make one track taller than the window.
 constexpr uint32_t kCollapsedLanesPerKind = 3;
+constexpr uint32_t kCollapsedSliceDepth = 8;
 
 float LaneHeight(LaneKind kind, float scale);
 bool LaneShown(const Lane& lane, bool expanded);
