@@ -1,7 +1,8 @@
 // `fencescope bench ui`: builds timeline frames headless (an ImGui context with no window, the
-// example_null pattern) over synthetic workloads of N events and prints CPU ms per frame at full
-// zoom-out and in a 1 ms window, with the view moving every frame (so the draw lists are rebuilt
-// each frame: the worst case) and standing still, and resident bytes per event.
+// example_null pattern) over synthetic workloads of N events and prints CPU ms per frame (thread
+// CPU time, so other processes on the machine do not count) at full zoom-out and in a 1 ms
+// window, with the view moving every frame (the draw lists are rebuilt each frame: the worst
+// case) and standing still, and resident bytes per event.
 // Targets (issue 6): 10M events <= 2x the 10K frame time; <= 8 ms per frame; <= 32 B/event.
 #pragma once
 
