@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "app/gui/bench/synthetic_workload.h"
 #include "app/gui/platform/headless_context.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/state/simulation_job.h"
@@ -131,6 +132,123 @@ TEST(RangeStats, BusyBlockedIdleWorkedOutByHand) {
   EXPECT_TRUE(views::MoveTrack(*doc, 1, -1));
   EXPECT_EQ(doc->view.track_order[0], 1);
   EXPECT_FALSE(views::MoveTrack(*doc, 1, -1));
+}
+
+}  // namespace
+
+namespace {
+
+// Navigation driven through ImGui's input state, as the GLFW backend would feed it.
+class NavigationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = dir_ / "synthetic.db";
+    app::gui::bench::WriteSyntheticWorkload(path_, 20'000);
+    main_.OpenNow(path_);
+    Frame();
+    Frame();
+  }
+  void Frame() {
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    main_.DrawFrame();
+    ImGui::Render();
+    main_.ApplyRequests();
+  }
+  state::Document& doc() { return *main_.document(); }
+  float Width() const { return main_.timeline().area_max().x - main_.timeline().area_min().x; }
+  core::model::TimeNs TimeAt(float x) {
+    const auto& v = main_.document()->view.visible;
+    return v.start + static_cast<core::model::TimeNs>(
+                         (x - main_.timeline().area_min().x) / Width() * v.Length());
+  }
+
+  test_support::ScratchDir dir_;
+  std::filesystem::path path_;
+  platform::HeadlessContext context_{1280, 800};
+  views::MainWindow main_{{}, {}};
+};
+
+TEST_F(NavigationTest, WheelZoomsAroundTheCursor) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 a = main_.timeline().area_min(), b = main_.timeline().area_max();
+  const float x = a.x + (b.x - a.x) * 0.25f;
+  io.MousePos = ImVec2(x, (a.y + b.y) * 0.5f);
+  Frame();
+  const auto before = doc().view.visible;
+  const auto pivot = TimeAt(x);
+  io.MouseWheel = 1.0f;  // one notch in: the range shrinks to 0.8 of itself
+  Frame();
+  io.MouseWheel = 0.0f;
+  const auto after = doc().view.visible;
+  EXPECT_NEAR(static_cast<double>(after.Length()), before.Length() * 0.8, before.Length() * 0.001);
+  // The time under the cursor stays under the cursor (to within a pixel).
+  const double ns_per_px = static_cast<double>(after.Length()) / Width();
+  EXPECT_NEAR(static_cast<double>(TimeAt(x)), static_cast<double>(pivot), 1.5 * ns_per_px);
+}
+
+TEST_F(NavigationTest, DragPansAndClickSelects) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 a = main_.timeline().area_min(), b = main_.timeline().area_max();
+  // Zoom in first so that panning is not clamped at the trace edges.
+  state::ZoomTo(doc().view, {doc().view.trace.start + doc().view.trace.Length() / 3,
+                             doc().view.trace.start + doc().view.trace.Length() / 2});
+  Frame();
+  const auto before = doc().view.visible;
+  const float y = a.y + 5.0f;
+  io.MousePos = ImVec2(a.x + 400.0f, y);
+  Frame();
+  io.MouseDown[0] = true;
+  Frame();
+  for (int step = 1; step <= 4; ++step) {
+    io.MousePos = ImVec2(a.x + 400.0f + 25.0f * step, y);
+    Frame();
+  }
+  io.MouseDown[0] = false;
+  Frame();
+  // Dragging 100 px to the right shows what was 100 px to the left.
+  const double ns_per_px = static_cast<double>(before.Length()) / (b.x - a.x);
+  EXPECT_NEAR(static_cast<double>(doc().view.visible.start),
+              before.start - 100.0 * ns_per_px, 2.0 * ns_per_px);
+  EXPECT_EQ(doc().view.visible.Length(), before.Length());
+  // A click (press and release without moving) on empty space clears the selection.
+  doc().view.selection = {state::SelectionKind::kPacket, 0, 0};
+  io.MousePos = ImVec2(b.x - 2.0f, b.y - 2.0f);
+  Frame();
+  io.MouseDown[0] = true;
+  Frame();
+  io.MouseDown[0] = false;
+  Frame();
+  EXPECT_TRUE(doc().view.selection.Empty());
+}
+
+TEST_F(NavigationTest, KeysZoomPanAndFit) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 a = main_.timeline().area_min(), b = main_.timeline().area_max();
+  io.MousePos = ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+  Frame();
+  const auto fit = doc().view.visible;
+  io.KeysDown['W'] = true;  // GLFW key codes of letters are their upper-case ASCII codes
+  Frame();
+  io.KeysDown['W'] = false;
+  Frame();
+  EXPECT_NEAR(static_cast<double>(doc().view.visible.Length()), fit.Length() * 0.8,
+              fit.Length() * 0.001);
+  const auto zoomed = doc().view.visible;
+  io.KeysDown['D'] = true;
+  Frame();
+  io.KeysDown['D'] = false;
+  Frame();
+  EXPECT_EQ(doc().view.visible.start, zoomed.start + zoomed.Length() / 10);
+  const int home = io.KeyMap[ImGuiKey_Home];
+  io.KeyMap[ImGuiKey_Home] = 300;  // no backend here: give Home a key slot of its own
+  io.KeysDown[300] = true;
+  Frame();
+  io.KeysDown[300] = false;
+  io.KeyMap[ImGuiKey_Home] = home;
+  Frame();
+  EXPECT_EQ(doc().view.visible.start, fit.start);
+  EXPECT_EQ(doc().view.visible.end, fit.end);
 }
 
 }  // namespace

@@ -44,6 +44,8 @@ void TimelineView::Draw(state::Document& doc) {
   const ImVec2 area_max(origin.x + avail.x - scrollbar_w, origin.y + avail.y);
   const float width = area_max.x - area_min.x;
   const float area_h = area_max.y - area_min.y;
+  m_area_min = area_min;
+  m_area_max = area_max;
 
   ImGui::InvisibleButton("##timeline", avail,
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);

@@ -24,6 +24,9 @@ class TimelineView {
   const timeline::DrawCache& cache() const { return m_cache; }
   // Frames in which the draw lists were rebuilt (view changed) since creation.
   uint64_t rebuilds() const { return m_rebuilds; }
+  // Screen rectangle of the time area in the last frame (tests drive the mouse with it).
+  ImVec2 area_min() const { return m_area_min; }
+  ImVec2 area_max() const { return m_area_max; }
 
  private:
   void DrawLabels(state::Document& doc, const std::vector<timeline::Row>& rows, ImVec2 origin,
@@ -43,6 +46,7 @@ class TimelineView {
   core::model::TimeNs m_drag_anchor = 0;
   state::TimeRange m_pan_origin;
   size_t m_links_in_range = 0;
+  ImVec2 m_area_min{}, m_area_max{};
 };
 
 }  // namespace app::gui::views
