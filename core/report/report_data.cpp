@@ -51,6 +51,7 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.overruns = ComputeOverruns(store, d.recon);
   d.waits = FindWaitProblems(d.recon);
   d.rewinds = FindFenceRewinds(store, d.recon);
+  d.preemption = ComputePreemptionStats(store, d.recon);
   step(full ? 0.5 : 1.0);
   if (!full) return d;
   d.latency = ComputeWaitLatency(d.recon);
