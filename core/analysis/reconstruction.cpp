@@ -114,6 +114,7 @@ class Builder {
       case EventKind::FenceWaitUnblocked: OnWaitUnblocked(i); break;
       case EventKind::CpuWaitBegin: OnCpuWaitBegin(i); break;
       case EventKind::CpuWaitReleased: OnCpuWaitReleased(i); break;
+      case EventKind::CpuWaitWithdrawn: OnCpuWaitWithdrawn(i); break;
       case EventKind::WaitPendingAtEnd: OnWaitPending(i); break;
       case EventKind::Interrupt: OnInterrupt(i); break;
       case EventKind::LogOverrun: OnLogOverrun(i); break;
@@ -508,6 +509,16 @@ class Builder {
     m_cpu_wait_interrupt_rowid[index] = ev.arg0[i];
   }
 
+  void OnCpuWaitWithdrawn(uint32_t i) {
+    uint32_t index = FindCpuWait(m_store.events.op[i]);
+    if (index == kNoIndex) {
+      m_problems.Count("cpu_wait_withdrawn_without_begin",
+                       "cpu_wait_withdrawn with no cpu_wait_begin", m_store.events.ts[i]);
+      index = NewCpuWait(i);
+    }
+    m_out.cpu_waits[index].withdrawn = m_store.events.ts[i];
+  }
+
   void OnWaitPending(uint32_t i) {
     const auto& ev = m_store.events;
     if (ev.queue[i] != 0 || ev.thread[i] == 0) {
@@ -696,8 +707,34 @@ class Builder {
         m_problems.Count("interrupt_signal_missing",
                          "an interrupt names a signal with no record", x.ts);
       }
+    }
+    LinkHeldWaitsToInterrupts();
+    for (Interrupt& x : m_out.interrupts) {
       bool fence_interrupt = x.Type() != InterruptType::kDmaCompletion;
-      x.spurious = fence_interrupt && x.waiters_released == 0 && x.cpu_waits_linked == 0;
+      x.spurious = fence_interrupt && x.waiters_released == 0 && x.cpu_waits_linked == 0 &&
+                   x.gpu_waits_linked == 0;
+    }
+  }
+
+  // A GPU wait the OS held on the CPU is released through the interrupt its signal raised.
+  void LinkHeldWaitsToInterrupts() {
+    std::unordered_map<uint32_t, uint32_t> first_interrupt;  // signal -> interrupt (by time)
+    for (uint32_t x = 0; x < m_out.interrupts.size(); ++x) {
+      if (m_out.interrupts[x].signal != kNoIndex) {
+        first_interrupt.try_emplace(m_out.interrupts[x].signal, x);
+      }
+    }
+    for (WaitBox& w : m_out.waits) {
+      if (w.path == WaitPath::kGpuNative || w.signal == kNoIndex) continue;
+      auto it = first_interrupt.find(w.signal);
+      if (it == first_interrupt.end()) continue;
+      TimeNs ts = m_out.interrupts[it->second].ts;
+      // an interrupt before the queue reached the wait (FenceObservedGpuTimestamp, else the
+      // queue time) did not release it: the wait was already satisfied when reached
+      TimeNs reached = w.observed != kUnknownTime ? w.observed : w.queued;
+      if (ts > w.unblocked || (reached != kUnknownTime && ts < reached)) continue;
+      w.interrupt = it->second;
+      ++m_out.interrupts[it->second].gpu_waits_linked;
     }
   }
 

@@ -109,6 +109,9 @@ struct WaitBox {
   WaitPath path = WaitPath::kGpuNative;
   uint32_t signal = kNoIndex;  // index into signals of the releasing signal
   SignalLink link = SignalLink::kNone;
+  // Waits held on the CPU (monitored fences, cross-adapter propagation): the first interrupt
+  // naming the releasing signal, at or before the unblock. kNoIndex for GPU-native waits.
+  uint32_t interrupt = kNoIndex;
   bool pending_at_end = false;     // a wait_pending_at_end record names it
   FenceValue value_at_end = 0;     // CurrentValue at the end (wait_pending_at_end.arg0)
   uint32_t queued_event = kNoIndex;
@@ -130,6 +133,9 @@ struct CpuWait {
   FenceValue observed_value = 0;   // CurrentValue the OS saw when releasing
   uint32_t interrupt = kNoIndex;   // index into interrupts of the releasing interrupt
   uint32_t signal = kNoIndex;      // signal that reached the value (by fence + value)
+  // cpu_wait_withdrawn: taken off the waiter list because another member of its wait-any group
+  // was released first; it is never released itself and is not a pending wait.
+  TimeNs withdrawn = kUnknownTime;
   bool pending_at_end = false;
   uint32_t begin_event = kNoIndex;
   uint32_t released_event = kNoIndex;
@@ -146,6 +152,7 @@ struct Interrupt {
   AdapterId adapter = 0;
   uint32_t waiters_released = 0;   // as recorded (CPU and CPU-held waiters)
   uint32_t cpu_waits_linked = 0;   // cpu_wait_released records pointing at this interrupt
+  uint32_t gpu_waits_linked = 0;   // CPU-held GPU waits whose WaitBox::interrupt is this one
   uint32_t fences_evaluated = 0;
   uint32_t flags = 0;              // interrupt_flags
   // seed 003: an interrupt that releases nobody is the permitted race ("an interrupt

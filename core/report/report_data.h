@@ -57,8 +57,10 @@ struct ReportData {
 // Progress: fraction in [0, 1] of the analysis work. May be empty.
 using AnalyseProgress = std::function<void(double fraction)>;
 
-// `store` must outlive the result.
+// `store` must outlive the result. path_until: the time the critical path is walked back from
+// (kUnknownTime: the end of the last run segment).
 ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
-                        const AnalyseProgress& progress = {});
+                        const AnalyseProgress& progress = {},
+                        core::model::TimeNs path_until = analysis::kUnknownTime);
 
 }  // namespace core::report

@@ -114,6 +114,8 @@ Json PgoJson(const ReportData& d) {
   Json j = Json::Array();
   for (const PgoPass& p : d.pgo.passes) {
     Json pass = Json::Object();
+    pass.Set("boundary", d.pgo.boundary == PgoBoundary::kVariantApplied ? "variant_applied"
+                                                                           : "mode_changed");
     pass.Set("start_ns", p.start);
     pass.Set("end_ns", p.end);
     pass.Set("call_id", p.call_id);
@@ -128,6 +130,8 @@ Json PgoJson(const ReportData& d) {
     pass.Set("instrumented_packets", p.instrumented_packets);
     pass.Set("variant_packets", p.variant_packets);
     pass.Set("mean_packet_ns", p.mean_packet_ns);
+    pass.Set("pgo_packets", p.pgo_packets);
+    pass.Set("mean_pgo_packet_ns", p.mean_pgo_packet_ns);
     pass.Set("variants_applied", p.variants_applied);
     j.Push(std::move(pass));
   }

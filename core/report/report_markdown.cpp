@@ -120,7 +120,7 @@ std::string ReportMarkdown(const ReportData& d) {
                     p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
                     std::to_string(p.packets), D(p.mean_packet_ns)});
   }
-  out += rows.empty() ? "No PGO passes (no mode_changed records).\n\n"
+  out += rows.empty() ? "No PGO passes (no mode_changed records and no background tasks).\n\n"
                       : Table({"pass", "mode", "further measurements desired", "tasks queued",
                                "packets", "mean packet time"},
                               rows);
