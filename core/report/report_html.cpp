@@ -60,6 +60,31 @@ std::string PixelRects(const std::vector<Interval>& intervals, TimeNs t0, double
   return out;
 }
 
+// seed 004: a queue's preemption requests (orange ticks above its row) and TDRs (a red bar
+// across it), with the latency or the loss as a tooltip.
+std::string PreemptionMarks(const ReportData& d, QueueId q, TimeNs t0, double ns_per_px, int left,
+                            int y) {
+  std::string out;
+  for (uint32_t x : d.recon.queues[q].preemptions) {
+    const PreemptionMarker& m = d.recon.preemptions[x];
+    if (m.Begin() == kUnknownTime) continue;
+    const std::string what = m.completed != kUnknownTime
+                                 ? "preemption, " + FormatDuration(static_cast<double>(m.latency_ns))
+                                 : std::string("preemption, never completed");
+    out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"2\" height=\"4\" fill=\"#e67e00\">"
+                       "<title>{}</title></rect>",
+                       left + static_cast<double>(m.Begin() - t0) / ns_per_px, y - 4, what);
+  }
+  for (uint32_t x : d.recon.queues[q].tdrs) {
+    const TdrMarker& t = d.recon.tdrs[x];
+    out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"3\" height=\"16\" fill=\"#c00000\">"
+                       "<title>TDR: {} packets, {} contexts lost</title></rect>",
+                       left + static_cast<double>(t.ts - t0) / ns_per_px, y, t.packets_lost,
+                       t.contexts_lost);
+  }
+  return out;
+}
+
 std::string TimelineSvg(const ReportData& d) {
   const auto& store = *d.store;
   constexpr int kWidth = 960, kLabel = 170, kRowH = 26;
@@ -99,6 +124,7 @@ std::string TimelineSvg(const ReportData& d) {
       for (const MissingWindow& w : d.recon.queues[q].missing) missing.push_back({w.start, w.end});
       out += PixelRects(Clip(UnionOf(missing), t0, t1), t0, ns_per_px, kLabel, y, 5, kMissing);
       out += PixelRects(UnionOf(path[q]), t0, ns_per_px, kLabel, y + 17, 3, kPath);
+      out += PreemptionMarks(d, q, t0, ns_per_px, kLabel, y);
     }
   }
   std::vector<std::vector<Interval>> thread_path(d.recon.threads.size());

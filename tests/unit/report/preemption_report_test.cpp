@@ -113,6 +113,8 @@ TEST(PreemptionReport, StatsJsonAndSections) {
   EXPECT_NE(md.find("1 packets preempted mid-packet, 1 TDRs."), std::string::npos);
   const std::string html = core::report::ReportHtml(d);
   EXPECT_NE(html.find("id=\"preemption\""), std::string::npos);
+  EXPECT_NE(html.find("<title>TDR: 2 packets, 1 contexts lost</title>"), std::string::npos);
+  EXPECT_NE(html.find("<title>preemption, never completed</title>"), std::string::npos);
   const auto report = core::report::ReportJson(d);
   const auto* per = report.Find("preemption_latency");
   ASSERT_NE(per, nullptr);

@@ -361,3 +361,57 @@ preemption_compute = "pixel"
         << e.what();
   }
 }
+
+TEST(Preemption, ScenarioKeysAreRead) {
+  const std::string text = R"([scenario]
+name = "keys"
+[[adapter]]
+name = "GPU"
+preemption_graphics = "triangle"
+preemption_compute = "thread"
+context_save_us = 7.5
+context_restore_us = 3
+tdr_timeout_ms = 250
+[[engine]]
+name = "3D"
+adapter = "GPU"
+type = "3d"
+[[queue]]
+name = "q"
+engine = "3D"
+[[thread]]
+name = "t"
+  [[thread.step]]
+  op = "execute"
+  queue = "q"
+  duration_us = 10
+  primitives = 2
+  triangles = 3
+  pixels = 4
+  dispatches = 5
+  thread_groups = 6
+  threads = 7
+  instructions = 8
+  split_packets = 9
+  paging = true
+  present = true
+)";
+  const auto s = ParseScenario(text, "keys.toml");
+  const auto& a = s.adapters[0];
+  EXPECT_EQ(a.preemption.graphics, G::kTriangle);
+  EXPECT_EQ(a.preemption.compute, G::kThread);
+  EXPECT_EQ(a.context_save_ns, 7'500);
+  EXPECT_EQ(a.context_restore_ns, 3'000);
+  EXPECT_EQ(a.tdr_timeout_ns, 250'000'000);
+  const auto& step = s.threads[0].steps[0];
+  EXPECT_EQ(step.shape.primitives, 2);
+  EXPECT_EQ(step.shape.triangles, 3);
+  EXPECT_EQ(step.shape.pixels, 4);
+  EXPECT_EQ(step.shape.dispatches, 5);
+  EXPECT_EQ(step.shape.thread_groups, 6);
+  EXPECT_EQ(step.shape.threads, 7);
+  EXPECT_EQ(step.shape.instructions, 8);
+  EXPECT_EQ(step.split_packets, 9);
+  EXPECT_TRUE(step.paging);
+  EXPECT_TRUE(step.present);
+}
