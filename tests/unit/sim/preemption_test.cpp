@@ -345,15 +345,18 @@ TEST(Preemption, GranularityOverrideNames) {
   EXPECT_FALSE(core::sim::ApplyGranularityOverride("wavefront", o));
 }
 
+namespace {
+
+// A scenario whose one adapter has `adapter_keys` (from line 5 on), then `rest`.
+std::string WithAdapter(const std::string& adapter_keys, const std::string& rest = "") {
+  return "[scenario]\nname = \"x\"\n[[adapter]]\nname = \"GPU\"\n" + adapter_keys + rest;
+}
+
+}  // namespace
+
 TEST(Preemption, UnknownGranularityInAScenarioNamesTheKey) {
-  const std::string text = R"([scenario]
-name = "x"
-[[adapter]]
-name = "GPU"
-preemption_compute = "pixel"
-)";
   try {
-    ParseScenario(text, "bad.toml");
+    ParseScenario(WithAdapter("preemption_compute = \"pixel\"\n"), "bad.toml");
     FAIL() << "no error";
   } catch (const core::Error& e) {
     EXPECT_NE(std::string(e.what()).find("bad.toml:5: key 'adapter[0].preemption_compute'"),
@@ -363,16 +366,12 @@ preemption_compute = "pixel"
 }
 
 TEST(Preemption, ScenarioKeysAreRead) {
-  const std::string text = R"([scenario]
-name = "keys"
-[[adapter]]
-name = "GPU"
-preemption_graphics = "triangle"
+  const std::string text = WithAdapter(R"(preemption_graphics = "triangle"
 preemption_compute = "thread"
 context_save_us = 7.5
 context_restore_us = 3
 tdr_timeout_ms = 250
-[[engine]]
+)", R"([[engine]]
 name = "3D"
 adapter = "GPU"
 type = "3d"
@@ -395,7 +394,7 @@ name = "t"
   split_packets = 9
   paging = true
   present = true
-)";
+)");
   const auto s = ParseScenario(text, "keys.toml");
   const auto& a = s.adapters[0];
   EXPECT_EQ(a.preemption.graphics, G::kTriangle);
