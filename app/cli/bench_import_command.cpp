@@ -67,7 +67,6 @@ void BenchEtl(const importers::DecodedInput& input, int repeat,
                            100.0 * std::max(best.Write(), best.Decode()) / best.Total());
 }
 
-// Formats without a stage split: the whole import, timed.
 // Chrome JSON: the whole import next to a bare simdjson pass over the same bytes.
 void BenchChromeJson(const std::filesystem::path& file, const std::filesystem::path& scratch,
                      int repeat) {
