@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates
+BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates ccache
   libsqlite3-dev zlib1g-dev libcli11-dev libtomlplusplus-dev libsimdjson-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev)
 GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev)
@@ -33,7 +33,10 @@ install_missing() {
 jobs() { nproc 2>/dev/null || echo 2; }
 
 configure_and_build() {  # dir gui(ON|OFF)
-  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DFENCESCOPE_GUI="$2" >/dev/null
+  # ccache: the second configuration compiles the same core, importer and test sources again;
+  # with the cache those compile once.
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DFENCESCOPE_GUI="$2" \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache >/dev/null
   cmake --build "$1" -j"$(jobs)"
 }
 

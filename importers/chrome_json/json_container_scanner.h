@@ -38,7 +38,6 @@ class JsonContainerScanner {
   const std::map<std::string, std::string>& top_level() const { return m_top_level; }
   // Top-level members that held an object or array (other than traceEvents), by name.
   const std::map<std::string, uint64_t>& top_level_structures() const { return m_structures; }
-  uint64_t position() const { return m_pos; }
   void set_lenient_truncation(bool lenient) { m_lenient_truncation = lenient; }
   // Set when lenient truncation ended the array inside an event: offset of that event.
   bool truncated() const { return m_truncated; }

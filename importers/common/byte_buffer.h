@@ -3,11 +3,19 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string_view>
 
 namespace importers {
+
+// Frees a ByteBuffer's heap memory, or unmaps `mapped_length` bytes of a mapped file.
+struct ByteBufferRelease {
+  size_t mapped_length = 0;
+  void operator()(char* p) const;
+};
 
 class ByteBuffer {
  public:
@@ -17,6 +25,11 @@ class ByteBuffer {
   ByteBuffer() = default;
   explicit ByteBuffer(size_t capacity) { Reserve(capacity); }
 
+  // The file's bytes mapped read-only (MAP_PRIVATE) instead of copied: the pages are the page
+  // cache's, so a large input does not double the process's own memory. Zero pages follow the
+  // end, which gives the padding. Throws core::Error when the file cannot be mapped.
+  static ByteBuffer MapFile(const std::filesystem::path& path, size_t size);
+
   const char* data() const { return m_data.get(); }
   char* data() { return m_data.get(); }
   size_t size() const { return m_size; }
@@ -24,9 +37,10 @@ class ByteBuffer {
   std::string_view view() const { return {m_data.get(), m_size}; }
 
   // Grows the capacity to at least `capacity` bytes (plus padding), keeping the content.
+  // Not for a mapped buffer (which is read-only).
   void Reserve(size_t capacity) {
     if (m_data && capacity <= m_capacity) return;
-    std::unique_ptr<char[]> grown(new char[capacity + kPadding]);
+    std::unique_ptr<char, Release> grown(new char[capacity + kPadding]);
     if (m_size) std::memcpy(grown.get(), m_data.get(), m_size);
     std::memset(grown.get() + m_size, 0, capacity - m_size + kPadding);
     m_data = std::move(grown);
@@ -45,7 +59,8 @@ class ByteBuffer {
   }
 
  private:
-  std::unique_ptr<char[]> m_data;
+  using Release = ByteBufferRelease;
+  std::unique_ptr<char, Release> m_data;
   size_t m_size = 0;
   size_t m_capacity = 0;
 };

@@ -5,6 +5,10 @@
 #include <fstream>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <zlib.h>
 
@@ -238,21 +242,48 @@ DecodedInput DecodeBytes(std::string_view file_bytes, const std::string& label) 
   return input;
 }
 
+void ByteBufferRelease::operator()(char* p) const {
+  if (mapped_length) {
+    munmap(p, mapped_length);
+  } else {
+    delete[] p;
+  }
+}
+
+ByteBuffer ByteBuffer::MapFile(const std::filesystem::path& path, size_t size) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  // Whole pages for the file and its padding, plus one: the anonymous mapping reserves them as
+  // zero pages, and the file is then mapped over the start.
+  const size_t length = (size + kPadding + page - 1) / page * page + page;
+  void* base = mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED) throw core::Error(path.string() + ": cannot map the file into memory");
+  ByteBuffer buffer;
+  buffer.m_data = std::unique_ptr<char, Release>(static_cast<char*>(base), Release{length});
+  if (size > 0) {
+    const int fd = open(path.c_str(), O_RDONLY);
+    if (fd < 0) throw core::Error(path.string() + ": cannot open");
+    void* mapped = mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    close(fd);
+    if (mapped == MAP_FAILED) {
+      throw core::Error(path.string() + ": cannot map the file into memory");
+    }
+  }
+  buffer.m_size = size;
+  buffer.m_capacity = size;
+  return buffer;
+}
+
 DecodedInput ReadInput(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw core::Error(path.string() + ": cannot open");
   std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw core::Error(path.string() + ": cannot open (not a readable file)");
+  }
   const uint64_t size = std::filesystem::file_size(path, ec);
   if (ec) throw core::Error(path.string() + ": cannot read its size: " + ec.message());
-  ByteBuffer raw(size);
-  in.read(raw.data(), static_cast<std::streamsize>(size));
-  if (static_cast<uint64_t>(in.gcount()) != size) {
-    throw core::Error(fmt::format("{}: byte {}: read failed", path.string(), in.gcount()));
-  }
-  raw.Grow(size);
+  ByteBuffer raw = ByteBuffer::MapFile(path, size);
   FileFormat container = SniffBytes(raw.view().substr(0, 512));
   if (container != FileFormat::kGzip && container != FileFormat::kZip) {
-    // A plain file: keep the buffer we read instead of copying it.
+    // A plain file: read in place from the mapping.
     DecodedInput input;
     input.label = path.string();
     input.file_size = size;

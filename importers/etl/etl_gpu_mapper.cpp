@@ -401,6 +401,7 @@ void EtlGpuMapper::OnQueuePacketStop(const TimedDxgEvent& e) {
   Emit(Record(EventKind::PacketCompleted, e.ts_ns, p.queue, p.op));
   ++m_counts.queue_packets_completed;
   if (p.render) ++m_counts.render_packets_completed;
+  if (!p.started) ++m_counts.completed_without_dma;
   for (int64_t op : p.signal_ops) ExecuteSignal(e.ts_ns, m_ops[op - 1]);
   if (p.wait_op && !m_ops[p.wait_op - 1].done) {
     UnblockWait(e.ts_ns, m_ops[p.wait_op - 1]);

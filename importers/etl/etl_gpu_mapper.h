@@ -61,6 +61,7 @@ struct GpuMapperCounts {
   uint64_t render_packets = 0;           // QueuePacket Start 178 (not wait/signal packets)
   uint64_t render_packets_completed = 0; // of which matched by a Stop on (hContext, sequence)
   uint64_t stop_without_start = 0;       // QueuePacket Stop for a packet queued before the capture
+  uint64_t completed_without_dma = 0;    // retired packets that never had a DMA packet
   uint64_t dma_packets = 0;
   uint64_t dma_completed = 0;
   uint64_t dma_preempted = 0;

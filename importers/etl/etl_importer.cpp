@@ -133,6 +133,9 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
        "inferred GPU nodes whose node ordinal SelectContext names"},
       {"etl_node_ordinal_conflict", c.node_ordinal_conflicts,
        "inferred GPU nodes whose contexts SelectContext puts on different node ordinals"},
+      {"etl_packets_without_hardware_run", c.completed_without_dma,
+       "retired software-queue packets with no DMA packet (wait, signal, flip and other "
+       "packets): the capture does not say when they ran, so they have no packet_started"},
       {"etl_queue_stop_without_start", c.stop_without_start,
        "QueuePacket Stop for packets queued before the capture began"},
       {"etl_dma_info_without_start", c.dma_info_without_start,

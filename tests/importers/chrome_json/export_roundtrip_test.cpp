@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 
 #include "core/analysis/reconstruction.h"
 #include "core/store/query.h"
@@ -130,6 +131,17 @@ TEST(ExportRoundTrip, SimulatedDefaultScenarioKeepsItsCounts) {
   EXPECT_GT(original.waits_unblocked, 0);
   EXPECT_GT(original.linked_waits, 0u);
   EXPECT_EQ(CountsOf(RoundTrip(db, dir, "sim.json.gz")), original);
+}
+
+TEST(ExportRoundTrip, ExportOfABadTraceFailsAndWritesNothing) {
+  ScratchDir dir;
+  const fs::path not_a_trace = dir / "notes.db";
+  std::ofstream(not_a_trace) << "not sqlite";
+  const fs::path out = dir / "out.json";
+  auto r = RunFencescope("export '" + not_a_trace.string() + "' -o '" + out.string() + "'");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(not_a_trace.string()), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace
