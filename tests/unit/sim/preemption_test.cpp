@@ -414,3 +414,103 @@ name = "t"
   EXPECT_TRUE(step.paging);
   EXPECT_TRUE(step.present);
 }
+
+namespace {
+
+// The application queue (priority 0) starts with a GPU wait for fence f = 1, which the CPU
+// signals at 500 us, then a 100 us packet; the compositor (priority 10) submits 10 us at 100 us.
+std::string HeldWaitScenario(const char* granularity, const char* tdr_timeout_ms) {
+  return WithAdapter(std::string("preemption_graphics = \"") + granularity +
+                         "\"\ntdr_timeout_ms = " + tdr_timeout_ms + "\n",
+                     R"([[engine]]
+name = "3D"
+adapter = "GPU"
+type = "3d"
+[[queue]]
+name = "app"
+engine = "3D"
+[[queue]]
+name = "dwm"
+engine = "3D"
+priority = 10
+[[fence]]
+name = "f"
+adapter = "GPU"
+[[thread]]
+name = "app"
+api_call_us = 0
+  [[thread.step]]
+  op = "wait"
+  queue = "app"
+  fence = "f"
+  value = 1
+  [[thread.step]]
+  op = "execute"
+  queue = "app"
+  duration_us = 100
+[[thread]]
+name = "dwm"
+api_call_us = 0
+start_us = 100
+  [[thread.step]]
+  op = "execute"
+  queue = "dwm"
+  duration_us = 10
+[[thread]]
+name = "cpu"
+api_call_us = 0
+start_us = 500
+  [[thread.step]]
+  op = "cpu_signal"
+  fence = "f"
+  value = 1
+)");
+}
+
+}  // namespace
+
+// Preemption-aware (dma_buffer): the wait never holds the engine; the compositor runs at once.
+TEST(Preemption, WaitsArePreemptibleBeforeTheirConditionIsMet) {
+  ScratchDir dir;
+  auto s = Simulate(ParseScenario(HeldWaitScenario("dma_buffer", "2000"), "w.toml"), dir, "t.db");
+  EXPECT_EQ(First(s, EventKind::PacketStarted, QueueNamed(s, "dwm")).ts, 100 * kUs);
+  EXPECT_TRUE(EventsOf(s, EventKind::PreemptionRequested).empty());
+  EXPECT_EQ(First(s, EventKind::PacketStarted, QueueNamed(s, "app")).ts, 500 * kUs);
+}
+
+// Pre-WDDM 1.2 (none): the engine executes the app's wait and cannot preempt it; the request at
+// 100 us completes when the wait is satisfied at 500 us (latency 400 us); dwm 500-510 us, the
+// app's packet 510-610 us.
+TEST(Preemption, WithoutPreemptionAwarenessAHardwareWaitHoldsTheEngine) {
+  ScratchDir dir;
+  auto s = Simulate(ParseScenario(HeldWaitScenario("none", "2000"), "w.toml"), dir, "t.db");
+  const uint32_t app = QueueNamed(s, "app");
+  const auto requested = EventsOf(s, EventKind::PreemptionRequested);
+  ASSERT_EQ(requested.size(), 1u);
+  EXPECT_EQ(s.events.ts[requested[0]], 100 * kUs);
+  EXPECT_EQ(s.events.queue[requested[0]], app);
+  EXPECT_EQ(s.events.arg0[requested[0]], 0);  // no packet: a wait
+  const auto completed = EventsOf(s, EventKind::PreemptionCompleted);
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(s.events.value[completed[0]], static_cast<uint64_t>(400 * kUs));
+  EXPECT_EQ(First(s, EventKind::PacketStarted, QueueNamed(s, "dwm")).ts, 500 * kUs);
+  EXPECT_EQ(First(s, EventKind::PacketStarted, app).ts, 510 * kUs);
+  EXPECT_EQ(First(s, EventKind::PacketCompleted, app).ts, 610 * kUs);
+}
+
+// The same with a 0.2 ms TDR timeout: the held wait is still unsatisfied at 300 us, so the
+// engine is reset; the app loses its packet and context, dwm runs at 300 us, and the CPU signal
+// at 500 us unblocks nothing.
+TEST(Preemption, AHeldWaitPastTheTimeoutEndsInATdr) {
+  ScratchDir dir;
+  auto s = Simulate(ParseScenario(HeldWaitScenario("none", "0.2"), "w.toml"), dir, "t.db");
+  const uint32_t app = QueueNamed(s, "app");
+  const auto tdrs = EventsOf(s, EventKind::Tdr);
+  ASSERT_EQ(tdrs.size(), 1u);
+  EXPECT_EQ(s.events.ts[tdrs[0]], 300 * kUs);
+  EXPECT_EQ(s.events.queue[tdrs[0]], app);
+  EXPECT_EQ(s.events.arg2[tdrs[0]], 1);
+  EXPECT_EQ(First(s, EventKind::PacketStarted, QueueNamed(s, "dwm")).ts, 300 * kUs);
+  EXPECT_EQ(First(s, EventKind::PacketStarted, app).ts, -1);
+  EXPECT_EQ(First(s, EventKind::FenceWaitUnblocked, app).ts, -1);
+}
