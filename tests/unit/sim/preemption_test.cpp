@@ -24,6 +24,13 @@ namespace {
 
 constexpr int64_t kUs = 1000;
 
+// A script thread named after `queue` submitting one packet of `duration_us` at `start_us`.
+std::string OnePacketThread(const std::string& queue, int start_us, int duration_us) {
+  return "[[thread]]\nname = \"" + queue + "\"\napi_call_us = 0\nstart_us = " +
+         std::to_string(start_us) + "\n  [[thread.step]]\n  op = \"execute\"\n  queue = \"" +
+         queue + "\"\n  duration_us = " + std::to_string(duration_us) + "\n";
+}
+
 struct PacketRecord {
   int64_t ts = -1;
   int64_t fence_submission = 0;
@@ -92,23 +99,7 @@ api_call_us = 0
   duration_us = 1000
   pixels = 10
   paging = )") + (paging ? "true" : "false") + R"(
-[[thread]]
-name = "dwm"
-api_call_us = 0
-start_us = 150
-  [[thread.step]]
-  op = "execute"
-  queue = "dwm"
-  duration_us = 50
-[[thread]]
-name = "app"
-api_call_us = 0
-start_us = 160
-  [[thread.step]]
-  op = "execute"
-  queue = "app"
-  duration_us = 200
-)";
+)" + OnePacketThread("dwm", 150, 50) + OnePacketThread("app", 160, 200);
 }
 
 }  // namespace
@@ -199,15 +190,7 @@ api_call_us = 0
   queue = "game"
   duration_us = 300
   split_packets = 3
-[[thread]]
-name = "dwm"
-api_call_us = 0
-start_us = 50
-  [[thread.step]]
-  op = "execute"
-  queue = "dwm"
-  duration_us = 10
-)";
+)" + OnePacketThread("dwm", 50, 10);
 }
 
 }  // namespace
@@ -448,15 +431,7 @@ api_call_us = 0
   op = "execute"
   queue = "app"
   duration_us = 100
-[[thread]]
-name = "dwm"
-api_call_us = 0
-start_us = 100
-  [[thread.step]]
-  op = "execute"
-  queue = "dwm"
-  duration_us = 10
-[[thread]]
+)" + OnePacketThread("dwm", 100, 10) + R"([[thread]]
 name = "cpu"
 api_call_us = 0
 start_us = 500
