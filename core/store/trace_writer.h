@@ -174,6 +174,8 @@ class TraceWriter {
     uint32_t events = 0;
   };
   void MaybeCycleTransaction();
+  void FlushPendingEvents();
+  static constexpr size_t kEventsPerInsert = 64;
   void AddToBlock(std::vector<Block>& blocks, int track_kind, uint32_t track_id, TimeNs ts,
                   EventRowId rowid);
   void FlushBlock(int track_kind, uint32_t track_id, Block& block);
@@ -191,6 +193,7 @@ class TraceWriter {
     std::string place;
   };
   std::unordered_map<std::string, Problem> m_problems;
+  std::vector<EventRecord> m_pending;  // appended, not yet inserted (< kEventsPerInsert)
   std::vector<Block> m_queue_blocks;   // [queue id]
   std::vector<Block> m_thread_blocks;  // [thread id]
   std::vector<Block> m_all_blocks;     // [0]
