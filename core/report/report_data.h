@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "core/analysis/background_stats.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/fence_rewinds.h"
 #include "core/analysis/idle_gaps.h"
@@ -33,12 +34,13 @@ struct ReportData {
   analysis::WaitFindings waits;
   std::vector<analysis::FenceRewind> rewinds;
   analysis::PreemptionStats preemption;  // seed 004
+  analysis::PgoSeries pgo;               // seed 000
+  analysis::BackgroundStats background;  // seed 000
   // full only
   analysis::WaitLatency latency;
   analysis::CriticalPath critical_path;
   analysis::IdleGaps gaps;
   analysis::HazardAnalysis hazards;
-  analysis::PgoSeries pgo;
 
   uint64_t Count(core::model::EventKind kind) const {
     return kind_counts[static_cast<size_t>(kind) & 0xFF];
