@@ -13,7 +13,6 @@
 #include "importers/common/compressed_input.h"
 #include "importers/chrome_json/import_benchmark.h"
 #include "importers/etl/etl_importer.h"
-#include "importers/import_file.h"
 
 namespace app::cli {
 namespace {

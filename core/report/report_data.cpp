@@ -51,6 +51,8 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.overruns = ComputeOverruns(store, d.recon);
   d.waits = FindWaitProblems(d.recon);
   d.rewinds = FindFenceRewinds(store, d.recon);
+  d.pgo = ComputePgoSeries(store, d.recon);
+  d.background = ComputeBackgroundStats(store, d.recon, d.pgo);
   step(full ? 0.5 : 1.0);
   if (!full) return d;
   d.latency = ComputeWaitLatency(d.recon);
@@ -60,8 +62,6 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.gaps = AttributeIdleGaps(store, d.recon);
   step(0.8);
   d.hazards = FindResourceHazards(store, d.recon);
-  step(0.9);
-  d.pgo = ComputePgoSeries(store, d.recon);
   step(1.0);
   return d;
 }

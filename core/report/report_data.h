@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "core/analysis/background_stats.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/fence_rewinds.h"
 #include "core/analysis/idle_gaps.h"
@@ -23,7 +24,7 @@ namespace core::report {
 
 struct ReportData {
   const core::store::TraceStore* store = nullptr;
-  bool full = false;  // false: only what `stats` needs (no latency, path, gaps, hazards, PGO)
+  bool full = false;  // false: only what `stats` needs (no latency, path, gaps, hazards)
   std::array<uint64_t, 256> kind_counts{};  // records per event kind id
   analysis::Reconstruction recon;
   analysis::QueueTimeSplit queue_time;
@@ -31,12 +32,13 @@ struct ReportData {
   analysis::OverrunAnalysis overruns;
   analysis::WaitFindings waits;
   std::vector<analysis::FenceRewind> rewinds;
+  analysis::PgoSeries pgo;
+  analysis::BackgroundStats background;
   // full only
   analysis::WaitLatency latency;
   analysis::CriticalPath critical_path;
   analysis::IdleGaps gaps;
   analysis::HazardAnalysis hazards;
-  analysis::PgoSeries pgo;
 
   uint64_t Count(core::model::EventKind kind) const {
     return kind_counts[static_cast<size_t>(kind) & 0xFF];

@@ -342,6 +342,15 @@ std::string PgoSection(const ReportData& d) {
     out += "<p>No SetBackgroundProcessingMode calls were recorded: passes are split where a "
            "specialised variant was applied (FurtherMeasurementsDesired unknown).</p>\n";
   }
+  const BackgroundStats& b = d.background;
+  out += fmt::format(
+      "<p>Background tasks: {} queued, {} started, {} finished, {} cancelled, {} abandoned, at "
+      "most {} at once; {} refused mode calls. {}</p>\n",
+      b.tasks_queued, b.tasks_started, b.tasks_finished, b.tasks_cancelled, b.tasks_abandoned,
+      b.max_concurrent, b.api_errors,
+      b.converged ? fmt::format("Converged after {} passes ({}).", b.passes_to_converge,
+                                FormatDuration(static_cast<double>(b.time_to_converge_ns)))
+                  : std::string("Not converged in the trace."));
   std::vector<double> x;
   LineSeries packet{"mean packet time", kBusy, {}, false};
   LineSeries pgo_packet{"mean time of instrumented / variant packets", kPath, {}, false};

@@ -8,7 +8,10 @@
 //            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked, rewinds},
 //   interrupts: {total, with_waiters_released, spurious, spurious_ratio, per_signal, optimized,
 //                scan_all},
-//   log_buffers: {entries_written, overruns, entries_lost, fallback_scans}
+//   log_buffers: {entries_written, overruns, entries_lost, fallback_scans},
+//   background: {tasks_queued, tasks_started, tasks_finished, tasks_cancelled, tasks_abandoned,
+//                max_concurrent, api_errors, passes, converged, passes_to_converge,
+//                time_to_converge_ns, packet_time_first_pass_ns, packet_time_last_pass_ns}
 // Counts come from the records; a figure that does not apply to the trace is 0.
 //
 // ReportJson (`fencescope report --format json`): StatsJson plus

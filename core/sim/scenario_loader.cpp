@@ -242,6 +242,20 @@ void ReadResourceUses(TableReader& r, std::string_view key, bool write,
   }
 }
 
+// A queue can only signal or wait on a fence opened on its own adapter.
+void CheckFenceOpenedOnQueueAdapter(TableReader& r, const Scenario& s, uint32_t queue,
+                                    uint32_t fence) {
+  const uint32_t adapter = s.engines[s.queues[queue].engine].adapter;
+  const FenceSpec& f = s.fences[fence];
+  if (f.adapter == adapter ||
+      std::find(f.opened_on.begin(), f.opened_on.end(), adapter) != f.opened_on.end()) {
+    return;
+  }
+  r.Fail("fence", "fence '" + f.name + "' is not opened on adapter '" + s.adapters[adapter].name +
+                      "' of queue '" + s.queues[queue].name +
+                      "' (make it a cross_adapter fence opened there)");
+}
+
 BackgroundMode ParseMode(TableReader& r, const std::string& text) {
   for (int m = 0; m <= 3; ++m) {
     if (core::model::BackgroundModeName(static_cast<BackgroundMode>(m)) == text) {
@@ -290,6 +304,7 @@ void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
     step.op = op == "signal" ? StepOp::kSignal : StepOp::kWait;
     step.queue = ResolveKey(r, "queue", queues, "queue");
     step.fence = ResolveKey(r, "fence", fences, "fence");
+    CheckFenceOpenedOnQueueAdapter(r, s, step.queue, step.fence);
     if (!r.Get("value")) r.Fail({}, "missing key 'value'");
     step.value = r.Expr("value", {});
   } else if (op == "cpu_signal") {
@@ -367,6 +382,11 @@ void ReadAsync(TableReader& r, const Scenario& s, AsyncPipelineSpec& a) {
   a.compute_fence = ResolveKey(r, "compute_fence", fences, "fence");
   a.graphics_fence = ResolveKey(r, "graphics_fence", fences, "fence");
   a.graphics_compute_fence = ResolveKey(r, "graphics_compute_fence", fences, "fence");
+  for (uint32_t queue : {a.compute_queue, a.graphics_queue}) {
+    for (uint32_t fence : {a.compute_fence, a.graphics_fence, a.graphics_compute_fence}) {
+      CheckFenceOpenedOnQueueAdapter(r, s, queue, fence);
+    }
+  }
   a.cpu_latency = r.Int("cpu_latency", a.cpu_latency);
   a.compute_graphics_latency = r.Int("compute_graphics_latency", a.compute_graphics_latency);
   if (a.cpu_latency < 1) r.Fail("cpu_latency", "must be at least 1");
@@ -393,6 +413,10 @@ void ReadThread(TableReader& r, Scenario& s) {
   if (r.Get("start_after")) {
     auto threads = IndexByName(s.threads);  // only earlier threads: no cycles
     t.start_after = static_cast<int32_t>(ResolveKey(r, "start_after", threads, "earlier thread"));
+  }
+  if (t.frames == 0 && t.frame_period_ns == 0 && t.api_call_ns == 0) {
+    // Endless frames that take no simulated time would never reach the time limit.
+    r.Fail("frames", "frames = 0 (until the time limit) needs frame_period_us or api_call_us > 0");
   }
   if (program == "script") {
     t.program = ProgramKind::kScript;

@@ -5,6 +5,9 @@
 //   interrupt.cpp        raising interrupts and the OS's handling of them (logs, releases)
 //   thread_program.cpp   CPU threads running scenario scripts
 //   async_pipeline_program.cpp  seed 001's asynchronous compute/graphics loop
+//   shader_pgo.cpp       the driver's PGO: instrumentation, histograms, variants (seed 000)
+//   background_tasks.cpp the runtime's background thread pool, commits (seed 000)
+//   background_mode.cpp  SetBackgroundProcessingMode, PSO / device destruction (seed 000)
 //   simulator.cpp        topology, the event loop, the end of the run
 //
 // Everything a run records goes through Emit() to the TraceWriter, in simulation time order.
@@ -133,6 +136,8 @@ struct CpuThread {
   bool awaiting = false;  // blocked in WaitForMultipleObjects; the released member picks the stage
   bool stop_loop = false;  // FurtherMeasurementsDesired came back false (stop_when_converged)
   bool destroying = false; // waiting in device destruction for in-flight background tasks
+  TimeNs last_step_ts = -1;   // guards against a program that never advances simulated time
+  uint64_t steps_at_ts = 0;
 };
 
 // seed 000: what the driver's PGO knows about one constant set of one PSO.
@@ -338,6 +343,8 @@ bool DestroyDevice(Sim& sim, uint32_t thread);
 uint32_t PlanPgoPacket(Sim& sim, uint32_t thread, const Step& step, int64_t frame,
                        GpuCommand& packet);
 void OnPgoPacketDone(Sim& sim, const GpuCommand& packet);
+// Packet time factor with `level` rounds of specialisation applied: speedup^level.
+double SpeedupFactor(double speedup, int32_t level);
 // (PSO, constants) pairs a commit would queue now: measured, no task pending, level < levels.
 std::vector<std::pair<uint32_t, int64_t>> CommitCandidates(Sim& sim);
 // True while some measured constant set could still lead to a recompile.

@@ -1,5 +1,6 @@
 // CPU threads running scenario scripts: each frame the thread walks its steps in order; every
 // API call costs CPU time, a CPU wait blocks the thread until the OS releases it.
+#include "core/model/error.h"
 #include "core/sim/sim_state.h"
 
 namespace core::sim {
@@ -14,6 +15,8 @@ void WakeThread(Sim& sim, uint32_t thread) {
 }
 
 namespace {
+
+constexpr uint64_t kMaxStepsAtOneInstant = 10'000'000;
 
 bool StepActive(const Step& step, int64_t frame) {
   return frame >= step.from_frame && (frame - step.from_frame) % step.every == 0;
@@ -95,6 +98,16 @@ void RunThread(Sim& sim, uint32_t thread) {
   }
   const ThreadSpec& spec = *t.spec;
   const bool endless = spec.frames == 0;
+  if (t.last_step_ts == sim.now) {
+    if (++t.steps_at_ts > kMaxStepsAtOneInstant) {
+      throw core::Error(sim.scenario->source + ": thread '" + spec.name +
+                        "' runs without simulated time passing (give its steps api_call_us, "
+                        "duration_us or frame_period_us)");
+    }
+  } else {
+    t.last_step_ts = sim.now;
+    t.steps_at_ts = 0;
+  }
   while (true) {
     if (t.stop_loop) break;
     if (t.pc == spec.steps.size()) {

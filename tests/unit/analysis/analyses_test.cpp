@@ -2,6 +2,7 @@
 // next to the trace it comes from.
 #include <gtest/gtest.h>
 
+#include "core/analysis/background_stats.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/idle_gaps.h"
 #include "core/analysis/interrupt_analysis.h"
@@ -337,6 +338,17 @@ TEST(PgoSeries, OnePointPerPass) {
   EXPECT_DOUBLE_EQ(s.passes[2].mean_packet_ns, 20);
   EXPECT_FALSE(s.passes[2].further_measurements_desired);
   EXPECT_EQ(s.passes[2].end, 300);
+  // converged at the third call (FMD false at 200): 3 passes, 200 ns after the first call;
+  // packet time 40 in the first pass, 20 in the last; tasks never overlapped.
+  BackgroundStats b = ComputeBackgroundStats(store, r, s);
+  EXPECT_EQ(b.tasks_queued, 3u);
+  EXPECT_EQ(b.tasks_finished, 3u);
+  EXPECT_EQ(b.max_concurrent, 1u);
+  EXPECT_TRUE(b.converged);
+  EXPECT_EQ(b.passes_to_converge, 3u);
+  EXPECT_EQ(b.time_to_converge_ns, 200);
+  EXPECT_EQ(b.packet_time_first_pass_ns, 40);
+  EXPECT_EQ(b.packet_time_last_pass_ns, 20);
 }
 
 TEST(CriticalPath, FromAChosenTime) {
@@ -412,4 +424,9 @@ TEST(PgoSeries, SplitAtAppliedVariantsWithoutModeChanges) {
   EXPECT_DOUBLE_EQ(s.passes[2].mean_pgo_packet_ns, 20);
   EXPECT_DOUBLE_EQ(s.passes[2].mean_packet_ns, 30);
   EXPECT_EQ(s.passes[2].pgo_packets, 1u);
+  // no SetBackgroundProcessingMode call: nothing to say about convergence
+  Reconstruction r = Reconstruct(store);
+  BackgroundStats b = ComputeBackgroundStats(store, r, ComputePgoSeries(store, r));
+  EXPECT_FALSE(b.converged);
+  EXPECT_EQ(b.passes, 0u);
 }
