@@ -239,7 +239,8 @@ std::string QueueSection(const ReportData& d) {
   std::vector<std::string> labels;
   for (int c = 0; c < 4; ++c) labels.push_back(GapCauseName(static_cast<GapCause>(c)));
   out += "<table><tr><th>queue</th><th>waiting on fence</th><th>preempted</th>"
-         "<th>nothing submitted</th><th>submitted, not running</th><th>fences waited on</th></tr>\n";
+         "<th>nothing submitted</th><th>submitted, not running</th><th>of which engine busy with "
+         "another queue</th><th>fences waited on</th></tr>\n";
   for (const QueueGaps& g : d.gaps.per_queue) {
     std::string fences;
     for (const FenceGapTotal& f : g.per_fence) {
@@ -248,7 +249,8 @@ std::string QueueSection(const ReportData& d) {
                             d.SignallerName(f.signalling, f.cpu_signal), FormatDuration(f.ns));
     }
     out += Row({d.QueueName(g.queue), FormatDuration(g.by_cause[0]), FormatDuration(g.by_cause[1]),
-                FormatDuration(g.by_cause[2]), FormatDuration(g.by_cause[3]), fences});
+                FormatDuration(g.by_cause[2]), FormatDuration(g.by_cause[3]),
+                FormatDuration(g.engine_busy_ns), fences});
     gaps.push_back({d.QueueName(g.queue), {double(g.by_cause[0]), double(g.by_cause[1]),
                                           double(g.by_cause[2]), double(g.by_cause[3])}});
   }

@@ -266,6 +266,7 @@ Json ReportJson(const ReportData& d) {
     for (int c = 0; c < 4; ++c) {
       q.Set(std::string(GapCauseName(static_cast<GapCause>(c))) + "_ns", g.by_cause[c]);
     }
+    q.Set("engine_busy_ns", g.engine_busy_ns);
     Json per_fence = Json::Array();
     for (const FenceGapTotal& f : g.per_fence) {
       Json x = Json::Object();

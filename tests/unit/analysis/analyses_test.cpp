@@ -430,3 +430,30 @@ TEST(PgoSeries, SplitAtAppliedVariantsWithoutModeChanges) {
   EXPECT_FALSE(b.converged);
   EXPECT_EQ(b.passes, 0u);
 }
+
+TEST(IdleGaps, SubmittedWhileTheEngineRanAnotherQueue) {
+  // Two queues on one engine: "low" runs [0,50]; "high" has a packet submitted at 10 that only
+  // starts at 50 -> high's gap [0,50]: nothing_submitted [0,10], submitted_not_running [10,50],
+  // all 40 ns of it with the engine busy with "low".
+  ScratchDir dir;
+  HandTrace t(dir / "e.db");
+  QueueId low = t.Queue("low", QueueType::kCompute);
+  const EngineId engine_of_low = 1;  // HandTrace::Queue made engine 1 for "low"
+  QueueId high = t.writer().AddQueue({engine_of_low, 1, QueueType::kCompute, 1, 1, "high", 1});
+  t.Packet(low, 0, 1, 0, 0, 50);
+  t.Packet(high, 0, 2, 10, 50, 70);
+  TraceStore store = t.Finish(0, 70);
+  IdleGaps gaps = AttributeIdleGaps(store, Reconstruct(store));
+  const QueueGaps& h = gaps.per_queue[high - 1];
+  EXPECT_EQ(h.by_cause[static_cast<int>(GapCause::kNothingSubmitted)], 10);
+  EXPECT_EQ(h.by_cause[static_cast<int>(GapCause::kSubmittedNotRunning)], 40);
+  EXPECT_EQ(h.engine_busy_ns, 40);
+  bool named = false;
+  for (const GapPiece& p : gaps.pieces) {
+    if (p.queue == high && p.cause == GapCause::kSubmittedNotRunning) {
+      EXPECT_EQ(p.engine_busy_with, low);
+      named = true;
+    }
+  }
+  EXPECT_TRUE(named);
+}
