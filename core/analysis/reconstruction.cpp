@@ -125,6 +125,9 @@ class Builder {
       case EventKind::TaskAbandoned: OnTaskEnded(i, TaskOutcome::kAbandoned); break;
       case EventKind::ModeChanged: OnModeChanged(i); break;
       case EventKind::CommitCompleted: OnCommitCompleted(i); break;
+      case EventKind::PreemptionRequested: OnPreemptionRequested(i); break;
+      case EventKind::PreemptionCompleted: OnPreemptionCompleted(i); break;
+      case EventKind::Tdr: OnTdr(i); break;
       default: break;
     }
   }
@@ -204,6 +207,8 @@ class Builder {
     if (p.queue == 0) p.queue = ev.queue[i];
     if (preempted) {
       ++p.preemptions;
+      const uint32_t marker = FindPreemption(ev.arg0[i]);
+      if (marker != kNoIndex) m_out.preemptions[marker].preempted = ev.ts[i];
     } else {
       p.end = ev.ts[i];
       p.end_event = i;
@@ -220,6 +225,89 @@ class Builder {
     m_segments[open].end = ev.ts[i];
     m_segments[open].preempted = preempted;
     m_open_segment[index] = kNoIndex;
+  }
+
+  // ---- preemption and TDR (seed 004) ----
+  uint32_t FindPreemption(int64_t id) const {
+    auto it = m_preemption_by_id.find(id);
+    return id == 0 || it == m_preemption_by_id.end() ? kNoIndex : it->second;
+  }
+
+  uint32_t PreemptionFor(uint32_t i) {
+    uint32_t index = FindPreemption(m_store.events.op[i]);
+    if (index != kNoIndex) return index;
+    PreemptionMarker m;
+    m.preemption_id = m_store.events.op[i];
+    m.queue = m_store.events.queue[i];
+    m_out.preemptions.push_back(m);
+    index = static_cast<uint32_t>(m_out.preemptions.size() - 1);
+    if (m.preemption_id != 0) m_preemption_by_id[m.preemption_id] = index;
+    return index;
+  }
+
+  uint32_t PacketById(int64_t id) const {
+    auto it = m_packet_by_id.find(id);
+    return id == 0 || it == m_packet_by_id.end() ? kNoIndex : it->second;
+  }
+
+  void OnPreemptionRequested(uint32_t i) {
+    const auto& ev = m_store.events;
+    PreemptionMarker& m = m_out.preemptions[PreemptionFor(i)];
+    m.requested = ev.ts[i];
+    m.packet = PacketById(ev.arg0[i]);
+    m.requesting_queue = static_cast<QueueId>(ev.arg1[i]);
+    m.engine = static_cast<EngineId>(ev.arg2[i]);
+    m.granularity = static_cast<PreemptionGranularity>(ev.flags[i]);
+    m.requested_event = i;
+  }
+
+  void OnPreemptionCompleted(uint32_t i) {
+    const auto& ev = m_store.events;
+    const uint32_t index = PreemptionFor(i);
+    PreemptionMarker& m = m_out.preemptions[index];
+    if (m.requested == kUnknownTime) {
+      m_problems.Count("preemption_completed_without_request",
+                       "preemption_completed with no preemption_requested", ev.ts[i]);
+    }
+    m.completed = ev.ts[i];
+    m.latency_ns = static_cast<DurationNs>(ev.value[i]);
+    m.reached = static_cast<PreemptionGranularity>(ev.flags[i]);
+    if (m.packet == kNoIndex) m.packet = PacketById(ev.arg0[i]);
+    if (m.engine == 0) m.engine = static_cast<EngineId>(ev.arg2[i]);
+    m.completed_event = i;
+  }
+
+  void OnTdr(uint32_t i) {
+    const auto& ev = m_store.events;
+    TdrMarker t;
+    t.ts = ev.ts[i];
+    t.queue = ev.queue[i];
+    t.adapter = static_cast<AdapterId>(ev.arg0[i]);
+    t.engine = static_cast<EngineId>(ev.arg1[i]);
+    t.packets_lost = static_cast<uint64_t>(std::max<int64_t>(0, ev.arg2[i]));
+    t.contexts_lost = ev.value[i];
+    t.preemption_id = ev.op[i];
+    t.preemption = FindPreemption(t.preemption_id);
+    t.event = i;
+    m_out.tdrs.push_back(t);
+    const auto tdr = static_cast<uint32_t>(m_out.tdrs.size() - 1);
+    if (t.preemption == kNoIndex) {
+      m_problems.Count("tdr_without_request",
+                       "tdr with no preemption_requested (seed 004: one always comes first)",
+                       t.ts);
+      return;
+    }
+    PreemptionMarker& m = m_out.preemptions[t.preemption];
+    m.tdr = tdr;
+    // The hung packet's run ends at the reset; it never completes.
+    if (m.packet == kNoIndex) return;
+    m_out.packets[m.packet].lost = true;
+    const uint32_t open = m_open_segment[m.packet];
+    if (open != kNoIndex) {
+      m_segments[open].end = t.ts;
+      m_segments[open].reset = true;
+      m_open_segment[m.packet] = kNoIndex;
+    }
   }
 
   void CloseOpenSegments() {
@@ -698,6 +786,10 @@ class Builder {
       queue_slot(m_out.interrupts[x].queue).interrupts.push_back(x);
     }
     for (const MissingWindow& w : m_missing) queue_slot(w.queue).missing.push_back(w);
+    for (uint32_t x = 0; x < m_out.preemptions.size(); ++x) {
+      queue_slot(m_out.preemptions[x].queue).preemptions.push_back(x);
+    }
+    for (uint32_t x = 0; x < m_out.tdrs.size(); ++x) queue_slot(m_out.tdrs[x].queue).tdrs.push_back(x);
     std::stable_sort(m_out.tasks.begin(), m_out.tasks.end(),
                      [](const BackgroundTask& a, const BackgroundTask& b) {
                        return FirstKnown(a.queued, a.started, a.ended) <
@@ -721,6 +813,7 @@ class Builder {
         return FirstKnown(m_out.signals[s].queued, m_out.signals[s].executed);
       });
       SortBy(q.waits, [&](uint32_t w) { return m_out.waits[w].Begin(); });
+      SortBy(q.preemptions, [&](uint32_t x) { return m_out.preemptions[x].Begin(); });
       std::stable_sort(q.missing.begin(), q.missing.end(),
                        [](const MissingWindow& a, const MissingWindow& b) {
                          return a.start < b.start;
@@ -749,6 +842,7 @@ class Builder {
   std::vector<MissingWindow> m_missing;
   std::unordered_map<int64_t, uint32_t> m_task_by_id;
   std::unordered_map<int64_t, size_t> m_mode_by_commit;
+  std::unordered_map<int64_t, uint32_t> m_preemption_by_id;
 };
 
 }  // namespace

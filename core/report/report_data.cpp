@@ -53,6 +53,7 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.rewinds = FindFenceRewinds(store, d.recon);
   d.pgo = ComputePgoSeries(store, d.recon);
   d.background = ComputeBackgroundStats(store, d.recon, d.pgo);
+  d.preemption = ComputePreemptionStats(store, d.recon);
   step(full ? 0.5 : 1.0);
   if (!full) return d;
   d.latency = ComputeWaitLatency(d.recon);

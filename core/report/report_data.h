@@ -13,6 +13,7 @@
 #include "core/analysis/interrupt_analysis.h"
 #include "core/analysis/overrun_windows.h"
 #include "core/analysis/pgo_series.h"
+#include "core/analysis/preemption_stats.h"
 #include "core/analysis/queue_time.h"
 #include "core/analysis/reconstruction.h"
 #include "core/analysis/resource_hazards.h"
@@ -34,6 +35,7 @@ struct ReportData {
   std::vector<analysis::FenceRewind> rewinds;
   analysis::PgoSeries pgo;
   analysis::BackgroundStats background;
+  analysis::PreemptionStats preemption;  // seed 004
   // full only
   analysis::WaitLatency latency;
   analysis::CriticalPath critical_path;

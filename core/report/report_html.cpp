@@ -381,6 +381,34 @@ std::string PgoSection(const ReportData& d) {
   return out + "</table>\n";
 }
 
+// seed 004: preemption latency (request -> preemption point + context save) per granularity in
+// force at the request, and the TDRs.
+std::string PreemptionSection(const ReportData& d) {
+  std::string out = Section("preemption", "Preemption");
+  const PreemptionStats& p = d.preemption;
+  if (p.per_granularity.empty() && p.tdrs == 0) {
+    return out + "<p>The trace has no preemption requests.</p>\n";
+  }
+  out += fmt::format("<p>{} requests, {} completed, {} packets preempted mid-packet, {} TDRs.</p>\n",
+                     p.requests, p.completed, p.packets_preempted, p.tdrs);
+  out += "<table><tr><th>granularity</th><th>requests</th><th>completed</th><th>latency p50</th>"
+         "<th>p99</th><th>max</th></tr>\n";
+  for (const GranularityLatency& g : p.per_granularity) {
+    out += Row({std::string(PreemptionGranularityName(g.granularity)), std::to_string(g.requests),
+                std::to_string(g.latency.count), FormatDuration(static_cast<double>(g.latency.p50)),
+                FormatDuration(static_cast<double>(g.latency.p99)),
+                FormatDuration(static_cast<double>(g.latency.max))});
+  }
+  out += "</table>\n";
+  if (d.recon.tdrs.empty()) return out;
+  out += "<table><tr><th>TDR at</th><th>queue</th><th>packets lost</th><th>contexts lost</th></tr>\n";
+  for (const TdrMarker& t : d.recon.tdrs) {
+    out += Row({Ms(t.ts, d.recon.start_ns), d.QueueName(t.queue), std::to_string(t.packets_lost),
+                std::to_string(t.contexts_lost)});
+  }
+  return out + "</table>\n";
+}
+
 std::string FindingsSection(const ReportData& d) {
   std::vector<Finding> findings = CollectFindings(d);
   std::string out = Section("findings", "Findings");
@@ -419,7 +447,8 @@ std::string ReportHtml(const ReportData& d) {
   out += fmt::format("<h1>fencescope report: {}</h1>\n", XmlEscape(d.store->path.filename().string()));
   out += "<nav><a href=\"#summary\">summary</a><a href=\"#timeline\">timeline</a><a href=\"#queues\">"
          "queues</a><a href=\"#interrupts\">interrupts</a><a href=\"#latency\">latency</a><a "
-         "href=\"#critical-path\">critical path</a><a href=\"#pgo\">PGO</a><a href=\"#findings\">"
+         "href=\"#critical-path\">critical path</a><a href=\"#pgo\">PGO</a><a href=\"#preemption\">"
+         "preemption</a><a href=\"#findings\">"
          "findings</a></nav>\n";
   out += SummarySection(d, stats);
   out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d);
@@ -428,6 +457,7 @@ std::string ReportHtml(const ReportData& d) {
   out += LatencySection(d);
   out += PathSection(d);
   out += PgoSection(d);
+  out += PreemptionSection(d);
   out += FindingsSection(d);
   out += ProblemsSection(d);
   out += "</body></html>\n";

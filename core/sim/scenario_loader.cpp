@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include <toml++/toml.h>
 
 #include "core/model/error.h"
+#include "core/sim/preemption.h"
 
 namespace fencescope::assets {
 std::string_view scenarios(std::string_view relative_path);
@@ -189,6 +191,55 @@ void ForEachTable(TableReader& parent, const toml::table& root, std::string_view
   }
 }
 
+PreemptionGranularity ReadGranularity(TableReader& r, std::string_view key, bool compute,
+                                      PreemptionGranularity fallback) {
+  const std::string text = r.String(key, "");
+  if (text.empty()) return fallback;
+  std::optional<PreemptionGranularity> g = ParsePreemptionGranularity(text, compute);
+  if (!g) {
+    r.Fail(key, "unknown granularity '" + text + "' (" +
+                    std::string(compute ? "none, dma_buffer, dispatch, thread_group, thread, shader"
+                                        : "none, dma_buffer, primitive, triangle, pixel, shader") +
+                    ")");
+  }
+  return *g;
+}
+
+// seed 004: the adapter's preemption capabilities, costs and TDR timeout.
+void ReadAdapterPreemption(TableReader& r, AdapterSpec& a) {
+  a.preemption.graphics =
+      ReadGranularity(r, "preemption_graphics", /*compute=*/false, a.preemption.graphics);
+  a.preemption.compute =
+      ReadGranularity(r, "preemption_compute", /*compute=*/true, a.preemption.compute);
+  a.context_save_ns = r.Micros("context_save_us", a.context_save_ns);
+  a.context_restore_ns = r.Micros("context_restore_us", a.context_restore_ns);
+  if (r.Get("tdr_timeout_ms")) {
+    const double ms = r.Number("tdr_timeout_ms", 0);
+    if (ms <= 0) r.Fail("tdr_timeout_ms", "must be > 0");
+    a.tdr_timeout_ns = static_cast<DurationNs>(ms * 1e6 + 0.5);
+  }
+}
+
+// seed 004: the structure of an execute step's packet and how it is submitted.
+void ReadPacketShape(TableReader& r, Step& step) {
+  auto count = [&r](std::string_view key, int64_t fallback) {
+    const int64_t v = r.Int(key, fallback);
+    if (v < 1) r.Fail(key, "must be at least 1");
+    return v;
+  };
+  PacketShape& shape = step.shape;
+  shape.primitives = count("primitives", shape.primitives);
+  shape.triangles = count("triangles", shape.triangles);
+  shape.pixels = count("pixels", shape.pixels);
+  shape.dispatches = count("dispatches", shape.dispatches);
+  shape.thread_groups = count("thread_groups", shape.thread_groups);
+  shape.threads = count("threads", shape.threads);
+  shape.instructions = count("instructions", shape.instructions);
+  step.split_packets = count("split_packets", 1);
+  step.paging = r.Bool("paging", false);
+  step.present = r.Bool("present", false);
+}
+
 void ReadAdapter(TableReader& r, Scenario& s) {
   AdapterSpec a;
   a.name = r.RequireString("name");
@@ -205,6 +256,7 @@ void ReadAdapter(TableReader& r, Scenario& s) {
   a.os_log_read_ns = r.Micros("os_log_read_us", a.os_log_read_ns);
   a.null_hwqueue_chance = r.Fraction("null_hwqueue_chance", a.null_hwqueue_chance);
   a.zero_timestamp_chance = r.Fraction("zero_timestamp_chance", a.zero_timestamp_chance);
+  ReadAdapterPreemption(r, a);
   s.adapters.push_back(std::move(a));
 }
 
@@ -300,6 +352,7 @@ void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
       step.pso = static_cast<int32_t>(ResolveKey(r, "pso", IndexByName(s.psos), "pso"));
     }
     step.constants = r.Expr("constants", {});
+    ReadPacketShape(r, step);
   } else if (op == "signal" || op == "wait") {
     step.op = op == "signal" ? StepOp::kSignal : StepOp::kWait;
     step.queue = ResolveKey(r, "queue", queues, "queue");

@@ -34,6 +34,8 @@ void SubmitPacket(Sim& sim, uint32_t thread, uint32_t queue, DurationNs duration
   packet.kind = GpuCommand::Kind::kPacket;
   packet.op = sim.next_packet_id++;
   packet.remaining_ns = duration;
+  packet.duration_ns = duration;
+  packet.fence_submission = packet.op;
   const HwQueue& q = sim.queues[queue];
   EventRecord e;
   e.ts = sim.now;
@@ -44,7 +46,7 @@ void SubmitPacket(Sim& sim, uint32_t thread, uint32_t queue, DurationNs duration
   e.value = static_cast<uint64_t>(duration);
   e.arg0 = q.context;
   e.arg1 = name;
-  e.arg2 = packet.op;
+  e.arg2 = packet.fence_submission;
   e.flags = flags;
   const EventRowId row = sim.Emit(e);
   if (packet.pso >= 0) {
@@ -134,8 +136,8 @@ void RunThread(Sim& sim, uint32_t thread) {
         c.frame = t.frame;
         c.remaining_ns = sim.random.Jittered(step.duration_ns, step.jitter);
         const uint32_t flags = PlanPgoPacket(sim, thread, step, t.frame, c);
-        SubmitPacket(sim, thread, step.queue, c.remaining_ns, sim.step_name_sids[thread][index], c,
-                     flags);
+        SubmitRenderCommand(sim, thread, step.queue, step, sim.step_name_sids[thread][index], c,
+                            flags);
         break;
       }
       case StepOp::kSetBackgroundMode:

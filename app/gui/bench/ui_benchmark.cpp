@@ -1,0 +1,136 @@
+#include "app/gui/bench/ui_benchmark.h"
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/gui/bench/synthetic_workload.h"
+#include "app/gui/platform/headless_context.h"
+#include "app/gui/views/main_window.h"
+
+namespace app::gui::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+size_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// CPU time of this thread: frames are measured in CPU ms, so other processes sharing the cores
+// do not inflate the figures.
+double ThreadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+// One headless frame: NewFrame, the whole window, Render (draw data built, nothing rasterised).
+double FrameMs(views::MainWindow& main) {
+  double t0 = ThreadCpuMs();
+  ImGui::NewFrame();
+  main.DrawFrame();
+  ImGui::Render();
+  main.ApplyRequests();
+  return ThreadCpuMs() - t0;
+}
+
+// Mean ms per frame over `frames`; when `moving`, the view pans by one pixel every frame
+// (alternating) so the timeline rebuilds its draw lists each time.
+double MeasureFrames(views::MainWindow& main, int frames, bool moving, float width_px) {
+  auto& view = main.document()->view;
+  for (int i = 0; i < 3; ++i) FrameMs(main);
+  double total = 0;
+  for (int i = 0; i < frames; ++i) {
+    if (moving) {
+      auto px = static_cast<int64_t>(view.visible.Length() / width_px) + 1;
+      state::Pan(view, i % 2 == 0 ? px : -px);
+    }
+    total += FrameMs(main);
+  }
+  return total / frames;
+}
+
+}  // namespace
+
+std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_counts, int frames,
+                                        std::ostream& out) {
+  frames = std::max(frames, 1);
+  platform::HeadlessContext context(1600, 1000);
+  ImGuiIO& io = ImGui::GetIO();
+
+  out << "fencescope bench ui: headless frames (thread CPU ms), 1600x1000 window, synthetic "
+         "3-queue workload\n";
+  out << fmt::format("{:>10} {:>8} {:>9} {:>8} | {:>22} | {:>22} | {:>13}\n", "events", "load s",
+                     "RSS B/ev", "UI B/ev", "zoomed out ms (move/still)",
+                     "1 ms window ms (move/still)", "draw items");
+  std::vector<UiBenchCase> results;
+  const auto dir = std::filesystem::temp_directory_path();
+  for (uint64_t n : event_counts) {
+    UiBenchCase c;
+    auto path = dir / fmt::format("fencescope-bench-ui-{}-{}.db", n, getpid());
+    c.events = WriteSyntheticWorkload(path, n);
+    malloc_trim(0);
+    size_t rss_before = ResidentBytes();
+    auto t0 = Clock::now();
+    auto doc = state::LoadDocument(path);
+    c.load_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::filesystem::remove(path);
+    malloc_trim(0);
+    c.rss_bytes_per_event =
+        static_cast<double>(ResidentBytes() - std::min(ResidentBytes(), rss_before)) / c.events;
+    size_t model_bytes = doc->model.HeapBytes();
+
+    views::MainWindow main({}, {});
+    main.SetDocument(std::move(doc));
+    auto& view = main.document()->view;
+    const float width = io.DisplaySize.x;  // upper bound of the timeline width
+    state::FitAll(view);
+    c.zoomed_out_moving_ms = MeasureFrames(main, frames, true, width);
+    c.zoomed_out_still_ms = MeasureFrames(main, frames, false, width);
+    c.zoomed_out_items = main.timeline().cache().items();
+    const auto mid = view.trace.start + view.trace.Length() / 2;
+    view.visible = {mid, mid + 1'000'000};
+    c.window_1ms_moving_ms = MeasureFrames(main, frames, true, width);
+    c.window_1ms_still_ms = MeasureFrames(main, frames, false, width);
+    c.window_1ms_items = main.timeline().cache().items();
+    // Draw lists: the items of the last rebuild, at their size.
+    c.ui_bytes_per_event = static_cast<double>(model_bytes) / c.events;
+    out << fmt::format("{:>10} {:>8.2f} {:>9.1f} {:>8.2f} | {:>10.3f} / {:>9.3f} | {:>10.3f} / "
+                       "{:>9.3f} | {:>6} / {:>4}\n",
+                       c.events, c.load_seconds, c.rss_bytes_per_event, c.ui_bytes_per_event,
+                       c.zoomed_out_moving_ms, c.zoomed_out_still_ms, c.window_1ms_moving_ms,
+                       c.window_1ms_still_ms, c.zoomed_out_items, c.window_1ms_items);
+    out.flush();
+    results.push_back(c);
+  }
+  if (results.size() >= 2) {
+    const auto& small = results.front();
+    const auto& large = results.back();
+    double worst = 0;
+    for (const auto& c : results) {
+      worst = std::max({worst, c.zoomed_out_moving_ms, c.window_1ms_moving_ms});
+    }
+    out << fmt::format(
+        "largest/smallest frame time (view moving): zoomed out {:.2f}x, 1 ms window {:.2f}x  "
+        "(target <= 2x)\n",
+        large.zoomed_out_moving_ms / small.zoomed_out_moving_ms,
+        large.window_1ms_moving_ms / small.window_1ms_moving_ms);
+    out << fmt::format("worst frame {:.3f} ms (target <= 8 ms)\n", worst);
+  }
+  out << "RSS B/ev = resident growth from loading (trace columns + reconstruction + timeline "
+         "model) per event; UI B/ev = the timeline model alone (target <= 32 B/event)\n";
+  return results;
+}
+
+}  // namespace app::gui::bench

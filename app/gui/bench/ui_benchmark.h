@@ -1,0 +1,32 @@
+// `fencescope bench ui`: builds timeline frames headless (an ImGui context with no window, the
+// example_null pattern) over synthetic workloads of N events and prints CPU ms per frame (thread
+// CPU time, so other processes on the machine do not count) at full zoom-out and in a 1 ms
+// window, with the view moving every frame (the draw lists are rebuilt each frame: the worst
+// case) and standing still, and resident bytes per event.
+// Targets (issue 6): 10M events <= 2x the 10K frame time; <= 8 ms per frame; <= 32 B/event.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+namespace app::gui::bench {
+
+struct UiBenchCase {
+  uint64_t events = 0;
+  double load_seconds = 0;           // LoadTrace + reconstruction + timeline model
+  double rss_bytes_per_event = 0;    // resident growth from loading, per event
+  double ui_bytes_per_event = 0;     // timeline model + draw lists only, per event
+  double zoomed_out_moving_ms = 0;   // per frame, view moved 1 px each frame
+  double zoomed_out_still_ms = 0;    // per frame, view unchanged
+  double window_1ms_moving_ms = 0;
+  double window_1ms_still_ms = 0;
+  size_t zoomed_out_items = 0;       // draw items (spans + ticks) after LOD
+  size_t window_1ms_items = 0;
+};
+
+// Runs every case, printing a line per case as it finishes and a summary against the targets.
+std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_counts, int frames,
+                                        std::ostream& out);
+
+}  // namespace app::gui::bench

@@ -1,0 +1,99 @@
+// The GUI build's side of app/gui_entry.h: the `view` subcommand, `bench ui`, and what
+// `fencescope` with no arguments does (simulate the default scenario, open it).
+#include "app/gui_entry.h"
+
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "app/cli/terminal_progress.h"
+#include "app/gui/bench/ui_benchmark.h"
+#include "app/gui/platform/user_dirs.h"
+#include "app/gui/state/simulation_job.h"
+#include "app/gui/window_runner.h"
+
+namespace app {
+namespace {
+
+void RegisterBenchUi(CLI::App& app) {
+  CLI::App* bench = nullptr;
+  for (auto* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->get_name() == "bench") bench = sub;
+  }
+  if (!bench) return;
+  auto* cmd = bench->add_subcommand(
+      "ui", "Timeline frames built headless: ms per frame zoomed out and in a 1 ms window, "
+            "resident bytes per event");
+  auto events = std::make_shared<std::vector<uint64_t>>();
+  auto frames = std::make_shared<int>(40);
+  cmd->add_option("--events", *events,
+                  "Event counts to measure (default: 10000 1000000 10000000)");
+  cmd->add_option("--frames", *frames, "Frames measured per case (default 40)");
+  cmd->callback([events, frames] {
+    std::vector<uint64_t> counts = *events;
+    if (counts.empty()) counts = {10'000, 1'000'000, 10'000'000};
+    gui::bench::RunUiBenchmark(counts, *frames, std::cout);
+  });
+}
+
+}  // namespace
+
+void RegisterWindowCommands(CLI::App& app) {
+  auto* view = app.add_subcommand("view", "Open a trace in the window");
+  auto options = std::make_shared<gui::RunOptions>();
+  auto trace = std::make_shared<std::string>();
+  auto window = std::make_shared<std::vector<int64_t>>();
+  auto range = std::make_shared<std::vector<int64_t>>();
+  auto size = std::make_shared<std::vector<int>>();
+  view->add_option("FILE", *trace, "Trace database (.db) to open")->required();
+  view->add_option("--screenshot", options->screenshot,
+                   "Render headless (e.g. under xvfb-run), write this PNG and exit");
+  view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)");
+  view->add_option("--window", *window, "Visible range START_NS END_NS (trace time)")
+      ->expected(2);
+  view->add_option("--range", *range, "Selected range START_NS END_NS (range statistics)")
+      ->expected(2);
+  view->add_option("--select", options->select,
+                   "Select an item: event:ROWID, packet:ID, signal:ID, wait:ID, task:ID");
+  view->add_option("--panel", options->panel,
+                   "Panel under the timeline: stats, events, interrupts, pgo, findings, sql, "
+                   "tracks");
+  view->add_option("--sql", options->sql, "Query to run in the SQL console");
+  view->add_option("--size", *size, "Window size WIDTH HEIGHT (1600 1000)")->expected(2);
+  view->callback([options, trace, window, range, size] {
+    gui::RunOptions run = *options;
+    run.trace = *trace;
+    if (window->size() == 2) run.window = gui::state::TimeRange{(*window)[0], (*window)[1]};
+    if (range->size() == 2) run.range = gui::state::TimeRange{(*range)[0], (*range)[1]};
+    if (size->size() == 2) {
+      run.width = std::max(320, (*size)[0]);
+      run.height = std::max(240, (*size)[1]);
+    }
+    SetExitCode(gui::RunWindow(run));
+  });
+  RegisterBenchUi(app);
+}
+
+int RunDefaultWindow() try {
+  // The README's first command: simulate the default scenario, then show it.
+  std::filesystem::path trace = gui::platform::UserDataDir() / "default.db";
+  gui::state::SimulationRequest request;
+  request.scenario = "default";
+  request.output = trace;
+  {
+    cli::TerminalProgress progress("simulate default");
+    uint64_t events = gui::state::Simulate(request, [&](double f) { progress.Update(f); });
+    progress.Finish();
+    std::cerr << fmt::format("fencescope: simulated the default scenario: {} events -> {}\n",
+                             events, trace.string());
+  }
+  gui::RunOptions run;
+  run.trace = trace;
+  return gui::RunWindow(run);
+} catch (const std::exception& e) {
+  std::cerr << "fencescope: error: " << e.what() << "\n";
+  return 1;
+}
+
+}  // namespace app

@@ -1,0 +1,108 @@
+#include "app/gui/state/document.h"
+
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "app/gui/platform/user_dirs.h"
+#include "core/model/error.h"
+#include "core/store/trace_file.h"
+#include "importers/import_file.h"
+
+namespace app::gui::state {
+namespace {
+
+// Where an importable file (Chrome JSON, Kineto, ETL, gzip / zip of them) is converted to before
+// it is opened: <data dir>/imported/<name>-<hash of its absolute path>.db. The conversion is
+// reused while it is newer than the source file.
+std::filesystem::path ImportedTracePath(const std::filesystem::path& source) {
+  std::filesystem::path dir = platform::UserDataDir() / "imported";
+  std::filesystem::create_directories(dir);
+  size_t hash = std::hash<std::string>{}(std::filesystem::absolute(source).string());
+  return dir / fmt::format("{}-{:016x}.db", source.filename().string(), hash);
+}
+
+}  // namespace
+
+std::unique_ptr<Document> MakeDocument(core::store::TraceStore store) {
+  auto doc = std::make_unique<Document>();
+  doc->path = store.path;
+  doc->store = std::move(store);
+  doc->reconstruction = core::analysis::Reconstruct(doc->store);
+  doc->model = timeline::BuildTimelineModel(doc->store, doc->reconstruction);
+  ResetView(doc->view, {doc->model.start, doc->model.end}, doc->model.tracks.size(),
+            doc->model.groups.size());
+  return doc;
+}
+
+std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
+                                       const std::function<void(double)>& progress) {
+  if (!std::filesystem::exists(path)) throw core::Error(path.string() + ": no such file");
+  std::filesystem::path trace = path;
+  double load_from = 0.0;
+  if (!core::store::LooksLikeSqlite(path)) {
+    // Not a trace database: import it (the importer names the file and place on bad input).
+    trace = ImportedTracePath(path);
+    std::error_code ec;
+    bool fresh = std::filesystem::exists(trace, ec) &&
+                 std::filesystem::last_write_time(trace, ec) >=
+                     std::filesystem::last_write_time(path, ec);
+    if (!fresh) {
+      importers::ImportOptions options;
+      options.progress = [&](double f) {
+        if (progress) progress(0.5 * f);
+      };
+      importers::ImportFile(path, trace, options);
+    }
+    load_from = 0.5;
+  }
+  auto store = core::store::LoadTrace(trace, [&](double f) {
+    if (progress) progress(load_from + (0.9 - load_from) * f);
+  });
+  auto doc = MakeDocument(std::move(store));
+  doc->path = trace;
+  if (progress) progress(1.0);
+  return doc;
+}
+
+DocumentLoader::~DocumentLoader() {
+  if (m_thread.joinable()) m_thread.join();
+}
+
+void DocumentLoader::Start(const std::filesystem::path& path) {
+  if (m_busy.load()) return;
+  if (m_thread.joinable()) m_thread.join();
+  m_busy = true;
+  m_progress = 0.0;
+  m_path = path;
+  {
+    std::lock_guard lock(m_mutex);
+    m_done = false;
+    m_result.reset();
+    m_error.clear();
+  }
+  m_thread = std::thread([this, path] {
+    std::unique_ptr<Document> doc;
+    std::string error;
+    try {
+      doc = LoadDocument(path, [this](double f) { m_progress = f; });
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    std::lock_guard lock(m_mutex);
+    m_result = std::move(doc);
+    m_error = std::move(error);
+    m_done = true;
+    m_busy = false;
+  });
+}
+
+std::unique_ptr<Document> DocumentLoader::TakeResult(std::string& error) {
+  std::lock_guard lock(m_mutex);
+  if (!m_done) return nullptr;
+  m_done = false;
+  error = std::move(m_error);
+  return std::move(m_result);
+}
+
+}  // namespace app::gui::state

@@ -1,0 +1,122 @@
+#include "app/gui/state/selection_info.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/model/event_kind.h"
+
+namespace app::gui::state {
+namespace {
+
+using core::analysis::kUnknownTime;
+
+TimeNs Or(TimeNs t, TimeNs fallback) { return t != kUnknownTime ? t : fallback; }
+
+TimeRange Span(TimeNs begin, TimeNs end, const Document& doc) {
+  TimeNs b = Or(begin, Or(end, doc.model.start));
+  TimeNs e = Or(end, doc.model.end);
+  return {b, std::max(b, e)};
+}
+
+std::string FenceName(const Document& doc, core::model::FenceId fence) {
+  const auto* f = doc.store.FindFence(fence);
+  return f && !f->name.empty() ? f->name : fmt::format("fence {}", fence);
+}
+
+}  // namespace
+
+TimeRange SelectionTimeRange(const Document& doc, const Selection& s) {
+  const auto& r = doc.reconstruction;
+  switch (s.kind) {
+    case SelectionKind::kNone: return {doc.model.start, doc.model.end};
+    case SelectionKind::kPacket: {
+      const auto& p = r.packets[s.index];
+      return Span(Or(p.start, p.submit), p.end, doc);
+    }
+    case SelectionKind::kSignal: {
+      const auto& sig = r.signals[s.index];
+      return Span(sig.queued, sig.executed, doc);
+    }
+    case SelectionKind::kWait: {
+      const auto& w = r.waits[s.index];
+      return Span(w.Begin(), w.unblocked, doc);
+    }
+    case SelectionKind::kCpuWait: {
+      const auto& w = r.cpu_waits[s.index];
+      return Span(w.Begin(), w.released, doc);
+    }
+    case SelectionKind::kTask: {
+      const auto& t = r.tasks[s.index];
+      return Span(t.Begin(), t.ended, doc);
+    }
+    case SelectionKind::kInterrupt: return {r.interrupts[s.index].ts, r.interrupts[s.index].ts};
+    case SelectionKind::kModeChange: {
+      const auto& m = r.mode_changes[s.index];
+      return {m.ts, std::max(m.ts, Or(m.commit_completed, m.ts))};
+    }
+    case SelectionKind::kMissing: {
+      const auto& m = r.queues[s.queue].missing[s.index];
+      return {m.start, m.end};
+    }
+    case SelectionKind::kEvent: {
+      TimeNs ts = doc.store.events.ts[s.index];
+      TimeNs end = ts;
+      if (doc.store.events.kind[s.index] == core::model::EventKind::CpuSlice) {
+        end = ts + static_cast<TimeNs>(doc.store.events.value[s.index]);
+      }
+      return {ts, end};
+    }
+  }
+  return {doc.model.start, doc.model.end};
+}
+
+std::string SelectionTitle(const Document& doc, const Selection& s) {
+  const auto& r = doc.reconstruction;
+  switch (s.kind) {
+    case SelectionKind::kNone: return "nothing selected";
+    case SelectionKind::kPacket: {
+      const auto& p = r.packets[s.index];
+      const std::string& name = doc.store.String(p.name);
+      return name.empty() ? fmt::format("packet {}", p.packet_id)
+                          : fmt::format("packet {} '{}'", p.packet_id, name);
+    }
+    case SelectionKind::kSignal: {
+      const auto& sig = r.signals[s.index];
+      return fmt::format("{} signal {} = {}", sig.cpu ? "CPU" : "GPU", FenceName(doc, sig.fence),
+                         sig.value);
+    }
+    case SelectionKind::kWait: {
+      const auto& w = r.waits[s.index];
+      return fmt::format("GPU wait {} >= {}", FenceName(doc, w.fence), w.value);
+    }
+    case SelectionKind::kCpuWait: {
+      const auto& w = r.cpu_waits[s.index];
+      return fmt::format("CPU wait {} >= {}", FenceName(doc, w.fence), w.value);
+    }
+    case SelectionKind::kTask: return fmt::format("background task {}", r.tasks[s.index].task_id);
+    case SelectionKind::kInterrupt:
+      return fmt::format("interrupt{}", r.interrupts[s.index].spurious ? " (spurious)" : "");
+    case SelectionKind::kModeChange:
+      return fmt::format("SetBackgroundProcessingMode call {}", r.mode_changes[s.index].call_id);
+    case SelectionKind::kMissing: return "log overrun: data missing";
+    case SelectionKind::kEvent:
+      return fmt::format("record {} ({})", doc.store.events.RowIdOf(s.index),
+                         core::model::EventKindName(doc.store.events.kind[s.index]));
+  }
+  return {};
+}
+
+void JumpTo(Document& doc, const Selection& selection) {
+  doc.view.selection = selection;
+  TimeRange item = SelectionTimeRange(doc, selection);
+  TimeRange visible = doc.view.visible;
+  if (item.Length() > visible.Length() * 9 / 10) {
+    ZoomTo(doc.view, item);
+    return;
+  }
+  TimeNs center = item.start + item.Length() / 2;
+  Pan(doc.view, center - (visible.start + visible.Length() / 2));
+}
+
+}  // namespace app::gui::state

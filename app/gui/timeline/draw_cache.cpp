@@ -1,0 +1,51 @@
+#include "app/gui/timeline/draw_cache.h"
+
+#include "app/gui/timeline/track_layout.h"
+
+namespace app::gui::timeline {
+
+bool DrawCache::Update(const state::Document& doc, float width_px, float min_width_px,
+                       float rate_bucket_px) {
+  Key key{&doc, doc.view.visible, width_px, min_width_px, doc.view.layout_generation};
+  if (m_valid && key == m_key) return false;
+  m_key = key;
+  m_valid = true;
+  m_view = MakeLodView(doc.view.visible.start, doc.view.visible.end, width_px, min_width_px);
+  const auto& model = doc.model;
+  m_tracks.resize(model.tracks.size());
+  m_items = 0;
+  for (size_t t = 0; t < model.tracks.size(); ++t) {
+    const auto& track = model.tracks[t];
+    TrackDraw& draw = m_tracks[t];
+    draw.lanes.resize(track.lanes.size());
+    draw.marks.resize(track.marks.size());
+    draw.rate.clear();
+    bool hidden = t < doc.view.track_hidden.size() && doc.view.track_hidden[t];
+    bool expanded = t < doc.view.track_expanded.size() && doc.view.track_expanded[t];
+    for (size_t l = 0; l < track.lanes.size(); ++l) {
+      draw.lanes[l].clear();
+      if (hidden) continue;
+      bool box = track.lanes[l].kind == LaneKind::kSignals ||
+                 track.lanes[l].kind == LaneKind::kWaits;
+      if (box && !doc.view.show_fence_boxes) continue;
+      if (!LaneShown(track.lanes[l], expanded)) continue;
+      FoldSpans(track.lanes[l], m_view,
+                draw.lanes[l]);
+      m_items += draw.lanes[l].size();
+    }
+    for (size_t m = 0; m < track.marks.size(); ++m) {
+      draw.marks[m].clear();
+      if (hidden) continue;
+      FoldMarksOf(track.marks[m], m_view, draw.marks[m]);
+      m_items += draw.marks[m].size();
+    }
+    if (!hidden && track.rate_curve && !track.marks.empty() && doc.view.show_rate_curve) {
+      draw.rate_bucket_px = rate_bucket_px;
+      CountPerBucket(track.marks[0], m_view, width_px,
+                     rate_bucket_px, draw.rate);
+    }
+  }
+  return true;
+}
+
+}  // namespace app::gui::timeline

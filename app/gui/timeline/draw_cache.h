@@ -1,0 +1,52 @@
+// The Preprocess half of the timeline: for every shown track, the folded draw items of each lane
+// and mark row (timeline/lod.h) and the interrupt-rate buckets. Rebuilt only when the visible
+// range, the width, the document or the layout generation changes, so a frame that does not
+// move the view costs only the drawing of these lists.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "app/gui/state/document.h"
+#include "app/gui/timeline/lod.h"
+
+namespace app::gui::timeline {
+
+struct TrackDraw {
+  std::vector<std::vector<DrawSpan>> lanes;  // [lane]
+  std::vector<std::vector<DrawMark>> marks;  // [mark row]
+  std::vector<uint32_t> rate;                // marks[0] instants per rate bucket
+  float rate_bucket_px = 0;
+};
+
+class DrawCache {
+ public:
+  // Rebuilds when needed; returns true when it did.
+  bool Update(const state::Document& doc, float width_px, float min_width_px,
+              float rate_bucket_px);
+  const TrackDraw& Track(size_t index) const { return m_tracks[index]; }
+  const LodView& view() const { return m_view; }
+  // Draw items (spans + marks) of the last rebuild, for the bench and the status line.
+  size_t items() const { return m_items; }
+  void Invalidate() { m_valid = false; }
+
+ private:
+  struct Key {
+    const state::Document* doc = nullptr;
+    state::TimeRange visible;
+    float width = 0;
+    float min_width = 0;
+    uint64_t generation = 0;
+    bool operator==(const Key& o) const {
+      return doc == o.doc && visible.start == o.visible.start && visible.end == o.visible.end &&
+             width == o.width && min_width == o.min_width && generation == o.generation;
+    }
+  };
+  Key m_key;
+  bool m_valid = false;
+  LodView m_view;
+  std::vector<TrackDraw> m_tracks;
+  size_t m_items = 0;
+};
+
+}  // namespace app::gui::timeline

@@ -1,0 +1,368 @@
+#include "app/gui/timeline/timeline_model.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <numeric>
+
+namespace app::gui::timeline {
+namespace {
+
+using core::analysis::kNoIndex;
+using core::analysis::kUnknownTime;
+using core::analysis::Reconstruction;
+using core::store::TraceStore;
+
+TimeNs Known(TimeNs preferred, TimeNs fallback) {
+  return preferred != kUnknownTime ? preferred : fallback;
+}
+
+// Spreads `items` (any order) over as few non-overlapping lanes as it can, first fit in order
+// of start: lane k takes an item when its last span ended at or before the item's start.
+std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
+                                  const TraceStore& store, const Reconstruction& r,
+                                  TimeNs trace_end) {
+  std::vector<ResolvedSpan> spans(items.size());
+  for (size_t k = 0; k < items.size(); ++k) {
+    spans[k] = ResolveSpan(kind, queue, items[k], store, r, trace_end);
+  }
+  std::vector<uint32_t> order(items.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return spans[a].start < spans[b].start; });
+  std::vector<Lane> lanes;
+  std::vector<TimeNs> lane_end;
+  for (uint32_t k : order) {
+    size_t lane = 0;
+    while (lane < lanes.size() && lane_end[lane] > spans[k].start) ++lane;
+    if (lane == lanes.size()) {
+      lanes.push_back(Lane{kind, queue, 0, {}, {}, {}});
+      lane_end.push_back(spans[k].end);
+    }
+    lanes[lane].items.push_back(items[k]);
+    lanes[lane].start.push_back(spans[k].start);
+    lanes[lane].end.push_back(spans[k].end);
+    lane_end[lane] = std::max(lane_end[lane], spans[k].end);
+  }
+  for (auto& lane : lanes) {
+    lane.items.shrink_to_fit();
+    lane.start.shrink_to_fit();
+    lane.end.shrink_to_fit();
+  }
+  return lanes;
+}
+
+MarkLane MakeMarks(MarkKind kind, uint32_t queue, std::vector<uint32_t> items,
+                   const Reconstruction& r) {
+  MarkLane marks{kind, queue, std::move(items), {}};
+  marks.ts.reserve(marks.items.size());
+  for (uint32_t item : marks.items) marks.ts.push_back(ResolveMark(kind, queue, item, r));
+  return marks;
+}
+
+void AppendLanes(Track& track, std::vector<Lane> lanes) {
+  for (size_t k = 0; k < lanes.size(); ++k) {
+    lanes[k].rank = static_cast<uint32_t>(k);
+    track.lanes.push_back(std::move(lanes[k]));
+  }
+}
+
+struct Builder {
+  const TraceStore& store;
+  const Reconstruction& r;
+  TimelineModel model;
+  std::vector<int> track_of_queue;
+  std::vector<int> track_of_thread;
+
+  int AddGroup(std::string label, int parent) {
+    int depth = parent < 0 ? 0 : model.groups[parent].depth + 1;
+    model.groups.push_back({std::move(label), parent, depth});
+    return static_cast<int>(model.groups.size()) - 1;
+  }
+
+  void AddQueueTrack(const core::store::Queue& queue, int group) {
+    if (queue.id >= r.queues.size()) return;
+    const auto& q = r.queues[queue.id];
+    Track track;
+    track.kind = TrackKind::kQueue;
+    track.id = queue.id;
+    track.group = group;
+    track.label = queue.name.empty() ? fmt::format("queue {}", queue.id) : queue.name;
+    const TimeNs end = model.end;
+    std::vector<uint32_t> segments(q.segments.size());
+    std::iota(segments.begin(), segments.end(), 0u);
+    // Run segments of one queue never overlap: this yields exactly one lane.
+    AppendLanes(track, SpreadOverLanes(LaneKind::kRunSegments, queue.id, segments, store, r, end));
+    if (track.lanes.empty()) track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, 0, {}, {}, {}});
+    AppendLanes(track, SpreadOverLanes(LaneKind::kSignals, queue.id, q.signals, store, r, end));
+    AppendLanes(track, SpreadOverLanes(LaneKind::kWaits, queue.id, q.waits, store, r, end));
+    std::vector<uint32_t> missing(q.missing.size());
+    std::iota(missing.begin(), missing.end(), 0u);
+    AppendLanes(track, SpreadOverLanes(LaneKind::kMissing, queue.id, missing, store, r, end));
+    std::vector<uint32_t> preempted;
+    for (uint32_t i = 0; i < q.segments.size(); ++i) {
+      if (q.segments[i].preempted) preempted.push_back(i);
+    }
+    if (!preempted.empty()) {
+      track.marks.push_back(MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r));
+    }
+    track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
+    model.tracks.push_back(std::move(track));
+  }
+
+  bool AddThreadTrack(const core::store::Thread& thread, int group) {
+    Track track;
+    track.kind = TrackKind::kThread;
+    track.id = thread.id;
+    track.group = group;
+    track.label = thread.name.empty() ? fmt::format("thread {}", thread.tid)
+                                      : fmt::format("{} ({})", thread.name, thread.tid);
+    const TimeNs end = model.end;
+    if (thread.id < r.threads.size()) {
+      const auto& t = r.threads[thread.id];
+      AppendLanes(track, SpreadOverLanes(LaneKind::kTasks, 0, t.tasks, store, r, end));
+      AppendLanes(track, SpreadOverLanes(LaneKind::kCpuWaits, 0, t.cpu_waits, store, r, end));
+      if (!t.cpu_signals.empty()) {
+        track.marks.push_back(MakeMarks(MarkKind::kCpuSignals, 0, t.cpu_signals, r));
+      }
+      std::vector<uint32_t> submissions;
+      for (uint32_t p : t.submissions) {
+        if (r.packets[p].submit != kUnknownTime) submissions.push_back(p);
+      }
+      if (!submissions.empty()) {
+        track.marks.push_back(MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r));
+      }
+    }
+    if (thread.id < store.events_by_thread.size()) {
+      std::vector<uint32_t> slices;
+      for (uint32_t e : store.events_by_thread[thread.id]) {
+        if (store.events.kind[e] == core::model::EventKind::CpuSlice) slices.push_back(e);
+      }
+      AppendLanes(track, SpreadOverLanes(LaneKind::kCpuSlices, 0, slices, store, r, end));
+    }
+    if (track.lanes.empty() && track.marks.empty()) return false;
+    track_of_thread[thread.id] = static_cast<int>(model.tracks.size());
+    model.tracks.push_back(std::move(track));
+    return true;
+  }
+
+  void AddQueues() {
+    std::vector<const core::store::Queue*> queues;
+    for (const auto& q : store.queues) queues.push_back(&q);
+    std::stable_sort(queues.begin(), queues.end(), [](auto* a, auto* b) {
+      return std::tie(a->adapter, a->engine, a->sort_index, a->id) <
+             std::tie(b->adapter, b->engine, b->sort_index, b->id);
+    });
+    uint32_t current_adapter = UINT32_MAX, current_engine = UINT32_MAX;
+    int adapter_group = -1, engine_group = -1;
+    for (const auto* q : queues) {
+      if (q->adapter != current_adapter) {
+        current_adapter = q->adapter;
+        const auto* adapter = store.FindAdapter(q->adapter);
+        adapter_group = AddGroup(adapter ? fmt::format("Adapter {}", adapter->name)
+                                         : std::string("Queues"), -1);
+        current_engine = UINT32_MAX;
+      }
+      if (q->engine != current_engine) {
+        current_engine = q->engine;
+        const auto* engine = store.FindEngine(q->engine);
+        engine_group = engine ? AddGroup(engine->name.empty()
+                                             ? fmt::format("engine {}", engine->ordinal)
+                                             : engine->name,
+                                         adapter_group)
+                              : adapter_group;
+      }
+      AddQueueTrack(*q, engine_group);
+    }
+  }
+
+  void AddThreads(bool background) {
+    std::vector<const core::store::Thread*> threads;
+    for (const auto& t : store.threads) {
+      if ((t.kind == core::model::ThreadKind::kRuntimeBackground) == background) {
+        threads.push_back(&t);
+      }
+    }
+    std::stable_sort(threads.begin(), threads.end(), [](auto* a, auto* b) {
+      return std::tie(a->process, a->sort_index, a->id) <
+             std::tie(b->process, b->sort_index, b->id);
+    });
+    int group = -1;
+    uint32_t current_process = UINT32_MAX;
+    for (const auto* t : threads) {
+      if (background) {
+        if (group < 0) group = AddBackgroundGroup();
+      } else if (t->process != current_process) {
+        current_process = t->process;
+        const auto* process = store.FindProcess(t->process);
+        group = AddGroup(process ? fmt::format("Process {} ({})", process->name, process->pid)
+                                 : std::string("Threads"), -1);
+      }
+      AddThreadTrack(*t, group);
+    }
+  }
+
+  int m_background_group = -1;
+  int AddBackgroundGroup() {
+    if (m_background_group >= 0) return m_background_group;
+    m_background_group = AddGroup("Background runtime threads", -1);
+    if (!r.mode_changes.empty()) {
+      Track pgo;
+      pgo.kind = TrackKind::kPgo;
+      pgo.group = m_background_group;
+      pgo.label = "PGO mode changes / commits";
+      std::vector<uint32_t> modes;
+      std::vector<uint32_t> by_commit;
+      for (uint32_t i = 0; i < r.mode_changes.size(); ++i) {
+        modes.push_back(i);
+        if (r.mode_changes[i].commit_completed != kUnknownTime) by_commit.push_back(i);
+      }
+      std::stable_sort(by_commit.begin(), by_commit.end(), [&](uint32_t a, uint32_t b) {
+        return r.mode_changes[a].commit_completed < r.mode_changes[b].commit_completed;
+      });
+      pgo.marks.push_back(MakeMarks(MarkKind::kModeChanges, 0, std::move(modes), r));
+      if (!by_commit.empty()) {
+        pgo.marks.push_back(MakeMarks(MarkKind::kCommits, 0, std::move(by_commit), r));
+      }
+      model.tracks.push_back(std::move(pgo));
+    }
+    return m_background_group;
+  }
+
+  void AddInterrupts() {
+    if (r.interrupts.empty()) return;
+    int group = AddGroup("Interrupts", -1);
+    std::vector<uint32_t> adapters;
+    for (const auto& i : r.interrupts) adapters.push_back(i.adapter);
+    std::sort(adapters.begin(), adapters.end());
+    adapters.erase(std::unique(adapters.begin(), adapters.end()), adapters.end());
+    for (uint32_t adapter : adapters) {
+      Track track;
+      track.kind = TrackKind::kInterrupts;
+      track.id = adapter;
+      track.group = group;
+      const auto* a = store.FindAdapter(adapter);
+      track.label = a ? fmt::format("{} interrupts", a->name) : std::string("interrupts");
+      track.rate_curve = true;
+      std::vector<uint32_t> ticks;
+      for (uint32_t i = 0; i < r.interrupts.size(); ++i) {
+        if (r.interrupts[i].adapter == adapter) ticks.push_back(i);
+      }
+      track.marks.push_back(MakeMarks(MarkKind::kInterrupts, 0, std::move(ticks), r));
+      model.tracks.push_back(std::move(track));
+    }
+  }
+
+  int TrackOfSignal(const core::analysis::SignalBox& s) const {
+    if (s.queue != 0 && s.queue < track_of_queue.size()) return track_of_queue[s.queue];
+    if (s.thread != 0 && s.thread < track_of_thread.size()) return track_of_thread[s.thread];
+    return -1;
+  }
+
+  void AddLinks() {
+    for (uint32_t w = 0; w < r.waits.size(); ++w) {
+      const auto& wait = r.waits[w];
+      if (wait.signal == kNoIndex || wait.unblocked == kUnknownTime) continue;
+      const auto& signal = r.signals[wait.signal];
+      if (signal.executed == kUnknownTime || wait.queue >= track_of_queue.size()) continue;
+      model.links.push_back({signal.executed, wait.unblocked, TrackOfSignal(signal),
+                             track_of_queue[wait.queue], w, wait.signal, false});
+    }
+    for (uint32_t w = 0; w < r.cpu_waits.size(); ++w) {
+      const auto& wait = r.cpu_waits[w];
+      if (wait.signal == kNoIndex || wait.released == kUnknownTime) continue;
+      const auto& signal = r.signals[wait.signal];
+      if (signal.executed == kUnknownTime || wait.thread >= track_of_thread.size()) continue;
+      model.links.push_back({signal.executed, wait.released, TrackOfSignal(signal),
+                             track_of_thread[wait.thread], w, wait.signal, true});
+    }
+    std::erase_if(model.links, [](const Link& l) { return l.from_track < 0 || l.to_track < 0; });
+    std::stable_sort(model.links.begin(), model.links.end(),
+                     [](const Link& a, const Link& b) { return a.to_ts < b.to_ts; });
+    for (const auto& l : model.links) {
+      model.longest_link_ns = std::max(model.longest_link_ns, l.to_ts - l.from_ts);
+    }
+  }
+};
+
+}  // namespace
+
+TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& r) {
+  Builder b{store, r, {}, {}, {}};
+  b.model.start = std::min(r.start_ns, store.start_ns());
+  b.model.end = std::max(r.end_ns, store.end_ns());
+  b.track_of_queue.assign(store.queues.size() + 1, -1);
+  b.track_of_thread.assign(store.threads.size() + 1, -1);
+  b.AddQueues();
+  b.AddThreads(false);
+  b.AddInterrupts();
+  b.AddThreads(true);
+  if (!r.mode_changes.empty()) b.AddBackgroundGroup();
+  b.AddLinks();
+  return std::move(b.model);
+}
+
+size_t TimelineModel::HeapBytes() const {
+  size_t bytes = groups.capacity() * sizeof(TrackGroup) + tracks.capacity() * sizeof(Track) +
+                 links.capacity() * sizeof(Link);
+  for (const auto& t : tracks) {
+    bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
+    for (const auto& l : t.lanes) {
+      bytes += l.items.capacity() * sizeof(uint32_t) +
+               (l.start.capacity() + l.end.capacity()) * sizeof(TimeNs);
+    }
+    for (const auto& m : t.marks) {
+      bytes += m.items.capacity() * sizeof(uint32_t) + m.ts.capacity() * sizeof(TimeNs);
+    }
+  }
+  return bytes;
+}
+
+ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item, const TraceStore& store,
+                         const Reconstruction& r, TimeNs trace_end) {
+  auto span = [](TimeNs start, TimeNs end) { return ResolvedSpan{start, std::max(start, end)}; };
+  switch (kind) {
+    case LaneKind::kRunSegments: {
+      const auto& seg = r.queues[queue].segments[item];
+      return span(seg.start, seg.end);
+    }
+    case LaneKind::kSignals: {
+      const auto& s = r.signals[item];
+      TimeNs start = Known(s.queued, Known(s.executed, trace_end));
+      return span(start, Known(s.executed, trace_end));
+    }
+    case LaneKind::kWaits: {
+      const auto& w = r.waits[item];
+      return span(Known(w.Begin(), trace_end), Known(w.unblocked, trace_end));
+    }
+    case LaneKind::kCpuWaits: {
+      const auto& w = r.cpu_waits[item];
+      return span(Known(w.Begin(), trace_end), Known(w.released, trace_end));
+    }
+    case LaneKind::kTasks: {
+      const auto& t = r.tasks[item];
+      return span(Known(t.Begin(), trace_end), Known(t.ended, trace_end));
+    }
+    case LaneKind::kMissing: {
+      const auto& m = r.queues[queue].missing[item];
+      return span(m.start, m.end);
+    }
+    case LaneKind::kCpuSlices:
+      return span(store.events.ts[item],
+                  store.events.ts[item] + static_cast<TimeNs>(store.events.value[item]));
+  }
+  return {};
+}
+
+TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const Reconstruction& r) {
+  switch (kind) {
+    case MarkKind::kInterrupts: return r.interrupts[item].ts;
+    case MarkKind::kModeChanges: return r.mode_changes[item].ts;
+    case MarkKind::kCommits: return r.mode_changes[item].commit_completed;
+    case MarkKind::kCpuSignals: return Known(r.signals[item].executed, r.signals[item].queued);
+    case MarkKind::kSubmissions: return r.packets[item].submit;
+    case MarkKind::kPreemptions: return r.queues[queue].segments[item].end;
+  }
+  return 0;
+}
+
+}  // namespace app::gui::timeline

@@ -1,0 +1,128 @@
+// TimelineModel: the rows of the timeline (the track tree) and, per row, lanes of spans and
+// instants to draw. A lane holds, per span, the index of the thing it draws (into the
+// reconstruction, core/analysis/reconstruction.h, or into TraceStore::events) and its start and
+// end with unknown times already resolved, in contiguous arrays: the LOD binary-searches them
+// every time the view moves, and contiguous times keep those searches in cache (20 bytes per
+// span; a span stands for 2-3 records, so about 8 bytes per event).
+//
+// Track tree (GPUView order)
+//   Adapter ▸ Engine ▸ HWQueue      packets (run segments), fence signal boxes (dark) and wait
+//                                   boxes (light) queued -> executed / unblocked, data-missing
+//                                   windows of log overruns
+//   Process ▸ CPU thread            CPU fence waits, CPU signals, submissions, imported slices
+//   Interrupts ▸ adapter            interrupt ticks (spurious in their own colour), rate curve
+//   Background ▸ PGO, runtime thread mode changes and commits; background task boxes
+//
+// Invariant: the spans of one lane never overlap (boxes that do are spread over several lanes
+// when the model is built), so the LOD can binary-search both starts and ends.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/analysis/reconstruction.h"
+#include "core/store/trace_store.h"
+
+namespace app::gui::timeline {
+
+using core::model::TimeNs;
+
+enum class TrackKind : uint8_t { kQueue, kThread, kInterrupts, kPgo };
+
+enum class LaneKind : uint8_t {
+  kRunSegments,  // QueueTrack::segments of `queue`
+  kSignals,      // items index Reconstruction::signals
+  kWaits,        // items index Reconstruction::waits
+  kCpuWaits,     // items index Reconstruction::cpu_waits
+  kTasks,        // items index Reconstruction::tasks
+  kMissing,      // items index QueueTrack::missing of `queue`
+  kCpuSlices,    // items index TraceStore::events (cpu_slice records)
+};
+
+enum class MarkKind : uint8_t {
+  kInterrupts,   // items index Reconstruction::interrupts
+  kModeChanges,  // items index Reconstruction::mode_changes (at ts)
+  kCommits,      // items index Reconstruction::mode_changes (at commit_completed)
+  kCpuSignals,   // items index Reconstruction::signals (cpu = true, at executed)
+  kSubmissions,  // items index Reconstruction::packets (at submit)
+  kPreemptions,  // items index QueueTrack::segments of `queue` that ended preempted (at end)
+};
+
+struct Lane {
+  LaneKind kind = LaneKind::kRunSegments;
+  uint32_t queue = 0;           // for kRunSegments / kMissing
+  uint32_t rank = 0;            // 0 for the first lane of its kind in the track, 1 the next...
+  std::vector<uint32_t> items;  // what span i draws (see LaneKind)
+  std::vector<TimeNs> start;    // span i, sorted; spans of a lane never overlap
+  std::vector<TimeNs> end;
+  size_t size() const { return items.size(); }
+  TimeNs Start(size_t i) const { return start[i]; }
+  TimeNs End(size_t i) const { return end[i]; }
+};
+
+struct MarkLane {
+  MarkKind kind = MarkKind::kInterrupts;
+  uint32_t queue = 0;           // for kPreemptions
+  std::vector<uint32_t> items;  // what instant i draws (see MarkKind)
+  std::vector<TimeNs> ts;       // sorted
+  size_t size() const { return ts.size(); }
+  TimeNs Time(size_t i) const { return ts[i]; }
+};
+
+struct Track {
+  TrackKind kind = TrackKind::kQueue;
+  uint32_t id = 0;     // queue id, thread id, adapter id (interrupts); 0 for the PGO row
+  int group = -1;      // index into TimelineModel::groups
+  std::string label;
+  std::vector<Lane> lanes;
+  std::vector<MarkLane> marks;
+  bool rate_curve = false;  // draw the rate of marks[0] (interrupts per ms)
+};
+
+struct TrackGroup {
+  std::string label;
+  int parent = -1;  // index into groups, -1 at the top
+  int depth = 0;
+};
+
+// A dependency arrow: from the signal that released a wait to the wait's end.
+struct Link {
+  TimeNs from_ts = 0;
+  TimeNs to_ts = 0;
+  int from_track = -1;
+  int to_track = -1;
+  uint32_t wait = 0;     // index into waits (cpu = false) or cpu_waits (cpu = true)
+  uint32_t signal = 0;   // index into signals
+  bool cpu = false;
+};
+
+struct TimelineModel {
+  TimeNs start = 0;
+  TimeNs end = 0;
+  std::vector<TrackGroup> groups;
+  std::vector<Track> tracks;  // in tree order: a group's tracks follow the group's header
+  std::vector<Link> links;    // sorted by to_ts
+  TimeNs longest_link_ns = 0;
+
+  // Heap bytes held by the model (lists of indices), for the bench.
+  size_t HeapBytes() const;
+};
+
+TimelineModel BuildTimelineModel(const core::store::TraceStore& store,
+                                 const core::analysis::Reconstruction& reconstruction);
+
+// The span item `item` of a lane of `kind` draws, with unknown times resolved the way the
+// timeline draws them: an open end runs to the end of the trace, an unknown start starts at the
+// known end.
+struct ResolvedSpan {
+  TimeNs start = 0;
+  TimeNs end = 0;
+};
+ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item,
+                         const core::store::TraceStore& store,
+                         const core::analysis::Reconstruction& r, TimeNs trace_end);
+TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item,
+                   const core::analysis::Reconstruction& r);
+
+}  // namespace app::gui::timeline

@@ -1,0 +1,344 @@
+#include "app/gui/timeline/track_painter.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "app/gui/timeline/track_layout.h"
+#include "app/gui/widgets/palette.h"
+
+namespace app::gui::timeline {
+namespace {
+
+using core::analysis::TaskOutcome;
+using state::Selection;
+using state::SelectionKind;
+using widgets::MarkStyle;
+using widgets::SpanStyle;
+
+struct SpanLook {
+  SpanStyle style = SpanStyle::kPacket;
+  uint32_t key = 0;
+};
+
+SpanLook LookOf(const state::Document& doc, const Lane& lane, uint32_t item) {
+  const auto& r = doc.reconstruction;
+  switch (lane.kind) {
+    case LaneKind::kRunSegments: {
+      const auto& seg = r.queues[lane.queue].segments[lane.items[item]];
+      if (seg.packet == core::analysis::kNoIndex) return {SpanStyle::kPacket, lane.queue};
+      const auto& p = r.packets[seg.packet];
+      if (p.flags & core::model::kPacketPaging) return {SpanStyle::kPacketPaging, 0};
+      return {SpanStyle::kPacket, p.context != 0 ? p.context : p.queue};
+    }
+    case LaneKind::kSignals: return {SpanStyle::kSignalBox, 0};
+    case LaneKind::kWaits: return {SpanStyle::kWaitBox, 0};
+    case LaneKind::kCpuWaits: return {SpanStyle::kCpuWait, 0};
+    case LaneKind::kTasks: {
+      const auto& t = r.tasks[lane.items[item]];
+      bool ended_badly = t.outcome == TaskOutcome::kCancelled ||
+                         t.outcome == TaskOutcome::kAbandoned;
+      return {ended_badly ? SpanStyle::kTaskCancelled : SpanStyle::kTask,
+              static_cast<uint32_t>(t.pso)};
+    }
+    case LaneKind::kMissing: return {SpanStyle::kOverrun, 0};
+    case LaneKind::kCpuSlices:
+      return {SpanStyle::kCpuSlice,
+              static_cast<uint32_t>(doc.store.events.arg0[lane.items[item]])};
+  }
+  return {};
+}
+
+std::string FenceLabel(const state::Document& doc, core::model::FenceId fence) {
+  const auto* f = doc.store.FindFence(fence);
+  return f && !f->name.empty() ? f->name : fmt::format("F{}", fence);
+}
+
+std::string LabelOf(const state::Document& doc, const Lane& lane, uint32_t item) {
+  const auto& r = doc.reconstruction;
+  switch (lane.kind) {
+    case LaneKind::kRunSegments: {
+      const auto& seg = r.queues[lane.queue].segments[lane.items[item]];
+      if (seg.packet == core::analysis::kNoIndex) return {};
+      const auto& p = r.packets[seg.packet];
+      const std::string& name = doc.store.String(p.name);
+      return name.empty() ? fmt::format("#{}", p.packet_id) : name;
+    }
+    case LaneKind::kSignals: {
+      const auto& s = r.signals[lane.items[item]];
+      return fmt::format("S {}={}", FenceLabel(doc, s.fence), s.value);
+    }
+    case LaneKind::kWaits: {
+      const auto& w = r.waits[lane.items[item]];
+      return fmt::format("W {}>={}", FenceLabel(doc, w.fence), w.value);
+    }
+    case LaneKind::kCpuWaits: {
+      const auto& w = r.cpu_waits[lane.items[item]];
+      return fmt::format("wait {}>={}", FenceLabel(doc, w.fence), w.value);
+    }
+    case LaneKind::kTasks: {
+      const auto& t = r.tasks[lane.items[item]];
+      const auto* pso = doc.store.FindPso(t.pso);
+      return fmt::format("task {} {}", t.task_id, pso ? pso->name : std::string());
+    }
+    case LaneKind::kMissing: return "data missing (log overrun)";
+    case LaneKind::kCpuSlices:
+      return doc.store.String(static_cast<core::model::StringId>(
+          doc.store.events.arg0[lane.items[item]]));
+  }
+  return {};
+}
+
+MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_t item) {
+  switch (marks.kind) {
+    case MarkKind::kInterrupts:
+      return doc.reconstruction.interrupts[marks.items[item]].spurious
+                 ? MarkStyle::kInterruptSpurious
+                 : MarkStyle::kInterrupt;
+    case MarkKind::kModeChanges: return MarkStyle::kModeChange;
+    case MarkKind::kCommits: return MarkStyle::kCommit;
+    case MarkKind::kCpuSignals: return MarkStyle::kSignalQueued;
+    case MarkKind::kSubmissions: return MarkStyle::kMarker;
+    case MarkKind::kPreemptions: return MarkStyle::kPreemption;
+  }
+  return MarkStyle::kMarker;
+}
+
+void DrawTextClipped(ImDrawList* draw, float x0, float x1, float y, ImU32 color,
+                     const std::string& text) {
+  if (text.empty()) return;
+  ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  if (size.x + 6.0f > x1 - x0) return;
+  draw->AddText(ImVec2(x0 + 3.0f, y), color, text.c_str());
+}
+
+bool Contains(ImVec2 p, float x0, float y0, float x1, float y1) {
+  return p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1;
+}
+
+}  // namespace
+
+Selection SelectionOfSpan(const state::Document& doc, const Track& track, size_t lane,
+                          uint32_t item) {
+  const Lane& l = track.lanes[lane];
+  switch (l.kind) {
+    case LaneKind::kRunSegments: {
+      uint32_t packet = doc.reconstruction.queues[l.queue].segments[l.items[item]].packet;
+      if (packet == core::analysis::kNoIndex) return {};
+      return {SelectionKind::kPacket, packet, 0};
+    }
+    case LaneKind::kSignals: return {SelectionKind::kSignal, l.items[item], 0};
+    case LaneKind::kWaits: return {SelectionKind::kWait, l.items[item], 0};
+    case LaneKind::kCpuWaits: return {SelectionKind::kCpuWait, l.items[item], 0};
+    case LaneKind::kTasks: return {SelectionKind::kTask, l.items[item], 0};
+    case LaneKind::kMissing: return {SelectionKind::kMissing, l.items[item], l.queue};
+    case LaneKind::kCpuSlices: return {SelectionKind::kEvent, l.items[item], 0};
+  }
+  return {};
+}
+
+Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
+                          const state::Document& doc) {
+  const MarkLane& m = track.marks[row];
+  switch (m.kind) {
+    case MarkKind::kInterrupts: return {SelectionKind::kInterrupt, m.items[item], 0};
+    case MarkKind::kModeChanges:
+    case MarkKind::kCommits: return {SelectionKind::kModeChange, m.items[item], 0};
+    case MarkKind::kCpuSignals: return {SelectionKind::kSignal, m.items[item], 0};
+    case MarkKind::kSubmissions: return {SelectionKind::kPacket, m.items[item], 0};
+    case MarkKind::kPreemptions: {
+      uint32_t packet = doc.reconstruction.queues[m.queue].segments[m.items[item]].packet;
+      if (packet == core::analysis::kNoIndex) return {};
+      return {SelectionKind::kPacket, packet, 0};
+    }
+  }
+  return {};
+}
+
+void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw, float top,
+                float height, bool expanded, TrackHit& hit) {
+  const auto& doc = *ctx.doc;
+  const Track& track = doc.model.tracks[track_index];
+  const float s = ctx.scale;
+  const float left = ctx.left;
+  const float right = ctx.left + ctx.width;
+  ImDrawList* dl = ctx.draw;
+  for (size_t l = 0; l < track.lanes.size() && l < draw.lanes.size(); ++l) {
+    const Lane& lane = track.lanes[l];
+    const bool overlay = lane.kind == LaneKind::kMissing;
+    if (!LaneShown(lane, expanded)) continue;
+    float y0 = overlay ? top : top + LaneOffset(track, l, s, expanded);
+    float y1 = overlay ? top + height : y0 + LaneHeight(lane.kind, s);
+    for (const DrawSpan& d : draw.lanes[l]) {
+      float x0 = std::max(left + d.x0, left - 2.0f);
+      float x1 = std::min(left + d.x1, right + 2.0f);
+      if (x1 < left || x0 > right) continue;
+      if (x1 - x0 < 1.0f) x1 = x0 + 1.0f;
+      SpanLook look = LookOf(doc, lane, d.first);
+      ImU32 fill = d.count == 1 ? widgets::SpanColor(look.style, look.key)
+                                : widgets::FoldedColor(look.style, look.key);
+      dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), fill);
+      if (overlay) {
+        // Diagonal hatching marks the window where records may be missing.
+        for (float hx = x0 - (y1 - y0); hx < x1; hx += 8.0f * s) {
+          float ax = std::max(hx, x0), bx = std::min(hx + (y1 - y0), x1);
+          if (bx > ax) {
+            dl->AddLine(ImVec2(ax, y1 - (ax - hx)), ImVec2(bx, y1 - (bx - hx)),
+                        IM_COL32(230, 60, 60, 110));
+          }
+        }
+      } else if (d.count > 1) {
+        if (x1 - x0 > 3.0f) {
+          dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(0, 0, 0, 90));
+        }
+        if (y1 - y0 >= 14.0f * s) {
+          DrawTextClipped(dl, x0, x1, y0 + (y1 - y0 - ImGui::GetFontSize()) * 0.5f,
+                          widgets::TextOn(fill), fmt::format("{}", d.count));
+        }
+      } else {
+        if (x1 - x0 > 4.0f) dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(0, 0, 0, 110));
+        if (x1 - x0 > 30.0f && y1 - y0 >= 14.0f * s) {
+          DrawTextClipped(dl, x0, x1, y0 + (y1 - y0 - ImGui::GetFontSize()) * 0.5f,
+                          widgets::TextOn(fill), LabelOf(doc, lane, d.first));
+        }
+        if (lane.kind == LaneKind::kRunSegments &&
+            doc.reconstruction.queues[lane.queue].segments[lane.items[d.first]].preempted) {
+          dl->AddTriangleFilled(ImVec2(x1, y0), ImVec2(x1 - 5 * s, y0), ImVec2(x1, y0 + 5 * s),
+                                widgets::MarkColor(MarkStyle::kPreemption));
+        }
+        Selection sel = SelectionOfSpan(doc, track, l, d.first);
+        if (!sel.Empty() && sel == doc.view.selection) {
+          dl->AddRect(ImVec2(x0 - 1, y0 - 1), ImVec2(x1 + 1, y1 + 1), widgets::HoverOutline(),
+                      0.0f, 0, 2.0f);
+        }
+      }
+      if (ctx.hover_enabled && !overlay && Contains(ctx.mouse, x0, y0, x1, y1)) {
+        const Lane& spans = lane;
+        hit.valid = true;
+        hit.track = track_index;
+        hit.selection = SelectionOfSpan(doc, track, l, d.first);
+        hit.folded = d.count;
+        hit.range = {spans.Start(d.first), spans.End(d.first + d.count - 1)};
+        dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), widgets::HoverOutline());
+      }
+    }
+  }
+  if (track.marks.empty()) return;
+  const float my0 = top + LaneOffset(track, track.lanes.size(), s, expanded);
+  const float tick_h = 10.0f * s;
+  if (track.rate_curve && !draw.rate.empty()) {
+    uint32_t peak = *std::max_element(draw.rate.begin(), draw.rate.end());
+    if (peak > 0) {
+      const float cy1 = my0 + MarkRowHeight(track, s) - 1.0f;
+      const float ch = MarkRowHeight(track, s) - tick_h - 4.0f * s;
+      std::vector<ImVec2> points;
+      points.reserve(draw.rate.size());
+      for (size_t k = 0; k < draw.rate.size(); ++k) {
+        float x = left + (static_cast<float>(k) + 0.5f) * draw.rate_bucket_px;
+        if (x > right) break;
+        points.emplace_back(x, cy1 - ch * static_cast<float>(draw.rate[k]) / peak);
+      }
+      dl->AddPolyline(points.data(), static_cast<int>(points.size()), widgets::RateCurve(), 0,
+                      1.5f * s);
+      double bucket_ns = draw.rate_bucket_px / ctx.view->px_per_ns;
+      double per_ms = peak / bucket_ns * 1e6;
+      std::string label = fmt::format("peak {:.0f}/ms", per_ms);
+      dl->AddText(ImVec2(right - ImGui::CalcTextSize(label.c_str()).x - 4 * s, my0 + tick_h),
+                  widgets::RateCurve(), label.c_str());
+    }
+  }
+  for (size_t m = 0; m < track.marks.size() && m < draw.marks.size(); ++m) {
+    for (const DrawMark& d : draw.marks[m]) {
+      float x = left + d.x;
+      if (x < left - 4 || x > right + 4) continue;
+      ImU32 color = widgets::MarkColor(MarkStyleOf(doc, track.marks[m], d.first));
+      float w = d.count > 1 ? 2.0f * s : 1.0f * s;
+      if (track.marks[m].kind == MarkKind::kModeChanges ||
+          track.marks[m].kind == MarkKind::kCommits) {
+        float cy = my0 + tick_h * 0.5f + 1;
+        float r = 4.5f * s;
+        if (track.marks[m].kind == MarkKind::kModeChanges) {
+          dl->AddQuadFilled(ImVec2(x, cy - r), ImVec2(x + r, cy), ImVec2(x, cy + r),
+                            ImVec2(x - r, cy), color);
+        } else {
+          dl->AddCircleFilled(ImVec2(x, cy), r * 0.8f, color);
+        }
+      } else {
+        dl->AddRectFilled(ImVec2(x - w * 0.5f, my0), ImVec2(x + w * 0.5f + 1, my0 + tick_h),
+                          color);
+      }
+      Selection sel = SelectionOfMark(track, m, d.first, doc);
+      if (d.count == 1 && !sel.Empty() && sel == doc.view.selection) {
+        dl->AddRect(ImVec2(x - 3 * s, my0 - 1), ImVec2(x + 3 * s, my0 + tick_h + 1),
+                    widgets::HoverOutline());
+      }
+      if (ctx.hover_enabled && Contains(ctx.mouse, x - 3 * s, my0, x + 3 * s, my0 + tick_h)) {
+        const MarkLane& times = track.marks[m];
+        hit.valid = true;
+        hit.track = track_index;
+        hit.selection = sel;
+        hit.folded = d.count;
+        hit.range = {times.Time(d.first), times.Time(d.first + d.count - 1)};
+      }
+    }
+  }
+}
+
+size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top,
+                  size_t max_arrows) {
+  const auto& doc = *ctx.doc;
+  const auto& links = doc.model.links;
+  const LodView& view = *ctx.view;
+  auto first = std::lower_bound(links.begin(), links.end(), view.start,
+                                [](const Link& l, TimeNs t) { return l.to_ts < t; });
+  auto last = std::upper_bound(first, links.end(), view.end + doc.model.longest_link_ns,
+                               [](TimeNs t, const Link& l) { return t < l.to_ts; });
+  const size_t in_range = static_cast<size_t>(last - first);
+  const float s = ctx.scale;
+  const auto& sel = doc.view.selection;
+  auto is_selected = [&](const Link& l) {
+    return (sel.kind == state::SelectionKind::kWait && !l.cpu && l.wait == sel.index) ||
+           (sel.kind == state::SelectionKind::kCpuWait && l.cpu && l.wait == sel.index) ||
+           (sel.kind == state::SelectionKind::kSignal && l.signal == sel.index);
+  };
+  auto draw_link = [&](const Link& l, bool selected) {
+    if (l.from_ts > view.end || l.to_ts < view.start) return;
+    float ya = track_top[l.from_track];
+    float yb = track_top[l.to_track];
+    if (std::isnan(ya) || std::isnan(yb)) return;
+    ya += 11.0f * s;
+    yb += 11.0f * s;
+    float xa = ctx.left + static_cast<float>(view.ToPx(l.from_ts));
+    float xb = ctx.left + static_cast<float>(view.ToPx(l.to_ts));
+    ImU32 color = widgets::ArrowColor(selected);
+    if (!selected && in_range > 150) color = (color & 0x00FFFFFF) | (70u << 24);
+    float bend = std::max(std::abs(xb - xa) * 0.4f, 12.0f * s);
+    ctx.draw->AddBezierCubic(ImVec2(xa, ya), ImVec2(xa + bend, ya), ImVec2(xb - bend, yb),
+                             ImVec2(xb, yb), color, selected ? 2.0f * s : 1.0f * s);
+    float dir = yb >= ya ? -1.0f : 1.0f;
+    ctx.draw->AddTriangleFilled(ImVec2(xb, yb), ImVec2(xb - 6 * s, yb + dir * 3 * s),
+                                ImVec2(xb - 6 * s, yb - dir * 3 * s), color);
+    ctx.draw->AddCircleFilled(ImVec2(xa, ya), 2.0f * s, color);
+  };
+  if (in_range <= max_arrows) {
+    for (auto it = first; it != last; ++it) draw_link(*it, is_selected(*it));
+    return in_range;
+  }
+  // Too many to draw: only the selected item's arrows, found from the selection itself (a
+  // frame never walks all links).
+  const auto& r = doc.reconstruction;
+  auto draw_wait = [&](uint32_t wait, bool cpu) {
+    TimeNs to = cpu ? r.cpu_waits[wait].released : r.waits[wait].unblocked;
+    auto it = std::lower_bound(links.begin(), links.end(), to,
+                               [](const Link& l, TimeNs t) { return l.to_ts < t; });
+    for (; it != links.end() && it->to_ts == to; ++it) {
+      if (it->wait == wait && it->cpu == cpu) draw_link(*it, true);
+    }
+  };
+  if (sel.kind == state::SelectionKind::kWait) draw_wait(sel.index, false);
+  if (sel.kind == state::SelectionKind::kCpuWait) draw_wait(sel.index, true);
+  return in_range;
+}
+
+}  // namespace app::gui::timeline

@@ -1,0 +1,345 @@
+#include "app/gui/views/details_view.h"
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/gui/state/selection_info.h"
+#include "app/gui/widgets/time_format.h"
+#include "core/model/event_kind.h"
+
+namespace app::gui::views {
+namespace {
+
+using core::analysis::kNoIndex;
+using core::analysis::kUnknownTime;
+using state::Selection;
+using state::SelectionKind;
+
+void Field(const char* name, const std::string& value) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::TextDisabled("%s", name);
+  ImGui::TableSetColumnIndex(1);
+  ImGui::TextWrapped("%s", value.c_str());
+}
+
+std::string Time(const state::Document& doc, core::model::TimeNs t) {
+  if (t == kUnknownTime) return "(no record)";
+  return fmt::format("{}  ({} ns)", widgets::FormatTime(t, doc.model.start), t);
+}
+
+std::string QueueName(const state::Document& doc, core::model::QueueId q) {
+  const auto* queue = doc.store.FindQueue(q);
+  return queue ? fmt::format("{} (#{})", queue->name, q) : (q ? fmt::format("#{}", q) : "-");
+}
+std::string ThreadName(const state::Document& doc, core::model::ThreadId t) {
+  const auto* thread = doc.store.FindThread(t);
+  return thread ? fmt::format("{} (tid {})", thread->name, thread->tid)
+                : (t ? fmt::format("#{}", t) : "-");
+}
+std::string FenceName(const state::Document& doc, core::model::FenceId f) {
+  const auto* fence = doc.store.FindFence(f);
+  return fence ? fmt::format("{} (#{}, {})", fence->name, f,
+                             core::model::FenceKindName(fence->kind))
+               : (f ? fmt::format("#{}", f) : "-");
+}
+std::string Record(const state::Document& doc, uint32_t event) {
+  if (event == kNoIndex) return "(none)";
+  return fmt::format("rowid {}", doc.store.events.RowIdOf(event));
+}
+std::string Duration(core::model::TimeNs a, core::model::TimeNs b) {
+  if (a == kUnknownTime || b == kUnknownTime) return "(open)";
+  return widgets::FormatDuration(b - a);
+}
+
+}  // namespace
+
+void DetailsView::Draw(state::Document& doc) {
+  const Selection sel = doc.view.selection;
+  if (sel.Empty()) {
+    DrawTraceSummary(doc);
+    return;
+  }
+  ImGui::TextUnformatted(state::SelectionTitle(doc, sel).c_str());
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Zoom to")) state::ZoomTo(doc.view, state::SelectionTimeRange(doc, sel));
+  ImGui::Separator();
+  DrawFields(doc);
+  DrawLinks(doc);
+}
+
+void DetailsView::DrawTraceSummary(const state::Document& doc) {
+  ImGui::TextWrapped("%s", doc.path.string().c_str());
+  ImGui::Separator();
+  if (ImGui::BeginTable("summary", 2, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    Field("source", doc.store.MetaOr("source", "?"));
+    Field("scenario", doc.store.MetaOr("scenario", "-"));
+    Field("events", fmt::format("{}", doc.store.events.size()));
+    Field("span", widgets::FormatDuration(doc.model.end - doc.model.start));
+    Field("queues", fmt::format("{}", doc.store.queues.size()));
+    Field("packets", fmt::format("{}", doc.reconstruction.packets.size()));
+    Field("signals / waits", fmt::format("{} / {}", doc.reconstruction.signals.size(),
+                                         doc.reconstruction.waits.size()));
+    Field("CPU waits", fmt::format("{}", doc.reconstruction.cpu_waits.size()));
+    Field("interrupts", fmt::format("{}", doc.reconstruction.interrupts.size()));
+    Field("background tasks", fmt::format("{}", doc.reconstruction.tasks.size()));
+    for (const auto& p : doc.reconstruction.problems) {
+      Field(p.name.c_str(), fmt::format("{} ({})", p.count, p.description));
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("Click an item on the timeline to see its details.");
+}
+
+void DetailsView::DrawFields(state::Document& doc) {
+  const Selection sel = doc.view.selection;
+  const auto& r = doc.reconstruction;
+  if (!ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    return;
+  }
+  ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+  switch (sel.kind) {
+    case SelectionKind::kPacket: {
+      const auto& p = r.packets[sel.index];
+      Field("packet id", fmt::format("{}", p.packet_id));
+      Field("name", doc.store.String(p.name));
+      Field("queue", QueueName(doc, p.queue));
+      Field("submitted by", ThreadName(doc, p.thread));
+      const auto* ctx = doc.store.FindContext(p.context);
+      Field("context", ctx ? fmt::format("{} (#{})", ctx->name, p.context) : "-");
+      Field("submitted", Time(doc, p.submit));
+      Field("started", Time(doc, p.start));
+      Field("completed", Time(doc, p.end));
+      Field("queue latency", Duration(p.submit, p.start));
+      Field("run time", Duration(p.start, p.end));
+      Field("planned GPU time", widgets::FormatDuration(p.planned_ns));
+      Field("preemptions", fmt::format("{}", p.preemptions));
+      std::string flags;
+      if (p.flags & core::model::kPacketPaging) flags += "paging ";
+      if (p.flags & core::model::kPacketInstrumented) flags += "instrumented ";
+      if (p.flags & core::model::kPacketUsesVariant) flags += "variant ";
+      if (p.flags & core::model::kPacketResubmission) flags += "resubmission ";
+      if (p.flags & core::model::kPacketPresent) flags += "present ";
+      Field("flags", flags.empty() ? "-" : flags);
+      Field("records", fmt::format("{} / {} / {}", Record(doc, p.submit_event),
+                                   Record(doc, p.start_event), Record(doc, p.end_event)));
+      break;
+    }
+    case SelectionKind::kSignal: {
+      const auto& s = r.signals[sel.index];
+      Field("signal id", fmt::format("{}", s.signal_id));
+      Field("fence", FenceName(doc, s.fence));
+      Field("value", fmt::format("{} (was {}){}", s.value, s.previous_value,
+                                 s.rewind ? "  REWIND" : ""));
+      Field(s.cpu ? "thread (CPU signal)" : "queue", s.cpu ? ThreadName(doc, s.thread)
+                                                         : QueueName(doc, s.queue));
+      if (!s.cpu) Field("queued by", ThreadName(doc, s.thread));
+      Field("queued", Time(doc, s.queued));
+      Field("executed", Time(doc, s.executed));
+      Field("queued -> executed", Duration(s.queued, s.executed));
+      Field("interrupts raised", fmt::format("{}", s.interrupts));
+      Field("records", fmt::format("{} / {}", Record(doc, s.queued_event),
+                                   Record(doc, s.executed_event)));
+      break;
+    }
+    case SelectionKind::kWait: {
+      const auto& w = r.waits[sel.index];
+      Field("wait id", fmt::format("{}", w.wait_id));
+      Field("fence", FenceName(doc, w.fence));
+      Field("waits for", fmt::format(">= {}", w.value));
+      Field("queue", QueueName(doc, w.queue));
+      Field("queued by", ThreadName(doc, w.thread));
+      Field("queued", Time(doc, w.queued));
+      Field("observed on GPU", Time(doc, w.observed));
+      Field("unblocked", Time(doc, w.unblocked));
+      Field("wait time", Duration(w.Begin(), w.unblocked));
+      constexpr const char* kPaths[] = {"GPU-native wait", "held on the CPU by the OS",
+                                     "cross-adapter propagation"};
+      Field("path", kPaths[static_cast<int>(w.path) % 3]);
+      constexpr const char* kLinks[] = {"none found", "explicit (released_by_signal_id)",
+                                     "by fence value"};
+      Field("link", kLinks[static_cast<int>(w.link) % 3]);
+      if (w.pending_at_end) Field("pending at end", fmt::format("CurrentValue {}", w.value_at_end));
+      Field("records", fmt::format("{} / {}", Record(doc, w.queued_event),
+                                   Record(doc, w.unblocked_event)));
+      break;
+    }
+    case SelectionKind::kCpuWait: {
+      const auto& w = r.cpu_waits[sel.index];
+      Field("waiter id", fmt::format("{}", w.waiter_id));
+      Field("thread", ThreadName(doc, w.thread));
+      Field("fence", FenceName(doc, w.fence));
+      Field("waits for", fmt::format(">= {}", w.value));
+      constexpr const char* kModes[] = {"single", "wait-any", "wait-all"};
+      Field("mode", kModes[w.mode % 3]);
+      Field("began", Time(doc, w.begin));
+      Field("released", Time(doc, w.released));
+      Field("blocked for", Duration(w.Begin(), w.released));
+      Field("value seen", fmt::format("{}", w.observed_value));
+      if (w.pending_at_end) Field("pending at end", "yes: never released");
+      Field("records", fmt::format("{} / {}", Record(doc, w.begin_event),
+                                   Record(doc, w.released_event)));
+      break;
+    }
+    case SelectionKind::kTask: {
+      const auto& t = r.tasks[sel.index];
+      constexpr const char* kOutcomes[] = {"pending", "finished", "cancelled", "abandoned"};
+      const auto* pso = doc.store.FindPso(t.pso);
+      Field("task id", fmt::format("{}", t.task_id));
+      Field("PSO", pso ? fmt::format("{} (#{})", pso->name, t.pso) : "-");
+      Field("variant", fmt::format("{}", t.variant));
+      Field("commit", fmt::format("{}", t.commit));
+      Field("queued by", ThreadName(doc, t.queued_by));
+      Field("ran on", ThreadName(doc, t.thread));
+      Field("priority", t.priority ? "above idle (high-priority commit)" : "idle");
+      Field("queued", Time(doc, t.queued));
+      Field("started", Time(doc, t.started));
+      Field("ended", Time(doc, t.ended));
+      Field("run time", Duration(t.started, t.ended));
+      Field("outcome", kOutcomes[static_cast<int>(t.outcome) % 4]);
+      break;
+    }
+    case SelectionKind::kInterrupt: {
+      const auto& i = r.interrupts[sel.index];
+      constexpr const char* kTypes[] = {"native", "monitored", "cross-adapter", "DMA completion"};
+      Field("time", Time(doc, i.ts));
+      Field("type", kTypes[static_cast<int>(i.Type()) % 4]);
+      Field("HWQueue named", i.queue ? QueueName(doc, i.queue) : "none (scan all logs)");
+      Field("fence", FenceName(doc, i.fence));
+      Field("value", fmt::format("{}", i.value));
+      Field("waiters released", fmt::format("{} recorded, {} CPU waits linked", i.waiters_released,
+                                            i.cpu_waits_linked));
+      Field("fences evaluated", fmt::format("{}", i.fences_evaluated));
+      Field("spurious", i.spurious ? "yes: released nobody (seed 003: permitted race)" : "no");
+      Field("record", Record(doc, i.event));
+      break;
+    }
+    case SelectionKind::kModeChange: {
+      const auto& m = r.mode_changes[sel.index];
+      Field("call id", fmt::format("{}", m.call_id));
+      Field("caller", ThreadName(doc, m.thread));
+      Field("time", Time(doc, m.ts));
+      Field("mode", std::string(core::model::BackgroundModeName(m.mode)));
+      Field("action", std::string(core::model::MeasurementsActionName(m.action)));
+      Field("result", m.result == 0 ? "success" : "refused");
+      Field("FurtherMeasurementsDesired", m.further_measurements_desired ? "TRUE" : "FALSE");
+      Field("commit", fmt::format("{} ({} tasks)", m.commit, m.commit_tasks));
+      Field("commit completed", Time(doc, m.commit_completed));
+      break;
+    }
+    case SelectionKind::kMissing: {
+      const auto& m = r.queues[sel.queue].missing[sel.index];
+      Field("queue", QueueName(doc, m.queue));
+      Field("missing since", Time(doc, m.start));
+      Field("detected", Time(doc, m.end));
+      Field("entries lost", fmt::format("{}", m.entries_lost));
+      Field("log", m.log == core::model::LogType::kWait ? "wait log" : "signal log");
+      Field("record", Record(doc, m.event));
+      break;
+    }
+    case SelectionKind::kEvent: {
+      const auto& e = doc.store.events;
+      uint32_t i = sel.index;
+      Field("rowid", fmt::format("{}", e.RowIdOf(i)));
+      Field("kind", std::string(core::model::EventKindName(e.kind[i])));
+      Field("ts_ns", Time(doc, e.ts[i]));
+      Field("queue_id", QueueName(doc, e.queue[i]));
+      Field("thread_id", ThreadName(doc, e.thread[i]));
+      Field("fence_id", FenceName(doc, e.fence[i]));
+      Field("value", fmt::format("{}", e.value[i]));
+      Field("op_id", fmt::format("{}", e.op[i]));
+      Field("arg0", fmt::format("{}", e.arg0[i]));
+      Field("arg1", fmt::format("{}", e.arg1[i]));
+      Field("arg2", fmt::format("{}", e.arg2[i]));
+      Field("flags", fmt::format("{:#x}", e.flags[i]));
+      if (e.kind[i] == core::model::EventKind::CpuSlice) {
+        Field("name", doc.store.String(static_cast<core::model::StringId>(e.arg0[i])));
+        Field("duration", widgets::FormatDuration(static_cast<core::model::TimeNs>(e.value[i])));
+      }
+      break;
+    }
+    case SelectionKind::kNone: break;
+  }
+  ImGui::EndTable();
+}
+
+void DetailsView::RefreshLinks(const state::Document& doc) {
+  const Selection sel = doc.view.selection;
+  if (m_links_doc == &doc && sel == m_links_for) return;
+  m_links_doc = &doc;
+  m_links_for = sel;
+  m_links.clear();
+  const auto& r = doc.reconstruction;
+  switch (sel.kind) {
+    case SelectionKind::kWait: {
+      const auto& w = r.waits[sel.index];
+      if (w.signal != kNoIndex) m_links.push_back({SelectionKind::kSignal, w.signal, 0});
+      break;
+    }
+    case SelectionKind::kCpuWait: {
+      const auto& w = r.cpu_waits[sel.index];
+      if (w.signal != kNoIndex) m_links.push_back({SelectionKind::kSignal, w.signal, 0});
+      if (w.interrupt != kNoIndex) m_links.push_back({SelectionKind::kInterrupt, w.interrupt, 0});
+      break;
+    }
+    case SelectionKind::kSignal: {
+      for (uint32_t i = 0; i < r.waits.size() && m_links.size() < 200; ++i) {
+        if (r.waits[i].signal == sel.index) m_links.push_back({SelectionKind::kWait, i, 0});
+      }
+      for (uint32_t i = 0; i < r.cpu_waits.size() && m_links.size() < 200; ++i) {
+        if (r.cpu_waits[i].signal == sel.index) m_links.push_back({SelectionKind::kCpuWait, i, 0});
+      }
+      for (uint32_t i = 0; i < r.interrupts.size() && m_links.size() < 200; ++i) {
+        if (r.interrupts[i].signal == sel.index) {
+          m_links.push_back({SelectionKind::kInterrupt, i, 0});
+        }
+      }
+      break;
+    }
+    case SelectionKind::kInterrupt: {
+      const auto& i = r.interrupts[sel.index];
+      if (i.signal != kNoIndex) m_links.push_back({SelectionKind::kSignal, i.signal, 0});
+      for (uint32_t w = 0; w < r.cpu_waits.size() && m_links.size() < 200; ++w) {
+        if (r.cpu_waits[w].interrupt == sel.index) {
+          m_links.push_back({SelectionKind::kCpuWait, w, 0});
+        }
+      }
+      break;
+    }
+    case SelectionKind::kPacket: {
+      const auto& p = r.packets[sel.index];
+      for (uint32_t e : {p.submit_event, p.start_event, p.end_event}) {
+        if (e != kNoIndex) m_links.push_back({SelectionKind::kEvent, e, 0});
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+void DetailsView::DrawLinks(state::Document& doc) {
+  RefreshLinks(doc);
+  if (m_links.empty()) return;
+  ImGui::Spacing();
+  ImGui::TextDisabled("Linked");
+  ImGui::Separator();
+  for (size_t i = 0; i < m_links.size(); ++i) {
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::SmallButton("Jump")) {
+      Selection target = m_links[i];
+      ImGui::PopID();
+      state::JumpTo(doc, target);
+      return;
+    }
+    ImGui::SameLine();
+    state::TimeRange range = state::SelectionTimeRange(doc, m_links[i]);
+    ImGui::Text("%s at %s", state::SelectionTitle(doc, m_links[i]).c_str(),
+                widgets::FormatTime(range.start, doc.model.start).c_str());
+    ImGui::PopID();
+  }
+}
+
+}  // namespace app::gui::views

@@ -1,0 +1,283 @@
+#include "app/gui/views/main_window.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/gui/state/selection_info.h"
+#include "app/gui/widgets/time_format.h"
+
+namespace app::gui::views {
+namespace {
+
+constexpr const char* kPanelNames[] = {"Range statistics", "Events", "Interrupts",
+                                       "PGO convergence", "Findings", "SQL", "Tracks"};
+constexpr const char* kPanelKeys[] = {"stats", "events", "interrupts", "pgo",
+                                      "findings", "sql", "tracks"};
+
+float Scale() { return ImGui::GetFontSize() / 15.0f; }
+
+// A draggable bar between two panes; returns the drag distance this frame.
+float Splitter(const char* id, ImVec2 size) {
+  ImGui::InvisibleButton(id, size);
+  bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemHovered() || active) {
+    ImGui::SetMouseCursor(size.x > size.y ? ImGuiMouseCursor_ResizeNS : ImGuiMouseCursor_ResizeEW);
+  }
+  ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ImGui::GetWindowDrawList()->AddRectFilled(
+      a, b, active ? IM_COL32(90, 120, 180, 255) : IM_COL32(45, 48, 56, 255));
+  if (!active) return 0.0f;
+  return size.x > size.y ? ImGui::GetIO().MouseDelta.y : ImGui::GetIO().MouseDelta.x;
+}
+
+}  // namespace
+
+const char* PanelName(Panel panel) { return kPanelNames[static_cast<int>(panel)]; }
+
+std::optional<Panel> ParsePanel(const std::string& name) {
+  for (int i = 0; i < static_cast<int>(Panel::kCount); ++i) {
+    if (name == kPanelKeys[i]) return static_cast<Panel>(i);
+  }
+  return std::nullopt;
+}
+
+MainWindow::MainWindow(state::Settings settings, std::filesystem::path settings_file)
+    : m_settings(std::move(settings)), m_settings_file(std::move(settings_file)) {
+  m_force_panel = static_cast<Panel>(
+      std::clamp(m_settings.bottom_tab, 0, static_cast<int>(Panel::kCount) - 1));
+}
+
+MainWindow::~MainWindow() { SaveSettings(); }
+
+void MainWindow::SaveSettings() {
+  if (m_settings_file.empty()) return;
+  if (m_doc) {
+    m_settings.show_arrows = m_doc->view.show_arrows;
+    m_settings.show_fence_boxes = m_doc->view.show_fence_boxes;
+    m_settings.show_rate_curve = m_doc->view.show_rate_curve;
+  }
+  state::SaveSettings(m_settings, m_settings_file);
+}
+
+void MainWindow::SetDocument(std::unique_ptr<state::Document> doc) {
+  m_doc = std::move(doc);
+  if (!m_doc) return;
+  m_doc->view.show_arrows = m_settings.show_arrows;
+  m_doc->view.show_fence_boxes = m_settings.show_fence_boxes;
+  m_doc->view.show_rate_curve = m_settings.show_rate_curve;
+  ++m_doc->view.layout_generation;
+  state::AddRecentFile(m_settings, std::filesystem::absolute(m_doc->path).string());
+  SaveSettings();
+}
+
+void MainWindow::OpenNow(const std::filesystem::path& path) {
+  SetDocument(state::LoadDocument(path));
+}
+
+void MainWindow::RequestOpen(const std::filesystem::path& path) { m_open_request = path; }
+
+void MainWindow::ApplyRequests() {
+  if (m_close_request) {
+    m_doc.reset();
+    m_close_request = false;
+  }
+  if (m_open_request) {
+    m_loader.Start(*m_open_request);
+    m_open_request.reset();
+  }
+}
+
+void MainWindow::DrawFrame() {
+  std::string error;
+  if (auto doc = m_loader.TakeResult(error)) {
+    SetDocument(std::move(doc));
+  } else if (!error.empty()) {
+    m_error = error;
+  }
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(viewport->WorkPos);
+  ImGui::SetNextWindowSize(viewport->WorkSize);
+  constexpr ImGuiWindowFlags kFlags =
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
+      ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4, 4));
+  ImGui::Begin("fencescope", nullptr, kFlags);
+  ImGui::PopStyleVar();
+  DrawMenuBar();
+  if (m_doc) {
+    DrawWorkspace();
+  } else {
+    ImGui::Spacing();
+    ImGui::TextUnformatted("No trace open.");
+    ImGui::TextDisabled("File > Open, drop a trace file onto this window, or run `fencescope` "
+                        "with no arguments to simulate the default scenario.");
+    for (const auto& file : m_settings.recent_files) {
+      if (ImGui::Selectable(file.c_str())) RequestOpen(file);
+    }
+  }
+  if (auto path = m_open_dialog.Draw(m_settings.recent_files)) RequestOpen(*path);
+  if (auto path = m_simulate_dialog.Draw(m_settings)) RequestOpen(*path);
+  DrawLoadingOverlay();
+  if (!m_error.empty()) {
+    ImGui::OpenPopup("Error");
+    if (ImGui::BeginPopupModal("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+      ImGui::TextUnformatted(m_error.c_str());
+      if (ImGui::Button("OK")) {
+        m_error.clear();
+        ImGui::CloseCurrentPopup();
+      }
+      ImGui::EndPopup();
+    }
+  }
+  ImGui::End();
+}
+
+void MainWindow::DrawMenuBar() {
+  if (!ImGui::BeginMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) m_open_dialog.Show();
+    if (ImGui::MenuItem("Simulate...")) m_simulate_dialog.Show(m_settings);
+    if (ImGui::BeginMenu("Open recent", !m_settings.recent_files.empty())) {
+      for (const auto& file : m_settings.recent_files) {
+        if (ImGui::MenuItem(file.c_str())) RequestOpen(file);
+      }
+      ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Close", nullptr, false, m_doc != nullptr)) m_close_request = true;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) m_quit = true;
+    ImGui::EndMenu();
+  }
+  if (m_doc && ImGui::BeginMenu("View")) {
+    auto& view = m_doc->view;
+    if (ImGui::MenuItem("Fit whole trace", "Home")) state::FitAll(view);
+    if (ImGui::MenuItem("Zoom to selected range", "Z", false, view.selected_range.Valid())) {
+      state::ZoomTo(view, view.selected_range);
+    }
+    if (ImGui::MenuItem("Clear selection", "Esc")) {
+      view.selection = {};
+      view.selected_range = {};
+    }
+    ImGui::Separator();
+    bool changed = false;
+    changed |= ImGui::MenuItem("Dependency arrows", nullptr, &view.show_arrows);
+    changed |= ImGui::MenuItem("Fence signal / wait boxes", nullptr, &view.show_fence_boxes);
+    changed |= ImGui::MenuItem("Interrupt rate curve", nullptr, &view.show_rate_curve);
+    if (changed) ++view.layout_generation;
+    ImGui::Separator();
+    for (int i = 0; i < static_cast<int>(Panel::kCount); ++i) {
+      if (ImGui::MenuItem(kPanelNames[i])) m_force_panel = static_cast<Panel>(i);
+    }
+    ImGui::EndMenu();
+  }
+  if (m_doc && ImGui::BeginMenu("Bookmarks")) {
+    auto& view = m_doc->view;
+    if (ImGui::MenuItem("Add at view centre", "B")) {
+      view.bookmarks.push_back({view.visible.start + view.visible.Length() / 2,
+                                fmt::format("bookmark {}", view.bookmarks.size() + 1)});
+    }
+    if (ImGui::MenuItem("Clear all", nullptr, false, !view.bookmarks.empty())) view.bookmarks.clear();
+    ImGui::Separator();
+    for (const auto& mark : view.bookmarks) {
+      std::string label = fmt::format("{}  {}", mark.label,
+                                      widgets::FormatTime(mark.ts, m_doc->model.start));
+      if (ImGui::MenuItem(label.c_str())) {
+        state::Pan(view, mark.ts - (view.visible.start + view.visible.Length() / 2));
+      }
+    }
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::TextUnformatted(
+        "wheel: zoom at cursor    Shift+wheel: scroll tracks\n"
+        "drag: pan    right-drag / Shift+drag / drag on ruler: select range\n"
+        "click: select    double-click: zoom to item\n"
+        "W/S: zoom    A/D: pan    Home: fit    Z: zoom to range\n"
+        "B: bookmark    Esc: clear selection");
+    ImGui::EndMenu();
+  }
+  if (m_doc) {
+    ImGui::Separator();
+    ImGui::TextDisabled("%s  |  %zu events  |  %zu draw items", m_doc->path.filename().c_str(),
+                        m_doc->store.events.size(), m_timeline.cache().items());
+  }
+  ImGui::EndMenuBar();
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) m_open_dialog.Show();
+  if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) m_quit = true;
+}
+
+void MainWindow::DrawWorkspace() {
+  state::Document& doc = *m_doc;
+  const float s = Scale();
+  const float bar = 5.0f * s;
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float timeline_h = std::clamp(avail.y * m_settings.timeline_fraction, 100.0f * s,
+                                avail.y - 120.0f * s);
+  float details_w = std::clamp(m_settings.details_width * s, 150.0f * s, avail.x * 0.5f);
+
+  ImGui::BeginChild("timeline_pane", ImVec2(avail.x - details_w - bar, timeline_h), false,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  m_timeline.Draw(doc);
+  ImGui::EndChild();
+  ImGui::SameLine(0, 0);
+  float dx = Splitter("##vsplit", ImVec2(bar, timeline_h));
+  if (dx != 0) m_settings.details_width = std::max(150.0f, m_settings.details_width - dx / s);
+  ImGui::SameLine(0, 0);
+  ImGui::BeginChild("details_pane", ImVec2(details_w, timeline_h), true);
+  m_details.Draw(doc);
+  ImGui::EndChild();
+  float dy = Splitter("##hsplit", ImVec2(avail.x, bar));
+  if (dy != 0) {
+    m_settings.timeline_fraction = std::clamp(m_settings.timeline_fraction + dy / avail.y,
+                                              0.2f, 0.9f);
+  }
+  ImGui::BeginChild("panels_pane", ImVec2(0, 0), false);
+  DrawPanels(doc);
+  ImGui::EndChild();
+}
+
+void MainWindow::DrawPanels(state::Document& doc) {
+  if (!ImGui::BeginTabBar("panels")) return;
+  for (int i = 0; i < static_cast<int>(Panel::kCount); ++i) {
+    ImGuiTabItemFlags flags = 0;
+    if (m_force_panel && static_cast<int>(*m_force_panel) == i) {
+      flags |= ImGuiTabItemFlags_SetSelected;
+    }
+    if (!ImGui::BeginTabItem(kPanelNames[i], nullptr, flags)) continue;
+    m_settings.bottom_tab = i;
+    switch (static_cast<Panel>(i)) {
+      case Panel::kRangeStats: m_range_stats.Draw(doc); break;
+      case Panel::kEvents: m_events.Draw(doc); break;
+      case Panel::kInterrupts: m_interrupts.Draw(doc); break;
+      case Panel::kPgo: m_pgo.Draw(doc); break;
+      case Panel::kFindings: m_findings.Draw(doc); break;
+      case Panel::kSql: m_sql.Draw(doc); break;
+      case Panel::kTracks: m_tracks.Draw(doc); break;
+      case Panel::kCount: break;
+    }
+    ImGui::EndTabItem();
+  }
+  m_force_panel.reset();
+  ImGui::EndTabBar();
+}
+
+void MainWindow::DrawLoadingOverlay() {
+  if (!m_loader.Busy()) return;
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f,
+                                 viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::Begin("Loading", nullptr,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoSavedSettings);
+  ImGui::Text("Loading %s", m_loader.path().string().c_str());
+  ImGui::ProgressBar(static_cast<float>(m_loader.Progress()), ImVec2(400.0f * Scale(), 0));
+  ImGui::End();
+}
+
+}  // namespace app::gui::views

@@ -1,0 +1,93 @@
+// The window's one top-level surface: menu bar, timeline, details panel on the right, and the
+// panels under the timeline as tabs. Owns the open Document, the views (one object per window,
+// listed in one place below) and the queue of requests made mid-frame (open, close, quit), which
+// are applied after ImGui::Render() (the ExampleAppDocuments::CloseQueue pattern).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app/gui/state/document.h"
+#include "app/gui/state/settings.h"
+#include "app/gui/views/details_view.h"
+#include "app/gui/views/event_table_view.h"
+#include "app/gui/views/findings_view.h"
+#include "app/gui/views/interrupts_view.h"
+#include "app/gui/views/open_dialog.h"
+#include "app/gui/views/pgo_view.h"
+#include "app/gui/views/range_stats_view.h"
+#include "app/gui/views/simulate_dialog.h"
+#include "app/gui/views/sql_console_view.h"
+#include "app/gui/views/timeline_view.h"
+#include "app/gui/views/tracks_view.h"
+
+namespace app::gui::views {
+
+// The panels under the timeline, in tab order.
+enum class Panel : int {
+  kRangeStats = 0, kEvents, kInterrupts, kPgo, kFindings, kSql, kTracks, kCount
+};
+const char* PanelName(Panel panel);
+// Parses a panel name as accepted by --panel ("stats", "events", ...); nullopt when unknown.
+std::optional<Panel> ParsePanel(const std::string& name);
+
+class MainWindow {
+ public:
+  // `settings_file` empty: settings are neither read nor written (screenshots, tests).
+  MainWindow(state::Settings settings, std::filesystem::path settings_file);
+  ~MainWindow();
+
+  // Opens synchronously (command line, tests). Throws core::Error.
+  void OpenNow(const std::filesystem::path& path);
+  void SetDocument(std::unique_ptr<state::Document> doc);
+  // Opens on the worker thread; the frame shows progress meanwhile.
+  void RequestOpen(const std::filesystem::path& path);
+
+  // Builds the whole UI for one frame (between NewFrame and Render).
+  void DrawFrame();
+  // Applies requests queued during DrawFrame(). Call after Render.
+  void ApplyRequests();
+  bool WantsQuit() const { return m_quit; }
+
+  state::Document* document() { return m_doc.get(); }
+  void ShowPanel(Panel panel) { m_force_panel = panel; }
+  SqlConsoleView& sql_console() { return m_sql; }
+  const TimelineView& timeline() const { return m_timeline; }
+  const state::Settings& settings() const { return m_settings; }
+
+ private:
+  void DrawMenuBar();
+  void DrawWorkspace();
+  void DrawPanels(state::Document& doc);
+  void DrawLoadingOverlay();
+  void SaveSettings();
+
+  state::Settings m_settings;
+  std::filesystem::path m_settings_file;
+  std::unique_ptr<state::Document> m_doc;
+  state::DocumentLoader m_loader;
+  std::string m_error;  // last open error, shown until dismissed
+
+  // The views (one per window).
+  TimelineView m_timeline;
+  DetailsView m_details;
+  RangeStatsView m_range_stats;
+  EventTableView m_events;
+  InterruptsView m_interrupts;
+  PgoView m_pgo;
+  FindingsView m_findings;
+  SqlConsoleView m_sql;
+  TracksView m_tracks;
+  OpenDialog m_open_dialog;
+  SimulateDialog m_simulate_dialog;
+
+  // Requests made mid-frame.
+  std::optional<std::filesystem::path> m_open_request;
+  bool m_close_request = false;
+  bool m_quit = false;
+  std::optional<Panel> m_force_panel;
+};
+
+}  // namespace app::gui::views

@@ -1,0 +1,79 @@
+#include "app/gui/views/pgo_view.h"
+
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/gui/state/selection_info.h"
+#include "app/gui/widgets/time_format.h"
+
+namespace app::gui::views {
+void PgoView::Draw(state::Document& doc) {
+  if (m_doc != &doc) {
+    m_series = core::analysis::ComputePgoSeries(doc.store, doc.reconstruction);
+    m_doc = &doc;
+  }
+  const auto& passes = m_series.passes;
+  if (passes.empty()) {
+    ImGui::TextDisabled("No SetBackgroundProcessingMode calls in this trace (%zu background "
+                        "tasks).", doc.reconstruction.tasks.size());
+    return;
+  }
+  // Mean packet time per pass as a curve: convergence shows as a falling line.
+  std::vector<float> mean_us;
+  for (const auto& p : passes) mean_us.push_back(static_cast<float>(p.mean_packet_ns / 1e3));
+  ImGui::PlotLines("mean packet time per pass (us)", mean_us.data(),
+                   static_cast<int>(mean_us.size()), 0, nullptr, FLT_MAX, FLT_MAX,
+                   ImVec2(0, 60.0f * ImGui::GetFontSize() / 15.0f));
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                     ImGuiTableFlags_BordersV | ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("passes", 10, kFlags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* c : {"pass", "at", "mode", "action", "FurtherMeasurementsDesired",
+                        "tasks queued", "finished / cancelled", "packets (instr. / variant)",
+                        "mean packet time", "variants applied"}) {
+    ImGui::TableSetupColumn(c);
+  }
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(passes.size()));
+  while (clipper.Step()) {
+    for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+      const auto& p = passes[row];
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::PushID(row);
+      if (ImGui::Selectable(fmt::format("{}", row + 1).c_str(), false,
+                            ImGuiSelectableFlags_SpanAllColumns)) {
+        state::ZoomTo(doc.view, {p.start, p.end});
+      }
+      ImGui::PopID();
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(widgets::FormatTime(p.start, doc.model.start).c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::Text("%s%s", std::string(core::model::BackgroundModeName(p.mode)).c_str(),
+                  p.refused ? " (refused)" : "");
+      ImGui::TableSetColumnIndex(3);
+      ImGui::TextUnformatted(std::string(core::model::MeasurementsActionName(p.action)).c_str());
+      ImGui::TableSetColumnIndex(4);
+      ImGui::TextUnformatted(p.further_measurements_desired ? "TRUE" : "FALSE");
+      ImGui::TableSetColumnIndex(5);
+      ImGui::Text("%llu", static_cast<unsigned long long>(p.tasks_queued));
+      ImGui::TableSetColumnIndex(6);
+      ImGui::Text("%llu / %llu", static_cast<unsigned long long>(p.tasks_finished),
+                  static_cast<unsigned long long>(p.tasks_cancelled));
+      ImGui::TableSetColumnIndex(7);
+      ImGui::Text("%llu (%llu / %llu)", static_cast<unsigned long long>(p.packets),
+                  static_cast<unsigned long long>(p.instrumented_packets),
+                  static_cast<unsigned long long>(p.variant_packets));
+      ImGui::TableSetColumnIndex(8);
+      ImGui::TextUnformatted(
+          widgets::FormatDuration(static_cast<core::model::DurationNs>(p.mean_packet_ns)).c_str());
+      ImGui::TableSetColumnIndex(9);
+      ImGui::Text("%llu", static_cast<unsigned long long>(p.variants_applied));
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace app::gui::views

@@ -1,0 +1,74 @@
+#include "app/gui/views/sql_console_view.h"
+
+#include <cstring>
+
+#include <imgui.h>
+
+namespace app::gui::views {
+
+SqlConsoleView::SqlConsoleView() {
+  const char* kExample =
+      "SELECT s.value AS queue, COUNT(*) AS packets\n"
+      "FROM packet_submitted p JOIN queues q ON q.id = p.queue_id\n"
+      "JOIN strings s ON s.id = q.name_sid GROUP BY p.queue_id";
+  std::strncpy(m_text.data(), kExample, m_text.size() - 1);
+}
+
+void SqlConsoleView::Run(const state::Document& doc, const std::string& sql) {
+  std::strncpy(m_text.data(), sql.c_str(), m_text.size() - 1);
+  try {
+    m_result = core::store::RunQuery(doc.path, sql, kMaxRows);
+    m_error.clear();
+    m_has_result = true;
+  } catch (const std::exception& e) {
+    m_error = e.what();
+    m_has_result = false;
+  }
+}
+
+void SqlConsoleView::Draw(state::Document& doc) {
+  const float s = ImGui::GetFontSize() / 15.0f;
+  ImGui::InputTextMultiline("##sql", m_text.data(), m_text.size(),
+                            ImVec2(-90.0f * s, ImGui::GetTextLineHeight() * 4.5f));
+  bool run = ImGui::IsItemFocused() && ImGui::GetIO().KeyCtrl &&
+             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter));
+  ImGui::SameLine();
+  run |= ImGui::Button("Run", ImVec2(80.0f * s, 0));
+  if (run) Run(doc, m_text.data());
+  if (!m_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 110, 255));
+    ImGui::TextWrapped("%s", m_error.c_str());
+    ImGui::PopStyleColor();
+    return;
+  }
+  if (!m_has_result) {
+    ImGui::TextDisabled("Views per event kind (packet_submitted, fence_wait_unblocked, ...) "
+                        "name the generic columns; see schemas/event_kinds.sql.");
+    return;
+  }
+  ImGui::TextDisabled("%zu rows%s", m_result.rows.size(),
+                      m_result.truncated ? " (truncated)" : "");
+  const int columns = static_cast<int>(std::min<size_t>(m_result.columns.size(), 64));
+  if (columns == 0) return;
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                     ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersV |
+                                     ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("result", columns, kFlags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (int c = 0; c < columns; ++c) ImGui::TableSetupColumn(m_result.columns[c].c_str());
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(m_result.rows.size()));
+  while (clipper.Step()) {
+    for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+      ImGui::TableNextRow();
+      for (int c = 0; c < columns && c < static_cast<int>(m_result.rows[row].size()); ++c) {
+        ImGui::TableSetColumnIndex(c);
+        ImGui::TextUnformatted(m_result.rows[row][c].c_str());
+      }
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace app::gui::views

@@ -1,0 +1,52 @@
+// The timeline window: track tree on the left, time ruler on top, tracks with packets, fence
+// boxes, arrows, interrupts and background tasks. Navigation as in GPUView / Perfetto / Tracy:
+//   wheel            zoom around the cursor (Shift+wheel or wheel over the labels: scroll rows)
+//   drag (left)      pan                 drag (right), Shift+drag, drag on the ruler: select range
+//   click            select              double-click   zoom to the item
+//   W / S            zoom in / out       A / D          pan left / right
+//   Home             fit the trace       Z              zoom to the selected range
+//   B                bookmark at the cursor             Esc  clear selection and range
+#pragma once
+
+#include <cstdint>
+
+#include "app/gui/state/document.h"
+#include "app/gui/timeline/draw_cache.h"
+#include "app/gui/timeline/track_layout.h"
+#include "app/gui/timeline/track_painter.h"
+
+namespace app::gui::views {
+
+class TimelineView {
+ public:
+  // Draws into the current ImGui window region (the caller sizes it).
+  void Draw(state::Document& doc);
+  const timeline::DrawCache& cache() const { return m_cache; }
+  // Frames in which the draw lists were rebuilt (view changed) since creation.
+  uint64_t rebuilds() const { return m_rebuilds; }
+  // Screen rectangle of the time area in the last frame (tests drive the mouse with it).
+  ImVec2 area_min() const { return m_area_min; }
+  ImVec2 area_max() const { return m_area_max; }
+
+ private:
+  void DrawLabels(state::Document& doc, const std::vector<timeline::Row>& rows, ImVec2 origin,
+                  float width, float scroll_y, float area_top, float area_bottom);
+  void HandleInput(state::Document& doc, ImVec2 area_min, ImVec2 area_max, ImVec2 ruler_min,
+                   const timeline::TrackHit& hit);
+  void DrawTooltip(const state::Document& doc, const timeline::TrackHit& hit);
+
+  timeline::DrawCache m_cache;
+  uint64_t m_rebuilds = 0;
+  float m_scroll_y = 0;
+  // Mouse gesture in progress.
+  enum class Drag : uint8_t { kNone, kPending, kPan, kRange };
+  Drag m_drag = Drag::kNone;
+  ImVec2 m_press{};
+  bool m_press_range = false;  // the press asked for a range (right button, Shift, ruler)
+  core::model::TimeNs m_drag_anchor = 0;
+  state::TimeRange m_pan_origin;
+  size_t m_links_in_range = 0;
+  ImVec2 m_area_min{}, m_area_max{};
+};
+
+}  // namespace app::gui::views

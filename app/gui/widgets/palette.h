@@ -1,0 +1,61 @@
+// Every colour the window uses. Core never computes colours; the timeline asks this file for the
+// colour of a span style and a key (context, process, thread), so one place decides the look.
+#pragma once
+
+#include <cstdint>
+
+#include <imgui.h>
+
+namespace app::gui::widgets {
+
+// What a coloured thing on the timeline is. The key (below) picks a hue within the style.
+enum class SpanStyle : uint8_t {
+  kPacket,        // GPU packet on a HW queue: hue per context / process
+  kPacketPaging,  // paging packet (kernel work)
+  kSignalBox,     // fence signal, queued on the CPU -> executed on the GPU (GPUView: dark)
+  kWaitBox,       // fence wait, queued -> unblocked (GPUView: light)
+  kCpuWait,       // CPU thread blocked in a fence wait
+  kTask,          // background (PGO) task on a runtime thread
+  kTaskCancelled,  // background task ended by cancel / abandon
+  kCpuSlice,      // imported CPU slice
+  kOverrun,       // log overrun: data missing window
+  kPreempted,     // packet suspended by preemption
+};
+
+enum class MarkStyle : uint8_t {
+  kInterrupt,          // fence-signal interrupt that released something
+  kInterruptSpurious,  // interrupt that released nothing
+  kModeChange,         // SetBackgroundProcessingMode call
+  kCommit,             // commit completed
+  kPreemption,         // preemption request / completion
+  kMarker,             // marker / instant from an import
+  kSignalQueued,       // CPU queued a fence signal (thread lane)
+  kWaitQueued,         // CPU queued a fence wait (thread lane)
+  kError,              // API error, TDR
+};
+
+ImU32 SpanColor(SpanStyle style, uint32_t key);
+// The folded block drawn in place of many narrow spans of `style`.
+ImU32 FoldedColor(SpanStyle style, uint32_t key);
+ImU32 MarkColor(MarkStyle style);
+// Readable text on top of a span of colour `fill`.
+ImU32 TextOn(ImU32 fill);
+
+// Chrome of the timeline.
+ImU32 TrackBackground(int row);
+ImU32 TrackHeaderText();
+ImU32 RulerBackground();
+ImU32 RulerTick();
+ImU32 RulerText();
+ImU32 SelectionFill();
+ImU32 SelectionEdge();
+ImU32 HoverOutline();
+ImU32 ArrowColor(bool highlighted);
+ImU32 RateCurve();
+ImU32 BookmarkColor();
+ImU32 CursorLine();
+
+// Applies the window theme (dark, GPUView-like contrast) to the current ImGui style.
+void ApplyTheme(float dpi_scale);
+
+}  // namespace app::gui::widgets

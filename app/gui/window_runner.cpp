@@ -1,0 +1,133 @@
+#include "app/gui/window_runner.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/gui/platform/user_dirs.h"
+#include "app/gui/platform/window.h"
+#include "app/gui/state/selection_info.h"
+#include "app/gui/views/main_window.h"
+#include "core/model/error.h"
+
+namespace app::gui {
+namespace {
+
+using state::Selection;
+using state::SelectionKind;
+
+// Parses "kind:id" (or a bare rowid) into a selection of `doc`. Throws core::Error.
+Selection ParseSelect(const state::Document& doc, const std::string& text) {
+  std::string kind = "event";
+  std::string number = text;
+  if (auto colon = text.find(':'); colon != std::string::npos) {
+    kind = text.substr(0, colon);
+    number = text.substr(colon + 1);
+  }
+  int64_t id = 0;
+  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), id);
+  if (ec != std::errc() || ptr != number.data() + number.size()) {
+    throw core::Error(fmt::format("--select '{}': expected KIND:ID with a number", text));
+  }
+  const auto& r = doc.reconstruction;
+  auto find = [&](const auto& items, auto id_of, SelectionKind k) -> Selection {
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      if (id_of(items[i]) == id) return {k, i, 0};
+    }
+    throw core::Error(fmt::format("--select '{}': no {} with id {} in {}", text, kind, id,
+                                  doc.path.string()));
+  };
+  if (kind == "event") {
+    size_t index = doc.store.IndexOfRowId(id);
+    if (index == SIZE_MAX) {
+      throw core::Error(fmt::format("--select '{}': no record with rowid {}", text, id));
+    }
+    return {SelectionKind::kEvent, static_cast<uint32_t>(index), 0};
+  }
+  if (kind == "packet") {
+    return find(r.packets, [](const auto& p) { return p.packet_id; }, SelectionKind::kPacket);
+  }
+  if (kind == "signal") {
+    return find(r.signals, [](const auto& s) { return s.signal_id; }, SelectionKind::kSignal);
+  }
+  if (kind == "wait") {
+    return find(r.waits, [](const auto& w) { return w.wait_id; }, SelectionKind::kWait);
+  }
+  if (kind == "task") {
+    return find(r.tasks, [](const auto& t) { return t.task_id; }, SelectionKind::kTask);
+  }
+  throw core::Error(fmt::format("--select '{}': unknown kind '{}' (event, packet, signal, wait, "
+                                "task)", text, kind));
+}
+
+void ApplyOptions(views::MainWindow& main, const RunOptions& options) {
+  if (!options.panel.empty()) {
+    auto panel = views::ParsePanel(options.panel);
+    if (!panel) {
+      throw core::Error(fmt::format("--panel '{}': expected stats, events, interrupts, pgo, "
+                                    "findings, sql or tracks", options.panel));
+    }
+    main.ShowPanel(*panel);
+  }
+  state::Document* doc = main.document();
+  if (!doc) return;
+  if (!options.select.empty()) {
+    Selection sel = ParseSelect(*doc, options.select);
+    doc->view.selection = sel;
+    state::ZoomTo(doc->view, state::SelectionTimeRange(*doc, sel));
+  }
+  if (options.range) doc->view.selected_range = *options.range;
+  if (options.window) {
+    if (!options.window->Valid()) {
+      throw core::Error(fmt::format("--window {} {}: the end must be after the start",
+                                    options.window->start, options.window->end));
+    }
+    state::ZoomTo(doc->view, *options.window);
+    doc->view.visible = *options.window;
+  }
+  if (!options.sql.empty()) main.sql_console().Run(*doc, options.sql);
+}
+
+}  // namespace
+
+int RunWindow(const RunOptions& options) {
+  const bool screenshot = !options.screenshot.empty();
+  state::Settings settings;
+  std::filesystem::path settings_file;
+  platform::WindowOptions window_options;
+  window_options.width = options.width;
+  window_options.height = options.height;
+  if (!screenshot) {
+    settings_file = platform::UserConfigDir() / "settings.txt";
+    settings = state::LoadSettings(settings_file);
+    window_options.ini_path = platform::UserConfigDir() / "imgui.ini";
+  }
+  // Load before opening the window so that a bad file fails fast, with no window flashing.
+  std::unique_ptr<state::Document> doc;
+  if (!options.trace.empty()) doc = state::LoadDocument(options.trace);
+
+  views::MainWindow main(settings, settings_file);
+  if (doc) main.SetDocument(std::move(doc));
+  ApplyOptions(main, options);
+  platform::Window window(window_options);
+
+  for (int frame = 0; !window.ShouldClose() && !main.WantsQuit(); ++frame) {
+    for (const auto& file : window.TakeDroppedFiles()) main.RequestOpen(file);
+    window.BeginFrame(screenshot ? 0.0 : 0.25);
+    main.DrawFrame();
+    window.Render();
+    if (screenshot && frame + 1 >= std::max(options.frames, 1)) {
+      std::filesystem::path temp = options.screenshot;
+      temp += ".tmp.png";
+      window.WriteScreenshot(temp);
+      std::filesystem::rename(temp, options.screenshot);
+      break;
+    }
+    window.SwapBuffers();
+    main.ApplyRequests();
+  }
+  return 0;
+}
+
+}  // namespace app::gui

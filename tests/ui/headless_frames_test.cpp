@@ -1,0 +1,254 @@
+// The whole window built headless (ImGui's example_null pattern: a context with no backend,
+// NewFrame / Render only) over a simulated default scenario, every panel shown, with a
+// selection and a selected range; plus the timeline model's lanes and the range statistics on a
+// hand-made trace whose answers are worked out by hand below.
+#include <gtest/gtest.h>
+
+#include <imgui.h>
+
+#include "app/gui/bench/synthetic_workload.h"
+#include "app/gui/platform/headless_context.h"
+#include "app/gui/state/selection_info.h"
+#include "app/gui/state/simulation_job.h"
+#include "app/gui/views/main_window.h"
+#include "app/gui/views/range_stats_view.h"
+#include "app/gui/views/tracks_view.h"
+#include "core/store/trace_writer.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+using namespace app::gui;  // NOLINT
+using core::model::EventKind;
+using core::store::EventRecord;
+
+class HeadlessImGui {
+ public:
+  void Frame(views::MainWindow& main) {
+    ImGui::NewFrame();
+    main.DrawFrame();
+    ImGui::Render();
+    main.ApplyRequests();
+  }
+
+ private:
+  platform::HeadlessContext m_context{1280, 800};
+};
+
+TEST(HeadlessFrames, EveryPanelOfTheDefaultScenario) {
+  test_support::ScratchDir dir;
+  state::SimulationRequest request;
+  request.output = dir / "default.db";
+  ASSERT_GT(state::Simulate(request), 0u);
+  HeadlessImGui imgui;
+  views::MainWindow main({}, {});
+  main.OpenNow(request.output);
+  ASSERT_NE(main.document(), nullptr);
+  auto& doc = *main.document();
+  ASSERT_FALSE(doc.model.tracks.empty());
+  for (int p = 0; p < static_cast<int>(views::Panel::kCount); ++p) {
+    main.ShowPanel(static_cast<views::Panel>(p));
+    imgui.Frame(main);
+    imgui.Frame(main);
+  }
+  EXPECT_GT(main.timeline().cache().items(), 0u);
+  // Select the first packet and a range, zoom in, move: frames keep working.
+  ASSERT_FALSE(doc.reconstruction.packets.empty());
+  state::JumpTo(doc, {state::SelectionKind::kPacket, 0, 0});
+  doc.view.selected_range = {doc.model.start, doc.model.start + (doc.model.end - doc.model.start) / 4};
+  for (int p = 0; p < static_cast<int>(views::Panel::kCount); ++p) {
+    main.ShowPanel(static_cast<views::Panel>(p));
+    state::ZoomAround(doc.view, doc.view.visible.start, 0.5);
+    imgui.Frame(main);
+  }
+  EXPECT_EQ(doc.view.selection.kind, state::SelectionKind::kPacket);
+}
+
+// Queue A runs packets [100, 200] and [300, 400]; its wait (queued 120, observed by the GPU at
+// 150, unblocked at 300) is released by queue B's signal executed at 290.
+//   range [0, 1000]: A busy 200; blocked = wait [150, 300] minus busy [150, 200] = 100;
+//   idle = 1000 - 200 - 100 = 700. Fence latency = 300 - 290 = 10 ns = 0.01 us.
+TEST(RangeStats, BusyBlockedIdleWorkedOutByHand) {
+  test_support::ScratchDir dir;
+  auto path = dir / "hand.db";
+  {
+    using namespace core::store;  // NOLINT
+    TraceWriter w(path, "hand");
+    AdapterId gpu = w.AddAdapter({"GPU", 1, true, true, PreemptionGranularity::kPixel,
+                                  PreemptionGranularity::kDispatch});
+    EngineId e = w.AddEngine({gpu, EngineType::k3D, 0, "3D"});
+    ProcessId p = w.AddProcess({1, "app"});
+    QueueId a = w.AddQueue({e, gpu, QueueType::k3D, 0, p, "A", 0});
+    QueueId b = w.AddQueue({e, gpu, QueueType::k3D, 0, p, "B", 1});
+    ThreadId t = w.AddThread({p, 2, ThreadKind::kApplication, "main", 0});
+    FenceId f = w.AddFence({"F", FenceKind::kNative, false, gpu, 1, 0, 1});
+    w.Append({50, EventKind::PacketSubmitted, a, t, 0, 100, 1});
+    w.Append({100, EventKind::PacketStarted, a, 0, 0, 0, 1});
+    w.Append({110, EventKind::FenceSignalQueued, b, t, f, 1, 10});
+    w.Append({120, EventKind::FenceWaitQueued, a, t, f, 1, 20});
+    w.Append({200, EventKind::PacketCompleted, a, 0, 0, 0, 1});
+    w.Append({250, EventKind::PacketSubmitted, a, t, 0, 100, 2});
+    w.Append({290, EventKind::FenceSignalExecuted, b, 0, f, 1, 10, 0});
+    w.Append({300, EventKind::FenceWaitUnblocked, a, 0, f, 1, 20, 150, 10, 0, 0});
+    w.Append({300, EventKind::PacketStarted, a, 0, 0, 0, 2});
+    w.Append({400, EventKind::PacketCompleted, a, 0, 0, 0, 2});
+    w.SetMeta("start_ns", "0");
+    w.SetMeta("end_ns", "1000");
+    w.Commit();
+  }
+  auto doc = state::LoadDocument(path);
+  auto stats = views::ComputeRangeStats(*doc, {0, 1000});
+  ASSERT_EQ(stats.queues.size(), 2u);
+  const auto& qa = stats.queues[0];
+  EXPECT_EQ(qa.name, "A");
+  EXPECT_EQ(qa.busy, 200);
+  EXPECT_EQ(qa.blocked, 100);
+  EXPECT_EQ(qa.idle, 700);
+  EXPECT_EQ(qa.segments, 2u);
+  EXPECT_EQ(qa.waits, 1u);
+  EXPECT_EQ(stats.queues[1].signals, 1u);
+  ASSERT_EQ(stats.fence_latency_us.size(), 1u);
+  EXPECT_DOUBLE_EQ(stats.fence_latency_us[0], 0.01);
+
+  // Timeline model: A has one packet lane and one wait lane, B one signal lane; one arrow from
+  // B's signal (290) to A's unblock (300).
+  const auto& model = doc->model;
+  ASSERT_GE(model.tracks.size(), 2u);
+  const auto& ta = model.tracks[0];
+  EXPECT_EQ(ta.label, "A");
+  ASSERT_EQ(ta.lanes.size(), 2u);
+  EXPECT_EQ(ta.lanes[0].size(), 2u);
+  EXPECT_EQ(ta.lanes[0].Start(1), 300);
+  EXPECT_EQ(ta.lanes[1].kind, timeline::LaneKind::kWaits);
+  EXPECT_EQ(ta.lanes[1].Start(0), 120);
+  EXPECT_EQ(ta.lanes[1].End(0), 300);
+  ASSERT_EQ(model.links.size(), 1u);
+  EXPECT_EQ(model.links[0].from_ts, 290);
+  EXPECT_EQ(model.links[0].to_ts, 300);
+  EXPECT_EQ(model.links[0].from_track, 1);
+  EXPECT_EQ(model.links[0].to_track, 0);
+
+  // Reordering stays within a group: A and B share the engine group.
+  EXPECT_TRUE(views::MoveTrack(*doc, 1, -1));
+  EXPECT_EQ(doc->view.track_order[0], 1);
+  EXPECT_FALSE(views::MoveTrack(*doc, 1, -1));
+}
+
+}  // namespace
+
+namespace {
+
+// Navigation driven through ImGui's input state, as the GLFW backend would feed it.
+class NavigationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = dir_ / "synthetic.db";
+    app::gui::bench::WriteSyntheticWorkload(path_, 20'000);
+    main_.OpenNow(path_);
+    Frame();
+    Frame();
+  }
+  void Frame() {
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    main_.DrawFrame();
+    ImGui::Render();
+    main_.ApplyRequests();
+  }
+  state::Document& doc() { return *main_.document(); }
+  float Width() const { return main_.timeline().area_max().x - main_.timeline().area_min().x; }
+  core::model::TimeNs TimeAt(float x) {
+    const auto& v = main_.document()->view.visible;
+    return v.start + static_cast<core::model::TimeNs>(
+                         (x - main_.timeline().area_min().x) / Width() * v.Length());
+  }
+
+  test_support::ScratchDir dir_;
+  std::filesystem::path path_;
+  platform::HeadlessContext context_{1280, 800};
+  views::MainWindow main_{{}, {}};
+};
+
+TEST_F(NavigationTest, WheelZoomsAroundTheCursor) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 a = main_.timeline().area_min(), b = main_.timeline().area_max();
+  const float x = a.x + (b.x - a.x) * 0.25f;
+  io.MousePos = ImVec2(x, (a.y + b.y) * 0.5f);
+  Frame();
+  const auto before = doc().view.visible;
+  const auto pivot = TimeAt(x);
+  io.MouseWheel = 1.0f;  // one notch in: the range shrinks to 0.8 of itself
+  Frame();
+  io.MouseWheel = 0.0f;
+  const auto after = doc().view.visible;
+  EXPECT_NEAR(static_cast<double>(after.Length()), before.Length() * 0.8, before.Length() * 0.001);
+  // The time under the cursor stays under the cursor (to within a pixel).
+  const double ns_per_px = static_cast<double>(after.Length()) / Width();
+  EXPECT_NEAR(static_cast<double>(TimeAt(x)), static_cast<double>(pivot), 1.5 * ns_per_px);
+}
+
+TEST_F(NavigationTest, DragPansAndClickSelects) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 a = main_.timeline().area_min(), b = main_.timeline().area_max();
+  // Zoom in first so that panning is not clamped at the trace edges.
+  state::ZoomTo(doc().view, {doc().view.trace.start + doc().view.trace.Length() / 3,
+                             doc().view.trace.start + doc().view.trace.Length() / 2});
+  Frame();
+  const auto before = doc().view.visible;
+  const float y = a.y + 5.0f;
+  io.MousePos = ImVec2(a.x + 400.0f, y);
+  Frame();
+  io.MouseDown[0] = true;
+  Frame();
+  for (int step = 1; step <= 4; ++step) {
+    io.MousePos = ImVec2(a.x + 400.0f + 25.0f * step, y);
+    Frame();
+  }
+  io.MouseDown[0] = false;
+  Frame();
+  // Dragging 100 px to the right shows what was 100 px to the left.
+  const double ns_per_px = static_cast<double>(before.Length()) / (b.x - a.x);
+  EXPECT_NEAR(static_cast<double>(doc().view.visible.start),
+              before.start - 100.0 * ns_per_px, 2.0 * ns_per_px);
+  EXPECT_EQ(doc().view.visible.Length(), before.Length());
+  // A click (press and release without moving) on empty space clears the selection.
+  doc().view.selection = {state::SelectionKind::kPacket, 0, 0};
+  io.MousePos = ImVec2(b.x - 2.0f, b.y - 2.0f);
+  Frame();
+  io.MouseDown[0] = true;
+  Frame();
+  io.MouseDown[0] = false;
+  Frame();
+  EXPECT_TRUE(doc().view.selection.Empty());
+}
+
+TEST_F(NavigationTest, KeysZoomPanAndFit) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 a = main_.timeline().area_min(), b = main_.timeline().area_max();
+  io.MousePos = ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+  Frame();
+  const auto fit = doc().view.visible;
+  io.KeysDown['W'] = true;  // GLFW key codes of letters are their upper-case ASCII codes
+  Frame();
+  io.KeysDown['W'] = false;
+  Frame();
+  EXPECT_NEAR(static_cast<double>(doc().view.visible.Length()), fit.Length() * 0.8,
+              fit.Length() * 0.001);
+  const auto zoomed = doc().view.visible;
+  io.KeysDown['D'] = true;
+  Frame();
+  io.KeysDown['D'] = false;
+  Frame();
+  EXPECT_EQ(doc().view.visible.start, zoomed.start + zoomed.Length() / 10);
+  const int home = io.KeyMap[ImGuiKey_Home];
+  io.KeyMap[ImGuiKey_Home] = 300;  // no backend here: give Home a key slot of its own
+  io.KeysDown[300] = true;
+  Frame();
+  io.KeysDown[300] = false;
+  io.KeyMap[ImGuiKey_Home] = home;
+  Frame();
+  EXPECT_EQ(doc().view.visible.start, fit.start);
+  EXPECT_EQ(doc().view.visible.end, fit.end);
+}
+
+}  // namespace
