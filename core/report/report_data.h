@@ -25,7 +25,7 @@ namespace core::report {
 
 struct ReportData {
   const core::store::TraceStore* store = nullptr;
-  bool full = false;  // false: only what `stats` needs (no latency, path, gaps, hazards, PGO)
+  bool full = false;  // false: only what `stats` needs (no latency, path, gaps, hazards)
   std::array<uint64_t, 256> kind_counts{};  // records per event kind id
   analysis::Reconstruction recon;
   analysis::QueueTimeSplit queue_time;
@@ -33,6 +33,8 @@ struct ReportData {
   analysis::OverrunAnalysis overruns;
   analysis::WaitFindings waits;
   std::vector<analysis::FenceRewind> rewinds;
+  analysis::PgoSeries pgo;
+  analysis::BackgroundStats background;
   analysis::PreemptionStats preemption;  // seed 004
   analysis::PgoSeries pgo;               // seed 000
   analysis::BackgroundStats background;  // seed 000

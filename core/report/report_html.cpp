@@ -265,7 +265,8 @@ std::string QueueSection(const ReportData& d) {
   std::vector<std::string> labels;
   for (int c = 0; c < 4; ++c) labels.push_back(GapCauseName(static_cast<GapCause>(c)));
   out += "<table><tr><th>queue</th><th>waiting on fence</th><th>preempted</th>"
-         "<th>nothing submitted</th><th>submitted, not running</th><th>fences waited on</th></tr>\n";
+         "<th>nothing submitted</th><th>submitted, not running</th><th>of which engine busy with "
+         "another queue</th><th>fences waited on</th></tr>\n";
   for (const QueueGaps& g : d.gaps.per_queue) {
     std::string fences;
     for (const FenceGapTotal& f : g.per_fence) {
@@ -274,7 +275,8 @@ std::string QueueSection(const ReportData& d) {
                             d.SignallerName(f.signalling, f.cpu_signal), FormatDuration(f.ns));
     }
     out += Row({d.QueueName(g.queue), FormatDuration(g.by_cause[0]), FormatDuration(g.by_cause[1]),
-                FormatDuration(g.by_cause[2]), FormatDuration(g.by_cause[3]), fences});
+                FormatDuration(g.by_cause[2]), FormatDuration(g.by_cause[3]),
+                FormatDuration(g.engine_busy_ns), fences});
     gaps.push_back({d.QueueName(g.queue), {double(g.by_cause[0]), double(g.by_cause[1]),
                                           double(g.by_cause[2]), double(g.by_cause[3])}});
   }
@@ -368,6 +370,15 @@ std::string PgoSection(const ReportData& d) {
     out += "<p>No SetBackgroundProcessingMode calls were recorded: passes are split where a "
            "specialised variant was applied (FurtherMeasurementsDesired unknown).</p>\n";
   }
+  const BackgroundStats& b = d.background;
+  out += fmt::format(
+      "<p>Background tasks: {} queued, {} started, {} finished, {} cancelled, {} abandoned, at "
+      "most {} at once; {} refused mode calls. {}</p>\n",
+      b.tasks_queued, b.tasks_started, b.tasks_finished, b.tasks_cancelled, b.tasks_abandoned,
+      b.max_concurrent, b.api_errors,
+      b.converged ? fmt::format("Converged after {} passes ({}).", b.passes_to_converge,
+                                FormatDuration(static_cast<double>(b.time_to_converge_ns)))
+                  : std::string("Not converged in the trace."));
   std::vector<double> x;
   LineSeries packet{"mean packet time", kBusy, {}, false};
   LineSeries pgo_packet{"mean time of instrumented / variant packets", kPath, {}, false};
