@@ -54,9 +54,6 @@ BackgroundStats ComputeBackgroundStats(const core::store::TraceStore& store,
   // FurtherMeasurementsDesired is only known from SetBackgroundProcessingMode calls.
   const bool flag_known = series.boundary == PgoBoundary::kModeChanged;
   for (const PgoPass& pass : series.passes) {
-    // passes split at applied variants carry no SetBackgroundProcessingMode call, hence no
-    // FurtherMeasurementsDesired: they say nothing about convergence
-    if (series.boundary != PgoBoundary::kModeChanged) break;
     if (pass.refused) continue;
     ++s.passes;
     if (first_call == kUnknownTime) first_call = pass.start;

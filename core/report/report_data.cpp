@@ -51,8 +51,6 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.overruns = ComputeOverruns(store, d.recon);
   d.waits = FindWaitProblems(d.recon);
   d.rewinds = FindFenceRewinds(store, d.recon);
-  d.pgo = ComputePgoSeries(store, d.recon);
-  d.background = ComputeBackgroundStats(store, d.recon, d.pgo);
   d.preemption = ComputePreemptionStats(store, d.recon);
   // The PGO series is cheap (one pass over tasks, packets and mode changes) and `stats` needs
   // it for the background block.

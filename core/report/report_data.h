@@ -33,8 +33,6 @@ struct ReportData {
   analysis::OverrunAnalysis overruns;
   analysis::WaitFindings waits;
   std::vector<analysis::FenceRewind> rewinds;
-  analysis::PgoSeries pgo;
-  analysis::BackgroundStats background;
   analysis::PreemptionStats preemption;  // seed 004
   analysis::PgoSeries pgo;               // seed 000
   analysis::BackgroundStats background;  // seed 000

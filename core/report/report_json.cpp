@@ -227,22 +227,7 @@ Json StatsJson(const ReportData& d) {
   logs.Set("fallback_scans", d.Count(EventKind::LogFallbackScan));
   j.Set("log_buffers", std::move(logs));
 
-  const BackgroundStats& b = d.background;
-  Json background = Json::Object();
-  background.Set("tasks_queued", b.tasks_queued);
-  background.Set("tasks_started", b.tasks_started);
-  background.Set("tasks_finished", b.tasks_finished);
-  background.Set("tasks_cancelled", b.tasks_cancelled);
-  background.Set("tasks_abandoned", b.tasks_abandoned);
-  background.Set("max_concurrent", b.max_concurrent);
-  background.Set("api_errors", b.api_errors);
-  background.Set("passes", b.passes);
-  background.Set("converged", b.converged);
-  background.Set("passes_to_converge", b.passes_to_converge);
-  background.Set("time_to_converge_ns", b.time_to_converge_ns);
-  background.Set("packet_time_first_pass_ns", b.packet_time_first_pass_ns);
-  background.Set("packet_time_last_pass_ns", b.packet_time_last_pass_ns);
-  j.Set("background", std::move(background));
+
   // seed 004: preemption requests, their latency (request -> preemption point + context save)
   // and TDRs; the granularities are the first adapter's, as lower-case names.
   const PreemptionStats& p = d.preemption;

@@ -424,11 +424,16 @@ TEST(PgoSeries, SplitAtAppliedVariantsWithoutModeChanges) {
   EXPECT_DOUBLE_EQ(s.passes[2].mean_pgo_packet_ns, 20);
   EXPECT_DOUBLE_EQ(s.passes[2].mean_packet_ns, 30);
   EXPECT_EQ(s.passes[2].pgo_packets, 1u);
-  // no SetBackgroundProcessingMode call: nothing to say about convergence
+  // No SetBackgroundProcessingMode call: FurtherMeasurementsDesired is unknown, so nothing is
+  // said about convergence; the three variant-split passes still count, and the packet time
+  // falls from 40 (first pass) to 20 (last pass) on the packets PGO works on.
   Reconstruction r = Reconstruct(store);
   BackgroundStats b = ComputeBackgroundStats(store, r, ComputePgoSeries(store, r));
   EXPECT_FALSE(b.converged);
-  EXPECT_EQ(b.passes, 0u);
+  EXPECT_EQ(b.passes_to_converge, 0u);
+  EXPECT_EQ(b.passes, 3u);
+  EXPECT_EQ(b.packet_time_first_pass_ns, 40);
+  EXPECT_EQ(b.packet_time_last_pass_ns, 20);
 }
 
 TEST(IdleGaps, SubmittedWhileTheEngineRanAnotherQueue) {
