@@ -201,6 +201,7 @@ Json StatsJson(const ReportData& d) {
   fences.Set("waits_never_unblocked", gpu_never + cpu_never);
   fences.Set("gpu_waits_never_unblocked", gpu_never);
   fences.Set("cpu_waits_never_released", cpu_never);
+  fences.Set("waits_unprocessed_at_end", static_cast<uint64_t>(d.waits.unprocessed_at_end.size()));
   fences.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
   j.Set("fences", std::move(fences));
 
