@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <vector>
 
@@ -82,6 +83,17 @@ struct DrawMark {
   uint32_t count = 0;
 };
 
+// Spans and marks may provide a faster search (Lane / MarkLane do, with a coarse index that
+// stays in cache): spans.FirstEndAtOrAfter(lo, t), marks.FirstAtOrAfter(lo, t).
+template <typename Spans>
+concept HasEndSearch = requires(const Spans& s, size_t lo, TimeNs t) {
+  { s.FirstEndAtOrAfter(lo, t) } -> std::convertible_to<size_t>;
+};
+template <typename Marks>
+concept HasTimeSearch = requires(const Marks& m, size_t lo, TimeNs t) {
+  { m.FirstAtOrAfter(lo, t) } -> std::convertible_to<size_t>;
+};
+
 // Appends the draw items of `spans` visible in the view to `out`.
 // Spans: size(), Start(i), End(i) with non-overlapping spans sorted by start (so also by end).
 template <typename Spans>
@@ -90,8 +102,12 @@ void FoldSpans(const Spans& spans, const LodView& view, std::vector<DrawSpan>& o
   if (n == 0 || view.end <= view.start) return;
   const TimeNs min_ns = view.MinWidthNs();
   // First span ending at or after the view start; first span starting after the view end.
-  auto first_ending_at_or_after = [&](size_t lo, TimeNs t) {
-    return GallopFirstNotLess(lo, n, [&](size_t i) { return spans.End(i) < t; });
+  auto first_ending_at_or_after = [&](size_t lo, TimeNs t) -> size_t {
+    if constexpr (HasEndSearch<Spans>) {
+      return spans.FirstEndAtOrAfter(lo, t);
+    } else {
+      return GallopFirstNotLess(lo, n, [&](size_t i) { return spans.End(i) < t; });
+    }
   };
   size_t last = n;
   {
@@ -147,8 +163,12 @@ void FoldMarksOf(const Marks& marks, const LodView& view, std::vector<DrawMark>&
   const size_t n = marks.size();
   if (n == 0 || view.end <= view.start) return;
   const TimeNs min_ns = view.MinWidthNs();
-  auto lower = [&](size_t lo, TimeNs t) {
-    return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
+  auto lower = [&](size_t lo, TimeNs t) -> size_t {
+    if constexpr (HasTimeSearch<Marks>) {
+      return marks.FirstAtOrAfter(lo, t);
+    } else {
+      return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
+    }
   };
   size_t i = lower(0, view.start);
   const size_t last = lower(i, view.end + 1);
@@ -171,8 +191,12 @@ void CountPerBucket(const Marks& marks, const LodView& view, float width_px, flo
   if (width_px <= 0 || bucket_px <= 0 || view.end <= view.start) return;
   const size_t count = static_cast<size_t>(width_px / bucket_px) + 1;
   buckets.resize(count, 0);
-  auto lower = [&](size_t lo, TimeNs t) {
-    return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
+  auto lower = [&](size_t lo, TimeNs t) -> size_t {
+    if constexpr (HasTimeSearch<Marks>) {
+      return marks.FirstAtOrAfter(lo, t);
+    } else {
+      return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
+    }
   };
   const double ns_per_bucket = bucket_px / view.px_per_ns;
   size_t from = lower(0, view.start);

@@ -1,5 +1,7 @@
 #include "app/gui/timeline/timeline_model.h"
 
+#include "app/gui/timeline/lod.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <numeric>
@@ -35,7 +37,7 @@ std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vect
     size_t lane = 0;
     while (lane < lanes.size() && lane_end[lane] > spans[k].start) ++lane;
     if (lane == lanes.size()) {
-      lanes.push_back(Lane{kind, queue, 0, {}, {}, {}});
+      lanes.push_back(Lane{kind, queue, 0, {}, {}, {}, {}});
       lane_end.push_back(spans[k].end);
     }
     lanes[lane].items.push_back(items[k]);
@@ -47,15 +49,17 @@ std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vect
     lane.items.shrink_to_fit();
     lane.start.shrink_to_fit();
     lane.end.shrink_to_fit();
+    lane.end_index.Build(lane.end);
   }
   return lanes;
 }
 
 MarkLane MakeMarks(MarkKind kind, uint32_t queue, std::vector<uint32_t> items,
                    const Reconstruction& r) {
-  MarkLane marks{kind, queue, std::move(items), {}};
+  MarkLane marks{kind, queue, std::move(items), {}, {}};
   marks.ts.reserve(marks.items.size());
   for (uint32_t item : marks.items) marks.ts.push_back(ResolveMark(kind, queue, item, r));
+  marks.ts_index.Build(marks.ts);
   return marks;
 }
 
@@ -92,7 +96,9 @@ struct Builder {
     std::iota(segments.begin(), segments.end(), 0u);
     // Run segments of one queue never overlap: this yields exactly one lane.
     AppendLanes(track, SpreadOverLanes(LaneKind::kRunSegments, queue.id, segments, store, r, end));
-    if (track.lanes.empty()) track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, 0, {}, {}, {}});
+    if (track.lanes.empty()) {
+      track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, 0, {}, {}, {}, {}});
+    }
     AppendLanes(track, SpreadOverLanes(LaneKind::kSignals, queue.id, q.signals, store, r, end));
     AppendLanes(track, SpreadOverLanes(LaneKind::kWaits, queue.id, q.waits, store, r, end));
     std::vector<uint32_t> missing(q.missing.size());
@@ -301,6 +307,25 @@ TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& 
   return std::move(b.model);
 }
 
+void CoarseTimeIndex::Build(const std::vector<TimeNs>& column) {
+  block_last.clear();
+  for (size_t i = kBlock - 1; i < column.size(); i += kBlock) block_last.push_back(column[i]);
+  block_last.shrink_to_fit();
+}
+
+size_t CoarseTimeIndex::FirstAtOrAfter(const std::vector<TimeNs>& column, size_t lo,
+                                       TimeNs t) const {
+  const size_t n = column.size();
+  if (lo >= n) return n;
+  // Full blocks whose last time is < t hold no answer; the first block whose last time is
+  // >= t holds it. Past the full blocks only the tail remains.
+  size_t block = GallopFirstNotLess(lo / kBlock, block_last.size(),
+                                    [&](size_t k) { return block_last[k] < t; });
+  size_t from = std::max(lo, block * kBlock);
+  size_t to = std::min(n, block < block_last.size() ? (block + 1) * kBlock : n);
+  return GallopFirstNotLess(from, to, [&](size_t i) { return column[i] < t; });
+}
+
 size_t TimelineModel::HeapBytes() const {
   size_t bytes = groups.capacity() * sizeof(TrackGroup) + tracks.capacity() * sizeof(Track) +
                  links.capacity() * sizeof(Link);
@@ -308,10 +333,12 @@ size_t TimelineModel::HeapBytes() const {
     bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
     for (const auto& l : t.lanes) {
       bytes += l.items.capacity() * sizeof(uint32_t) +
-               (l.start.capacity() + l.end.capacity()) * sizeof(TimeNs);
+               (l.start.capacity() + l.end.capacity() + l.end_index.block_last.capacity()) *
+                   sizeof(TimeNs);
     }
     for (const auto& m : t.marks) {
-      bytes += m.items.capacity() * sizeof(uint32_t) + m.ts.capacity() * sizeof(TimeNs);
+      bytes += m.items.capacity() * sizeof(uint32_t) +
+               (m.ts.capacity() + m.ts_index.block_last.capacity()) * sizeof(TimeNs);
     }
   }
   return bytes;

@@ -49,6 +49,17 @@ enum class MarkKind : uint8_t {
   kPreemptions,  // items index QueueTrack::segments of `queue` that ended preempted (at end)
 };
 
+// A coarse index over a sorted time column: the last time of every block of kBlock entries.
+// Searches gallop over it first (it is 1/64 of the column, so it stays in cache) and then
+// within one block, instead of bisecting the whole column with a cache miss per step.
+struct CoarseTimeIndex {
+  static constexpr size_t kBlock = 64;
+  std::vector<TimeNs> block_last;
+  void Build(const std::vector<TimeNs>& column);
+  // First index >= lo of `column` whose time is >= t (column.size() when none).
+  size_t FirstAtOrAfter(const std::vector<TimeNs>& column, size_t lo, TimeNs t) const;
+};
+
 struct Lane {
   LaneKind kind = LaneKind::kRunSegments;
   uint32_t queue = 0;           // for kRunSegments / kMissing
@@ -56,9 +67,13 @@ struct Lane {
   std::vector<uint32_t> items;  // what span i draws (see LaneKind)
   std::vector<TimeNs> start;    // span i, sorted; spans of a lane never overlap
   std::vector<TimeNs> end;
+  CoarseTimeIndex end_index;    // over `end`
   size_t size() const { return items.size(); }
   TimeNs Start(size_t i) const { return start[i]; }
   TimeNs End(size_t i) const { return end[i]; }
+  size_t FirstEndAtOrAfter(size_t lo, TimeNs t) const {
+    return end_index.FirstAtOrAfter(end, lo, t);
+  }
 };
 
 struct MarkLane {
@@ -66,8 +81,10 @@ struct MarkLane {
   uint32_t queue = 0;           // for kPreemptions
   std::vector<uint32_t> items;  // what instant i draws (see MarkKind)
   std::vector<TimeNs> ts;       // sorted
+  CoarseTimeIndex ts_index;     // over `ts`
   size_t size() const { return ts.size(); }
   TimeNs Time(size_t i) const { return ts[i]; }
+  size_t FirstAtOrAfter(size_t lo, TimeNs t) const { return ts_index.FirstAtOrAfter(ts, lo, t); }
 };
 
 struct Track {
