@@ -49,4 +49,16 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
   return summary;
 }
 
+std::filesystem::path TraceDatabaseFor(const std::filesystem::path& input,
+                                       const std::filesystem::path& scratch_dir,
+                                       const ImportOptions& options) {
+  if (SniffFile(input) == FileFormat::kFencescopeTrace) return input;
+  std::error_code ec;
+  std::filesystem::create_directories(scratch_dir, ec);
+  const std::filesystem::path output =
+      scratch_dir / (input.filename().string() + ".fencescope.db");
+  ImportFile(input, output, options);
+  return output;
+}
+
 }  // namespace importers

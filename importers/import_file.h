@@ -25,4 +25,11 @@ struct ImportSummary {
 ImportSummary ImportFile(const std::filesystem::path& input, const std::filesystem::path& output,
                          const ImportOptions& options = {});
 
+// For opening "any file" (`fencescope view FILE`): a fencescope trace is returned as it is;
+// anything else is imported into `scratch_dir` (a file named after the input) and that path is
+// returned. Throws core::Error like ImportFile.
+std::filesystem::path TraceDatabaseFor(const std::filesystem::path& input,
+                                       const std::filesystem::path& scratch_dir,
+                                       const ImportOptions& options = {});
+
 }  // namespace importers

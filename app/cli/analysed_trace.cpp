@@ -11,7 +11,7 @@
 
 namespace app::cli {
 
-AnalysedTrace LoadAndAnalyse(const std::string& path, bool full) {
+AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, int64_t path_until_ns) {
   AnalysedTrace out;
   {
     TerminalProgress progress("loading  " + path);
@@ -19,7 +19,9 @@ AnalysedTrace LoadAndAnalyse(const std::string& path, bool full) {
         core::store::LoadTrace(path, [&](double f) { progress.Update(f); }));
   }
   TerminalProgress progress("analysing");
-  out.data = core::report::AnalyseTrace(*out.store, full, [&](double f) { progress.Update(f); });
+  out.data = core::report::AnalyseTrace(
+      *out.store, full, [&](double f) { progress.Update(f); },
+      path_until_ns < 0 ? core::analysis::kUnknownTime : out.store->start_ns() + path_until_ns);
   return out;
 }
 

@@ -18,7 +18,8 @@ struct AnalysedTrace {
 };
 
 // Throws core::Error for a file that is not a trace.
-AnalysedTrace LoadAndAnalyse(const std::string& path, bool full);
+// path_until_ns: see core::report::AnalyseTrace (negative: the end of the last run).
+AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, int64_t path_until_ns = -1);
 
 // Throws core::Error naming the file when it cannot be written.
 void WriteFileAtomically(const std::filesystem::path& path, const std::string& content);

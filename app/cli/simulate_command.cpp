@@ -5,6 +5,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/terminal_progress.h"
 #include "core/model/error.h"
+#include "core/sim/preemption.h"
 #include "core/sim/scenario_loader.h"
 #include "core/sim/simulator.h"
 #include "core/store/trace_writer.h"
@@ -20,6 +21,7 @@ void RegisterSimulateCommand(CLI::App& app) {
     uint64_t seed = 0;
     std::string fence_mode;
     double duration_ms = 0;
+    std::string preemption_granularity;
   };
   auto args = std::make_shared<Args>();
   std::string names;
@@ -34,6 +36,10 @@ void RegisterSimulateCommand(CLI::App& app) {
       ->check(CLI::IsMember({"native", "monitored"}));
   auto* duration = cmd->add_option("--duration-ms", args->duration_ms,
                                    "Time limit in simulated milliseconds (default: the scenario's)");
+  cmd->add_option("--preemption-granularity", args->preemption_granularity,
+                  "Replace every adapter's preemption granularity: a graphics name (primitive, "
+                  "triangle, pixel) sets graphics, a compute name (dispatch, thread_group, thread) "
+                  "compute; none (pre-WDDM 1.2), dma_buffer and shader set both");
   cmd->callback([args, seed, duration] {
     core::sim::Scenario scenario = core::sim::LoadScenario(args->scenario);
     core::sim::SimOptions options;
@@ -45,6 +51,13 @@ void RegisterSimulateCommand(CLI::App& app) {
     if (*duration) {
       if (args->duration_ms <= 0) throw core::Error("--duration-ms must be > 0");
       options.duration_ns = static_cast<core::model::DurationNs>(args->duration_ms * 1e6);
+    }
+    if (!args->preemption_granularity.empty() &&
+        !core::sim::ApplyGranularityOverride(args->preemption_granularity, options)) {
+      throw core::Error("--preemption-granularity: unknown granularity '" +
+                        args->preemption_granularity +
+                        "' (none, dma_buffer, primitive, triangle, pixel, dispatch, thread_group, "
+                        "thread, shader)");
     }
     TerminalProgress progress("simulate " + scenario.name);
     options.progress = [&progress](double f) { progress.Update(f); };

@@ -23,10 +23,12 @@ std::string StatsText(const core::report::Json& j) {
                        FormatDuration(q.Find("waiting_ns")->Number()),
                        FormatDuration(q.Find("idle_ns")->Number()));
   }
-  for (const char* group : {"fences", "interrupts", "log_buffers"}) {
+  for (const char* group : {"fences", "interrupts", "log_buffers", "preemption"}) {
     out += fmt::format("\n{}\n", group);
     for (const auto& [key, value] : j.Find(group)->members()) {
-      if (value.type() == core::report::Json::Type::kDouble) {
+      if (value.type() == core::report::Json::Type::kString) {
+        out += fmt::format("  {:<28} {}\n", key, value.String());
+      } else if (value.type() == core::report::Json::Type::kDouble) {
         out += fmt::format("  {:<28} {:.4f}\n", key, value.Number());
       } else {
         out += fmt::format("  {:<28} {}\n", key, value.Int());
@@ -49,7 +51,7 @@ void RegisterStatsCommand(CLI::App& app) {
   cmd->add_option("TRACE", options->trace, "fencescope trace database")->required();
   cmd->add_flag("--json", options->json,
                 "Print JSON with stable keys (schema_version, source, duration_ns, events, "
-                "queues, fences, interrupts, log_buffers)");
+                "queues, fences, interrupts, log_buffers, preemption)");
   cmd->callback([options] {
     AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/false);
     core::report::Json j = core::report::StatsJson(t.data);

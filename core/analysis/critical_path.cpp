@@ -135,8 +135,12 @@ class Walker {
       TimeNs end = prev_end_limit->end;
       if (end <= at && (prev_end == kUnknownTime || end > prev_end)) prev_end = end;
     }
-    // candidate 2: the latest wait unblock at or before `at`
-    uint32_t wait = Latest(m_unblocks, pos.track, at);
+    // candidate 2: the latest wait unblock at or before `at`; of several waits unblocked at
+    // that same time, the one whose signal executed last is the one that held the queue
+    uint32_t wait = LatestBinding(m_unblocks, pos.track, at, [&](uint32_t w) {
+      uint32_t s = m_r.waits[w].signal;
+      return s != kNoIndex ? m_r.signals[s].executed : kUnknownTime;
+    });
     TimeNs unblocked = wait != kNoIndex ? m_r.waits[wait].unblocked : kUnknownTime;
     // candidate 3: the submission of the packet
     TimeNs submit = kUnknownTime;
@@ -169,10 +173,18 @@ class Walker {
     }
     if (submit != kUnknownTime && submit == best &&
         (prev_end == kUnknownTime || submit > prev_end)) {
-      Add(PathStepKind::kSubmit, pos, submit, at, packet);
       ThreadId thread = m_r.packets[packet].thread;
-      if (thread == 0 || thread >= m_r.threads.size()) return false;
-      pos = {true, thread, submit};
+      if (thread != 0 && thread < m_r.threads.size()) {
+        Add(PathStepKind::kSubmit, pos, submit, at, packet);
+        pos = {true, thread, submit};
+        return true;
+      }
+      // no submitting thread recorded (imports): the queue's own earlier work is the only
+      // cause left to follow
+      if (submit < at) Add(PathStepKind::kSubmit, pos, submit, at, packet);
+      if (prev_end == kUnknownTime) return false;
+      if (prev_end < submit) Add(PathStepKind::kQueueGap, pos, prev_end, submit);
+      pos.t = prev_end;
       return true;
     }
     if (prev_end < at) Add(PathStepKind::kQueueGap, pos, prev_end, at);
@@ -182,7 +194,14 @@ class Walker {
 
   bool StepThread(Position& pos) {
     if (pos.track >= m_r.threads.size()) return false;
-    uint32_t wait = Latest(m_releases, pos.track, pos.t);
+    // after an already-satisfied wait the thread continues from that wait's begin: only waits
+    // released strictly before it can be earlier causes
+    TimeNs search = m_strictly_before ? pos.t - 1 : pos.t;
+    m_strictly_before = false;
+    uint32_t wait = LatestBinding(m_releases, pos.track, search, [&](uint32_t w) {
+      uint32_t s = m_r.cpu_waits[w].signal;
+      return s != kNoIndex ? m_r.signals[s].executed : kUnknownTime;
+    });
     if (wait == kNoIndex) return false;
     const CpuWait& box = m_r.cpu_waits[wait];
     if (box.released < pos.t) Add(PathStepKind::kCpuRun, pos, box.released, pos.t);
@@ -194,9 +213,10 @@ class Walker {
           wait, signal);
       return JumpToSignal(signal, pos);
     }
-    Add(PathStepKind::kCpuWait, pos, begin, box.released, kNoIndex, wait, signal);
-    if (begin >= pos.t) return false;
-    pos.t = begin;
+    Add(PathStepKind::kCpuWait, pos, std::min(begin, box.released), box.released, kNoIndex, wait,
+        signal);
+    pos.t = std::min(begin, box.released);
+    m_strictly_before = true;
     return true;
   }
 
@@ -219,17 +239,28 @@ class Walker {
   static bool ByTime(const std::pair<TimeNs, uint32_t>& a, const std::pair<TimeNs, uint32_t>& b) {
     return a.first < b.first;
   }
-  // The wait of `track` with the latest time at or before `t`, or kNoIndex.
-  static uint32_t Latest(const TimedWaits& waits, uint32_t track, TimeNs t) {
+  // The wait of `track` with the latest time at or before `t`; among waits sharing that time,
+  // the one with the greatest `signal_time`. kNoIndex when none.
+  template <typename SignalTime>
+  static uint32_t LatestBinding(const TimedWaits& waits, uint32_t track, TimeNs t,
+                                SignalTime signal_time) {
     if (track >= waits.size()) return kNoIndex;
     const auto& list = waits[track];
     auto it = std::upper_bound(list.begin(), list.end(), std::make_pair(t, kNoIndex), ByTime);
-    return it == list.begin() ? kNoIndex : std::prev(it)->second;
+    if (it == list.begin()) return kNoIndex;
+    --it;
+    uint32_t best = it->second;
+    for (TimeNs time = it->first; it->first == time; --it) {
+      if (signal_time(it->second) > signal_time(best)) best = it->second;
+      if (it == list.begin()) break;
+    }
+    return best;
   }
 
   const Reconstruction& m_r;
   TimedWaits m_unblocks;  // [queue] -> (unblocked, wait) by time
   TimedWaits m_releases;  // [thread] -> (released, cpu wait) by time
+  bool m_strictly_before = false;
   std::vector<PathStep> m_steps;
 };
 

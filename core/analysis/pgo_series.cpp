@@ -28,7 +28,25 @@ PgoSeries ComputePgoSeries(const core::store::TraceStore& store, const Reconstru
     pass.refused = m.result != 0;
     out.passes.push_back(pass);
   }
-  if (out.passes.empty()) return out;
+  out.boundary = PgoBoundary::kModeChanged;
+  const auto& ev = store.events;
+  if (out.passes.empty() && !r.tasks.empty()) {
+    out.boundary = PgoBoundary::kVariantApplied;
+    std::vector<TimeNs> starts = {r.start_ns};
+    for (size_t i = 0; i < ev.size(); ++i) {
+      if (ev.kind[i] == EventKind::VariantApplied) starts.push_back(ev.ts[i]);
+    }
+    for (size_t i = 0; i < starts.size(); ++i) {
+      PgoPass pass;
+      pass.start = starts[i];
+      pass.end = i + 1 < starts.size() ? starts[i + 1] : r.end_ns;
+      out.passes.push_back(pass);
+    }
+  }
+  if (out.passes.empty()) {
+    out.boundary = PgoBoundary::kNone;
+    return out;
+  }
   auto& passes = out.passes;
   for (const BackgroundTask& t : r.tasks) {
     if (t.queued != kUnknownTime) {
@@ -41,7 +59,7 @@ PgoSeries ComputePgoSeries(const core::store::TraceStore& store, const Reconstru
     if (t.outcome == TaskOutcome::kFinished) ++passes[p].tasks_finished;
     else ++passes[p].tasks_cancelled;
   }
-  std::vector<double> packet_ns(passes.size(), 0);
+  std::vector<double> packet_ns(passes.size(), 0), pgo_ns(passes.size(), 0);
   for (const Packet& packet : r.packets) {
     if (packet.start == kUnknownTime || packet.end == kUnknownTime) continue;
     int p = PassOf(passes, packet.end);
@@ -50,11 +68,15 @@ PgoSeries ComputePgoSeries(const core::store::TraceStore& store, const Reconstru
     if (packet.flags & kPacketInstrumented) ++passes[p].instrumented_packets;
     if (packet.flags & kPacketUsesVariant) ++passes[p].variant_packets;
     packet_ns[p] += static_cast<double>(packet.end - packet.start);
+    if (packet.flags & (kPacketInstrumented | kPacketUsesVariant)) {
+      ++passes[p].pgo_packets;
+      pgo_ns[p] += static_cast<double>(packet.end - packet.start);
+    }
   }
   for (size_t p = 0; p < passes.size(); ++p) {
     if (passes[p].packets) passes[p].mean_packet_ns = packet_ns[p] / passes[p].packets;
+    if (passes[p].pgo_packets) passes[p].mean_pgo_packet_ns = pgo_ns[p] / passes[p].pgo_packets;
   }
-  const auto& ev = store.events;
   for (size_t i = 0; i < ev.size(); ++i) {
     if (ev.kind[i] != EventKind::VariantApplied) continue;
     int p = PassOf(passes, ev.ts[i]);

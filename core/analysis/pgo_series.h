@@ -1,5 +1,9 @@
 // PGO convergence series: one point per pass, a pass being the time from one
 // SetBackgroundProcessingMode call (mode_changed) to the next (the last runs to the trace end).
+// A trace with background work but no mode_changed records (the application left the mode at its
+// default) is split at each variant_applied instead: pass 0 runs until the first specialised
+// variant is applied, pass k from the k-th to the next; FurtherMeasurementsDesired is then unknown
+// and reported false.
 // Seed 000: the application keeps measuring while FurtherMeasurementsDesired is returned true;
 // the series shows the background tasks of each pass, that flag, and the GPU packet time, which
 // falls as specialised variants are applied.
@@ -26,11 +30,16 @@ struct PgoPass {
   uint64_t instrumented_packets = 0;  // of those, flagged instrumented
   uint64_t variant_packets = 0;       // of those, running a specialised variant
   double mean_packet_ns = 0;          // mean start -> end of those packets
+  uint64_t pgo_packets = 0;           // packets instrumented or running a variant
+  double mean_pgo_packet_ns = 0;      // mean start -> end of those (the PSOs PGO works on)
   uint64_t variants_applied = 0;      // variant_applied records in the pass
 };
 
+enum class PgoBoundary : uint8_t { kNone = 0, kModeChanged = 1, kVariantApplied = 2 };
+
 struct PgoSeries {
-  std::vector<PgoPass> passes;  // in time order; empty when the trace has no mode_changed
+  PgoBoundary boundary = PgoBoundary::kNone;  // what separates the passes
+  std::vector<PgoPass> passes;  // in time order; empty without mode_changed or background work
 };
 
 PgoSeries ComputePgoSeries(const core::store::TraceStore& store, const Reconstruction& r);

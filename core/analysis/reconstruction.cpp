@@ -114,6 +114,7 @@ class Builder {
       case EventKind::FenceWaitUnblocked: OnWaitUnblocked(i); break;
       case EventKind::CpuWaitBegin: OnCpuWaitBegin(i); break;
       case EventKind::CpuWaitReleased: OnCpuWaitReleased(i); break;
+      case EventKind::CpuWaitWithdrawn: OnCpuWaitWithdrawn(i); break;
       case EventKind::WaitPendingAtEnd: OnWaitPending(i); break;
       case EventKind::Interrupt: OnInterrupt(i); break;
       case EventKind::LogOverrun: OnLogOverrun(i); break;
@@ -124,6 +125,9 @@ class Builder {
       case EventKind::TaskAbandoned: OnTaskEnded(i, TaskOutcome::kAbandoned); break;
       case EventKind::ModeChanged: OnModeChanged(i); break;
       case EventKind::CommitCompleted: OnCommitCompleted(i); break;
+      case EventKind::PreemptionRequested: OnPreemptionRequested(i); break;
+      case EventKind::PreemptionCompleted: OnPreemptionCompleted(i); break;
+      case EventKind::Tdr: OnTdr(i); break;
       default: break;
     }
   }
@@ -203,6 +207,8 @@ class Builder {
     if (p.queue == 0) p.queue = ev.queue[i];
     if (preempted) {
       ++p.preemptions;
+      const uint32_t marker = FindPreemption(ev.arg0[i]);
+      if (marker != kNoIndex) m_out.preemptions[marker].preempted = ev.ts[i];
     } else {
       p.end = ev.ts[i];
       p.end_event = i;
@@ -219,6 +225,89 @@ class Builder {
     m_segments[open].end = ev.ts[i];
     m_segments[open].preempted = preempted;
     m_open_segment[index] = kNoIndex;
+  }
+
+  // ---- preemption and TDR (seed 004) ----
+  uint32_t FindPreemption(int64_t id) const {
+    auto it = m_preemption_by_id.find(id);
+    return id == 0 || it == m_preemption_by_id.end() ? kNoIndex : it->second;
+  }
+
+  uint32_t PreemptionFor(uint32_t i) {
+    uint32_t index = FindPreemption(m_store.events.op[i]);
+    if (index != kNoIndex) return index;
+    PreemptionMarker m;
+    m.preemption_id = m_store.events.op[i];
+    m.queue = m_store.events.queue[i];
+    m_out.preemptions.push_back(m);
+    index = static_cast<uint32_t>(m_out.preemptions.size() - 1);
+    if (m.preemption_id != 0) m_preemption_by_id[m.preemption_id] = index;
+    return index;
+  }
+
+  uint32_t PacketById(int64_t id) const {
+    auto it = m_packet_by_id.find(id);
+    return id == 0 || it == m_packet_by_id.end() ? kNoIndex : it->second;
+  }
+
+  void OnPreemptionRequested(uint32_t i) {
+    const auto& ev = m_store.events;
+    PreemptionMarker& m = m_out.preemptions[PreemptionFor(i)];
+    m.requested = ev.ts[i];
+    m.packet = PacketById(ev.arg0[i]);
+    m.requesting_queue = static_cast<QueueId>(ev.arg1[i]);
+    m.engine = static_cast<EngineId>(ev.arg2[i]);
+    m.granularity = static_cast<PreemptionGranularity>(ev.flags[i]);
+    m.requested_event = i;
+  }
+
+  void OnPreemptionCompleted(uint32_t i) {
+    const auto& ev = m_store.events;
+    const uint32_t index = PreemptionFor(i);
+    PreemptionMarker& m = m_out.preemptions[index];
+    if (m.requested == kUnknownTime) {
+      m_problems.Count("preemption_completed_without_request",
+                       "preemption_completed with no preemption_requested", ev.ts[i]);
+    }
+    m.completed = ev.ts[i];
+    m.latency_ns = static_cast<DurationNs>(ev.value[i]);
+    m.reached = static_cast<PreemptionGranularity>(ev.flags[i]);
+    if (m.packet == kNoIndex) m.packet = PacketById(ev.arg0[i]);
+    if (m.engine == 0) m.engine = static_cast<EngineId>(ev.arg2[i]);
+    m.completed_event = i;
+  }
+
+  void OnTdr(uint32_t i) {
+    const auto& ev = m_store.events;
+    TdrMarker t;
+    t.ts = ev.ts[i];
+    t.queue = ev.queue[i];
+    t.adapter = static_cast<AdapterId>(ev.arg0[i]);
+    t.engine = static_cast<EngineId>(ev.arg1[i]);
+    t.packets_lost = static_cast<uint64_t>(std::max<int64_t>(0, ev.arg2[i]));
+    t.contexts_lost = ev.value[i];
+    t.preemption_id = ev.op[i];
+    t.preemption = FindPreemption(t.preemption_id);
+    t.event = i;
+    m_out.tdrs.push_back(t);
+    const auto tdr = static_cast<uint32_t>(m_out.tdrs.size() - 1);
+    if (t.preemption == kNoIndex) {
+      m_problems.Count("tdr_without_request",
+                       "tdr with no preemption_requested (seed 004: one always comes first)",
+                       t.ts);
+      return;
+    }
+    PreemptionMarker& m = m_out.preemptions[t.preemption];
+    m.tdr = tdr;
+    // The hung packet's run ends at the reset; it never completes.
+    if (m.packet == kNoIndex) return;
+    m_out.packets[m.packet].lost = true;
+    const uint32_t open = m_open_segment[m.packet];
+    if (open != kNoIndex) {
+      m_segments[open].end = t.ts;
+      m_segments[open].reset = true;
+      m_open_segment[m.packet] = kNoIndex;
+    }
   }
 
   void CloseOpenSegments() {
@@ -420,6 +509,16 @@ class Builder {
     m_cpu_wait_interrupt_rowid[index] = ev.arg0[i];
   }
 
+  void OnCpuWaitWithdrawn(uint32_t i) {
+    uint32_t index = FindCpuWait(m_store.events.op[i]);
+    if (index == kNoIndex) {
+      m_problems.Count("cpu_wait_withdrawn_without_begin",
+                       "cpu_wait_withdrawn with no cpu_wait_begin", m_store.events.ts[i]);
+      index = NewCpuWait(i);
+    }
+    m_out.cpu_waits[index].withdrawn = m_store.events.ts[i];
+  }
+
   void OnWaitPending(uint32_t i) {
     const auto& ev = m_store.events;
     if (ev.queue[i] != 0 || ev.thread[i] == 0) {
@@ -608,8 +707,34 @@ class Builder {
         m_problems.Count("interrupt_signal_missing",
                          "an interrupt names a signal with no record", x.ts);
       }
+    }
+    LinkHeldWaitsToInterrupts();
+    for (Interrupt& x : m_out.interrupts) {
       bool fence_interrupt = x.Type() != InterruptType::kDmaCompletion;
-      x.spurious = fence_interrupt && x.waiters_released == 0 && x.cpu_waits_linked == 0;
+      x.spurious = fence_interrupt && x.waiters_released == 0 && x.cpu_waits_linked == 0 &&
+                   x.gpu_waits_linked == 0;
+    }
+  }
+
+  // A GPU wait the OS held on the CPU is released through the interrupt its signal raised.
+  void LinkHeldWaitsToInterrupts() {
+    std::unordered_map<uint32_t, uint32_t> first_interrupt;  // signal -> interrupt (by time)
+    for (uint32_t x = 0; x < m_out.interrupts.size(); ++x) {
+      if (m_out.interrupts[x].signal != kNoIndex) {
+        first_interrupt.try_emplace(m_out.interrupts[x].signal, x);
+      }
+    }
+    for (WaitBox& w : m_out.waits) {
+      if (w.path == WaitPath::kGpuNative || w.signal == kNoIndex) continue;
+      auto it = first_interrupt.find(w.signal);
+      if (it == first_interrupt.end()) continue;
+      TimeNs ts = m_out.interrupts[it->second].ts;
+      // an interrupt before the queue reached the wait (FenceObservedGpuTimestamp, else the
+      // queue time) did not release it: the wait was already satisfied when reached
+      TimeNs reached = w.observed != kUnknownTime ? w.observed : w.queued;
+      if (ts > w.unblocked || (reached != kUnknownTime && ts < reached)) continue;
+      w.interrupt = it->second;
+      ++m_out.interrupts[it->second].gpu_waits_linked;
     }
   }
 
@@ -661,6 +786,10 @@ class Builder {
       queue_slot(m_out.interrupts[x].queue).interrupts.push_back(x);
     }
     for (const MissingWindow& w : m_missing) queue_slot(w.queue).missing.push_back(w);
+    for (uint32_t x = 0; x < m_out.preemptions.size(); ++x) {
+      queue_slot(m_out.preemptions[x].queue).preemptions.push_back(x);
+    }
+    for (uint32_t x = 0; x < m_out.tdrs.size(); ++x) queue_slot(m_out.tdrs[x].queue).tdrs.push_back(x);
     std::stable_sort(m_out.tasks.begin(), m_out.tasks.end(),
                      [](const BackgroundTask& a, const BackgroundTask& b) {
                        return FirstKnown(a.queued, a.started, a.ended) <
@@ -684,6 +813,7 @@ class Builder {
         return FirstKnown(m_out.signals[s].queued, m_out.signals[s].executed);
       });
       SortBy(q.waits, [&](uint32_t w) { return m_out.waits[w].Begin(); });
+      SortBy(q.preemptions, [&](uint32_t x) { return m_out.preemptions[x].Begin(); });
       std::stable_sort(q.missing.begin(), q.missing.end(),
                        [](const MissingWindow& a, const MissingWindow& b) {
                          return a.start < b.start;
@@ -712,6 +842,7 @@ class Builder {
   std::vector<MissingWindow> m_missing;
   std::unordered_map<int64_t, uint32_t> m_task_by_id;
   std::unordered_map<int64_t, size_t> m_mode_by_commit;
+  std::unordered_map<int64_t, uint32_t> m_preemption_by_id;
 };
 
 }  // namespace

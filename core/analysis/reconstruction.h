@@ -47,6 +47,7 @@ struct RunSegment {
   bool preempted = false;    // this segment ended with packet_preempted
   bool resumed = false;      // this segment began with packet_resumed
   bool open = false;         // no record ended it before the trace ended
+  bool reset = false;        // a TDR reset the engine under it (the packet was lost)
 };
 
 struct Packet {
@@ -61,6 +62,7 @@ struct Packet {
   TimeNs start = kUnknownTime;  // first packet_started
   TimeNs end = kUnknownTime;    // packet_completed
   uint32_t preemptions = 0;
+  bool lost = false;          // lost in a TDR (its run, if any, ends at the reset)
   // This packet's run segments: QueueTrack::segments[first_segment, first_segment + segments).
   uint32_t first_segment = 0;
   uint32_t segments = 0;
@@ -107,6 +109,9 @@ struct WaitBox {
   WaitPath path = WaitPath::kGpuNative;
   uint32_t signal = kNoIndex;  // index into signals of the releasing signal
   SignalLink link = SignalLink::kNone;
+  // Waits held on the CPU (monitored fences, cross-adapter propagation): the first interrupt
+  // naming the releasing signal, at or before the unblock. kNoIndex for GPU-native waits.
+  uint32_t interrupt = kNoIndex;
   bool pending_at_end = false;     // a wait_pending_at_end record names it
   FenceValue value_at_end = 0;     // CurrentValue at the end (wait_pending_at_end.arg0)
   uint32_t queued_event = kNoIndex;
@@ -128,6 +133,9 @@ struct CpuWait {
   FenceValue observed_value = 0;   // CurrentValue the OS saw when releasing
   uint32_t interrupt = kNoIndex;   // index into interrupts of the releasing interrupt
   uint32_t signal = kNoIndex;      // signal that reached the value (by fence + value)
+  // cpu_wait_withdrawn: taken off the waiter list because another member of its wait-any group
+  // was released first; it is never released itself and is not a pending wait.
+  TimeNs withdrawn = kUnknownTime;
   bool pending_at_end = false;
   uint32_t begin_event = kNoIndex;
   uint32_t released_event = kNoIndex;
@@ -144,6 +152,7 @@ struct Interrupt {
   AdapterId adapter = 0;
   uint32_t waiters_released = 0;   // as recorded (CPU and CPU-held waiters)
   uint32_t cpu_waits_linked = 0;   // cpu_wait_released records pointing at this interrupt
+  uint32_t gpu_waits_linked = 0;   // CPU-held GPU waits whose WaitBox::interrupt is this one
   uint32_t fences_evaluated = 0;
   uint32_t flags = 0;              // interrupt_flags
   // seed 003: an interrupt that releases nobody is the permitted race ("an interrupt
@@ -196,6 +205,39 @@ struct ModeChange {
   int64_t commit_tasks = 0;
 };
 
+// seed 004: one preemption request, drawn on the timeline of the queue whose packet was to make
+// way: requested -> completed (latency), or -> a TDR when no preemption point came in time.
+struct PreemptionMarker {
+  int64_t preemption_id = 0;
+  QueueId queue = 0;              // queue whose running packet was to be preempted
+  QueueId requesting_queue = 0;   // queue whose work asked for the engine
+  EngineId engine = 0;
+  uint32_t packet = kNoIndex;     // index into packets of the packet running at the request
+  PreemptionGranularity granularity = PreemptionGranularity::kNone;  // in force at the request
+  PreemptionGranularity reached = PreemptionGranularity::kNone;      // where it stopped
+  TimeNs requested = kUnknownTime;
+  TimeNs preempted = kUnknownTime;  // packet_preempted: the mid-packet preemption point
+  TimeNs completed = kUnknownTime;  // kUnknownTime: never completed (TDR, or the trace ended)
+  DurationNs latency_ns = 0;        // preemption_completed.latency_ns (request -> point + save)
+  uint32_t tdr = kNoIndex;          // index into tdrs when the request ended in a TDR
+  uint32_t requested_event = kNoIndex;
+  uint32_t completed_event = kNoIndex;
+  TimeNs Begin() const { return requested != kUnknownTime ? requested : completed; }
+};
+
+// seed 004: Timeout Detection and Recovery: an engine reset, drawn on the hung packet's queue.
+struct TdrMarker {
+  TimeNs ts = 0;
+  QueueId queue = 0;          // queue whose packet hung
+  AdapterId adapter = 0;
+  EngineId engine = 0;
+  uint64_t packets_lost = 0;
+  uint64_t contexts_lost = 0;
+  int64_t preemption_id = 0;  // the request that timed out
+  uint32_t preemption = kNoIndex;  // index into preemptions
+  uint32_t event = kNoIndex;
+};
+
 // A named counter of what could not be paired or linked.
 struct LinkProblem {
   std::string name;
@@ -212,6 +254,8 @@ struct QueueTrack {
   std::vector<uint32_t> waits;        // into waits, by Begin()
   std::vector<uint32_t> interrupts;   // into interrupts naming this queue, by ts
   std::vector<MissingWindow> missing; // by start
+  std::vector<uint32_t> preemptions;  // into preemptions whose packet ran here, by Begin()
+  std::vector<uint32_t> tdrs;         // into tdrs of this queue, by ts
 };
 
 struct ThreadTrack {
@@ -232,6 +276,8 @@ struct Reconstruction {
   std::vector<Interrupt> interrupts;   // by ts
   std::vector<BackgroundTask> tasks;   // by queued (or started)
   std::vector<ModeChange> mode_changes;  // by ts
+  std::vector<PreemptionMarker> preemptions;  // by request (record order)
+  std::vector<TdrMarker> tdrs;         // by ts
   std::vector<QueueTrack> queues;      // [queue id]; [0] collects records without a queue
   std::vector<ThreadTrack> threads;    // [thread id]; [0] collects records without a thread
   std::vector<LinkProblem> problems;   // by name

@@ -59,7 +59,7 @@ WaitFindings FindWaitProblems(const Reconstruction& r) {
   }
   for (uint32_t w = 0; w < r.cpu_waits.size(); ++w) {
     const CpuWait& box = r.cpu_waits[w];
-    if (box.released != kUnknownTime) continue;
+    if (box.released != kUnknownTime || box.withdrawn != kUnknownTime) continue;
     PendingWait p;
     p.cpu = true;
     p.index = w;

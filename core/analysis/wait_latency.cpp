@@ -54,6 +54,7 @@ WaitLatency ComputeWaitLatency(const Reconstruction& r) {
     per_pair[{false, 0, from_queue(w.signal), w.queue, 0}].Add(w.queued, executed, w.unblocked);
   }
   for (const CpuWait& w : r.cpu_waits) {
+    if (w.withdrawn != kUnknownTime) continue;  // a wait-any member another member satisfied
     if (w.begin == kUnknownTime || w.released == kUnknownTime || w.signal == kNoIndex) {
       ++out.unlinked;
       continue;

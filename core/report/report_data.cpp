@@ -34,7 +34,7 @@ std::string ReportData::PairName(const analysis::LatencyGroup& g) const {
 }
 
 ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
-                        const AnalyseProgress& progress) {
+                        const AnalyseProgress& progress, core::model::TimeNs path_until) {
   using namespace core::analysis;  // NOLINT
   ReportData d;
   d.store = &store;
@@ -51,11 +51,12 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.overruns = ComputeOverruns(store, d.recon);
   d.waits = FindWaitProblems(d.recon);
   d.rewinds = FindFenceRewinds(store, d.recon);
+  d.preemption = ComputePreemptionStats(store, d.recon);
   step(full ? 0.5 : 1.0);
   if (!full) return d;
   d.latency = ComputeWaitLatency(d.recon);
   step(0.6);
-  d.critical_path = ComputeCriticalPath(d.recon);
+  d.critical_path = ComputeCriticalPath(d.recon, path_until);
   step(0.7);
   d.gaps = AttributeIdleGaps(store, d.recon);
   step(0.8);

@@ -12,6 +12,7 @@
 #include "core/analysis/interrupt_analysis.h"
 #include "core/analysis/overrun_windows.h"
 #include "core/analysis/pgo_series.h"
+#include "core/analysis/preemption_stats.h"
 #include "core/analysis/queue_time.h"
 #include "core/analysis/reconstruction.h"
 #include "core/analysis/resource_hazards.h"
@@ -31,6 +32,7 @@ struct ReportData {
   analysis::OverrunAnalysis overruns;
   analysis::WaitFindings waits;
   std::vector<analysis::FenceRewind> rewinds;
+  analysis::PreemptionStats preemption;  // seed 004
   // full only
   analysis::WaitLatency latency;
   analysis::CriticalPath critical_path;
@@ -55,8 +57,10 @@ struct ReportData {
 // Progress: fraction in [0, 1] of the analysis work. May be empty.
 using AnalyseProgress = std::function<void(double fraction)>;
 
-// `store` must outlive the result.
+// `store` must outlive the result. path_until: the time the critical path is walked back from
+// (kUnknownTime: the end of the last run segment).
 ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
-                        const AnalyseProgress& progress = {});
+                        const AnalyseProgress& progress = {},
+                        core::model::TimeNs path_until = analysis::kUnknownTime);
 
 }  // namespace core::report

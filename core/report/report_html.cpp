@@ -65,7 +65,13 @@ std::string TimelineSvg(const ReportData& d) {
   constexpr int kWidth = 960, kLabel = 170, kRowH = 26;
   TimeNs t0 = d.recon.start_ns, t1 = std::max(d.recon.end_ns, t0 + 1);
   double ns_per_px = static_cast<double>(t1 - t0) / (kWidth - kLabel - 10);
-  int height = 40 + static_cast<int>(store.queues.size()) * kRowH + 30;
+  // CPU threads that waited on fences or ran background tasks get a row below the queues
+  std::vector<ThreadId> threads;
+  for (const ThreadTrack& t : d.recon.threads) {
+    if (t.id != 0 && (!t.cpu_waits.empty() || !t.tasks.empty())) threads.push_back(t.id);
+  }
+  const size_t rows = store.queues.size() + threads.size();
+  int height = 40 + static_cast<int>(rows) * kRowH + 30;
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
       "{1}\" font-family=\"sans-serif\" role=\"img\"><title>Per-queue timeline overview</title>"
@@ -95,7 +101,35 @@ std::string TimelineSvg(const ReportData& d) {
       out += PixelRects(UnionOf(path[q]), t0, ns_per_px, kLabel, y + 17, 3, kPath);
     }
   }
-  int axis_y = 30 + static_cast<int>(store.queues.size()) * kRowH + 10;
+  std::vector<std::vector<Interval>> thread_path(d.recon.threads.size());
+  for (const PathStep& s : d.critical_path.steps) {
+    if (s.thread && s.thread < thread_path.size()) thread_path[s.thread].push_back({s.start, s.end});
+  }
+  for (size_t i = 0; i < threads.size(); ++i) {
+    const ThreadTrack& t = d.recon.threads[threads[i]];
+    int y = 30 + static_cast<int>(store.queues.size() + i) * kRowH;
+    out += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"11\">{}</text>", y + 13,
+                       XmlEscape("thread " + d.ThreadName(t.id)));
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", kLabel,
+                       y, kWidth - kLabel - 10, kIdle);
+    std::vector<Interval> blocked, tasks;
+    for (uint32_t w : t.cpu_waits) {
+      const CpuWait& box = d.recon.cpu_waits[w];
+      TimeNs end = box.released != kUnknownTime ? box.released
+                   : box.withdrawn != kUnknownTime ? box.withdrawn : t1;
+      if (box.begin != kUnknownTime) blocked.push_back({box.begin, end});
+    }
+    for (uint32_t k : t.tasks) {
+      const BackgroundTask& task = d.recon.tasks[k];
+      if (task.started != kUnknownTime) {
+        tasks.push_back({task.started, task.ended != kUnknownTime ? task.ended : t1});
+      }
+    }
+    out += PixelRects(Clip(UnionOf(blocked), t0, t1), t0, ns_per_px, kLabel, y, 16, kWaiting);
+    out += PixelRects(Clip(UnionOf(tasks), t0, t1), t0, ns_per_px, kLabel, y, 16, kBusy);
+    out += PixelRects(UnionOf(thread_path[t.id]), t0, ns_per_px, kLabel, y + 17, 3, kPath);
+  }
+  int axis_y = 30 + static_cast<int>(rows) * kRowH + 10;
   for (int i = 0; i <= 4; ++i) {
     double x = kLabel + (kWidth - kLabel - 10) * i / 4.0;
     out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
@@ -118,7 +152,13 @@ std::string HistogramSvg(const std::string& title, const Log2Histogram& a, const
   std::vector<std::string> categories;
   BarSeries sa{"queued -> signal executed", kWaiting, {}};
   BarSeries sb{"signal executed -> unblocked", kBusy, {}};
-  for (size_t k = 0; k < n; ++k) {
+  // buckets below the first non-empty one (other than the zero bucket) carry nothing
+  size_t first = 1;
+  while (first < n && (first >= a.counts.size() || a.counts[first] == 0) &&
+         (first >= b.counts.size() || b.counts[first] == 0)) {
+    ++first;
+  }
+  for (size_t k = 0; k < n; k = k == 0 ? first : k + 1) {
     categories.push_back(k == 0 ? "0" : FormatDuration(static_cast<double>(Log2Histogram::BucketLow(k))));
     sa.values.push_back(k < a.counts.size() ? static_cast<double>(a.counts[k]) : 0);
     sb.values.push_back(k < b.counts.size() ? static_cast<double>(b.counts[k]) : 0);
@@ -295,21 +335,28 @@ std::string PathSection(const ReportData& d) {
 std::string PgoSection(const ReportData& d) {
   std::string out = Section("pgo", "PGO convergence");
   if (d.pgo.passes.empty()) {
-    return out + "<p>The trace has no SetBackgroundProcessingMode records (mode_changed), so it "
-                 "has no PGO passes.</p>\n";
+    return out + "<p>The trace has no SetBackgroundProcessingMode records (mode_changed) and no "
+                 "background tasks, so it has no PGO passes.</p>\n";
+  }
+  if (d.pgo.boundary == PgoBoundary::kVariantApplied) {
+    out += "<p>No SetBackgroundProcessingMode calls were recorded: passes are split where a "
+           "specialised variant was applied (FurtherMeasurementsDesired unknown).</p>\n";
   }
   std::vector<double> x;
   LineSeries packet{"mean packet time", kBusy, {}, false};
+  LineSeries pgo_packet{"mean time of instrumented / variant packets", kPath, {}, false};
   LineSeries tasks{"background tasks queued", kWaiting, {}, true};
   for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
     x.push_back(static_cast<double>(i));
     packet.values.push_back(d.pgo.passes[i].mean_packet_ns);
+    pgo_packet.values.push_back(d.pgo.passes[i].mean_pgo_packet_ns);
     tasks.values.push_back(static_cast<double>(d.pgo.passes[i].tasks_queued));
   }
-  out += SvgLineChart("PGO convergence per pass", x, "", {packet, tasks}, "ns", "tasks");
+  out += SvgLineChart("PGO convergence per pass", x, "", {packet, pgo_packet, tasks}, "ns", "tasks");
   out += "<table><tr><th>pass</th><th>start</th><th>mode</th><th>action</th><th>further "
          "measurements desired</th><th>tasks queued</th><th>finished</th><th>cancelled</th>"
-         "<th>packets</th><th>mean packet time</th><th>variants applied</th></tr>\n";
+         "<th>packets</th><th>mean packet time</th><th>instrumented / variant packets</th>"
+         "<th>their mean time</th><th>variants applied</th></tr>\n";
   for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
     const PgoPass& p = d.pgo.passes[i];
     out += Row({std::to_string(i), Ms(p.start, d.recon.start_ns),
@@ -317,7 +364,36 @@ std::string PgoSection(const ReportData& d) {
                 p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
                 std::to_string(p.tasks_finished), std::to_string(p.tasks_cancelled),
                 std::to_string(p.packets), FormatDuration(p.mean_packet_ns),
+                std::to_string(p.pgo_packets), FormatDuration(p.mean_pgo_packet_ns),
                 std::to_string(p.variants_applied)});
+  }
+  return out + "</table>\n";
+}
+
+// seed 004: preemption latency (request -> preemption point + context save) per granularity in
+// force at the request, and the TDRs.
+std::string PreemptionSection(const ReportData& d) {
+  std::string out = Section("preemption", "Preemption");
+  const PreemptionStats& p = d.preemption;
+  if (p.per_granularity.empty() && p.tdrs == 0) {
+    return out + "<p>The trace has no preemption requests.</p>\n";
+  }
+  out += fmt::format("<p>{} requests, {} completed, {} packets preempted mid-packet, {} TDRs.</p>\n",
+                     p.requests, p.completed, p.packets_preempted, p.tdrs);
+  out += "<table><tr><th>granularity</th><th>requests</th><th>completed</th><th>latency p50</th>"
+         "<th>p99</th><th>max</th></tr>\n";
+  for (const GranularityLatency& g : p.per_granularity) {
+    out += Row({std::string(PreemptionGranularityName(g.granularity)), std::to_string(g.requests),
+                std::to_string(g.latency.count), FormatDuration(static_cast<double>(g.latency.p50)),
+                FormatDuration(static_cast<double>(g.latency.p99)),
+                FormatDuration(static_cast<double>(g.latency.max))});
+  }
+  out += "</table>\n";
+  if (d.recon.tdrs.empty()) return out;
+  out += "<table><tr><th>TDR at</th><th>queue</th><th>packets lost</th><th>contexts lost</th></tr>\n";
+  for (const TdrMarker& t : d.recon.tdrs) {
+    out += Row({Ms(t.ts, d.recon.start_ns), d.QueueName(t.queue), std::to_string(t.packets_lost),
+                std::to_string(t.contexts_lost)});
   }
   return out + "</table>\n";
 }
@@ -360,7 +436,8 @@ std::string ReportHtml(const ReportData& d) {
   out += fmt::format("<h1>fencescope report: {}</h1>\n", XmlEscape(d.store->path.filename().string()));
   out += "<nav><a href=\"#summary\">summary</a><a href=\"#timeline\">timeline</a><a href=\"#queues\">"
          "queues</a><a href=\"#interrupts\">interrupts</a><a href=\"#latency\">latency</a><a "
-         "href=\"#critical-path\">critical path</a><a href=\"#pgo\">PGO</a><a href=\"#findings\">"
+         "href=\"#critical-path\">critical path</a><a href=\"#pgo\">PGO</a><a href=\"#preemption\">"
+         "preemption</a><a href=\"#findings\">"
          "findings</a></nav>\n";
   out += SummarySection(d, stats);
   out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d);
@@ -369,6 +446,7 @@ std::string ReportHtml(const ReportData& d) {
   out += LatencySection(d);
   out += PathSection(d);
   out += PgoSection(d);
+  out += PreemptionSection(d);
   out += FindingsSection(d);
   out += ProblemsSection(d);
   out += "</body></html>\n";

@@ -114,6 +114,8 @@ Json PgoJson(const ReportData& d) {
   Json j = Json::Array();
   for (const PgoPass& p : d.pgo.passes) {
     Json pass = Json::Object();
+    pass.Set("boundary", d.pgo.boundary == PgoBoundary::kVariantApplied ? "variant_applied"
+                                                                           : "mode_changed");
     pass.Set("start_ns", p.start);
     pass.Set("end_ns", p.end);
     pass.Set("call_id", p.call_id);
@@ -128,6 +130,8 @@ Json PgoJson(const ReportData& d) {
     pass.Set("instrumented_packets", p.instrumented_packets);
     pass.Set("variant_packets", p.variant_packets);
     pass.Set("mean_packet_ns", p.mean_packet_ns);
+    pass.Set("pgo_packets", p.pgo_packets);
+    pass.Set("mean_pgo_packet_ns", p.mean_pgo_packet_ns);
     pass.Set("variants_applied", p.variants_applied);
     j.Push(std::move(pass));
   }
@@ -222,7 +226,38 @@ Json StatsJson(const ReportData& d) {
   logs.Set("entries_lost", entries_lost);
   logs.Set("fallback_scans", d.Count(EventKind::LogFallbackScan));
   j.Set("log_buffers", std::move(logs));
+
+  // seed 004: preemption requests, their latency (request -> preemption point + context save)
+  // and TDRs; the granularities are the first adapter's, as lower-case names.
+  const PreemptionStats& p = d.preemption;
+  Json preemption = Json::Object();
+  preemption.Set("requests", p.requests);
+  preemption.Set("completed", p.completed);
+  preemption.Set("packets_preempted", p.packets_preempted);
+  preemption.Set("max_latency_ns", p.latency.max);
+  preemption.Set("p99_latency_ns", p.latency.p99);
+  preemption.Set("tdrs", p.tdrs);
+  preemption.Set("granularity_graphics",
+                 std::string(PreemptionGranularityName(p.granularity_graphics)));
+  preemption.Set("granularity_compute",
+                 std::string(PreemptionGranularityName(p.granularity_compute)));
+  j.Set("preemption", std::move(preemption));
   return j;
+}
+
+Json PreemptionLatencyJson(const ReportData& d) {
+  Json per = Json::Array();
+  for (const GranularityLatency& g : d.preemption.per_granularity) {
+    Json x = Json::Object();
+    x.Set("granularity", std::string(PreemptionGranularityName(g.granularity)));
+    x.Set("requests", g.requests);
+    x.Set("completed", g.latency.count);
+    x.Set("p50_ns", g.latency.p50);
+    x.Set("p99_ns", g.latency.p99);
+    x.Set("max_ns", g.latency.max);
+    per.Push(std::move(x));
+  }
+  return per;
 }
 
 Json ReportJson(const ReportData& d) {
@@ -278,6 +313,7 @@ Json ReportJson(const ReportData& d) {
   j.Set("latency", LatencyJson(d));
   j.Set("findings", FindingsJson(d));
   j.Set("pgo_series", PgoJson(d));
+  j.Set("preemption_latency", PreemptionLatencyJson(d));
 
   Json recon = Json::Object();
   recon.Set("packets", static_cast<uint64_t>(d.recon.packets.size()));

@@ -8,11 +8,14 @@
 //            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked, rewinds},
 //   interrupts: {total, with_waiters_released, spurious, spurious_ratio, per_signal, optimized,
 //                scan_all},
-//   log_buffers: {entries_written, overruns, entries_lost, fallback_scans}
+//   log_buffers: {entries_written, overruns, entries_lost, fallback_scans},
+//   preemption: {requests, completed, packets_preempted, max_latency_ns, p99_latency_ns, tdrs,
+//                granularity_graphics, granularity_compute}  (seed 004; granularities as names)
 // Counts come from the records; a figure that does not apply to the trace is 0.
 //
 // ReportJson (`fencescope report --format json`): StatsJson plus
 //   queue_pairs, idle_gaps, interrupt_rate, critical_path, latency, findings, pgo_series,
+//   preemption_latency: [{granularity, requests, completed, p50_ns, p99_ns, max_ns}],
 //   reconstruction (what could not be linked).
 #pragma once
 

@@ -120,10 +120,25 @@ std::string ReportMarkdown(const ReportData& d) {
                     p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
                     std::to_string(p.packets), D(p.mean_packet_ns)});
   }
-  out += rows.empty() ? "No PGO passes (no mode_changed records).\n\n"
+  out += rows.empty() ? "No PGO passes (no mode_changed records and no background tasks).\n\n"
                       : Table({"pass", "mode", "further measurements desired", "tasks queued",
                                "packets", "mean packet time"},
                               rows);
+
+  // seed 004: preemption latency per granularity in force at the request.
+  out += "## Preemption\n\n";
+  rows.clear();
+  for (const GranularityLatency& g : d.preemption.per_granularity) {
+    rows.push_back({std::string(PreemptionGranularityName(g.granularity)),
+                    std::to_string(g.requests), std::to_string(g.latency.count),
+                    D(static_cast<double>(g.latency.p50)), D(static_cast<double>(g.latency.p99)),
+                    D(static_cast<double>(g.latency.max))});
+  }
+  out += rows.empty() ? "No preemption requests.\n\n"
+                      : Table({"granularity", "requests", "completed", "latency p50", "p99", "max"},
+                              rows);
+  out += fmt::format("{} packets preempted mid-packet, {} TDRs.\n\n",
+                     d.preemption.packets_preempted, d.preemption.tdrs);
 
   out += "## Findings\n\n";
   rows.clear();

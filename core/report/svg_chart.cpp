@@ -106,7 +106,8 @@ std::string SvgBarChart(const std::string& title, const std::vector<std::string>
   size_t n = std::max<size_t>(categories.size(), 1);
   double slot = static_cast<double>(plot_w) / static_cast<double>(n);
   double bar = std::max(1.0, slot * 0.8 / std::max<size_t>(series.size(), 1));
-  size_t label_every = std::max<size_t>(1, n / 12);
+  // at most about ten labels, each at most one slot wide
+  size_t label_every = std::max<size_t>(1, (n + 9) / 10);
   for (size_t c = 0; c < categories.size(); ++c) {
     for (size_t s = 0; s < series.size(); ++s) {
       double v = c < series[s].values.size() ? series[s].values[c] : 0;

@@ -156,7 +156,7 @@ void OnTaskDone(Sim& sim, uint32_t bg_thread, uint64_t index) {
   } else {
     stats.level = task.level;
     stats.samples = 0;  // measure again with the variant in place
-    const double factor = std::pow(sim.scenario->psos[task.pso].speedup, task.level);
+    const double factor = SpeedupFactor(sim.scenario->psos[task.pso].speedup, task.level);
     EventRecord e;
     e.ts = sim.now;
     e.kind = EventKind::VariantApplied;

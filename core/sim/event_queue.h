@@ -17,6 +17,8 @@ enum class SimEventType : uint8_t {
   kWaitRelease,   // b = index into Sim::releases: a held / propagated GPU wait is let go
   kLogRead,       // a = adapter index: the OS reads every log of the adapter
   kTaskDone,      // a = background thread index, b = task index: a background task finishes
+  kPreemption,    // a = engine index, b = preemption id: preemption point reached / context saved
+  kTdrTimeout,    // a = engine index, b = preemption id: the TDR timeout of a request expired
 };
 
 struct SimEvent {
@@ -51,7 +53,7 @@ class EventQueue {
     return x.t != y.t ? x.t > y.t : x.seq > y.seq;
   }
   std::vector<SimEvent> m_heap;
-  size_t m_count[6] = {0, 0, 0, 0, 0, 0};
+  size_t m_count[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   uint64_t m_next_seq = 0;
 };
 

@@ -14,6 +14,7 @@ using core::model::WaitPath;
 
 void PushGpuCommand(Sim& sim, uint32_t queue, GpuCommand command) {
   HwQueue& q = sim.queues[queue];
+  if (q.lost) return;  // seed 004: a context lost in a TDR runs nothing more
   q.commands.push_back(command);
   if (q.status == QueueStatus::kIdle && q.commands.size() == 1) AdvanceQueue(sim, queue);
 }
@@ -76,9 +77,14 @@ void RecordResourceAccess(Sim& sim, const HwQueue& q, const GpuCommand& packet,
 
 void TryStartEngine(Sim& sim, uint32_t engine) {
   EngineState& en = sim.engines[engine];
-  if (en.running >= 0) return;
-  int32_t best = -1;
+  if (en.running >= 0) {
+    RequestPreemptionIfNeeded(sim, engine);
+    return;
+  }
+  int32_t best = ForcedNextQueue(sim, engine);
+  const bool forced = best >= 0;
   for (uint32_t qi : en.queues) {
+    if (forced) break;
     const HwQueue& q = sim.queues[qi];
     if (q.status != QueueStatus::kReady) continue;
     if (best < 0) {
@@ -97,24 +103,29 @@ void TryStartEngine(Sim& sim, uint32_t engine) {
   en.running = best;
   en.started = sim.now;
   ++en.generation;
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = EventKind::PacketStarted;
-  e.queue = q.id;
-  e.op = packet.op;
-  e.arg0 = en.id;
-  sim.Emit(e);
-  if (packet.uses) {
-    for (const ResourceUse& use : *packet.uses) {
-      RecordResourceAccess(sim, q, packet, use.resource, use.slot.Eval(packet.frame), use.write);
+  const DurationNs restore = BeginPacketWork(sim, engine);  // records packet_resumed
+  if (!packet.preempted) {
+    EventRecord e;
+    e.ts = sim.now;
+    e.kind = EventKind::PacketStarted;
+    e.queue = q.id;
+    e.op = packet.op;
+    e.arg0 = en.id;
+    sim.Emit(e);
+    if (packet.uses) {
+      for (const ResourceUse& use : *packet.uses) {
+        RecordResourceAccess(sim, q, packet, use.resource, use.slot.Eval(packet.frame), use.write);
+      }
+    }
+    if (packet.direct_resource >= 0) {
+      RecordResourceAccess(sim, q, packet, static_cast<uint32_t>(packet.direct_resource),
+                           packet.direct_slot, packet.direct_write);
     }
   }
-  if (packet.direct_resource >= 0) {
-    RecordResourceAccess(sim, q, packet, static_cast<uint32_t>(packet.direct_resource),
-                         packet.direct_slot, packet.direct_write);
-  }
-  sim.events.Push(sim.now + packet.remaining_ns, SimEventType::kPacketDone, engine,
+  sim.events.Push(sim.now + restore + packet.remaining_ns, SimEventType::kPacketDone, engine,
                   en.generation);
+  // A packet chosen ahead of priority (split, paging) may at once be asked to make way.
+  RequestPreemptionIfNeeded(sim, engine);
 }
 
 void OnPacketDone(Sim& sim, uint32_t engine, uint64_t generation) {
@@ -129,6 +140,7 @@ void OnPacketDone(Sim& sim, uint32_t engine, uint64_t generation) {
   e.op = q.commands.front().op;
   e.arg0 = en.id;
   sim.Emit(e);
+  OnPacketFinished(sim, engine);
   OnPgoPacketDone(sim, q.commands.front());
   q.commands.pop_front();
   q.status = QueueStatus::kIdle;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/model/types.h"
+#include "core/sim/preemption_state.h"
 
 namespace core::sim {
 
@@ -50,6 +51,11 @@ struct AdapterSpec {
   DurationNs os_log_read_ns = 0;               // OS reads every log this often (0: only on interrupts)
   double null_hwqueue_chance = 0;              // optimized interrupt names a NULL HWQueue
   double zero_timestamp_chance = 0;            // linked adapter skipped the write: zero timestamp
+  // seed 004: preemption granularities and costs, and the TDR timeout.
+  AdapterPreemption preemption;
+  DurationNs context_save_ns = 20'000;         // saving a preempted context's state
+  DurationNs context_restore_ns = 20'000;      // restoring it when the packet resumes
+  DurationNs tdr_timeout_ns = 2'000'000'000;   // request -> engine reset when no point is reached
 };
 
 struct EngineSpec {
@@ -120,6 +126,12 @@ struct Step {
   bool with_event = false;        // hEventToSignalUponCompletion given
   bool wait_event = false;        // WaitForSingleObject on it after the call
   bool stop_when_converged = false;  // leave the frame loop once FurtherMeasurementsDesired is false
+  // seed 004 (kExecute): the packet's structure, the DMA packets the render command is split
+  // into, a paging packet (video memory manager work), a present.
+  PacketShape shape;
+  int64_t split_packets = 1;
+  bool paging = false;
+  bool present = false;
   int line = 0;  // TOML line, for messages
 };
 

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include <toml++/toml.h>
 
 #include "core/model/error.h"
+#include "core/sim/preemption.h"
 
 namespace fencescope::assets {
 std::string_view scenarios(std::string_view relative_path);
@@ -189,6 +191,55 @@ void ForEachTable(TableReader& parent, const toml::table& root, std::string_view
   }
 }
 
+PreemptionGranularity ReadGranularity(TableReader& r, std::string_view key, bool compute,
+                                      PreemptionGranularity fallback) {
+  const std::string text = r.String(key, "");
+  if (text.empty()) return fallback;
+  std::optional<PreemptionGranularity> g = ParsePreemptionGranularity(text, compute);
+  if (!g) {
+    r.Fail(key, "unknown granularity '" + text + "' (" +
+                    std::string(compute ? "none, dma_buffer, dispatch, thread_group, thread, shader"
+                                        : "none, dma_buffer, primitive, triangle, pixel, shader") +
+                    ")");
+  }
+  return *g;
+}
+
+// seed 004: the adapter's preemption capabilities, costs and TDR timeout.
+void ReadAdapterPreemption(TableReader& r, AdapterSpec& a) {
+  a.preemption.graphics =
+      ReadGranularity(r, "preemption_graphics", /*compute=*/false, a.preemption.graphics);
+  a.preemption.compute =
+      ReadGranularity(r, "preemption_compute", /*compute=*/true, a.preemption.compute);
+  a.context_save_ns = r.Micros("context_save_us", a.context_save_ns);
+  a.context_restore_ns = r.Micros("context_restore_us", a.context_restore_ns);
+  if (r.Get("tdr_timeout_ms")) {
+    const double ms = r.Number("tdr_timeout_ms", 0);
+    if (ms <= 0) r.Fail("tdr_timeout_ms", "must be > 0");
+    a.tdr_timeout_ns = static_cast<DurationNs>(ms * 1e6 + 0.5);
+  }
+}
+
+// seed 004: the structure of an execute step's packet and how it is submitted.
+void ReadPacketShape(TableReader& r, Step& step) {
+  auto count = [&r](std::string_view key, int64_t fallback) {
+    const int64_t v = r.Int(key, fallback);
+    if (v < 1) r.Fail(key, "must be at least 1");
+    return v;
+  };
+  PacketShape& shape = step.shape;
+  shape.primitives = count("primitives", shape.primitives);
+  shape.triangles = count("triangles", shape.triangles);
+  shape.pixels = count("pixels", shape.pixels);
+  shape.dispatches = count("dispatches", shape.dispatches);
+  shape.thread_groups = count("thread_groups", shape.thread_groups);
+  shape.threads = count("threads", shape.threads);
+  shape.instructions = count("instructions", shape.instructions);
+  step.split_packets = count("split_packets", 1);
+  step.paging = r.Bool("paging", false);
+  step.present = r.Bool("present", false);
+}
+
 void ReadAdapter(TableReader& r, Scenario& s) {
   AdapterSpec a;
   a.name = r.RequireString("name");
@@ -205,6 +256,7 @@ void ReadAdapter(TableReader& r, Scenario& s) {
   a.os_log_read_ns = r.Micros("os_log_read_us", a.os_log_read_ns);
   a.null_hwqueue_chance = r.Fraction("null_hwqueue_chance", a.null_hwqueue_chance);
   a.zero_timestamp_chance = r.Fraction("zero_timestamp_chance", a.zero_timestamp_chance);
+  ReadAdapterPreemption(r, a);
   s.adapters.push_back(std::move(a));
 }
 
@@ -240,6 +292,20 @@ void ReadResourceUses(TableReader& r, std::string_view key, bool write,
     if (!item.is_string()) r.Fail(key, "expected resource names");
     add(*item.value<std::string>());
   }
+}
+
+// A queue can only signal or wait on a fence opened on its own adapter.
+void CheckFenceOpenedOnQueueAdapter(TableReader& r, const Scenario& s, uint32_t queue,
+                                    uint32_t fence) {
+  const uint32_t adapter = s.engines[s.queues[queue].engine].adapter;
+  const FenceSpec& f = s.fences[fence];
+  if (f.adapter == adapter ||
+      std::find(f.opened_on.begin(), f.opened_on.end(), adapter) != f.opened_on.end()) {
+    return;
+  }
+  r.Fail("fence", "fence '" + f.name + "' is not opened on adapter '" + s.adapters[adapter].name +
+                      "' of queue '" + s.queues[queue].name +
+                      "' (make it a cross_adapter fence opened there)");
 }
 
 BackgroundMode ParseMode(TableReader& r, const std::string& text) {
@@ -286,10 +352,12 @@ void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
       step.pso = static_cast<int32_t>(ResolveKey(r, "pso", IndexByName(s.psos), "pso"));
     }
     step.constants = r.Expr("constants", {});
+    ReadPacketShape(r, step);
   } else if (op == "signal" || op == "wait") {
     step.op = op == "signal" ? StepOp::kSignal : StepOp::kWait;
     step.queue = ResolveKey(r, "queue", queues, "queue");
     step.fence = ResolveKey(r, "fence", fences, "fence");
+    CheckFenceOpenedOnQueueAdapter(r, s, step.queue, step.fence);
     if (!r.Get("value")) r.Fail({}, "missing key 'value'");
     step.value = r.Expr("value", {});
   } else if (op == "cpu_signal") {
@@ -367,6 +435,11 @@ void ReadAsync(TableReader& r, const Scenario& s, AsyncPipelineSpec& a) {
   a.compute_fence = ResolveKey(r, "compute_fence", fences, "fence");
   a.graphics_fence = ResolveKey(r, "graphics_fence", fences, "fence");
   a.graphics_compute_fence = ResolveKey(r, "graphics_compute_fence", fences, "fence");
+  for (uint32_t queue : {a.compute_queue, a.graphics_queue}) {
+    for (uint32_t fence : {a.compute_fence, a.graphics_fence, a.graphics_compute_fence}) {
+      CheckFenceOpenedOnQueueAdapter(r, s, queue, fence);
+    }
+  }
   a.cpu_latency = r.Int("cpu_latency", a.cpu_latency);
   a.compute_graphics_latency = r.Int("compute_graphics_latency", a.compute_graphics_latency);
   if (a.cpu_latency < 1) r.Fail("cpu_latency", "must be at least 1");
@@ -393,6 +466,10 @@ void ReadThread(TableReader& r, Scenario& s) {
   if (r.Get("start_after")) {
     auto threads = IndexByName(s.threads);  // only earlier threads: no cycles
     t.start_after = static_cast<int32_t>(ResolveKey(r, "start_after", threads, "earlier thread"));
+  }
+  if (t.frames == 0 && t.frame_period_ns == 0 && t.api_call_ns == 0) {
+    // Endless frames that take no simulated time would never reach the time limit.
+    r.Fail("frames", "frames = 0 (until the time limit) needs frame_period_us or api_call_us > 0");
   }
   if (program == "script") {
     t.program = ProgramKind::kScript;

@@ -4,13 +4,19 @@
 // with the same constants run faster. A variant in place can reveal a further round of
 // specialisation (the PSO's `levels`), which is why FurtherMeasurementsDesired stays true until
 // a pass finds nothing new.
-#include <cmath>
-
 #include "core/sim/sim_state.h"
 
 namespace core::sim {
 
 using core::model::BackgroundMode;
+
+double SpeedupFactor(double speedup, int32_t level) {
+  // Repeated multiplication rather than std::pow, whose last bit may differ between C libraries:
+  // packet durations must be the same everywhere for the same seed.
+  double factor = 1.0;
+  for (int32_t l = 0; l < level; ++l) factor *= speedup;
+  return factor;
+}
 
 uint32_t PlanPgoPacket(Sim& sim, uint32_t thread, const Step& step, int64_t frame,
                        GpuCommand& packet) {
@@ -25,7 +31,7 @@ uint32_t PlanPgoPacket(Sim& sim, uint32_t thread, const Step& step, int64_t fram
   uint32_t flags = 0;
   double factor = 1.0;
   if (stats.level > 0) {
-    factor = std::pow(spec.speedup, stats.level);
+    factor = SpeedupFactor(spec.speedup, stats.level);
     flags |= core::model::kPacketUsesVariant;
   }
   // seed 000: DISABLE_PROFILING_BY_SYSTEM stops measurement too; the other modes instrument,

@@ -5,7 +5,11 @@
 //   interrupt.cpp        raising interrupts and the OS's handling of them (logs, releases)
 //   thread_program.cpp   CPU threads running scenario scripts
 //   async_pipeline_program.cpp  seed 001's asynchronous compute/graphics loop
+//   shader_pgo.cpp       the driver's PGO: instrumentation, histograms, variants (seed 000)
+//   background_tasks.cpp the runtime's background thread pool, commits (seed 000)
+//   background_mode.cpp  SetBackgroundProcessingMode, PSO / device destruction (seed 000)
 //   simulator.cpp        topology, the event loop, the end of the run
+//   preemption.cpp       GPU preemption and TDR (seed 004), hooked into the run lists
 //
 // Everything a run records goes through Emit() to the TraceWriter, in simulation time order.
 #pragma once
@@ -17,6 +21,7 @@
 #include "core/model/types.h"
 #include "core/sim/event_queue.h"
 #include "core/sim/log_buffer.h"
+#include "core/sim/preemption_state.h"
 #include "core/sim/scenario.h"
 #include "core/sim/sim_random.h"
 #include "core/store/trace_writer.h"
@@ -47,6 +52,15 @@ struct GpuCommand {
   int64_t constants = 0;
   uint32_t thread = 0;
   bool instrumented = false;
+  // seed 004: the packet's structure and full GPU time (where it can stop), the scheduler fence
+  // id of its (re)submission, the render command it is a split packet of (0: not split).
+  const PacketShape* shape = nullptr;  // nullptr: PacketShape defaults
+  DurationNs duration_ns = 0;
+  int64_t fence_submission = 0;
+  int64_t render_command = 0;
+  bool last_split = true;
+  bool paging = false;
+  bool preempted = false;  // stopped mid-way: it resumes (context restore) instead of starting
 };
 
 enum class QueueStatus : uint8_t {
@@ -68,6 +82,7 @@ struct HwQueue {
   TimeNs wait_observed = 0;   // FenceObservedGpuTimestamp of the blocked head wait
   bool has_logs = false;      // native fences on a user-mode queue: wait and signal logs
   LogBuffer logs[2];          // [LogType]: 0 wait log, 1 signal log
+  bool lost = false;          // seed 004: its context was lost in a TDR; submissions are dropped
 };
 
 // Per-engine run list: the queues that feed the engine and the packet running on it.
@@ -78,6 +93,7 @@ struct EngineState {
   int32_t running = -1;      // queue index whose head packet runs, or -1
   uint64_t generation = 0;   // bumped on every start, so a stale completion is ignored
   TimeNs started = 0;
+  EnginePreemption preempt;  // seed 004
 };
 
 struct GpuWaiter {
@@ -133,6 +149,8 @@ struct CpuThread {
   bool awaiting = false;  // blocked in WaitForMultipleObjects; the released member picks the stage
   bool stop_loop = false;  // FurtherMeasurementsDesired came back false (stop_when_converged)
   bool destroying = false; // waiting in device destruction for in-flight background tasks
+  TimeNs last_step_ts = -1;   // guards against a program that never advances simulated time
+  uint64_t steps_at_ts = 0;
 };
 
 // seed 000: what the driver's PGO knows about one constant set of one PSO.
@@ -243,12 +261,14 @@ struct Sim {
   std::vector<PendingRelease> releases;
   std::vector<std::vector<core::model::StringId>> step_name_sids;  // [thread][step] packet name
   std::vector<uint32_t> queues_to_advance;  // queues unblocked this instant, advanced by the loop
+  std::vector<AdapterPreemption> preemption;  // [adapter] granularities as run (seed 004)
   BackgroundState bg;
 
   int64_t next_packet_id = 1;
   int64_t next_fence_op_id = 1;
   int64_t next_waiter_id = 1;
   uint64_t next_ready_seq = 1;
+  int64_t next_preemption_id = 1;
 
   // While an interrupt is handled its follow-up records are held back, so the interrupt record
   // (which counts them) comes first and they can name its rowid.
@@ -276,6 +296,24 @@ void UnblockQueueWait(Sim& sim, uint32_t queue, uint64_t value, int64_t wait_id,
                       int64_t signal_id, core::model::WaitPath path, TimeNs observed);
 void WriteLog(Sim& sim, uint32_t queue, core::model::LogType type, uint32_t fence, uint64_t value,
               int64_t op, TimeNs observed);
+
+// preemption.cpp: GPU preemption and TDR (seed 004)
+// A higher-priority queue is ready while a lower one runs: ask the engine to preempt.
+void RequestPreemptionIfNeeded(Sim& sim, uint32_t engine);
+// The queue that must run next on the engine (a pinned split packet, a resubmitted paging
+// packet), or -1 for the usual choice by priority.
+int32_t ForcedNextQueue(Sim& sim, uint32_t engine);
+// The engine starts its running queue's head packet: records packet_resumed for a preempted one
+// and returns the context restore time before its work begins (0 for a fresh packet).
+DurationNs BeginPacketWork(Sim& sim, uint32_t engine);
+// The running packet completed (before it leaves its queue): completes a request waiting for
+// the end of the packet, pins the next split packet in the pre-WDDM 1.2 model.
+void OnPacketFinished(Sim& sim, uint32_t engine);
+void OnPreemptionEvent(Sim& sim, uint32_t engine, int64_t preemption_id);
+void OnTdrTimeout(Sim& sim, uint32_t engine, int64_t preemption_id);
+// Submits an execute step's packet, as `split_packets` DMA packets of one render command.
+void SubmitRenderCommand(Sim& sim, uint32_t thread, uint32_t queue, const Step& step,
+                         core::model::StringId name, GpuCommand packet, uint32_t flags);
 
 // fence.cpp
 void ExecuteGpuSignal(Sim& sim, uint32_t queue, const GpuCommand& signal);
@@ -338,6 +376,8 @@ bool DestroyDevice(Sim& sim, uint32_t thread);
 uint32_t PlanPgoPacket(Sim& sim, uint32_t thread, const Step& step, int64_t frame,
                        GpuCommand& packet);
 void OnPgoPacketDone(Sim& sim, const GpuCommand& packet);
+// Packet time factor with `level` rounds of specialisation applied: speedup^level.
+double SpeedupFactor(double speedup, int32_t level);
 // (PSO, constants) pairs a commit would queue now: measured, no task pending, level < levels.
 std::vector<std::pair<uint32_t, int64_t>> CommitCandidates(Sim& sim);
 // True while some measured constant set could still lead to a recompile.

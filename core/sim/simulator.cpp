@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/sim/preemption.h"
 #include "core/sim/sim_state.h"
 
 namespace core::sim {
@@ -26,6 +27,8 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
     info.luid = static_cast<int64_t>(i + 1);
     info.native_fences = a.native_fences && native_mode;  // as run, not merely as capable
     info.optimized_interrupts = a.optimized_interrupts && info.native_fences;
+    info.preemption_graphics = sim.preemption[i].graphics;  // seed 004: as run
+    info.preemption_compute = sim.preemption[i].compute;
     sim.adapter_ids.push_back(w.AddAdapter(info));
   }
   std::vector<uint32_t> ordinals(s.adapters.size(), 0);
@@ -183,6 +186,7 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& wri
   writer.SetMeta("fence_mode", std::string(FenceModeName(sim.fence_mode)));
   writer.SetMeta("time_limit_ns", std::to_string(sim.end_limit));
 
+  sim.preemption = ResolvePreemption(scenario, options);
   SetUpTopology(sim, scenario);
   SetUpBackground(sim);
   RecordInitialMonitoredValues(sim);
@@ -210,6 +214,8 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& wri
       case SimEventType::kInterrupt: HandleInterrupt(sim, ev.b); break;
       case SimEventType::kWaitRelease: OnWaitRelease(sim, ev.b); break;
       case SimEventType::kTaskDone: OnTaskDone(sim, ev.a, ev.b); break;
+      case SimEventType::kPreemption: OnPreemptionEvent(sim, ev.a, static_cast<int64_t>(ev.b)); break;
+      case SimEventType::kTdrTimeout: OnTdrTimeout(sim, ev.a, static_cast<int64_t>(ev.b)); break;
       case SimEventType::kLogRead: {
         ReadAdapterLogs(sim, ev.a);
         // Keep reading while anything else can still happen.

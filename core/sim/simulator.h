@@ -16,6 +16,9 @@ struct SimOptions {
   std::optional<uint64_t> seed;             // replaces the scenario's seed
   std::optional<FenceMode> fence_mode;      // replaces the scenario's fence mode
   std::optional<DurationNs> duration_ns;    // replaces the scenario's time limit
+  // seed 004: replace every adapter's graphics / compute preemption granularity.
+  std::optional<core::model::PreemptionGranularity> preemption_graphics;
+  std::optional<core::model::PreemptionGranularity> preemption_compute;
   std::function<void(double)> progress;     // fraction of the time limit simulated, may be empty
 };
 

@@ -1,5 +1,6 @@
 // CPU threads running scenario scripts: each frame the thread walks its steps in order; every
 // API call costs CPU time, a CPU wait blocks the thread until the OS releases it.
+#include "core/model/error.h"
 #include "core/sim/sim_state.h"
 
 namespace core::sim {
@@ -14,6 +15,8 @@ void WakeThread(Sim& sim, uint32_t thread) {
 }
 
 namespace {
+
+constexpr uint64_t kMaxStepsAtOneInstant = 10'000'000;
 
 bool StepActive(const Step& step, int64_t frame) {
   return frame >= step.from_frame && (frame - step.from_frame) % step.every == 0;
@@ -31,6 +34,8 @@ void SubmitPacket(Sim& sim, uint32_t thread, uint32_t queue, DurationNs duration
   packet.kind = GpuCommand::Kind::kPacket;
   packet.op = sim.next_packet_id++;
   packet.remaining_ns = duration;
+  packet.duration_ns = duration;
+  packet.fence_submission = packet.op;
   const HwQueue& q = sim.queues[queue];
   EventRecord e;
   e.ts = sim.now;
@@ -41,7 +46,7 @@ void SubmitPacket(Sim& sim, uint32_t thread, uint32_t queue, DurationNs duration
   e.value = static_cast<uint64_t>(duration);
   e.arg0 = q.context;
   e.arg1 = name;
-  e.arg2 = packet.op;
+  e.arg2 = packet.fence_submission;
   e.flags = flags;
   const EventRowId row = sim.Emit(e);
   if (packet.pso >= 0) {
@@ -95,6 +100,16 @@ void RunThread(Sim& sim, uint32_t thread) {
   }
   const ThreadSpec& spec = *t.spec;
   const bool endless = spec.frames == 0;
+  if (t.last_step_ts == sim.now) {
+    if (++t.steps_at_ts > kMaxStepsAtOneInstant) {
+      throw core::Error(sim.scenario->source + ": thread '" + spec.name +
+                        "' runs without simulated time passing (give its steps api_call_us, "
+                        "duration_us or frame_period_us)");
+    }
+  } else {
+    t.last_step_ts = sim.now;
+    t.steps_at_ts = 0;
+  }
   while (true) {
     if (t.stop_loop) break;
     if (t.pc == spec.steps.size()) {
@@ -121,8 +136,8 @@ void RunThread(Sim& sim, uint32_t thread) {
         c.frame = t.frame;
         c.remaining_ns = sim.random.Jittered(step.duration_ns, step.jitter);
         const uint32_t flags = PlanPgoPacket(sim, thread, step, t.frame, c);
-        SubmitPacket(sim, thread, step.queue, c.remaining_ns, sim.step_name_sids[thread][index], c,
-                     flags);
+        SubmitRenderCommand(sim, thread, step.queue, step, sim.step_name_sids[thread][index], c,
+                            flags);
         break;
       }
       case StepOp::kSetBackgroundMode:

@@ -30,6 +30,8 @@ constexpr uint8_t kFlowIn = 2;         // flow v2 consumer
 constexpr uint8_t kFlowOut = 4;        // flow v2 producer
 constexpr uint8_t kConsumed = 8;       // an E / e / F already folded into its begin event
 constexpr uint8_t kHasDuration = 16;   // dur known (X, or B/b/S matched with its end)
+constexpr uint8_t kHasId = 32;         // `id` holds the event's id / id2
+constexpr uint8_t kIdIsString = 64;    // ... as a local string index (else the numeric id itself)
 
 struct ParsedEvent {
   TimeNs ts = 0;        // ns, relative to the file's own origin (baseTimeNanoseconds added later)
@@ -39,7 +41,9 @@ struct ParsedEvent {
   uint32_t track = 0;   // index into ParsedTrace::tracks
   StringId name = 0;    // writer string ids
   StringId cat = 0;
-  uint32_t id = kNone;       // local id of the normalised `id` / `id2` (+ scope), kNone if absent
+  // With kHasId: a numeric id without scope (the common case: no string kept per id), or with
+  // kIdIsString the local string index of "scope:id[:pid]".
+  uint64_t id = 0;
   uint32_t bind_id = kNone;  // local id of the flow v2 bind_id
   uint32_t extra = kNone;    // C: first counter value; Kineto events: index into kineto_args
   uint16_t extra_count = 0;  // C: number of counter values

@@ -13,9 +13,10 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-// The largest ts we accept: 4e15 µs (4e18 ns, the year 2096 on an epoch clock); anything above
-// is a broken writer, and it keeps ts + dur + baseTimeNanoseconds inside int64.
-constexpr int64_t kMaxMicros = 4'000'000'000'000'000;
+// The largest ts / dur we accept: 3e15 µs (3e18 ns, the year 2065 on an epoch clock); anything
+// above is a broken writer. With baseTimeNanoseconds also capped at 3e18 (the importer checks),
+// ts + dur + base stays inside int64.
+constexpr int64_t kMaxMicros = 3'000'000'000'000'000;
 
 struct StringHash {
   using is_transparent = void;
@@ -128,6 +129,9 @@ struct ChromeEventParser::Impl {
   bool has_sort_index = false;
   KinetoArgs kineto;
   bool has_kineto = false;
+  std::string last_category;
+  StringId last_category_id = 0;
+  uint32_t last_track = kNone;
 
   Impl(core::store::TraceWriter& w, ParsedTrace& t) : writer(w), trace(t) {}
 
@@ -139,6 +143,13 @@ struct ChromeEventParser::Impl {
     if (trace.writer_strings.size() <= id) trace.writer_strings.resize(id + 1);
     trace.writer_strings[id] = std::string(text);
     return id;
+  }
+  // Categories come from a small set and repeat in runs: one remembered entry saves the hash.
+  StringId InternCategory(std::string_view text) {
+    if (last_category_id != 0 && text == last_category) return last_category_id;
+    last_category_id = Intern(text);
+    last_category.assign(text);
+    return last_category_id;
   }
   uint32_t Local(std::string_view text) {
     auto it = local_strings.find(text);
@@ -160,6 +171,15 @@ struct ChromeEventParser::Impl {
     return index;
   }
   uint32_t TrackOf(const IdKey& pid, const IdKey& tid) {
+    // Events of one thread come in runs: check the last track before hashing.
+    if (last_track != kNone && trace.tracks[last_track].pid == pid &&
+        trace.tracks[last_track].tid == tid) {
+      return last_track;
+    }
+    last_track = TrackOfUncached(pid, tid);
+    return last_track;
+  }
+  uint32_t TrackOfUncached(const IdKey& pid, const IdKey& tid) {
     auto key = std::make_pair(pid, tid);
     auto it = track_of_pair.find(key);
     if (it != track_of_pair.end()) return it->second;
@@ -177,6 +197,19 @@ struct ChromeEventParser::Impl {
     throw BadEvent{offset, std::move(message)};
   }
   static const char* Describe(simdjson::error_code e) { return simdjson::error_message(e); }
+
+  // The next member of an object: its field (for the value) and unescaped key.
+  static std::string_view ReadKey(simdjson::simdjson_result<od::field>&& result, od::field* field,
+                                  uint64_t offset, std::string_view where) {
+    std::string_view key;
+    if (auto e = std::move(result).get(*field)) {
+      Bad(offset, fmt::format("{}invalid JSON: {}", where, Describe(e)));
+    }
+    if (auto e = field->unescaped_key().get(key)) {
+      Bad(offset, fmt::format("{}invalid JSON: {}", where, Describe(e)));
+    }
+    return key;
+  }
 
   IdKey ReadPidOrTid(od::value& v, uint64_t offset, std::string_view what) {
     od::json_type type;
@@ -250,11 +283,7 @@ struct ChromeEventParser::Impl {
     if (v.get_object().get(args)) return;  // non-object args carry nothing we read
     for (auto field_result : args) {
       od::field field;
-      if (auto e = std::move(field_result).get(field)) Bad(offset, fmt::format("args: {}", Describe(e)));
-      std::string_view key;
-      if (auto e = field.unescaped_key().get(key)) {
-        Bad(offset, fmt::format("args: {}", Describe(e)));
-      }
+      const std::string_view key = ReadKey(std::move(field_result), &field, offset, "args: ");
       od::value value = field.value();
       od::json_type type;
       if (auto e = value.type().get(type)) Bad(offset, fmt::format("args.{}: {}", key, Describe(e)));
@@ -285,7 +314,10 @@ struct ChromeEventParser::Impl {
           if (key == "sort_index") arg_sort_index = static_cast<int64_t>(d), has_sort_index = true;
         }
         if (kineto_cat != 0 && (ph == 0 || ph == 'X')) {
-          const int64_t n = static_cast<int64_t>(d);
+          // Integers exactly (ns timestamps exceed a double's 53 bits), others through d.
+          const int64_t n = is_exact && exact <= static_cast<uint64_t>(INT64_MAX)
+                                ? static_cast<int64_t>(exact)
+                                : static_cast<int64_t>(d);
           if (key == "correlation") kineto.correlation = n, has_kineto = true;
           else if (key == "stream") kineto.stream = n, has_kineto = true;
           else if (key == "wait_on_stream") kineto.wait_on_stream = n, has_kineto = true;
@@ -349,6 +381,7 @@ struct ChromeEventParser::Impl {
     ev.seq = static_cast<uint32_t>(trace.events.size());
     bool has_ts = false, has_pid = false, has_tid = false;
     IdKey pid, tid;
+    // Views into the parser's string buffer: valid until the next event is parsed.
     std::string_view name, cat, scope_text;
     bool has_name = false, has_cat = false;
     std::string id_text, bind_text;
@@ -360,14 +393,9 @@ struct ChromeEventParser::Impl {
     has_kineto = false;
     kineto = KinetoArgs{};
     int kineto_cat = 1;  // unknown until cat is read: gather the Kineto args anyway
-    std::string name_copy, cat_copy;
     for (auto field_result : obj) {
       od::field field;
-      if (auto e = std::move(field_result).get(field)) Bad(offset, fmt::format("invalid JSON: {}", Describe(e)));
-      std::string_view key;
-      if (auto e = field.unescaped_key().get(key)) {
-        Bad(offset, fmt::format("invalid JSON: {}", Describe(e)));
-      }
+      const std::string_view key = ReadKey(std::move(field_result), &field, offset, "");
       od::value v = field.value();
       switch (key.size()) {
         case 2:
@@ -403,7 +431,6 @@ struct ChromeEventParser::Impl {
             has_tid = true;
           } else if (key == "cat") {
             cat = ReadString(v, offset, "cat");
-            cat_copy.assign(cat);
             has_cat = true;
             kineto_cat = IsKinetoCategory(cat) ? 1 : 0;
           } else if (key == "id2") {
@@ -424,7 +451,6 @@ struct ChromeEventParser::Impl {
         case 4:
           if (key == "name") {
             name = ReadString(v, offset, "name");
-            name_copy.assign(name);
             has_name = true;
           } else if (key == "args") {
             // Only counters, metadata and the Kineto GPU events have arguments we read; when the
@@ -464,19 +490,28 @@ struct ChromeEventParser::Impl {
     // Counters are per process: their tid does not matter (trace-formats §1.5).
     if (!has_tid || ev.ph == 'C') tid = IdKey{};
     ev.track = TrackOf(pid, tid);
-    ev.name = has_name ? Intern(name_copy) : 0;
-    ev.cat = has_cat ? Intern(cat_copy) : 0;
+    ev.name = has_name ? Intern(name) : 0;
+    ev.cat = has_cat ? InternCategory(cat) : 0;
     if (has_id) {
-      // Ids are namespaced by scope, and a local id2 by its process (catapult's key).
-      std::string key = std::string(scope_text) + ":" + id_text;
-      if (id2_local) key += fmt::format(":{}:{}", pid.is_string ? "s" : "n", pid.value);
-      ev.id = Local(key);
+      ev.bits |= kHasId;
+      uint64_t numeric = 0;
+      auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), numeric);
+      if (scope_text.empty() && !id2_local && ec == std::errc() &&
+          end == id_text.data() + id_text.size()) {
+        ev.id = numeric;
+      } else {
+        // Ids are namespaced by scope, and a local id2 by its process (catapult's key).
+        std::string key = std::string(scope_text) + ":" + id_text;
+        if (id2_local) key += fmt::format(":{}:{}", pid.is_string ? "s" : "n", pid.value);
+        ev.id = Local(key);
+        ev.bits |= kIdIsString;
+      }
     }
     if (has_bind) ev.bind_id = Local(bind_text);
 
     switch (ev.ph) {
       case 'M':
-        ApplyMetadata(name_copy, ev.track, offset);
+        ApplyMetadata(name, ev.track, offset);
         return;  // metadata is folded into the tables, not kept as an event
       case 'C': {
         ev.extra = static_cast<uint32_t>(trace.counter_values.size());
@@ -487,10 +522,10 @@ struct ChromeEventParser::Impl {
         break;
       }
       case 'X':
-        if (has_cat && IsPacketCategory(cat_copy)) {
+        if (has_cat && IsPacketCategory(cat)) {
           trace.tracks[ev.track].gpu_stream = true;
           trace.processes[trace.tracks[ev.track].process].gpu_device = true;
-        } else if (has_cat && cat_copy == "cuda_sync") {
+        } else if (has_cat && cat == "cuda_sync") {
           trace.processes[trace.tracks[ev.track].process].gpu_device = true;
         }
         if (has_kineto && kineto_cat) {

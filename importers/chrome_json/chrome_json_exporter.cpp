@@ -80,6 +80,7 @@ class Exporter {
     if (progress) progress(0.3);
     WriteSlices();
     WriteBoxes();
+    WriteTasks();
     WriteArrows();
     WriteFlows();
     WriteCounters();
@@ -229,6 +230,16 @@ class Exporter {
           if (b.begin == INT64_MIN) b.begin = ev.ts[i];
           break;
         }
+        case EventKind::TaskStarted: {
+          Box& b = m_tasks[op];
+          b.op = op, b.thread = ev.thread[i], b.begin = ev.ts[i];
+          break;
+        }
+        case EventKind::TaskFinished:
+        case EventKind::TaskCancelled:
+        case EventKind::TaskAbandoned:
+          if (m_tasks.count(op)) m_tasks[op].end = ev.ts[i];
+          break;
         default:
           break;
       }
@@ -346,6 +357,18 @@ class Exporter {
     }
   }
 
+  // Driver background tasks (shader PGO) as slices on their runtime thread.
+  void WriteTasks() {
+    const int64_t trace_end = m_store.end_ns();
+    for (const auto& [op, b] : m_tasks) {
+      auto [pid, tid] = ThreadTrack(b.thread);
+      Open('X', fmt::format("task {}", op), "background_task", pid, tid, b.begin);
+      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
+      m_out += fmt::format(",\"dur\":{}", Micros(std::max<int64_t>(0, end - b.begin)));
+      Close();
+    }
+  }
+
   // The signal that released a wait: the one the trace names, else the first signal of the
   // fence reaching the wait's value.
   int64_t ReleasingSignal(const Box& wait) const {
@@ -422,7 +445,7 @@ class Exporter {
   std::string m_out;
   uint64_t m_events = 0;
   uint64_t m_flow_ids = 0;
-  std::map<int64_t, Box> m_packets, m_signals, m_waits, m_cpu_waits;
+  std::map<int64_t, Box> m_packets, m_signals, m_waits, m_cpu_waits, m_tasks;
 };
 
 void WriteFileAtomically(const std::filesystem::path& output, const std::string& text) {

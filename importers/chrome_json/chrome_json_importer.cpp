@@ -25,9 +25,9 @@ void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
     if (key == "baseTimeNanoseconds") {
       int64_t base = 0;
       auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), base);
-      if (ec != std::errc() || base < 0) {
-        throw core::Error(fmt::format("{}: top-level \"baseTimeNanoseconds\" is not a "
-                                      "non-negative integer: {}",
+      if (ec != std::errc() || base < 0 || base > 3'000'000'000'000'000'000) {
+        throw core::Error(fmt::format("{}: top-level \"baseTimeNanoseconds\" is not an integer "
+                                      "from 0 to 3e18: {}",
                                       label, raw));
       }
       trace.base_time_ns = base;
@@ -91,10 +91,14 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
   writer.SetMeta("json.container", scanner.is_object_container() ? "object" : "array");
 }
 
-void ImportChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+void ImportChromeJson(DecodedInput& input, core::store::TraceWriter& writer,
                       const ImportOptions& options) {
   ParsedTrace trace;
+  // Events are 150-400 bytes of JSON: reserving for 100-byte events avoids regrowing the vector
+  // (pages of the reserve that are never used are never touched).
+  trace.events.reserve(input.bytes.size() / 100);
   ParseChromeJson(input, writer, options, trace);
+  input.bytes = ByteBuffer();
   BuildTrace(trace, writer, [&](double f) {
     if (options.progress) options.progress(0.5 + 0.5 * f);
   });

@@ -13,7 +13,9 @@ struct ParsedTrace;
 
 // Throws core::Error naming the file, byte offset, line and column of malformed input (unless
 // options.lenient, which skips and counts bad events). Writes problems and meta to `writer`.
-void ImportChromeJson(const DecodedInput& input, core::store::TraceWriter& writer,
+// The input's bytes are released once parsed (before the records are built), so the file's
+// text and the records are never in memory together.
+void ImportChromeJson(DecodedInput& input, core::store::TraceWriter& writer,
                       const ImportOptions& options);
 
 // The first half of the import alone: scan and parse every event into `trace` (names go to the

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "importers/chrome_json/event_pairing.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 #include "importers/chrome_json/record_sink.h"
 
@@ -71,13 +72,6 @@ struct FlowStart {
   StringId name = 0;
 };
 
-struct Problem {
-  Severity severity;
-  std::string description;
-  uint64_t count = 0;
-  uint64_t first_offset = 0;
-};
-
 class Builder {
  public:
   Builder(ParsedTrace& trace, core::store::TraceWriter& writer) : m_trace(trace), m_writer(writer) {
@@ -95,11 +89,12 @@ class Builder {
     auto report = [&](double f) {
       if (progress) progress(f);
     };
-    PairBeginEnd();
+    m_sink.Reserve(m_trace.events.size() + m_trace.events.size() / 2);
+    m_trace_end = PairBeginEnd(m_trace, m_problems);
     report(0.05);
-    SortByTime();
+    SortByTime(m_trace);
     report(0.15);
-    PairAsync();
+    PairAsync(m_trace, m_problems, m_trace_end);
     report(0.2);
     Emit(report);
     FinishFlows();
@@ -121,13 +116,7 @@ class Builder {
 
   void Count(const std::string& name, Severity severity, std::string_view description,
              uint64_t offset, uint64_t count = 1) {
-    auto [it, inserted] = m_problems.try_emplace(name);
-    if (inserted) {
-      it->second.severity = severity;
-      it->second.description = description;
-      it->second.first_offset = offset;
-    }
-    it->second.count += count;
+    m_problems.Count(name, severity, description, offset, count);
   }
 
   void ResizeTrackTables() {
@@ -219,156 +208,6 @@ class Builder {
     const uint32_t index = static_cast<uint32_t>(m_trace.tracks.size() - 1);
     m_stream_tracks.emplace(std::make_pair(process, stream), index);
     return index;
-  }
-
-  // ---- pairing --------------------------------------------------------------------------
-  static bool IsSlice(const ParsedEvent& e) {
-    return (e.ph == 'X' || e.ph == 'B') && !(e.bits & kConsumed);
-  }
-
-  // B/E pair per thread in file order: an E closes the most recent open B (trace-formats §1.5).
-  void PairBeginEnd() {
-    std::vector<std::vector<uint32_t>> open(m_trace.tracks.size());
-    TimeNs end = 0;
-    for (const ParsedEvent& e : m_trace.events) {
-      end = std::max(end, e.ts + ((e.bits & kHasDuration) ? e.dur : 0));
-    }
-    m_trace_end = end;
-    for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
-      ParsedEvent& e = m_trace.events[i];
-      if (e.ph == 'X' && !(e.bits & kHasDuration)) {
-        // Chrome writes X without dur for slices still running when tracing stopped.
-        e.dur = m_trace_end - e.ts;
-        e.bits |= kHasDuration;
-        Count("json_complete_without_dur", Severity::kInfo,
-              "'X' events without 'dur' (still running when tracing stopped): they run to the end "
-              "of the trace",
-              e.offset);
-      } else if (e.ph == 'B') {
-        open[e.track].push_back(i);
-      } else if (e.ph == 'E') {
-        e.bits |= kConsumed;
-        auto& stack = open[e.track];
-        if (stack.empty()) {
-          Count("json_unmatched_end", Severity::kInfo,
-                "'E' events with no open 'B' on their thread (dropped)", e.offset);
-          continue;
-        }
-        ParsedEvent& begin = m_trace.events[stack.back()];
-        stack.pop_back();
-        if (e.ts < begin.ts) {
-          Count("json_end_before_begin", Severity::kError,
-                "'E' events earlier than the 'B' they close (slice kept with duration 0)",
-                e.offset);
-        }
-        begin.dur = std::max<TimeNs>(0, e.ts - begin.ts);
-        begin.bits |= kHasDuration;
-      }
-    }
-    for (auto& stack : open) {
-      for (uint32_t i : stack) {
-        ParsedEvent& begin = m_trace.events[i];
-        begin.dur = m_trace_end - begin.ts;
-        begin.bits |= kHasDuration;
-        Count("json_unclosed_begin", Severity::kInfo,
-              "'B' events never closed: the slice runs to the end of the trace", begin.offset);
-      }
-    }
-  }
-
-  // Time order; at equal ts longer slices first so parents come before children, then file
-  // order (which keeps B/E of one thread as written).
-  void SortByTime() {
-    auto key = [](const ParsedEvent& e) {
-      return std::make_tuple(e.ts, IsSlice(e) ? -e.dur : TimeNs{0}, e.seq);
-    };
-    std::sort(m_trace.events.begin(), m_trace.events.end(),
-              [&](const ParsedEvent& a, const ParsedEvent& b) { return key(a) < key(b); });
-  }
-
-  // Nestable b/e/n by (category, id); legacy S/F by (name, id). Durations go on the begin.
-  void PairAsync() {
-    std::unordered_map<uint64_t, std::vector<uint32_t>> nestable;
-    std::unordered_map<uint64_t, uint32_t> legacy;
-    for (uint32_t i = 0; i < m_trace.events.size(); ++i) {
-      ParsedEvent& e = m_trace.events[i];
-      const char ph = e.ph;
-      if (ph != 'b' && ph != 'e' && ph != 'n' && ph != 'S' && ph != 'F' && ph != 'T' && ph != 'p') {
-        continue;
-      }
-      if (e.id == kNone) {
-        e.bits |= kConsumed;
-        Count("json_async_without_id", Severity::kError, "async events without an 'id' (dropped)",
-              e.offset);
-        continue;
-      }
-      if (ph == 'b' || ph == 'e' || ph == 'n') {
-        const uint64_t key = (static_cast<uint64_t>(e.cat) << 32) | e.id;
-        if (ph == 'n') {
-          e.dur = 0;
-          e.bits |= kHasDuration;
-          continue;
-        }
-        auto& stack = nestable[key];
-        if (ph == 'b') {
-          stack.push_back(i);
-          continue;
-        }
-        e.bits |= kConsumed;
-        // An 'e' closes the innermost open 'b' of the same name (any, when it has no name).
-        auto match = std::find_if(stack.rbegin(), stack.rend(), [&](uint32_t j) {
-          return e.name == 0 || m_trace.events[j].name == e.name;
-        });
-        if (match == stack.rend()) {
-          Count("json_async_unmatched_end", Severity::kInfo,
-                "nestable async 'e' events with no open 'b' (dropped)", e.offset);
-          continue;
-        }
-        ParsedEvent& begin = m_trace.events[*match];
-        begin.dur = e.ts - begin.ts;
-        begin.bits |= kHasDuration;
-        stack.erase(std::next(match).base());
-        continue;
-      }
-      const uint64_t key = (static_cast<uint64_t>(e.name) << 32) | e.id;
-      if (ph == 'T' || ph == 'p') {
-        e.bits |= kConsumed;
-        Count("json_async_steps", Severity::kInfo,
-              "legacy async 'T'/'p' steps (counted; the S..F slice is kept)", e.offset);
-        continue;
-      }
-      if (ph == 'S') {
-        auto [it, inserted] = legacy.try_emplace(key, i);
-        if (!inserted) {
-          e.bits |= kConsumed;
-          Count("json_async_duplicate_start", Severity::kError,
-                "legacy async 'S' with an id already open (dropped)", e.offset);
-        }
-        continue;
-      }
-      e.bits |= kConsumed;  // 'F'
-      auto it = legacy.find(key);
-      if (it == legacy.end()) {
-        Count("json_async_unmatched_end", Severity::kInfo,
-              "async end events with no open start (dropped)", e.offset);
-        continue;
-      }
-      ParsedEvent& begin = m_trace.events[it->second];
-      begin.dur = e.ts - begin.ts;
-      begin.bits |= kHasDuration;
-      legacy.erase(it);
-    }
-    auto close_at_end = [&](uint32_t i) {
-      ParsedEvent& begin = m_trace.events[i];
-      begin.dur = m_trace_end - begin.ts;
-      begin.bits |= kHasDuration;
-      Count("json_async_unclosed", Severity::kInfo,
-            "async slices never ended: they run to the end of the trace", begin.offset);
-    };
-    for (auto& [key, stack] : nestable) {
-      for (uint32_t i : stack) close_at_end(i);
-    }
-    for (auto& [key, i] : legacy) close_at_end(i);
   }
 
   // ---- emission -------------------------------------------------------------------------
@@ -570,26 +409,28 @@ class Builder {
     m_kineto.syncs.push_back(sync);
   }
 
-  std::string IdText(uint32_t id) const {
-    const std::string& key = m_trace.local_strings[id];
+  std::string IdText(const ParsedEvent& e) const {
+    if (!(e.bits & kIdIsString)) return std::to_string(e.id);
+    const std::string& key = m_trace.local_strings[e.id];
     const size_t colon = key.find(':');  // "scope:id[:pid]"
-    std::string text = colon == std::string::npos ? key : key.substr(colon + 1);
-    return text;
+    return colon == std::string::npos ? key : key.substr(colon + 1);
   }
+
 
   void EmitCounter(const ParsedEvent& e) {
     const Track& track = m_trace.tracks[e.track];
     const core::model::ProcessId process = ProcessIdOf(track.process);
     for (uint32_t i = 0; i < e.extra_count; ++i) {
       const CounterValue& v = m_trace.counter_values[e.extra + i];
-      auto key = std::make_tuple(process, e.name, e.id, v.key);
+      auto key = std::make_tuple(process, e.name, (e.bits & kHasId) ? IdText(e) : std::string(),
+                                 v.key);
       auto it = m_series.find(key);
       if (it == m_series.end()) {
         core::store::CounterSeriesInfo info;
         info.process = process;
         // Series per args key; an id makes the counter "name[id]" (trace-formats §1.5).
         info.name = m_trace.writer_strings[e.name];
-        if (e.id != kNone) info.name += "[" + IdText(e.id) + "]";
+        if (e.bits & kHasId) info.name += "[" + IdText(e) + "]";
         info.name += "." + m_trace.writer_strings[v.key];
         it = m_series.emplace(key, m_writer.AddCounterSeries(info)).first;
       }
@@ -603,16 +444,13 @@ class Builder {
 
   void EmitFlowV1(const ParsedEvent& e) {
     if (m_is_export && (Role(e.cat) & kExportArrowCat)) return;  // mirrored by signal_id args
-    if (e.id == kNone) {
+    if (!(e.bits & kHasId)) {
       Count("json_flow_without_id", Severity::kError, "flow events without an 'id' (dropped)",
             e.offset);
       return;
     }
     // Flow v1 identity: category + name + id (catapult fullFlowId).
-    std::string key(12, '\0');
-    std::memcpy(key.data(), &e.cat, 4);
-    std::memcpy(key.data() + 4, &e.name, 4);
-    std::memcpy(key.data() + 8, &e.id, 4);
+    const std::string key = PairingKey(e.cat, e.name, e);
     const OpenSlice* enclosing = Enclosing(e.track, e.ts);
     const bool bindable = enclosing && enclosing->record != kNone;
     if (enclosing && enclosing->record == kNone) {
@@ -703,7 +541,9 @@ class Builder {
           async.ts = e.ts;
           async.kind = EventKind::AsyncSlice;
           async.thread = ThreadOf(e.track);
-          async.op = static_cast<int64_t>(e.id) + 1;
+          // Numeric ids as they are; string ids as negative local indices.
+          async.op = (e.bits & kIdIsString) ? -static_cast<int64_t>(e.id) - 1
+                                            : static_cast<int64_t>(e.id);
           async.value = static_cast<uint64_t>(std::max<TimeNs>(0, e.dur));
           async.arg0 = e.name;
           async.arg1 = e.cat;
@@ -760,10 +600,7 @@ class Builder {
             "malformed events skipped by --lenient (first one: " + m_trace.first_bad_event + ")", 0,
             m_trace.bad_events_skipped);
     }
-    for (const auto& [name, p] : m_problems) {
-      m_writer.CountProblem(name, p.severity, p.description, p.count,
-                            fmt::format("byte {}", p.first_offset));
-    }
+    m_problems.WriteTo(m_writer);
   }
 
   void WriteMeta() {
@@ -787,9 +624,9 @@ class Builder {
   std::map<std::pair<uint32_t, int64_t>, uint32_t> m_stream_tracks;
   std::unordered_map<std::string, FlowStart> m_flows_v1;
   std::unordered_map<uint32_t, FlowStart> m_flows_v2;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, core::model::CounterSeriesId>
+  std::map<std::tuple<uint32_t, uint32_t, std::string, uint32_t>, core::model::CounterSeriesId>
       m_series;
-  std::map<std::string, Problem> m_problems;
+  ProblemTally m_problems;
   std::unordered_map<int64_t, core::model::FenceId> m_fences;
   bool m_is_export = false;
   TimeNs m_trace_end = 0;

@@ -23,6 +23,7 @@ struct PendingFlow {
 
 class RecordSink {
  public:
+  void Reserve(size_t records) { m_records.reserve(records); }
   uint32_t Add(const core::store::EventRecord& record) {
     m_records.push_back(record);
     return static_cast<uint32_t>(m_records.size() - 1);

@@ -58,8 +58,21 @@ void ReadContexts(Cursor& c, DxgEvent* out) {
 
 }  // namespace
 
+bool IsDecodedDxgKrnlId(uint16_t id) {
+  switch (id) {
+    case 17: case 23: case 100: case 101: case 175: case 176: case 177: case 178: case 179:
+    case 180: case 181: case 184: case 230: case 231: case 238: case 244: case 245: case 294:
+    case 295: case 297: case 300:
+      return true;
+    default:
+      return false;
+  }
+}
+
 DecodeStatus DecodeDxgKrnl(uint16_t id, uint8_t version, uint8_t pointer_size,
                            std::string_view payload, DxgEvent* out) {
+  // Most records of a capture are ids without a decoder (profiler, memory events): leave early.
+  if (!IsDecodedDxgKrnlId(id)) return DecodeStatus::kNotDecoded;
   *out = DxgEvent{};
   Cursor c(payload, pointer_size);
   const uint32_t pair = pointer_size + 8;  // one object handle + one u64 fence value
@@ -169,6 +182,16 @@ DecodeStatus DecodeDxgKrnl(uint16_t id, uint8_t version, uint8_t pointer_size,
       c.Ptr();  // hFlipDevice
       out->flags = c.U32();  // FlipType
       c.U64();  // FlipFenceId
+      break;
+    case 23:
+      if (version != 0) return DecodeStatus::kNotDecoded;
+      out->type = DxgEventType::kSelectContext;
+      out->adapter = c.Ptr();
+      out->context = c.Ptr();
+      out->node_ordinal = c.U32();
+      c.U32();  // ReadyContextPriorityMapBits
+      c.U64();  // ReadyNodeSwMapBits
+      c.U64();  // ReadyNodeHwMapBits
       break;
     case 181:
       if (version != 0) return DecodeStatus::kNotDecoded;

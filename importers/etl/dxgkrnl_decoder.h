@@ -32,6 +32,9 @@
 //    17  0   VSyncDPC                               ptr pDxgAdapter, u32 VidPnTargetId, u64 ScannedPhysicalAddress,
 //                                                   u32 VidPnSourceId, u32 FrameNumber, i64 FrameQPCTime,
 //                                                   ptr hFlipDevice, u32 FlipType, u64 FlipFenceId
+//    23  0   SelectContext                          ptr pDxgAdapter, ptr hContext, u32 NodeOrdinal,
+//                                                   u32 ReadyContextPriorityMapBits,
+//                                                   u64 ReadyNodeSwMapBits, u64 ReadyNodeHwMapBits
 //   181  0   VSyncInterrupt                         ptr pDxgAdapter, u32 VidPnTargetId, u64 ScannedPhysicalAddress
 //   184  0   Present                                u32 hContext, ptr hWindow, u32 VidPnSourceId, u32 Flags,
 //                                                   u32 ReturnStatus, ptr hSrcAlloc, ptr hDstAlloc
@@ -79,6 +82,7 @@ enum class DxgEventType : uint8_t {
   kWaitFromGpu,        // 295
   kWaitFromCpu,        // 297
   kUnwaitCpuWaiter,    // 300
+  kSelectContext,      // 23: the scheduler picked a context to run on node NodeOrdinal
 };
 
 // A (sync object, fence value) pair as the events carry it.
@@ -103,6 +107,7 @@ struct DxgEvent {
   bool preempted = false;        // bPreempted
   bool timed_out = false;        // bTimeouted
   uint64_t adapter = 0;          // pDxgAdapter
+  uint32_t node_ordinal = 0;     // SelectContext NodeOrdinal
   uint32_t vidpn_target = 0;
   uint32_t vidpn_source = 0;
   uint32_t frame_number = 0;
@@ -117,6 +122,9 @@ enum class DecodeStatus : uint8_t {
   kNotDecoded,  // an id/version this decoder does not know (counted by the caller)
   kBadSize,     // known id/version, but the payload size does not match its layout
 };
+
+// True for the ids DecodeDxgKrnl has a layout for (at some version).
+bool IsDecodedDxgKrnlId(uint16_t id);
 
 // Decodes `payload` of DxgKrnl event (`id`, `version`) with `pointer_size`-byte pointers.
 DecodeStatus DecodeDxgKrnl(uint16_t id, uint8_t version, uint8_t pointer_size,

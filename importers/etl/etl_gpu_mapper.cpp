@@ -21,6 +21,16 @@ constexpr int64_t kSignalCallWindowNs = 1'000'000;
 
 std::pair<uint64_t, uint64_t> Key(const SyncPair& p) { return {p.object, p.value}; }
 
+// A record of `kind` at `ts` on `queue` (0: none) for packet or operation `op` (0: none).
+EventRecord Record(EventKind kind, TimeNs ts, QueueId queue, int64_t op) {
+  EventRecord r;
+  r.kind = kind;
+  r.ts = ts;
+  r.queue = queue;
+  r.op = op;
+  return r;
+}
+
 }  // namespace
 
 EtlGpuMapper::EtlGpuMapper(core::store::TraceWriter& writer, int64_t perf_freq)
@@ -30,6 +40,7 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
   // Submission-id range of each context that reached the hardware.
   std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> ranges;
   std::unordered_map<uint64_t, int64_t> first_seen;
+  std::unordered_map<uint64_t, uint32_t> ordinals;  // hContext -> SelectContext NodeOrdinal
   for (const auto& e : events) {
     const DxgEvent& ev = e.event;
     switch (ev.type) {
@@ -57,6 +68,9 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
       case DxgEventType::kUnwaitCpuWaiter:
         for (const auto& p : ev.objects) m_monitored[p.object] = true;
         break;
+      case DxgEventType::kSelectContext:
+        ordinals.try_emplace(ev.context, ev.node_ordinal);
+        break;
       default:
         break;
     }
@@ -66,34 +80,61 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
   m_adapter = m_writer.AddAdapter(adapter);
 
   // uliSubmissionId is the node's own increasing fence: contexts on one node draw from one
-  // sequence, so their id ranges interleave. Merge overlapping ranges into nodes.
+  // sequence, so their id ranges interleave. Merge overlapping ranges into nodes. SelectContext
+  // names the node ordinal of a context; on the gpuvis sample both groupings agree exactly.
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, uint64_t>> sorted;
   for (const auto& [ctx, range] : ranges) sorted.push_back({range, ctx});
   std::sort(sorted.begin(), sorted.end());
-  uint64_t node_end = 0;
+  std::vector<std::vector<uint64_t>> groups;
+  uint64_t group_end = 0;
   for (const auto& [range, ctx] : sorted) {
-    if (m_nodes.empty() || range.first > node_end) {
-      Node node;
-      const uint32_t ordinal = static_cast<uint32_t>(m_nodes.size());
-      EngineInfo engine;
-      engine.adapter = m_adapter;
-      engine.type = EngineType::kOther;  // no Context/NodeMetadata events name the engine
-      engine.ordinal = ordinal;
-      engine.name = fmt::format("node {}", ordinal);
-      node.engine = m_writer.AddEngine(engine);
-      QueueInfo queue;
-      queue.engine = node.engine;
-      queue.adapter = m_adapter;
-      queue.type = QueueType::kOther;
-      queue.name = fmt::format("GPU node {} (hardware queue)", ordinal);
-      queue.sort_index = static_cast<int32_t>(ordinal);
-      node.queue = m_writer.AddQueue(queue);
-      m_nodes.push_back(std::move(node));
-      node_end = range.second;
-    } else {
-      node_end = std::max(node_end, range.second);
+    if (groups.empty() || range.first > group_end) {
+      groups.emplace_back();
+      group_end = range.second;
     }
-    m_context_node[ctx] = static_cast<int>(m_nodes.size() - 1);
+    group_end = std::max(group_end, range.second);
+    groups.back().push_back(ctx);
+  }
+  std::unordered_map<uint32_t, int> node_of_ordinal;
+  for (const auto& group : groups) {
+    std::vector<uint32_t> known;
+    for (uint64_t ctx : group) {
+      auto it = ordinals.find(ctx);
+      if (it != ordinals.end() &&
+          std::find(known.begin(), known.end(), it->second) == known.end()) {
+        known.push_back(it->second);
+      }
+    }
+    if (known.size() > 1) ++m_counts.node_ordinal_conflicts;
+    const int index = static_cast<int>(m_nodes.size());
+    Node node;
+    EngineInfo engine;
+    engine.adapter = m_adapter;
+    engine.type = EngineType::kOther;  // no Context/NodeMetadata events name the engine type
+    if (known.empty()) {
+      engine.ordinal = 1000 + static_cast<uint32_t>(index);  // no SelectContext: ordinal unknown
+      engine.name = fmt::format("node #{} (ordinal unknown)", index);
+    } else {
+      engine.ordinal = known[0];
+      engine.name = fmt::format("node {}", known[0]);
+      node_of_ordinal.try_emplace(known[0], index);
+      ++m_counts.nodes_with_ordinal;
+    }
+    node.engine = m_writer.AddEngine(engine);
+    QueueInfo queue;
+    queue.engine = node.engine;
+    queue.adapter = m_adapter;
+    queue.type = QueueType::kOther;
+    queue.name = fmt::format("GPU {} (hardware queue)", engine.name);
+    queue.sort_index = static_cast<int32_t>(engine.ordinal);
+    node.queue = m_writer.AddQueue(queue);
+    m_nodes.push_back(std::move(node));
+    for (uint64_t ctx : group) m_context_node[ctx] = index;
+  }
+  // Contexts that never reached the hardware in the capture still belong to a node.
+  for (const auto& [ctx, ordinal] : ordinals) {
+    auto node = node_of_ordinal.find(ordinal);
+    if (node != node_of_ordinal.end()) m_context_node.try_emplace(ctx, node->second);
   }
   m_counts.nodes = m_nodes.size();
   m_present_name = m_writer.Intern("Present");
@@ -176,6 +217,13 @@ EtlGpuMapper::FenceState& EtlGpuMapper::Fence(uint64_t handle) {
   return m_fences.emplace(handle, state).first->second;
 }
 
+EventRecord EtlGpuMapper::FenceRecord(EventKind kind, TimeNs ts, const FenceOp& op) {
+  EventRecord r = Record(kind, ts, op.queue, op.op);
+  r.fence = op.fence;
+  r.value = op.value;
+  return r;
+}
+
 EtlGpuMapper::FenceOp& EtlGpuMapper::NewOp(OpKind kind, const SyncPair& pair, uint32_t queue,
                                            uint32_t thread) {
   FenceOp op;
@@ -214,10 +262,10 @@ void EtlGpuMapper::Map(const TimedDxgEvent& e) {
     case DxgEventType::kVSyncDpc: {
       auto [it, fresh] = m_vsync_names.try_emplace(e.event.vidpn_target, 0);
       if (fresh) it->second = m_writer.Intern(fmt::format("VSync (target {})", it->first));
-      EventRecord r;
       // The vsync happened at FrameQPCTime; the DPC reporting it runs a little later.
-      r.ts = e.event.frame_qpc > 0 ? QpcToNs(e.event.frame_qpc, m_perf_freq) : e.ts_ns;
-      r.kind = EventKind::Marker;
+      EventRecord r = Record(
+          EventKind::Marker,
+          e.event.frame_qpc > 0 ? QpcToNs(e.event.frame_qpc, m_perf_freq) : e.ts_ns, 0, 0);
       r.arg0 = it->second;
       r.arg1 = m_adapter;
       r.flags = 1;  // marker_type vsync
@@ -226,9 +274,7 @@ void EtlGpuMapper::Map(const TimedDxgEvent& e) {
       break;
     }
     case DxgEventType::kPresent: {
-      EventRecord r;
-      r.ts = e.ts_ns;
-      r.kind = EventKind::Marker;
+      EventRecord r = Record(EventKind::Marker, e.ts_ns, 0, 0);
       r.thread = Thread(e.process_id, e.thread_id);
       r.arg0 = m_present_name;
       r.arg1 = m_adapter;
@@ -242,6 +288,7 @@ void EtlGpuMapper::Map(const TimedDxgEvent& e) {
     case DxgEventType::kQueuePacketInfo:
     case DxgEventType::kDmaPacketStop:
     case DxgEventType::kVSyncInterrupt:
+    case DxgEventType::kSelectContext:
       break;
   }
 }
@@ -257,12 +304,8 @@ void EtlGpuMapper::OnQueuePacketStart(const TimedDxgEvent& e) {
   p.tid = e.thread_id;
   p.render = ev.type == DxgEventType::kQueuePacketStart;
   if (p.render) ++m_counts.render_packets;
-  EventRecord r;
-  r.ts = e.ts_ns;
-  r.kind = EventKind::PacketSubmitted;
-  r.queue = c.queue;
+  EventRecord r = Record(EventKind::PacketSubmitted, e.ts_ns, c.queue, p.op);
   r.thread = thread;
-  r.op = p.op;
   r.arg0 = c.context;
   r.arg1 = PacketName(false, ev.packet_type);
   r.arg2 = ev.sequence;  // SubmitSequence: the context's own submission number
@@ -274,14 +317,8 @@ void EtlGpuMapper::OnQueuePacketStart(const TimedDxgEvent& e) {
   const auto key = std::make_pair(ev.context, ev.sequence);
   if (ev.type == DxgEventType::kWaitPacketStart) {
     FenceOp& wait = NewOp(OpKind::kGpuWait, ev.objects[0], c.queue, thread);
-    EventRecord w;
-    w.ts = e.ts_ns;
-    w.kind = EventKind::FenceWaitQueued;
-    w.queue = c.queue;
+    EventRecord w = FenceRecord(EventKind::FenceWaitQueued, e.ts_ns, wait);
     w.thread = thread;
-    w.fence = wait.fence;
-    w.value = wait.value;
-    w.op = wait.op;
     Emit(w);
     p.wait_op = wait.op;
     m_recent_waits[Key(ev.objects[0])].push_back({ev.context, wait.op});
@@ -301,14 +338,8 @@ void EtlGpuMapper::OnQueuePacketStart(const TimedDxgEvent& e) {
 void EtlGpuMapper::QueueSignal(int64_t ts, SwPacket* packet, uint32_t queue, uint32_t thread,
                                const SyncPair& pair) {
   FenceOp& op = NewOp(OpKind::kSignal, pair, queue, thread);
-  EventRecord r;
-  r.ts = ts;
-  r.kind = EventKind::FenceSignalQueued;
-  r.queue = queue;
+  EventRecord r = FenceRecord(EventKind::FenceSignalQueued, ts, op);
   r.thread = thread;
-  r.fence = op.fence;
-  r.value = op.value;
-  r.op = op.op;
   Emit(r);
   if (packet) packet->signal_ops.push_back(op.op);
   m_pending_signals[Key(pair)].push_back(op.op);
@@ -319,13 +350,7 @@ void EtlGpuMapper::ExecuteSignal(int64_t ts, FenceOp& op) {
   if (op.done) return;
   op.done = true;
   FenceState& fence = Fence(op.handle);
-  EventRecord r;
-  r.ts = ts;
-  r.kind = EventKind::FenceSignalExecuted;
-  r.queue = op.queue;
-  r.fence = op.fence;
-  r.value = op.value;
-  r.op = op.op;
+  EventRecord r = FenceRecord(EventKind::FenceSignalExecuted, ts, op);
   r.arg0 = static_cast<int64_t>(fence.current);
   Emit(r);
   fence.current = op.value;
@@ -357,13 +382,7 @@ void EtlGpuMapper::UnblockWait(int64_t ts, FenceOp& wait) {
       released_by = signal.op;
     }
   }
-  EventRecord r;
-  r.ts = ts;
-  r.kind = EventKind::FenceWaitUnblocked;
-  r.queue = wait.queue;
-  r.fence = wait.fence;
-  r.value = wait.value;
-  r.op = wait.op;
+  EventRecord r = FenceRecord(EventKind::FenceWaitUnblocked, ts, wait);
   r.arg1 = released_by;
   r.flags = static_cast<uint32_t>(WaitPath::kCpuHeld);  // WDDM 2.x: the OS holds GPU waits
   Emit(r);
@@ -379,12 +398,7 @@ void EtlGpuMapper::OnQueuePacketStop(const TimedDxgEvent& e) {
     return;
   }
   SwPacket& p = it->second;
-  EventRecord r;
-  r.ts = e.ts_ns;
-  r.kind = EventKind::PacketCompleted;
-  r.queue = p.queue;
-  r.op = p.op;
-  Emit(r);
+  Emit(Record(EventKind::PacketCompleted, e.ts_ns, p.queue, p.op));
   ++m_counts.queue_packets_completed;
   if (p.render) ++m_counts.render_packets_completed;
   for (int64_t op : p.signal_ops) ExecuteSignal(e.ts_ns, m_ops[op - 1]);
@@ -485,13 +499,19 @@ void EtlGpuMapper::OnUnwaitQueuePacket(const TimedDxgEvent& e) {
 }
 
 void EtlGpuMapper::StartNextDma(Node& node, int64_t ts) {
-  if (node.fifo.empty() || node.fifo.front().started) return;
-  node.fifo.front().started = true;
-  EventRecord r;
-  r.ts = ts;
-  r.kind = EventKind::PacketStarted;
-  r.queue = node.queue;
-  r.op = node.fifo.front().op;
+  if (!node.fifo.empty()) RunDma(node, node.fifo.front(), ts);
+}
+
+void EtlGpuMapper::RunDma(const Node& node, DmaPacket& dma, int64_t ts) {
+  if (dma.started) return;
+  dma.started = true;
+  if (dma.resumes) {
+    EventRecord r = Record(EventKind::PacketResumed, ts, node.queue, dma.op);
+    r.arg2 = static_cast<int64_t>(dma.submission_id);
+    Emit(r);
+    return;
+  }
+  EventRecord r = Record(EventKind::PacketStarted, ts, node.queue, dma.op);
   r.arg0 = node.engine;
   Emit(r);
 }
@@ -502,21 +522,26 @@ void EtlGpuMapper::OnDmaStart(const TimedDxgEvent& e) {
   if (c.node < 0) return;  // cannot happen: Prepare saw every DmaPacket Start
   Node& node = m_nodes[c.node];
   DmaPacket dma;
-  dma.op = m_next_packet++;
   dma.submission_id = ev.submission_id;
-  EventRecord r;
-  r.ts = e.ts_ns;
-  r.kind = EventKind::PacketSubmitted;
-  r.queue = node.queue;
-  r.thread = Thread(e.process_id, e.thread_id);
-  r.op = dma.op;
-  r.arg0 = c.context;
-  r.arg1 = PacketName(true, ev.packet_type);
-  r.arg2 = static_cast<int64_t>(ev.submission_id);  // the node's scheduler fence id
-  // A preempted DMA packet comes back under a new submission id with the same sequence.
-  if (!m_dma_sequences.insert({ev.context, ev.sequence}).second) r.flags = kPacketResubmission;
-  Emit(r);
-  ++m_counts.dma_packets;
+  const auto key = std::make_pair(ev.context, ev.sequence);
+  auto preempted = m_preempted.find(key);
+  if (preempted != m_preempted.end()) {
+    // A preempted packet comes back under a new submission id with the same sequence.
+    dma.op = preempted->second;
+    dma.resumes = true;
+    m_preempted.erase(preempted);
+    ++m_counts.dma_resumed;
+  } else {
+    dma.op = m_next_packet++;
+    EventRecord r = Record(EventKind::PacketSubmitted, e.ts_ns, node.queue, dma.op);
+    r.thread = Thread(e.process_id, e.thread_id);
+    r.arg0 = c.context;
+    r.arg1 = PacketName(true, ev.packet_type);
+    r.arg2 = static_cast<int64_t>(ev.submission_id);  // the node's scheduler fence id
+    if (!m_dma_sequences.insert(key).second) r.flags = kPacketResubmission;
+    Emit(r);
+    ++m_counts.dma_packets;
+  }
   node.fifo.push_back(dma);
   StartNextDma(node, e.ts_ns);
   auto packet = m_packets.find({ev.context, ev.sequence});
@@ -525,11 +550,7 @@ void EtlGpuMapper::OnDmaStart(const TimedDxgEvent& e) {
     SwPacket& p = packet->second;
     if (!p.started) {
       p.started = true;
-      EventRecord s;
-      s.ts = e.ts_ns;
-      s.kind = EventKind::PacketStarted;
-      s.queue = p.queue;
-      s.op = p.op;
+      EventRecord s = Record(EventKind::PacketStarted, e.ts_ns, p.queue, p.op);
       s.arg0 = node.engine;
       Emit(s);
     }
@@ -545,10 +566,7 @@ void EtlGpuMapper::OnDmaInfo(const TimedDxgEvent& e) {
   }
   Node& node = m_nodes[node_it->second];
   if (ev.interrupt_type == 1) {  // DMA_COMPLETED: the interrupt that retires the packet
-    EventRecord irq;
-    irq.ts = e.ts_ns;
-    irq.kind = EventKind::Interrupt;
-    irq.queue = node.queue;
+    EventRecord irq = Record(EventKind::Interrupt, e.ts_ns, node.queue, 0);
     irq.arg0 = m_adapter;
     irq.flags = static_cast<uint32_t>(InterruptType::kDmaCompletion);
     Emit(irq);
@@ -561,25 +579,13 @@ void EtlGpuMapper::OnDmaInfo(const TimedDxgEvent& e) {
     return;
   }
   if (it != node.fifo.begin()) ++m_counts.dma_out_of_order;
-  if (!it->started) {
-    it->started = true;
-    EventRecord s;
-    s.ts = e.ts_ns;
-    s.kind = EventKind::PacketStarted;
-    s.queue = node.queue;
-    s.op = it->op;
-    s.arg0 = node.engine;
-    Emit(s);
-  }
-  EventRecord r;
-  r.ts = e.ts_ns;
-  r.queue = node.queue;
-  r.op = it->op;
+  RunDma(node, *it, e.ts_ns);  // completing before reaching the head: it ran, briefly
+  EventRecord r = Record(EventKind::PacketCompleted, e.ts_ns, node.queue, it->op);
   if (ev.interrupt_type == 2) {  // DMA_PREEMPTED: resubmitted later under a new submission id
-    r.kind = EventKind::PacketPreempted;
+    r.kind = EventKind::PacketPreempted;  // remaining work and granularity: not in the event
+    m_preempted[{ev.context, ev.sequence}] = it->op;
     ++m_counts.dma_preempted;
   } else {
-    r.kind = EventKind::PacketCompleted;
     r.arg0 = node.engine;
     ++m_counts.dma_completed;
   }
@@ -594,13 +600,8 @@ void EtlGpuMapper::OnCpuWait(const TimedDxgEvent& e) {
   const int64_t group = ++m_cpu_wait_calls;
   for (const auto& pair : ev.objects) {
     FenceOp& op = NewOp(OpKind::kCpuWait, pair, 0, thread);
-    EventRecord r;
-    r.ts = e.ts_ns;
-    r.kind = EventKind::CpuWaitBegin;
+    EventRecord r = FenceRecord(EventKind::CpuWaitBegin, e.ts_ns, op);
     r.thread = thread;
-    r.fence = op.fence;
-    r.value = op.value;
-    r.op = op.op;
     r.arg0 = group;
     r.flags = ev.objects.size() > 1 ? 2 : 0;  // several objects: wait for all
     Emit(r);
@@ -620,13 +621,8 @@ void EtlGpuMapper::OnCpuUnwait(const TimedDxgEvent& e) {
     it->second.pop_front();
     if (it->second.empty()) m_pending_cpu_waits.erase(it);
     op.done = true;
-    EventRecord r;
-    r.ts = e.ts_ns;
-    r.kind = EventKind::CpuWaitReleased;
+    EventRecord r = FenceRecord(EventKind::CpuWaitReleased, e.ts_ns, op);
     r.thread = op.thread;
-    r.fence = op.fence;
-    r.value = op.value;
-    r.op = op.op;
     r.arg1 = static_cast<int64_t>(pair.value);
     Emit(r);
     ++m_counts.cpu_waits_released;
@@ -634,13 +630,17 @@ void EtlGpuMapper::OnCpuUnwait(const TimedDxgEvent& e) {
 }
 
 void EtlGpuMapper::AddTextMarker(int64_t ts_ns, uint32_t pid, uint32_t tid, std::string_view text) {
-  EventRecord r;
-  r.ts = ts_ns;
-  r.kind = EventKind::Marker;
+  EventRecord r = Record(EventKind::Marker, ts_ns, 0, 0);
   r.thread = Thread(pid, tid);
-  r.arg0 = m_writer.Intern(text);
+  m_marker_texts.push_back(text);
+  r.arg0 = -static_cast<int64_t>(m_marker_texts.size());
   r.flags = 0;  // marker_type text
   Emit(r);
+}
+
+void EtlGpuMapper::ResolveText(EventRecord& record) {
+  if (record.kind != EventKind::Marker || record.arg0 >= 0) return;
+  record.arg0 = m_writer.Intern(m_marker_texts[static_cast<size_t>(-record.arg0 - 1)]);
 }
 
 void EtlGpuMapper::Finish(int64_t end_ns) {
@@ -650,14 +650,8 @@ void EtlGpuMapper::Finish(int64_t end_ns) {
       ++m_counts.signals_never_executed;
       continue;
     }
-    EventRecord r;
-    r.ts = end_ns;
-    r.kind = EventKind::WaitPendingAtEnd;
-    r.queue = op.kind == OpKind::kGpuWait ? op.queue : 0;
-    r.thread = op.kind == OpKind::kCpuWait ? op.thread : 0;
-    r.fence = op.fence;
-    r.value = op.value;
-    r.op = op.op;
+    EventRecord r = FenceRecord(EventKind::WaitPendingAtEnd, end_ns, op);
+    r.thread = op.kind == OpKind::kCpuWait ? op.thread : 0;  // a GPU wait names its queue
     r.arg0 = static_cast<int64_t>(Fence(op.handle).current);
     Emit(r);
     ++m_counts.waits_pending_at_end;

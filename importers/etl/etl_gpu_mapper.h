@@ -11,11 +11,15 @@
 //   packet_completed at QueuePacket Stop (180).
 // * One hardware queue per GPU node. The capture has no Context/NodeMetadata events naming
 //   nodes, so nodes are inferred: uliSubmissionId is a per-node, increasing fence, and contexts
-//   whose submission-id ranges interleave share a node. Engine types are unknown ('other').
+//   whose submission-id ranges interleave share a node; the node's ordinal comes from
+//   SelectContext (23) NodeOrdinal of its contexts (both agree on the sample). Engine types are
+//   unknown ('other').
 //   DMA packets: packet_submitted at DmaPacket Start, packet_started when the previous packet of
 //   the node completed (the head of the node's FIFO runs, as GPUView draws it), packet_completed
 //   and an interrupt (interrupt_type dma_completion) at DmaPacket Info with InterruptType 1;
-//   InterruptType 2 (preempted) gives packet_preempted.
+//   InterruptType 2 (preempted) gives packet_preempted; the packet's resubmission (a new
+//   DmaPacket Start with the same hContext and sequence) continues it: packet_resumed when it
+//   reaches the head of the node, then packet_completed under the same packet id.
 // * Fences: one per sync-object handle (monitored when it appears in a FromGpu/FromCpu/UnwaitCpu
 //   event). Signal packets (245, or 245 without objects followed by the SignalSynchronizationObject2
 //   call that names them) queue fence_signal_queued on the context's software queue; execution is
@@ -60,6 +64,7 @@ struct GpuMapperCounts {
   uint64_t dma_packets = 0;
   uint64_t dma_completed = 0;
   uint64_t dma_preempted = 0;
+  uint64_t dma_resumed = 0;              // preempted packets resubmitted (same hContext, sequence)
   uint64_t dma_linked = 0;               // DMA packets whose (context, sequence) names a queue packet
   uint64_t dma_info_without_start = 0;
   uint64_t dma_out_of_order = 0;         // completions that were not the head of their node FIFO
@@ -82,6 +87,8 @@ struct GpuMapperCounts {
   uint64_t vsyncs = 0;
   uint64_t presents = 0;
   uint64_t nodes = 0;
+  uint64_t nodes_with_ordinal = 0;       // nodes whose ordinal SelectContext gave
+  uint64_t node_ordinal_conflicts = 0;   // groups whose contexts SelectContext puts on several nodes
 };
 
 class EtlGpuMapper {
@@ -94,8 +101,12 @@ class EtlGpuMapper {
   void Prepare(const std::vector<TimedDxgEvent>& events);
   // Maps one event; call in non-decreasing ts_ns order.
   void Map(const TimedDxgEvent& e);
-  // A text marker (string-marker providers) on the thread that wrote it.
+  // A text marker (string-marker providers) on the thread that wrote it. Its text is interned
+  // when written (ResolveText), so that string inserts count as writing, not decoding: until
+  // then the record's arg0 holds -(1 + index into the marker texts).
   void AddTextMarker(int64_t ts_ns, uint32_t pid, uint32_t tid, std::string_view text);
+  // Interns a deferred marker text and puts its string id into the record.
+  void ResolveText(core::store::EventRecord& record);
   // Closes what is still open at `end_ns` (waits pending at the end).
   void Finish(int64_t end_ns);
 
@@ -124,6 +135,7 @@ class EtlGpuMapper {
     int64_t op = 0;
     uint64_t submission_id = 0;
     bool started = false;
+    bool resumes = false;  // the resubmission of a preempted packet (same op)
   };
   struct Node {
     uint32_t engine = 0;
@@ -151,6 +163,9 @@ class EtlGpuMapper {
   uint32_t Thread(uint32_t pid, uint32_t tid);
   uint32_t PacketName(bool dma, uint32_t packet_type);
   FenceOp& NewOp(OpKind kind, const SyncPair& pair, uint32_t queue, uint32_t thread);
+  // A record of `kind` naming `op`: its queue (0 for CPU waits), fence, value and op id.
+  static core::store::EventRecord FenceRecord(core::model::EventKind kind, int64_t ts,
+                                              const FenceOp& op);
   uint32_t Process(uint32_t pid);
   Context& ContextFor(uint64_t handle, uint32_t pid);
   FenceState& Fence(uint64_t handle);
@@ -170,7 +185,9 @@ class EtlGpuMapper {
                    const SyncPair& pair);
   void ExecuteSignal(int64_t ts, FenceOp& op);
   void UnblockWait(int64_t ts, FenceOp& wait);
+  // The head of the node's FIFO runs: packet_started, or packet_resumed for a resubmission.
   void StartNextDma(Node& node, int64_t ts);
+  void RunDma(const Node& node, DmaPacket& dma, int64_t ts);
 
   core::store::TraceWriter& m_writer;
   uint32_t m_adapter = 0;
@@ -185,6 +202,7 @@ class EtlGpuMapper {
   std::map<std::pair<uint64_t, uint32_t>, SwPacket> m_packets;  // (hContext, SubmitSequence)
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_by_queue_packet;
   std::set<std::pair<uint64_t, uint32_t>> m_dma_sequences;  // (hContext, sequence) sent to a node
+  std::map<std::pair<uint64_t, uint32_t>, int64_t> m_preempted;  // (hContext, sequence) -> op
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_signal_without_objects;  // ctx
   std::vector<FenceOp> m_ops;  // fence operations, index = op - 1
   std::map<std::pair<uint64_t, uint64_t>, std::deque<int64_t>> m_pending_signals;
@@ -194,6 +212,7 @@ class EtlGpuMapper {
   std::unordered_map<uint32_t, uint32_t> m_vsync_names;  // VidPnTargetId -> sid
   int64_t m_perf_freq = 0;
   int64_t m_now = 0;  // ts_ns of the event being mapped
+  std::vector<std::string_view> m_marker_texts;  // views into the input bytes
   int64_t m_cpu_wait_calls = 0;
   int64_t m_next_packet = 1;
   std::vector<core::store::EventRecord> m_records;

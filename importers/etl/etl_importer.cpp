@@ -129,11 +129,17 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
       {"etl_hardware_nodes_inferred", c.nodes,
        "GPU nodes inferred from interleaving DMA submission ids (no Context/NodeMetadata "
        "events): engine types unknown"},
+      {"etl_hardware_node_ordinals", c.nodes_with_ordinal,
+       "inferred GPU nodes whose node ordinal SelectContext names"},
+      {"etl_node_ordinal_conflict", c.node_ordinal_conflicts,
+       "inferred GPU nodes whose contexts SelectContext puts on different node ordinals"},
       {"etl_queue_stop_without_start", c.stop_without_start,
        "QueuePacket Stop for packets queued before the capture began"},
       {"etl_dma_info_without_start", c.dma_info_without_start,
        "DmaPacket Info for packets submitted before the capture began"},
       {"etl_dma_preempted", c.dma_preempted, "DMA packets preempted (InterruptType 2)"},
+      {"etl_dma_resumed", c.dma_resumed,
+       "preempted DMA packets resubmitted (same hContext and sequence), shown as resumed"},
       {"etl_dma_completed_out_of_order", c.dma_out_of_order,
        "DMA completions that were not the oldest packet of their inferred node"},
       {"etl_signal_executed_without_queue", c.signals_executed_without_queue,
@@ -203,7 +209,8 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
     max_ts = std::max(max_ts, ts);
     if (ev.provider == dxg) {
       ++stats.dxgkrnl_events;
-      TimedDxgEvent t;
+      if (!IsDecodedDxgKrnlId(ev.id)) continue;
+      TimedDxgEvent& t = decoded.emplace_back();
       const DecodeStatus status = DecodeDxgKrnl(ev.id, ev.version, ev.pointer_size, payload,
                                                 &t.event);
       if (status == DecodeStatus::kDecoded) {
@@ -211,8 +218,10 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
         t.ts_ns = ts;
         t.process_id = ev.process_id;
         t.thread_id = ev.thread_id;
-        decoded.push_back(std::move(t));
-      } else if (status == DecodeStatus::kBadSize) {
+        continue;
+      }
+      decoded.pop_back();
+      if (status == DecodeStatus::kBadSize) {
         tc.fate = TupleCount::Fate::kDecoded;
         if (tc.bad_size++ == 0) {
           tc.bad_size_place = fmt::format("byte offset {}: {} payload bytes", ev.payload_offset,
@@ -229,14 +238,12 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   }
   report(0.4);
   // Buffers are per CPU, so file order is not time order: map in (time, file order).
-  std::vector<uint32_t> order(decoded.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return decoded[a].ts_ns != decoded[b].ts_ns ? decoded[a].ts_ns < decoded[b].ts_ns : a < b;
-  });
+  std::vector<std::pair<int64_t, uint32_t>> order(decoded.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = {decoded[i].ts_ns, i};
+  std::sort(order.begin(), order.end());
   EtlGpuMapper mapper(writer, freq);
   mapper.Prepare(decoded);
-  for (uint32_t i : order) mapper.Map(decoded[i]);
+  for (const auto& [ts, i] : order) mapper.Map(decoded[i]);
   for (const MarkerRef& m : markers) mapper.AddTextMarker(m.ts, m.pid, m.tid, m.text);
   mapper.Finish(file.events.empty() ? 0 : max_ts);
   std::vector<core::store::EventRecord>& records = mapper.records();
@@ -277,6 +284,7 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   WriteMapperCounts(mapper.counts(), writer);
   const size_t total = records.size();
   for (size_t i = 0; i < total; ++i) {
+    mapper.ResolveText(records[i]);
     writer.Append(records[i]);
     if ((i & 0xFFFF) == 0) report(0.6 + 0.4 * static_cast<double>(i) / static_cast<double>(total));
   }

@@ -1,5 +1,6 @@
 #include "importers/etl/etl_reader.h"
 
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -287,6 +288,10 @@ int64_t QpcToNs(int64_t ticks, int64_t perf_freq) {
   // one (this runs once per record). The remainder product fits: perf_freq < 9.2e9.
   const int64_t seconds = ticks / perf_freq;
   const int64_t rest = ticks % perf_freq;
+  // A corrupt timestamp beyond +-292 years saturates instead of overflowing.
+  constexpr int64_t kMaxSeconds = INT64_MAX / 1'000'000'000 - 1;
+  if (seconds > kMaxSeconds) return INT64_MAX;
+  if (seconds < -kMaxSeconds) return INT64_MIN;
   return seconds * 1'000'000'000 + rest * 1'000'000'000 / perf_freq;
 }
 

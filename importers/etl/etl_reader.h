@@ -98,7 +98,7 @@ struct EtlReadOptions {
 // Walks every buffer of `bytes` (the whole .etl file). `source` names the file in errors.
 EtlFile ReadEtl(std::string_view bytes, std::string_view source, const EtlReadOptions& options);
 
-// QPC ticks -> ns on the same base (no offset), exact for any int64 tick count.
+// QPC ticks -> ns on the same base (no offset), exact up to +-292 years, saturating beyond.
 int64_t QpcToNs(int64_t ticks, int64_t perf_freq);
 
 // True when `prefix` (the first bytes of a file) looks like an ETL container: a WMI buffer header

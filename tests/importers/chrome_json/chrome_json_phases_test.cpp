@@ -183,4 +183,13 @@ TEST_F(ChromeJson, LenientSkipsBadEventsAndCountsThem) {
   EXPECT_EQ(Problem(db, "json_bad_event"), "1");
 }
 
+TEST_F(ChromeJson, AnyFileBecomesATraceDatabaseToOpen) {
+  const fs::path json = m_dir / "any.json";
+  std::ofstream(json) << R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}])";
+  const fs::path db = importers::TraceDatabaseFor(json, m_dir / "views");
+  EXPECT_EQ(db, m_dir / "views" / "any.json.fencescope.db");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM cpu_slice"), "1");
+  EXPECT_EQ(importers::TraceDatabaseFor(db, m_dir / "views"), db);  // already a trace
+}
+
 }  // namespace

@@ -94,14 +94,23 @@ class EtlBuilder {
   // An EVENT_HEADER (64-bit) record.
   void Event(std::string_view provider, uint16_t id, uint8_t version, int64_t qpc,
              const Bytes& payload, uint32_t pid = 100, uint32_t tid = 200, uint8_t opcode = 0) {
+    EventWith(0x13, Bytes(), provider, id, version, qpc, payload, pid, tid, opcode);
+  }
+
+  // An EVENT_HEADER record of `header_type` (0x12 32-bit, 0x13 64-bit); a non-empty `extended`
+  // (already laid out as extended data items) sets EVENT_HEADER_FLAG_EXTENDED_INFO.
+  void EventWith(uint8_t header_type, const Bytes& extended, std::string_view provider, uint16_t id,
+                 uint8_t version, int64_t qpc, const Bytes& payload, uint32_t pid = 100,
+                 uint32_t tid = 200, uint8_t opcode = 0) {
     Bytes r;
-    r.U16(static_cast<uint16_t>(80 + payload.size())).U8(0x13).U8(0xC0);
-    r.U16(0).U16(0);  // Flags, EventProperty
+    r.U16(static_cast<uint16_t>(80 + extended.size() + payload.size())).U8(header_type).U8(0xC0);
+    r.U16(extended.size() ? 1 : 0).U16(0);  // Flags, EventProperty
     r.U32(tid).U32(pid).U64(static_cast<uint64_t>(qpc));
     PutGuid(r, provider);
     r.U16(id).U8(version).U8(0x11).U8(0).U8(opcode).U16(0).U64(0);  // EVENT_DESCRIPTOR
     r.U64(0);                                                        // ProcessorTime
     r.Zeros(16);                                                     // ActivityId
+    r.Raw(extended.str().data(), extended.size());
     r.Raw(payload.str().data(), payload.size());
     AddRecord(r.str());
   }

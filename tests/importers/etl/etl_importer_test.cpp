@@ -19,6 +19,8 @@ constexpr uint64_t kCtxA = 0xA000, kCtxB = 0xB000, kFence = 0xF00;
 constexpr std::string_view kDxg = etl_test::kDxgKrnl;
 
 //  t   event                                        expected record(s)
+//  5   23 SelectContext A and B on node 3           the node of A's DMA packets is "node 3";
+//                                                   B's software queue belongs to it too
 // 10   178 QueuePacket Start A seq 1 (render)       packet_submitted (software queue A)
 // 20   175 DmaPacket Start A seq 1, submission 500  packet_submitted + packet_started (hardware),
 //                                                   packet_started (software A seq 1)
@@ -41,6 +43,8 @@ constexpr std::string_view kDxg = etl_test::kDxgKrnl;
 std::string Capture() {
   EtlBuilder b;
   b.LogfileHeader();
+  b.Event(kDxg, 23, 0, 5, Bytes().U64(0xAD).U64(kCtxA).U32(3).U32(0).U64(1).U64(0xFF), 4, 8);
+  b.Event(kDxg, 23, 0, 5, Bytes().U64(0xAD).U64(kCtxB).U32(3).U32(0).U64(1).U64(0xFF), 4, 8);
   b.Event(kDxg, 178, 1, 10,
           Bytes().U64(kCtxA).U32(0).U32(1).U64(64).U32(0).U32(0).U32(0).U64(0).U64(0x1A1).U64(0));
   b.Event(kDxg, 175, 1, 20, Bytes().U64(kCtxA).U64(0).U32(0).U64(500).U32(1).U64(0).U32(0), 4, 8);
@@ -91,8 +95,8 @@ class EtlImporterTest : public ::testing::Test {
 }  // namespace
 
 TEST_F(EtlImporterTest, CountsWhatWasRead) {
-  EXPECT_EQ(m_stats.etw_events, 18u);
-  EXPECT_EQ(m_stats.dxgkrnl_events, 16u);
+  EXPECT_EQ(m_stats.etw_events, 20u);
+  EXPECT_EQ(m_stats.dxgkrnl_events, 18u);
   EXPECT_EQ(Q("SELECT value FROM meta WHERE key='source'"), "etl");
   EXPECT_EQ(Q("SELECT value FROM meta WHERE key='clock'"), "qpc");
   EXPECT_EQ(Q("SELECT value FROM meta WHERE key='qpc_frequency_hz'"), "10000000");
@@ -102,6 +106,9 @@ TEST_F(EtlImporterTest, SoftwareQueuesPerContextAndOneHardwareQueue) {
   EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE type = 4"), "2");
   EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE type <> 4"), "1");
   EXPECT_EQ(Q("SELECT count(*) FROM contexts"), "2");
+  EXPECT_EQ(Q("SELECT ordinal || ',' || s.value FROM engines e JOIN strings s ON s.id = e.name_sid"),
+            "3,node 3");
+  EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE engine_id = 1"), "3");  // hardware, A and B
   EXPECT_EQ(Q("SELECT count(*) FROM packet_submitted"), "4");
   EXPECT_EQ(Q("SELECT count(*) FROM packet_started"), "2");
   EXPECT_EQ(Q("SELECT count(*) FROM packet_completed"), "4");
@@ -164,4 +171,35 @@ TEST_F(EtlImporterTest, RecordsReadAreListedPerProviderIdVersion) {
             "1,1");
   EXPECT_EQ(Q("SELECT severity FROM import_problems WHERE name = 'etl_no_native_fence_logs'"),
             "0");
+}
+
+TEST(EtlImporterPreemption, PreemptedDmaPacketResumesUnderItsResubmission) {
+  // t=10 DMA start (A, seq 7, submission 1); t=20 DMA Info preempted (type 2); t=30 DMA start
+  // (A, seq 7, submission 2); t=40 DMA Info completed (submission 2). One packet: submitted 1000,
+  // started 1000, preempted 2000, resumed 3000, completed 4000.
+  EtlBuilder b;
+  b.LogfileHeader();
+  auto start = [&](int64_t t, uint64_t submission) {
+    b.Event(kDxg, 175, 1, t, Bytes().U64(kCtxA).U64(0).U32(0).U64(submission).U32(7).U64(0).U32(0));
+  };
+  auto info = [&](int64_t t, uint64_t submission, uint32_t type) {
+    b.Event(kDxg, 177, 1, t,
+            Bytes().U64(kCtxA).U32(0).U64(submission).U32(7).U32(type).U32(0).U64(0).U32(0).U64(0));
+  };
+  start(10, 1);
+  info(20, 1, 2);
+  start(30, 2);
+  info(40, 2, 1);
+  ScratchDir dir;
+  {
+    core::store::TraceWriter writer(dir / "t.db", "etl");
+    ImportEtl(b.Finish(), "p.etl", writer, {});
+    writer.Commit();
+  }
+  EXPECT_EQ(Cell(dir / "t.db", "SELECT group_concat(k.name || '@' || e.ts_ns) FROM "
+                               "(SELECT * FROM events ORDER BY rowid) e JOIN event_kinds k "
+                               "ON k.id = e.kind WHERE e.kind <> 30"),
+            "packet_submitted@1000,packet_started@1000,packet_preempted@2000,"
+            "packet_resumed@3000,packet_completed@4000");
+  EXPECT_EQ(Cell(dir / "t.db", "SELECT count(DISTINCT op_id) FROM events WHERE kind <> 30"), "1");
 }

@@ -74,6 +74,9 @@ TEST(EtlReader, QpcTicksBecomeNanoseconds) {
   EXPECT_EQ(QpcToNs(3'119'142, 3'119'142), 1'000'000'000);
   // Large tick counts must not overflow: 10^15 ticks at 3 GHz = 333,333.33 s.
   EXPECT_EQ(QpcToNs(1'000'000'000'000'000, 3'000'000'000), 333'333'333'333'333);
+  // A corrupt timestamp far beyond what ns can hold saturates instead of overflowing.
+  EXPECT_EQ(QpcToNs(INT64_MAX, 1000), INT64_MAX);
+  EXPECT_EQ(QpcToNs(INT64_MIN, 1000), INT64_MIN);
 }
 
 TEST(EtlReader, EveryTruncationIsACleanErrorWithByteOffset) {
@@ -151,4 +154,30 @@ TEST(EtlReader, SniffsTheContainerFromItsFirstBytes) {
   not_etl[1] = 0x10;  // a plausible buffer size, but no logfile-header record
   EXPECT_FALSE(LooksLikeEtl(not_etl));
   EXPECT_FALSE(LooksLikeEtl("[{\"ph\":\"X\"}]"));
+}
+
+TEST(EtlReader, ExtendedDataItemsPrecedeThePayload) {
+  EtlBuilder b;
+  b.LogfileHeader();
+  // Two items (reserved, type, linkage bit, size, data, 8-aligned): 8 + 8 bytes with the
+  // linkage bit set on the first, then 8 + 4 (+4 padding) on the last.
+  Bytes ext;
+  ext.U16(0).U16(1).U16(1).U16(8).U64(0x1111);
+  ext.U16(0).U16(5).U16(0).U16(4).U32(0x2222).U32(0);
+  b.EventWith(0x13, ext, etl_test::kDxgKrnl, 238, 0, 10, Bytes().U64(0xAB).U64(0xCD));
+  const std::string file = b.Finish();
+  EtlFile f = ReadEtl(file, "x.etl", {});
+  ASSERT_EQ(f.events.size(), 1u);
+  EXPECT_EQ(f.extended_events, 1u);
+  EXPECT_EQ(f.events[0].payload_size, 16u);
+  EXPECT_EQ(file.substr(f.events[0].payload_offset, 8), Bytes().U64(0xAB).str());
+}
+
+TEST(EtlReader, ThirtyTwoBitEventHeadersHaveFourBytePointers) {
+  EtlBuilder b;
+  b.LogfileHeader();
+  b.EventWith(0x12, Bytes(), etl_test::kDxgKrnl, 238, 0, 10, Bytes().U32(0xAB).U32(0xCD));
+  EtlFile f = ReadEtl(b.Finish(), "x.etl", {});
+  ASSERT_EQ(f.events.size(), 1u);
+  EXPECT_EQ(f.events[0].pointer_size, 4);
 }

@@ -338,3 +338,78 @@ TEST(PgoSeries, OnePointPerPass) {
   EXPECT_FALSE(s.passes[2].further_measurements_desired);
   EXPECT_EQ(s.passes[2].end, 300);
 }
+
+TEST(CriticalPath, FromAChosenTime) {
+  // trace A walked back from 80: 3d is running packet 2 at 80 -> run [60,80], then as from the
+  // end: gpu_wait [50,60], run copy [10,50], submit [0,10]. Length 80.
+  ScratchDir dir;
+  TraceStore store = WriteTraceA(dir / "a.db");
+  CriticalPath path = ComputeCriticalPath(Reconstruct(store), 80);
+  EXPECT_EQ(path.end, 80);
+  EXPECT_EQ(path.start, 0);
+  ASSERT_EQ(path.steps.size(), 4u);
+  EXPECT_EQ(path.steps[3].kind, PathStepKind::kRun);
+  EXPECT_EQ(path.steps[3].start, 60);
+  EXPECT_EQ(path.steps[3].end, 80);
+  // from 30: copy is running (clipped to 30) and compute ends at 30; on a tie the lower queue
+  // id (copy) is kept -> run copy [10,30], submit [0,10].
+  CriticalPath early = ComputeCriticalPath(Reconstruct(store), 30);
+  EXPECT_EQ(early.end, 30);
+  ASSERT_EQ(early.steps.size(), 2u);
+  EXPECT_EQ(early.steps[1].queue, 1u);
+  EXPECT_EQ(early.steps[1].start, 10);
+  EXPECT_EQ(early.steps[0].kind, PathStepKind::kSubmit);
+}
+
+TEST(CriticalPath, WithoutSubmittingThreadsFollowsTheQueue) {
+  // An import: packets submitted when they start, no thread. q runs [0,10] and [20,30].
+  // Back from 30: run [20,30]; its submission (20) came after the previous end (10) but names no
+  // thread, so the path stays on q: gap [10,20], run [0,10]; nothing before. Length 30.
+  ScratchDir dir;
+  HandTrace t(dir / "i.db");
+  QueueId q = t.Queue("stream");
+  t.Packet(q, 0, 1, 0, 0, 10);
+  t.Packet(q, 0, 2, 20, 20, 30);
+  TraceStore store = t.Finish(0, 30);
+  CriticalPath path = ComputeCriticalPath(Reconstruct(store));
+  ASSERT_EQ(path.steps.size(), 3u);
+  EXPECT_EQ(path.steps[0].kind, PathStepKind::kRun);
+  EXPECT_EQ(path.steps[1].kind, PathStepKind::kQueueGap);
+  EXPECT_EQ(path.steps[1].start, 10);
+  EXPECT_EQ(path.steps[1].end, 20);
+  EXPECT_EQ(path.steps[2].kind, PathStepKind::kRun);
+  EXPECT_EQ(path.Length(), 30);
+}
+
+TEST(PgoSeries, SplitAtAppliedVariantsWithoutModeChanges) {
+  // No mode_changed; a task queued at 10; variants applied at 100 and 200; span [0,300].
+  // passes [0,100) [100,200) [200,300]: instrumented packet [20,60] -> 40; variant packet
+  // [120,150] -> 30; variant packet [220,240] -> 20; a plain packet [250,290] counts in
+  // mean_packet_ns of pass 2 ((20 + 40) / 2 = 30) but not in its PGO mean (20).
+  ScratchDir dir;
+  HandTrace t(dir / "v.db");
+  QueueId q = t.Queue("q");
+  ThreadId app = t.Thread("app");
+  ThreadId bg = t.Thread("bg", ThreadKind::kRuntimeBackground);
+  t.Append({10, EventKind::TaskQueued, 0, app, 0, 0, 1, 1, 1});
+  t.Packet(q, app, 1, 15, 20, 60, kPacketInstrumented);
+  t.Append({70, EventKind::TaskStarted, 0, bg, 0, 0, 1});
+  t.Append({99, EventKind::TaskFinished, 0, bg, 0, 0, 1});
+  t.Append({100, EventKind::VariantApplied, 0, 0, 0, 850, 1, 1, 1});
+  t.Packet(q, app, 2, 115, 120, 150, kPacketUsesVariant);
+  t.Append({200, EventKind::VariantApplied, 0, 0, 0, 850, 1, 1, 2});
+  t.Packet(q, app, 3, 215, 220, 240, kPacketUsesVariant);
+  t.Packet(q, app, 4, 245, 250, 290);
+  TraceStore store = t.Finish(0, 300);
+  PgoSeries s = ComputePgoSeries(store, Reconstruct(store));
+  EXPECT_EQ(s.boundary, PgoBoundary::kVariantApplied);
+  ASSERT_EQ(s.passes.size(), 3u);
+  EXPECT_EQ(s.passes[0].tasks_queued, 1u);
+  EXPECT_EQ(s.passes[0].tasks_finished, 1u);
+  EXPECT_DOUBLE_EQ(s.passes[0].mean_pgo_packet_ns, 40);
+  EXPECT_EQ(s.passes[1].variants_applied, 1u);
+  EXPECT_DOUBLE_EQ(s.passes[1].mean_pgo_packet_ns, 30);
+  EXPECT_DOUBLE_EQ(s.passes[2].mean_pgo_packet_ns, 20);
+  EXPECT_DOUBLE_EQ(s.passes[2].mean_packet_ns, 30);
+  EXPECT_EQ(s.passes[2].pgo_packets, 1u);
+}

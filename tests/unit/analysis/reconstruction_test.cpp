@@ -138,3 +138,28 @@ TEST(Reconstruction, PreemptedPacketHasTwoSegmentsAndOverrunMakesAWindow) {
   EXPECT_EQ(r.queues[q].missing[0].end, 80);
   EXPECT_EQ(r.queues[q].missing[0].entries_lost, 12u);
 }
+
+TEST(Reconstruction, CpuHeldWaitLinksToTheInterruptOnlyWhenReachedBefore) {
+  // monitored fence: signal f=1 executed at 20, interrupt at 21.
+  // wait 1 reached the queue (observed) at 10, unblocked 25 -> released through the interrupt.
+  // wait 2 reached at 30 (after the interrupt), unblocked 30 -> already satisfied, not linked.
+  ScratchDir dir;
+  HandTrace t(dir / "m.db");
+  QueueId a = t.Queue("a");
+  QueueId b = t.Queue("b");
+  FenceId f = t.Fence("f");
+  t.Signal(a, 0, f, 1, 7, 1, 20);
+  t.Append({2, EventKind::FenceWaitQueued, b, 0, f, 1, 1});
+  t.Append({3, EventKind::FenceWaitQueued, b, 0, f, 1, 2});
+  t.Append({21, EventKind::Interrupt, 0, 0, f, 1, 7, 1, 0, 1,
+            static_cast<uint32_t>(InterruptType::kMonitored)});
+  t.Append({25, EventKind::FenceWaitUnblocked, b, 0, f, 1, 1, 10, 7, 0, 1});
+  t.Append({30, EventKind::FenceWaitUnblocked, b, 0, f, 1, 2, 30, 7, 0, 1});
+  auto store = t.Finish(0, 40);
+  Reconstruction r = Reconstruct(store);
+  ASSERT_EQ(r.waits.size(), 2u);
+  EXPECT_EQ(r.waits[0].interrupt, 0u);
+  EXPECT_EQ(r.waits[1].interrupt, kNoIndex);
+  EXPECT_EQ(r.interrupts[0].gpu_waits_linked, 1u);
+  EXPECT_FALSE(r.interrupts[0].spurious);  // it released the held wait
+}

@@ -200,20 +200,16 @@ void CheckBackgroundRules(const core::store::TraceStore& s, const Scenario& scen
 }  // namespace
 
 TEST(BackgroundProperties, RandomPgoScenariosKeepSeed000Rules) {
-  ScratchDir dir;
   size_t cancelled = 0, abandoned = 0, errors = 0, commits = 0, high = 0;
-  for (uint64_t seed = 1; seed <= 200; ++seed) {
-    Scenario scenario = RandomPgoScenario(seed);
-    SCOPED_TRACE(scenario.name);
-    auto store = sim_test::Simulate(scenario, dir, "p.db");
+  sim_test::ForRandomScenarios(200, RandomPgoScenario, [&](const Scenario& scenario,
+                                                           const core::store::TraceStore& store) {
     CheckBackgroundRules(store, scenario);
     cancelled += sim_test::EventsOf(store, EventKind::TaskCancelled).size();
     abandoned += sim_test::EventsOf(store, EventKind::TaskAbandoned).size();
     errors += sim_test::EventsOf(store, EventKind::ApiError).size();
     commits += sim_test::EventsOf(store, EventKind::CommitCompleted).size();
     for (size_t i : sim_test::EventsOf(store, EventKind::TaskStarted)) high += store.events.flags[i];
-    if (::testing::Test::HasFailure()) break;
-  }
+  });
   EXPECT_GT(cancelled, 0u);
   EXPECT_GT(abandoned, 0u);
   EXPECT_GT(errors, 0u);

@@ -211,3 +211,33 @@ TEST(PgoInterference, ARunningTaskSlowsTheThreadSharingItsCore) {
   EXPECT_EQ(store.events.value[submitted[5]], 100'000u);
   EXPECT_EQ(store.events.value[submitted[6]], 50'000u);
 }
+
+// A game at default settings: ALLOWED, tasks at most two at once at idle priority, variants
+// landing over time and the matching packets getting faster.
+TEST(PgoGameDefault, VariantsLandInTheBackgroundAndPacketsGetFaster) {
+  ScratchDir dir;
+  auto s = Simulate(LoadScenario("pgo_game_default"), dir, "t.db");
+  EXPECT_TRUE(EventsOf(s, EventKind::ModeChanged).empty());
+  int running = 0;
+  for (size_t i = 0; i < s.events.size(); ++i) {
+    if (s.events.kind[i] == EventKind::TaskStarted) {
+      EXPECT_EQ(s.events.flags[i], 0u);  // idle priority
+      EXPECT_LE(++running, 2);
+    }
+    if (s.events.kind[i] == EventKind::TaskFinished) --running;
+  }
+  // GBufferPSO (2 constant sets x 2 levels) + LightingPSO (3 x 2) = 10 variants.
+  EXPECT_EQ(EventsOf(s, EventKind::VariantApplied).size(), 10u);
+  // GBuffer: 900 us at first (ALLOWED adds no GPU cost), then x0.8, then x0.64 (jitter 5%).
+  std::vector<uint64_t> gbuffer;
+  for (size_t i : EventsOf(s, EventKind::PacketSubmitted)) {
+    if (s.String(static_cast<uint32_t>(s.events.arg1[i])) == "GBuffer") {
+      gbuffer.push_back(s.events.value[i]);
+    }
+  }
+  ASSERT_GT(gbuffer.size(), 20u);
+  EXPECT_GT(gbuffer.front(), 855'000u);
+  EXPECT_LT(gbuffer.front(), 945'000u);
+  EXPECT_GT(gbuffer.back(), 547'200u);  // 576 us +- 5%
+  EXPECT_LT(gbuffer.back(), 604'800u);
+}

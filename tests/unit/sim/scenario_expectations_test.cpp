@@ -273,6 +273,28 @@ TEST(CrossAdapter, SignalsInterruptAndPropagateToTheOtherAdapter) {
   }
   EXPECT_GT(checked, 5u);
   EXPECT_EQ(s.FindFence(frame_fence)->kind, core::model::FenceKind::kCrossAdapter);
+  // Scenario 2b: the iGPU (no native fences) signals composedFence in software: a monitored
+  // interrupt on every signal, propagated to the dGPU, whose blocked waits are released 12 us
+  // (the dGPU's propagation_us) later.
+  const uint32_t composed = FenceNamed(s, "composedFence");
+  const uint32_t render = QueueNamed(s, "dGPU render");
+  for (size_t i : EventsOf(s, EventKind::Interrupt)) {
+    if (s.events.fence[i] == composed) {
+      EXPECT_EQ(s.events.flags[i] & core::model::kInterruptTypeMask, 1u);  // monitored
+    }
+  }
+  propagated.clear();
+  for (size_t i : EventsOf(s, EventKind::CrossAdapterPropagated)) {
+    if (s.events.fence[i] == composed) propagated.push_back(s.events.ts[i]);
+  }
+  size_t propagated_waits = 0;
+  for (size_t i : EventsOf(s, EventKind::FenceWaitUnblocked)) {
+    if (s.events.queue[i] != render || s.events.flags[i] != 2) continue;
+    EXPECT_NE(std::find(propagated.begin(), propagated.end(), s.events.ts[i] - 12000),
+              propagated.end());
+    ++propagated_waits;
+  }
+  EXPECT_GT(propagated_waits, 5u);
 }
 
 // seed 001 asynchronous example: graphics waits once (compute fence 1); compute frame n > 2
@@ -296,4 +318,21 @@ TEST(AsyncComputeGraphics, WaitsAsTheSeedWritesThem) {
   for (size_t k = 0; k < compute_waits.size(); ++k) EXPECT_EQ(compute_waits[k], k + 1);
   // 40 frames of each... in total 80 stage executions, one packet each.
   EXPECT_EQ(Count(s, EventKind::PacketSubmitted), 80u);
+}
+
+// seed 003 Scenario 1: both GPUs native. Signals of either cross-adapter fence raise a
+// cross_adapter interrupt on the adapter that wrote it; no GPU wait is held on the CPU.
+TEST(CrossAdapter, BothNativeEverySignalInterruptsAsCrossAdapter) {
+  ScratchDir dir;
+  auto s = Simulate(LoadScenario("cross_adapter_native"), dir, "t.db");
+  size_t signals = EventsOf(s, EventKind::FenceSignalExecuted).size();
+  auto interrupts = EventsOf(s, EventKind::Interrupt);
+  EXPECT_EQ(interrupts.size(), signals);
+  for (size_t i : interrupts) {
+    EXPECT_EQ(s.events.flags[i] & core::model::kInterruptTypeMask, 2u);
+  }
+  for (size_t i : EventsOf(s, EventKind::FenceWaitUnblocked)) {
+    EXPECT_NE(s.events.flags[i], 1u);  // never CPU-held
+  }
+  EXPECT_EQ(EventsOf(s, EventKind::CrossAdapterPropagated).size(), signals);
 }

@@ -43,7 +43,9 @@ TEST(ScenarioLoader, EveryEmbeddedScenarioLoads) {
   auto names = core::sim::EmbeddedScenarioNames();
   for (const char* expected : {"default", "copy_prepass_lighting", "ring_buffer",
                                "pipelined_compute_graphics", "async_compute_graphics",
-                               "cross_adapter", "log_overrun", "never_signalled"}) {
+                               "cross_adapter", "cross_adapter_native", "log_overrun", "never_signalled",
+                               "pgo_game_default", "pgo_benchmark_priming", "pgo_pix_single_frame",
+                               "pgo_disabled", "pgo_pso_destroyed", "pgo_no_developer_mode"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
   }
   for (const auto& name : names) {
@@ -100,4 +102,16 @@ TEST(ScenarioLoader, FrameExpressions) {
   EXPECT_EQ(ParseFrameExpr("-i + 5", "x").Eval(2), 3);
   EXPECT_THROW(ParseFrameExpr("i * 2", "x"), core::Error);
   EXPECT_THROW(ParseFrameExpr("j", "x"), core::Error);
+}
+
+TEST(ScenarioLoader, AQueueUsesOnlyFencesOpenedOnItsAdapter) {
+  std::string text = std::string(kMinimal) +
+                     "\n[[adapter]]\nname = \"iGPU\"\n\n[[engine]]\nname = \"i3D\"\n"
+                     "adapter = \"iGPU\"\ntype = \"3d\"\n\n[[queue]]\nname = \"iq\"\n"
+                     "engine = \"i3D\"\n\n[[thread]]\nname = \"t\"\n[[thread.step]]\n"
+                     "op = \"wait\"\nqueue = \"iq\"\nfence = \"f\"\nvalue = 1\n";
+  // kMinimal: 18 lines; the step's fence key is on line 37.
+  EXPECT_EQ(ErrorOf(text),
+            "bad.toml:37: key 'thread[0].step[0].fence': fence 'f' is not opened on adapter "
+            "'iGPU' of queue 'iq' (make it a cross_adapter fence opened there)");
 }

@@ -338,12 +338,9 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
 }  // namespace
 
 TEST(SimProperties, RandomScenariosKeepTheSeedsRules) {
-  ScratchDir dir;
   size_t total_events = 0, rewinds = 0, overruns = 0, spurious = 0, withdrawn = 0;
-  for (uint64_t seed = 1; seed <= 220; ++seed) {
-    Scenario scenario = RandomScenario(seed);
-    SCOPED_TRACE(scenario.name);
-    auto store = sim_test::Simulate(scenario, dir, "r.db");
+  sim_test::ForRandomScenarios(220, RandomScenario, [&](const Scenario& scenario,
+                                                        const core::store::TraceStore& store) {
     CheckRules(store, scenario);
     total_events += store.events.size();
     for (size_t i = 0; i < store.events.size(); ++i) {
@@ -355,8 +352,7 @@ TEST(SimProperties, RandomScenariosKeepTheSeedsRules) {
         default: break;
       }
     }
-    if (::testing::Test::HasFailure()) break;
-  }
+  });
   // The random mix must actually exercise the rules' interesting cases.
   EXPECT_GT(total_events, 50'000u);
   EXPECT_GT(rewinds, 0u);

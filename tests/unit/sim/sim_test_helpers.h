@@ -36,6 +36,19 @@ inline std::vector<size_t> EventsOf(const core::store::TraceStore& store,
   return out;
 }
 
+// Simulates make(seed) for seeds 1..count and hands each scenario and its trace to `check`;
+// stops at the first scenario that fails.
+template <typename Make, typename Check>
+void ForRandomScenarios(uint64_t count, Make make, Check check) {
+  test_support::ScratchDir dir;
+  for (uint64_t seed = 1; seed <= count; ++seed) {
+    const core::sim::Scenario scenario = make(seed);
+    SCOPED_TRACE(scenario.name);
+    check(scenario, Simulate(scenario, dir, "random.db"));
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 inline core::model::QueueId QueueNamed(const core::store::TraceStore& store,
                                        const std::string& name) {
   for (const auto& q : store.queues) {

@@ -127,6 +127,21 @@ def main():
             ctx, ptype, comp = struct.unpack_from("<QIQ", p, 0)
             dinfo.add(comp)
     out["dma_start_175"] = len(dstart)
+    # DmaPacket Info with InterruptType 2 (preempted), then a DmaPacket Start with the same
+    # (hContext, ulQueueSubmitSequence): the packet resubmitted.
+    preempted = set()
+    resubmitted = 0
+    for ts, eid, ver, p in sorted(dxg, key=lambda e: e[0]):
+        if eid == 177:
+            ctx, ptype, comp, qseq, itype = struct.unpack_from("<QIQII", p, 0)
+            if itype == 2:
+                preempted.add((ctx, qseq))
+        elif eid == 175:
+            ctx, qctx, ptype, sub, qseq = struct.unpack_from("<QQIQI", p, 0)
+            if (ctx, qseq) in preempted:
+                preempted.discard((ctx, qseq))
+                resubmitted += 1
+    out["dma_preempted_then_resubmitted"] = resubmitted
     out["dma_start_matched_info"] = sum(1 for k in dstart if k in dinfo)
     out["dma_linked_to_queue_packet"] = sum(1 for v in dstart.values() if v in qstart)
     out["dma_info_177"] = ids.get(177, 0)
@@ -184,6 +199,14 @@ def main():
     out["contexts_with_queue_packets"] = len({k[0] for k in qstart} | {k[0] for k in wait_keys}
                                              | {k[0] for k in signal_keys})
     out["dma_contexts"] = len({v[0] for v in dstart.values()})
+    # SelectContext (23): pDxgAdapter, hContext, u32 NodeOrdinal, ... -> DMA contexts per node.
+    node_of = {}
+    for ts, eid, ver, p in dxg:
+        if eid == 23:
+            ctx, node = struct.unpack_from("<QI", p, 8)
+            node_of.setdefault(ctx, node)
+    per_node = collections.Counter(str(node_of.get(c, "unknown")) for c in {v[0] for v in dstart.values()})
+    out["dma_contexts_per_select_context_node"] = dict(sorted(per_node.items()))
     marker_prov = "8f8f13b1-60eb-4b6a-a433-de86104115ac"
     out["string_markers"] = sum(v for k, v in per_event.items() if k.startswith(marker_prov))
     out["distinct_provider_id_version"] = len(per_event)

@@ -90,18 +90,32 @@ TEST_F(EtlSample, QueuePacketsPairStartToStop) {
 
 TEST_F(EtlSample, DmaPacketsPairSubmissionToCompletionAndLinkToQueuePackets) {
   // dma_start_175 2404, matched on submission/completion id 2404 (guide: 2,404 of 2,404):
-  // completed or preempted on a hardware queue.
+  // each DMA start ends in a completion or a preemption on a hardware queue. The 25 preempted
+  // packets come back (dma_preempted_then_resubmitted 25) and continue as the same packet.
   EXPECT_EQ(Q("SELECT count(*) FROM packet_submitted p JOIN queues q ON q.id = p.queue_id "
               "WHERE q.type <> 4"),
+            "2379");
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_resumed"), "25");
+  EXPECT_EQ(Q("SELECT count(*) FROM events e JOIN queues q ON q.id = e.queue_id "
+              "WHERE q.type <> 4 AND e.kind IN (3, 4)"),
             "2404");
-  EXPECT_EQ(Q("SELECT count(DISTINCT p.packet_id) FROM packet_submitted p "
-              "JOIN queues q ON q.id = p.queue_id AND q.type <> 4 "
-              "JOIN events e ON e.op_id = p.packet_id AND e.kind IN (3, 4) "
-              "AND e.queue_id = p.queue_id"),
-            "2404");
+  EXPECT_EQ(Q("SELECT count(*) FROM packet_preempted p JOIN packet_resumed r "
+              "ON r.packet_id = p.packet_id AND r.ts_ns >= p.ts_ns "
+              "JOIN packet_completed c ON c.packet_id = p.packet_id AND c.ts_ns >= r.ts_ns"),
+            "25");
   // dma_linked_to_queue_packet 2387 (guide: about 2,387).
   EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = 'etl_link_dma_to_queue_packet'"),
             "2387");
+  // dma_contexts_per_select_context_node {0: 6, 1: 1, 9: 1, unknown: 1}: four hardware queues,
+  // three of them named by SelectContext's node ordinal.
+  EXPECT_EQ(Q("SELECT count(*) FROM queues WHERE type <> 4"), "4");
+  EXPECT_EQ(Q("SELECT group_concat(ordinal) FROM (SELECT ordinal FROM engines "
+              "WHERE ordinal IN (0, 1, 9) ORDER BY ordinal)"),
+            "0,1,9");
+  EXPECT_EQ(Q("SELECT count(DISTINCT p.context_id) FROM packet_submitted p "
+              "JOIN queues q ON q.id = p.queue_id JOIN engines e ON e.id = q.engine_id "
+              "WHERE q.type <> 4 AND e.ordinal = 0"),
+            "6");
   // dma_completion_interrupts 2380 (DmaPacket Info with InterruptType 1).
   EXPECT_EQ(Q("SELECT count(*) FROM interrupt WHERE interrupt_flags = 3"), "2380");
 }
@@ -123,6 +137,19 @@ TEST_F(EtlSample, WaitsAreReleasedBySignalsOnTheSameFence) {
 TEST_F(EtlSample, MarkersForVSyncAndCompositorStrings) {
   EXPECT_EQ(Q("SELECT count(*) FROM marker WHERE marker_type = 1"), "438");   // vsync_dpc_17
   EXPECT_EQ(Q("SELECT count(*) FROM marker WHERE marker_type = 0"), "14533");  // string_markers
+}
+
+TEST_F(EtlSample, StatsShowSoftwareAndHardwareQueueTypes) {
+  auto r = RunFencescope("stats '" + s_db->string() + "' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t software = 0;
+  for (size_t at = r.out.find("\"type\": \"software\""); at != std::string::npos;
+       at = r.out.find("\"type\": \"software\"", at + 1)) {
+    ++software;
+  }
+  EXPECT_EQ(std::to_string(software), Q("SELECT count(*) FROM queues WHERE type = 4"));
+  EXPECT_GE(software, 13u);  // contexts_with_queue_packets
+  EXPECT_NE(r.out.find("\"engine\": \"node 0\""), std::string::npos);
 }
 
 TEST_F(EtlSample, InfoSaysWhatTheCaptureLacksAndListsRecordsRead) {

@@ -1,0 +1,65 @@
+#include "core/analysis/background_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace core::analysis {
+
+BackgroundStats ComputeBackgroundStats(const core::store::TraceStore& store,
+                                       const Reconstruction& r, const PgoSeries& series) {
+  BackgroundStats s;
+  // (time, +1 start / -1 end); at equal times ends sort first, so a task that starts exactly
+  // when another finishes does not count as running beside it.
+  std::vector<std::pair<TimeNs, int>> edges;
+  for (const BackgroundTask& t : r.tasks) {
+    if (t.queued != kUnknownTime) ++s.tasks_queued;
+    switch (t.outcome) {
+      case TaskOutcome::kFinished: ++s.tasks_finished; break;
+      case TaskOutcome::kCancelled: ++s.tasks_cancelled; break;
+      case TaskOutcome::kAbandoned: ++s.tasks_abandoned; break;
+      case TaskOutcome::kPending: break;
+    }
+    if (t.started == kUnknownTime) continue;
+    ++s.tasks_started;
+    edges.emplace_back(t.started, +1);
+    edges.emplace_back(t.ended != kUnknownTime ? t.ended : r.end_ns, -1);
+  }
+  std::sort(edges.begin(), edges.end());
+  int64_t running = 0;
+  for (const auto& [ts, delta] : edges) {
+    running += delta;
+    s.max_concurrent = std::max<uint64_t>(s.max_concurrent, static_cast<uint64_t>(std::max<int64_t>(running, 0)));
+  }
+
+  const auto& ev = store.events;
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (ev.kind[i] == EventKind::ApiError) ++s.api_errors;
+  }
+
+  const PgoPass* first_with_packets = nullptr;
+  const PgoPass* last_with_packets = nullptr;
+  TimeNs first_call = kUnknownTime;
+  for (const PgoPass& pass : series.passes) {
+    if (pass.refused) continue;
+    ++s.passes;
+    if (first_call == kUnknownTime) first_call = pass.start;
+    if (!s.converged && !pass.further_measurements_desired) {
+      s.converged = true;
+      s.passes_to_converge = s.passes;
+      s.time_to_converge_ns = pass.start - first_call;
+    }
+    if (pass.packets > 0) {
+      if (!first_with_packets) first_with_packets = &pass;
+      last_with_packets = &pass;
+    }
+  }
+  if (first_with_packets) {
+    s.packet_time_first_pass_ns = std::llround(first_with_packets->mean_packet_ns);
+    s.packet_time_last_pass_ns = std::llround(last_with_packets->mean_packet_ns);
+  }
+  return s;
+}
+
+}  // namespace core::analysis

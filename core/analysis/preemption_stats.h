@@ -1,0 +1,36 @@
+// seed 004: what preemption cost in a trace: requests, completions, mid-packet preemptions,
+// TDRs, and the request -> preemption-point (+ context save) latency, overall and per
+// granularity in force at the request. Read from the reconstruction's preemption markers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/analysis/percentiles.h"
+#include "core/analysis/reconstruction.h"
+#include "core/store/trace_store.h"
+
+namespace core::analysis {
+
+struct GranularityLatency {
+  PreemptionGranularity granularity = PreemptionGranularity::kNone;
+  uint64_t requests = 0;
+  Percentiles latency;  // over the completed requests
+};
+
+struct PreemptionStats {
+  uint64_t requests = 0;
+  uint64_t completed = 0;
+  uint64_t packets_preempted = 0;  // stopped mid-packet (packet_preempted)
+  uint64_t tdrs = 0;
+  Percentiles latency;             // over the completed requests
+  // The granularities of the first adapter as run (none without an adapter).
+  PreemptionGranularity granularity_graphics = PreemptionGranularity::kNone;
+  PreemptionGranularity granularity_compute = PreemptionGranularity::kNone;
+  std::vector<GranularityLatency> per_granularity;  // by granularity value, only those seen
+};
+
+PreemptionStats ComputePreemptionStats(const core::store::TraceStore& store,
+                                       const Reconstruction& recon);
+
+}  // namespace core::analysis

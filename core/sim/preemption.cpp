@@ -1,0 +1,368 @@
+// GPU preemption and TDR (seed 004, the WDDM 1.2 preemption model), hooked into the run lists of
+// hardware_queue.cpp:
+//   * a queue of higher priority becoming ready while a lower one runs makes the scheduler
+//     request preemption of the running packet (preemption_requested);
+//   * the packet runs on to its next preemption point, which the adapter's granularity and the
+//     packet's structure (PacketShape) place, then its context state is saved
+//     (packet_preempted at the point, preemption_completed once saved); at DMA buffer
+//     granularity the point is the end of the packet;
+//   * the preempted packet is resubmitted: a paging packet with its fence id, ahead of all other
+//     work of the engine once the preempting work has run; any other packet with a new fence id,
+//     in priority order. It resumes after a context restore (packet_resumed);
+//   * a request whose point lies beyond the adapter's TDR timeout resets the engine at the
+//     timeout (tdr): the hung context loses its packets and runs nothing more;
+//   * granularity `none` is the pre-WDDM 1.2 model: no mid-packet preemption, and the split DMA
+//     packets of one render command run back to back.
+#include "core/sim/preemption.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/sim/sim_state.h"
+
+namespace core::sim {
+
+using core::model::EngineType;
+using core::model::EventKind;
+using G = PreemptionGranularity;
+
+std::optional<PreemptionGranularity> ParsePreemptionGranularity(std::string_view name,
+                                                                bool compute) {
+  static constexpr G kGraphics[] = {G::kNone, G::kDmaBuffer, G::kPrimitive, G::kTriangle,
+                                    G::kPixel, G::kShader};
+  static constexpr G kCompute[] = {G::kNone, G::kDmaBuffer, G::kDispatch, G::kThreadGroup,
+                                   G::kThread, G::kShader};
+  for (G g : compute ? kCompute : kGraphics) {
+    if (core::model::PreemptionGranularityName(g) == name) return g;
+  }
+  return std::nullopt;
+}
+
+bool ApplyGranularityOverride(std::string_view name, SimOptions& options) {
+  const auto graphics = ParsePreemptionGranularity(name, /*compute=*/false);
+  const auto compute = ParsePreemptionGranularity(name, /*compute=*/true);
+  if (graphics) options.preemption_graphics = graphics;
+  if (compute) options.preemption_compute = compute;
+  return graphics || compute;
+}
+
+std::vector<AdapterPreemption> ResolvePreemption(const Scenario& scenario,
+                                                 const SimOptions& options) {
+  std::vector<AdapterPreemption> out;
+  for (const AdapterSpec& a : scenario.adapters) {
+    AdapterPreemption p = a.preemption;
+    if (options.preemption_graphics) p.graphics = *options.preemption_graphics;
+    if (options.preemption_compute) p.compute = *options.preemption_compute;
+    out.push_back(p);
+  }
+  return out;
+}
+
+namespace {
+
+const PacketShape kDefaultShape;
+
+// The granularity in force on an engine: graphics on 3D engines, compute on compute engines.
+// Copy and video packets have no primitives or dispatches: DMA buffer boundaries at best.
+G GranularityOf(const Sim& sim, uint32_t engine) {
+  const AdapterPreemption& p = sim.preemption[sim.engines[engine].adapter];
+  switch (sim.scenario->engines[engine].type) {
+    case EngineType::k3D: return p.graphics;
+    case EngineType::kCompute: return p.compute;
+    default: return p.graphics == G::kNone ? G::kNone : G::kDmaBuffer;
+  }
+}
+
+const AdapterSpec& AdapterOf(const Sim& sim, uint32_t engine) {
+  return sim.scenario->adapters[sim.engines[engine].adapter];
+}
+
+// Equal units of work a packet divides into at granularity g; a point lies between two units.
+double UnitsOf(G g, const PacketShape& s) {
+  const double primitives = static_cast<double>(s.primitives);
+  const double triangles = primitives * static_cast<double>(s.triangles);
+  const double pixels = triangles * static_cast<double>(s.pixels);
+  const double groups = static_cast<double>(s.dispatches) * static_cast<double>(s.thread_groups);
+  const double threads = groups * static_cast<double>(s.threads);
+  switch (g) {
+    case G::kPrimitive: return primitives;
+    case G::kTriangle: return triangles;
+    case G::kPixel: return pixels;
+    case G::kDispatch: return static_cast<double>(s.dispatches);
+    case G::kThreadGroup: return groups;
+    case G::kThread: return threads;
+    default: return 1;  // none, dma_buffer: the whole packet
+  }
+}
+
+// Units at shader granularity: instruction boundaries of the engine's kind of work.
+double ShaderUnits(bool compute_engine, const PacketShape& s) {
+  return UnitsOf(compute_engine ? G::kThread : G::kPixel, s) * static_cast<double>(s.instructions);
+}
+
+struct PreemptionPoint {
+  TimeNs at = 0;
+  bool mid_packet = false;  // false: the end of the packet (or of its render command)
+};
+
+// Where the running packet can stop at granularity g, seen from now.
+PreemptionPoint NextPoint(const Sim& sim, uint32_t engine, G g) {
+  const EngineState& en = sim.engines[engine];
+  const HwQueue& q = sim.queues[en.running];
+  const GpuCommand& p = q.commands.front();
+  const EnginePreemption& ep = en.preempt;
+  // Work done so far; during a context restore the work has not begun yet.
+  const TimeNs base = std::max(sim.now, ep.work_start);
+  const DurationNs done = (p.duration_ns - ep.remaining_at_start) + (base - ep.work_start);
+  DurationNs to_end = std::max<DurationNs>(0, p.duration_ns - done);
+  if (g == G::kNone) {
+    // seed 004: in the Windows 7 model the split packets of one render command run back to back,
+    // so the next point is the end of the command's last split packet.
+    for (size_t i = 1; i < q.commands.size() && p.render_command != 0; ++i) {
+      const GpuCommand& c = q.commands[i];
+      if (c.kind != GpuCommand::Kind::kPacket || c.render_command != p.render_command) break;
+      to_end += c.remaining_ns;
+    }
+    return {base + to_end, false};
+  }
+  const PacketShape& shape = p.shape ? *p.shape : kDefaultShape;
+  const bool compute_engine = sim.scenario->engines[engine].type == EngineType::kCompute;
+  const bool structured = sim.scenario->engines[engine].type == EngineType::k3D || compute_engine;
+  const double units = !structured ? 1.0
+                       : g == G::kShader ? ShaderUnits(compute_engine, shape)
+                                         : UnitsOf(g, shape);
+  if (units <= 1.0 || p.duration_ns <= 0) return {base + to_end, false};
+  // seed 004: mid-DMA-buffer preemption at the next unit boundary.
+  const double unit = static_cast<double>(p.duration_ns) / units;
+  const double boundary = std::ceil(static_cast<double>(done) / unit - 1e-9) * unit;
+  const DurationNs point = std::max(done, static_cast<DurationNs>(std::llround(boundary)));
+  if (point >= p.duration_ns) return {base + to_end, false};
+  return {base + (point - done), true};
+}
+
+void ClearRequest(EnginePreemption& ep) {
+  ep.phase = PreemptionPhase::kIdle;
+  ep.request_id = 0;
+}
+
+void RecordCompleted(Sim& sim, uint32_t engine, int64_t packet_id, G reached) {
+  const EngineState& en = sim.engines[engine];
+  EventRecord e;
+  e.ts = sim.now;
+  e.kind = EventKind::PreemptionCompleted;
+  e.queue = sim.queues[en.running].id;
+  e.op = en.preempt.request_id;
+  e.value = static_cast<uint64_t>(sim.now - en.preempt.requested_at);
+  e.arg0 = packet_id;
+  e.arg2 = en.id;
+  e.flags = static_cast<uint32_t>(reached);
+  sim.Emit(e);
+}
+
+}  // namespace
+
+void RequestPreemptionIfNeeded(Sim& sim, uint32_t engine) {
+  EngineState& en = sim.engines[engine];
+  EnginePreemption& ep = en.preempt;
+  // seed 004: paging packets resubmitted after a preemption are scheduled before any other
+  // command on the engine, so they are not asked to make way again.
+  if (en.running < 0 || ep.phase != PreemptionPhase::kIdle || ep.running_paging_first) return;
+  const HwQueue& running = sim.queues[en.running];
+  // seed 004: "signal on submit" waits must be preemptible before their condition is met. A
+  // queue whose head is an unsatisfied wait never holds the engine here (it is kBlocked, not
+  // running), so such a wait is always preemptible.
+  int32_t requester = -1;
+  for (uint32_t qi : en.queues) {
+    const HwQueue& q = sim.queues[qi];
+    if (q.status != QueueStatus::kReady || q.priority <= running.priority) continue;
+    if (requester < 0 || q.priority > sim.queues[requester].priority) {
+      requester = static_cast<int32_t>(qi);
+    }
+  }
+  if (requester < 0) return;
+  const G g = GranularityOf(sim, engine);
+  ep.request_id = sim.next_preemption_id++;
+  ep.requested_at = sim.now;
+  ep.requesting_queue = static_cast<uint32_t>(requester);
+  ep.granularity = g;
+  EventRecord e;
+  e.ts = sim.now;
+  e.kind = EventKind::PreemptionRequested;
+  e.queue = running.id;
+  e.op = ep.request_id;
+  e.arg0 = running.commands.front().op;
+  e.arg1 = sim.queues[requester].id;
+  e.arg2 = en.id;
+  e.flags = static_cast<uint32_t>(g);
+  sim.Emit(e);
+  const PreemptionPoint point = NextPoint(sim, engine, g);
+  ep.phase = point.mid_packet ? PreemptionPhase::kToPoint : PreemptionPhase::kToPacketEnd;
+  const DurationNs timeout = AdapterOf(sim, engine).tdr_timeout_ns;
+  if (point.at - sim.now > timeout) {
+    // seed 004: preemption is always requested before a TDR; the engine is reset only when the
+    // packet does not reach a preemption point within the timeout.
+    sim.events.Push(sim.now + timeout, SimEventType::kTdrTimeout, engine,
+                    static_cast<uint64_t>(ep.request_id));
+  } else if (point.mid_packet) {
+    sim.events.Push(point.at, SimEventType::kPreemption, engine,
+                    static_cast<uint64_t>(ep.request_id));
+  }
+}
+
+int32_t ForcedNextQueue(Sim& sim, uint32_t engine) {
+  EnginePreemption& ep = sim.engines[engine].preempt;
+  if (ep.pinned_queue >= 0) {
+    const int32_t qi = ep.pinned_queue;
+    ep.pinned_queue = -1;
+    if (sim.queues[qi].status == QueueStatus::kReady) return qi;
+  }
+  if (ep.paging_queue >= 0 && ep.skip_before_paging == 0 &&
+      sim.queues[ep.paging_queue].status == QueueStatus::kReady) {
+    return ep.paging_queue;
+  }
+  return -1;
+}
+
+DurationNs BeginPacketWork(Sim& sim, uint32_t engine) {
+  EngineState& en = sim.engines[engine];
+  EnginePreemption& ep = en.preempt;
+  const HwQueue& q = sim.queues[en.running];
+  const GpuCommand& p = q.commands.front();
+  if (en.running == ep.paging_queue) {
+    ep.paging_queue = -1;
+    ep.skip_before_paging = 0;
+    ep.running_paging_first = true;
+  }
+  DurationNs restore = 0;
+  if (p.preempted) {
+    restore = AdapterOf(sim, engine).context_restore_ns;
+    EventRecord e;
+    e.ts = sim.now;
+    e.kind = EventKind::PacketResumed;
+    e.queue = q.id;
+    e.op = p.op;
+    e.arg2 = p.fence_submission;
+    sim.Emit(e);
+  }
+  ep.work_start = sim.now + restore;
+  ep.remaining_at_start = p.remaining_ns;
+  return restore;
+}
+
+void OnPacketFinished(Sim& sim, uint32_t engine) {
+  EngineState& en = sim.engines[engine];
+  EnginePreemption& ep = en.preempt;
+  const uint32_t queue = static_cast<uint32_t>(en.running);
+  const GpuCommand& p = sim.queues[queue].commands.front();
+  ep.running_paging_first = false;
+  if (ep.paging_queue >= 0 && ep.skip_before_paging > 0 &&
+      queue != static_cast<uint32_t>(ep.paging_queue)) {
+    --ep.skip_before_paging;  // the work that preempted the paging packet has run
+  }
+  const bool windows7 = GranularityOf(sim, engine) == G::kNone;
+  if (windows7 && !p.last_split) {
+    // seed 004: the Windows 7 scheduler runs the split packets of one render command
+    // sequentially, without switching to another context in between.
+    ep.pinned_queue = static_cast<int32_t>(queue);
+    return;
+  }
+  if (ep.phase == PreemptionPhase::kToPacketEnd || ep.phase == PreemptionPhase::kToPoint) {
+    RecordCompleted(sim, engine, p.op, windows7 ? G::kNone : G::kDmaBuffer);
+    ClearRequest(ep);
+  }
+}
+
+void OnPreemptionEvent(Sim& sim, uint32_t engine, int64_t preemption_id) {
+  EngineState& en = sim.engines[engine];
+  EnginePreemption& ep = en.preempt;
+  if (ep.request_id != preemption_id || en.running < 0) return;  // completed at the packet's end
+  HwQueue& q = sim.queues[en.running];
+  GpuCommand& p = q.commands.front();
+  if (ep.phase == PreemptionPhase::kToPoint) {
+    // The packet stops at its preemption point; its completion will not come.
+    p.remaining_ns = ep.remaining_at_start - (sim.now - ep.work_start);
+    ++en.generation;
+    EventRecord e;
+    e.ts = sim.now;
+    e.kind = EventKind::PacketPreempted;
+    e.queue = q.id;
+    e.op = p.op;
+    e.value = static_cast<uint64_t>(p.remaining_ns);
+    e.arg0 = preemption_id;
+    e.flags = static_cast<uint32_t>(ep.granularity);
+    sim.Emit(e);
+    ep.phase = PreemptionPhase::kSaving;
+    sim.events.Push(sim.now + AdapterOf(sim, engine).context_save_ns, SimEventType::kPreemption,
+                    engine, static_cast<uint64_t>(preemption_id));
+    return;
+  }
+  if (ep.phase != PreemptionPhase::kSaving) return;
+  RecordCompleted(sim, engine, p.op, ep.granularity);
+  // seed 004: preempted paging commands are resubmitted with the fence ids they had and are
+  // scheduled before any other command on the engine; other commands get new fence ids.
+  p.preempted = true;
+  if (p.paging) {
+    ep.paging_queue = en.running;
+    ep.skip_before_paging = 1;
+  } else {
+    p.fence_submission = sim.next_packet_id++;
+  }
+  q.status = QueueStatus::kReady;
+  q.ready_seq = sim.next_ready_seq++;
+  en.running = -1;
+  ClearRequest(ep);
+  TryStartEngine(sim, engine);
+}
+
+void OnTdrTimeout(Sim& sim, uint32_t engine, int64_t preemption_id) {
+  EngineState& en = sim.engines[engine];
+  EnginePreemption& ep = en.preempt;
+  if (ep.request_id != preemption_id || en.running < 0) return;
+  // seed 004: no preemption point within the timeout: Timeout Detection and Recovery resets the
+  // engine. The hung context loses its packets (the running one and those queued behind it).
+  HwQueue& q = sim.queues[en.running];
+  uint64_t packets_lost = 0;
+  for (const GpuCommand& c : q.commands) {
+    if (c.kind == GpuCommand::Kind::kPacket) ++packets_lost;
+  }
+  EventRecord e;
+  e.ts = sim.now;
+  e.kind = EventKind::Tdr;
+  e.queue = q.id;
+  e.op = preemption_id;
+  e.value = 1;  // contexts lost: the hung one
+  e.arg0 = sim.adapter_ids[en.adapter];
+  e.arg1 = en.id;
+  e.arg2 = static_cast<int64_t>(packets_lost);
+  sim.Emit(e);
+  q.commands.clear();
+  q.status = QueueStatus::kIdle;
+  q.lost = true;
+  if (ep.paging_queue == en.running) ep.paging_queue = -1;
+  ep.pinned_queue = -1;
+  ep.running_paging_first = false;
+  ClearRequest(ep);
+  ++en.generation;
+  en.running = -1;
+  TryStartEngine(sim, engine);
+}
+
+void SubmitRenderCommand(Sim& sim, uint32_t thread, uint32_t queue, const Step& step,
+                         core::model::StringId name, GpuCommand packet, uint32_t flags) {
+  packet.shape = &step.shape;
+  packet.paging = step.paging;
+  if (step.paging) flags |= core::model::kPacketPaging;
+  if (step.present) flags |= core::model::kPacketPresent;
+  const int64_t splits = std::max<int64_t>(1, step.split_packets);
+  const DurationNs total = packet.remaining_ns;
+  // seed 004: a render command split into several DMA packets; each is a full submission of its
+  // own (the Windows 8 scheduler may run other contexts' packets in between).
+  packet.render_command = splits > 1 ? sim.next_packet_id : 0;
+  for (int64_t i = 0; i < splits; ++i) {
+    const DurationNs part = total / splits + (i < total % splits ? 1 : 0);
+    packet.last_split = i == splits - 1;
+    SubmitPacket(sim, thread, queue, part, name, packet, flags);
+  }
+}
+
+}  // namespace core::sim

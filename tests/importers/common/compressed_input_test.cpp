@@ -1,0 +1,148 @@
+// Reading inputs: sniffing by content, gzip (several members), zip written by hand here (stored
+// and deflate members, a folder entry, an unsupported method), and the place descriptions used
+// in error messages. Expected bytes and places are worked out by hand.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <fstream>
+
+#include "core/model/error.h"
+#include "importers/common/compressed_input.h"
+#include "importers/common/format_sniffer.h"
+#include "importers/common/text_place.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace importers;
+
+// Compresses with zlib: window_bits 16 + MAX_WBITS writes gzip, -MAX_WBITS raw deflate (zip).
+std::string Deflate(const std::string& text, int window_bits) {
+  z_stream s{};
+  deflateInit2(&s, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY);
+  std::string out(compressBound(text.size()) + 64, '\0');
+  s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  s.avail_in = static_cast<uInt>(text.size());
+  s.next_out = reinterpret_cast<Bytef*>(out.data());
+  s.avail_out = static_cast<uInt>(out.size());
+  deflate(&s, Z_FINISH);
+  out.resize(s.total_out);
+  deflateEnd(&s);
+  return out;
+}
+std::string Gzip(const std::string& text) { return Deflate(text, 16 + MAX_WBITS); }
+std::string RawDeflate(const std::string& text) { return Deflate(text, -MAX_WBITS); }
+
+void Put16(std::string& s, uint16_t v) {
+  s.push_back(static_cast<char>(v & 0xFF));
+  s.push_back(static_cast<char>(v >> 8));
+}
+void Put32(std::string& s, uint32_t v) {
+  Put16(s, static_cast<uint16_t>(v & 0xFFFF));
+  Put16(s, static_cast<uint16_t>(v >> 16));
+}
+
+struct Member {
+  std::string name, content;
+  uint16_t method;  // 0 stored, 8 deflate, other: written as stored bytes with that method id
+};
+
+// A zip archive as APPNOTE.TXT lays it out: local headers + data, central directory, end record.
+std::string Zip(const std::vector<Member>& members) {
+  std::string zip, directory;
+  for (const Member& m : members) {
+    const std::string data = m.method == 8 ? RawDeflate(m.content) : m.content;
+    const uint32_t crc = crc32(0, reinterpret_cast<const Bytef*>(m.content.data()),
+                               static_cast<uInt>(m.content.size()));
+    const uint32_t offset = static_cast<uint32_t>(zip.size());
+    Put32(zip, 0x04034b50);
+    Put16(zip, 20), Put16(zip, 0), Put16(zip, m.method), Put16(zip, 0), Put16(zip, 0);
+    Put32(zip, crc), Put32(zip, static_cast<uint32_t>(data.size()));
+    Put32(zip, static_cast<uint32_t>(m.content.size()));
+    Put16(zip, static_cast<uint16_t>(m.name.size())), Put16(zip, 0);
+    zip += m.name + data;
+    Put32(directory, 0x02014b50);
+    Put16(directory, 20), Put16(directory, 20), Put16(directory, 0), Put16(directory, m.method);
+    Put16(directory, 0), Put16(directory, 0);
+    Put32(directory, crc), Put32(directory, static_cast<uint32_t>(data.size()));
+    Put32(directory, static_cast<uint32_t>(m.content.size()));
+    Put16(directory, static_cast<uint16_t>(m.name.size()));
+    Put16(directory, 0), Put16(directory, 0), Put16(directory, 0), Put16(directory, 0);
+    Put32(directory, 0), Put32(directory, offset);
+    directory += m.name;
+  }
+  const uint32_t dir_offset = static_cast<uint32_t>(zip.size());
+  zip += directory;
+  Put32(zip, 0x06054b50);
+  Put16(zip, 0), Put16(zip, 0);
+  Put16(zip, static_cast<uint16_t>(members.size())), Put16(zip, static_cast<uint16_t>(members.size()));
+  Put32(zip, static_cast<uint32_t>(directory.size())), Put32(zip, dir_offset);
+  Put16(zip, 0);
+  return zip;
+}
+
+const std::string kJson = R"({"traceEvents":[{"ph":"i","name":"x","pid":1,"tid":1,"ts":1}]})";
+
+TEST(Sniffer, ContentDecidesNotTheName) {
+  EXPECT_EQ(SniffBytes(std::string("\x1f\x8b\x08", 3)), FileFormat::kGzip);
+  EXPECT_EQ(SniffBytes("PK\x03\x04rest"), FileFormat::kZip);
+  EXPECT_EQ(SniffBytes(std::string("PK\x05\x06", 4) + std::string(18, '\0')), FileFormat::kZip);
+  EXPECT_EQ(SniffBytes("\xEF\xBB\xBF \n\t[{}]"), FileFormat::kJson);
+  EXPECT_EQ(SniffBytes("  {\"traceEvents\":[]}"), FileFormat::kJson);
+  EXPECT_EQ(SniffBytes(std::string("SQLite format 3\0", 16)), FileFormat::kFencescopeTrace);
+  EXPECT_EQ(SniffBytes("# tracer: nop"), FileFormat::kUnknown);
+  EXPECT_EQ(SniffBytes(""), FileFormat::kUnknown);
+}
+
+TEST(CompressedInput, GzipWithSeveralMembersIsOneStream) {
+  const std::string half1 = kJson.substr(0, 20), half2 = kJson.substr(20);
+  DecodedInput in = DecodeBytes(Gzip(half1) + Gzip(half2), "two.gz");
+  EXPECT_EQ(in.container, FileFormat::kGzip);
+  EXPECT_EQ(in.content, FileFormat::kJson);
+  EXPECT_EQ(std::string(in.bytes.view()), kJson);
+}
+
+TEST(CompressedInput, ZipPicksTheFirstFileAfterFolderEntries) {
+  DecodedInput stored = DecodeBytes(Zip({{"dir/", "", 0}, {"dir/a.json", kJson, 0}}), "s.zip");
+  EXPECT_EQ(std::string(stored.bytes.view()), kJson);
+  EXPECT_EQ(stored.label, "s.zip:dir/a.json");
+  DecodedInput deflated = DecodeBytes(Zip({{"b.json", kJson, 8}, {"c.json", "[]", 0}}), "d.zip");
+  EXPECT_EQ(std::string(deflated.bytes.view()), kJson);
+  EXPECT_EQ(deflated.content, FileFormat::kJson);
+}
+
+TEST(CompressedInput, UnsupportedZipMethodIsNamed) {
+  try {
+    DecodeBytes(Zip({{"a.json", kJson, 12}}), "bz.zip");
+    FAIL() << "accepted an unsupported method";
+  } catch (const core::Error& e) {
+    // The local header of the only member is at byte 0.
+    EXPECT_STREQ(e.what(),
+                 "bz.zip: byte 0: zip member 'a.json' uses compression method 12 (only stored "
+                 "and deflate are read)");
+  }
+}
+
+TEST(CompressedInput, TruncatedGzipNamesTheEndOfTheFile) {
+  const std::string gz = Gzip(kJson);
+  const std::string cut = gz.substr(0, gz.size() - 6);  // loses most of the 8-byte trailer
+  try {
+    DecodeBytes(cut, "cut.gz");
+    FAIL() << "accepted a truncated gzip";
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cut.gz: byte " + std::to_string(cut.size())),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TextPlace, LineAndColumnAreOneBased) {
+  // "ab\ncde": byte 4 is 'd', the second character of line 2.
+  EXPECT_EQ(DescribeOffset("ab\ncde", 4), "byte 4 (line 2, column 2)");
+  EXPECT_EQ(DescribeOffset("ab\ncde", 0), "byte 0 (line 1, column 1)");
+  EXPECT_EQ(DescribePlace("f.json", "ab\ncde", 3), "f.json: byte 3 (line 2, column 1)");
+}
+
+}  // namespace
