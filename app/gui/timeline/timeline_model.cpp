@@ -55,10 +55,12 @@ std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vect
 }
 
 MarkLane MakeMarks(MarkKind kind, uint32_t queue, std::vector<uint32_t> items,
-                   const Reconstruction& r) {
+                   const Reconstruction& r, const TraceStore& store) {
   MarkLane marks{kind, queue, std::move(items), {}, {}};
   marks.ts.reserve(marks.items.size());
-  for (uint32_t item : marks.items) marks.ts.push_back(ResolveMark(kind, queue, item, r));
+  for (uint32_t item : marks.items) {
+    marks.ts.push_back(ResolveMark(kind, queue, item, store, r));
+  }
   marks.ts_index.Build(marks.ts);
   return marks;
 }
@@ -109,7 +111,7 @@ struct Builder {
       if (q.segments[i].preempted) preempted.push_back(i);
     }
     if (!preempted.empty()) {
-      track.marks.push_back(MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r));
+      track.marks.push_back(MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r, store));
     }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
@@ -128,14 +130,14 @@ struct Builder {
       AppendLanes(track, SpreadOverLanes(LaneKind::kTasks, 0, t.tasks, store, r, end));
       AppendLanes(track, SpreadOverLanes(LaneKind::kCpuWaits, 0, t.cpu_waits, store, r, end));
       if (!t.cpu_signals.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kCpuSignals, 0, t.cpu_signals, r));
+        track.marks.push_back(MakeMarks(MarkKind::kCpuSignals, 0, t.cpu_signals, r, store));
       }
       std::vector<uint32_t> submissions;
       for (uint32_t p : t.submissions) {
         if (r.packets[p].submit != kUnknownTime) submissions.push_back(p);
       }
       if (!submissions.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r));
+        track.marks.push_back(MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r, store));
       }
     }
     if (thread.id < store.events_by_thread.size()) {
@@ -211,11 +213,15 @@ struct Builder {
   int AddBackgroundGroup() {
     if (m_background_group >= 0) return m_background_group;
     m_background_group = AddGroup("Background runtime threads", -1);
-    if (!r.mode_changes.empty()) {
+    std::vector<uint32_t> variants;
+    for (uint32_t e = 0; e < store.events.size(); ++e) {
+      if (store.events.kind[e] == core::model::EventKind::VariantApplied) variants.push_back(e);
+    }
+    if (!r.mode_changes.empty() || !variants.empty()) {
       Track pgo;
       pgo.kind = TrackKind::kPgo;
       pgo.group = m_background_group;
-      pgo.label = "PGO mode changes / commits";
+      pgo.label = "PGO: modes, commits, variants";
       std::vector<uint32_t> modes;
       std::vector<uint32_t> by_commit;
       for (uint32_t i = 0; i < r.mode_changes.size(); ++i) {
@@ -225,9 +231,14 @@ struct Builder {
       std::stable_sort(by_commit.begin(), by_commit.end(), [&](uint32_t a, uint32_t b) {
         return r.mode_changes[a].commit_completed < r.mode_changes[b].commit_completed;
       });
-      pgo.marks.push_back(MakeMarks(MarkKind::kModeChanges, 0, std::move(modes), r));
+      if (!modes.empty()) {
+        pgo.marks.push_back(MakeMarks(MarkKind::kModeChanges, 0, std::move(modes), r, store));
+      }
+      if (!variants.empty()) {
+        pgo.marks.push_back(MakeMarks(MarkKind::kVariants, 0, std::move(variants), r, store));
+      }
       if (!by_commit.empty()) {
-        pgo.marks.push_back(MakeMarks(MarkKind::kCommits, 0, std::move(by_commit), r));
+        pgo.marks.push_back(MakeMarks(MarkKind::kCommits, 0, std::move(by_commit), r, store));
       }
       model.tracks.push_back(std::move(pgo));
     }
@@ -253,7 +264,7 @@ struct Builder {
       for (uint32_t i = 0; i < r.interrupts.size(); ++i) {
         if (r.interrupts[i].adapter == adapter) ticks.push_back(i);
       }
-      track.marks.push_back(MakeMarks(MarkKind::kInterrupts, 0, std::move(ticks), r));
+      track.marks.push_back(MakeMarks(MarkKind::kInterrupts, 0, std::move(ticks), r, store));
       model.tracks.push_back(std::move(track));
     }
   }
@@ -380,7 +391,8 @@ ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item, const Tra
   return {};
 }
 
-TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const Reconstruction& r) {
+TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const TraceStore& store,
+                   const Reconstruction& r) {
   switch (kind) {
     case MarkKind::kInterrupts: return r.interrupts[item].ts;
     case MarkKind::kModeChanges: return r.mode_changes[item].ts;
@@ -388,6 +400,7 @@ TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const Reconstru
     case MarkKind::kCpuSignals: return Known(r.signals[item].executed, r.signals[item].queued);
     case MarkKind::kSubmissions: return r.packets[item].submit;
     case MarkKind::kPreemptions: return r.queues[queue].segments[item].end;
+    case MarkKind::kVariants: return store.events.ts[item];
   }
   return 0;
 }

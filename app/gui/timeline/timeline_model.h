@@ -47,6 +47,7 @@ enum class MarkKind : uint8_t {
   kCpuSignals,   // items index Reconstruction::signals (cpu = true, at executed)
   kSubmissions,  // items index Reconstruction::packets (at submit)
   kPreemptions,  // items index QueueTrack::segments of `queue` that ended preempted (at end)
+  kVariants,     // items index TraceStore::events (variant_applied records)
 };
 
 // A coarse index over a sorted time column: the last time of every block of kBlock entries.
@@ -140,6 +141,6 @@ ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item,
                          const core::store::TraceStore& store,
                          const core::analysis::Reconstruction& r, TimeNs trace_end);
 TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item,
-                   const core::analysis::Reconstruction& r);
+                   const core::store::TraceStore& store, const core::analysis::Reconstruction& r);
 
 }  // namespace app::gui::timeline

@@ -101,6 +101,7 @@ MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_
     case MarkKind::kCpuSignals: return MarkStyle::kSignalQueued;
     case MarkKind::kSubmissions: return MarkStyle::kMarker;
     case MarkKind::kPreemptions: return MarkStyle::kPreemption;
+    case MarkKind::kVariants: return MarkStyle::kCommit;
   }
   return MarkStyle::kMarker;
 }
@@ -152,6 +153,7 @@ Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
       if (packet == core::analysis::kNoIndex) return {};
       return {SelectionKind::kPacket, packet, 0};
     }
+    case MarkKind::kVariants: return {SelectionKind::kEvent, m.items[item], 0};
   }
   return {};
 }
@@ -255,7 +257,8 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
       ImU32 color = widgets::MarkColor(MarkStyleOf(doc, track.marks[m], d.first));
       float w = d.count > 1 ? 2.0f * s : 1.0f * s;
       if (track.marks[m].kind == MarkKind::kModeChanges ||
-          track.marks[m].kind == MarkKind::kCommits) {
+          track.marks[m].kind == MarkKind::kCommits ||
+          track.marks[m].kind == MarkKind::kVariants) {
         float cy = my0 + tick_h * 0.5f + 1;
         float r = 4.5f * s;
         if (track.marks[m].kind == MarkKind::kModeChanges) {
