@@ -31,9 +31,9 @@ using core::model::TimeNs;
 
 // The mapping from time to pixels of one frame's timeline area.
 struct LodView {
-  TimeNs start = 0;          // time at x = 0
-  TimeNs end = 0;            // time at x = width
-  double px_per_ns = 0.0;    // width / (end - start)
+  TimeNs start = 0;           // time at x = 0
+  TimeNs end = 0;             // time at x = width
+  double px_per_ns = 0.0;     // width / (end - start)
   float min_width_px = 3.0f;  // narrower spans fold (about 3 px * DPI scale)
   float max_fold_px = 40.0f;  // a folded block stops growing here, so dense stretches show as
                               // a row of blocks, each with its own count
@@ -62,7 +62,10 @@ size_t GallopFirstNotLess(size_t lo, size_t hi, Less less) {
   size_t a = known_less + 1, b = std::min(lo + step, hi);
   while (a < b) {
     size_t mid = a + (b - a) / 2;
-    if (less(mid)) a = mid + 1; else b = mid;
+    if (less(mid))
+      a = mid + 1;
+    else
+      b = mid;
   }
   return a;
 }
@@ -114,7 +117,10 @@ void FoldSpans(const Spans& spans, const LodView& view, std::vector<DrawSpan>& o
     size_t lo = 0, hi = n;
     while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
-      if (spans.Start(mid) <= view.end) lo = mid + 1; else hi = mid;
+      if (spans.Start(mid) <= view.end)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     last = lo;
   }
@@ -175,8 +181,8 @@ void FoldMarksOf(const Marks& marks, const LodView& view, std::vector<DrawMark>&
   while (i < last) {
     const TimeNs t = marks.Time(i);
     size_t j = std::min(lower(i + 1, t + min_ns), last);
-    out.push_back({static_cast<float>(view.ToPx(t)), static_cast<uint32_t>(i),
-                   static_cast<uint32_t>(j - i)});
+    out.push_back(
+        {static_cast<float>(view.ToPx(t)), static_cast<uint32_t>(i), static_cast<uint32_t>(j - i)});
     i = j;
   }
 }

@@ -1,10 +1,11 @@
 #include "app/gui/timeline/timeline_model.h"
 
-#include "app/gui/timeline/lod.h"
+#include <fmt/format.h>
 
 #include <algorithm>
-#include <fmt/format.h>
 #include <numeric>
+
+#include "app/gui/timeline/lod.h"
 
 namespace app::gui::timeline {
 namespace {
@@ -111,7 +112,8 @@ struct Builder {
       if (q.segments[i].preempted) preempted.push_back(i);
     }
     if (!preempted.empty()) {
-      track.marks.push_back(MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r, store));
+      track.marks.push_back(
+          MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r, store));
     }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
@@ -137,7 +139,8 @@ struct Builder {
         if (r.packets[p].submit != kUnknownTime) submissions.push_back(p);
       }
       if (!submissions.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r, store));
+        track.marks.push_back(
+            MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r, store));
       }
     }
     if (thread.id < store.events_by_thread.size()) {
@@ -166,18 +169,18 @@ struct Builder {
       if (q->adapter != current_adapter) {
         current_adapter = q->adapter;
         const auto* adapter = store.FindAdapter(q->adapter);
-        adapter_group = AddGroup(adapter ? fmt::format("Adapter {}", adapter->name)
-                                         : std::string("Queues"), -1);
+        adapter_group = AddGroup(
+            adapter ? fmt::format("Adapter {}", adapter->name) : std::string("Queues"), -1);
         current_engine = UINT32_MAX;
       }
       if (q->engine != current_engine) {
         current_engine = q->engine;
         const auto* engine = store.FindEngine(q->engine);
-        engine_group = engine ? AddGroup(engine->name.empty()
-                                             ? fmt::format("engine {}", engine->ordinal)
-                                             : engine->name,
-                                         adapter_group)
-                              : adapter_group;
+        engine_group =
+            engine ? AddGroup(engine->name.empty() ? fmt::format("engine {}", engine->ordinal)
+                                                   : engine->name,
+                              adapter_group)
+                   : adapter_group;
       }
       AddQueueTrack(*q, engine_group);
     }
@@ -203,7 +206,8 @@ struct Builder {
         current_process = t->process;
         const auto* process = store.FindProcess(t->process);
         group = AddGroup(process ? fmt::format("Process {} ({})", process->name, process->pid)
-                                 : std::string("Threads"), -1);
+                                 : std::string("Threads"),
+                         -1);
       }
       AddThreadTrack(*t, group);
     }
@@ -394,13 +398,20 @@ ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item, const Tra
 TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const TraceStore& store,
                    const Reconstruction& r) {
   switch (kind) {
-    case MarkKind::kInterrupts: return r.interrupts[item].ts;
-    case MarkKind::kModeChanges: return r.mode_changes[item].ts;
-    case MarkKind::kCommits: return r.mode_changes[item].commit_completed;
-    case MarkKind::kCpuSignals: return Known(r.signals[item].executed, r.signals[item].queued);
-    case MarkKind::kSubmissions: return r.packets[item].submit;
-    case MarkKind::kPreemptions: return r.queues[queue].segments[item].end;
-    case MarkKind::kVariants: return store.events.ts[item];
+    case MarkKind::kInterrupts:
+      return r.interrupts[item].ts;
+    case MarkKind::kModeChanges:
+      return r.mode_changes[item].ts;
+    case MarkKind::kCommits:
+      return r.mode_changes[item].commit_completed;
+    case MarkKind::kCpuSignals:
+      return Known(r.signals[item].executed, r.signals[item].queued);
+    case MarkKind::kSubmissions:
+      return r.packets[item].submit;
+    case MarkKind::kPreemptions:
+      return r.queues[queue].segments[item].end;
+    case MarkKind::kVariants:
+      return store.events.ts[item];
   }
   return 0;
 }

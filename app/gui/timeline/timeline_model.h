@@ -68,7 +68,7 @@ struct Lane {
   std::vector<uint32_t> items;  // what span i draws (see LaneKind)
   std::vector<TimeNs> start;    // span i, sorted; spans of a lane never overlap
   std::vector<TimeNs> end;
-  CoarseTimeIndex end_index;    // over `end`
+  CoarseTimeIndex end_index;  // over `end`
   size_t size() const { return items.size(); }
   TimeNs Start(size_t i) const { return start[i]; }
   TimeNs End(size_t i) const { return end[i]; }
@@ -90,8 +90,8 @@ struct MarkLane {
 
 struct Track {
   TrackKind kind = TrackKind::kQueue;
-  uint32_t id = 0;     // queue id, thread id, adapter id (interrupts); 0 for the PGO row
-  int group = -1;      // index into TimelineModel::groups
+  uint32_t id = 0;  // queue id, thread id, adapter id (interrupts); 0 for the PGO row
+  int group = -1;   // index into TimelineModel::groups
   std::string label;
   std::vector<Lane> lanes;
   std::vector<MarkLane> marks;
@@ -110,8 +110,8 @@ struct Link {
   TimeNs to_ts = 0;
   int from_track = -1;
   int to_track = -1;
-  uint32_t wait = 0;     // index into waits (cpu = false) or cpu_waits (cpu = true)
-  uint32_t signal = 0;   // index into signals
+  uint32_t wait = 0;    // index into waits (cpu = false) or cpu_waits (cpu = true)
+  uint32_t signal = 0;  // index into signals
   bool cpu = false;
 };
 

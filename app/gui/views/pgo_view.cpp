@@ -1,6 +1,5 @@
 #include "app/gui/views/pgo_view.h"
 
-
 #include <fmt/format.h>
 #include <imgui.h>
 
@@ -15,14 +14,17 @@ void PgoView::Draw(state::Document& doc) {
   }
   const auto& passes = m_series.passes;
   if (passes.empty()) {
-    ImGui::TextDisabled("No SetBackgroundProcessingMode calls in this trace (%zu background "
-                        "tasks).", doc.reconstruction.tasks.size());
+    ImGui::TextDisabled(
+        "No SetBackgroundProcessingMode calls in this trace (%zu background "
+        "tasks).",
+        doc.reconstruction.tasks.size());
     return;
   }
   const bool by_calls = m_series.boundary == core::analysis::PgoBoundary::kModeChanged;
   if (!by_calls) {
-    ImGui::TextDisabled("No SetBackgroundProcessingMode calls: passes are split where a "
-                        "specialised variant was applied (variant_applied).");
+    ImGui::TextDisabled(
+        "No SetBackgroundProcessingMode calls: passes are split where a "
+        "specialised variant was applied (variant_applied).");
   }
   // Mean packet time per pass as a curve: convergence shows as a falling line.
   std::vector<float> mean_us;
