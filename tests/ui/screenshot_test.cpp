@@ -66,7 +66,7 @@ bool HaveDisplay() {
 }
 
 TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
-  if (!HaveDisplay()) GTEST_SKIP() << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
   auto names = core::sim::EmbeddedScenarioNames();
   ASSERT_FALSE(names.empty());
@@ -84,7 +84,7 @@ TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
 }
 
 TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
-  if (!HaveDisplay()) GTEST_SKIP() << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
   auto db = dir / "synthetic.db";
   app::gui::bench::WriteSyntheticWorkload(db, 20'000);
@@ -101,7 +101,7 @@ TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
 
 // `view` opens any importable file: it is imported into the user's data directory first.
 TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
-  if (!HaveDisplay()) GTEST_SKIP() << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
   setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
   auto json = dir / "trace.json";
