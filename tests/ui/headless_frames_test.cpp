@@ -252,3 +252,26 @@ TEST_F(NavigationTest, KeysZoomPanAndFit) {
 }
 
 }  // namespace
+
+TEST(TimelineModel, TdrIsMarkedOnTheQueueWhosePacketHung) {
+  // The tdr scenario: a 2.5 s dispatch that never reaches a preemption point; the engine is reset
+  // when the 2 s TDR timeout runs out, and exactly one TDR is recorded.
+  test_support::ScratchDir dir;
+  auto path = dir / "tdr.db";
+  auto sim = test_support::RunFencescope("simulate tdr -o '" + path.string() + "'");
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  auto doc = app::gui::state::LoadDocument(path);
+  ASSERT_EQ(doc->reconstruction.tdrs.size(), 1u);
+  const auto& tdr = doc->reconstruction.tdrs[0];
+  int marked = 0;
+  for (const auto& track : doc->model.tracks) {
+    for (const auto& marks : track.marks) {
+      if (marks.kind != app::gui::timeline::MarkKind::kTdrs) continue;
+      EXPECT_EQ(track.id, tdr.queue);
+      ASSERT_EQ(marks.size(), 1u);
+      EXPECT_EQ(marks.Time(0), tdr.ts);
+      ++marked;
+    }
+  }
+  EXPECT_EQ(marked, 1);
+}

@@ -60,6 +60,13 @@ void ExpectNotBlank(const std::filesystem::path& png, int width, int height) {
   EXPECT_GT(pixels - background, pixels / 20) << "the track area is mostly one colour";
 }
 
+// Each test gets its own settings and data directories, so tests running side by side never
+// read each other's half-written settings files.
+void IsolateUserDirs(const ScratchDir& dir) {
+  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+}
+
 bool HaveDisplay() {
   const char* display = std::getenv("DISPLAY");
   return display && *display;
@@ -68,6 +75,7 @@ bool HaveDisplay() {
 TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
   ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
+  IsolateUserDirs(dir);
   auto names = core::sim::EmbeddedScenarioNames();
   ASSERT_FALSE(names.empty());
   for (const auto& name : names) {
@@ -86,6 +94,7 @@ TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
 TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
   ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
+  IsolateUserDirs(dir);
   auto db = dir / "synthetic.db";
   app::gui::bench::WriteSyntheticWorkload(db, 20'000);
   for (const char* panel : {"stats", "events", "interrupts", "pgo", "findings", "sql", "tracks"}) {
@@ -103,6 +112,7 @@ TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
 TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
   ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
+  IsolateUserDirs(dir);
   setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
   auto json = dir / "trace.json";
   {
@@ -123,6 +133,7 @@ TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
 
 TEST(Screenshot, BadInputFailsWithAClearMessageAndNoImage) {
   ScratchDir dir;
+  IsolateUserDirs(dir);
   auto png = dir / "out.png";
   auto missing = RunFencescope(
       fmt::format("view '{}' --screenshot '{}'", (dir / "nope.db").string(), png.string()));

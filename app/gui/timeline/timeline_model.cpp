@@ -115,6 +115,10 @@ struct Builder {
       track.marks.push_back(
           MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r, store));
     }
+    if (!q.tdrs.empty()) {
+      // seed 004: the engine was reset because the running packet missed the TDR timeout.
+      track.marks.push_back(MakeMarks(MarkKind::kTdrs, queue.id, q.tdrs, r, store));
+    }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
   }
@@ -412,6 +416,8 @@ TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const TraceStor
       return r.queues[queue].segments[item].end;
     case MarkKind::kVariants:
       return store.events.ts[item];
+    case MarkKind::kTdrs:
+      return r.tdrs[item].ts;
   }
   return 0;
 }

@@ -112,6 +112,8 @@ MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_
       return MarkStyle::kPreemption;
     case MarkKind::kVariants:
       return MarkStyle::kCommit;
+    case MarkKind::kTdrs:
+      return MarkStyle::kError;
   }
   return MarkStyle::kMarker;
 }
@@ -175,6 +177,11 @@ Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
     }
     case MarkKind::kVariants:
       return {SelectionKind::kEvent, m.items[item], 0};
+    case MarkKind::kTdrs: {
+      uint32_t event = doc.reconstruction.tdrs[m.items[item]].event;
+      if (event == core::analysis::kNoIndex) return {};
+      return {SelectionKind::kEvent, event, 0};
+    }
   }
   return {};
 }
@@ -277,6 +284,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
       if (x < left - 4 || x > right + 4) continue;
       ImU32 color = widgets::MarkColor(MarkStyleOf(doc, track.marks[m], d.first));
       float w = d.count > 1 ? 2.0f * s : 1.0f * s;
+      if (track.marks[m].kind == MarkKind::kTdrs) w = 4.0f * s;  // a reset must stand out
       if (track.marks[m].kind == MarkKind::kModeChanges ||
           track.marks[m].kind == MarkKind::kCommits || track.marks[m].kind == MarkKind::kVariants) {
         float cy = my0 + tick_h * 0.5f + 1;
