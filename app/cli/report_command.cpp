@@ -27,7 +27,7 @@ void RegisterReportCommand(CLI::App& app) {
   cmd->add_option("TRACE", options->trace, "fencescope trace database")->required();
   cmd->add_option("-o,--output", options->output,
                   "Output file (default: standard output); the format follows the extension "
-                  "(.html, .json, .md) unless --format is given");
+                  "(.html, .json, .md; JSON on standard output) unless --format is given");
   cmd->add_option("--format", options->format, "html | json | md")
       ->check(CLI::IsMember({"html", "json", "md"}));
   cmd->add_option("--path-until", options->path_until_ns,

@@ -2,10 +2,10 @@
 // `fencescope` with no arguments does (simulate the default scenario, open it).
 #include "app/gui_entry.h"
 
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "app/cli/terminal_progress.h"
 #include "app/gui/bench/ui_benchmark.h"
@@ -23,12 +23,12 @@ void RegisterBenchUi(CLI::App& app) {
   }
   if (!bench) return;
   auto* cmd = bench->add_subcommand(
-      "ui", "Timeline frames built headless: ms per frame zoomed out and in a 1 ms window, "
-            "resident bytes per event");
+      "ui",
+      "Timeline frames built headless: ms per frame zoomed out and in a 1 ms window, "
+      "resident bytes per event");
   auto events = std::make_shared<std::vector<uint64_t>>();
   auto frames = std::make_shared<int>(40);
-  cmd->add_option("--events", *events,
-                  "Event counts to measure (default: 10000 1000000 10000000)");
+  cmd->add_option("--events", *events, "Event counts to measure (default: 10000 1000000 10000000)");
   cmd->add_option("--frames", *frames, "Frames measured per case (default 40)");
   cmd->callback([events, frames] {
     std::vector<uint64_t> counts = *events;
@@ -50,8 +50,7 @@ void RegisterWindowCommands(CLI::App& app) {
   view->add_option("--screenshot", options->screenshot,
                    "Render headless (e.g. under xvfb-run), write this PNG and exit");
   view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)");
-  view->add_option("--window", *window, "Visible range START_NS END_NS (trace time)")
-      ->expected(2);
+  view->add_option("--window", *window, "Visible range START_NS END_NS (trace time)")->expected(2);
   view->add_option("--range", *range, "Selected range START_NS END_NS (range statistics)")
       ->expected(2);
   view->add_option("--select", options->select,

@@ -1,9 +1,9 @@
 #include "app/gui/window_runner.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
 #include <imgui.h>
+
+#include <charconv>
 
 #include "app/gui/platform/user_dirs.h"
 #include "app/gui/platform/window.h"
@@ -35,8 +35,8 @@ Selection ParseSelect(const state::Document& doc, const std::string& text) {
     for (uint32_t i = 0; i < items.size(); ++i) {
       if (id_of(items[i]) == id) return {k, i, 0};
     }
-    throw core::Error(fmt::format("--select '{}': no {} with id {} in {}", text, kind, id,
-                                  doc.path.string()));
+    throw core::Error(
+        fmt::format("--select '{}': no {} with id {} in {}", text, kind, id, doc.path.string()));
   };
   if (kind == "event") {
     size_t index = doc.store.IndexOfRowId(id);
@@ -46,27 +46,35 @@ Selection ParseSelect(const state::Document& doc, const std::string& text) {
     return {SelectionKind::kEvent, static_cast<uint32_t>(index), 0};
   }
   if (kind == "packet") {
-    return find(r.packets, [](const auto& p) { return p.packet_id; }, SelectionKind::kPacket);
+    return find(
+        r.packets, [](const auto& p) { return p.packet_id; }, SelectionKind::kPacket);
   }
   if (kind == "signal") {
-    return find(r.signals, [](const auto& s) { return s.signal_id; }, SelectionKind::kSignal);
+    return find(
+        r.signals, [](const auto& s) { return s.signal_id; }, SelectionKind::kSignal);
   }
   if (kind == "wait") {
-    return find(r.waits, [](const auto& w) { return w.wait_id; }, SelectionKind::kWait);
+    return find(
+        r.waits, [](const auto& w) { return w.wait_id; }, SelectionKind::kWait);
   }
   if (kind == "task") {
-    return find(r.tasks, [](const auto& t) { return t.task_id; }, SelectionKind::kTask);
+    return find(
+        r.tasks, [](const auto& t) { return t.task_id; }, SelectionKind::kTask);
   }
-  throw core::Error(fmt::format("--select '{}': unknown kind '{}' (event, packet, signal, wait, "
-                                "task)", text, kind));
+  throw core::Error(
+      fmt::format("--select '{}': unknown kind '{}' (event, packet, signal, wait, "
+                  "task)",
+                  text, kind));
 }
 
 void ApplyOptions(views::MainWindow& main, const RunOptions& options) {
   if (!options.panel.empty()) {
     auto panel = views::ParsePanel(options.panel);
     if (!panel) {
-      throw core::Error(fmt::format("--panel '{}': expected stats, events, interrupts, pgo, "
-                                    "findings, sql or tracks", options.panel));
+      throw core::Error(
+          fmt::format("--panel '{}': expected stats, events, interrupts, pgo, "
+                      "findings, sql or tracks",
+                      options.panel));
     }
     main.ShowPanel(*panel);
   }

@@ -38,26 +38,38 @@ BackgroundStats ComputeBackgroundStats(const core::store::TraceStore& store,
     if (ev.kind[i] == EventKind::ApiError) ++s.api_errors;
   }
 
-  const PgoPass* first_with_packets = nullptr;
-  const PgoPass* last_with_packets = nullptr;
+  // Packet time per pass: the mean of the packets PGO works on (instrumented or running a
+  // variant) when the trace has any, else of every packet, so first and last use one measure.
+  bool pgo_measure = false;
+  for (const PgoPass& pass : series.passes) pgo_measure |= pass.pgo_packets > 0;
+  auto measured = [&](const PgoPass& pass) {
+    return pgo_measure ? pass.pgo_packets > 0 : pass.packets > 0;
+  };
+  auto packet_ns = [&](const PgoPass& pass) {
+    return std::llround(pgo_measure ? pass.mean_pgo_packet_ns : pass.mean_packet_ns);
+  };
+  const PgoPass* first_measured = nullptr;
+  const PgoPass* last_measured = nullptr;
   TimeNs first_call = kUnknownTime;
+  // FurtherMeasurementsDesired is only known from SetBackgroundProcessingMode calls.
+  const bool flag_known = series.boundary == PgoBoundary::kModeChanged;
   for (const PgoPass& pass : series.passes) {
     if (pass.refused) continue;
     ++s.passes;
     if (first_call == kUnknownTime) first_call = pass.start;
-    if (!s.converged && !pass.further_measurements_desired) {
+    if (flag_known && !s.converged && !pass.further_measurements_desired) {
       s.converged = true;
       s.passes_to_converge = s.passes;
       s.time_to_converge_ns = pass.start - first_call;
     }
-    if (pass.packets > 0) {
-      if (!first_with_packets) first_with_packets = &pass;
-      last_with_packets = &pass;
+    if (measured(pass)) {
+      if (!first_measured) first_measured = &pass;
+      last_measured = &pass;
     }
   }
-  if (first_with_packets) {
-    s.packet_time_first_pass_ns = std::llround(first_with_packets->mean_packet_ns);
-    s.packet_time_last_pass_ns = std::llround(last_with_packets->mean_packet_ns);
+  if (first_measured) {
+    s.packet_time_first_pass_ns = packet_ns(*first_measured);
+    s.packet_time_last_pass_ns = packet_ns(*last_measured);
   }
   return s;
 }

@@ -2,10 +2,13 @@
 // and how the driver's PGO converged, for `stats --json` (key `background`) and the reports.
 //
 // Passes are the PGO series' passes (core/analysis/pgo_series.h) whose SetBackgroundProcessingMode
-// call succeeded. The run has converged when such a call returned FurtherMeasurementsDesired =
+// call succeeded (none when the series was split at applied variants for want of such calls). The run has converged when such a call returned FurtherMeasurementsDesired =
 // false (seed 000: "This value will return false once the PGO implementation has reached a
 // steady state"); passes_to_converge counts the successful calls up to and including that one,
-// and time_to_converge_ns runs from the first successful call to it.
+// and time_to_converge_ns runs from the first successful call to it. A trace whose passes are
+// split at applied variants (no mode calls) never reports converged: the flag is unknown there.
+// Packet times are the mean GPU time of the packets PGO works on (instrumented or running a
+// variant) when the trace has any, else of all packets.
 #pragma once
 
 #include <cstdint>

@@ -43,6 +43,26 @@ void AddPiece(IdleGaps& out, QueueGaps& totals, GapPiece piece) {
 
 IdleGaps AttributeIdleGaps(const core::store::TraceStore& store, const Reconstruction& r) {
   IdleGaps out;
+  std::vector<std::vector<Interval>> busy_of(store.queues.size() + 1);
+  for (const auto& queue : store.queues) busy_of[queue.id] = BusyIntervals(r, queue.id);
+  // The queue of the same engine that ran longest in [start, end), or 0.
+  auto engine_busy_with = [&](const core::store::Queue& queue, TimeNs start, TimeNs end,
+                              DurationNs* busy_ns) {
+    QueueId best = 0;
+    DurationNs best_ns = 0, total = 0;
+    if (queue.engine == 0) return best;
+    for (const auto& other : store.queues) {
+      if (other.id == queue.id || other.engine != queue.engine) continue;
+      DurationNs ns = TotalLength(Intersect(busy_of[other.id], {{start, end}}));
+      total += ns;
+      if (ns > best_ns) {
+        best_ns = ns;
+        best = other.id;
+      }
+    }
+    *busy_ns += std::min<DurationNs>(total, end - start);
+    return best;
+  };
   for (const auto& queue : store.queues) {
     QueueGaps totals;
     totals.queue = queue.id;
@@ -51,7 +71,7 @@ IdleGaps AttributeIdleGaps(const core::store::TraceStore& store, const Reconstru
       continue;
     }
     const QueueTrack& track = r.queues[queue.id];
-    std::vector<Interval> busy = BusyIntervals(r, queue.id);
+    const std::vector<Interval>& busy = busy_of[queue.id];
     std::vector<Interval> gaps = Subtract({{r.start_ns, r.end_ns}}, busy);
 
     std::vector<GapPiece> pieces;
@@ -83,7 +103,13 @@ IdleGaps AttributeIdleGaps(const core::store::TraceStore& store, const Reconstru
       if (submitted == kUnknownTime) submitted = rest.end;  // no record: count as not submitted
       TimeNs split = std::clamp(submitted, rest.start, rest.end);
       pieces.push_back({queue.id, rest.start, split, GapCause::kNothingSubmitted, kNoIndex});
-      pieces.push_back({queue.id, split, rest.end, GapCause::kSubmittedNotRunning, kNoIndex});
+      GapPiece waiting_for_engine{queue.id, split, rest.end, GapCause::kSubmittedNotRunning,
+                                  kNoIndex};
+      if (split < rest.end) {
+        waiting_for_engine.engine_busy_with =
+            engine_busy_with(queue, split, rest.end, &totals.engine_busy_ns);
+      }
+      pieces.push_back(waiting_for_engine);
     }
     std::stable_sort(pieces.begin(), pieces.end(),
                      [](const GapPiece& a, const GapPiece& b) { return a.start < b.start; });

@@ -34,6 +34,9 @@ struct GapPiece {
   TimeNs end = 0;
   GapCause cause = GapCause::kNothingSubmitted;
   uint32_t wait = kNoIndex;  // kWaitingOnFence: into Reconstruction::waits
+  // kSubmittedNotRunning: the queue of the same engine that ran longest during the piece (the
+  // engine was busy with it), 0 when none did
+  QueueId engine_busy_with = 0;
 };
 
 struct FenceGapTotal {
@@ -47,6 +50,8 @@ struct QueueGaps {
   QueueId queue = 0;
   DurationNs by_cause[4] = {0, 0, 0, 0};  // indexed by GapCause
   std::vector<FenceGapTotal> per_fence;   // waiting_on_fence split by (fence, signalling)
+  // submitted_not_running time during which another queue of the same engine was running
+  DurationNs engine_busy_ns = 0;
 };
 
 struct IdleGaps {

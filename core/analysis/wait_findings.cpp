@@ -26,10 +26,31 @@ uint32_t QueuedSignalFor(const Reconstruction& r,
   return kNoIndex;
 }
 
+// Highest value an executed signal (GPU or CPU) wrote to each fence.
+std::map<FenceId, FenceValue> HighestExecutedValues(const Reconstruction& r) {
+  std::map<FenceId, FenceValue> highest;
+  for (const SignalBox& box : r.signals) {
+    if (box.executed == kUnknownTime) continue;
+    FenceValue& v = highest[box.fence];
+    v = std::max(v, box.value);
+  }
+  return highest;
+}
+
+// Whether a pending wait's value had been reached by the end: the recorded CurrentValue at the
+// end when the trace has it, else the highest value any executed signal wrote.
+bool ValueReached(const PendingWait& p, bool recorded_value_at_end,
+                  const std::map<FenceId, FenceValue>& highest) {
+  if (recorded_value_at_end) return p.value_at_end >= p.value;
+  auto it = highest.find(p.fence);
+  return it != highest.end() && it->second >= p.value;
+}
+
 }  // namespace
 
 WaitFindings FindWaitProblems(const Reconstruction& r) {
   WaitFindings out;
+  const auto highest = HighestExecutedValues(r);
   std::map<FenceId, std::vector<uint32_t>> unexecuted;
   for (uint32_t s = 0; s < r.signals.size(); ++s) {
     const SignalBox& box = r.signals[s];
@@ -49,7 +70,10 @@ WaitFindings FindWaitProblems(const Reconstruction& r) {
     p.value = box.value;
     p.since = box.Begin();
     p.recorded_pending = box.pending_at_end;
-    p.value_at_end = box.value_at_end;
+    if (ValueReached(p, /*recorded_value_at_end=*/false, highest)) {
+      out.unprocessed_at_end.push_back(p);
+      continue;
+    }
     uint32_t s = QueuedSignalFor(r, unexecuted, box.fence, box.value);
     if (s != kNoIndex) {
       p.signal_queued_on = r.signals[s].queue;
@@ -69,12 +93,17 @@ WaitFindings FindWaitProblems(const Reconstruction& r) {
     p.value = box.value;
     p.since = box.begin;
     p.recorded_pending = box.pending_at_end;
+    if (ValueReached(p, /*recorded_value_at_end=*/false, highest)) {
+      out.unprocessed_at_end.push_back(p);
+      continue;
+    }
     uint32_t s = QueuedSignalFor(r, unexecuted, box.fence, box.value);
     if (s != kNoIndex) p.signal_queued_on = r.signals[s].queue;
     out.never_unblocked.push_back(p);
   }
-  std::stable_sort(out.never_unblocked.begin(), out.never_unblocked.end(),
-                   [](const PendingWait& a, const PendingWait& b) { return a.since < b.since; });
+  auto by_since = [](const PendingWait& a, const PendingWait& b) { return a.since < b.since; };
+  std::stable_sort(out.never_unblocked.begin(), out.never_unblocked.end(), by_since);
+  std::stable_sort(out.unprocessed_at_end.begin(), out.unprocessed_at_end.end(), by_since);
 
   // Cycles: depth-first search from every queue; a back edge to a queue on the current path
   // closes a cycle. Cycles are deduplicated by their set of queues.

@@ -47,7 +47,13 @@ struct WaitCycle {
 };
 
 struct WaitFindings {
-  std::vector<PendingWait> never_unblocked;  // by since
+  // Waits never unblocked although nothing had satisfied their value by the end of the trace:
+  // never signalled, or waiting on a signal that was queued but never executed. By since.
+  std::vector<PendingWait> never_unblocked;
+  // Waits still pending at the end whose value had been reached (the fence's CurrentValue at the
+  // end, or an executed signal, reaches it): the queue or thread simply had not got to them
+  // when the trace ended. Not a synchronisation problem, so not in never_unblocked. By since.
+  std::vector<PendingWait> unprocessed_at_end;
   std::vector<WaitCycle> cycles;
 };
 

@@ -52,6 +52,10 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.waits = FindWaitProblems(d.recon);
   d.rewinds = FindFenceRewinds(store, d.recon);
   d.preemption = ComputePreemptionStats(store, d.recon);
+  // The PGO series is cheap (one pass over tasks, packets and mode changes) and `stats` needs
+  // it for the background block.
+  d.pgo = ComputePgoSeries(store, d.recon);
+  d.background = ComputeBackgroundStats(store, d.recon, d.pgo);
   step(full ? 0.5 : 1.0);
   if (!full) return d;
   d.latency = ComputeWaitLatency(d.recon);
@@ -61,8 +65,6 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.gaps = AttributeIdleGaps(store, d.recon);
   step(0.8);
   d.hazards = FindResourceHazards(store, d.recon);
-  step(0.9);
-  d.pgo = ComputePgoSeries(store, d.recon);
   step(1.0);
   return d;
 }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "core/analysis/background_stats.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/fence_rewinds.h"
 #include "core/analysis/idle_gaps.h"
@@ -24,7 +25,7 @@ namespace core::report {
 
 struct ReportData {
   const core::store::TraceStore* store = nullptr;
-  bool full = false;  // false: only what `stats` needs (no latency, path, gaps, hazards, PGO)
+  bool full = false;  // false: only what `stats` needs (no latency, path, gaps, hazards)
   std::array<uint64_t, 256> kind_counts{};  // records per event kind id
   analysis::Reconstruction recon;
   analysis::QueueTimeSplit queue_time;
@@ -33,12 +34,13 @@ struct ReportData {
   analysis::WaitFindings waits;
   std::vector<analysis::FenceRewind> rewinds;
   analysis::PreemptionStats preemption;  // seed 004
+  analysis::PgoSeries pgo;               // seed 000
+  analysis::BackgroundStats background;  // seed 000
   // full only
   analysis::WaitLatency latency;
   analysis::CriticalPath critical_path;
   analysis::IdleGaps gaps;
   analysis::HazardAnalysis hazards;
-  analysis::PgoSeries pgo;
 
   uint64_t Count(core::model::EventKind kind) const {
     return kind_counts[static_cast<size_t>(kind) & 0xFF];

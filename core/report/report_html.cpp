@@ -60,6 +60,31 @@ std::string PixelRects(const std::vector<Interval>& intervals, TimeNs t0, double
   return out;
 }
 
+// seed 004: a queue's preemption requests (orange ticks above its row) and TDRs (a red bar
+// across it), with the latency or the loss as a tooltip.
+std::string PreemptionMarks(const ReportData& d, QueueId q, TimeNs t0, double ns_per_px, int left,
+                            int y) {
+  std::string out;
+  for (uint32_t x : d.recon.queues[q].preemptions) {
+    const PreemptionMarker& m = d.recon.preemptions[x];
+    if (m.Begin() == kUnknownTime) continue;
+    const std::string what = m.completed != kUnknownTime
+                                 ? "preemption, " + FormatDuration(static_cast<double>(m.latency_ns))
+                                 : std::string("preemption, never completed");
+    out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"2\" height=\"4\" fill=\"#e67e00\">"
+                       "<title>{}</title></rect>",
+                       left + static_cast<double>(m.Begin() - t0) / ns_per_px, y - 4, what);
+  }
+  for (uint32_t x : d.recon.queues[q].tdrs) {
+    const TdrMarker& t = d.recon.tdrs[x];
+    out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"3\" height=\"16\" fill=\"#c00000\">"
+                       "<title>TDR: {} packets, {} contexts lost</title></rect>",
+                       left + static_cast<double>(t.ts - t0) / ns_per_px, y, t.packets_lost,
+                       t.contexts_lost);
+  }
+  return out;
+}
+
 std::string TimelineSvg(const ReportData& d) {
   const auto& store = *d.store;
   constexpr int kWidth = 960, kLabel = 170, kRowH = 26;
@@ -99,6 +124,7 @@ std::string TimelineSvg(const ReportData& d) {
       for (const MissingWindow& w : d.recon.queues[q].missing) missing.push_back({w.start, w.end});
       out += PixelRects(Clip(UnionOf(missing), t0, t1), t0, ns_per_px, kLabel, y, 5, kMissing);
       out += PixelRects(UnionOf(path[q]), t0, ns_per_px, kLabel, y + 17, 3, kPath);
+      out += PreemptionMarks(d, q, t0, ns_per_px, kLabel, y);
     }
   }
   std::vector<std::vector<Interval>> thread_path(d.recon.threads.size());
@@ -239,7 +265,8 @@ std::string QueueSection(const ReportData& d) {
   std::vector<std::string> labels;
   for (int c = 0; c < 4; ++c) labels.push_back(GapCauseName(static_cast<GapCause>(c)));
   out += "<table><tr><th>queue</th><th>waiting on fence</th><th>preempted</th>"
-         "<th>nothing submitted</th><th>submitted, not running</th><th>fences waited on</th></tr>\n";
+         "<th>nothing submitted</th><th>submitted, not running</th><th>of which engine busy with "
+         "another queue</th><th>fences waited on</th></tr>\n";
   for (const QueueGaps& g : d.gaps.per_queue) {
     std::string fences;
     for (const FenceGapTotal& f : g.per_fence) {
@@ -248,7 +275,8 @@ std::string QueueSection(const ReportData& d) {
                             d.SignallerName(f.signalling, f.cpu_signal), FormatDuration(f.ns));
     }
     out += Row({d.QueueName(g.queue), FormatDuration(g.by_cause[0]), FormatDuration(g.by_cause[1]),
-                FormatDuration(g.by_cause[2]), FormatDuration(g.by_cause[3]), fences});
+                FormatDuration(g.by_cause[2]), FormatDuration(g.by_cause[3]),
+                FormatDuration(g.engine_busy_ns), fences});
     gaps.push_back({d.QueueName(g.queue), {double(g.by_cause[0]), double(g.by_cause[1]),
                                           double(g.by_cause[2]), double(g.by_cause[3])}});
   }
@@ -342,6 +370,15 @@ std::string PgoSection(const ReportData& d) {
     out += "<p>No SetBackgroundProcessingMode calls were recorded: passes are split where a "
            "specialised variant was applied (FurtherMeasurementsDesired unknown).</p>\n";
   }
+  const BackgroundStats& b = d.background;
+  out += fmt::format(
+      "<p>Background tasks: {} queued, {} started, {} finished, {} cancelled, {} abandoned, at "
+      "most {} at once; {} refused mode calls. {}</p>\n",
+      b.tasks_queued, b.tasks_started, b.tasks_finished, b.tasks_cancelled, b.tasks_abandoned,
+      b.max_concurrent, b.api_errors,
+      b.converged ? fmt::format("Converged after {} passes ({}).", b.passes_to_converge,
+                                FormatDuration(static_cast<double>(b.time_to_converge_ns)))
+                  : std::string("Not converged in the trace."));
   std::vector<double> x;
   LineSeries packet{"mean packet time", kBusy, {}, false};
   LineSeries pgo_packet{"mean time of instrumented / variant packets", kPath, {}, false};

@@ -201,6 +201,7 @@ Json StatsJson(const ReportData& d) {
   fences.Set("waits_never_unblocked", gpu_never + cpu_never);
   fences.Set("gpu_waits_never_unblocked", gpu_never);
   fences.Set("cpu_waits_never_released", cpu_never);
+  fences.Set("waits_unprocessed_at_end", static_cast<uint64_t>(d.waits.unprocessed_at_end.size()));
   fences.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
   j.Set("fences", std::move(fences));
 
@@ -227,6 +228,7 @@ Json StatsJson(const ReportData& d) {
   logs.Set("fallback_scans", d.Count(EventKind::LogFallbackScan));
   j.Set("log_buffers", std::move(logs));
 
+
   // seed 004: preemption requests, their latency (request -> preemption point + context save)
   // and TDRs; the granularities are the first adapter's, as lower-case names.
   const PreemptionStats& p = d.preemption;
@@ -242,6 +244,24 @@ Json StatsJson(const ReportData& d) {
   preemption.Set("granularity_compute",
                  std::string(PreemptionGranularityName(p.granularity_compute)));
   j.Set("preemption", std::move(preemption));
+
+  // seed 000: background (PGO) tasks on runtime-owned threads and how the driver converged.
+  const BackgroundStats& b = d.background;
+  Json background = Json::Object();
+  background.Set("tasks_queued", b.tasks_queued);
+  background.Set("tasks_started", b.tasks_started);
+  background.Set("tasks_finished", b.tasks_finished);
+  background.Set("tasks_cancelled", b.tasks_cancelled);
+  background.Set("tasks_abandoned", b.tasks_abandoned);
+  background.Set("max_concurrent", b.max_concurrent);
+  background.Set("api_errors", b.api_errors);
+  background.Set("passes", b.passes);
+  background.Set("converged", b.converged);
+  background.Set("passes_to_converge", b.passes_to_converge);
+  background.Set("time_to_converge_ns", b.time_to_converge_ns);
+  background.Set("packet_time_first_pass_ns", b.packet_time_first_pass_ns);
+  background.Set("packet_time_last_pass_ns", b.packet_time_last_pass_ns);
+  j.Set("background", std::move(background));
   return j;
 }
 
@@ -280,6 +300,7 @@ Json ReportJson(const ReportData& d) {
     for (int c = 0; c < 4; ++c) {
       q.Set(std::string(GapCauseName(static_cast<GapCause>(c))) + "_ns", g.by_cause[c]);
     }
+    q.Set("engine_busy_ns", g.engine_busy_ns);
     Json per_fence = Json::Array();
     for (const FenceGapTotal& f : g.per_fence) {
       Json x = Json::Object();

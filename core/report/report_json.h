@@ -9,6 +9,9 @@
 //   interrupts: {total, with_waiters_released, spurious, spurious_ratio, per_signal, optimized,
 //                scan_all},
 //   log_buffers: {entries_written, overruns, entries_lost, fallback_scans},
+//   background: {tasks_queued, tasks_started, tasks_finished, tasks_cancelled, tasks_abandoned,
+//                max_concurrent, api_errors, passes, converged, passes_to_converge,
+//                time_to_converge_ns, packet_time_first_pass_ns, packet_time_last_pass_ns},
 //   preemption: {requests, completed, packets_preempted, max_latency_ns, p99_latency_ns, tdrs,
 //                granularity_graphics, granularity_compute}  (seed 004; granularities as names)
 // Counts come from the records; a figure that does not apply to the trace is 0.

@@ -165,10 +165,19 @@ std::string SvgLineChart(const std::string& title, const std::vector<double>& x,
       }
     }
   }
-  for (int i = 0; i <= 4; ++i) {
-    double v = x0 + (x1 - x0) * i / 4;
+  // whole-number x values (passes, indices) are labelled with themselves, not fractions
+  bool whole = !x.empty() && std::all_of(x.begin(), x.end(), [](double v) { return v == std::floor(v); });
+  std::vector<double> ticks;
+  if (whole) {
+    size_t every = std::max<size_t>(1, (x.size() + 7) / 8);
+    for (size_t i = 0; i < x.size(); i += every) ticks.push_back(x[i]);
+  } else {
+    for (int i = 0; i <= 4; ++i) ticks.push_back(x0 + (x1 - x0) * i / 4);
+  }
+  for (double v : ticks) {
+    std::string label = whole ? fmt::format("{}", static_cast<int64_t>(v)) : AxisLabel(v, x_unit);
     out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
-                       px(v), kTop + plot_h + 14, XmlEscape(AxisLabel(v, x_unit)));
+                       px(v), kTop + plot_h + 14, XmlEscape(label));
   }
   std::vector<std::pair<std::string, std::string>> legend;
   for (const auto& s : series) legend.emplace_back(s.label, s.colour);

@@ -35,6 +35,7 @@ void AdvanceQueue(Sim& sim, uint32_t queue) {
         } else {
           q.status = QueueStatus::kBlocked;
           q.wait_observed = sim.now;
+          HoldEngineForWait(sim, queue);
         }
         break;
       case GpuCommand::Kind::kPacket:
@@ -77,7 +78,7 @@ void RecordResourceAccess(Sim& sim, const HwQueue& q, const GpuCommand& packet,
 
 void TryStartEngine(Sim& sim, uint32_t engine) {
   EngineState& en = sim.engines[engine];
-  if (en.running >= 0) {
+  if (en.running >= 0 || en.preempt.wait_holder >= 0) {
     RequestPreemptionIfNeeded(sim, engine);
     return;
   }
@@ -185,6 +186,7 @@ void WriteLog(Sim& sim, uint32_t queue, LogType type, uint32_t fence, uint64_t v
 void UnblockQueueWait(Sim& sim, uint32_t queue, uint64_t value, int64_t wait_id,
                       int64_t signal_id, WaitPath path, TimeNs observed) {
   HwQueue& q = sim.queues[queue];
+  if (q.lost) return;  // seed 004: its context was lost in a TDR while it waited
   const GpuCommand& head = q.commands.front();
   EventRecord e;
   e.ts = sim.now;
@@ -203,6 +205,7 @@ void UnblockQueueWait(Sim& sim, uint32_t queue, uint64_t value, int64_t wait_id,
     q.commands.pop_front();
     q.status = QueueStatus::kIdle;
     sim.queues_to_advance.push_back(queue);
+    ReleaseWaitHold(sim, queue);
   }
 }
 

@@ -11,8 +11,10 @@
 //     in priority order. It resumes after a context restore (packet_resumed);
 //   * a request whose point lies beyond the adapter's TDR timeout resets the engine at the
 //     timeout (tdr): the hung context loses its packets and runs nothing more;
-//   * granularity `none` is the pre-WDDM 1.2 model: no mid-packet preemption, and the split DMA
-//     packets of one render command run back to back.
+//   * granularity `none` is the pre-WDDM 1.2 model: no mid-packet preemption, the split DMA
+//     packets of one render command run back to back, and a GPU wait reached while the engine is
+//     idle holds the engine until it is satisfied (a hardware wait it cannot preempt), so work
+//     that wants the engine meanwhile waits for it, or for a TDR.
 #include "core/sim/preemption.h"
 
 #include <algorithm>
@@ -145,12 +147,13 @@ void ClearRequest(EnginePreemption& ep) {
   ep.request_id = 0;
 }
 
-void RecordCompleted(Sim& sim, uint32_t engine, int64_t packet_id, G reached) {
+// packet_id 0: the request was waiting for a held GPU wait, not a packet.
+void RecordCompleted(Sim& sim, uint32_t engine, uint32_t queue, int64_t packet_id, G reached) {
   const EngineState& en = sim.engines[engine];
   EventRecord e;
   e.ts = sim.now;
   e.kind = EventKind::PreemptionCompleted;
-  e.queue = sim.queues[en.running].id;
+  e.queue = sim.queues[queue].id;
   e.op = en.preempt.request_id;
   e.value = static_cast<uint64_t>(sim.now - en.preempt.requested_at);
   e.arg0 = packet_id;
@@ -166,15 +169,19 @@ void RequestPreemptionIfNeeded(Sim& sim, uint32_t engine) {
   EnginePreemption& ep = en.preempt;
   // seed 004: paging packets resubmitted after a preemption are scheduled before any other
   // command on the engine, so they are not asked to make way again.
-  if (en.running < 0 || ep.phase != PreemptionPhase::kIdle || ep.running_paging_first) return;
-  const HwQueue& running = sim.queues[en.running];
+  const int32_t holder = en.running >= 0 ? en.running : ep.wait_holder;
+  if (holder < 0 || ep.phase != PreemptionPhase::kIdle || ep.running_paging_first) return;
+  const HwQueue& running = sim.queues[holder];
   // seed 004: "signal on submit" waits must be preemptible before their condition is met. A
   // queue whose head is an unsatisfied wait never holds the engine here (it is kBlocked, not
   // running), so such a wait is always preemptible.
+  // A held wait makes no progress, so any ready work asks for the engine; a packet makes way
+  // only for higher priority.
+  const bool held_wait = en.running < 0;
   int32_t requester = -1;
   for (uint32_t qi : en.queues) {
     const HwQueue& q = sim.queues[qi];
-    if (q.status != QueueStatus::kReady || q.priority <= running.priority) continue;
+    if (q.status != QueueStatus::kReady || (!held_wait && q.priority <= running.priority)) continue;
     if (requester < 0 || q.priority > sim.queues[requester].priority) {
       requester = static_cast<int32_t>(qi);
     }
@@ -190,14 +197,23 @@ void RequestPreemptionIfNeeded(Sim& sim, uint32_t engine) {
   e.kind = EventKind::PreemptionRequested;
   e.queue = running.id;
   e.op = ep.request_id;
-  e.arg0 = running.commands.front().op;
+  e.arg0 = en.running >= 0 ? running.commands.front().op : 0;  // 0: a held wait
   e.arg1 = sim.queues[requester].id;
   e.arg2 = en.id;
   e.flags = static_cast<uint32_t>(g);
   sim.Emit(e);
+  const DurationNs timeout = AdapterOf(sim, engine).tdr_timeout_ns;
+  if (en.running < 0) {
+    // seed 004: without preemption awareness a hardware wait cannot be preempted before its
+    // condition is met: the request completes when the wait is satisfied (ReleaseWaitHold), or
+    // the engine is reset at the timeout.
+    ep.phase = PreemptionPhase::kToPacketEnd;
+    sim.events.Push(sim.now + timeout, SimEventType::kTdrTimeout, engine,
+                    static_cast<uint64_t>(ep.request_id));
+    return;
+  }
   const PreemptionPoint point = NextPoint(sim, engine, g);
   ep.phase = point.mid_packet ? PreemptionPhase::kToPoint : PreemptionPhase::kToPacketEnd;
-  const DurationNs timeout = AdapterOf(sim, engine).tdr_timeout_ns;
   if (point.at - sim.now > timeout) {
     // seed 004: preemption is always requested before a TDR; the engine is reset only when the
     // packet does not reach a preemption point within the timeout.
@@ -267,9 +283,31 @@ void OnPacketFinished(Sim& sim, uint32_t engine) {
     return;
   }
   if (ep.phase == PreemptionPhase::kToPacketEnd || ep.phase == PreemptionPhase::kToPoint) {
-    RecordCompleted(sim, engine, p.op, windows7 ? G::kNone : G::kDmaBuffer);
+    RecordCompleted(sim, engine, queue, p.op, windows7 ? G::kNone : G::kDmaBuffer);
     ClearRequest(ep);
   }
+}
+
+void HoldEngineForWait(Sim& sim, uint32_t queue) {
+  const HwQueue& q = sim.queues[queue];
+  EngineState& en = sim.engines[q.engine];
+  if (GranularityOf(sim, q.engine) != G::kNone || en.running >= 0 || en.preempt.wait_holder >= 0) {
+    return;  // seed 004: with preemption awareness a wait never holds the engine
+  }
+  en.preempt.wait_holder = static_cast<int32_t>(queue);
+  RequestPreemptionIfNeeded(sim, q.engine);
+}
+
+void ReleaseWaitHold(Sim& sim, uint32_t queue) {
+  const uint32_t engine = sim.queues[queue].engine;
+  EnginePreemption& ep = sim.engines[engine].preempt;
+  if (ep.wait_holder != static_cast<int32_t>(queue)) return;
+  ep.wait_holder = -1;
+  if (ep.phase != PreemptionPhase::kIdle) {
+    RecordCompleted(sim, engine, queue, 0, G::kNone);
+    ClearRequest(ep);
+  }
+  TryStartEngine(sim, engine);
 }
 
 void OnPreemptionEvent(Sim& sim, uint32_t engine, int64_t preemption_id) {
@@ -297,7 +335,7 @@ void OnPreemptionEvent(Sim& sim, uint32_t engine, int64_t preemption_id) {
     return;
   }
   if (ep.phase != PreemptionPhase::kSaving) return;
-  RecordCompleted(sim, engine, p.op, ep.granularity);
+  RecordCompleted(sim, engine, static_cast<uint32_t>(en.running), p.op, ep.granularity);
   // seed 004: preempted paging commands are resubmitted with the fence ids they had and are
   // scheduled before any other command on the engine; other commands get new fence ids.
   p.preempted = true;
@@ -317,10 +355,11 @@ void OnPreemptionEvent(Sim& sim, uint32_t engine, int64_t preemption_id) {
 void OnTdrTimeout(Sim& sim, uint32_t engine, int64_t preemption_id) {
   EngineState& en = sim.engines[engine];
   EnginePreemption& ep = en.preempt;
-  if (ep.request_id != preemption_id || en.running < 0) return;
+  const int32_t hung = en.running >= 0 ? en.running : ep.wait_holder;
+  if (ep.request_id != preemption_id || hung < 0) return;
   // seed 004: no preemption point within the timeout: Timeout Detection and Recovery resets the
   // engine. The hung context loses its packets (the running one and those queued behind it).
-  HwQueue& q = sim.queues[en.running];
+  HwQueue& q = sim.queues[hung];
   uint64_t packets_lost = 0;
   for (const GpuCommand& c : q.commands) {
     if (c.kind == GpuCommand::Kind::kPacket) ++packets_lost;
@@ -338,7 +377,15 @@ void OnTdrTimeout(Sim& sim, uint32_t engine, int64_t preemption_id) {
   q.commands.clear();
   q.status = QueueStatus::kIdle;
   q.lost = true;
-  if (ep.paging_queue == en.running) ep.paging_queue = -1;
+  if (ep.wait_holder == hung) {
+    // Its wait is gone: no signal will unblock it any more.
+    for (FenceState& f : sim.fences) {
+      std::erase_if(f.gpu_waiters,
+                    [hung](const GpuWaiter& w) { return w.queue == static_cast<uint32_t>(hung); });
+    }
+    ep.wait_holder = -1;
+  }
+  if (ep.paging_queue == hung) ep.paging_queue = -1;
   ep.pinned_queue = -1;
   ep.running_paging_first = false;
   ClearRequest(ep);

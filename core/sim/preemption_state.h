@@ -56,6 +56,8 @@ struct EnginePreemption {
   int32_t paging_queue = -1;
   uint32_t skip_before_paging = 0;
   bool running_paging_first = false;  // the running packet is that resubmitted paging packet
+  // Pre-WDDM 1.2: the queue whose unsatisfied GPU wait the engine is executing (-1: none).
+  int32_t wait_holder = -1;
 };
 
 }  // namespace core::sim

@@ -309,6 +309,10 @@ DurationNs BeginPacketWork(Sim& sim, uint32_t engine);
 // The running packet completed (before it leaves its queue): completes a request waiting for
 // the end of the packet, pins the next split packet in the pre-WDDM 1.2 model.
 void OnPacketFinished(Sim& sim, uint32_t engine);
+// Pre-WDDM 1.2: a queue blocked on a GPU wait with its engine idle holds the engine until the
+// wait is satisfied (the hardware wait cannot be preempted); released by ReleaseWaitHold.
+void HoldEngineForWait(Sim& sim, uint32_t queue);
+void ReleaseWaitHold(Sim& sim, uint32_t queue);
 void OnPreemptionEvent(Sim& sim, uint32_t engine, int64_t preemption_id);
 void OnTdrTimeout(Sim& sim, uint32_t engine, int64_t preemption_id);
 // Submits an execute step's packet, as `split_packets` DMA packets of one render command.

@@ -61,10 +61,30 @@ TEST(SimulatedReport, DefaultScenarioStatsAgreeWithTheRecords) {
             SqlCount(trace, "SELECT COUNT(*) FROM interrupt WHERE waiters_released = 0 AND "
                             "(interrupt_flags & 15) != 3"));
   EXPECT_EQ(At(j, "log_buffers.entries_written"), SqlCount(trace, "SELECT COUNT(*) FROM log_write"));
-  // GPU waits never unblocked: queued waits with no unblock record
+  // GPU waits never unblocked: queued waits with no unblock record whose value the fence had
+  // not reached at the end (wait_pending_at_end.current_value); those whose value was reached
+  // were only not yet processed by their queue when the trace ended.
+  const std::string pending_gpu_waits =
+      "FROM fence_wait_queued q JOIN wait_pending_at_end p ON p.queue_id = q.queue_id AND "
+      "p.wait_id = q.wait_id WHERE NOT EXISTS (SELECT 1 FROM fence_wait_unblocked u WHERE "
+      "u.wait_id = q.wait_id) AND ";
   EXPECT_EQ(At(j, "fences.gpu_waits_never_unblocked"),
-            SqlCount(trace, "SELECT COUNT(*) FROM fence_wait_queued q WHERE NOT EXISTS (SELECT 1 "
-                            "FROM fence_wait_unblocked u WHERE u.wait_id = q.wait_id)"));
+            SqlCount(trace, "SELECT COUNT(*) " + pending_gpu_waits +
+                                "p.current_value < q.fence_value"));
+  EXPECT_EQ(At(j, "fences.waits_unprocessed_at_end"),
+            SqlCount(trace, "SELECT COUNT(*) " + pending_gpu_waits +
+                                "p.current_value >= q.fence_value") +
+                SqlCount(trace,
+                         "SELECT COUNT(*) FROM cpu_wait_begin b WHERE NOT EXISTS (SELECT 1 FROM "
+                         "cpu_wait_released r WHERE r.waiter_id = b.waiter_id) AND NOT EXISTS "
+                         "(SELECT 1 FROM cpu_wait_withdrawn w WHERE w.waiter_id = b.waiter_id) "
+                         "AND (SELECT max(fence_value) FROM fence_signal_executed s WHERE "
+                         "s.fence_id = b.fence_id) >= b.fence_value"));
+  EXPECT_EQ(SqlCount(trace, "SELECT COUNT(*) FROM fence_wait_queued q WHERE NOT EXISTS (SELECT 1 "
+                            "FROM fence_wait_unblocked u WHERE u.wait_id = q.wait_id)"),
+            At(j, "fences.gpu_waits_never_unblocked") +
+                SqlCount(trace, "SELECT COUNT(*) " + pending_gpu_waits +
+                                    "p.current_value >= q.fence_value"));
   // each queue's busy + waiting + idle is the trace span, and packets match the records
   const Json& queues = *j.Find("queues");
   ASSERT_EQ(queues.size(), static_cast<size_t>(SqlCount(trace, "SELECT COUNT(*) FROM queues")));

@@ -74,3 +74,28 @@ TEST(SimulateCommand, UnknownScenarioNameListsTheEmbeddedOnes) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("default"), std::string::npos) << r.err;
 }
+
+// seed 004: --preemption-granularity replaces the scenario's (a graphics name the graphics one;
+// the compute one stays the scenario's thread_group), and stats --json reports it by name.
+TEST(SimulateCommand, PreemptionGranularityOverride) {
+  ScratchDir dir;
+  const auto trace = dir / "p.db";
+  auto r = RunFencescope("simulate preemption -o '" + trace.string() +
+                         "' --preemption-granularity triangle --duration-ms 50");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto q = core::store::RunQuery(trace, "SELECT preemption_graphics, preemption_compute FROM adapters");
+  ASSERT_EQ(q.rows.size(), 1u);
+  EXPECT_EQ(q.rows[0][0], "3");  // triangle
+  EXPECT_EQ(q.rows[0][1], "7");  // thread_group
+  auto stats = RunFencescope("stats --json '" + trace.string() + "'");
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("\"granularity_graphics\": \"triangle\""), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("\"granularity_compute\": \"thread_group\""), std::string::npos);
+  EXPECT_NE(stats.out.find("\"tdrs\": 0"), std::string::npos);
+
+  auto bad = RunFencescope("simulate preemption -o '" + (dir / "bad.db").string() +
+                           "' --preemption-granularity wavefront");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("unknown granularity 'wavefront'"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad.db"));
+}

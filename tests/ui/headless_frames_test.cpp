@@ -3,7 +3,6 @@
 // selection and a selected range; plus the timeline model's lanes and the range statistics on a
 // hand-made trace whose answers are worked out by hand below.
 #include <gtest/gtest.h>
-
 #include <imgui.h>
 
 #include "app/gui/bench/synthetic_workload.h"
@@ -55,7 +54,8 @@ TEST(HeadlessFrames, EveryPanelOfTheDefaultScenario) {
   // Select the first packet and a range, zoom in, move: frames keep working.
   ASSERT_FALSE(doc.reconstruction.packets.empty());
   state::JumpTo(doc, {state::SelectionKind::kPacket, 0, 0});
-  doc.view.selected_range = {doc.model.start, doc.model.start + (doc.model.end - doc.model.start) / 4};
+  doc.view.selected_range = {doc.model.start,
+                             doc.model.start + (doc.model.end - doc.model.start) / 4};
   for (int p = 0; p < static_cast<int>(views::Panel::kCount); ++p) {
     main.ShowPanel(static_cast<views::Panel>(p));
     state::ZoomAround(doc.view, doc.view.visible.start, 0.5);
@@ -74,8 +74,8 @@ TEST(RangeStats, BusyBlockedIdleWorkedOutByHand) {
   {
     using namespace core::store;  // NOLINT
     TraceWriter w(path, "hand");
-    AdapterId gpu = w.AddAdapter({"GPU", 1, true, true, PreemptionGranularity::kPixel,
-                                  PreemptionGranularity::kDispatch});
+    AdapterId gpu = w.AddAdapter(
+        {"GPU", 1, true, true, PreemptionGranularity::kPixel, PreemptionGranularity::kDispatch});
     EngineId e = w.AddEngine({gpu, EngineType::k3D, 0, "3D"});
     ProcessId p = w.AddProcess({1, "app"});
     QueueId a = w.AddQueue({e, gpu, QueueType::k3D, 0, p, "A", 0});
@@ -159,8 +159,8 @@ class NavigationTest : public ::testing::Test {
   float Width() const { return main_.timeline().area_max().x - main_.timeline().area_min().x; }
   core::model::TimeNs TimeAt(float x) {
     const auto& v = main_.document()->view.visible;
-    return v.start + static_cast<core::model::TimeNs>(
-                         (x - main_.timeline().area_min().x) / Width() * v.Length());
+    return v.start + static_cast<core::model::TimeNs>((x - main_.timeline().area_min().x) /
+                                                      Width() * v.Length());
   }
 
   test_support::ScratchDir dir_;
@@ -208,8 +208,8 @@ TEST_F(NavigationTest, DragPansAndClickSelects) {
   Frame();
   // Dragging 100 px to the right shows what was 100 px to the left.
   const double ns_per_px = static_cast<double>(before.Length()) / (b.x - a.x);
-  EXPECT_NEAR(static_cast<double>(doc().view.visible.start),
-              before.start - 100.0 * ns_per_px, 2.0 * ns_per_px);
+  EXPECT_NEAR(static_cast<double>(doc().view.visible.start), before.start - 100.0 * ns_per_px,
+              2.0 * ns_per_px);
   EXPECT_EQ(doc().view.visible.Length(), before.Length());
   // A click (press and release without moving) on empty space clears the selection.
   doc().view.selection = {state::SelectionKind::kPacket, 0, 0};

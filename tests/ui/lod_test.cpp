@@ -1,13 +1,15 @@
 // The timeline's level of detail (app/gui/timeline/lod.h): folding keeps the number of draw
 // items proportional to pixels and accounts for every visible span exactly once. Expected
 // values are computed here by brute force over the same spans, not by the folding code.
+#include "app/gui/timeline/lod.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <vector>
 
-#include "app/gui/timeline/lod.h"
+#include "app/gui/timeline/timeline_model.h"
 
 namespace {
 
@@ -89,9 +91,9 @@ TEST(Lod, WideSpansAreNeverFolded) {
 
 TEST(Lod, NarrowRunBetweenWideSpansFoldsAndKeepsTheWideOnes) {
   Spans spans;
-  spans.Add(0, 100'000);                                           // 100 px
+  spans.Add(0, 100'000);  // 100 px
   for (TimeNs i = 0; i < 500; ++i) spans.Add(200'000 + i * 100, 200'000 + i * 100 + 50);
-  spans.Add(300'000, 400'000);                                     // 100 px
+  spans.Add(300'000, 400'000);  // 100 px
   auto view = MakeLodView(0, 1'000'000, 1000.0f, 3.0f);
   std::vector<DrawSpan> items;
   FoldSpans(spans, view, items);
@@ -169,8 +171,50 @@ TEST(Lod, GallopingSearchAgreesWithLowerBound) {
     size_t lo = rng() % values.size();
     TimeNs target = static_cast<TimeNs>(rng() % (v + 20));
     size_t expected = std::lower_bound(values.begin() + lo, values.end(), target) - values.begin();
-    size_t got = GallopFirstNotLess(lo, values.size(), [&](size_t i) { return values[i] < target; });
+    size_t got =
+        GallopFirstNotLess(lo, values.size(), [&](size_t i) { return values[i] < target; });
     ASSERT_EQ(got, expected) << "lo " << lo << " target " << target;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The coarse index used by the model's lanes must find exactly what a plain lower_bound finds,
+// so folding a Lane gives the same draw items as folding the same spans without the index.
+TEST(Lod, CoarseIndexSearchAndFoldingMatchThePlainSearch) {
+  std::mt19937_64 rng(5);
+  app::gui::timeline::Lane lane;
+  Spans plain;
+  TimeNs t = 0;
+  for (uint32_t i = 0; i < 100'000; ++i) {
+    t += static_cast<TimeNs>(rng() % 3000);
+    TimeNs length = static_cast<TimeNs>(rng() % 4 == 0 ? rng() % 100'000 : rng() % 500);
+    lane.items.push_back(i);
+    lane.start.push_back(t);
+    lane.end.push_back(t + length);
+    plain.Add(t, t + length);
+    t += length;
+  }
+  lane.end_index.Build(lane.end);
+  for (int trial = 0; trial < 3000; ++trial) {
+    size_t lo = rng() % lane.end.size();
+    TimeNs target = static_cast<TimeNs>(rng() % (t + 1000));
+    size_t expected =
+        std::lower_bound(lane.end.begin() + lo, lane.end.end(), target) - lane.end.begin();
+    ASSERT_EQ(lane.FirstEndAtOrAfter(lo, target), expected) << lo << " " << target;
+  }
+  for (TimeNs window : {t, t / 100, TimeNs{200'000}}) {
+    auto view = MakeLodView(t / 3, t / 3 + window, 1500.0f, 3.0f);
+    std::vector<DrawSpan> with_index, without;
+    FoldSpans(lane, view, with_index);
+    FoldSpans(plain, view, without);
+    ASSERT_EQ(with_index.size(), without.size());
+    for (size_t i = 0; i < without.size(); ++i) {
+      EXPECT_EQ(with_index[i].first, without[i].first);
+      EXPECT_EQ(with_index[i].count, without[i].count);
+    }
   }
 }
 

@@ -2,15 +2,14 @@
 // for every embedded simulator scenario and for the synthetic benchmark workload (which has a
 // PGO lane). A screenshot passes when it is not blank: the window size, many distinct colours,
 // and the track area (upper middle of the window) drawn with several colours.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <stb/stb_image.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
-#include <stb/stb_image.h>
 
 #include "app/gui/bench/synthetic_workload.h"
 #include "core/sim/scenario_loader.h"
@@ -67,7 +66,7 @@ bool HaveDisplay() {
 }
 
 TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
-  if (!HaveDisplay()) GTEST_SKIP() << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
   auto names = core::sim::EmbeddedScenarioNames();
   ASSERT_FALSE(names.empty());
@@ -77,15 +76,15 @@ TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
     auto png = dir / (name + ".png");
     auto sim = RunFencescope(fmt::format("simulate {} -o '{}'", name, db.string()));
     ASSERT_EQ(sim.exit_code, 0) << sim.err;
-    auto shot = RunFencescope(fmt::format("view '{}' --screenshot '{}' --size 1400 900",
-                                          db.string(), png.string()));
+    auto shot = RunFencescope(
+        fmt::format("view '{}' --screenshot '{}' --size 1400 900", db.string(), png.string()));
     ASSERT_EQ(shot.exit_code, 0) << shot.err;
     ExpectNotBlank(png, 1400, 900);
   }
 }
 
 TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
-  if (!HaveDisplay()) GTEST_SKIP() << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
   auto db = dir / "synthetic.db";
   app::gui::bench::WriteSyntheticWorkload(db, 20'000);
@@ -102,7 +101,7 @@ TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
 
 // `view` opens any importable file: it is imported into the user's data directory first.
 TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
-  if (!HaveDisplay()) GTEST_SKIP() << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
   ScratchDir dir;
   setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
   auto json = dir / "trace.json";
@@ -113,8 +112,8 @@ TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
         << R"({"name":"Upload","ph":"X","ts":500,"dur":300,"pid":1,"tid":2}])";
   }
   auto png = dir / "chrome.png";
-  auto shot = RunFencescope(fmt::format("view '{}' --screenshot '{}' --panel events",
-                                        json.string(), png.string()));
+  auto shot = RunFencescope(
+      fmt::format("view '{}' --screenshot '{}' --panel events", json.string(), png.string()));
   unsetenv("XDG_DATA_HOME");
   ASSERT_EQ(shot.exit_code, 0) << shot.err;
   ExpectNotBlank(png, 1600, 1000);
@@ -125,16 +124,16 @@ TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
 TEST(Screenshot, BadInputFailsWithAClearMessageAndNoImage) {
   ScratchDir dir;
   auto png = dir / "out.png";
-  auto missing = RunFencescope(fmt::format("view '{}' --screenshot '{}'",
-                                           (dir / "nope.db").string(), png.string()));
+  auto missing = RunFencescope(
+      fmt::format("view '{}' --screenshot '{}'", (dir / "nope.db").string(), png.string()));
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("nope.db"), std::string::npos) << missing.err;
   EXPECT_FALSE(std::filesystem::exists(png));
 
   auto db = dir / "synthetic.db";
   app::gui::bench::WriteSyntheticWorkload(db, 1000);
-  auto bad_select = RunFencescope(fmt::format("view '{}' --screenshot '{}' --select wait:999999",
-                                              db.string(), png.string()));
+  auto bad_select = RunFencescope(
+      fmt::format("view '{}' --screenshot '{}' --select wait:999999", db.string(), png.string()));
   EXPECT_EQ(bad_select.exit_code, 1);
   EXPECT_NE(bad_select.err.find("no wait with id 999999"), std::string::npos) << bad_select.err;
   EXPECT_FALSE(std::filesystem::exists(png));

@@ -120,8 +120,8 @@ uint64_t WriteSyntheticWorkload(const std::filesystem::path& path, uint64_t even
       ThreadId on = bg[(f / 8) % 2];
       frame.push_back({t + 12 * kUs, EventKind::TaskQueued, 0, render, 0, 0, task, pso, f, 0});
       frame.push_back({t + 40 * kUs, EventKind::TaskStarted, 0, on, 0, 0, task});
-      frame.push_back({t + 40 * kUs + 2 * kFramePeriod + jitter.Next(kFramePeriod), EventKind::TaskFinished,
-                       0, on, 0, 0, task});
+      frame.push_back({t + 40 * kUs + 2 * kFramePeriod + jitter.Next(kFramePeriod),
+                       EventKind::TaskFinished, 0, on, 0, 0, task});
     }
     if (f % 64 == 0) {
       int64_t call = next_id++;

@@ -1,5 +1,7 @@
 #include "app/gui/bench/ui_benchmark.h"
 
+#include <fmt/format.h>
+#include <imgui.h>
 #include <malloc.h>
 #include <unistd.h>
 
@@ -7,9 +9,6 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-
-#include <fmt/format.h>
-#include <imgui.h>
 
 #include "app/gui/bench/synthetic_workload.h"
 #include "app/gui/platform/headless_context.h"
@@ -106,11 +105,12 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     c.window_1ms_items = main.timeline().cache().items();
     // Draw lists: the items of the last rebuild, at their size.
     c.ui_bytes_per_event = static_cast<double>(model_bytes) / c.events;
-    out << fmt::format("{:>10} {:>8.2f} {:>9.1f} {:>8.2f} | {:>10.3f} / {:>9.3f} | {:>10.3f} / "
-                       "{:>9.3f} | {:>6} / {:>4}\n",
-                       c.events, c.load_seconds, c.rss_bytes_per_event, c.ui_bytes_per_event,
-                       c.zoomed_out_moving_ms, c.zoomed_out_still_ms, c.window_1ms_moving_ms,
-                       c.window_1ms_still_ms, c.zoomed_out_items, c.window_1ms_items);
+    out << fmt::format(
+        "{:>10} {:>8.2f} {:>9.1f} {:>8.2f} | {:>10.3f} / {:>9.3f} | {:>10.3f} / "
+        "{:>9.3f} | {:>6} / {:>4}\n",
+        c.events, c.load_seconds, c.rss_bytes_per_event, c.ui_bytes_per_event,
+        c.zoomed_out_moving_ms, c.zoomed_out_still_ms, c.window_1ms_moving_ms,
+        c.window_1ms_still_ms, c.zoomed_out_items, c.window_1ms_items);
     out.flush();
     results.push_back(c);
   }

@@ -14,14 +14,14 @@ namespace app::gui::bench {
 
 struct UiBenchCase {
   uint64_t events = 0;
-  double load_seconds = 0;           // LoadTrace + reconstruction + timeline model
-  double rss_bytes_per_event = 0;    // resident growth from loading, per event
-  double ui_bytes_per_event = 0;     // timeline model + draw lists only, per event
-  double zoomed_out_moving_ms = 0;   // per frame, view moved 1 px each frame
-  double zoomed_out_still_ms = 0;    // per frame, view unchanged
+  double load_seconds = 0;          // LoadTrace + reconstruction + timeline model
+  double rss_bytes_per_event = 0;   // resident growth from loading, per event
+  double ui_bytes_per_event = 0;    // timeline model + draw lists only, per event
+  double zoomed_out_moving_ms = 0;  // per frame, view moved 1 px each frame
+  double zoomed_out_still_ms = 0;   // per frame, view unchanged
   double window_1ms_moving_ms = 0;
   double window_1ms_still_ms = 0;
-  size_t zoomed_out_items = 0;       // draw items (spans + ticks) after LOD
+  size_t zoomed_out_items = 0;  // draw items (spans + ticks) after LOD
   size_t window_1ms_items = 0;
 };
 

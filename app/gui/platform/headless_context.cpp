@@ -21,6 +21,8 @@ HeadlessContext::HeadlessContext(float width, float height) {
   io.Fonts->GetTexDataAsRGBA32(&pixels, &texture_width, &texture_height);
 }
 
-HeadlessContext::~HeadlessContext() { ImGui::DestroyContext(); }
+HeadlessContext::~HeadlessContext() {
+  ImGui::DestroyContext();
+}
 
 }  // namespace app::gui::platform

@@ -26,7 +26,11 @@ std::filesystem::path XdgDir(const char* variable, const char* home_relative) {
 
 }  // namespace
 
-std::filesystem::path UserDataDir() { return XdgDir("XDG_DATA_HOME", ".local/share"); }
-std::filesystem::path UserConfigDir() { return XdgDir("XDG_CONFIG_HOME", ".config"); }
+std::filesystem::path UserDataDir() {
+  return XdgDir("XDG_DATA_HOME", ".local/share");
+}
+std::filesystem::path UserConfigDir() {
+  return XdgDir("XDG_CONFIG_HOME", ".config");
+}
 
 }  // namespace app::gui::platform

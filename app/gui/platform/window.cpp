@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <GL/gl.h>
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
@@ -55,8 +55,9 @@ Window::Window(const WindowOptions& options) : m_impl(new Impl) {
   glfwSetErrorCallback(OnGlfwError);
   if (!glfwInit()) {
     delete m_impl;
-    throw core::Error("cannot open a window: GLFW could not connect to a display "
-                      "(set DISPLAY, or run under xvfb-run for screenshots)");
+    throw core::Error(
+        "cannot open a window: GLFW could not connect to a display "
+        "(set DISPLAY, or run under xvfb-run for screenshots)");
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
@@ -98,11 +99,18 @@ Window::~Window() {
   delete m_impl;
 }
 
-bool Window::ShouldClose() const { return glfwWindowShouldClose(m_impl->window) != 0; }
-void Window::RequestClose() { glfwSetWindowShouldClose(m_impl->window, GLFW_TRUE); }
+bool Window::ShouldClose() const {
+  return glfwWindowShouldClose(m_impl->window) != 0;
+}
+void Window::RequestClose() {
+  glfwSetWindowShouldClose(m_impl->window, GLFW_TRUE);
+}
 
 void Window::BeginFrame(double wait_seconds) {
-  if (wait_seconds > 0) glfwWaitEventsTimeout(wait_seconds); else glfwPollEvents();
+  if (wait_seconds > 0)
+    glfwWaitEventsTimeout(wait_seconds);
+  else
+    glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -118,7 +126,9 @@ void Window::Render() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void Window::SwapBuffers() { glfwSwapBuffers(m_impl->window); }
+void Window::SwapBuffers() {
+  glfwSwapBuffers(m_impl->window);
+}
 
 void Window::WriteScreenshot(const std::filesystem::path& png) const {
   int width = 0, height = 0;

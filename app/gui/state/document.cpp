@@ -1,8 +1,8 @@
 #include "app/gui/state/document.h"
 
-#include <functional>
-
 #include <fmt/format.h>
+
+#include <functional>
 
 #include "app/gui/platform/user_dirs.h"
 #include "core/model/error.h"
@@ -44,9 +44,9 @@ std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
     // Not a trace database: import it (the importer names the file and place on bad input).
     trace = ImportedTracePath(path);
     std::error_code ec;
-    bool fresh = std::filesystem::exists(trace, ec) &&
-                 std::filesystem::last_write_time(trace, ec) >=
-                     std::filesystem::last_write_time(path, ec);
+    bool fresh =
+        std::filesystem::exists(trace, ec) &&
+        std::filesystem::last_write_time(trace, ec) >= std::filesystem::last_write_time(path, ec);
     if (!fresh) {
       importers::ImportOptions options;
       options.progress = [&](double f) {

@@ -1,8 +1,8 @@
 #include "app/gui/state/selection_info.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/model/event_kind.h"
 
@@ -11,7 +11,9 @@ namespace {
 
 using core::analysis::kUnknownTime;
 
-TimeNs Or(TimeNs t, TimeNs fallback) { return t != kUnknownTime ? t : fallback; }
+TimeNs Or(TimeNs t, TimeNs fallback) {
+  return t != kUnknownTime ? t : fallback;
+}
 
 TimeRange Span(TimeNs begin, TimeNs end, const Document& doc) {
   TimeNs b = Or(begin, Or(end, doc.model.start));
@@ -29,7 +31,8 @@ std::string FenceName(const Document& doc, core::model::FenceId fence) {
 TimeRange SelectionTimeRange(const Document& doc, const Selection& s) {
   const auto& r = doc.reconstruction;
   switch (s.kind) {
-    case SelectionKind::kNone: return {doc.model.start, doc.model.end};
+    case SelectionKind::kNone:
+      return {doc.model.start, doc.model.end};
     case SelectionKind::kPacket: {
       const auto& p = r.packets[s.index];
       return Span(Or(p.start, p.submit), p.end, doc);
@@ -50,7 +53,8 @@ TimeRange SelectionTimeRange(const Document& doc, const Selection& s) {
       const auto& t = r.tasks[s.index];
       return Span(t.Begin(), t.ended, doc);
     }
-    case SelectionKind::kInterrupt: return {r.interrupts[s.index].ts, r.interrupts[s.index].ts};
+    case SelectionKind::kInterrupt:
+      return {r.interrupts[s.index].ts, r.interrupts[s.index].ts};
     case SelectionKind::kModeChange: {
       const auto& m = r.mode_changes[s.index];
       return {m.ts, std::max(m.ts, Or(m.commit_completed, m.ts))};
@@ -74,7 +78,8 @@ TimeRange SelectionTimeRange(const Document& doc, const Selection& s) {
 std::string SelectionTitle(const Document& doc, const Selection& s) {
   const auto& r = doc.reconstruction;
   switch (s.kind) {
-    case SelectionKind::kNone: return "nothing selected";
+    case SelectionKind::kNone:
+      return "nothing selected";
     case SelectionKind::kPacket: {
       const auto& p = r.packets[s.index];
       const std::string& name = doc.store.String(p.name);
@@ -94,12 +99,14 @@ std::string SelectionTitle(const Document& doc, const Selection& s) {
       const auto& w = r.cpu_waits[s.index];
       return fmt::format("CPU wait {} >= {}", FenceName(doc, w.fence), w.value);
     }
-    case SelectionKind::kTask: return fmt::format("background task {}", r.tasks[s.index].task_id);
+    case SelectionKind::kTask:
+      return fmt::format("background task {}", r.tasks[s.index].task_id);
     case SelectionKind::kInterrupt:
       return fmt::format("interrupt{}", r.interrupts[s.index].spurious ? " (spurious)" : "");
     case SelectionKind::kModeChange:
       return fmt::format("SetBackgroundProcessingMode call {}", r.mode_changes[s.index].call_id);
-    case SelectionKind::kMissing: return "log overrun: data missing";
+    case SelectionKind::kMissing:
+      return "log overrun: data missing";
     case SelectionKind::kEvent:
       return fmt::format("record {} ({})", doc.store.events.RowIdOf(s.index),
                          core::model::EventKindName(doc.store.events.kind[s.index]));

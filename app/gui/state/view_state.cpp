@@ -12,8 +12,8 @@ void Clamp(ViewState& view) {
   TimeNs trace_length = std::max<TimeNs>(view.trace.Length(), kMinVisibleNs);
   TimeNs length = std::clamp(view.visible.Length(), kMinVisibleNs, trace_length * 4);
   TimeNs margin = trace_length * 3 / 2;
-  TimeNs start = std::clamp(view.visible.start, view.trace.start - margin,
-                            view.trace.end + margin - length);
+  TimeNs start =
+      std::clamp(view.visible.start, view.trace.start - margin, view.trace.end + margin - length);
   view.visible = {start, start + length};
 }
 }  // namespace
@@ -54,6 +54,8 @@ void ZoomTo(ViewState& view, TimeRange range) {
   Clamp(view);
 }
 
-void FitAll(ViewState& view) { ZoomTo(view, view.trace); }
+void FitAll(ViewState& view) {
+  ZoomTo(view, view.trace);
+}
 
 }  // namespace app::gui::state

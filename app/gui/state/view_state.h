@@ -56,9 +56,9 @@ struct ViewState {
   std::vector<Bookmark> bookmarks;
   // Track rows: display order (indices into the timeline model's tracks) and hidden flags.
   std::vector<int> track_order;
-  std::vector<uint8_t> track_hidden;      // [track index]
-  std::vector<uint8_t> group_collapsed;   // [group index]
-  std::vector<uint8_t> track_expanded;    // [track index]: show every lane of boxes
+  std::vector<uint8_t> track_hidden;     // [track index]
+  std::vector<uint8_t> group_collapsed;  // [group index]
+  std::vector<uint8_t> track_expanded;   // [track index]: show every lane of boxes
   bool show_arrows = true;
   bool show_fence_boxes = true;
   bool show_rate_curve = true;

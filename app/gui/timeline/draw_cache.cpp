@@ -25,12 +25,11 @@ bool DrawCache::Update(const state::Document& doc, float width_px, float min_wid
     for (size_t l = 0; l < track.lanes.size(); ++l) {
       draw.lanes[l].clear();
       if (hidden) continue;
-      bool box = track.lanes[l].kind == LaneKind::kSignals ||
-                 track.lanes[l].kind == LaneKind::kWaits;
+      bool box =
+          track.lanes[l].kind == LaneKind::kSignals || track.lanes[l].kind == LaneKind::kWaits;
       if (box && !doc.view.show_fence_boxes) continue;
       if (!LaneShown(track.lanes[l], expanded)) continue;
-      FoldSpans(track.lanes[l], m_view,
-                draw.lanes[l]);
+      FoldSpans(track.lanes[l], m_view, draw.lanes[l]);
       m_items += draw.lanes[l].size();
     }
     for (size_t m = 0; m < track.marks.size(); ++m) {
@@ -41,8 +40,7 @@ bool DrawCache::Update(const state::Document& doc, float width_px, float min_wid
     }
     if (!hidden && track.rate_curve && !track.marks.empty() && doc.view.show_rate_curve) {
       draw.rate_bucket_px = rate_bucket_px;
-      CountPerBucket(track.marks[0], m_view, width_px,
-                     rate_bucket_px, draw.rate);
+      CountPerBucket(track.marks[0], m_view, width_px, rate_bucket_px, draw.rate);
     }
   }
   return true;

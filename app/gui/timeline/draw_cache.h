@@ -22,8 +22,7 @@ struct TrackDraw {
 class DrawCache {
  public:
   // Rebuilds when needed; returns true when it did.
-  bool Update(const state::Document& doc, float width_px, float min_width_px,
-              float rate_bucket_px);
+  bool Update(const state::Document& doc, float width_px, float min_width_px, float rate_bucket_px);
   const TrackDraw& Track(size_t index) const { return m_tracks[index]; }
   const LodView& view() const { return m_view; }
   // Draw items (spans + marks) of the last rebuild, for the bench and the status line.

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <vector>
 
@@ -30,9 +31,9 @@ using core::model::TimeNs;
 
 // The mapping from time to pixels of one frame's timeline area.
 struct LodView {
-  TimeNs start = 0;          // time at x = 0
-  TimeNs end = 0;            // time at x = width
-  double px_per_ns = 0.0;    // width / (end - start)
+  TimeNs start = 0;           // time at x = 0
+  TimeNs end = 0;             // time at x = width
+  double px_per_ns = 0.0;     // width / (end - start)
   float min_width_px = 3.0f;  // narrower spans fold (about 3 px * DPI scale)
   float max_fold_px = 40.0f;  // a folded block stops growing here, so dense stretches show as
                               // a row of blocks, each with its own count
@@ -61,7 +62,10 @@ size_t GallopFirstNotLess(size_t lo, size_t hi, Less less) {
   size_t a = known_less + 1, b = std::min(lo + step, hi);
   while (a < b) {
     size_t mid = a + (b - a) / 2;
-    if (less(mid)) a = mid + 1; else b = mid;
+    if (less(mid))
+      a = mid + 1;
+    else
+      b = mid;
   }
   return a;
 }
@@ -82,6 +86,17 @@ struct DrawMark {
   uint32_t count = 0;
 };
 
+// Spans and marks may provide a faster search (Lane / MarkLane do, with a coarse index that
+// stays in cache): spans.FirstEndAtOrAfter(lo, t), marks.FirstAtOrAfter(lo, t).
+template <typename Spans>
+concept HasEndSearch = requires(const Spans& s, size_t lo, TimeNs t) {
+  { s.FirstEndAtOrAfter(lo, t) } -> std::convertible_to<size_t>;
+};
+template <typename Marks>
+concept HasTimeSearch = requires(const Marks& m, size_t lo, TimeNs t) {
+  { m.FirstAtOrAfter(lo, t) } -> std::convertible_to<size_t>;
+};
+
 // Appends the draw items of `spans` visible in the view to `out`.
 // Spans: size(), Start(i), End(i) with non-overlapping spans sorted by start (so also by end).
 template <typename Spans>
@@ -90,15 +105,22 @@ void FoldSpans(const Spans& spans, const LodView& view, std::vector<DrawSpan>& o
   if (n == 0 || view.end <= view.start) return;
   const TimeNs min_ns = view.MinWidthNs();
   // First span ending at or after the view start; first span starting after the view end.
-  auto first_ending_at_or_after = [&](size_t lo, TimeNs t) {
-    return GallopFirstNotLess(lo, n, [&](size_t i) { return spans.End(i) < t; });
+  auto first_ending_at_or_after = [&](size_t lo, TimeNs t) -> size_t {
+    if constexpr (HasEndSearch<Spans>) {
+      return spans.FirstEndAtOrAfter(lo, t);
+    } else {
+      return GallopFirstNotLess(lo, n, [&](size_t i) { return spans.End(i) < t; });
+    }
   };
   size_t last = n;
   {
     size_t lo = 0, hi = n;
     while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
-      if (spans.Start(mid) <= view.end) lo = mid + 1; else hi = mid;
+      if (spans.Start(mid) <= view.end)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     last = lo;
   }
@@ -147,16 +169,20 @@ void FoldMarksOf(const Marks& marks, const LodView& view, std::vector<DrawMark>&
   const size_t n = marks.size();
   if (n == 0 || view.end <= view.start) return;
   const TimeNs min_ns = view.MinWidthNs();
-  auto lower = [&](size_t lo, TimeNs t) {
-    return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
+  auto lower = [&](size_t lo, TimeNs t) -> size_t {
+    if constexpr (HasTimeSearch<Marks>) {
+      return marks.FirstAtOrAfter(lo, t);
+    } else {
+      return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
+    }
   };
   size_t i = lower(0, view.start);
   const size_t last = lower(i, view.end + 1);
   while (i < last) {
     const TimeNs t = marks.Time(i);
     size_t j = std::min(lower(i + 1, t + min_ns), last);
-    out.push_back({static_cast<float>(view.ToPx(t)), static_cast<uint32_t>(i),
-                   static_cast<uint32_t>(j - i)});
+    out.push_back(
+        {static_cast<float>(view.ToPx(t)), static_cast<uint32_t>(i), static_cast<uint32_t>(j - i)});
     i = j;
   }
 }
@@ -171,8 +197,12 @@ void CountPerBucket(const Marks& marks, const LodView& view, float width_px, flo
   if (width_px <= 0 || bucket_px <= 0 || view.end <= view.start) return;
   const size_t count = static_cast<size_t>(width_px / bucket_px) + 1;
   buckets.resize(count, 0);
-  auto lower = [&](size_t lo, TimeNs t) {
-    return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
+  auto lower = [&](size_t lo, TimeNs t) -> size_t {
+    if constexpr (HasTimeSearch<Marks>) {
+      return marks.FirstAtOrAfter(lo, t);
+    } else {
+      return GallopFirstNotLess(lo, n, [&](size_t i) { return marks.Time(i) < t; });
+    }
   };
   const double ns_per_bucket = bucket_px / view.px_per_ns;
   size_t from = lower(0, view.start);

@@ -1,8 +1,11 @@
 #include "app/gui/timeline/timeline_model.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <numeric>
+
+#include "app/gui/timeline/lod.h"
 
 namespace app::gui::timeline {
 namespace {
@@ -35,7 +38,7 @@ std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vect
     size_t lane = 0;
     while (lane < lanes.size() && lane_end[lane] > spans[k].start) ++lane;
     if (lane == lanes.size()) {
-      lanes.push_back(Lane{kind, queue, 0, {}, {}, {}});
+      lanes.push_back(Lane{kind, queue, 0, {}, {}, {}, {}});
       lane_end.push_back(spans[k].end);
     }
     lanes[lane].items.push_back(items[k]);
@@ -47,15 +50,19 @@ std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vect
     lane.items.shrink_to_fit();
     lane.start.shrink_to_fit();
     lane.end.shrink_to_fit();
+    lane.end_index.Build(lane.end);
   }
   return lanes;
 }
 
 MarkLane MakeMarks(MarkKind kind, uint32_t queue, std::vector<uint32_t> items,
-                   const Reconstruction& r) {
-  MarkLane marks{kind, queue, std::move(items), {}};
+                   const Reconstruction& r, const TraceStore& store) {
+  MarkLane marks{kind, queue, std::move(items), {}, {}};
   marks.ts.reserve(marks.items.size());
-  for (uint32_t item : marks.items) marks.ts.push_back(ResolveMark(kind, queue, item, r));
+  for (uint32_t item : marks.items) {
+    marks.ts.push_back(ResolveMark(kind, queue, item, store, r));
+  }
+  marks.ts_index.Build(marks.ts);
   return marks;
 }
 
@@ -92,7 +99,9 @@ struct Builder {
     std::iota(segments.begin(), segments.end(), 0u);
     // Run segments of one queue never overlap: this yields exactly one lane.
     AppendLanes(track, SpreadOverLanes(LaneKind::kRunSegments, queue.id, segments, store, r, end));
-    if (track.lanes.empty()) track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, 0, {}, {}, {}});
+    if (track.lanes.empty()) {
+      track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, 0, {}, {}, {}, {}});
+    }
     AppendLanes(track, SpreadOverLanes(LaneKind::kSignals, queue.id, q.signals, store, r, end));
     AppendLanes(track, SpreadOverLanes(LaneKind::kWaits, queue.id, q.waits, store, r, end));
     std::vector<uint32_t> missing(q.missing.size());
@@ -103,7 +112,8 @@ struct Builder {
       if (q.segments[i].preempted) preempted.push_back(i);
     }
     if (!preempted.empty()) {
-      track.marks.push_back(MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r));
+      track.marks.push_back(
+          MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r, store));
     }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
@@ -122,14 +132,15 @@ struct Builder {
       AppendLanes(track, SpreadOverLanes(LaneKind::kTasks, 0, t.tasks, store, r, end));
       AppendLanes(track, SpreadOverLanes(LaneKind::kCpuWaits, 0, t.cpu_waits, store, r, end));
       if (!t.cpu_signals.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kCpuSignals, 0, t.cpu_signals, r));
+        track.marks.push_back(MakeMarks(MarkKind::kCpuSignals, 0, t.cpu_signals, r, store));
       }
       std::vector<uint32_t> submissions;
       for (uint32_t p : t.submissions) {
         if (r.packets[p].submit != kUnknownTime) submissions.push_back(p);
       }
       if (!submissions.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r));
+        track.marks.push_back(
+            MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r, store));
       }
     }
     if (thread.id < store.events_by_thread.size()) {
@@ -158,18 +169,18 @@ struct Builder {
       if (q->adapter != current_adapter) {
         current_adapter = q->adapter;
         const auto* adapter = store.FindAdapter(q->adapter);
-        adapter_group = AddGroup(adapter ? fmt::format("Adapter {}", adapter->name)
-                                         : std::string("Queues"), -1);
+        adapter_group = AddGroup(
+            adapter ? fmt::format("Adapter {}", adapter->name) : std::string("Queues"), -1);
         current_engine = UINT32_MAX;
       }
       if (q->engine != current_engine) {
         current_engine = q->engine;
         const auto* engine = store.FindEngine(q->engine);
-        engine_group = engine ? AddGroup(engine->name.empty()
-                                             ? fmt::format("engine {}", engine->ordinal)
-                                             : engine->name,
-                                         adapter_group)
-                              : adapter_group;
+        engine_group =
+            engine ? AddGroup(engine->name.empty() ? fmt::format("engine {}", engine->ordinal)
+                                                   : engine->name,
+                              adapter_group)
+                   : adapter_group;
       }
       AddQueueTrack(*q, engine_group);
     }
@@ -195,7 +206,8 @@ struct Builder {
         current_process = t->process;
         const auto* process = store.FindProcess(t->process);
         group = AddGroup(process ? fmt::format("Process {} ({})", process->name, process->pid)
-                                 : std::string("Threads"), -1);
+                                 : std::string("Threads"),
+                         -1);
       }
       AddThreadTrack(*t, group);
     }
@@ -205,11 +217,15 @@ struct Builder {
   int AddBackgroundGroup() {
     if (m_background_group >= 0) return m_background_group;
     m_background_group = AddGroup("Background runtime threads", -1);
-    if (!r.mode_changes.empty()) {
+    std::vector<uint32_t> variants;
+    for (uint32_t e = 0; e < store.events.size(); ++e) {
+      if (store.events.kind[e] == core::model::EventKind::VariantApplied) variants.push_back(e);
+    }
+    if (!r.mode_changes.empty() || !variants.empty()) {
       Track pgo;
       pgo.kind = TrackKind::kPgo;
       pgo.group = m_background_group;
-      pgo.label = "PGO mode changes / commits";
+      pgo.label = "PGO: modes, commits, variants";
       std::vector<uint32_t> modes;
       std::vector<uint32_t> by_commit;
       for (uint32_t i = 0; i < r.mode_changes.size(); ++i) {
@@ -219,9 +235,14 @@ struct Builder {
       std::stable_sort(by_commit.begin(), by_commit.end(), [&](uint32_t a, uint32_t b) {
         return r.mode_changes[a].commit_completed < r.mode_changes[b].commit_completed;
       });
-      pgo.marks.push_back(MakeMarks(MarkKind::kModeChanges, 0, std::move(modes), r));
+      if (!modes.empty()) {
+        pgo.marks.push_back(MakeMarks(MarkKind::kModeChanges, 0, std::move(modes), r, store));
+      }
+      if (!variants.empty()) {
+        pgo.marks.push_back(MakeMarks(MarkKind::kVariants, 0, std::move(variants), r, store));
+      }
       if (!by_commit.empty()) {
-        pgo.marks.push_back(MakeMarks(MarkKind::kCommits, 0, std::move(by_commit), r));
+        pgo.marks.push_back(MakeMarks(MarkKind::kCommits, 0, std::move(by_commit), r, store));
       }
       model.tracks.push_back(std::move(pgo));
     }
@@ -247,7 +268,7 @@ struct Builder {
       for (uint32_t i = 0; i < r.interrupts.size(); ++i) {
         if (r.interrupts[i].adapter == adapter) ticks.push_back(i);
       }
-      track.marks.push_back(MakeMarks(MarkKind::kInterrupts, 0, std::move(ticks), r));
+      track.marks.push_back(MakeMarks(MarkKind::kInterrupts, 0, std::move(ticks), r, store));
       model.tracks.push_back(std::move(track));
     }
   }
@@ -301,6 +322,25 @@ TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& 
   return std::move(b.model);
 }
 
+void CoarseTimeIndex::Build(const std::vector<TimeNs>& column) {
+  block_last.clear();
+  for (size_t i = kBlock - 1; i < column.size(); i += kBlock) block_last.push_back(column[i]);
+  block_last.shrink_to_fit();
+}
+
+size_t CoarseTimeIndex::FirstAtOrAfter(const std::vector<TimeNs>& column, size_t lo,
+                                       TimeNs t) const {
+  const size_t n = column.size();
+  if (lo >= n) return n;
+  // Full blocks whose last time is < t hold no answer; the first block whose last time is
+  // >= t holds it. Past the full blocks only the tail remains.
+  size_t block = GallopFirstNotLess(lo / kBlock, block_last.size(),
+                                    [&](size_t k) { return block_last[k] < t; });
+  size_t from = std::max(lo, block * kBlock);
+  size_t to = std::min(n, block < block_last.size() ? (block + 1) * kBlock : n);
+  return GallopFirstNotLess(from, to, [&](size_t i) { return column[i] < t; });
+}
+
 size_t TimelineModel::HeapBytes() const {
   size_t bytes = groups.capacity() * sizeof(TrackGroup) + tracks.capacity() * sizeof(Track) +
                  links.capacity() * sizeof(Link);
@@ -308,10 +348,12 @@ size_t TimelineModel::HeapBytes() const {
     bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
     for (const auto& l : t.lanes) {
       bytes += l.items.capacity() * sizeof(uint32_t) +
-               (l.start.capacity() + l.end.capacity()) * sizeof(TimeNs);
+               (l.start.capacity() + l.end.capacity() + l.end_index.block_last.capacity()) *
+                   sizeof(TimeNs);
     }
     for (const auto& m : t.marks) {
-      bytes += m.items.capacity() * sizeof(uint32_t) + m.ts.capacity() * sizeof(TimeNs);
+      bytes += m.items.capacity() * sizeof(uint32_t) +
+               (m.ts.capacity() + m.ts_index.block_last.capacity()) * sizeof(TimeNs);
     }
   }
   return bytes;
@@ -353,14 +395,23 @@ ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item, const Tra
   return {};
 }
 
-TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const Reconstruction& r) {
+TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const TraceStore& store,
+                   const Reconstruction& r) {
   switch (kind) {
-    case MarkKind::kInterrupts: return r.interrupts[item].ts;
-    case MarkKind::kModeChanges: return r.mode_changes[item].ts;
-    case MarkKind::kCommits: return r.mode_changes[item].commit_completed;
-    case MarkKind::kCpuSignals: return Known(r.signals[item].executed, r.signals[item].queued);
-    case MarkKind::kSubmissions: return r.packets[item].submit;
-    case MarkKind::kPreemptions: return r.queues[queue].segments[item].end;
+    case MarkKind::kInterrupts:
+      return r.interrupts[item].ts;
+    case MarkKind::kModeChanges:
+      return r.mode_changes[item].ts;
+    case MarkKind::kCommits:
+      return r.mode_changes[item].commit_completed;
+    case MarkKind::kCpuSignals:
+      return Known(r.signals[item].executed, r.signals[item].queued);
+    case MarkKind::kSubmissions:
+      return r.packets[item].submit;
+    case MarkKind::kPreemptions:
+      return r.queues[queue].segments[item].end;
+    case MarkKind::kVariants:
+      return store.events.ts[item];
   }
   return 0;
 }

@@ -47,6 +47,18 @@ enum class MarkKind : uint8_t {
   kCpuSignals,   // items index Reconstruction::signals (cpu = true, at executed)
   kSubmissions,  // items index Reconstruction::packets (at submit)
   kPreemptions,  // items index QueueTrack::segments of `queue` that ended preempted (at end)
+  kVariants,     // items index TraceStore::events (variant_applied records)
+};
+
+// A coarse index over a sorted time column: the last time of every block of kBlock entries.
+// Searches gallop over it first (it is 1/64 of the column, so it stays in cache) and then
+// within one block, instead of bisecting the whole column with a cache miss per step.
+struct CoarseTimeIndex {
+  static constexpr size_t kBlock = 64;
+  std::vector<TimeNs> block_last;
+  void Build(const std::vector<TimeNs>& column);
+  // First index >= lo of `column` whose time is >= t (column.size() when none).
+  size_t FirstAtOrAfter(const std::vector<TimeNs>& column, size_t lo, TimeNs t) const;
 };
 
 struct Lane {
@@ -56,9 +68,13 @@ struct Lane {
   std::vector<uint32_t> items;  // what span i draws (see LaneKind)
   std::vector<TimeNs> start;    // span i, sorted; spans of a lane never overlap
   std::vector<TimeNs> end;
+  CoarseTimeIndex end_index;  // over `end`
   size_t size() const { return items.size(); }
   TimeNs Start(size_t i) const { return start[i]; }
   TimeNs End(size_t i) const { return end[i]; }
+  size_t FirstEndAtOrAfter(size_t lo, TimeNs t) const {
+    return end_index.FirstAtOrAfter(end, lo, t);
+  }
 };
 
 struct MarkLane {
@@ -66,14 +82,16 @@ struct MarkLane {
   uint32_t queue = 0;           // for kPreemptions
   std::vector<uint32_t> items;  // what instant i draws (see MarkKind)
   std::vector<TimeNs> ts;       // sorted
+  CoarseTimeIndex ts_index;     // over `ts`
   size_t size() const { return ts.size(); }
   TimeNs Time(size_t i) const { return ts[i]; }
+  size_t FirstAtOrAfter(size_t lo, TimeNs t) const { return ts_index.FirstAtOrAfter(ts, lo, t); }
 };
 
 struct Track {
   TrackKind kind = TrackKind::kQueue;
-  uint32_t id = 0;     // queue id, thread id, adapter id (interrupts); 0 for the PGO row
-  int group = -1;      // index into TimelineModel::groups
+  uint32_t id = 0;  // queue id, thread id, adapter id (interrupts); 0 for the PGO row
+  int group = -1;   // index into TimelineModel::groups
   std::string label;
   std::vector<Lane> lanes;
   std::vector<MarkLane> marks;
@@ -92,8 +110,8 @@ struct Link {
   TimeNs to_ts = 0;
   int from_track = -1;
   int to_track = -1;
-  uint32_t wait = 0;     // index into waits (cpu = false) or cpu_waits (cpu = true)
-  uint32_t signal = 0;   // index into signals
+  uint32_t wait = 0;    // index into waits (cpu = false) or cpu_waits (cpu = true)
+  uint32_t signal = 0;  // index into signals
   bool cpu = false;
 };
 
@@ -123,6 +141,6 @@ ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item,
                          const core::store::TraceStore& store,
                          const core::analysis::Reconstruction& r, TimeNs trace_end);
 TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item,
-                   const core::analysis::Reconstruction& r);
+                   const core::store::TraceStore& store, const core::analysis::Reconstruction& r);
 
 }  // namespace app::gui::timeline

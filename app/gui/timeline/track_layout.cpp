@@ -6,13 +6,17 @@ namespace app::gui::timeline {
 
 float LaneHeight(LaneKind kind, float scale) {
   switch (kind) {
-    case LaneKind::kRunSegments: return 22.0f * scale;
+    case LaneKind::kRunSegments:
+      return 22.0f * scale;
     case LaneKind::kSignals:
-    case LaneKind::kWaits: return 7.0f * scale;
+    case LaneKind::kWaits:
+      return 7.0f * scale;
     case LaneKind::kCpuWaits:
     case LaneKind::kTasks:
-    case LaneKind::kCpuSlices: return 18.0f * scale;
-    case LaneKind::kMissing: return 0.0f;  // drawn as shading over the whole track
+    case LaneKind::kCpuSlices:
+      return 18.0f * scale;
+    case LaneKind::kMissing:
+      return 0.0f;  // drawn as shading over the whole track
   }
   return 16.0f * scale;
 }
@@ -22,8 +26,8 @@ bool LaneShown(const Lane& lane, bool expanded) {
     return true;
   }
   // Nested CPU slices read as a call stack: keep more levels than for boxes.
-  return lane.rank < (lane.kind == LaneKind::kCpuSlices ? kCollapsedSliceDepth
-                                                        : kCollapsedLanesPerKind);
+  return lane.rank <
+         (lane.kind == LaneKind::kCpuSlices ? kCollapsedSliceDepth : kCollapsedLanesPerKind);
 }
 
 size_t HiddenLanes(const Track& track, bool expanded) {
@@ -37,7 +41,9 @@ float MarkRowHeight(const Track& track, float scale) {
   return (track.rate_curve ? 34.0f : 12.0f) * scale;
 }
 
-float GroupHeaderHeight(float scale) { return 20.0f * scale; }
+float GroupHeaderHeight(float scale) {
+  return 20.0f * scale;
+}
 
 float LaneOffset(const Track& track, size_t lane, float scale, bool expanded) {
   float y = 3.0f * scale;
@@ -50,13 +56,12 @@ float LaneOffset(const Track& track, size_t lane, float scale, bool expanded) {
 }
 
 float TrackHeight(const Track& track, float scale, bool expanded) {
-  float h = LaneOffset(track, track.lanes.size(), scale, expanded) +
-            MarkRowHeight(track, scale) + 3.0f * scale;
+  float h = LaneOffset(track, track.lanes.size(), scale, expanded) + MarkRowHeight(track, scale) +
+            3.0f * scale;
   return std::max(h, 20.0f * scale);
 }
 
-std::vector<Row> LayoutRows(const TimelineModel& model, const state::ViewState& view,
-                            float scale) {
+std::vector<Row> LayoutRows(const TimelineModel& model, const state::ViewState& view, float scale) {
   std::vector<Row> rows;
   std::vector<char> emitted(model.groups.size(), 0);
   float y = 0;
@@ -78,8 +83,8 @@ std::vector<Row> LayoutRows(const TimelineModel& model, const state::ViewState& 
       int g = *it;
       if (!emitted[g]) {
         emitted[g] = 1;
-        int outer_collapsed = model.groups[g].parent >= 0 ? collapsed_above(model.groups[g].parent)
-                                                          : -1;
+        int outer_collapsed =
+            model.groups[g].parent >= 0 ? collapsed_above(model.groups[g].parent) : -1;
         if (outer_collapsed < 0) {
           float h = GroupHeaderHeight(scale);
           rows.push_back({true, g, false, model.groups[g].depth, y, h});

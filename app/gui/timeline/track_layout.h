@@ -14,7 +14,7 @@ struct Row {
   int index = 0;
   bool expanded = false;  // track rows: every lane shown
   int depth = 0;
-  float y = 0;         // from the top of the track area, unscrolled
+  float y = 0;  // from the top of the track area, unscrolled
   float height = 0;
 };
 
@@ -36,7 +36,6 @@ float LaneOffset(const Track& track, size_t lane, float scale, bool expanded);
 
 // Rows in display order: each group header precedes its visible tracks; collapsed groups hide
 // their tracks and sub-groups; hidden tracks are skipped; groups without visible tracks vanish.
-std::vector<Row> LayoutRows(const TimelineModel& model, const state::ViewState& view,
-                            float scale);
+std::vector<Row> LayoutRows(const TimelineModel& model, const state::ViewState& view, float scale);
 
 }  // namespace app::gui::timeline

@@ -1,9 +1,9 @@
 #include "app/gui/timeline/track_painter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "app/gui/timeline/track_layout.h"
 #include "app/gui/widgets/palette.h"
@@ -32,20 +32,23 @@ SpanLook LookOf(const state::Document& doc, const Lane& lane, uint32_t item) {
       if (p.flags & core::model::kPacketPaging) return {SpanStyle::kPacketPaging, 0};
       return {SpanStyle::kPacket, p.context != 0 ? p.context : p.queue};
     }
-    case LaneKind::kSignals: return {SpanStyle::kSignalBox, 0};
-    case LaneKind::kWaits: return {SpanStyle::kWaitBox, 0};
-    case LaneKind::kCpuWaits: return {SpanStyle::kCpuWait, 0};
+    case LaneKind::kSignals:
+      return {SpanStyle::kSignalBox, 0};
+    case LaneKind::kWaits:
+      return {SpanStyle::kWaitBox, 0};
+    case LaneKind::kCpuWaits:
+      return {SpanStyle::kCpuWait, 0};
     case LaneKind::kTasks: {
       const auto& t = r.tasks[lane.items[item]];
-      bool ended_badly = t.outcome == TaskOutcome::kCancelled ||
-                         t.outcome == TaskOutcome::kAbandoned;
+      bool ended_badly =
+          t.outcome == TaskOutcome::kCancelled || t.outcome == TaskOutcome::kAbandoned;
       return {ended_badly ? SpanStyle::kTaskCancelled : SpanStyle::kTask,
               static_cast<uint32_t>(t.pso)};
     }
-    case LaneKind::kMissing: return {SpanStyle::kOverrun, 0};
+    case LaneKind::kMissing:
+      return {SpanStyle::kOverrun, 0};
     case LaneKind::kCpuSlices:
-      return {SpanStyle::kCpuSlice,
-              static_cast<uint32_t>(doc.store.events.arg0[lane.items[item]])};
+      return {SpanStyle::kCpuSlice, static_cast<uint32_t>(doc.store.events.arg0[lane.items[item]])};
   }
   return {};
 }
@@ -82,10 +85,11 @@ std::string LabelOf(const state::Document& doc, const Lane& lane, uint32_t item)
       const auto* pso = doc.store.FindPso(t.pso);
       return fmt::format("task {} {}", t.task_id, pso ? pso->name : std::string());
     }
-    case LaneKind::kMissing: return "data missing (log overrun)";
+    case LaneKind::kMissing:
+      return "data missing (log overrun)";
     case LaneKind::kCpuSlices:
-      return doc.store.String(static_cast<core::model::StringId>(
-          doc.store.events.arg0[lane.items[item]]));
+      return doc.store.String(
+          static_cast<core::model::StringId>(doc.store.events.arg0[lane.items[item]]));
   }
   return {};
 }
@@ -96,11 +100,18 @@ MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_
       return doc.reconstruction.interrupts[marks.items[item]].spurious
                  ? MarkStyle::kInterruptSpurious
                  : MarkStyle::kInterrupt;
-    case MarkKind::kModeChanges: return MarkStyle::kModeChange;
-    case MarkKind::kCommits: return MarkStyle::kCommit;
-    case MarkKind::kCpuSignals: return MarkStyle::kSignalQueued;
-    case MarkKind::kSubmissions: return MarkStyle::kMarker;
-    case MarkKind::kPreemptions: return MarkStyle::kPreemption;
+    case MarkKind::kModeChanges:
+      return MarkStyle::kModeChange;
+    case MarkKind::kCommits:
+      return MarkStyle::kCommit;
+    case MarkKind::kCpuSignals:
+      return MarkStyle::kSignalQueued;
+    case MarkKind::kSubmissions:
+      return MarkStyle::kMarker;
+    case MarkKind::kPreemptions:
+      return MarkStyle::kPreemption;
+    case MarkKind::kVariants:
+      return MarkStyle::kCommit;
   }
   return MarkStyle::kMarker;
 }
@@ -128,12 +139,18 @@ Selection SelectionOfSpan(const state::Document& doc, const Track& track, size_t
       if (packet == core::analysis::kNoIndex) return {};
       return {SelectionKind::kPacket, packet, 0};
     }
-    case LaneKind::kSignals: return {SelectionKind::kSignal, l.items[item], 0};
-    case LaneKind::kWaits: return {SelectionKind::kWait, l.items[item], 0};
-    case LaneKind::kCpuWaits: return {SelectionKind::kCpuWait, l.items[item], 0};
-    case LaneKind::kTasks: return {SelectionKind::kTask, l.items[item], 0};
-    case LaneKind::kMissing: return {SelectionKind::kMissing, l.items[item], l.queue};
-    case LaneKind::kCpuSlices: return {SelectionKind::kEvent, l.items[item], 0};
+    case LaneKind::kSignals:
+      return {SelectionKind::kSignal, l.items[item], 0};
+    case LaneKind::kWaits:
+      return {SelectionKind::kWait, l.items[item], 0};
+    case LaneKind::kCpuWaits:
+      return {SelectionKind::kCpuWait, l.items[item], 0};
+    case LaneKind::kTasks:
+      return {SelectionKind::kTask, l.items[item], 0};
+    case LaneKind::kMissing:
+      return {SelectionKind::kMissing, l.items[item], l.queue};
+    case LaneKind::kCpuSlices:
+      return {SelectionKind::kEvent, l.items[item], 0};
   }
   return {};
 }
@@ -142,16 +159,22 @@ Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
                           const state::Document& doc) {
   const MarkLane& m = track.marks[row];
   switch (m.kind) {
-    case MarkKind::kInterrupts: return {SelectionKind::kInterrupt, m.items[item], 0};
+    case MarkKind::kInterrupts:
+      return {SelectionKind::kInterrupt, m.items[item], 0};
     case MarkKind::kModeChanges:
-    case MarkKind::kCommits: return {SelectionKind::kModeChange, m.items[item], 0};
-    case MarkKind::kCpuSignals: return {SelectionKind::kSignal, m.items[item], 0};
-    case MarkKind::kSubmissions: return {SelectionKind::kPacket, m.items[item], 0};
+    case MarkKind::kCommits:
+      return {SelectionKind::kModeChange, m.items[item], 0};
+    case MarkKind::kCpuSignals:
+      return {SelectionKind::kSignal, m.items[item], 0};
+    case MarkKind::kSubmissions:
+      return {SelectionKind::kPacket, m.items[item], 0};
     case MarkKind::kPreemptions: {
       uint32_t packet = doc.reconstruction.queues[m.queue].segments[m.items[item]].packet;
       if (packet == core::analysis::kNoIndex) return {};
       return {SelectionKind::kPacket, packet, 0};
     }
+    case MarkKind::kVariants:
+      return {SelectionKind::kEvent, m.items[item], 0};
   }
   return {};
 }
@@ -209,8 +232,8 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
         }
         Selection sel = SelectionOfSpan(doc, track, l, d.first);
         if (!sel.Empty() && sel == doc.view.selection) {
-          dl->AddRect(ImVec2(x0 - 1, y0 - 1), ImVec2(x1 + 1, y1 + 1), widgets::HoverOutline(),
-                      0.0f, 0, 2.0f);
+          dl->AddRect(ImVec2(x0 - 1, y0 - 1), ImVec2(x1 + 1, y1 + 1), widgets::HoverOutline(), 0.0f,
+                      0, 2.0f);
         }
       }
       if (ctx.hover_enabled && !overlay && Contains(ctx.mouse, x0, y0, x1, y1)) {
@@ -255,7 +278,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
       ImU32 color = widgets::MarkColor(MarkStyleOf(doc, track.marks[m], d.first));
       float w = d.count > 1 ? 2.0f * s : 1.0f * s;
       if (track.marks[m].kind == MarkKind::kModeChanges ||
-          track.marks[m].kind == MarkKind::kCommits) {
+          track.marks[m].kind == MarkKind::kCommits || track.marks[m].kind == MarkKind::kVariants) {
         float cy = my0 + tick_h * 0.5f + 1;
         float r = 4.5f * s;
         if (track.marks[m].kind == MarkKind::kModeChanges) {
@@ -265,8 +288,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
           dl->AddCircleFilled(ImVec2(x, cy), r * 0.8f, color);
         }
       } else {
-        dl->AddRectFilled(ImVec2(x - w * 0.5f, my0), ImVec2(x + w * 0.5f + 1, my0 + tick_h),
-                          color);
+        dl->AddRectFilled(ImVec2(x - w * 0.5f, my0), ImVec2(x + w * 0.5f + 1, my0 + tick_h), color);
       }
       Selection sel = SelectionOfMark(track, m, d.first, doc);
       if (d.count == 1 && !sel.Empty() && sel == doc.view.selection) {
@@ -285,8 +307,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
   }
 }
 
-size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top,
-                  size_t max_arrows) {
+size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows) {
   const auto& doc = *ctx.doc;
   const auto& links = doc.model.links;
   const LodView& view = *ctx.view;

@@ -3,9 +3,9 @@
 // items they name; never walks a track's events.
 #pragma once
 
-#include <vector>
-
 #include <imgui.h>
+
+#include <vector>
 
 #include "app/gui/state/document.h"
 #include "app/gui/timeline/draw_cache.h"
@@ -44,7 +44,6 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
 // Arrows from releasing signals to the waits they released, for links ending in or shortly
 // after the view. `track_top[t]` is the screen y of track t (NaN when not shown). Draws at most
 // `max_arrows`; returns how many links were in range (so the view can say when it held back).
-size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top,
-                  size_t max_arrows);
+size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows);
 
 }  // namespace app::gui::timeline

@@ -39,9 +39,9 @@ std::string ThreadName(const state::Document& doc, core::model::ThreadId t) {
 }
 std::string FenceName(const state::Document& doc, core::model::FenceId f) {
   const auto* fence = doc.store.FindFence(f);
-  return fence ? fmt::format("{} (#{}, {})", fence->name, f,
-                             core::model::FenceKindName(fence->kind))
-               : (f ? fmt::format("#{}", f) : "-");
+  return fence
+             ? fmt::format("{} (#{}, {})", fence->name, f, core::model::FenceKindName(fence->kind))
+             : (f ? fmt::format("#{}", f) : "-");
 }
 std::string Record(const state::Document& doc, uint32_t event) {
   if (event == kNoIndex) return "(none)";
@@ -132,17 +132,17 @@ void DetailsView::DrawFields(state::Document& doc) {
       const auto& s = r.signals[sel.index];
       Field("signal id", fmt::format("{}", s.signal_id));
       Field("fence", FenceName(doc, s.fence));
-      Field("value", fmt::format("{} (was {}){}", s.value, s.previous_value,
-                                 s.rewind ? "  REWIND" : ""));
-      Field(s.cpu ? "thread (CPU signal)" : "queue", s.cpu ? ThreadName(doc, s.thread)
-                                                         : QueueName(doc, s.queue));
+      Field("value",
+            fmt::format("{} (was {}){}", s.value, s.previous_value, s.rewind ? "  REWIND" : ""));
+      Field(s.cpu ? "thread (CPU signal)" : "queue",
+            s.cpu ? ThreadName(doc, s.thread) : QueueName(doc, s.queue));
       if (!s.cpu) Field("queued by", ThreadName(doc, s.thread));
       Field("queued", Time(doc, s.queued));
       Field("executed", Time(doc, s.executed));
       Field("queued -> executed", Duration(s.queued, s.executed));
       Field("interrupts raised", fmt::format("{}", s.interrupts));
-      Field("records", fmt::format("{} / {}", Record(doc, s.queued_event),
-                                   Record(doc, s.executed_event)));
+      Field("records",
+            fmt::format("{} / {}", Record(doc, s.queued_event), Record(doc, s.executed_event)));
       break;
     }
     case SelectionKind::kWait: {
@@ -157,14 +157,14 @@ void DetailsView::DrawFields(state::Document& doc) {
       Field("unblocked", Time(doc, w.unblocked));
       Field("wait time", Duration(w.Begin(), w.unblocked));
       constexpr const char* kPaths[] = {"GPU-native wait", "held on the CPU by the OS",
-                                     "cross-adapter propagation"};
+                                        "cross-adapter propagation"};
       Field("path", kPaths[static_cast<int>(w.path) % 3]);
       constexpr const char* kLinks[] = {"none found", "explicit (released_by_signal_id)",
-                                     "by fence value"};
+                                        "by fence value"};
       Field("link", kLinks[static_cast<int>(w.link) % 3]);
       if (w.pending_at_end) Field("pending at end", fmt::format("CurrentValue {}", w.value_at_end));
-      Field("records", fmt::format("{} / {}", Record(doc, w.queued_event),
-                                   Record(doc, w.unblocked_event)));
+      Field("records",
+            fmt::format("{} / {}", Record(doc, w.queued_event), Record(doc, w.unblocked_event)));
       break;
     }
     case SelectionKind::kCpuWait: {
@@ -180,8 +180,8 @@ void DetailsView::DrawFields(state::Document& doc) {
       Field("blocked for", Duration(w.Begin(), w.released));
       Field("value seen", fmt::format("{}", w.observed_value));
       if (w.pending_at_end) Field("pending at end", "yes: never released");
-      Field("records", fmt::format("{} / {}", Record(doc, w.begin_event),
-                                   Record(doc, w.released_event)));
+      Field("records",
+            fmt::format("{} / {}", Record(doc, w.begin_event), Record(doc, w.released_event)));
       break;
     }
     case SelectionKind::kTask: {
@@ -261,7 +261,8 @@ void DetailsView::DrawFields(state::Document& doc) {
       }
       break;
     }
-    case SelectionKind::kNone: break;
+    case SelectionKind::kNone:
+      break;
   }
   ImGui::EndTable();
 }
@@ -316,7 +317,8 @@ void DetailsView::RefreshLinks(const state::Document& doc) {
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 

@@ -1,9 +1,9 @@
 #include "app/gui/views/event_table_view.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <imgui.h>
+
+#include <algorithm>
 
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
@@ -40,9 +40,10 @@ void EventTableView::Refresh(const state::Document& doc) {
 void EventTableView::Draw(state::Document& doc) {
   int count = 0;
   const core::model::EventKind* kinds = core::model::AllEventKinds(&count);
-  std::string current = m_kind == 0 ? std::string("all kinds")
-                                    : std::string(core::model::EventKindName(
-                                          static_cast<core::model::EventKind>(m_kind)));
+  std::string current =
+      m_kind == 0
+          ? std::string("all kinds")
+          : std::string(core::model::EventKindName(static_cast<core::model::EventKind>(m_kind)));
   ImGui::SetNextItemWidth(220.0f * ImGui::GetFontSize() / 15.0f);
   if (ImGui::BeginCombo("kind", current.c_str())) {
     if (ImGui::Selectable("all kinds", m_kind == 0)) m_kind = 0;
@@ -97,7 +98,8 @@ void EventTableView::Draw(state::Document& doc) {
       ImGui::TableSetColumnIndex(3);
       if (const auto* q = doc.store.FindQueue(e.queue[i])) ImGui::TextUnformatted(q->name.c_str());
       ImGui::TableSetColumnIndex(4);
-      if (const auto* t = doc.store.FindThread(e.thread[i])) ImGui::TextUnformatted(t->name.c_str());
+      if (const auto* t = doc.store.FindThread(e.thread[i]))
+        ImGui::TextUnformatted(t->name.c_str());
       ImGui::TableSetColumnIndex(5);
       if (const auto* f = doc.store.FindFence(e.fence[i])) ImGui::TextUnformatted(f->name.c_str());
       ImGui::TableSetColumnIndex(6);

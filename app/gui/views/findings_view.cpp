@@ -44,21 +44,22 @@ std::vector<Finding> CollectFindings(const state::Document& doc) {
   for (const auto& w : waits.never_unblocked) {
     std::string where = w.cpu ? fmt::format("CPU wait on thread {}", w.thread)
                               : fmt::format("GPU wait on {}", queue(w.queue));
-    std::string why = w.signal_queued_on
-                          ? fmt::format("its signal is queued on {} but never ran",
-                                        queue(w.signal_queued_on))
-                          : std::string("nothing ever signals that value");
-    out.push_back({Finding::Severity::kError, "never-signalled wait",
-                   fmt::format("{} for {} >= {} never released: {}", where, fence(w.fence),
-                               w.value, why),
-                   {w.cpu ? SelectionKind::kCpuWait : SelectionKind::kWait, w.index, 0}});
+    std::string why = w.signal_queued_on ? fmt::format("its signal is queued on {} but never ran",
+                                                       queue(w.signal_queued_on))
+                                         : std::string("nothing ever signals that value");
+    out.push_back(
+        {Finding::Severity::kError,
+         "never-signalled wait",
+         fmt::format("{} for {} >= {} never released: {}", where, fence(w.fence), w.value, why),
+         {w.cpu ? SelectionKind::kCpuWait : SelectionKind::kWait, w.index, 0}});
   }
   const core::analysis::HazardAnalysis hazards = core::analysis::FindResourceHazards(doc.store, r);
   for (const auto& h : hazards.list) {
-    const core::store::Resource* res =
-        h.resource >= 1 && h.resource <= doc.store.resources.size()
-            ? &doc.store.resources[h.resource - 1] : nullptr;
-    out.push_back({Finding::Severity::kError, "resource hazard",
+    const core::store::Resource* res = h.resource >= 1 && h.resource <= doc.store.resources.size()
+                                           ? &doc.store.resources[h.resource - 1]
+                                           : nullptr;
+    out.push_back({Finding::Severity::kError,
+                   "resource hazard",
                    fmt::format("{} {}: {} and {} touch bytes {}+{} with no fence between them",
                                core::analysis::HazardKindName(h.kind),
                                res ? res->name : fmt::format("resource {}", h.resource),
@@ -66,24 +67,27 @@ std::vector<Finding> CollectFindings(const state::Document& doc) {
                    {SelectionKind::kPacket, h.second_packet, 0}});
   }
   if (hazards.hazards > hazards.list.size()) {
-    out.push_back({Finding::Severity::kWarning, "resource hazard",
+    out.push_back({Finding::Severity::kWarning,
+                   "resource hazard",
                    fmt::format("{} more hazards not listed", hazards.hazards - hazards.list.size()),
                    {}});
   }
   for (const auto& q : r.queues) {
     for (uint32_t i = 0; i < q.missing.size(); ++i) {
       const auto& m = q.missing[i];
-      out.push_back({Finding::Severity::kWarning, "log overrun",
-                     fmt::format("{} log of {}: {} entries lost, data missing for {}",
-                                 m.log == core::model::LogType::kWait ? "wait" : "signal",
-                                 queue(m.queue), m.entries_lost,
-                                 widgets::FormatDuration(m.end - m.start)),
-                     {SelectionKind::kMissing, i, m.queue}});
+      out.push_back(
+          {Finding::Severity::kWarning,
+           "log overrun",
+           fmt::format("{} log of {}: {} entries lost, data missing for {}",
+                       m.log == core::model::LogType::kWait ? "wait" : "signal", queue(m.queue),
+                       m.entries_lost, widgets::FormatDuration(m.end - m.start)),
+           {SelectionKind::kMissing, i, m.queue}});
     }
   }
   for (uint32_t i = 0; i < r.signals.size(); ++i) {
     if (!r.signals[i].rewind) continue;
-    out.push_back({Finding::Severity::kInfo, "fence rewind",
+    out.push_back({Finding::Severity::kInfo,
+                   "fence rewind",
                    fmt::format("{} rewound from {} to {}", fence(r.signals[i].fence),
                                r.signals[i].previous_value, r.signals[i].value),
                    {SelectionKind::kSignal, i, 0}});
@@ -91,22 +95,26 @@ std::vector<Finding> CollectFindings(const state::Document& doc) {
   for (uint32_t i = 0; i < r.tasks.size(); ++i) {
     const auto& t = r.tasks[i];
     if (t.outcome != TaskOutcome::kCancelled && t.outcome != TaskOutcome::kAbandoned) continue;
-    out.push_back({Finding::Severity::kInfo, "background task",
+    out.push_back({Finding::Severity::kInfo,
+                   "background task",
                    fmt::format("task {} {}", t.task_id,
                                t.outcome == TaskOutcome::kCancelled ? "cancelled"
                                                                     : "abandoned (PSO destroyed)"),
                    {SelectionKind::kTask, i, 0}});
   }
   for (const auto& p : r.problems) {
-    out.push_back({Finding::Severity::kWarning, "reconstruction",
-                   fmt::format("{}: {} ({})", p.name, p.count, p.description), {}});
+    out.push_back({Finding::Severity::kWarning,
+                   "reconstruction",
+                   fmt::format("{}: {} ({})", p.name, p.count, p.description),
+                   {}});
   }
   for (const auto& p : doc.store.problems) {
-    out.push_back({p.severity == core::model::Severity::kInfo ? Finding::Severity::kInfo
-                                                              : Finding::Severity::kWarning,
-                   "import", fmt::format("{}: {} ({}) first at {}", p.name, p.count,
-                                         p.description, p.first_place),
-                   {}});
+    out.push_back(
+        {p.severity == core::model::Severity::kInfo ? Finding::Severity::kInfo
+                                                    : Finding::Severity::kWarning,
+         "import",
+         fmt::format("{}: {} ({}) first at {}", p.name, p.count, p.description, p.first_place),
+         {}});
   }
   return out;
 }

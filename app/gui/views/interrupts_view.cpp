@@ -1,9 +1,9 @@
 #include "app/gui/views/interrupts_view.h"
 
+#include <imgui.h>
+
 #include <algorithm>
 #include <map>
-
-#include <imgui.h>
 
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
@@ -49,8 +49,8 @@ void InterruptsView::Draw(state::Document& doc) {
     return;
   }
   const double span_ms = std::max(1.0, (doc.model.end - doc.model.start) / 1e6);
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersV |
-                                     ImGuiTableFlags_SizingStretchProp;
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("per_adapter", 8, kFlags)) {
     for (const char* c : {"adapter", "interrupts", "spurious", "optimized (named queue)",
                           "scan all logs", "waiters released", "mean /ms", "peak /ms"}) {

@@ -1,10 +1,10 @@
 #include "app/gui/views/main_window.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include <fmt/format.h>
 #include <imgui.h>
+
+#include <algorithm>
+#include <cstring>
 
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
@@ -12,12 +12,14 @@
 namespace app::gui::views {
 namespace {
 
-constexpr const char* kPanelNames[] = {"Range statistics", "Events", "Interrupts",
-                                       "PGO convergence", "Findings", "SQL", "Tracks"};
-constexpr const char* kPanelKeys[] = {"stats", "events", "interrupts", "pgo",
-                                      "findings", "sql", "tracks"};
+constexpr const char* kPanelNames[] = {
+    "Range statistics", "Events", "Interrupts", "PGO convergence", "Findings", "SQL", "Tracks"};
+constexpr const char* kPanelKeys[] = {"stats",    "events", "interrupts", "pgo",
+                                      "findings", "sql",    "tracks"};
 
-float Scale() { return ImGui::GetFontSize() / 15.0f; }
+float Scale() {
+  return ImGui::GetFontSize() / 15.0f;
+}
 
 // A draggable bar between two panes; returns the drag distance this frame.
 float Splitter(const char* id, ImVec2 size) {
@@ -35,7 +37,9 @@ float Splitter(const char* id, ImVec2 size) {
 
 }  // namespace
 
-const char* PanelName(Panel panel) { return kPanelNames[static_cast<int>(panel)]; }
+const char* PanelName(Panel panel) {
+  return kPanelNames[static_cast<int>(panel)];
+}
 
 std::optional<Panel> ParsePanel(const std::string& name) {
   for (int i = 0; i < static_cast<int>(Panel::kCount); ++i) {
@@ -46,11 +50,13 @@ std::optional<Panel> ParsePanel(const std::string& name) {
 
 MainWindow::MainWindow(state::Settings settings, std::filesystem::path settings_file)
     : m_settings(std::move(settings)), m_settings_file(std::move(settings_file)) {
-  m_force_panel = static_cast<Panel>(
-      std::clamp(m_settings.bottom_tab, 0, static_cast<int>(Panel::kCount) - 1));
+  m_force_panel =
+      static_cast<Panel>(std::clamp(m_settings.bottom_tab, 0, static_cast<int>(Panel::kCount) - 1));
 }
 
-MainWindow::~MainWindow() { SaveSettings(); }
+MainWindow::~MainWindow() {
+  SaveSettings();
+}
 
 void MainWindow::SaveSettings() {
   if (m_settings_file.empty()) return;
@@ -77,7 +83,9 @@ void MainWindow::OpenNow(const std::filesystem::path& path) {
   SetDocument(state::LoadDocument(path));
 }
 
-void MainWindow::RequestOpen(const std::filesystem::path& path) { m_open_request = path; }
+void MainWindow::RequestOpen(const std::filesystem::path& path) {
+  m_open_request = path;
+}
 
 void MainWindow::ApplyRequests() {
   if (m_close_request) {
@@ -100,10 +108,10 @@ void MainWindow::DrawFrame() {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
-  constexpr ImGuiWindowFlags kFlags =
-      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
-      ImGuiWindowFlags_NoBringToFrontOnFocus;
+  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                      ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
+                                      ImGuiWindowFlags_MenuBar |
+                                      ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4, 4));
   ImGui::Begin("fencescope", nullptr, kFlags);
   ImGui::PopStyleVar();
@@ -113,8 +121,9 @@ void MainWindow::DrawFrame() {
   } else {
     ImGui::Spacing();
     ImGui::TextUnformatted("No trace open.");
-    ImGui::TextDisabled("File > Open, drop a trace file onto this window, or run `fencescope` "
-                        "with no arguments to simulate the default scenario.");
+    ImGui::TextDisabled(
+        "File > Open, drop a trace file onto this window, or run `fencescope` "
+        "with no arguments to simulate the default scenario.");
     for (const auto& file : m_settings.recent_files) {
       if (ImGui::Selectable(file.c_str())) RequestOpen(file);
     }
@@ -180,11 +189,12 @@ void MainWindow::DrawMenuBar() {
       view.bookmarks.push_back({view.visible.start + view.visible.Length() / 2,
                                 fmt::format("bookmark {}", view.bookmarks.size() + 1)});
     }
-    if (ImGui::MenuItem("Clear all", nullptr, false, !view.bookmarks.empty())) view.bookmarks.clear();
+    if (ImGui::MenuItem("Clear all", nullptr, false, !view.bookmarks.empty()))
+      view.bookmarks.clear();
     ImGui::Separator();
     for (const auto& mark : view.bookmarks) {
-      std::string label = fmt::format("{}  {}", mark.label,
-                                      widgets::FormatTime(mark.ts, m_doc->model.start));
+      std::string label =
+          fmt::format("{}  {}", mark.label, widgets::FormatTime(mark.ts, m_doc->model.start));
       if (ImGui::MenuItem(label.c_str())) {
         state::Pan(view, mark.ts - (view.visible.start + view.visible.Length() / 2));
       }
@@ -216,8 +226,8 @@ void MainWindow::DrawWorkspace() {
   const float s = Scale();
   const float bar = 5.0f * s;
   ImVec2 avail = ImGui::GetContentRegionAvail();
-  float timeline_h = std::clamp(avail.y * m_settings.timeline_fraction, 100.0f * s,
-                                avail.y - 120.0f * s);
+  float timeline_h =
+      std::clamp(avail.y * m_settings.timeline_fraction, 100.0f * s, avail.y - 120.0f * s);
   float details_w = std::clamp(m_settings.details_width * s, 150.0f * s, avail.x * 0.5f);
 
   ImGui::BeginChild("timeline_pane", ImVec2(avail.x - details_w - bar, timeline_h), false,
@@ -233,8 +243,8 @@ void MainWindow::DrawWorkspace() {
   ImGui::EndChild();
   float dy = Splitter("##hsplit", ImVec2(avail.x, bar));
   if (dy != 0) {
-    m_settings.timeline_fraction = std::clamp(m_settings.timeline_fraction + dy / avail.y,
-                                              0.2f, 0.9f);
+    m_settings.timeline_fraction =
+        std::clamp(m_settings.timeline_fraction + dy / avail.y, 0.2f, 0.9f);
   }
   ImGui::BeginChild("panels_pane", ImVec2(0, 0), false);
   DrawPanels(doc);
@@ -251,14 +261,29 @@ void MainWindow::DrawPanels(state::Document& doc) {
     if (!ImGui::BeginTabItem(kPanelNames[i], nullptr, flags)) continue;
     m_settings.bottom_tab = i;
     switch (static_cast<Panel>(i)) {
-      case Panel::kRangeStats: m_range_stats.Draw(doc); break;
-      case Panel::kEvents: m_events.Draw(doc); break;
-      case Panel::kInterrupts: m_interrupts.Draw(doc); break;
-      case Panel::kPgo: m_pgo.Draw(doc); break;
-      case Panel::kFindings: m_findings.Draw(doc); break;
-      case Panel::kSql: m_sql.Draw(doc); break;
-      case Panel::kTracks: m_tracks.Draw(doc); break;
-      case Panel::kCount: break;
+      case Panel::kRangeStats:
+        m_range_stats.Draw(doc);
+        break;
+      case Panel::kEvents:
+        m_events.Draw(doc);
+        break;
+      case Panel::kInterrupts:
+        m_interrupts.Draw(doc);
+        break;
+      case Panel::kPgo:
+        m_pgo.Draw(doc);
+        break;
+      case Panel::kFindings:
+        m_findings.Draw(doc);
+        break;
+      case Panel::kSql:
+        m_sql.Draw(doc);
+        break;
+      case Panel::kTracks:
+        m_tracks.Draw(doc);
+        break;
+      case Panel::kCount:
+        break;
     }
     ImGui::EndTabItem();
   }

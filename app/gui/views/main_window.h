@@ -27,7 +27,14 @@ namespace app::gui::views {
 
 // The panels under the timeline, in tab order.
 enum class Panel : int {
-  kRangeStats = 0, kEvents, kInterrupts, kPgo, kFindings, kSql, kTracks, kCount
+  kRangeStats = 0,
+  kEvents,
+  kInterrupts,
+  kPgo,
+  kFindings,
+  kSql,
+  kTracks,
+  kCount
 };
 const char* PanelName(Panel panel);
 // Parses a panel name as accepted by --panel ("stats", "events", ...); nullopt when unknown.

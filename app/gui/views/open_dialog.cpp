@@ -1,8 +1,8 @@
 #include "app/gui/views/open_dialog.h"
 
-#include <filesystem>
-
 #include <imgui.h>
+
+#include <filesystem>
 
 namespace app::gui::views {
 

@@ -1,6 +1,5 @@
 #include "app/gui/views/pgo_view.h"
 
-
 #include <fmt/format.h>
 #include <imgui.h>
 
@@ -15,9 +14,17 @@ void PgoView::Draw(state::Document& doc) {
   }
   const auto& passes = m_series.passes;
   if (passes.empty()) {
-    ImGui::TextDisabled("No SetBackgroundProcessingMode calls in this trace (%zu background "
-                        "tasks).", doc.reconstruction.tasks.size());
+    ImGui::TextDisabled(
+        "No SetBackgroundProcessingMode calls in this trace (%zu background "
+        "tasks).",
+        doc.reconstruction.tasks.size());
     return;
+  }
+  const bool by_calls = m_series.boundary == core::analysis::PgoBoundary::kModeChanged;
+  if (!by_calls) {
+    ImGui::TextDisabled(
+        "No SetBackgroundProcessingMode calls: passes are split where a "
+        "specialised variant was applied (variant_applied).");
   }
   // Mean packet time per pass as a curve: convergence shows as a falling line.
   std::vector<float> mean_us;
@@ -50,13 +57,15 @@ void PgoView::Draw(state::Document& doc) {
       ImGui::PopID();
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(widgets::FormatTime(p.start, doc.model.start).c_str());
-      ImGui::TableSetColumnIndex(2);
-      ImGui::Text("%s%s", std::string(core::model::BackgroundModeName(p.mode)).c_str(),
-                  p.refused ? " (refused)" : "");
-      ImGui::TableSetColumnIndex(3);
-      ImGui::TextUnformatted(std::string(core::model::MeasurementsActionName(p.action)).c_str());
-      ImGui::TableSetColumnIndex(4);
-      ImGui::TextUnformatted(p.further_measurements_desired ? "TRUE" : "FALSE");
+      if (by_calls) {
+        ImGui::TableSetColumnIndex(2);
+        ImGui::Text("%s%s", std::string(core::model::BackgroundModeName(p.mode)).c_str(),
+                    p.refused ? " (refused)" : "");
+        ImGui::TableSetColumnIndex(3);
+        ImGui::TextUnformatted(std::string(core::model::MeasurementsActionName(p.action)).c_str());
+        ImGui::TableSetColumnIndex(4);
+        ImGui::TextUnformatted(p.further_measurements_desired ? "TRUE" : "FALSE");
+      }
       ImGui::TableSetColumnIndex(5);
       ImGui::Text("%llu", static_cast<unsigned long long>(p.tasks_queued));
       ImGui::TableSetColumnIndex(6);

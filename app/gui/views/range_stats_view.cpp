@@ -1,10 +1,10 @@
 #include "app/gui/views/range_stats_view.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include <fmt/format.h>
 #include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "app/gui/widgets/time_format.h"
 
@@ -28,11 +28,11 @@ void DrawHistogram(const char* title, const LatencySummary& summary) {
   }
   ImGui::Text("%s: %zu, median %.1f us, p95 %.1f us, max %.1f us", title, summary.count,
               summary.median_us, summary.p95_us, summary.max_us);
-  ImGui::PlotHistogram(fmt::format("##{}", title).c_str(), summary.histogram.data(),
-                       static_cast<int>(summary.histogram.size()), 0,
-                       "<1us, 1us, 2us, 4us ... (x2 per bar)", 0.0f, FLT_MAX,
-                       ImVec2(ImGui::GetContentRegionAvail().x - 8.0f,
-                              70.0f * ImGui::GetFontSize() / 15.0f));
+  ImGui::PlotHistogram(
+      fmt::format("##{}", title).c_str(), summary.histogram.data(),
+      static_cast<int>(summary.histogram.size()), 0, "<1us, 1us, 2us, 4us ... (x2 per bar)", 0.0f,
+      FLT_MAX,
+      ImVec2(ImGui::GetContentRegionAvail().x - 8.0f, 70.0f * ImGui::GetFontSize() / 15.0f));
 }
 
 }  // namespace
@@ -102,7 +102,10 @@ RangeStats ComputeRangeStats(const state::Document& doc, state::TimeRange range)
     TimeNs last = range.start;
     for (const Edge& e : edges) {
       TimeNs d = e.t - last;
-      if (busy > 0) qs.busy += d; else if (wait > 0) qs.blocked += d;
+      if (busy > 0)
+        qs.busy += d;
+      else if (wait > 0)
+        qs.blocked += d;
       last = e.t;
       busy += e.busy;
       wait += e.wait;
@@ -110,9 +113,9 @@ RangeStats ComputeRangeStats(const state::Document& doc, state::TimeRange range)
     qs.idle = range.Length() - qs.busy - qs.blocked;
     stats.queues.push_back(std::move(qs));
   }
-  auto first_interrupt = std::lower_bound(
-      r.interrupts.begin(), r.interrupts.end(), range.start,
-      [](const core::analysis::Interrupt& i, TimeNs t) { return i.ts < t; });
+  auto first_interrupt =
+      std::lower_bound(r.interrupts.begin(), r.interrupts.end(), range.start,
+                       [](const core::analysis::Interrupt& i, TimeNs t) { return i.ts < t; });
   for (auto it = first_interrupt; it != r.interrupts.end() && it->ts <= range.end; ++it) {
     ++stats.interrupts;
     if (it->spurious) ++stats.spurious_interrupts;
@@ -145,11 +148,11 @@ void RangeStatsView::Draw(state::Document& doc) {
               widgets::FormatDuration(range.Length()).c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("(right-drag or Shift+drag on the timeline selects a range)");
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersV |
-                                     ImGuiTableFlags_SizingStretchProp;
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("queues", 7, kFlags)) {
-    for (const char* c : {"queue", "busy", "blocked on fence", "idle", "packets", "signals",
-                          "waits unblocked"}) {
+    for (const char* c :
+         {"queue", "busy", "blocked on fence", "idle", "packets", "signals", "waits unblocked"}) {
       ImGui::TableSetupColumn(c);
     }
     ImGui::TableHeadersRow();
@@ -159,11 +162,13 @@ void RangeStatsView::Draw(state::Document& doc) {
       ImGui::TableSetColumnIndex(0);
       ImGui::TextUnformatted(q.name.c_str());
       ImGui::TableSetColumnIndex(1);
-      ImGui::ProgressBar(static_cast<float>(q.busy / len), ImVec2(-1, 0),
-                         fmt::format("{} ({:.1f}%)", widgets::FormatDuration(q.busy),
-                                     100.0 * q.busy / len).c_str());
+      ImGui::ProgressBar(
+          static_cast<float>(q.busy / len), ImVec2(-1, 0),
+          fmt::format("{} ({:.1f}%)", widgets::FormatDuration(q.busy), 100.0 * q.busy / len)
+              .c_str());
       ImGui::TableSetColumnIndex(2);
-      ImGui::Text("%s (%.1f%%)", widgets::FormatDuration(q.blocked).c_str(), 100.0 * q.blocked / len);
+      ImGui::Text("%s (%.1f%%)", widgets::FormatDuration(q.blocked).c_str(),
+                  100.0 * q.blocked / len);
       ImGui::TableSetColumnIndex(3);
       ImGui::Text("%s (%.1f%%)", widgets::FormatDuration(q.idle).c_str(), 100.0 * q.idle / len);
       ImGui::TableSetColumnIndex(4);

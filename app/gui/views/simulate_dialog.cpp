@@ -1,8 +1,8 @@
 #include "app/gui/views/simulate_dialog.h"
 
-#include <cstring>
-
 #include <imgui.h>
+
+#include <cstring>
 
 #include "app/gui/platform/user_dirs.h"
 #include "core/sim/scenario_loader.h"
@@ -37,8 +37,7 @@ std::optional<std::filesystem::path> SimulateDialog::Draw(state::Settings& setti
   if (!ImGui::BeginPopupModal("Simulate", nullptr)) return result;
   if (result) ImGui::CloseCurrentPopup();
   const bool busy = m_job.Busy();
-  std::string current = m_scenarios.empty() ? std::string("(none)")
-                                            : m_scenarios[m_scenario_index];
+  std::string current = m_scenarios.empty() ? std::string("(none)") : m_scenarios[m_scenario_index];
   if (ImGui::BeginCombo("scenario", current.c_str())) {
     for (size_t i = 0; i < m_scenarios.size(); ++i) {
       if (ImGui::Selectable(m_scenarios[i].c_str(), static_cast<int>(i) == m_scenario_index)) {

@@ -1,8 +1,8 @@
 #include "app/gui/views/sql_console_view.h"
 
-#include <cstring>
-
 #include <imgui.h>
+
+#include <cstring>
 
 namespace app::gui::views {
 
@@ -42,12 +42,12 @@ void SqlConsoleView::Draw(state::Document& doc) {
     return;
   }
   if (!m_has_result) {
-    ImGui::TextDisabled("Views per event kind (packet_submitted, fence_wait_unblocked, ...) "
-                        "name the generic columns; see schemas/event_kinds.sql.");
+    ImGui::TextDisabled(
+        "Views per event kind (packet_submitted, fence_wait_unblocked, ...) "
+        "name the generic columns; see schemas/event_kinds.sql.");
     return;
   }
-  ImGui::TextDisabled("%zu rows%s", m_result.rows.size(),
-                      m_result.truncated ? " (truncated)" : "");
+  ImGui::TextDisabled("%zu rows%s", m_result.rows.size(), m_result.truncated ? " (truncated)" : "");
   const int columns = static_cast<int>(std::min<size_t>(m_result.columns.size(), 64));
   if (columns == 0) return;
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |

@@ -1,10 +1,10 @@
 #include "app/gui/views/timeline_view.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "app/gui/state/selection_info.h"
 #include "app/gui/timeline/track_layout.h"
@@ -20,14 +20,18 @@ using timeline::Row;
 
 constexpr size_t kMaxArrows = 3000;
 
-float Scale() { return ImGui::GetFontSize() / 15.0f; }
+float Scale() {
+  return ImGui::GetFontSize() / 15.0f;
+}
 
 TimeNs TimeAtX(const state::ViewState& view, float x, float left, float width) {
   double f = (x - left) / std::max(width, 1.0f);
   return view.visible.start + static_cast<TimeNs>(f * static_cast<double>(view.visible.Length()));
 }
 
-bool KeyPressed(int key) { return ImGui::IsKeyPressed(key, true); }
+bool KeyPressed(int key) {
+  return ImGui::IsKeyPressed(key, true);
+}
 
 }  // namespace
 
@@ -144,7 +148,8 @@ void TimelineView::Draw(state::Document& doc) {
   }
   // Corner: visible span and what the LOD did.
   dl->AddRectFilled(origin, ImVec2(area_min.x, area_min.y), widgets::RulerBackground());
-  std::string corner = fmt::format("{} shown", widgets::FormatDuration(doc.view.visible.Length(), 2));
+  std::string corner =
+      fmt::format("{} shown", widgets::FormatDuration(doc.view.visible.Length(), 2));
   dl->AddText(ImVec2(origin.x + 6 * s, origin.y + 4 * s), widgets::RulerText(), corner.c_str());
   DrawLabels(doc, rows, origin, label_w, m_scroll_y, area_min.y, area_max.y);
 
@@ -152,8 +157,9 @@ void TimelineView::Draw(state::Document& doc) {
   if (total_h > area_h) {
     float bar_h = std::max(area_h * area_h / total_h, 20.0f * s);
     float bar_y = area_min.y + (area_h - bar_h) * (m_scroll_y / (total_h - area_h));
-    dl->AddRectFilled(ImVec2(area_max.x + 2 * s, bar_y), ImVec2(area_max.x + scrollbar_w, bar_y + bar_h),
-                      IM_COL32(110, 115, 130, 200), 3.0f);
+    dl->AddRectFilled(ImVec2(area_max.x + 2 * s, bar_y),
+                      ImVec2(area_max.x + scrollbar_w, bar_y + bar_h), IM_COL32(110, 115, 130, 200),
+                      3.0f);
   }
   if (m_links_in_range > kMaxArrows && doc.view.show_arrows) {
     std::string note = fmt::format("{} arrows in view: zoom in to see them", m_links_in_range);
@@ -205,8 +211,7 @@ void TimelineView::DrawLabels(state::Document& doc, const std::vector<Row>& rows
       }
     } else {
       const auto& track = doc.model.tracks[row.index];
-      dl->AddText(ImVec2(x + 14 * s, top + 4 * s), widgets::TrackHeaderText(),
-                  track.label.c_str());
+      dl->AddText(ImVec2(x + 14 * s, top + 4 * s), widgets::TrackHeaderText(), track.label.c_str());
       size_t hidden = timeline::HiddenLanes(track, row.expanded);
       bool expandable = row.expanded || hidden > 0;
       if (expandable) {
@@ -280,8 +285,7 @@ void TimelineView::HandleInput(state::Document& doc, ImVec2 area_min, ImVec2 are
     m_drag = Drag::kNone;
   }
   if (hovered && ImGui::IsMouseDoubleClicked(0) && hit.valid) {
-    state::ZoomTo(view, hit.folded > 1 ? hit.range
-                                       : state::SelectionTimeRange(doc, hit.selection));
+    state::ZoomTo(view, hit.folded > 1 ? hit.range : state::SelectionTimeRange(doc, hit.selection));
   }
 
   const bool keys = (hovered || ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) &&

@@ -1,8 +1,8 @@
 #include "app/gui/views/tracks_view.h"
 
-#include <algorithm>
-
 #include <imgui.h>
+
+#include <algorithm>
 
 namespace app::gui::views {
 

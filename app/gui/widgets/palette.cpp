@@ -22,33 +22,54 @@ ImU32 Darken(ImU32 color, float factor) {
 
 ImU32 SpanColor(SpanStyle style, uint32_t key) {
   switch (style) {
-    case SpanStyle::kPacket: return HueColor(key, 0.55f, 0.85f);
-    case SpanStyle::kPacketPaging: return IM_COL32(150, 110, 60, 255);
-    case SpanStyle::kSignalBox: return IM_COL32(62, 92, 180, 255);
-    case SpanStyle::kWaitBox: return IM_COL32(175, 200, 235, 255);
-    case SpanStyle::kCpuWait: return IM_COL32(210, 90, 80, 255);
-    case SpanStyle::kTask: return HueColor(key + 7, 0.45f, 0.80f);
-    case SpanStyle::kTaskCancelled: return IM_COL32(120, 120, 120, 255);
-    case SpanStyle::kCpuSlice: return HueColor(key + 3, 0.35f, 0.75f);
-    case SpanStyle::kOverrun: return IM_COL32(200, 40, 40, 70);
-    case SpanStyle::kPreempted: return IM_COL32(230, 200, 60, 255);
+    case SpanStyle::kPacket:
+      return HueColor(key, 0.55f, 0.85f);
+    case SpanStyle::kPacketPaging:
+      return IM_COL32(150, 110, 60, 255);
+    case SpanStyle::kSignalBox:
+      return IM_COL32(62, 92, 180, 255);
+    case SpanStyle::kWaitBox:
+      return IM_COL32(175, 200, 235, 255);
+    case SpanStyle::kCpuWait:
+      return IM_COL32(210, 90, 80, 255);
+    case SpanStyle::kTask:
+      return HueColor(key + 7, 0.45f, 0.80f);
+    case SpanStyle::kTaskCancelled:
+      return IM_COL32(120, 120, 120, 255);
+    case SpanStyle::kCpuSlice:
+      return HueColor(key + 3, 0.35f, 0.75f);
+    case SpanStyle::kOverrun:
+      return IM_COL32(200, 40, 40, 70);
+    case SpanStyle::kPreempted:
+      return IM_COL32(230, 200, 60, 255);
   }
   return IM_COL32(255, 0, 255, 255);
 }
 
-ImU32 FoldedColor(SpanStyle style, uint32_t key) { return Darken(SpanColor(style, key), 0.62f); }
+ImU32 FoldedColor(SpanStyle style, uint32_t key) {
+  return Darken(SpanColor(style, key), 0.62f);
+}
 
 ImU32 MarkColor(MarkStyle style) {
   switch (style) {
-    case MarkStyle::kInterrupt: return IM_COL32(250, 210, 70, 255);
-    case MarkStyle::kInterruptSpurious: return IM_COL32(240, 90, 200, 255);
-    case MarkStyle::kModeChange: return IM_COL32(90, 220, 120, 255);
-    case MarkStyle::kCommit: return IM_COL32(80, 200, 240, 255);
-    case MarkStyle::kPreemption: return IM_COL32(255, 140, 30, 255);
-    case MarkStyle::kMarker: return IM_COL32(200, 200, 200, 255);
-    case MarkStyle::kSignalQueued: return IM_COL32(90, 120, 200, 255);
-    case MarkStyle::kWaitQueued: return IM_COL32(170, 200, 240, 255);
-    case MarkStyle::kError: return IM_COL32(255, 50, 50, 255);
+    case MarkStyle::kInterrupt:
+      return IM_COL32(250, 210, 70, 255);
+    case MarkStyle::kInterruptSpurious:
+      return IM_COL32(240, 90, 200, 255);
+    case MarkStyle::kModeChange:
+      return IM_COL32(90, 220, 120, 255);
+    case MarkStyle::kCommit:
+      return IM_COL32(80, 200, 240, 255);
+    case MarkStyle::kPreemption:
+      return IM_COL32(255, 140, 30, 255);
+    case MarkStyle::kMarker:
+      return IM_COL32(200, 200, 200, 255);
+    case MarkStyle::kSignalQueued:
+      return IM_COL32(90, 120, 200, 255);
+    case MarkStyle::kWaitQueued:
+      return IM_COL32(170, 200, 240, 255);
+    case MarkStyle::kError:
+      return IM_COL32(255, 50, 50, 255);
   }
   return IM_COL32(255, 0, 255, 255);
 }
@@ -62,19 +83,39 @@ ImU32 TextOn(ImU32 fill) {
 ImU32 TrackBackground(int row) {
   return row % 2 == 0 ? IM_COL32(32, 34, 40, 255) : IM_COL32(38, 40, 47, 255);
 }
-ImU32 TrackHeaderText() { return IM_COL32(220, 222, 228, 255); }
-ImU32 RulerBackground() { return IM_COL32(24, 25, 30, 255); }
-ImU32 RulerTick() { return IM_COL32(120, 124, 135, 255); }
-ImU32 RulerText() { return IM_COL32(200, 202, 210, 255); }
-ImU32 SelectionFill() { return IM_COL32(90, 150, 255, 40); }
-ImU32 SelectionEdge() { return IM_COL32(120, 170, 255, 200); }
-ImU32 HoverOutline() { return IM_COL32(255, 255, 255, 230); }
+ImU32 TrackHeaderText() {
+  return IM_COL32(220, 222, 228, 255);
+}
+ImU32 RulerBackground() {
+  return IM_COL32(24, 25, 30, 255);
+}
+ImU32 RulerTick() {
+  return IM_COL32(120, 124, 135, 255);
+}
+ImU32 RulerText() {
+  return IM_COL32(200, 202, 210, 255);
+}
+ImU32 SelectionFill() {
+  return IM_COL32(90, 150, 255, 40);
+}
+ImU32 SelectionEdge() {
+  return IM_COL32(120, 170, 255, 200);
+}
+ImU32 HoverOutline() {
+  return IM_COL32(255, 255, 255, 230);
+}
 ImU32 ArrowColor(bool highlighted) {
   return highlighted ? IM_COL32(255, 240, 120, 255) : IM_COL32(230, 230, 240, 150);
 }
-ImU32 RateCurve() { return IM_COL32(250, 210, 70, 200); }
-ImU32 BookmarkColor() { return IM_COL32(120, 230, 160, 220); }
-ImU32 CursorLine() { return IM_COL32(255, 255, 255, 70); }
+ImU32 RateCurve() {
+  return IM_COL32(250, 210, 70, 200);
+}
+ImU32 BookmarkColor() {
+  return IM_COL32(120, 230, 160, 220);
+}
+ImU32 CursorLine() {
+  return IM_COL32(255, 255, 255, 70);
+}
 
 void ApplyTheme(float dpi_scale) {
   ImGui::StyleColorsDark();

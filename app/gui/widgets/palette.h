@@ -2,24 +2,24 @@
 // colour of a span style and a key (context, process, thread), so one place decides the look.
 #pragma once
 
-#include <cstdint>
-
 #include <imgui.h>
+
+#include <cstdint>
 
 namespace app::gui::widgets {
 
 // What a coloured thing on the timeline is. The key (below) picks a hue within the style.
 enum class SpanStyle : uint8_t {
-  kPacket,        // GPU packet on a HW queue: hue per context / process
-  kPacketPaging,  // paging packet (kernel work)
-  kSignalBox,     // fence signal, queued on the CPU -> executed on the GPU (GPUView: dark)
-  kWaitBox,       // fence wait, queued -> unblocked (GPUView: light)
-  kCpuWait,       // CPU thread blocked in a fence wait
-  kTask,          // background (PGO) task on a runtime thread
+  kPacket,         // GPU packet on a HW queue: hue per context / process
+  kPacketPaging,   // paging packet (kernel work)
+  kSignalBox,      // fence signal, queued on the CPU -> executed on the GPU (GPUView: dark)
+  kWaitBox,        // fence wait, queued -> unblocked (GPUView: light)
+  kCpuWait,        // CPU thread blocked in a fence wait
+  kTask,           // background (PGO) task on a runtime thread
   kTaskCancelled,  // background task ended by cancel / abandon
-  kCpuSlice,      // imported CPU slice
-  kOverrun,       // log overrun: data missing window
-  kPreempted,     // packet suspended by preemption
+  kCpuSlice,       // imported CPU slice
+  kOverrun,        // log overrun: data missing window
+  kPreempted,      // packet suspended by preemption
 };
 
 enum class MarkStyle : uint8_t {

@@ -1,8 +1,8 @@
 #include "app/gui/widgets/time_format.h"
 
-#include <cstdlib>
-
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 namespace app::gui::widgets {
 

@@ -50,8 +50,8 @@ void DrawTimeRuler(ImDrawList* draw, ImVec2 min, ImVec2 max, TimeNs start, TimeN
   draw->AddLine(ImVec2(min.x, max.y - 1), ImVec2(max.x, max.y - 1), RulerTick());
 }
 
-void DrawTimeGrid(ImDrawList* draw, ImVec2 min, ImVec2 max, TimeNs start, TimeNs end,
-                  TimeNs origin, float dpi_scale) {
+void DrawTimeGrid(ImDrawList* draw, ImVec2 min, ImVec2 max, TimeNs start, TimeNs end, TimeNs origin,
+                  float dpi_scale) {
   const float width = max.x - min.x;
   RulerGrid grid = ChooseRulerGrid(start - origin, end - origin, width, 110.0f * dpi_scale);
   const double px_per_ns = width / static_cast<double>(end - start);

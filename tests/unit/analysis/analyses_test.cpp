@@ -2,6 +2,7 @@
 // next to the trace it comes from.
 #include <gtest/gtest.h>
 
+#include "core/analysis/background_stats.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/idle_gaps.h"
 #include "core/analysis/interrupt_analysis.h"
@@ -337,6 +338,17 @@ TEST(PgoSeries, OnePointPerPass) {
   EXPECT_DOUBLE_EQ(s.passes[2].mean_packet_ns, 20);
   EXPECT_FALSE(s.passes[2].further_measurements_desired);
   EXPECT_EQ(s.passes[2].end, 300);
+  // converged at the third call (FMD false at 200): 3 passes, 200 ns after the first call;
+  // packet time 40 in the first pass, 20 in the last; tasks never overlapped.
+  BackgroundStats b = ComputeBackgroundStats(store, r, s);
+  EXPECT_EQ(b.tasks_queued, 3u);
+  EXPECT_EQ(b.tasks_finished, 3u);
+  EXPECT_EQ(b.max_concurrent, 1u);
+  EXPECT_TRUE(b.converged);
+  EXPECT_EQ(b.passes_to_converge, 3u);
+  EXPECT_EQ(b.time_to_converge_ns, 200);
+  EXPECT_EQ(b.packet_time_first_pass_ns, 40);
+  EXPECT_EQ(b.packet_time_last_pass_ns, 20);
 }
 
 TEST(CriticalPath, FromAChosenTime) {
@@ -412,4 +424,41 @@ TEST(PgoSeries, SplitAtAppliedVariantsWithoutModeChanges) {
   EXPECT_DOUBLE_EQ(s.passes[2].mean_pgo_packet_ns, 20);
   EXPECT_DOUBLE_EQ(s.passes[2].mean_packet_ns, 30);
   EXPECT_EQ(s.passes[2].pgo_packets, 1u);
+  // No SetBackgroundProcessingMode call: FurtherMeasurementsDesired is unknown, so nothing is
+  // said about convergence; the three variant-split passes still count, and the packet time
+  // falls from 40 (first pass) to 20 (last pass) on the packets PGO works on.
+  Reconstruction r = Reconstruct(store);
+  BackgroundStats b = ComputeBackgroundStats(store, r, ComputePgoSeries(store, r));
+  EXPECT_FALSE(b.converged);
+  EXPECT_EQ(b.passes_to_converge, 0u);
+  EXPECT_EQ(b.passes, 3u);
+  EXPECT_EQ(b.packet_time_first_pass_ns, 40);
+  EXPECT_EQ(b.packet_time_last_pass_ns, 20);
+}
+
+TEST(IdleGaps, SubmittedWhileTheEngineRanAnotherQueue) {
+  // Two queues on one engine: "low" runs [0,50]; "high" has a packet submitted at 10 that only
+  // starts at 50 -> high's gap [0,50]: nothing_submitted [0,10], submitted_not_running [10,50],
+  // all 40 ns of it with the engine busy with "low".
+  ScratchDir dir;
+  HandTrace t(dir / "e.db");
+  QueueId low = t.Queue("low", QueueType::kCompute);
+  const EngineId engine_of_low = 1;  // HandTrace::Queue made engine 1 for "low"
+  QueueId high = t.writer().AddQueue({engine_of_low, 1, QueueType::kCompute, 1, 1, "high", 1});
+  t.Packet(low, 0, 1, 0, 0, 50);
+  t.Packet(high, 0, 2, 10, 50, 70);
+  TraceStore store = t.Finish(0, 70);
+  IdleGaps gaps = AttributeIdleGaps(store, Reconstruct(store));
+  const QueueGaps& h = gaps.per_queue[high - 1];
+  EXPECT_EQ(h.by_cause[static_cast<int>(GapCause::kNothingSubmitted)], 10);
+  EXPECT_EQ(h.by_cause[static_cast<int>(GapCause::kSubmittedNotRunning)], 40);
+  EXPECT_EQ(h.engine_busy_ns, 40);
+  bool named = false;
+  for (const GapPiece& p : gaps.pieces) {
+    if (p.queue == high && p.cause == GapCause::kSubmittedNotRunning) {
+      EXPECT_EQ(p.engine_busy_with, low);
+      named = true;
+    }
+  }
+  EXPECT_TRUE(named);
 }

@@ -85,6 +85,10 @@ TEST(StatsJson, KeysAndHandWorkedValues) {
   EXPECT_EQ(At(j, "log_buffers.overruns"), 1);
   EXPECT_EQ(At(j, "log_buffers.entries_lost"), 4);
   EXPECT_EQ(At(j, "log_buffers.entries_written"), 0);
+  // one successful mode call with FurtherMeasurementsDesired: one pass, not converged
+  EXPECT_EQ(At(j, "background.passes"), 1);
+  EXPECT_EQ(At(j, "background.converged"), 0);
+  EXPECT_EQ(At(j, "background.tasks_queued"), 0);
 }
 
 TEST(ReportJson, SupersetWithPathLatencyFindingsPgo) {
