@@ -60,8 +60,12 @@ std::string Statement::ColumnText(int index) const {
 }
 
 Database::Database(const std::string& path, Mode mode) : m_path(path) {
-  int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY
-                                      : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  // A file being written belongs to one TraceWriter, used by one thread at a time: NOMUTEX
+  // drops SQLite's per-call connection mutex (a lock and unlock around every bind and step,
+  // about 6% of a Chrome JSON import's instructions).
+  int flags = mode == Mode::kReadOnly
+                  ? SQLITE_OPEN_READONLY
+                  : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
   if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
     std::string message = m_path + ": cannot open: " + (m_db ? sqlite3_errmsg(m_db) : "?");
     if (m_db) sqlite3_close(m_db);

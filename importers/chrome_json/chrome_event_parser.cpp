@@ -295,15 +295,20 @@ struct ChromeEventParser::Impl {
                                   token.back() == '\r' || token.back() == '\t')) {
           token.remove_suffix(1);
         }
-        double d = 0;
-        auto parsed = std::from_chars(token.data(), token.data() + token.size(), d);
-        if (parsed.ec != std::errc() || parsed.ptr != token.data() + token.size() ||
-            !std::isfinite(d)) {
-          Bad(offset, fmt::format("args.{}: '{}' is not a finite number", key, token));
-        }
         uint64_t exact = 0;
         auto as_int = std::from_chars(token.data(), token.data() + token.size(), exact);
         const bool is_exact = as_int.ec == std::errc() && as_int.ptr == token.data() + token.size();
+        // Most arguments are non-negative integers: their double is the integer rounded to
+        // nearest, which the conversion gives exactly as from_chars would; only the others
+        // need the (slower) decimal parse.
+        double d = static_cast<double>(exact);
+        if (!is_exact) {
+          auto parsed = std::from_chars(token.data(), token.data() + token.size(), d);
+          if (parsed.ec != std::errc() || parsed.ptr != token.data() + token.size() ||
+              !std::isfinite(d)) {
+            Bad(offset, fmt::format("args.{}: '{}' is not a finite number", key, token));
+          }
+        }
         if (ph == 0 || ph == 'C') {
           if (number_count == numbers.size()) numbers.push_back({});
           numbers[number_count].key.assign(key);

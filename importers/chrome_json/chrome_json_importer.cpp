@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/model/error.h"
+#include "importers/chrome_json/background_scanner.h"
 #include "importers/chrome_json/chrome_event_parser.h"
 #include "importers/chrome_json/chrome_trace_builder.h"
 #include "importers/chrome_json/json_container_scanner.h"
@@ -58,24 +59,28 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
   JsonContainerScanner scanner(content, input.label);
   scanner.set_lenient_truncation(options.lenient);
   ChromeEventParser parser(writer, trace);
-  EventSpan span;
   uint64_t next_report = 0;
-  while (scanner.Next(&span)) {
-    try {
-      parser.Parse(span.offset, span.text);
-    } catch (const BadEvent& bad) {
-      if (!options.lenient) {
-        throw core::Error(
-            fmt::format("{}: {}", DescribePlace(input.label, content, bad.offset), bad.message));
+  std::vector<EventSpan> batch;
+  // The scan (finding where each event ends) runs on a second thread, ahead of the parse.
+  BackgroundScanner spans(scanner);
+  while (spans.Next(&batch)) {
+    for (const EventSpan& span : batch) {
+      try {
+        parser.Parse(span.offset, span.text);
+      } catch (const BadEvent& bad) {
+        if (!options.lenient) {
+          throw core::Error(
+              fmt::format("{}: {}", DescribePlace(input.label, content, bad.offset), bad.message));
+        }
+        if (trace.bad_events_skipped++ == 0) {
+          trace.first_bad_event =
+              fmt::format("{}: {}", DescribeOffset(content, bad.offset), bad.message);
+        }
       }
-      if (trace.bad_events_skipped++ == 0) {
-        trace.first_bad_event =
-            fmt::format("{}: {}", DescribeOffset(content, bad.offset), bad.message);
+      if (span.offset >= next_report) {
+        report(0.5 * static_cast<double>(span.offset) / std::max<size_t>(content.size(), 1));
+        next_report = span.offset + (8u << 20);
       }
-    }
-    if (span.offset >= next_report) {
-      report(0.5 * static_cast<double>(span.offset) / std::max<size_t>(content.size(), 1));
-      next_report = span.offset + (8u << 20);
     }
   }
   if (scanner.truncated()) {

@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <fmt/format.h>
 
 #include "core/model/error.h"
@@ -11,6 +15,34 @@ namespace importers::chrome_json {
 namespace {
 
 bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Offset of the first '"', '{', '}', '[' or ']' at or after `p` (or `size`): the only bytes
+// that matter when following the nesting of an event. Sixteen bytes per step with SSE2 (every
+// x86-64 has it); the byte loop finishes the tail and other machines.
+uint64_t FindStructural(const char* data, uint64_t p, uint64_t size) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i fold = _mm_set1_epi8(static_cast<char>(0xDF));  // '{' -> '[', '}' -> ']'
+  const __m128i open = _mm_set1_epi8('[');
+  const __m128i close = _mm_set1_epi8(']');
+  while (p + 16 <= size) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + p));
+    const __m128i folded = _mm_and_si128(bytes, fold);
+    const __m128i hits = _mm_or_si128(
+        _mm_cmpeq_epi8(bytes, quote),
+        _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
+    const int mask = _mm_movemask_epi8(hits);
+    if (mask != 0) return p + static_cast<uint64_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    p += 16;
+  }
+#endif
+  while (p < size) {
+    const char c = data[p];
+    if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') return p;
+    ++p;
+  }
+  return size;
+}
 
 }  // namespace
 
@@ -29,22 +61,33 @@ void JsonContainerScanner::SkipSpace() {
 }
 
 uint64_t JsonContainerScanner::SkipString(uint64_t begin, bool* truncated) {
+  // A backslash escapes the byte after it (\" and \\ included), so the string ends at the first
+  // quote not consumed by an escape.
   const char* data = m_text.data();
+  const uint64_t size = m_text.size();
   uint64_t p = begin + 1;
-  while (true) {
-    const void* hit = std::memchr(data + p, '"', m_text.size() - p);
-    if (!hit) {
-      *truncated = true;
-      return m_text.size();
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  while (p + 16 <= size) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + p));
+    const int mask = _mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)));
+    if (mask == 0) {
+      p += 16;
+      continue;
     }
-    uint64_t quote = static_cast<const char*>(hit) - data;
-    uint64_t backslashes = 0;
-    while (quote - backslashes > begin + 1 && data[quote - backslashes - 1] == '\\') {
-      ++backslashes;
-    }
-    if (backslashes % 2 == 0) return quote + 1;
-    p = quote + 1;
+    p += static_cast<uint64_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    if (data[p] == '"') return p + 1;
+    p += 2;
   }
+#endif
+  while (p < size) {
+    if (data[p] == '"') return p + 1;
+    p += data[p] == '\\' ? 2 : 1;
+  }
+  *truncated = true;
+  return size;
 }
 
 uint64_t JsonContainerScanner::SkipValue(uint64_t begin, bool* truncated) {
@@ -69,7 +112,7 @@ uint64_t JsonContainerScanner::SkipValue(uint64_t begin, bool* truncated) {
   char expected[256];
   size_t depth = 0;
   uint64_t p = begin;
-  while (p < size) {
+  while ((p = FindStructural(data, p, size)) < size) {
     const char c = data[p];
     if (c == '"') {
       p = SkipString(p, truncated);
