@@ -275,3 +275,33 @@ TEST(TimelineModel, TdrIsMarkedOnTheQueueWhosePacketHung) {
   }
   EXPECT_EQ(marked, 1);
 }
+
+TEST(TimelineModel, VsyncAndTextMarkersAreDrawn) {
+  // Two VSync markers of adapter 1 (no queue, no thread) go to a "Display" track; a text marker
+  // on a thread goes to that thread's track.
+  test_support::ScratchDir dir;
+  auto path = dir / "markers.db";
+  {
+    core::store::TraceWriter w(path, "unit-test");
+    auto adapter = w.AddAdapter({"GPU"});
+    auto process = w.AddProcess({7, "app"});
+    auto thread = w.AddThread({process, 70, core::model::ThreadKind::kApplication, "main", 0});
+    auto vsync = static_cast<int64_t>(w.Intern("VSync"));
+    auto text = static_cast<int64_t>(w.Intern("frame begin"));
+    w.Append({100, EventKind::Marker, 0, 0, 0, 0, 0, vsync, adapter, 0, 1});
+    w.Append({150, EventKind::Marker, 0, thread, 0, 0, 0, text, 0, 0, 0});
+    w.Append({200, EventKind::Marker, 0, 0, 0, 0, 0, vsync, adapter, 0, 1});
+    w.Commit();
+  }
+  auto doc = state::LoadDocument(path);
+  std::vector<core::model::TimeNs> display, on_thread;
+  for (const auto& track : doc->model.tracks) {
+    for (const auto& marks : track.marks) {
+      if (marks.kind != timeline::MarkKind::kMarkers) continue;
+      auto& out = track.kind == timeline::TrackKind::kThread ? on_thread : display;
+      for (size_t i = 0; i < marks.size(); ++i) out.push_back(marks.Time(i));
+    }
+  }
+  EXPECT_EQ(display, (std::vector<core::model::TimeNs>{100, 200}));
+  EXPECT_EQ(on_thread, (std::vector<core::model::TimeNs>{150}));
+}

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "app/gui/timeline/lod.h"
@@ -119,6 +120,12 @@ struct Builder {
       // seed 004: the engine was reset because the running packet missed the TDR timeout.
       track.marks.push_back(MakeMarks(MarkKind::kTdrs, queue.id, q.tdrs, r, store));
     }
+    if (queue.id < store.events_by_queue.size()) {
+      auto markers = MarkerEvents(store.events_by_queue[queue.id]);
+      if (!markers.empty()) {
+        track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, std::move(markers), r, store));
+      }
+    }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
   }
@@ -153,6 +160,10 @@ struct Builder {
         if (store.events.kind[e] == core::model::EventKind::CpuSlice) slices.push_back(e);
       }
       AppendLanes(track, SpreadOverLanes(LaneKind::kCpuSlices, 0, slices, store, r, end));
+      auto markers = MarkerEvents(store.events_by_thread[thread.id]);
+      if (!markers.empty()) {
+        track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, std::move(markers), r, store));
+      }
     }
     if (track.lanes.empty() && track.marks.empty()) return false;
     track_of_thread[thread.id] = static_cast<int>(model.tracks.size());
@@ -277,6 +288,43 @@ struct Builder {
     }
   }
 
+  // Marker and instant records among `events` (indices into TraceStore::events), in time order.
+  std::vector<uint32_t> MarkerEvents(const std::vector<uint32_t>& events) const {
+    std::vector<uint32_t> out;
+    for (uint32_t e : events) {
+      auto kind = store.events.kind[e];
+      if (kind == core::model::EventKind::Marker || kind == core::model::EventKind::Instant) {
+        out.push_back(e);
+      }
+    }
+    return out;
+  }
+
+  // Markers that belong to no queue or thread: VSync and other display markers, one track per
+  // adapter (marker.arg1) in a "Display" group.
+  void AddDisplayMarkers() {
+    std::map<uint32_t, std::vector<uint32_t>> by_adapter;
+    const auto& ev = store.events;
+    for (uint32_t e = 0; e < ev.size(); ++e) {
+      if (ev.kind[e] != core::model::EventKind::Marker || ev.queue[e] != 0 || ev.thread[e] != 0) {
+        continue;
+      }
+      by_adapter[static_cast<uint32_t>(ev.arg1[e])].push_back(e);
+    }
+    if (by_adapter.empty()) return;
+    int group = AddGroup("Display", -1);
+    for (auto& [adapter, events] : by_adapter) {
+      Track track;
+      track.kind = TrackKind::kInterrupts;
+      track.id = adapter;
+      track.group = group;
+      const auto* a = store.FindAdapter(adapter);
+      track.label = a ? fmt::format("{} VSync / markers", a->name) : std::string("markers");
+      track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, std::move(events), r, store));
+      model.tracks.push_back(std::move(track));
+    }
+  }
+
   int TrackOfSignal(const core::analysis::SignalBox& s) const {
     if (s.queue != 0 && s.queue < track_of_queue.size()) return track_of_queue[s.queue];
     if (s.thread != 0 && s.thread < track_of_thread.size()) return track_of_thread[s.thread];
@@ -320,6 +368,7 @@ TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& 
   b.AddQueues();
   b.AddThreads(false);
   b.AddInterrupts();
+  b.AddDisplayMarkers();
   b.AddThreads(true);
   if (!r.mode_changes.empty()) b.AddBackgroundGroup();
   b.AddLinks();
@@ -418,6 +467,8 @@ TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item, const TraceStor
       return store.events.ts[item];
     case MarkKind::kTdrs:
       return r.tdrs[item].ts;
+    case MarkKind::kMarkers:
+      return store.events.ts[item];
   }
   return 0;
 }

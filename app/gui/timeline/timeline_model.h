@@ -49,6 +49,7 @@ enum class MarkKind : uint8_t {
   kPreemptions,  // items index QueueTrack::segments of `queue` that ended preempted (at end)
   kVariants,     // items index TraceStore::events (variant_applied records)
   kTdrs,         // items index Reconstruction::tdrs (the queue whose packet hung, at ts)
+  kMarkers,      // items index TraceStore::events (marker and instant records, e.g. VSync)
 };
 
 // A coarse index over a sorted time column: the last time of every block of kBlock entries.

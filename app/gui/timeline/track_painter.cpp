@@ -114,6 +114,12 @@ MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_
       return MarkStyle::kCommit;
     case MarkKind::kTdrs:
       return MarkStyle::kError;
+    case MarkKind::kMarkers:
+      // marker.flags 1: VSync
+      return doc.store.events.kind[marks.items[item]] == core::model::EventKind::Marker &&
+                     doc.store.events.flags[marks.items[item]] == 1
+                 ? MarkStyle::kVsync
+                 : MarkStyle::kMarker;
   }
   return MarkStyle::kMarker;
 }
@@ -176,6 +182,8 @@ Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
       return {SelectionKind::kPacket, packet, 0};
     }
     case MarkKind::kVariants:
+      return {SelectionKind::kEvent, m.items[item], 0};
+    case MarkKind::kMarkers:
       return {SelectionKind::kEvent, m.items[item], 0};
     case MarkKind::kTdrs: {
       uint32_t event = doc.reconstruction.tdrs[m.items[item]].event;

@@ -68,6 +68,8 @@ ImU32 MarkColor(MarkStyle style) {
       return IM_COL32(90, 120, 200, 255);
     case MarkStyle::kWaitQueued:
       return IM_COL32(170, 200, 240, 255);
+    case MarkStyle::kVsync:
+      return IM_COL32(120, 230, 230, 255);
     case MarkStyle::kError:
       return IM_COL32(255, 50, 50, 255);
   }

@@ -31,6 +31,7 @@ enum class MarkStyle : uint8_t {
   kMarker,             // marker / instant from an import
   kSignalQueued,       // CPU queued a fence signal (thread lane)
   kWaitQueued,         // CPU queued a fence wait (thread lane)
+  kVsync,              // display VSync
   kError,              // API error, TDR
 };
 
