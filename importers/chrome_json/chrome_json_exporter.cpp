@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "core/model/error.h"
+#include "core/report/json.h"
 #include "core/store/trace_store.h"
 
 namespace importers::chrome_json {
@@ -26,21 +27,7 @@ constexpr int64_t kAdapterPidBase = 1'000'000;
 
 void AppendEscaped(std::string& out, std::string_view text) {
   out.push_back('"');
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
+  out += core::report::JsonEscape(text);
   out.push_back('"');
 }
 
