@@ -10,6 +10,14 @@
 namespace core::analysis {
 namespace {
 
+// Index recorded for a non-zero operation id, or kNoIndex (id 0 means "no id").
+template <typename Map>
+uint32_t IndexOfId(const Map& by_id, int64_t id) {
+  if (id == 0) return kNoIndex;
+  auto it = by_id.find(id);
+  return it == by_id.end() ? kNoIndex : it->second;
+}
+
 using core::store::TraceStore;
 
 TimeNs FirstKnown(TimeNs a, TimeNs b, TimeNs c = kUnknownTime) {
@@ -333,11 +341,7 @@ class Builder {
     return index;
   }
 
-  uint32_t FindSignal(int64_t id) const {
-    if (id == 0) return kNoIndex;
-    auto it = m_signal_by_id.find(id);
-    return it == m_signal_by_id.end() ? kNoIndex : it->second;
-  }
+  uint32_t FindSignal(int64_t id) const { return IndexOfId(m_signal_by_id, id); }
 
   void OnSignalQueued(uint32_t i) {
     const auto& ev = m_store.events;
@@ -429,11 +433,7 @@ class Builder {
     return index;
   }
 
-  uint32_t FindWait(int64_t id) const {
-    if (id == 0) return kNoIndex;
-    auto it = m_wait_by_id.find(id);
-    return it == m_wait_by_id.end() ? kNoIndex : it->second;
-  }
+  uint32_t FindWait(int64_t id) const { return IndexOfId(m_wait_by_id, id); }
 
   void OnWaitQueued(uint32_t i) {
     const auto& ev = m_store.events;
@@ -477,11 +477,7 @@ class Builder {
     return index;
   }
 
-  uint32_t FindCpuWait(int64_t id) const {
-    if (id == 0) return kNoIndex;
-    auto it = m_cpu_wait_by_id.find(id);
-    return it == m_cpu_wait_by_id.end() ? kNoIndex : it->second;
-  }
+  uint32_t FindCpuWait(int64_t id) const { return IndexOfId(m_cpu_wait_by_id, id); }
 
   void OnCpuWaitBegin(uint32_t i) {
     const auto& ev = m_store.events;

@@ -228,7 +228,6 @@ Json StatsJson(const ReportData& d) {
   logs.Set("fallback_scans", d.Count(EventKind::LogFallbackScan));
   j.Set("log_buffers", std::move(logs));
 
-
   // seed 004: preemption requests, their latency (request -> preemption point + context save)
   // and TDRs; the granularities are the first adapter's, as lower-case names.
   const PreemptionStats& p = d.preemption;
