@@ -52,6 +52,12 @@ struct ParsedEvent {
   uint8_t bits = 0;
 };
 
+// Track::metadata / ProcessEntry::metadata: which fields metadata events have set (so that
+// parts parsed apart are merged as if parsed in order).
+constexpr uint8_t kNameSet = 1;
+constexpr uint8_t kLabelsSet = 2;
+constexpr uint8_t kSortIndexSet = 4;
+
 // A (pid, tid) pair seen in the file.
 struct Track {
   IdKey pid;
@@ -61,6 +67,7 @@ struct Track {
   int32_t sort_index = 0;
   bool has_sort_index = false;
   bool gpu_stream = false;  // holds kernels / memcpys / memsets / cuda_sync of a device
+  uint8_t metadata = 0;     // k*Set bits
 };
 
 struct ProcessEntry {
@@ -69,6 +76,7 @@ struct ProcessEntry {
   std::string labels;  // process_labels
   int32_t sort_index = 0;
   bool gpu_device = false;  // a Kineto device (pid = device index)
+  uint8_t metadata = 0;     // k*Set bits
 };
 
 // The numeric Kineto arguments the GPU mapping needs (-1 when absent).

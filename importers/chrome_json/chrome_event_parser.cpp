@@ -110,8 +110,9 @@ std::string MicrosToNs(std::string_view token, int64_t* ns) {
 }
 
 struct ChromeEventParser::Impl {
-  core::store::TraceWriter& writer;
-  ParsedTrace& trace;
+  // Null for a parser of a part (string ids are then local to the part, see Merge).
+  core::store::TraceWriter* writer;
+  ParsedTrace* trace;
   od::parser parser;
   std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> writer_strings;
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> local_strings;
@@ -132,16 +133,31 @@ struct ChromeEventParser::Impl {
   std::string last_category;
   StringId last_category_id = 0;
   uint32_t last_track = kNone;
+  std::vector<char> run_buffer;  // a run of events as one array document (ParseRun)
 
-  Impl(core::store::TraceWriter& w, ParsedTrace& t) : writer(w), trace(t) {}
+  Impl(core::store::TraceWriter* w, ParsedTrace* t) : writer(w), trace(t) {}
+
+  void Restart(ParsedTrace* part) {
+    trace = part;
+    *trace = ParsedTrace();
+    trace->writer_strings.emplace_back();  // id 0 is "no string"
+    writer_strings.clear();
+    local_strings.clear();
+    process_of_pid.clear();
+    track_of_pair.clear();
+    last_category.clear();
+    last_category_id = 0;
+    last_track = kNone;
+  }
 
   StringId Intern(std::string_view text) {
     auto it = writer_strings.find(text);
     if (it != writer_strings.end()) return it->second;
-    StringId id = writer.Intern(text);
+    StringId id = writer ? writer->Intern(text)
+                         : static_cast<StringId>(trace->writer_strings.size());
     writer_strings.emplace(std::string(text), id);
-    if (trace.writer_strings.size() <= id) trace.writer_strings.resize(id + 1);
-    trace.writer_strings[id] = std::string(text);
+    if (trace->writer_strings.size() <= id) trace->writer_strings.resize(id + 1);
+    trace->writer_strings[id] = std::string(text);
     return id;
   }
   // Categories come from a small set and repeat in runs: one remembered entry saves the hash.
@@ -154,8 +170,8 @@ struct ChromeEventParser::Impl {
   uint32_t Local(std::string_view text) {
     auto it = local_strings.find(text);
     if (it != local_strings.end()) return it->second;
-    uint32_t id = static_cast<uint32_t>(trace.local_strings.size());
-    trace.local_strings.emplace_back(text);
+    uint32_t id = static_cast<uint32_t>(trace->local_strings.size());
+    trace->local_strings.emplace_back(text);
     local_strings.emplace(std::string(text), id);
     return id;
   }
@@ -163,17 +179,17 @@ struct ChromeEventParser::Impl {
   uint32_t ProcessOf(const IdKey& pid) {
     auto it = process_of_pid.find(pid);
     if (it != process_of_pid.end()) return it->second;
-    uint32_t index = static_cast<uint32_t>(trace.processes.size());
+    uint32_t index = static_cast<uint32_t>(trace->processes.size());
     ProcessEntry entry;
     entry.pid = pid;
-    trace.processes.push_back(entry);
+    trace->processes.push_back(entry);
     process_of_pid.emplace(pid, index);
     return index;
   }
   uint32_t TrackOf(const IdKey& pid, const IdKey& tid) {
     // Events of one thread come in runs: check the last track before hashing.
-    if (last_track != kNone && trace.tracks[last_track].pid == pid &&
-        trace.tracks[last_track].tid == tid) {
+    if (last_track != kNone && trace->tracks[last_track].pid == pid &&
+        trace->tracks[last_track].tid == tid) {
       return last_track;
     }
     last_track = TrackOfUncached(pid, tid);
@@ -183,12 +199,12 @@ struct ChromeEventParser::Impl {
     auto key = std::make_pair(pid, tid);
     auto it = track_of_pair.find(key);
     if (it != track_of_pair.end()) return it->second;
-    uint32_t index = static_cast<uint32_t>(trace.tracks.size());
+    uint32_t index = static_cast<uint32_t>(trace->tracks.size());
     Track track;
     track.pid = pid;
     track.tid = tid;
     track.process = ProcessOf(pid);
-    trace.tracks.push_back(track);
+    trace->tracks.push_back(track);
     track_of_pair.emplace(key, index);
     return index;
   }
@@ -348,26 +364,32 @@ struct ChromeEventParser::Impl {
     }
   }
 
-  void ApplyMetadata(std::string_view name, uint32_t track_index, uint64_t offset) {
-    Track& track = trace.tracks[track_index];
-    ProcessEntry& process = trace.processes[track.process];
+  void ApplyMetadata(std::string_view name, uint32_t track_index) {
+    Track& track = trace->tracks[track_index];
+    ProcessEntry& process = trace->processes[track.process];
     if (name == "process_name") {
       process.name = arg_name;
+      process.metadata |= kNameSet;
     } else if (name == "process_labels") {
       process.labels = arg_labels;
+      process.metadata |= kLabelsSet;
       // Kineto labels each device "GPU n" (ROCm too).
       if (arg_labels.rfind("GPU ", 0) == 0) process.gpu_device = true;
     } else if (name == "process_sort_index") {
-      if (has_sort_index) process.sort_index = static_cast<int32_t>(arg_sort_index);
+      if (has_sort_index) {
+        process.sort_index = static_cast<int32_t>(arg_sort_index);
+        process.metadata |= kSortIndexSet;
+      }
     } else if (name == "thread_name") {
       track.name = arg_name;
+      track.metadata |= kNameSet;
     } else if (name == "thread_sort_index") {
       if (has_sort_index) {
         track.sort_index = static_cast<int32_t>(arg_sort_index);
         track.has_sort_index = true;
+        track.metadata |= kSortIndexSet;
       }
     }
-    (void)offset;
   }
 
   void Parse(uint64_t offset, std::string_view text) {
@@ -381,9 +403,114 @@ struct ChromeEventParser::Impl {
       Bad(offset, e == simdjson::INCORRECT_TYPE ? std::string("an event must be a JSON object")
                                                 : fmt::format("invalid JSON: {}", Describe(e)));
     }
+    ParseObject(obj, offset);
+  }
+
+  bool ParseEvents(uint64_t offset, std::string_view text) {
+    if (text.empty()) return true;
+    // Wrapped in brackets, the events and the commas between them are one JSON array.
+    const size_t size = text.size() + 2;
+    if (run_buffer.size() < size + simdjson::SIMDJSON_PADDING) {
+      run_buffer.resize(size + simdjson::SIMDJSON_PADDING + (size >> 2));
+    }
+    run_buffer[0] = '[';
+    std::memcpy(run_buffer.data() + 1, text.data(), text.size());
+    run_buffer[size - 1] = ']';
+    // Undo what a failed run added, so that the caller can parse it again event by event. (The
+    // tracks and strings it met stay: parsing the same events again meets them in the same
+    // order, so the tables come out the same.)
+    const size_t events_before = trace->events.size();
+    const size_t counters_before = trace->counter_values.size();
+    const size_t kineto_before = trace->kineto_args.size();
+    auto fail = [&] {
+      trace->events.resize(events_before);
+      trace->counter_values.resize(counters_before);
+      trace->kineto_args.resize(kineto_before);
+      return false;
+    };
+    od::document doc;
+    simdjson::padded_string_view view(run_buffer.data(), size, run_buffer.size());
+    od::array array;
+    if (parser.iterate(view).get(doc) || doc.get_array().get(array)) return fail();
+    // The event's place in the content: its first byte in the buffer, less the '['.
+    const char* origin = run_buffer.data() + 1;
+    try {
+      for (auto element : array) {
+        od::value value;
+        od::object obj;
+        if (std::move(element).get(value)) return fail();
+        const uint64_t at = offset + static_cast<uint64_t>(value.raw_json_token().data() - origin);
+        if (value.get_object().get(obj)) return fail();
+        ParseObject(obj, at);
+      }
+    } catch (const BadEvent&) {
+      return fail();
+    }
+    // The array must end at the closing bracket added above: anything after an earlier ']' (the
+    // event array ended inside the text) is not an event of it.
+    const char* rest = nullptr;
+    if (doc.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) return fail();
+    return true;
+  }
+
+  // Appends a part parsed by a parser without writer (string ids, local strings, tracks and
+  // processes local to the part) as if its events had been parsed here, in order.
+  void Merge(ParsedTrace& part) {
+    std::vector<StringId> strings(part.writer_strings.size(), 0);
+    for (size_t i = 1; i < strings.size(); ++i) strings[i] = Intern(part.writer_strings[i]);
+    std::vector<uint32_t> locals(part.local_strings.size());
+    for (size_t i = 0; i < locals.size(); ++i) locals[i] = Local(part.local_strings[i]);
+    auto key_of = [&](IdKey key) {
+      if (key.is_string) key.value = locals[static_cast<size_t>(key.value)];
+      return key;
+    };
+    // Tracks in the order the part met them create processes and tracks in the order the
+    // events would have; metadata later in the file replaces earlier values, flags add up.
+    std::vector<uint32_t> tracks(part.tracks.size());
+    for (size_t i = 0; i < tracks.size(); ++i) {
+      const Track& from = part.tracks[i];
+      tracks[i] = TrackOfUncached(key_of(from.pid), key_of(from.tid));
+      Track& to = trace->tracks[tracks[i]];
+      if (from.metadata & kNameSet) to.name = from.name;
+      if (from.metadata & kSortIndexSet) {
+        to.sort_index = from.sort_index;
+        to.has_sort_index = true;
+      }
+      to.metadata |= from.metadata;
+      to.gpu_stream |= from.gpu_stream;
+    }
+    for (const ProcessEntry& from : part.processes) {
+      ProcessEntry& to = trace->processes[ProcessOf(key_of(from.pid))];
+      if (from.metadata & kNameSet) to.name = from.name;
+      if (from.metadata & kLabelsSet) to.labels = from.labels;
+      if (from.metadata & kSortIndexSet) to.sort_index = from.sort_index;
+      to.metadata |= from.metadata;
+      to.gpu_device |= from.gpu_device;
+    }
+    const uint32_t counters = static_cast<uint32_t>(trace->counter_values.size());
+    for (const CounterValue& value : part.counter_values) {
+      trace->counter_values.push_back({strings[value.key], value.value});
+    }
+    const uint32_t kineto = static_cast<uint32_t>(trace->kineto_args.size());
+    trace->kineto_args.insert(trace->kineto_args.end(), part.kineto_args.begin(),
+                              part.kineto_args.end());
+    for (ParsedEvent ev : part.events) {
+      ev.seq = static_cast<uint32_t>(trace->events.size());
+      ev.track = tracks[ev.track];
+      ev.name = strings[ev.name];
+      ev.cat = strings[ev.cat];
+      if (ev.bits & kIdIsString) ev.id = locals[ev.id];
+      if (ev.bind_id != kNone) ev.bind_id = locals[ev.bind_id];
+      if (ev.extra != kNone) ev.extra += ev.ph == 'C' ? counters : kineto;
+      trace->events.push_back(ev);
+    }
+    last_track = kNone;
+  }
+
+  void ParseObject(od::object& obj, uint64_t offset) {
     ParsedEvent ev;
     ev.offset = offset;
-    ev.seq = static_cast<uint32_t>(trace.events.size());
+    ev.seq = static_cast<uint32_t>(trace->events.size());
     bool has_ts = false, has_pid = false, has_tid = false;
     IdKey pid, tid;
     // Views into the parser's string buffer: valid until the next event is parsed.
@@ -507,7 +634,10 @@ struct ChromeEventParser::Impl {
       } else {
         // Ids are namespaced by scope, and a local id2 by its process (catapult's key).
         std::string key = std::string(scope_text) + ":" + id_text;
-        if (id2_local) key += fmt::format(":{}:{}", pid.is_string ? "s" : "n", pid.value);
+        if (id2_local) {
+          key += pid.is_string ? ":s:" + trace->local_strings[pid.value]
+                               : fmt::format(":n:{}", pid.value);
+        }
         ev.id = Local(key);
         ev.bits |= kIdIsString;
       }
@@ -516,41 +646,51 @@ struct ChromeEventParser::Impl {
 
     switch (ev.ph) {
       case 'M':
-        ApplyMetadata(name, ev.track, offset);
+        ApplyMetadata(name, ev.track);
         return;  // metadata is folded into the tables, not kept as an event
       case 'C': {
-        ev.extra = static_cast<uint32_t>(trace.counter_values.size());
+        ev.extra = static_cast<uint32_t>(trace->counter_values.size());
         for (size_t i = 0; i < number_count; ++i) {
-          trace.counter_values.push_back({Intern(numbers[i].key), numbers[i].value});
+          trace->counter_values.push_back({Intern(numbers[i].key), numbers[i].value});
         }
         ev.extra_count = static_cast<uint16_t>(number_count);
         break;
       }
       case 'X':
         if (has_cat && IsPacketCategory(cat)) {
-          trace.tracks[ev.track].gpu_stream = true;
-          trace.processes[trace.tracks[ev.track].process].gpu_device = true;
+          trace->tracks[ev.track].gpu_stream = true;
+          trace->processes[trace->tracks[ev.track].process].gpu_device = true;
         } else if (has_cat && cat == "cuda_sync") {
-          trace.processes[trace.tracks[ev.track].process].gpu_device = true;
+          trace->processes[trace->tracks[ev.track].process].gpu_device = true;
         }
         if (has_kineto && kineto_cat) {
-          ev.extra = static_cast<uint32_t>(trace.kineto_args.size());
-          trace.kineto_args.push_back(kineto);
+          ev.extra = static_cast<uint32_t>(trace->kineto_args.size());
+          trace->kineto_args.push_back(kineto);
         }
         break;
       default:
         break;
     }
-    trace.events.push_back(ev);
+    trace->events.push_back(ev);
   }
 };
 
 ChromeEventParser::ChromeEventParser(core::store::TraceWriter& writer, ParsedTrace& trace)
-    : m_impl(std::make_unique<Impl>(writer, trace)) {}
+    : m_impl(std::make_unique<Impl>(&writer, &trace)) {}
 ChromeEventParser::~ChromeEventParser() = default;
 
 void ChromeEventParser::Parse(uint64_t offset, std::string_view text) {
   m_impl->Parse(offset, text);
 }
+
+ChromeEventParser::ChromeEventParser() : m_impl(std::make_unique<Impl>(nullptr, nullptr)) {}
+
+bool ChromeEventParser::ParseEvents(uint64_t offset, std::string_view text) {
+  return m_impl->ParseEvents(offset, text);
+}
+
+void ChromeEventParser::StartPart(ParsedTrace& part) { m_impl->Restart(&part); }
+
+void ChromeEventParser::Merge(ParsedTrace& part) { m_impl->Merge(part); }
 
 }  // namespace importers::chrome_json

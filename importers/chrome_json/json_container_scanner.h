@@ -39,6 +39,13 @@ class JsonContainerScanner {
   // Top-level members that held an object or array (other than traceEvents), by name.
   const std::map<std::string, uint64_t>& top_level_structures() const { return m_structures; }
   void set_lenient_truncation(bool lenient) { m_lenient_truncation = lenient; }
+  // Continues the event array at `offset`, the first byte of an event, after events the caller
+  // has read without the scanner (parallel_event_parse.h). Only after Next() returned an event.
+  void ResumeAt(uint64_t offset) {
+    m_pos = offset;
+    m_state = State::kInArray;
+    m_expect_comma = false;
+  }
   // Set when lenient truncation ended the array inside an event: offset of that event.
   bool truncated() const { return m_truncated; }
   uint64_t truncated_at() const { return m_truncated_at; }
