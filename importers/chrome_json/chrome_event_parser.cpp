@@ -137,18 +137,38 @@ struct ChromeEventParser::Impl {
 
   Impl(core::store::TraceWriter* w, ParsedTrace* t) : writer(w), trace(t) {}
 
-  void Restart(ParsedTrace* part) {
-    trace = part;
-    *trace = ParsedTrace();
+  // A parser of parts keeps its tables here across pieces; TakePart hands the news over.
+  std::unique_ptr<ParsedTrace> own_tables;
+  size_t handed_strings = 1, handed_locals = 0;
+
+  void UseOwnTables() {
+    own_tables = std::make_unique<ParsedTrace>();
+    trace = own_tables.get();
     trace->writer_strings.emplace_back();  // id 0 is "no string"
-    writer_strings.clear();
-    local_strings.clear();
-    process_of_pid.clear();
-    track_of_pair.clear();
-    last_category.clear();
-    last_category_id = 0;
-    last_track = kNone;
   }
+
+  void TakePart(ParsedPart& part) {
+    part.events.swap(trace->events);
+    part.counter_values.swap(trace->counter_values);
+    part.kineto_args.swap(trace->kineto_args);
+    trace->events.clear();
+    trace->counter_values.clear();
+    trace->kineto_args.clear();
+    part.new_strings.assign(trace->writer_strings.begin() + handed_strings,
+                            trace->writer_strings.end());
+    handed_strings = trace->writer_strings.size();
+    part.new_locals.assign(trace->local_strings.begin() + handed_locals,
+                           trace->local_strings.end());
+    handed_locals = trace->local_strings.size();
+    part.tracks = trace->tracks;
+    part.processes = trace->processes;
+    for (Track& track : trace->tracks) track.metadata = 0;
+    for (ProcessEntry& process : trace->processes) process.metadata = 0;
+  }
+
+  // Ids of the other parser's strings, local strings and tracks here (Merge).
+  std::vector<StringId> part_strings{0};
+  std::vector<uint32_t> part_locals, part_tracks;
 
   StringId Intern(std::string_view text) {
     auto it = writer_strings.find(text);
@@ -453,24 +473,22 @@ struct ChromeEventParser::Impl {
     return true;
   }
 
-  // Appends a part parsed by a parser without writer (string ids, local strings, tracks and
-  // processes local to the part) as if its events had been parsed here, in order.
-  void Merge(ParsedTrace& part) {
-    std::vector<StringId> strings(part.writer_strings.size(), 0);
-    for (size_t i = 1; i < strings.size(); ++i) strings[i] = Intern(part.writer_strings[i]);
-    std::vector<uint32_t> locals(part.local_strings.size());
-    for (size_t i = 0; i < locals.size(); ++i) locals[i] = Local(part.local_strings[i]);
+  // Appends a part taken from a parser of parts as if its events had been parsed here, in order.
+  void Merge(const ParsedPart& part) {
+    for (const std::string& text : part.new_strings) part_strings.push_back(Intern(text));
+    for (const std::string& text : part.new_locals) part_locals.push_back(Local(text));
     auto key_of = [&](IdKey key) {
-      if (key.is_string) key.value = locals[static_cast<size_t>(key.value)];
+      if (key.is_string) key.value = part_locals[static_cast<size_t>(key.value)];
       return key;
     };
-    // Tracks in the order the part met them create processes and tracks in the order the
-    // events would have; metadata later in the file replaces earlier values, flags add up.
-    std::vector<uint32_t> tracks(part.tracks.size());
-    for (size_t i = 0; i < tracks.size(); ++i) {
+    // Tracks in the order the other parser met them create processes and tracks in the order
+    // the events would have; metadata later in the file replaces earlier values, flags add up.
+    for (size_t i = 0; i < part.tracks.size(); ++i) {
       const Track& from = part.tracks[i];
-      tracks[i] = TrackOfUncached(key_of(from.pid), key_of(from.tid));
-      Track& to = trace->tracks[tracks[i]];
+      if (i == part_tracks.size()) {
+        part_tracks.push_back(TrackOfUncached(key_of(from.pid), key_of(from.tid)));
+      }
+      Track& to = trace->tracks[part_tracks[i]];
       if (from.metadata & kNameSet) to.name = from.name;
       if (from.metadata & kSortIndexSet) {
         to.sort_index = from.sort_index;
@@ -480,6 +498,7 @@ struct ChromeEventParser::Impl {
       to.gpu_stream |= from.gpu_stream;
     }
     for (const ProcessEntry& from : part.processes) {
+      if (!from.metadata && !from.gpu_device) continue;
       ProcessEntry& to = trace->processes[ProcessOf(key_of(from.pid))];
       if (from.metadata & kNameSet) to.name = from.name;
       if (from.metadata & kLabelsSet) to.labels = from.labels;
@@ -489,18 +508,18 @@ struct ChromeEventParser::Impl {
     }
     const uint32_t counters = static_cast<uint32_t>(trace->counter_values.size());
     for (const CounterValue& value : part.counter_values) {
-      trace->counter_values.push_back({strings[value.key], value.value});
+      trace->counter_values.push_back({part_strings[value.key], value.value});
     }
     const uint32_t kineto = static_cast<uint32_t>(trace->kineto_args.size());
     trace->kineto_args.insert(trace->kineto_args.end(), part.kineto_args.begin(),
                               part.kineto_args.end());
     for (ParsedEvent ev : part.events) {
       ev.seq = static_cast<uint32_t>(trace->events.size());
-      ev.track = tracks[ev.track];
-      ev.name = strings[ev.name];
-      ev.cat = strings[ev.cat];
-      if (ev.bits & kIdIsString) ev.id = locals[ev.id];
-      if (ev.bind_id != kNone) ev.bind_id = locals[ev.bind_id];
+      ev.track = part_tracks[ev.track];
+      ev.name = part_strings[ev.name];
+      ev.cat = part_strings[ev.cat];
+      if (ev.bits & kIdIsString) ev.id = part_locals[ev.id];
+      if (ev.bind_id != kNone) ev.bind_id = part_locals[ev.bind_id];
       if (ev.extra != kNone) ev.extra += ev.ph == 'C' ? counters : kineto;
       trace->events.push_back(ev);
     }
@@ -683,14 +702,16 @@ void ChromeEventParser::Parse(uint64_t offset, std::string_view text) {
   m_impl->Parse(offset, text);
 }
 
-ChromeEventParser::ChromeEventParser() : m_impl(std::make_unique<Impl>(nullptr, nullptr)) {}
+ChromeEventParser::ChromeEventParser() : m_impl(std::make_unique<Impl>(nullptr, nullptr)) {
+  m_impl->UseOwnTables();
+}
 
 bool ChromeEventParser::ParseEvents(uint64_t offset, std::string_view text) {
   return m_impl->ParseEvents(offset, text);
 }
 
-void ChromeEventParser::StartPart(ParsedTrace& part) { m_impl->Restart(&part); }
+void ChromeEventParser::TakePart(ParsedPart& part) { m_impl->TakePart(part); }
 
-void ChromeEventParser::Merge(ParsedTrace& part) { m_impl->Merge(part); }
+void ChromeEventParser::Merge(const ParsedPart& part) { m_impl->Merge(part); }
 
 }  // namespace importers::chrome_json

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "core/store/trace_writer.h"
 #include "importers/chrome_json/chrome_event.h"
@@ -28,6 +29,17 @@ struct BadEvent {
 // exact). Digits past the third decimal are rounded half up. Returns an error message, or empty.
 std::string MicrosToNs(std::string_view token, int64_t* ns);
 
+// What a parser of parts hands over (ChromeEventParser::TakePart), in its own ids.
+struct ParsedPart {
+  std::vector<ParsedEvent> events;
+  std::vector<CounterValue> counter_values;
+  std::vector<KinetoArgs> kineto_args;
+  std::vector<std::string> new_strings;  // string ids from the previous part's end on
+  std::vector<std::string> new_locals;   // local strings likewise
+  std::vector<Track> tracks;             // all, with the metadata set since the previous part
+  std::vector<ProcessEntry> processes;   // likewise
+};
+
 class ChromeEventParser {
  public:
   ChromeEventParser(core::store::TraceWriter& writer, ParsedTrace& trace);
@@ -44,13 +56,15 @@ class ChromeEventParser {
   // parses them one by one with Parse() to name the bad event and its place.
   bool ParseEvents(uint64_t offset, std::string_view text);
 
-  // A parser of parts: events parsed on another thread, without the writer. StartPart() makes
-  // `part` the (cleared) target of the following ParseEvents() calls; its string ids, local
-  // strings, tracks and processes are its own until a parser with a writer Merge()s it.
+  // A parser of parts: parses events on another thread, without the writer, into tables of its
+  // own (string ids, local strings, tracks and processes are its own). TakePart() hands over
+  // what was parsed since the last call (with the strings and tracks new since then) and must
+  // not run at the same time as ParseEvents(); the parser with the writer then Merge()s the
+  // parts of one parser of parts in the order they were taken.
   ChromeEventParser();
-  void StartPart(ParsedTrace& part);
+  void TakePart(ParsedPart& part);
   // Appends `part`'s events as if they had been parsed here after everything parsed so far.
-  void Merge(ParsedTrace& part);
+  void Merge(const ParsedPart& part);
 
  private:
   struct Impl;
