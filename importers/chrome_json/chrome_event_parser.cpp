@@ -166,9 +166,12 @@ struct ChromeEventParser::Impl {
     for (ProcessEntry& process : trace->processes) process.metadata = 0;
   }
 
-  // Ids of the other parser's strings, local strings and tracks here (Merge).
-  std::vector<StringId> part_strings{0};
-  std::vector<uint32_t> part_locals, part_tracks;
+  // Ids of a parser of parts' strings, local strings and tracks here (Merge), per source.
+  struct SourceIds {
+    std::vector<StringId> strings{0};
+    std::vector<uint32_t> locals, tracks;
+  };
+  SourceIds sources[2];
 
   StringId Intern(std::string_view text) {
     auto it = writer_strings.find(text);
@@ -475,6 +478,9 @@ struct ChromeEventParser::Impl {
 
   // Appends a part taken from a parser of parts as if its events had been parsed here, in order.
   void Merge(const ParsedPart& part) {
+    std::vector<StringId>& part_strings = sources[part.source].strings;
+    std::vector<uint32_t>& part_locals = sources[part.source].locals;
+    std::vector<uint32_t>& part_tracks = sources[part.source].tracks;
     for (const std::string& text : part.new_strings) part_strings.push_back(Intern(text));
     for (const std::string& text : part.new_locals) part_locals.push_back(Local(text));
     auto key_of = [&](IdKey key) {

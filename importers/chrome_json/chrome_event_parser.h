@@ -31,6 +31,7 @@ std::string MicrosToNs(std::string_view token, int64_t* ns);
 
 // What a parser of parts hands over (ChromeEventParser::TakePart), in its own ids.
 struct ParsedPart {
+  uint8_t source = 0;  // which parser of parts it came from (0 or 1; the caller sets it)
   std::vector<ParsedEvent> events;
   std::vector<CounterValue> counter_values;
   std::vector<KinetoArgs> kineto_args;
@@ -60,7 +61,7 @@ class ChromeEventParser {
   // own (string ids, local strings, tracks and processes are its own). TakePart() hands over
   // what was parsed since the last call (with the strings and tracks new since then) and must
   // not run at the same time as ParseEvents(); the parser with the writer then Merge()s the
-  // parts of one parser of parts in the order they were taken.
+  // parts of each parser of parts (two at most) in the order they were taken.
   ChromeEventParser();
   void TakePart(ParsedPart& part);
   // Appends `part`'s events as if they had been parsed here after everything parsed so far.

@@ -6,15 +6,17 @@
 #include <mutex>
 #include <thread>
 #include <utility>
+#include <vector>
+#include <memory>
 
 namespace importers::chrome_json {
 namespace {
 
-// Piece sizes: big enough that the hand-over between the threads is rare, small enough that a
-// piece stays in the cache between simdjson's two stages. This thread also merges the other
-// thread's pieces, so its own are smaller.
-constexpr uint64_t kOwnPieceBytes = 768 << 10;
-constexpr uint64_t kOtherPieceBytes = 1024 << 10;
+// Big enough that the hand-over between the threads is rare, small enough that a piece stays in
+// the cache between simdjson's two stages and that the threads finish close together.
+constexpr uint64_t kPieceBytes = 512 << 10;
+// Parts parsed ahead by the other thread and not merged yet: bounds the memory.
+constexpr size_t kPartsAhead = 4;
 
 bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -43,110 +45,134 @@ bool FindCut(std::string_view text, uint64_t from, uint64_t* end, uint64_t* next
   return false;
 }
 
-// One job at a time on a thread kept for the whole parse (starting a thread per piece costs
-// more than the hand-over).
-class PieceThread {
- public:
-  PieceThread() : m_thread([this] { Run(); }) {}
-  ~PieceThread() {
-    {
-      std::lock_guard<std::mutex> lock(m_mutex);
-      m_stop = true;
-    }
-    m_changed.notify_all();
-    m_thread.join();
-  }
-  void Start(std::function<bool()> job) {
-    {
-      std::lock_guard<std::mutex> lock(m_mutex);
-      m_job = std::move(job);
-      m_busy = true;
-    }
-    m_changed.notify_all();
-  }
-  // Waits for the job started last; its result (rethrows what it threw).
-  bool Wait() {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    m_changed.wait(lock, [&] { return !m_busy; });
-    if (m_error) std::rethrow_exception(std::exchange(m_error, nullptr));
-    return m_result;
-  }
-
- private:
-  void Run() {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    while (true) {
-      m_changed.wait(lock, [&] { return m_stop || m_job; });
-      if (m_stop) return;
-      std::function<bool()> job = std::move(m_job);
-      m_job = nullptr;
-      lock.unlock();
-      bool result = false;
-      std::exception_ptr error;
-      try {
-        result = job();
-      } catch (...) {
-        error = std::current_exception();
-      }
-      lock.lock();
-      m_result = result;
-      m_error = error;
-      m_busy = false;
-      m_changed.notify_all();
-    }
-  }
-
-  std::mutex m_mutex;
-  std::condition_variable m_changed;
-  std::function<bool()> m_job;
-  bool m_busy = false, m_stop = false, m_result = false;
-  std::exception_ptr m_error;
-  std::thread m_thread;
+struct Piece {
+  uint64_t begin = 0;
+  uint64_t end = 0;
 };
 
 }  // namespace
 
 uint64_t ParseEventsInParallel(std::string_view content, uint64_t start, ChromeEventParser& parser,
                                const std::function<void(uint64_t)>& progress) {
+  // Plan the pieces (a cut is a short search a megabyte apart). What follows the last cut, the
+  // last event and the end of the array, is left to the scanner.
+  std::vector<Piece> pieces;
+  uint64_t rest = start;
+  for (uint64_t end = 0, next = 0; FindCut(content, rest + kPieceBytes, &end, &next); rest = next) {
+    pieces.push_back({rest, end});
+  }
+  if (pieces.size() < 2) return start;
+
+  // Pieces are taken in file order by whichever thread is free. The other thread parses each
+  // into a part; this thread merges the parts in file order, parses a piece straight into the
+  // trace when every piece before it is merged, and otherwise (the next piece to merge is still
+  // being parsed) parses a later piece into a part of its own rather than wait.
   ChromeEventParser other_parser;
-  ParsedPart part;
-  PieceThread other;  // declared after what its job uses: destroyed (joined) first
-  bool other_in_flight = false;
-  uint64_t other_start = 0;  // where the other thread's piece in flight starts
-  uint64_t own_start = start;
-  while (true) {
-    uint64_t own_end = 0, other_begin = 0, other_end = 0, next = 0;
-    if (!FindCut(content, own_start + kOwnPieceBytes, &own_end, &other_begin) ||
-        !FindCut(content, other_begin + kOtherPieceBytes, &other_end, &next)) {
-      break;
+  ChromeEventParser own_parser;
+  std::mutex mutex;
+  std::condition_variable changed;
+  size_t next_piece = 0;
+  std::vector<std::unique_ptr<ParsedPart>> parts(pieces.size());
+  size_t other_waiting = 0, own_waiting = 0;  // parts parsed and not merged yet, per thread
+  size_t other_failed = pieces.size();  // the first piece the other thread could not parse
+  size_t own_failed = pieces.size();    // likewise, of those this thread parsed into parts
+  std::exception_ptr other_error;
+  bool stop = false;
+
+  std::thread other([&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      changed.wait(lock, [&] { return stop || other_waiting < kPartsAhead; });
+      if (stop || next_piece == pieces.size()) return;
+      const size_t index = next_piece++;
+      lock.unlock();
+      auto part = std::make_unique<ParsedPart>();
+      bool ok = false;
+      std::exception_ptr error;
+      try {
+        const Piece& piece = pieces[index];
+        ok = other_parser.ParseEvents(piece.begin,
+                                      content.substr(piece.begin, piece.end - piece.begin));
+        if (ok) other_parser.TakePart(*part);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      if (!ok) {
+        // Its later pieces would follow a piece that is not merged: the scanner redoes them.
+        other_failed = index;
+        other_error = error;
+        changed.notify_all();
+        return;
+      }
+      part->source = 0;
+      parts[index] = std::move(part);
+      ++other_waiting;
+      changed.notify_all();
     }
-    // The other thread's previous piece comes before this thread's new one.
-    const bool merge_previous = other_in_flight;
-    if (merge_previous) {
-      if (!other.Wait()) return other_start;
-      other_parser.TakePart(part);
+  });
+  // Stops and joins the other thread however this function is left.
+  struct Join {
+    std::thread& thread;
+    std::mutex& mutex;
+    std::condition_variable& changed;
+    bool& stop;
+    ~Join() {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        stop = true;
+      }
+      changed.notify_all();
+      thread.join();
     }
-    other_start = other_begin;
-    other_in_flight = true;
-    other.Start([&, other_begin, other_end] {
-      return other_parser.ParseEvents(other_begin,
-                                      content.substr(other_begin, other_end - other_begin));
-    });
-    if (merge_previous) parser.Merge(part);
-    if (!parser.ParseEvents(own_start, content.substr(own_start, own_end - own_start))) {
-      other.Wait();
-      return own_start;
+  } join{other, mutex, changed, stop};
+
+  std::unique_lock<std::mutex> lock(mutex);
+  for (size_t merged = 0; merged < pieces.size();) {
+    const Piece& piece = pieces[merged];
+    if (other_failed == merged || own_failed == merged) {
+      if (other_failed == merged && other_error) std::rethrow_exception(other_error);
+      return piece.begin;
     }
-    own_start = next;
-    if (progress) progress(own_start);
+    if (next_piece == merged) {
+      ++next_piece;
+      lock.unlock();
+      if (!parser.ParseEvents(piece.begin, content.substr(piece.begin, piece.end - piece.begin))) {
+        return piece.begin;
+      }
+    } else if (parts[merged] != nullptr) {
+      std::unique_ptr<ParsedPart> part = std::move(parts[merged]);
+      --(part->source == 0 ? other_waiting : own_waiting);
+      lock.unlock();
+      changed.notify_all();
+      parser.Merge(*part);
+    } else if (next_piece < pieces.size() && own_failed == pieces.size() &&
+               own_waiting < kPartsAhead) {
+      const size_t index = next_piece++;
+      lock.unlock();
+      const Piece& later = pieces[index];
+      auto part = std::make_unique<ParsedPart>();
+      const bool ok =
+          own_parser.ParseEvents(later.begin, content.substr(later.begin, later.end - later.begin));
+      if (ok) own_parser.TakePart(*part);
+      part->source = 1;
+      lock.lock();
+      if (ok) {
+        parts[index] = std::move(part);
+        ++own_waiting;
+      } else {
+        own_failed = index;
+      }
+      continue;
+    } else {
+      changed.wait(lock);
+      continue;
+    }
+    ++merged;
+    if (progress) progress(piece.end);
+    lock.lock();
   }
-  // The other thread's last piece comes before own_start.
-  if (other_in_flight) {
-    if (!other.Wait()) return other_start;
-    other_parser.TakePart(part);
-    parser.Merge(part);
-  }
-  return own_start;
+  return rest;
 }
 
 }  // namespace importers::chrome_json
