@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "importers/chrome_json/two_thread_sort.h"
+
 #include <algorithm>
 #include <cstring>
 #include <tuple>
@@ -113,7 +115,7 @@ void SortByTime(ParsedTrace& trace) {
     const ParsedEvent& e = events[i];
     keys[i] = {e.ts, IsSlice(e) ? -e.dur : TimeNs{0}, e.seq, i};
   }
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+  SortOnTwoThreads(keys, [](const Key& a, const Key& b) {
     return std::tie(a.ts, a.slice_order, a.seq, a.index) <
            std::tie(b.ts, b.slice_order, b.seq, b.index);
   });

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/store/trace_writer.h"
+#include "importers/chrome_json/two_thread_sort.h"
 
 namespace importers::chrome_json {
 
@@ -41,11 +43,15 @@ class RecordSink {
   template <typename Progress>
   void WriteTo(core::store::TraceWriter& writer, int64_t offset_ns,
                const std::vector<std::string>& names, Progress&& progress) {
-    std::vector<uint32_t> order(m_records.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return m_records[a].ts < m_records[b].ts;
-    });
+    // (ts, creation index) pairs: sorting them gives the stable time order without reading the
+    // records during the sort.
+    std::vector<std::pair<core::model::TimeNs, uint32_t>> keys(m_records.size());
+    for (uint32_t i = 0; i < keys.size(); ++i) keys[i] = {m_records[i].ts, i};
+    SortOnTwoThreads(keys, [](const auto& a, const auto& b) { return a < b; });
+    std::vector<uint32_t> order(keys.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = keys[i].second;
+    keys.clear();
+    keys.shrink_to_fit();
     std::vector<core::model::EventRowId> rowid(m_records.size());
     for (size_t i = 0; i < order.size(); ++i) {
       core::store::EventRecord record = m_records[order[i]];
