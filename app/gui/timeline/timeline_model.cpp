@@ -331,24 +331,46 @@ struct Builder {
     return -1;
   }
 
+  // Lane (of its track) that draws each box of `kind`: where an arrow starts or ends.
+  std::vector<uint32_t> LaneOfItems(LaneKind kind, size_t items) const {
+    std::vector<uint32_t> lane_of(items, 0);
+    for (const auto& track : model.tracks) {
+      for (size_t l = 0; l < track.lanes.size(); ++l) {
+        if (track.lanes[l].kind != kind) continue;
+        for (uint32_t item : track.lanes[l].items) lane_of[item] = static_cast<uint32_t>(l);
+      }
+    }
+    return lane_of;
+  }
+
   void AddLinks() {
+    const auto signal_lane = LaneOfItems(LaneKind::kSignals, r.signals.size());
+    const auto wait_lane = LaneOfItems(LaneKind::kWaits, r.waits.size());
+    const auto cpu_wait_lane = LaneOfItems(LaneKind::kCpuWaits, r.cpu_waits.size());
+    auto add = [&](TimeNs to_ts, int to_track, uint32_t wait, uint32_t to_lane, uint32_t s,
+                   bool cpu) {
+      const auto& signal = r.signals[s];
+      int from_track = TrackOfSignal(signal);
+      if (from_track < 0 || to_track < 0) return;
+      // A CPU signal is a tick on its thread's mark row, below the lanes.
+      auto from_lane = signal.cpu ? model.tracks[from_track].lanes.size() : signal_lane[s];
+      model.links.push_back({signal.executed, to_ts, from_track, to_track, wait, s,
+                             static_cast<uint32_t>(from_lane), to_lane, cpu});
+    };
     for (uint32_t w = 0; w < r.waits.size(); ++w) {
       const auto& wait = r.waits[w];
       if (wait.signal == kNoIndex || wait.unblocked == kUnknownTime) continue;
-      const auto& signal = r.signals[wait.signal];
-      if (signal.executed == kUnknownTime || wait.queue >= track_of_queue.size()) continue;
-      model.links.push_back({signal.executed, wait.unblocked, TrackOfSignal(signal),
-                             track_of_queue[wait.queue], w, wait.signal, false});
+      if (r.signals[wait.signal].executed == kUnknownTime) continue;
+      if (wait.queue >= track_of_queue.size()) continue;
+      add(wait.unblocked, track_of_queue[wait.queue], w, wait_lane[w], wait.signal, false);
     }
     for (uint32_t w = 0; w < r.cpu_waits.size(); ++w) {
       const auto& wait = r.cpu_waits[w];
       if (wait.signal == kNoIndex || wait.released == kUnknownTime) continue;
-      const auto& signal = r.signals[wait.signal];
-      if (signal.executed == kUnknownTime || wait.thread >= track_of_thread.size()) continue;
-      model.links.push_back({signal.executed, wait.released, TrackOfSignal(signal),
-                             track_of_thread[wait.thread], w, wait.signal, true});
+      if (r.signals[wait.signal].executed == kUnknownTime) continue;
+      if (wait.thread >= track_of_thread.size()) continue;
+      add(wait.released, track_of_thread[wait.thread], w, cpu_wait_lane[w], wait.signal, true);
     }
-    std::erase_if(model.links, [](const Link& l) { return l.from_track < 0 || l.to_track < 0; });
     std::stable_sort(model.links.begin(), model.links.end(),
                      [](const Link& a, const Link& b) { return a.to_ts < b.to_ts; });
     for (const auto& l : model.links) {
