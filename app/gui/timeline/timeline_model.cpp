@@ -80,6 +80,9 @@ struct Builder {
   TimelineModel model;
   std::vector<int> track_of_queue;
   std::vector<int> track_of_thread;
+  std::vector<std::vector<uint32_t>> markers_of_queue;   // [queue id]
+  std::vector<std::vector<uint32_t>> markers_of_thread;  // [thread id]
+  std::vector<std::vector<uint32_t>> slices_of_thread;   // [thread id]
 
   int AddGroup(std::string label, int parent) {
     int depth = parent < 0 ? 0 : model.groups[parent].depth + 1;
@@ -120,11 +123,9 @@ struct Builder {
       // seed 004: the engine was reset because the running packet missed the TDR timeout.
       track.marks.push_back(MakeMarks(MarkKind::kTdrs, queue.id, q.tdrs, r, store));
     }
-    if (queue.id < store.events_by_queue.size()) {
-      auto markers = MarkerEvents(store.events_by_queue[queue.id]);
-      if (!markers.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, std::move(markers), r, store));
-      }
+    if (queue.id < markers_of_queue.size() && !markers_of_queue[queue.id].empty()) {
+      track.marks.push_back(
+          MakeMarks(MarkKind::kMarkers, 0, std::move(markers_of_queue[queue.id]), r, store));
     }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
@@ -154,16 +155,14 @@ struct Builder {
             MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r, store));
       }
     }
-    if (thread.id < store.events_by_thread.size()) {
-      std::vector<uint32_t> slices;
-      for (uint32_t e : store.events_by_thread[thread.id]) {
-        if (store.events.kind[e] == core::model::EventKind::CpuSlice) slices.push_back(e);
-      }
-      AppendLanes(track, SpreadOverLanes(LaneKind::kCpuSlices, 0, slices, store, r, end));
-      auto markers = MarkerEvents(store.events_by_thread[thread.id]);
-      if (!markers.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, std::move(markers), r, store));
-      }
+    if (thread.id < slices_of_thread.size()) {
+      AppendLanes(track, SpreadOverLanes(LaneKind::kCpuSlices, 0, slices_of_thread[thread.id],
+                                         store, r, end));
+      slices_of_thread[thread.id] = {};
+    }
+    if (thread.id < markers_of_thread.size() && !markers_of_thread[thread.id].empty()) {
+      track.marks.push_back(
+          MakeMarks(MarkKind::kMarkers, 0, std::move(markers_of_thread[thread.id]), r, store));
     }
     if (track.lanes.empty() && track.marks.empty()) return false;
     track_of_thread[thread.id] = static_cast<int>(model.tracks.size());
@@ -288,16 +287,29 @@ struct Builder {
     }
   }
 
-  // Marker and instant records among `events` (indices into TraceStore::events), in time order.
-  std::vector<uint32_t> MarkerEvents(const std::vector<uint32_t>& events) const {
-    std::vector<uint32_t> out;
-    for (uint32_t e : events) {
-      auto kind = store.events.kind[e];
-      if (kind == core::model::EventKind::Marker || kind == core::model::EventKind::Instant) {
-        out.push_back(e);
+  // Marker and instant records per queue and per thread, and cpu_slice records per thread
+  // (indices into TraceStore::events, in time order), from one pass over the kinds.
+  void CollectRecordsDrawnAsIs() {
+    const auto& ev = store.events;
+    markers_of_queue.assign(store.queues.size() + 1, {});
+    markers_of_thread.assign(store.threads.size() + 1, {});
+    slices_of_thread.assign(store.threads.size() + 1, {});
+    for (uint32_t e = 0; e < ev.size(); ++e) {
+      auto kind = ev.kind[e];
+      if (kind == core::model::EventKind::CpuSlice) {
+        if (core::model::ThreadId t = ev.thread[e]; t != 0 && t < slices_of_thread.size()) {
+          slices_of_thread[t].push_back(e);
+        }
+      } else if (kind == core::model::EventKind::Marker ||
+                 kind == core::model::EventKind::Instant) {
+        if (core::model::QueueId q = ev.queue[e]; q != 0 && q < markers_of_queue.size()) {
+          markers_of_queue[q].push_back(e);
+        }
+        if (core::model::ThreadId t = ev.thread[e]; t != 0 && t < markers_of_thread.size()) {
+          markers_of_thread[t].push_back(e);
+        }
       }
     }
-    return out;
   }
 
   // Markers that belong to no queue or thread: VSync and other display markers, one track per
@@ -382,11 +394,12 @@ struct Builder {
 }  // namespace
 
 TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& r) {
-  Builder b{store, r, {}, {}, {}};
+  Builder b{store, r, {}, {}, {}, {}, {}, {}};
   b.model.start = std::min(r.start_ns, store.start_ns());
   b.model.end = std::max(r.end_ns, store.end_ns());
   b.track_of_queue.assign(store.queues.size() + 1, -1);
   b.track_of_thread.assign(store.threads.size() + 1, -1);
+  b.CollectRecordsDrawnAsIs();
   b.AddQueues();
   b.AddThreads(false);
   b.AddInterrupts();
