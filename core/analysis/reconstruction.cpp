@@ -845,6 +845,27 @@ class Builder {
 
 TimeNs WaitBox::Begin() const { return FirstKnown(queued, observed, unblocked); }
 
+namespace {
+template <typename T>
+size_t Bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+}  // namespace
+
+size_t Reconstruction::HeapBytes() const {
+  size_t bytes = Bytes(packets) + Bytes(signals) + Bytes(waits) + Bytes(cpu_waits) +
+                 Bytes(interrupts) + Bytes(tasks) + Bytes(mode_changes) + Bytes(preemptions) +
+                 Bytes(tdrs) + Bytes(queues) + Bytes(threads) + Bytes(problems);
+  for (const auto& q : queues) {
+    bytes += Bytes(q.packets) + Bytes(q.segments) + Bytes(q.signals) + Bytes(q.waits) +
+             Bytes(q.interrupts) + Bytes(q.missing) + Bytes(q.preemptions) + Bytes(q.tdrs);
+  }
+  for (const auto& t : threads) {
+    bytes += Bytes(t.cpu_waits) + Bytes(t.cpu_signals) + Bytes(t.submissions) + Bytes(t.tasks);
+  }
+  return bytes;
+}
+
 uint64_t Reconstruction::Problem(const std::string& name) const {
   for (const LinkProblem& p : problems) {
     if (p.name == name) return p.count;

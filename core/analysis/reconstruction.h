@@ -283,6 +283,8 @@ struct Reconstruction {
   std::vector<LinkProblem> problems;   // by name
 
   uint64_t Problem(const std::string& name) const;  // 0 when absent
+  // Heap bytes held (the flat vectors and the per-track index lists), for the benchmarks.
+  size_t HeapBytes() const;
 };
 
 // Builds the reconstruction. Never throws for missing or inconsistent records.

@@ -13,12 +13,45 @@
 namespace core::store {
 namespace {
 
+// Packs `column` into `out` in the order `order` (as read when `order` is empty) and frees it.
 template <typename T>
-void Permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
-  std::vector<T> sorted(column.size());
-  for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
-  column.swap(sorted);
+void PackInOrder(std::vector<T>& column, const std::vector<uint32_t>& order,
+                 PackedColumn<T>& out) {
+  if (!order.empty()) {
+    std::vector<T> sorted(column.size());
+    for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
+    column.swap(sorted);
+  }
+  out.Assign(column);
+  std::vector<T>().swap(column);
 }
+
+// The event columns as read, before sorting and packing.
+struct ReadColumns {
+  std::vector<TimeNs> ts;
+  std::vector<EventKind> kind;
+  std::vector<QueueId> queue;
+  std::vector<ThreadId> thread;
+  std::vector<FenceId> fence;
+  std::vector<uint64_t> value;
+  std::vector<int64_t> op, arg0, arg1, arg2;
+  std::vector<uint32_t> flags;
+  std::vector<EventRowId> rowid;
+  void Reserve(size_t n) {
+    ts.reserve(n);
+    kind.reserve(n);
+    queue.reserve(n);
+    thread.reserve(n);
+    fence.reserve(n);
+    value.reserve(n);
+    op.reserve(n);
+    arg0.reserve(n);
+    arg1.reserve(n);
+    arg2.reserve(n);
+    flags.reserve(n);
+    rowid.reserve(n);
+  }
+};
 
 uint32_t IdColumn(const Statement& s, int index) {
   return s.ColumnIsNull(index) ? 0u : static_cast<uint32_t>(s.ColumnInt(index));
@@ -157,10 +190,8 @@ void LoadTopology(Database& db, TraceStore& store) {
 
 void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   const int64_t total = db.QueryInt("SELECT count(*) FROM events");
-  EventColumns& ev = store.events;
+  ReadColumns ev;
   ev.Reserve(static_cast<size_t>(total));
-  std::vector<EventRowId> rowids;
-  rowids.reserve(static_cast<size_t>(total));
   bool sorted = true;
   bool dense = true;
   Statement s = db.Prepare(
@@ -175,7 +206,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
     if (ts < last) sorted = false;
     last = ts;
     if (rowid != count + 1) dense = false;
-    rowids.push_back(rowid);
+    ev.rowid.push_back(rowid);
     ev.ts.push_back(ts);
     ev.kind.push_back(static_cast<EventKind>(sqlite3_column_int(h, 2)));
     ev.queue.push_back(static_cast<QueueId>(sqlite3_column_int64(h, 3)));
@@ -193,63 +224,45 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
     }
   }
 
+  std::vector<uint32_t> order;  // empty: rows are already in time order
   if (!sorted) {
-    std::vector<uint32_t> order(ev.size());
+    order.resize(ev.ts.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(),
                      [&](uint32_t a, uint32_t b) { return ev.ts[a] < ev.ts[b]; });
-    Permute(ev.ts, order);
-    Permute(ev.kind, order);
-    Permute(ev.queue, order);
-    Permute(ev.thread, order);
-    Permute(ev.fence, order);
-    Permute(ev.value, order);
-    Permute(ev.op, order);
-    Permute(ev.arg0, order);
-    Permute(ev.arg1, order);
-    Permute(ev.arg2, order);
-    Permute(ev.flags, order);
-    Permute(rowids, order);
   }
+  EventColumns& out = store.events;
   if (!sorted || !dense) {
-    ev.rowid = std::move(rowids);
     EventRowId max_rowid = 0;
     for (EventRowId r : ev.rowid) max_rowid = std::max(max_rowid, r);
-    store.index_of_rowid.assign(static_cast<size_t>(max_rowid) + 1, UINT32_MAX);
+    std::vector<uint32_t> index_of_rowid(static_cast<size_t>(max_rowid) + 1, UINT32_MAX);
     for (size_t i = 0; i < ev.rowid.size(); ++i) {
-      store.index_of_rowid[static_cast<size_t>(ev.rowid[i])] = static_cast<uint32_t>(i);
+      size_t row = order.empty() ? i : order[i];
+      index_of_rowid[static_cast<size_t>(ev.rowid[row])] = static_cast<uint32_t>(i);
     }
+    store.index_of_rowid.Assign(index_of_rowid);
+    PackInOrder(ev.rowid, order, out.rowid);
   }
-
-  store.events_by_queue.assign(store.queues.size() + 1, {});
-  store.events_by_thread.assign(store.threads.size() + 1, {});
-  for (size_t i = 0; i < ev.size(); ++i) {
-    QueueId q = ev.queue[i];
-    if (q != 0 && q <= store.queues.size()) {
-      store.events_by_queue[q].push_back(static_cast<uint32_t>(i));
-    }
-    ThreadId t = ev.thread[i];
-    if (t != 0 && t <= store.threads.size()) {
-      store.events_by_thread[t].push_back(static_cast<uint32_t>(i));
-    }
-  }
+  PackInOrder(ev.ts, order, out.ts);
+  PackInOrder(ev.kind, order, out.kind);
+  PackInOrder(ev.queue, order, out.queue);
+  PackInOrder(ev.thread, order, out.thread);
+  PackInOrder(ev.fence, order, out.fence);
+  PackInOrder(ev.value, order, out.value);
+  PackInOrder(ev.op, order, out.op);
+  PackInOrder(ev.arg0, order, out.arg0);
+  PackInOrder(ev.arg1, order, out.arg1);
+  PackInOrder(ev.arg2, order, out.arg2);
+  PackInOrder(ev.flags, order, out.flags);
   if (progress) progress(1.0);
 }
 
 }  // namespace
 
-void EventColumns::Reserve(size_t n) {
-  ts.reserve(n);
-  kind.reserve(n);
-  queue.reserve(n);
-  thread.reserve(n);
-  fence.reserve(n);
-  value.reserve(n);
-  op.reserve(n);
-  arg0.reserve(n);
-  arg1.reserve(n);
-  arg2.reserve(n);
-  flags.reserve(n);
+size_t EventColumns::HeapBytes() const {
+  return ts.HeapBytes() + kind.HeapBytes() + queue.HeapBytes() + thread.HeapBytes() +
+         fence.HeapBytes() + value.HeapBytes() + op.HeapBytes() + arg0.HeapBytes() +
+         arg1.HeapBytes() + arg2.HeapBytes() + flags.HeapBytes() + rowid.HeapBytes();
 }
 
 const std::string& TraceStore::String(StringId id) const {

@@ -6,8 +6,8 @@
 //     accessors (Queue(id), ...) to index by id.
 //   * `events` holds one entry per row of the `events` table, sorted by (ts_ns, rowid). Because
 //     the sort is stable on rowid, events that share a timestamp keep the order they were written.
-//   * events_by_queue[q] / events_by_thread[t]: indices into `events` of that queue's / thread's
-//     events, in time order (q, t are ids; slot 0 collects events with no queue / no thread).
+//   * The event columns are bit-packed (about 20 bytes per event instead of 90): a trace of
+//     tens of millions of events fits in memory next to its reconstruction.
 //
 // A loaded store is read-only; it is safe to read from several threads at once.
 #pragma once
@@ -21,6 +21,7 @@
 
 #include "core/model/event_kind.h"
 #include "core/model/types.h"
+#include "core/store/packed_column.h"
 
 namespace core::store {
 
@@ -125,27 +126,29 @@ struct ImportProblem {
   std::string first_place;
 };
 
-// The `events` table, column by column, sorted by (ts, rowid). Index i is "event i".
+// The `events` table, column by column, sorted by (ts, rowid). Index i is "event i". Columns
+// are bit-packed (packed_column.h): read them with [i] or iterate them; they are built once by
+// the loader and never change.
 struct EventColumns {
-  std::vector<TimeNs> ts;
-  std::vector<EventKind> kind;
-  std::vector<QueueId> queue;
-  std::vector<ThreadId> thread;
-  std::vector<FenceId> fence;
-  std::vector<uint64_t> value;
-  std::vector<int64_t> op;
-  std::vector<int64_t> arg0;
-  std::vector<int64_t> arg1;
-  std::vector<int64_t> arg2;
-  std::vector<uint32_t> flags;
+  PackedColumn<TimeNs> ts;
+  PackedColumn<EventKind> kind;
+  PackedColumn<QueueId> queue;
+  PackedColumn<ThreadId> thread;
+  PackedColumn<FenceId> fence;
+  PackedColumn<uint64_t> value;
+  PackedColumn<int64_t> op;
+  PackedColumn<int64_t> arg0;
+  PackedColumn<int64_t> arg1;
+  PackedColumn<int64_t> arg2;
+  PackedColumn<uint32_t> flags;
   // rowid of event i. Empty when rowid order was already time order (then rowid = i + 1).
-  std::vector<EventRowId> rowid;
+  PackedColumn<EventRowId> rowid;
 
   size_t size() const { return ts.size(); }
   EventRowId RowIdOf(size_t index) const {
     return rowid.empty() ? static_cast<EventRowId>(index + 1) : rowid[index];
   }
-  void Reserve(size_t n);
+  size_t HeapBytes() const;
 };
 
 struct TraceStore {
@@ -165,10 +168,9 @@ struct TraceStore {
   std::vector<Flow> flows;
   std::vector<ImportProblem> problems;
   EventColumns events;
-  std::vector<std::vector<uint32_t>> events_by_queue;   // [queue id] -> event indices
-  std::vector<std::vector<uint32_t>> events_by_thread;  // [thread id] -> event indices
-  // rowid -> event index; empty when rowid order is time order (index = rowid - 1).
-  std::vector<uint32_t> index_of_rowid;
+  // rowid -> event index (UINT32_MAX for a rowid with no row); empty when rowid order is time
+  // order (index = rowid - 1).
+  PackedColumn<uint32_t> index_of_rowid;
 
   const std::string& String(StringId id) const;
   const Queue* FindQueue(QueueId id) const { return Find(queues, id); }

@@ -127,6 +127,11 @@ TEST(RangeStats, BusyBlockedIdleWorkedOutByHand) {
   EXPECT_EQ(model.links[0].to_ts, 300);
   EXPECT_EQ(model.links[0].from_track, 1);
   EXPECT_EQ(model.links[0].to_track, 0);
+  // The arrow ends on the wait box's lane of A and starts on the signal box's lane of B.
+  EXPECT_EQ(model.links[0].to_lane, 1u);
+  const auto& tb = model.tracks[1];
+  ASSERT_LT(model.links[0].from_lane, tb.lanes.size());
+  EXPECT_EQ(tb.lanes[model.links[0].from_lane].kind, timeline::LaneKind::kSignals);
 
   // Reordering stays within a group: A and B share the engine group.
   EXPECT_TRUE(views::MoveTrack(*doc, 1, -1));

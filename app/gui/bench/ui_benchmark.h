@@ -17,6 +17,8 @@ struct UiBenchCase {
   double load_seconds = 0;          // LoadTrace + reconstruction + timeline model
   double rss_bytes_per_event = 0;   // resident growth from loading, per event
   double ui_bytes_per_event = 0;    // timeline model + draw lists only, per event
+  double columns_bytes_per_event = 0;         // the trace's packed event columns
+  double reconstruction_bytes_per_event = 0;  // core::analysis::Reconstruction
   double zoomed_out_moving_ms = 0;  // per frame, view moved 1 px each frame
   double zoomed_out_still_ms = 0;   // per frame, view unchanged
   double window_1ms_moving_ms = 0;

@@ -80,6 +80,9 @@ struct Builder {
   TimelineModel model;
   std::vector<int> track_of_queue;
   std::vector<int> track_of_thread;
+  std::vector<std::vector<uint32_t>> markers_of_queue;   // [queue id]
+  std::vector<std::vector<uint32_t>> markers_of_thread;  // [thread id]
+  std::vector<std::vector<uint32_t>> slices_of_thread;   // [thread id]
 
   int AddGroup(std::string label, int parent) {
     int depth = parent < 0 ? 0 : model.groups[parent].depth + 1;
@@ -120,11 +123,9 @@ struct Builder {
       // seed 004: the engine was reset because the running packet missed the TDR timeout.
       track.marks.push_back(MakeMarks(MarkKind::kTdrs, queue.id, q.tdrs, r, store));
     }
-    if (queue.id < store.events_by_queue.size()) {
-      auto markers = MarkerEvents(store.events_by_queue[queue.id]);
-      if (!markers.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, std::move(markers), r, store));
-      }
+    if (queue.id < markers_of_queue.size() && !markers_of_queue[queue.id].empty()) {
+      track.marks.push_back(
+          MakeMarks(MarkKind::kMarkers, 0, std::move(markers_of_queue[queue.id]), r, store));
     }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
@@ -154,16 +155,14 @@ struct Builder {
             MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r, store));
       }
     }
-    if (thread.id < store.events_by_thread.size()) {
-      std::vector<uint32_t> slices;
-      for (uint32_t e : store.events_by_thread[thread.id]) {
-        if (store.events.kind[e] == core::model::EventKind::CpuSlice) slices.push_back(e);
-      }
-      AppendLanes(track, SpreadOverLanes(LaneKind::kCpuSlices, 0, slices, store, r, end));
-      auto markers = MarkerEvents(store.events_by_thread[thread.id]);
-      if (!markers.empty()) {
-        track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, std::move(markers), r, store));
-      }
+    if (thread.id < slices_of_thread.size()) {
+      AppendLanes(track, SpreadOverLanes(LaneKind::kCpuSlices, 0, slices_of_thread[thread.id],
+                                         store, r, end));
+      slices_of_thread[thread.id] = {};
+    }
+    if (thread.id < markers_of_thread.size() && !markers_of_thread[thread.id].empty()) {
+      track.marks.push_back(
+          MakeMarks(MarkKind::kMarkers, 0, std::move(markers_of_thread[thread.id]), r, store));
     }
     if (track.lanes.empty() && track.marks.empty()) return false;
     track_of_thread[thread.id] = static_cast<int>(model.tracks.size());
@@ -288,16 +287,29 @@ struct Builder {
     }
   }
 
-  // Marker and instant records among `events` (indices into TraceStore::events), in time order.
-  std::vector<uint32_t> MarkerEvents(const std::vector<uint32_t>& events) const {
-    std::vector<uint32_t> out;
-    for (uint32_t e : events) {
-      auto kind = store.events.kind[e];
-      if (kind == core::model::EventKind::Marker || kind == core::model::EventKind::Instant) {
-        out.push_back(e);
+  // Marker and instant records per queue and per thread, and cpu_slice records per thread
+  // (indices into TraceStore::events, in time order), from one pass over the kinds.
+  void CollectRecordsDrawnAsIs() {
+    const auto& ev = store.events;
+    markers_of_queue.assign(store.queues.size() + 1, {});
+    markers_of_thread.assign(store.threads.size() + 1, {});
+    slices_of_thread.assign(store.threads.size() + 1, {});
+    for (uint32_t e = 0; e < ev.size(); ++e) {
+      auto kind = ev.kind[e];
+      if (kind == core::model::EventKind::CpuSlice) {
+        if (core::model::ThreadId t = ev.thread[e]; t != 0 && t < slices_of_thread.size()) {
+          slices_of_thread[t].push_back(e);
+        }
+      } else if (kind == core::model::EventKind::Marker ||
+                 kind == core::model::EventKind::Instant) {
+        if (core::model::QueueId q = ev.queue[e]; q != 0 && q < markers_of_queue.size()) {
+          markers_of_queue[q].push_back(e);
+        }
+        if (core::model::ThreadId t = ev.thread[e]; t != 0 && t < markers_of_thread.size()) {
+          markers_of_thread[t].push_back(e);
+        }
       }
     }
-    return out;
   }
 
   // Markers that belong to no queue or thread: VSync and other display markers, one track per
@@ -331,24 +343,46 @@ struct Builder {
     return -1;
   }
 
+  // Lane (of its track) that draws each box of `kind`: where an arrow starts or ends.
+  std::vector<uint32_t> LaneOfItems(LaneKind kind, size_t items) const {
+    std::vector<uint32_t> lane_of(items, 0);
+    for (const auto& track : model.tracks) {
+      for (size_t l = 0; l < track.lanes.size(); ++l) {
+        if (track.lanes[l].kind != kind) continue;
+        for (uint32_t item : track.lanes[l].items) lane_of[item] = static_cast<uint32_t>(l);
+      }
+    }
+    return lane_of;
+  }
+
   void AddLinks() {
+    const auto signal_lane = LaneOfItems(LaneKind::kSignals, r.signals.size());
+    const auto wait_lane = LaneOfItems(LaneKind::kWaits, r.waits.size());
+    const auto cpu_wait_lane = LaneOfItems(LaneKind::kCpuWaits, r.cpu_waits.size());
+    auto add = [&](TimeNs to_ts, int to_track, uint32_t wait, uint32_t to_lane, uint32_t s,
+                   bool cpu) {
+      const auto& signal = r.signals[s];
+      int from_track = TrackOfSignal(signal);
+      if (from_track < 0 || to_track < 0) return;
+      // A CPU signal is a tick on its thread's mark row, below the lanes.
+      auto from_lane = signal.cpu ? model.tracks[from_track].lanes.size() : signal_lane[s];
+      model.links.push_back({signal.executed, to_ts, from_track, to_track, wait, s,
+                             static_cast<uint32_t>(from_lane), to_lane, cpu});
+    };
     for (uint32_t w = 0; w < r.waits.size(); ++w) {
       const auto& wait = r.waits[w];
       if (wait.signal == kNoIndex || wait.unblocked == kUnknownTime) continue;
-      const auto& signal = r.signals[wait.signal];
-      if (signal.executed == kUnknownTime || wait.queue >= track_of_queue.size()) continue;
-      model.links.push_back({signal.executed, wait.unblocked, TrackOfSignal(signal),
-                             track_of_queue[wait.queue], w, wait.signal, false});
+      if (r.signals[wait.signal].executed == kUnknownTime) continue;
+      if (wait.queue >= track_of_queue.size()) continue;
+      add(wait.unblocked, track_of_queue[wait.queue], w, wait_lane[w], wait.signal, false);
     }
     for (uint32_t w = 0; w < r.cpu_waits.size(); ++w) {
       const auto& wait = r.cpu_waits[w];
       if (wait.signal == kNoIndex || wait.released == kUnknownTime) continue;
-      const auto& signal = r.signals[wait.signal];
-      if (signal.executed == kUnknownTime || wait.thread >= track_of_thread.size()) continue;
-      model.links.push_back({signal.executed, wait.released, TrackOfSignal(signal),
-                             track_of_thread[wait.thread], w, wait.signal, true});
+      if (r.signals[wait.signal].executed == kUnknownTime) continue;
+      if (wait.thread >= track_of_thread.size()) continue;
+      add(wait.released, track_of_thread[wait.thread], w, cpu_wait_lane[w], wait.signal, true);
     }
-    std::erase_if(model.links, [](const Link& l) { return l.from_track < 0 || l.to_track < 0; });
     std::stable_sort(model.links.begin(), model.links.end(),
                      [](const Link& a, const Link& b) { return a.to_ts < b.to_ts; });
     for (const auto& l : model.links) {
@@ -360,11 +394,12 @@ struct Builder {
 }  // namespace
 
 TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& r) {
-  Builder b{store, r, {}, {}, {}};
+  Builder b{store, r, {}, {}, {}, {}, {}, {}};
   b.model.start = std::min(r.start_ns, store.start_ns());
   b.model.end = std::max(r.end_ns, store.end_ns());
   b.track_of_queue.assign(store.queues.size() + 1, -1);
   b.track_of_thread.assign(store.threads.size() + 1, -1);
+  b.CollectRecordsDrawnAsIs();
   b.AddQueues();
   b.AddThreads(false);
   b.AddInterrupts();

@@ -106,7 +106,9 @@ struct TrackGroup {
   int depth = 0;
 };
 
-// A dependency arrow: from the signal that released a wait to the wait's end.
+// A dependency arrow: from the end of the signal box that released a wait to the end of the
+// wait box, each on the lane that draws the box (a CPU signal is a tick on its thread's mark
+// row: from_lane = that track's lanes.size()).
 struct Link {
   TimeNs from_ts = 0;
   TimeNs to_ts = 0;
@@ -114,6 +116,8 @@ struct Link {
   int to_track = -1;
   uint32_t wait = 0;    // index into waits (cpu = false) or cpu_waits (cpu = true)
   uint32_t signal = 0;  // index into signals
+  uint32_t from_lane = 0;  // index into tracks[from_track].lanes
+  uint32_t to_lane = 0;    // index into tracks[to_track].lanes
   bool cpu = false;
 };
 

@@ -323,6 +323,27 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
   }
 }
 
+namespace {
+
+// Height, below the track's top, of the middle of lane `lane` (the mark row when lane ==
+// lanes.size()). A lane folded away in a collapsed track points at the last lane of its kind
+// still shown.
+float BoxMiddle(const state::Document& doc, int track_index, uint32_t lane, float s) {
+  const Track& track = doc.model.tracks[track_index];
+  const auto& expanded = doc.view.track_expanded;
+  bool open = static_cast<size_t>(track_index) < expanded.size() && expanded[track_index];
+  if (lane >= track.lanes.size()) {
+    return LaneOffset(track, track.lanes.size(), s, open) + MarkRowHeight(track, s) / 2;
+  }
+  while (lane > 0 && !LaneShown(track.lanes[lane], open) &&
+         track.lanes[lane - 1].kind == track.lanes[lane].kind) {
+    --lane;
+  }
+  return LaneOffset(track, lane, s, open) + LaneHeight(track.lanes[lane].kind, s) / 2;
+}
+
+}  // namespace
+
 size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows) {
   const auto& doc = *ctx.doc;
   const auto& links = doc.model.links;
@@ -344,8 +365,8 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
     float ya = track_top[l.from_track];
     float yb = track_top[l.to_track];
     if (std::isnan(ya) || std::isnan(yb)) return;
-    ya += 11.0f * s;
-    yb += 11.0f * s;
+    ya += BoxMiddle(doc, l.from_track, l.from_lane, s);
+    yb += BoxMiddle(doc, l.to_track, l.to_lane, s);
     float xa = ctx.left + static_cast<float>(view.ToPx(l.from_ts));
     float xb = ctx.left + static_cast<float>(view.ToPx(l.to_ts));
     ImU32 color = widgets::ArrowColor(selected);

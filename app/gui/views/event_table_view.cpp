@@ -5,12 +5,12 @@
 
 #include <algorithm>
 
+#include "app/gui/state/event_filter.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
 #include "core/model/event_kind.h"
 
 namespace app::gui::views {
-
 void EventTableView::Refresh(const state::Document& doc) {
   const auto& ts = doc.store.events.ts;
   size_t first = 0, last = ts.size();
@@ -22,19 +22,19 @@ void EventTableView::Refresh(const state::Document& doc) {
     last = std::upper_bound(ts.begin(), ts.end(), range.end) - ts.begin();
     if (!range.Valid()) last = first;
   }
-  if (m_doc == &doc && m_built_kind == m_kind && first == m_first && last == m_last) return;
+  if (m_doc == &doc && m_built_kind == m_kind && m_built_text == m_text && first == m_first &&
+      last == m_last) {
+    return;
+  }
   m_doc = &doc;
   m_built_kind = m_kind;
+  m_built_text = m_text;
   m_first = first;
   m_last = last;
-  m_use_matches = m_kind != 0;
+  m_use_matches = m_kind != 0 || !m_text.empty();
   m_matches.clear();
-  if (m_use_matches) {
-    const auto kind = static_cast<core::model::EventKind>(m_kind);
-    for (size_t i = first; i < last; ++i) {
-      if (doc.store.events.kind[i] == kind) m_matches.push_back(static_cast<uint32_t>(i));
-    }
-  }
+  if (!m_use_matches) return;
+  m_matches = state::FilterEvents(doc.store, first, last, m_kind, m_text);
 }
 
 void EventTableView::Draw(state::Document& doc) {
@@ -53,6 +53,17 @@ void EventTableView::Draw(state::Document& doc) {
       if (ImGui::Selectable(name.c_str(), m_kind == id)) m_kind = id;
     }
     ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(180.0f * ImGui::GetFontSize() / 15.0f);
+  if (ImGui::InputTextWithHint("##text", "filter text, Enter", m_text_input,
+                               sizeof(m_text_input), ImGuiInputTextFlags_EnterReturnsTrue)) {
+    m_text = m_text_input;
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Records whose kind, queue, thread or fence name contains the text, or whose op_id, "
+        "value or an argument equals the number. Enter applies it; an empty text clears it.");
   }
   ImGui::SameLine();
   int filter = static_cast<int>(m_time_filter);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "app/gui/state/saved_view.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
 
@@ -55,7 +56,17 @@ MainWindow::MainWindow(state::Settings settings, std::filesystem::path settings_
 }
 
 MainWindow::~MainWindow() {
+  SaveView();
   SaveSettings();
+}
+
+std::filesystem::path MainWindow::ViewFile() const {
+  if (m_settings_file.empty() || !m_doc) return {};
+  return state::SavedViewPath(m_settings_file.parent_path() / "views", m_doc->path);
+}
+
+void MainWindow::SaveView() {
+  if (auto file = ViewFile(); !file.empty()) state::SaveView(m_doc->view, m_doc->path, file);
 }
 
 void MainWindow::SaveSettings() {
@@ -69,8 +80,11 @@ void MainWindow::SaveSettings() {
 }
 
 void MainWindow::SetDocument(std::unique_ptr<state::Document> doc) {
+  SaveView();
   m_doc = std::move(doc);
   if (!m_doc) return;
+  // Where the user left this trace: range, bookmarks, track tree (when it is still the same).
+  if (auto file = ViewFile(); !file.empty()) state::LoadView(m_doc->view, file);
   m_doc->view.show_arrows = m_settings.show_arrows;
   m_doc->view.show_fence_boxes = m_settings.show_fence_boxes;
   m_doc->view.show_rate_curve = m_settings.show_rate_curve;
@@ -89,6 +103,7 @@ void MainWindow::RequestOpen(const std::filesystem::path& path) {
 
 void MainWindow::ApplyRequests() {
   if (m_close_request) {
+    SaveView();
     m_doc.reset();
     m_close_request = false;
   }

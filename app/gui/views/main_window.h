@@ -70,6 +70,10 @@ class MainWindow {
   void DrawPanels(state::Document& doc);
   void DrawLoadingOverlay();
   void SaveSettings();
+  // The open document's view, kept per trace (state/saved_view.h); nothing without a settings
+  // file (screenshots, tests).
+  std::filesystem::path ViewFile() const;
+  void SaveView();
 
   state::Settings m_settings;
   std::filesystem::path m_settings_file;

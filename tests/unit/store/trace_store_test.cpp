@@ -107,10 +107,10 @@ TEST(TraceStore, RoundTripKeepsTopologyEventsAndProblems) {
   EXPECT_EQ(s.events.RowIdOf(2), 1);
   EXPECT_EQ(s.IndexOfRowId(1), 2u);
   EXPECT_EQ(s.IndexOfRowId(2), 0u);
-  // Per-queue and per-thread indices.
-  EXPECT_EQ(s.events_by_queue[1], (std::vector<uint32_t>{0, 2}));
-  EXPECT_EQ(s.events_by_queue[2], (std::vector<uint32_t>{1, 3}));
-  EXPECT_EQ(s.events_by_thread[1], (std::vector<uint32_t>{0, 1}));
+  // Queue and thread columns follow the sort.
+  EXPECT_EQ(s.events.queue, (PackedColumn<QueueId>(std::vector<QueueId>{1, 2, 1, 2})));
+  EXPECT_EQ(s.events.thread[0], 1u);
+  EXPECT_EQ(s.events.thread[1], 1u);
 
   ASSERT_EQ(s.counters.size(), 1u);
   EXPECT_EQ(s.counters[0].unit, "Hz");
@@ -137,7 +137,7 @@ TEST(TraceStore, SortedTraceNeedsNoRowIdMap) {
   EXPECT_TRUE(s.events.rowid.empty());
   EXPECT_EQ(s.IndexOfRowId(500), 499u);
   EXPECT_EQ(s.events.op[499], 499);
-  EXPECT_EQ(s.events_by_queue[1].size(), 1000u);
+  EXPECT_EQ(s.events.queue[999], 1u);
 }
 
 TEST(TraceStore, RefusesNewerSchemaVersionNamingFileAndVersion) {
