@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -105,8 +107,18 @@ class Builder {
     report(0.6);
     WriteProblems();
     WriteMeta();
-    m_trace.events.clear();
-    m_trace.events.shrink_to_fit();
+    // The events and the lookup tables are not needed any more: they are freed on another
+    // thread while the records are written (hundreds of thousands of map nodes take ~10 ms).
+    struct Spent {
+      std::vector<ParsedEvent> events;
+      KinetoCollected kineto;
+      std::unordered_map<std::string, FlowStart> flows_v1;
+      std::unordered_map<uint32_t, FlowStart> flows_v2;
+    };
+    auto spent = std::make_unique<Spent>(Spent{std::move(m_trace.events), std::move(m_kineto),
+                                               std::move(m_flows_v1), std::move(m_flows_v2)});
+    m_trace.events = {};
+    std::jthread release([spent = std::move(spent)]() mutable { spent.reset(); });
     m_sink.WriteTo(m_writer, m_trace.base_time_ns, m_trace.writer_strings,
                    [&](double f) { report(0.6 + 0.4 * f); });
   }
