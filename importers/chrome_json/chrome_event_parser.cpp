@@ -244,6 +244,12 @@ struct ChromeEventParser::Impl {
     if (auto e = std::move(result).get(*field)) {
       Bad(offset, fmt::format("{}invalid JSON: {}", where, Describe(e)));
     }
+    // A key without escapes (all of them, in practice) is its raw text: no copy into simdjson's
+    // string buffer. The input is padded, and stage 1 has found the key's closing quote.
+    const char* raw = field->key().raw();
+    const char* p = raw;
+    while (*p != '"' && *p != '\\') ++p;
+    if (*p == '"') return std::string_view(raw, static_cast<size_t>(p - raw));
     if (auto e = field->unescaped_key().get(key)) {
       Bad(offset, fmt::format("{}invalid JSON: {}", where, Describe(e)));
     }
