@@ -133,6 +133,8 @@ struct ChromeEventParser::Impl {
   std::string last_category;
   StringId last_category_id = 0;
   uint32_t last_track = kNone;
+  std::string last_id_text;  // the last string pid / tid and its local string id
+  uint32_t last_id_local = kNone;
   std::vector<char> run_buffer;  // a run of events as one array document (ParseRun)
 
   Impl(core::store::TraceWriter* w, ParsedTrace* t) : writer(w), trace(t) {}
@@ -274,7 +276,13 @@ struct ChromeEventParser::Impl {
     } else if (type == od::json_type::string) {
       std::string_view s;
       if (auto e = v.get_string().get(s)) Bad(offset, fmt::format("'{}': {}", what, Describe(e)));
-      key.value = Local(s);
+      // String pids / tids (PyTorch writes tids as strings) repeat in runs: one remembered
+      // entry saves the hash.
+      if (s != last_id_text || last_id_local == kNone) {
+        last_id_local = Local(s);
+        last_id_text.assign(s);
+      }
+      key.value = last_id_local;
       key.is_string = true;
     } else {
       Bad(offset, fmt::format("'{}' must be a number or a string", what));

@@ -514,12 +514,16 @@ class Builder {
   }
 
   void Emit(const std::function<void(double)>& report) {
+    size_t runtime_calls = 0;
     for (const ParsedEvent& e : m_trace.events) {
       if ((e.ph == 'X' || e.ph == 'B') && (e.bits & kHasDuration) && !(e.bits & kConsumed) &&
           (Role(e.cat) & kKernelCategory)) {
         m_has_kernel[e.track] = true;
       }
+      if (e.extra != kNone && (Role(e.cat) & kRuntimeCategory)) ++runtime_calls;
     }
+    // Sized once: growing it call by call rehashes it a dozen times on a big Kineto trace.
+    m_kineto.runtime_by_correlation.reserve(runtime_calls);
     const size_t n = m_trace.events.size();
     for (size_t i = 0; i < n; ++i) {
       if ((i & 0xFFFF) == 0) report(0.2 + 0.3 * static_cast<double>(i) / std::max<size_t>(n, 1));
