@@ -734,4 +734,8 @@ void ChromeEventParser::TakePart(ParsedPart& part) { m_impl->TakePart(part); }
 
 void ChromeEventParser::Merge(const ParsedPart& part) { m_impl->Merge(part); }
 
+void ChromeEventParser::ForgetParts() {
+  for (auto& ids : m_impl->sources) ids = Impl::SourceIds();
+}
+
 }  // namespace importers::chrome_json

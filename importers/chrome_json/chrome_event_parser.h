@@ -66,6 +66,8 @@ class ChromeEventParser {
   void TakePart(ParsedPart& part);
   // Appends `part`'s events as if they had been parsed here after everything parsed so far.
   void Merge(const ParsedPart& part);
+  // Before merging parts of new parsers of parts: forgets the ids of the former ones.
+  void ForgetParts();
 
  private:
   struct Impl;

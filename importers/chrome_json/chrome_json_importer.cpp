@@ -26,6 +26,19 @@ constexpr size_t kEventsPerRun = 256;
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+constexpr uint64_t kNoEvent = ~uint64_t{0};
+
+// The first byte of the object after the event ending at `end` when a comma and a '{' follow
+// (white space between allowed), else kNoEvent.
+uint64_t EventAfter(std::string_view content, uint64_t end) {
+  uint64_t p = end;
+  while (p < content.size() && IsJsonSpace(content[p])) ++p;
+  if (p >= content.size() || content[p] != ',') return kNoEvent;
+  ++p;
+  while (p < content.size() && IsJsonSpace(content[p])) ++p;
+  return p < content.size() && content[p] == '{' ? p : kNoEvent;
+}
+
 void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
                   core::store::TraceWriter& writer, const std::string& label) {
   for (const auto& [key, raw] : scanner.top_level()) {
@@ -97,15 +110,24 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
   EventSpan first;
   if (scanner.Next(&first)) {
     parse_one_by_one(&first, 1);
-    // The middle of the array is cut into pieces parsed on both cores; the scanner takes over
-    // where that stops (the end of the array, or a piece holding a malformed event).
-    uint64_t next = first.offset + first.text.size();
-    while (next < content.size() && IsJsonSpace(content[next])) ++next;
-    if (next < content.size() && content[next] == ',') {
-      ++next;
-      while (next < content.size() && IsJsonSpace(content[next])) ++next;
-      if (next < content.size() && content[next] == '{') {
-        scanner.ResumeAt(ParseEventsInParallel(content, next, parser, report_offset));
+    // The middle of the array is cut into pieces parsed on both cores. A piece that does not
+    // parse is read event by event with the scanner, then pieces go on after it; the scanner
+    // also reads the end of the array.
+    uint64_t next = EventAfter(content, first.offset + first.text.size());
+    while (next != kNoEvent) {
+      const ParallelParseStop stop = ParseEventsInParallel(content, next, parser, report_offset);
+      scanner.ResumeAt(stop.resume);
+      if (stop.failed_end == 0) break;
+      EventSpan span;
+      next = kNoEvent;
+      while (scanner.Next(&span)) {
+        parse_one_by_one(&span, 1);
+        const uint64_t end = span.offset + span.text.size();
+        if (end >= stop.failed_end) {
+          // When another event follows, pieces start there; otherwise the scanner goes on.
+          next = EventAfter(content, end);
+          break;
+        }
       }
     }
     // Finding where each event ends runs on a second thread, ahead of the parse.

@@ -52,8 +52,9 @@ struct Piece {
 
 }  // namespace
 
-uint64_t ParseEventsInParallel(std::string_view content, uint64_t start, ChromeEventParser& parser,
-                               const std::function<void(uint64_t)>& progress) {
+ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start,
+                                        ChromeEventParser& parser,
+                                        const std::function<void(uint64_t)>& progress) {
   // Plan the pieces (a cut is a short search a megabyte apart). What follows the last cut, the
   // last event and the end of the array, is left to the scanner.
   std::vector<Piece> pieces;
@@ -61,7 +62,7 @@ uint64_t ParseEventsInParallel(std::string_view content, uint64_t start, ChromeE
   for (uint64_t end = 0, next = 0; FindCut(content, rest + kPieceBytes, &end, &next); rest = next) {
     pieces.push_back({rest, end});
   }
-  if (pieces.size() < 2) return start;
+  if (pieces.size() < 2) return {start, 0};
 
   // Pieces are taken in file order by whichever thread is free. The other thread parses each
   // into a part; this thread merges the parts in file order, parses a piece straight into the
@@ -69,6 +70,7 @@ uint64_t ParseEventsInParallel(std::string_view content, uint64_t start, ChromeE
   // being parsed) parses a later piece into a part of its own rather than wait.
   ChromeEventParser other_parser;
   ChromeEventParser own_parser;
+  parser.ForgetParts();  // the parsers of parts of an earlier call are gone
   std::mutex mutex;
   std::condition_variable changed;
   size_t next_piece = 0;
@@ -79,8 +81,12 @@ uint64_t ParseEventsInParallel(std::string_view content, uint64_t start, ChromeE
   std::exception_ptr other_error;
   bool stop = false;
 
+  bool other_started = false;
+
   std::thread other([&] {
     std::unique_lock<std::mutex> lock(mutex);
+    other_started = true;
+    changed.notify_all();
     while (true) {
       changed.wait(lock, [&] { return stop || other_waiting < kPartsAhead; });
       if (stop || next_piece == pieces.size()) return;
@@ -132,13 +138,19 @@ uint64_t ParseEventsInParallel(std::string_view content, uint64_t start, ChromeE
     const Piece& piece = pieces[merged];
     if (other_failed == merged || own_failed == merged) {
       if (other_failed == merged && other_error) std::rethrow_exception(other_error);
-      return piece.begin;
+      return {piece.begin, piece.end};
+    }
+    if (next_piece == merged && merged > 0 && !other_started) {
+      // The first piece is this thread's; the next one waits for the other thread to start (a
+      // small trace could otherwise be parsed here whole before it has).
+      changed.wait(lock, [&] { return other_started; });
+      continue;
     }
     if (next_piece == merged) {
       ++next_piece;
       lock.unlock();
       if (!parser.ParseEvents(piece.begin, content.substr(piece.begin, piece.end - piece.begin))) {
-        return piece.begin;
+        return {piece.begin, piece.end};
       }
     } else if (parts[merged] != nullptr) {
       std::unique_ptr<ParsedPart> part = std::move(parts[merged]);
@@ -172,7 +184,7 @@ uint64_t ParseEventsInParallel(std::string_view content, uint64_t start, ChromeE
     if (progress) progress(piece.end);
     lock.lock();
   }
-  return rest;
+  return {rest, 0};
 }
 
 }  // namespace importers::chrome_json

@@ -4,11 +4,12 @@
 // alternately on this thread (straight into the trace) and on a second thread (into a part that
 // this thread merges in file order).
 //
-// A cut in the wrong place (inside an argument object, say) cannot go unnoticed: a piece starts
-// where an event really starts, so it parses as a list of events only when its end is the end
-// of one too; otherwise it fails like a malformed event would. The first piece that fails, and
-// the end of the array (the last megabyte or two), are left to the scanner, which finds the
-// events one by one and names the place of whatever is wrong.
+// A cut in the wrong place (inside an argument array of objects, say) cannot go unnoticed: a
+// piece starts where an event really starts (the first one does, and each next one starts where
+// the one before ended), so it parses as a list of events only when its end is the end of one
+// too; otherwise it fails like a malformed event would. A piece that fails, and the end of the
+// array, are left to the scanner, which finds the events one by one and names the place of
+// whatever is wrong; then pieces start again after the failed one.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +20,20 @@
 
 namespace importers::chrome_json {
 
-// `start` is the first byte of an event of the array in `content`. Returns the first byte of
-// the event where the scanner must go on (every event before it has been parsed into `parser`).
-// `progress` gets the offset reached.
-uint64_t ParseEventsInParallel(std::string_view content, uint64_t start, ChromeEventParser& parser,
-                               const std::function<void(uint64_t)>& progress);
+// Where the pieces stopped: `resume` is the first byte of the first event not parsed (every
+// event before it has been parsed into the parser). `failed_end` is 0 when the pieces reached
+// the last cut (what is left is the end of the array); otherwise the piece [resume, failed_end)
+// did not parse as a list of events (a cut inside an event, or a malformed event), and the
+// caller reads it with the scanner before it goes on with pieces.
+struct ParallelParseStop {
+  uint64_t resume = 0;
+  uint64_t failed_end = 0;
+};
+
+// `start` is the first byte of an event of the array in `content`. `progress` gets the offset
+// reached.
+ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start,
+                                        ChromeEventParser& parser,
+                                        const std::function<void(uint64_t)>& progress);
 
 }  // namespace importers::chrome_json
