@@ -8,34 +8,14 @@
 #include "core/model/error.h"
 #include "core/store/query.h"
 #include "importers/import_file.h"
+#include "tests/importers/chrome_json/import_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using test_support::ScratchDir;
 
-class ChromeJson : public ::testing::Test {
- protected:
-  fs::path Import(const std::string& json, importers::ImportOptions options = {}) {
-    const fs::path input = m_dir / "input.json";
-    std::ofstream(input, std::ios::binary) << json;
-    const fs::path db = m_dir / "trace.db";
-    importers::ImportFile(input, db, options);
-    return db;
-  }
-  std::vector<std::vector<std::string>> Rows(const fs::path& db, const std::string& sql) {
-    return core::store::RunQuery(db, sql).rows;
-  }
-  std::string One(const fs::path& db, const std::string& sql) {
-    auto rows = Rows(db, sql);
-    return rows.empty() || rows[0].empty() ? "<none>" : rows[0][0];
-  }
-  std::string Problem(const fs::path& db, const std::string& name) {
-    return One(db, "SELECT count FROM import_problems WHERE name = '" + name + "'");
-  }
-  ScratchDir m_dir;
-};
+using ChromeJson = ChromeJsonImport;
 
 TEST_F(ChromeJson, BareArrayWithoutClosingBracketAndFractionalMicroseconds) {
   // ts 3.011 µs = 3011 ns exactly; 1.0005 µs rounds half up to 1001 ns; dur 0.5 µs = 500 ns.

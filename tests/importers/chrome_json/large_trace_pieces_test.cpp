@@ -4,20 +4,15 @@
 // events exist, on which thread, under which (last) thread name, and where a bad event sits.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "core/model/error.h"
-#include "core/store/query.h"
-#include "importers/import_file.h"
-#include "tests/support/test_support.h"
+#include "tests/importers/chrome_json/import_fixture.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-using test_support::ScratchDir;
 
 // ~90 bytes each: ~13 MB, about 25 pieces, so that the second thread surely takes some (on a
 // few pieces this thread may take them all before the other one has started).
@@ -95,21 +90,7 @@ constexpr const char* kCounterSamples =
 const std::string kExpectedCounterSamples =
     fmt::format("{} {}", kSlices / 100, 100 * (kSlices / 100) * (kSlices / 100 - 1) / 2);
 
-class LargeTracePieces : public ::testing::Test {
- protected:
-  fs::path Import(const std::string& json, importers::ImportOptions options = {}) {
-    const fs::path input = m_dir / "input.json";
-    std::ofstream(input, std::ios::binary) << json;
-    const fs::path db = m_dir / "trace.db";
-    importers::ImportFile(input, db, options);
-    return db;
-  }
-  std::string One(const fs::path& db, const std::string& sql) {
-    auto rows = core::store::RunQuery(db, sql).rows;
-    return rows.empty() || rows[0].empty() ? "<none>" : rows[0][0];
-  }
-  ScratchDir m_dir;
-};
+using LargeTracePieces = ChromeJsonImport;
 
 TEST_F(LargeTracePieces, EveryEventIsKeptOnItsThreadUnderItsLastName) {
   const std::string json = MakeTrace();
