@@ -4,7 +4,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "app/gui/state/saved_view.h"
 #include "app/gui/state/selection_info.h"
@@ -207,13 +209,24 @@ void MainWindow::DrawMenuBar() {
     if (ImGui::MenuItem("Clear all", nullptr, false, !view.bookmarks.empty()))
       view.bookmarks.clear();
     ImGui::Separator();
-    for (const auto& mark : view.bookmarks) {
-      std::string label =
-          fmt::format("{}  {}", mark.label, widgets::FormatTime(mark.ts, m_doc->model.start));
-      if (ImGui::MenuItem(label.c_str())) {
+    // Each bookmark: go to it, rename it, remove it (bookmarks are kept with the trace's view).
+    std::optional<size_t> remove;
+    for (size_t i = 0; i < view.bookmarks.size(); ++i) {
+      auto& mark = view.bookmarks[i];
+      std::string label = fmt::format("{}  {}##bookmark{}", mark.label,
+                                      widgets::FormatTime(mark.ts, m_doc->model.start), i);
+      if (!ImGui::BeginMenu(label.c_str())) continue;
+      if (ImGui::MenuItem("Go to")) {
         state::Pan(view, mark.ts - (view.visible.start + view.visible.Length() / 2));
       }
+      char name[128];
+      std::snprintf(name, sizeof(name), "%s", mark.label.c_str());
+      ImGui::SetNextItemWidth(200.0f * Scale());
+      if (ImGui::InputText("name", name, sizeof(name))) mark.label = name;
+      if (ImGui::MenuItem("Remove")) remove = i;
+      ImGui::EndMenu();
     }
+    if (remove) view.bookmarks.erase(view.bookmarks.begin() + static_cast<ptrdiff_t>(*remove));
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {

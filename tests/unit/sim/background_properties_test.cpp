@@ -149,7 +149,9 @@ void CheckBackgroundRules(const core::store::TraceStore& s, const Scenario& scen
         const int limit = open_hp_commits.empty() ? scenario.background.max_tasks
                                                   : scenario.background.high_priority_tasks;
         EXPECT_LE(running, limit) << "too many tasks at once, event " << i;
-        if (ev.flags[i] == 1) EXPECT_FALSE(open_hp_commits.empty());
+        if (ev.flags[i] == 1) {
+          EXPECT_FALSE(open_hp_commits.empty());
+        }
         break;
       }
       case EventKind::TaskFinished:
@@ -166,7 +168,9 @@ void CheckBackgroundRules(const core::store::TraceStore& s, const Scenario& scen
       case EventKind::CommitCompleted: {
         const int64_t commit = ev.op[i];
         for (const auto& [t, c] : task_commit) {
-          if (c == commit) EXPECT_TRUE(ended_tasks.count(t)) << "commit before its task " << t;
+          if (c == commit) {
+            EXPECT_TRUE(ended_tasks.count(t)) << "commit before its task " << t;
+          }
         }
         open_hp_commits.erase(commit);
         break;
@@ -192,7 +196,9 @@ void CheckBackgroundRules(const core::store::TraceStore& s, const Scenario& scen
     EXPECT_LE(ends[task], 1) << "task " << task;
     if (!started.count(task) || ends[task] == 0) {
       // Queued but never run: only allowed when the run hit its time limit with work pending.
-      if (ends[task] == 0) EXPECT_EQ(s.end_ns(), scenario.duration_ns) << "task " << task;
+      if (ends[task] == 0) {
+        EXPECT_EQ(s.end_ns(), scenario.duration_ns) << "task " << task;
+      }
     }
   }
 }

@@ -241,7 +241,9 @@ TEST(Preemption, FinerGraphicsGranularityLowersMaximumLatency) {
     const int64_t max = MaxLatency(s, EngineNamed(s, "3D"));
     ASSERT_GT(max, 0) << name;
     EXPECT_LE(max, bound[i]) << name;
-    if (previous >= 0) EXPECT_LT(max, previous) << name << " is not below the coarser one";
+    if (previous >= 0) {
+      EXPECT_LT(max, previous) << name << " is not below the coarser one";
+    }
     previous = max;
   }
 }
@@ -261,7 +263,9 @@ TEST(Preemption, FinerComputeGranularityLowersMaximumLatency) {
     const int64_t max = MaxLatency(s, EngineNamed(s, "Compute"));
     ASSERT_GT(max, 0) << name;
     EXPECT_LE(max, bound[i]) << name;
-    if (previous >= 0) EXPECT_LT(max, previous) << name << " is not below the coarser one";
+    if (previous >= 0) {
+      EXPECT_LT(max, previous) << name << " is not below the coarser one";
+    }
     previous = max;
   }
 }

@@ -326,7 +326,9 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
   const int64_t end = s.end_ns();
   for (int64_t signal : signals_that_must_interrupt) {
     const auto& q = signals[signal];
-    if (q.ts + 20'000 <= end) EXPECT_TRUE(interrupt_of_signal.count(signal)) << signal;
+    if (q.ts + 20'000 <= end) {
+      EXPECT_TRUE(interrupt_of_signal.count(signal)) << signal;
+    }
   }
   for (const auto& [signal, flags] : interrupt_of_signal) {
     EXPECT_TRUE(signals_that_must_interrupt.count(signal)) << "interrupt without cause " << signal;
