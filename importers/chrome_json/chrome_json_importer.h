@@ -1,7 +1,8 @@
 // Chrome trace-event JSON importer (chrome://tracing, Perfetto, PyTorch profiler / Kineto):
-// decoded bytes -> events (one simdjson On Demand parse per event, no tree of the file; event
-// boundaries are found on a second thread, see background_scanner.h) -> sorted records through
-// the TraceWriter. The caller owns the writer and commits it.
+// decoded bytes -> events (simdjson On Demand over pieces of the event array on both cores, see
+// parallel_event_parse.h; the start and end of the array, and any piece that does not parse,
+// go through the scanner event by event, see background_scanner.h; no tree of the file) ->
+// sorted records through the TraceWriter. The caller owns the writer and commits it.
 #pragma once
 
 #include "core/store/trace_writer.h"

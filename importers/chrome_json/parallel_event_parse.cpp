@@ -1,13 +1,13 @@
 #include "importers/chrome_json/parallel_event_parse.h"
 
-#include <cstring>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
-#include <memory>
 
 namespace importers::chrome_json {
 namespace {
@@ -55,7 +55,7 @@ struct Piece {
 ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start,
                                         ChromeEventParser& parser,
                                         const std::function<void(uint64_t)>& progress) {
-  // Plan the pieces (a cut is a short search a megabyte apart). What follows the last cut, the
+  // Plan the pieces (a cut is a short search, half a megabyte after the previous one). What follows the last cut, the
   // last event and the end of the array, is left to the scanner.
   std::vector<Piece> pieces;
   uint64_t rest = start;

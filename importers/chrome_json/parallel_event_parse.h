@@ -1,8 +1,9 @@
 // Parses the middle of the event array on both cores without the byte-by-byte scanner: the text
-// is cut into pieces of about a megabyte at places that look like the end of an event (`}`,
-// `,`, `{` with only white space between), and each piece is parsed as one simdjson document,
-// alternately on this thread (straight into the trace) and on a second thread (into a part that
-// this thread merges in file order).
+// is cut into pieces of about half a megabyte at places that look like the end of an event
+// (`}`, `,`, `{` with only white space between), and each piece is parsed as one simdjson
+// document. Pieces are taken in file order by whichever thread is free: the second thread parses
+// into parts that this thread merges in file order; this thread parses straight into the trace
+// when every piece before is merged, else into a part of its own.
 //
 // A cut in the wrong place (inside an argument array of objects, say) cannot go unnoticed: a
 // piece starts where an event really starts (the first one does, and each next one starts where
