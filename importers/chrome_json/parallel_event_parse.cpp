@@ -1,5 +1,6 @@
 #include "importers/chrome_json/parallel_event_parse.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <exception>
@@ -15,34 +16,62 @@ namespace {
 // Big enough that the hand-over between the threads is rare, small enough that a piece stays in
 // the cache between simdjson's two stages and that the threads finish close together.
 constexpr uint64_t kPieceBytes = 512 << 10;
+// How far past the first possible cut FindCut looks for one that LooksLikeEvent.
+constexpr uint64_t kCutSearchBytes = 64 << 10;
 // Parts parsed ahead by the other thread and not merged yet: bounds the memory.
 constexpr size_t kPartsAhead = 4;
 
 bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// True when the object starting at `open` names its phase before any nested object: `"ph"`
+// comes before the first '{' or '}' after the opening brace (within the first 512 bytes). Every
+// trace event has a phase and writers put it before "args", while the objects nested in
+// arguments (stack frames, say) seldom have one: a cut before such an object is most likely
+// between two events.
+bool LooksLikeEvent(std::string_view text, uint64_t open) {
+  const uint64_t limit = std::min<uint64_t>(text.size(), open + 512);
+  for (uint64_t p = open + 1; p + 4 <= limit; ++p) {
+    const char c = text[p];
+    if (c == '{' || c == '}') return false;
+    if (c == '"' && text.compare(p, 4, "\"ph\"") == 0) return true;
+  }
+  return false;
+}
+
 // Finds, at or after `from`, a `}` followed by a `,` and a `{` (white space between allowed):
-// `*end` is just past the `}`, `*next` is the `{`. False when there is none.
+// `*end` is just past the `}`, `*next` is the `{`. Prefers a `{` that LooksLikeEvent within
+// kCutSearchBytes, else takes the first candidate. False when there is none.
 bool FindCut(std::string_view text, uint64_t from, uint64_t* end, uint64_t* next) {
   const char* data = text.data();
   const uint64_t size = text.size();
+  const uint64_t search_end = from + kCutSearchBytes;
+  bool have_first = false;
   while (from < size) {
     const void* hit = std::memchr(data + from, '}', size - from);
-    if (hit == nullptr) return false;
+    if (hit == nullptr) break;
     const uint64_t brace = static_cast<uint64_t>(static_cast<const char*>(hit) - data);
+    if (have_first && brace > search_end) break;
     uint64_t p = brace + 1;
     while (p < size && IsSpace(data[p])) ++p;
     if (p < size && data[p] == ',') {
       ++p;
       while (p < size && IsSpace(data[p])) ++p;
       if (p < size && data[p] == '{') {
-        *end = brace + 1;
-        *next = p;
-        return true;
+        if (LooksLikeEvent(text, p)) {
+          *end = brace + 1;
+          *next = p;
+          return true;
+        }
+        if (!have_first) {
+          *end = brace + 1;
+          *next = p;
+          have_first = true;
+        }
       }
     }
     from = brace + 1;
   }
-  return false;
+  return have_first;
 }
 
 struct Piece {
@@ -55,8 +84,8 @@ struct Piece {
 ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start,
                                         ChromeEventParser& parser,
                                         const std::function<void(uint64_t)>& progress) {
-  // Plan the pieces (a cut is a short search, half a megabyte after the previous one). What follows the last cut, the
-  // last event and the end of the array, is left to the scanner.
+  // Plan the pieces (a cut is a short search, half a megabyte after the previous one). What
+  // follows the last cut, the last event and the end of the array, is left to the scanner.
   std::vector<Piece> pieces;
   uint64_t rest = start;
   for (uint64_t end = 0, next = 0; FindCut(content, rest + kPieceBytes, &end, &next); rest = next) {

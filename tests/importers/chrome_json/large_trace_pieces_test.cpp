@@ -47,10 +47,11 @@ std::string ThreadName(int t, const std::string& name) {
                      Tid(t), name);
 }
 
-// Slice i: on thread ThreadOf(i), ts = 10 i µs, 2 µs long, named op<i % 10>. Every 7th carries arguments
-// that look like event boundaries: objects in an array split over lines ("},\n{") and a string
-// holding "},{". Every 100th is followed by a counter sample. The thread names are given at the
-// start and again at three quarters of the file (the later names are the ones kept).
+// Slice i: on thread ThreadOf(i), ts = 10 i µs, 2 µs long, named op<i % 10>. Every 7th carries
+// arguments that look like event boundaries: objects in an array split over lines ("},\n{"),
+// the second one with a "ph" member, and a string holding "},{" (pieces cut there fail and are
+// read again with the scanner). Every 100th is followed by a counter sample. The thread names
+// are given at the start and again at three quarters of the file (the later names are kept).
 // `bad_slice` (if >= 0) has its ts written as a string; `*bad_offset` is that event's offset.
 std::string MakeTrace(int bad_slice = -1, size_t* bad_offset = nullptr) {
   std::string json = "{\"traceEvents\":[\n";
@@ -64,7 +65,7 @@ std::string MakeTrace(int bad_slice = -1, size_t* bad_offset = nullptr) {
     json += fmt::format(R"({{"ph":"X","cat":"cpu_op","name":"op{}","pid":7,"tid":{},"ts":{},)"
                         R"("dur":2)",
                         i % 10, Tid(ThreadOf(i)), ts);
-    if (i % 7 == 0) json += ",\"args\":{\"list\":[{\"a\":1},\n{\"b\":\"},{\"}]}";
+    if (i % 7 == 0) json += ",\"args\":{\"list\":[{\"a\":1},\n{\"ph\":\"},{\"}]}";
     json += "},\n";
     if (i % 100 == 0) {
       json += fmt::format(R"({{"ph":"C","name":"mem","pid":7,"ts":{},"args":{{"bytes":{}}}}},)",
