@@ -44,27 +44,11 @@ uint64_t FindStructural(const char* data, uint64_t p, uint64_t size) {
   return size;
 }
 
-}  // namespace
-
-JsonContainerScanner::JsonContainerScanner(std::string_view content, std::string label)
-    : m_text(content), m_label(std::move(label)) {
-  // A UTF-8 byte order mark is not JSON but some writers emit it.
-  if (m_text.size() >= 3 && std::memcmp(m_text.data(), "\xEF\xBB\xBF", 3) == 0) m_pos = 3;
-}
-
-void JsonContainerScanner::Fail(uint64_t offset, std::string_view what) const {
-  throw core::Error(fmt::format("{}: {}", DescribePlace(m_label, m_text, offset), what));
-}
-
-void JsonContainerScanner::SkipSpace() {
-  while (m_pos < m_text.size() && IsSpace(m_text[m_pos])) ++m_pos;
-}
-
-uint64_t JsonContainerScanner::SkipString(uint64_t begin, bool* truncated) {
+// Offset just past the string that starts (with its quote) at `begin`; `size` and *truncated
+// when it never ends.
+uint64_t SkipStringFrom(const char* data, uint64_t begin, uint64_t size, bool* truncated) {
   // A backslash escapes the byte after it (\" and \\ included), so the string ends at the first
   // quote not consumed by an escape.
-  const char* data = m_text.data();
-  const uint64_t size = m_text.size();
   uint64_t p = begin + 1;
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"');
@@ -88,6 +72,50 @@ uint64_t JsonContainerScanner::SkipString(uint64_t begin, bool* truncated) {
   }
   *truncated = true;
   return size;
+}
+
+}  // namespace
+
+bool BracketKindsMatch(std::string_view text) {
+  const char* data = text.data();
+  const uint64_t size = text.size();
+  char expected[256];
+  size_t depth = 0;
+  bool truncated = false;
+  uint64_t p = 0;
+  while ((p = FindStructural(data, p, size)) < size) {
+    const char c = data[p];
+    if (c == '"') {
+      p = SkipStringFrom(data, p, size, &truncated);
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      if (depth == sizeof(expected)) return false;
+      expected[depth++] = c == '{' ? '}' : ']';
+    } else if (depth == 0 || expected[--depth] != c) {
+      return false;
+    }
+    ++p;
+  }
+  return !truncated;
+}
+
+JsonContainerScanner::JsonContainerScanner(std::string_view content, std::string label)
+    : m_text(content), m_label(std::move(label)) {
+  // A UTF-8 byte order mark is not JSON but some writers emit it.
+  if (m_text.size() >= 3 && std::memcmp(m_text.data(), "\xEF\xBB\xBF", 3) == 0) m_pos = 3;
+}
+
+void JsonContainerScanner::Fail(uint64_t offset, std::string_view what) const {
+  throw core::Error(fmt::format("{}: {}", DescribePlace(m_label, m_text, offset), what));
+}
+
+void JsonContainerScanner::SkipSpace() {
+  while (m_pos < m_text.size() && IsSpace(m_text[m_pos])) ++m_pos;
+}
+
+uint64_t JsonContainerScanner::SkipString(uint64_t begin, bool* truncated) {
+  return SkipStringFrom(m_text.data(), begin, m_text.size(), truncated);
 }
 
 uint64_t JsonContainerScanner::SkipValue(uint64_t begin, bool* truncated) {

@@ -16,6 +16,12 @@
 
 namespace importers::chrome_json {
 
+// True when every '}' and ']' of `text` (outside strings) closes the bracket of its own kind.
+// On Demand parsing of a run of events checks that brackets balance but not their kind inside
+// values it skips unread (`"args":{"a":[1}}`); this fills that gap at the speed of a scan for
+// the structural bytes. False also for nesting deeper than 256 levels.
+bool BracketKindsMatch(std::string_view text);
+
 struct EventSpan {
   uint64_t offset = 0;  // byte offset of the event's first byte in the content
   std::string_view text;  // the event's JSON text (an object, or another value for bad input)

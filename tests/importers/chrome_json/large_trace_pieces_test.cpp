@@ -53,7 +53,11 @@ std::string ThreadName(int t, const std::string& name) {
 // read again with the scanner). Every 100th is followed by a counter sample. The thread names
 // are given at the start and again at three quarters of the file (the later names are kept).
 // `bad_slice` (if >= 0) has its ts written as a string; `*bad_offset` is that event's offset.
-std::string MakeTrace(int bad_slice = -1, size_t* bad_offset = nullptr) {
+// With `bad_brackets`, `bad_slice` keeps its number ts but a member the import skips unread
+// closes a '[' with a '}' and the '{' with a ']' (`"unread":{"a":[1}]`), and `*bad_offset` is the
+// offset of that '}'.
+std::string MakeTrace(int bad_slice = -1, size_t* bad_offset = nullptr,
+                      bool bad_brackets = false) {
   std::string json = "{\"traceEvents\":[\n";
   for (int t = 0; t < kThreads; ++t) json += ThreadName(t, fmt::format("first-{}", t)) + ",\n";
   for (int i = 0; i < kSlices; ++i) {
@@ -61,11 +65,18 @@ std::string MakeTrace(int bad_slice = -1, size_t* bad_offset = nullptr) {
       for (int t = 0; t < kThreads; ++t) json += ThreadName(t, fmt::format("late-{}", t)) + ",\n";
     }
     if (i == bad_slice && bad_offset) *bad_offset = json.size();
-    const std::string ts = i == bad_slice ? fmt::format("\"{}\"", 10 * i) : std::to_string(10 * i);
+    const bool bad_ts = i == bad_slice && !bad_brackets;
+    const std::string ts = bad_ts ? fmt::format("\"{}\"", 10 * i) : std::to_string(10 * i);
     json += fmt::format(R"({{"ph":"X","cat":"cpu_op","name":"op{}","pid":7,"tid":{},"ts":{},)"
                         R"("dur":2)",
                         i % 10, Tid(ThreadOf(i)), ts);
-    if (i % 7 == 0) json += ",\"args\":{\"list\":[{\"a\":1},\n{\"ph\":\"},{\"}]}";
+    if (i == bad_slice && bad_brackets) {
+      json += ",\"unread\":{\"a\":[1";
+      if (bad_offset) *bad_offset = json.size();
+      json += "}]";  // as many closing brackets as opening ones, each of the other kind
+    } else if (i % 7 == 0) {
+      json += ",\"args\":{\"list\":[{\"a\":1},\n{\"ph\":\"},{\"}]}";
+    }
     json += "},\n";
     if (i % 100 == 0) {
       json += fmt::format(R"({{"ph":"C","name":"mem","pid":7,"ts":{},"args":{{"bytes":{}}}}},)",
@@ -128,6 +139,22 @@ TEST_F(LargeTracePieces, ABadEventInTheMiddleIsNamedByItsOffsetOrSkipped) {
     // Only the bad slice is missing; the pieces after it go on with their threads and names.
     EXPECT_EQ(One(db, kSlicesPerThreadName), ExpectedThreads(bad));
     EXPECT_EQ(One(db, kCounterSamples), kExpectedCounterSamples);
+  }
+}
+
+// Brackets of the wrong kind inside a member the import never reads are still invalid JSON.
+TEST_F(LargeTracePieces, AMismatchedBracketInAnUnreadMemberIsNamedByItsOffset) {
+  for (int bad : {kSlices / 3, kSlices - 50}) {
+    size_t offset = 0;
+    const std::string json = MakeTrace(bad, &offset, true);
+    try {
+      Import(json);
+      ADD_FAILURE() << "slice " << bad << ": no error";
+    } catch (const core::Error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(fmt::format("byte {} ", offset)), std::string::npos) << message;
+      EXPECT_NE(message.find("unexpected '}' (expected ']')"), std::string::npos) << message;
+    }
   }
 }
 
