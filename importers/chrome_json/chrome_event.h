@@ -100,6 +100,12 @@ struct CounterValue {
   double value = 0;
 };
 
+// A piece of the file's content, [begin, end).
+struct PieceRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+};
+
 struct ParsedTrace {
   std::vector<ParsedEvent> events;
   std::vector<Track> tracks;
@@ -113,6 +119,9 @@ struct ParsedTrace {
   // --lenient: malformed events skipped in the parse pass (written as a problem by the builder).
   uint64_t bad_events_skipped = 0;  // --lenient only
   std::string first_bad_event;      // place and reason of the first one
+  // Pieces parsed without their bracket kinds checked (parallel_event_parse.h); the import
+  // checks them while it writes the records.
+  std::vector<PieceRange> unchecked_pieces;
 };
 
 }  // namespace importers::chrome_json

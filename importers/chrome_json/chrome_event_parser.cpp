@@ -1,5 +1,4 @@
 #include "importers/chrome_json/chrome_event_parser.h"
-#include "importers/chrome_json/json_container_scanner.h"
 
 #include <charconv>
 #include <cmath>
@@ -446,9 +445,6 @@ struct ChromeEventParser::Impl {
 
   bool ParseEvents(uint64_t offset, std::string_view text) {
     if (text.empty()) return true;
-    // Invalid JSON inside a value the parse skips unread (a ']' closing a '{') is still invalid
-    // JSON: such a run is parsed again event by event, which names the byte.
-    if (!BracketKindsMatch(text)) return false;
     // Wrapped in brackets, the events and the commas between them are one JSON array.
     const size_t size = text.size() + 2;
     if (run_buffer.size() < size + simdjson::SIMDJSON_PADDING) {

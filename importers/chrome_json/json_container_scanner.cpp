@@ -76,7 +76,7 @@ uint64_t SkipStringFrom(const char* data, uint64_t begin, uint64_t size, bool* t
 
 }  // namespace
 
-bool BracketKindsMatch(std::string_view text) {
+std::optional<BracketMismatch> FindBracketMismatch(std::string_view text) {
   const char* data = text.data();
   const uint64_t size = text.size();
   char expected[256];
@@ -87,17 +87,21 @@ bool BracketKindsMatch(std::string_view text) {
     const char c = data[p];
     if (c == '"') {
       p = SkipStringFrom(data, p, size, &truncated);
+      if (truncated) return BracketMismatch{size, "the text ends inside a string"};
       continue;
     }
     if (c == '{' || c == '[') {
-      if (depth == sizeof(expected)) return false;
+      if (depth == sizeof(expected)) return BracketMismatch{p, "JSON nested more than 256 levels deep"};
       expected[depth++] = c == '{' ? '}' : ']';
-    } else if (depth == 0 || expected[--depth] != c) {
-      return false;
+    } else if (depth == 0 || expected[depth - 1] != c) {
+      return BracketMismatch{
+          p, fmt::format("unexpected '{}' (expected '{}')", c, depth ? expected[depth - 1] : ' ')};
+    } else {
+      --depth;
     }
     ++p;
   }
-  return !truncated;
+  return std::nullopt;
 }
 
 JsonContainerScanner::JsonContainerScanner(std::string_view content, std::string label)

@@ -11,16 +11,22 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace importers::chrome_json {
 
-// True when every '}' and ']' of `text` (outside strings) closes the bracket of its own kind.
-// On Demand parsing of a run of events checks that brackets balance but not their kind inside
-// values it skips unread (`"args":{"a":[1}}`); this fills that gap at the speed of a scan for
-// the structural bytes. False also for nesting deeper than 256 levels.
-bool BracketKindsMatch(std::string_view text);
+// The first bracket of `text` (outside strings) that does not close the bracket of its own kind:
+// its offset in `text` and what is wrong, in the scanner's words ("unexpected '}' (expected
+// ']')"); nullopt when every bracket matches. simdjson On Demand checks that brackets balance but
+// not their kind inside values it skips unread (`"unread":{"a":[1}]`); this fills that gap at the
+// speed of a scan for the structural bytes.
+struct BracketMismatch {
+  uint64_t offset = 0;
+  std::string what;
+};
+std::optional<BracketMismatch> FindBracketMismatch(std::string_view text);
 
 struct EventSpan {
   uint64_t offset = 0;  // byte offset of the event's first byte in the content

@@ -1,5 +1,7 @@
 #include "importers/chrome_json/parallel_event_parse.h"
 
+#include "importers/chrome_json/json_container_scanner.h"
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -9,6 +11,8 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "importers/chrome_json/json_container_scanner.h"
 
 namespace importers::chrome_json {
 namespace {
@@ -74,16 +78,14 @@ bool FindCut(std::string_view text, uint64_t from, uint64_t* end, uint64_t* next
   return have_first;
 }
 
-struct Piece {
-  uint64_t begin = 0;
-  uint64_t end = 0;
-};
+using Piece = PieceRange;
 
 }  // namespace
 
 ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start,
                                         ChromeEventParser& parser,
-                                        const std::function<void(uint64_t)>& progress) {
+                                        const std::function<void(uint64_t)>& progress,
+                                        std::vector<PieceRange>* unchecked) {
   // Plan the pieces (a cut is a short search, half a megabyte after the previous one). What
   // follows the last cut, the last event and the end of the array, is left to the scanner.
   std::vector<Piece> pieces;
@@ -92,6 +94,11 @@ ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start
     pieces.push_back({rest, end});
   }
   if (pieces.size() < 2) return {start, 0};
+  auto parse_piece = [&](ChromeEventParser& into, const Piece& piece) {
+    const std::string_view text = content.substr(piece.begin, piece.end - piece.begin);
+    if (unchecked == nullptr && FindBracketMismatch(text)) return false;
+    return into.ParseEvents(piece.begin, text);
+  };
 
   // Pieces are taken in file order by whichever thread is free. The other thread parses each
   // into a part; this thread merges the parts in file order, parses a piece straight into the
@@ -125,9 +132,7 @@ ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start
       bool ok = false;
       std::exception_ptr error;
       try {
-        const Piece& piece = pieces[index];
-        ok = other_parser.ParseEvents(piece.begin,
-                                      content.substr(piece.begin, piece.end - piece.begin));
+        ok = parse_piece(other_parser, pieces[index]);
         if (ok) other_parser.TakePart(*part);
       } catch (...) {
         error = std::current_exception();
@@ -178,7 +183,7 @@ ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start
     if (next_piece == merged) {
       ++next_piece;
       lock.unlock();
-      if (!parser.ParseEvents(piece.begin, content.substr(piece.begin, piece.end - piece.begin))) {
+      if (!parse_piece(parser, piece)) {
         return {piece.begin, piece.end};
       }
     } else if (parts[merged] != nullptr) {
@@ -193,8 +198,7 @@ ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start
       lock.unlock();
       const Piece& later = pieces[index];
       auto part = std::make_unique<ParsedPart>();
-      const bool ok =
-          own_parser.ParseEvents(later.begin, content.substr(later.begin, later.end - later.begin));
+      const bool ok = parse_piece(own_parser, later);
       if (ok) own_parser.TakePart(*part);
       part->source = 1;
       lock.lock();
@@ -210,6 +214,7 @@ ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start
       continue;
     }
     ++merged;
+    if (unchecked) unchecked->push_back(piece);
     if (progress) progress(piece.end);
     lock.lock();
   }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <string_view>
+#include <vector>
 
 #include "importers/chrome_json/chrome_event_parser.h"
 
@@ -33,8 +34,16 @@ struct ParallelParseStop {
 
 // `start` is the first byte of an event of the array in `content`. `progress` gets the offset
 // reached.
+//
+// simdjson checks that the brackets of a value it skips unread balance, not that each closes its
+// own kind; FindBracketMismatch (json_container_scanner.h) checks that. With `unchecked` null it
+// runs before each piece's parse, and a piece that fails it goes to the scanner (which names the
+// place, or with --lenient skips that event). Otherwise every parsed piece is appended to
+// *unchecked and the caller checks them (the import does, on the second core, while the records
+// are written, and fails if one does not pass).
 ParallelParseStop ParseEventsInParallel(std::string_view content, uint64_t start,
                                         ChromeEventParser& parser,
-                                        const std::function<void(uint64_t)>& progress);
+                                        const std::function<void(uint64_t)>& progress,
+                                        std::vector<PieceRange>* unchecked);
 
 }  // namespace importers::chrome_json
