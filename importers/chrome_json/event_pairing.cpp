@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "importers/chrome_json/two_thread_sort.h"
-
 #include <algorithm>
 #include <cstring>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
+
+#include "importers/chrome_json/two_thread_sort.h"
 
 namespace importers::chrome_json {
 

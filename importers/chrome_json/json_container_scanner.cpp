@@ -74,33 +74,54 @@ uint64_t SkipStringFrom(const char* data, uint64_t begin, uint64_t size, bool* t
   return size;
 }
 
-}  // namespace
+// What following the brackets of some JSON text found (see FollowBrackets).
+struct BracketWalk {
+  uint64_t end = 0;        // just past the closing bracket, or the size of the text
+  bool truncated = false;  // the text ended inside a string, or (until_closed) before the close
+  std::optional<BracketMismatch> bad;  // a bracket closing the other kind, or too deep a nesting
+};
 
-std::optional<BracketMismatch> FindBracketMismatch(std::string_view text) {
-  const char* data = text.data();
-  const uint64_t size = text.size();
+// Follows the nesting of the brackets of data[p, size) (p outside a string) with a stack of the
+// expected closing brackets, skipping strings. With `until_closed` it stops at the bracket that
+// closes the one at `p`; otherwise it goes to the end of the text.
+BracketWalk FollowBrackets(const char* data, uint64_t p, uint64_t size, bool until_closed) {
+  BracketWalk walk;
   char expected[256];
   size_t depth = 0;
-  bool truncated = false;
-  uint64_t p = 0;
   while ((p = FindStructural(data, p, size)) < size) {
     const char c = data[p];
     if (c == '"') {
-      p = SkipStringFrom(data, p, size, &truncated);
-      if (truncated) return BracketMismatch{size, "the text ends inside a string"};
+      p = SkipStringFrom(data, p, size, &walk.truncated);
+      if (walk.truncated) break;
       continue;
     }
     if (c == '{' || c == '[') {
-      if (depth == sizeof(expected)) return BracketMismatch{p, "JSON nested more than 256 levels deep"};
+      if (depth == sizeof(expected)) {
+        walk.bad = BracketMismatch{p, "JSON nested more than 256 levels deep"};
+        return walk;
+      }
       expected[depth++] = c == '{' ? '}' : ']';
     } else if (depth == 0 || expected[depth - 1] != c) {
-      return BracketMismatch{
+      walk.bad = BracketMismatch{
           p, fmt::format("unexpected '{}' (expected '{}')", c, depth ? expected[depth - 1] : ' ')};
-    } else {
-      --depth;
+      return walk;
+    } else if (--depth == 0 && until_closed) {
+      walk.end = p + 1;
+      return walk;
     }
     ++p;
   }
+  walk.end = size;
+  walk.truncated = walk.truncated || until_closed;
+  return walk;
+}
+
+}  // namespace
+
+std::optional<BracketMismatch> FindBracketMismatch(std::string_view text) {
+  BracketWalk walk = FollowBrackets(text.data(), 0, text.size(), false);
+  if (walk.bad) return walk.bad;
+  if (walk.truncated) return BracketMismatch{text.size(), "the text ends inside a string"};
   return std::nullopt;
 }
 
@@ -140,31 +161,11 @@ uint64_t JsonContainerScanner::SkipValue(uint64_t begin, bool* truncated) {
     if (p == size) *truncated = true;
     return p;
   }
-  // An object or array: follow nesting with a stack of the expected closing brackets.
-  char expected[256];
-  size_t depth = 0;
-  uint64_t p = begin;
-  while ((p = FindStructural(data, p, size)) < size) {
-    const char c = data[p];
-    if (c == '"') {
-      p = SkipString(p, truncated);
-      if (*truncated) return size;
-      continue;
-    }
-    if (c == '{' || c == '[') {
-      if (depth == sizeof(expected)) Fail(p, "JSON nested more than 256 levels deep");
-      expected[depth++] = c == '{' ? '}' : ']';
-    } else if (c == '}' || c == ']') {
-      if (depth == 0 || expected[depth - 1] != c) {
-        Fail(p, fmt::format("unexpected '{}' (expected '{}')", c,
-                            depth ? expected[depth - 1] : ' '));
-      }
-      if (--depth == 0) return p + 1;
-    }
-    ++p;
-  }
-  *truncated = true;
-  return size;
+  // An object or array: follow its nesting to its closing bracket.
+  const BracketWalk walk = FollowBrackets(data, begin, size, true);
+  if (walk.bad) Fail(walk.bad->offset, walk.bad->what);
+  if (walk.truncated) *truncated = true;
+  return walk.end;
 }
 
 void JsonContainerScanner::ReadObjectMembers() {

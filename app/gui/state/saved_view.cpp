@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
-#include <numeric>
 #include <sstream>
 #include <string>
+
+#include "app/gui/state/text_file.h"
 
 namespace app::gui::state {
 namespace {
@@ -66,28 +67,20 @@ bool SaveView(const ViewState& view, const std::filesystem::path& trace,
               const std::filesystem::path& file) {
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
-  std::filesystem::path temp = file;
-  temp += ".tmp";
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    if (!out) return false;
-    out << "# fencescope view of " << trace.string() << "\n";
-    out << fmt::format("trace = {} {}\n", view.trace.start, view.trace.end);
-    out << fmt::format("tracks = {}\n", view.track_order.size());
-    out << fmt::format("groups = {}\n", view.group_collapsed.size());
-    out << fmt::format("visible = {} {}\n", view.visible.start, view.visible.end);
-    out << fmt::format("range = {} {}\n", view.selected_range.start, view.selected_range.end);
-    for (const auto& mark : view.bookmarks) {
-      out << fmt::format("bookmark = {} {}\n", mark.ts, mark.label);
-    }
-    out << "order = " << Join(view.track_order) << "\n";
-    out << "hidden = " << Join(view.track_hidden) << "\n";
-    out << "collapsed = " << Join(view.group_collapsed) << "\n";
-    out << "expanded = " << Join(view.track_expanded) << "\n";
-    if (!out) return false;
+  std::string out = "# fencescope view of " + trace.string() + "\n";
+  out += fmt::format("trace = {} {}\n", view.trace.start, view.trace.end);
+  out += fmt::format("tracks = {}\n", view.track_order.size());
+  out += fmt::format("groups = {}\n", view.group_collapsed.size());
+  out += fmt::format("visible = {} {}\n", view.visible.start, view.visible.end);
+  out += fmt::format("range = {} {}\n", view.selected_range.start, view.selected_range.end);
+  for (const auto& mark : view.bookmarks) {
+    out += fmt::format("bookmark = {} {}\n", mark.ts, mark.label);
   }
-  std::filesystem::rename(temp, file, ec);
-  return !ec;
+  out += "order = " + Join(view.track_order) + "\n";
+  out += "hidden = " + Join(view.track_hidden) + "\n";
+  out += "collapsed = " + Join(view.group_collapsed) + "\n";
+  out += "expanded = " + Join(view.track_expanded) + "\n";
+  return WriteTextFileAtomically(file, out);
 }
 
 bool LoadView(ViewState& view, const std::filesystem::path& file) {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
+
+#include "app/gui/state/text_file.h"
 
 namespace app::gui::state {
 namespace {
@@ -53,26 +56,18 @@ Settings LoadSettings(const std::filesystem::path& file) {
 }
 
 bool SaveSettings(const Settings& settings, const std::filesystem::path& file) {
-  std::filesystem::path temp = file;
-  temp += ".tmp";
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    if (!out) return false;
-    out << "# fencescope window settings\n";
-    for (const auto& path : settings.recent_files) out << "recent = " << path << "\n";
-    out << "timeline_fraction = " << settings.timeline_fraction << "\n";
-    out << "details_width = " << settings.details_width << "\n";
-    out << "bottom_tab = " << settings.bottom_tab << "\n";
-    out << "show_arrows = " << (settings.show_arrows ? 1 : 0) << "\n";
-    out << "show_fence_boxes = " << (settings.show_fence_boxes ? 1 : 0) << "\n";
-    out << "show_rate_curve = " << (settings.show_rate_curve ? 1 : 0) << "\n";
-    out << "last_scenario = " << settings.last_scenario << "\n";
-    out << "last_seed = " << settings.last_seed << "\n";
-    if (!out) return false;
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, file, ec);
-  return !ec;
+  std::ostringstream out;
+  out << "# fencescope window settings\n";
+  for (const auto& path : settings.recent_files) out << "recent = " << path << "\n";
+  out << "timeline_fraction = " << settings.timeline_fraction << "\n";
+  out << "details_width = " << settings.details_width << "\n";
+  out << "bottom_tab = " << settings.bottom_tab << "\n";
+  out << "show_arrows = " << (settings.show_arrows ? 1 : 0) << "\n";
+  out << "show_fence_boxes = " << (settings.show_fence_boxes ? 1 : 0) << "\n";
+  out << "show_rate_curve = " << (settings.show_rate_curve ? 1 : 0) << "\n";
+  out << "last_scenario = " << settings.last_scenario << "\n";
+  out << "last_seed = " << settings.last_seed << "\n";
+  return WriteTextFileAtomically(file, out.str());
 }
 
 void AddRecentFile(Settings& settings, const std::string& path) {

@@ -136,6 +136,23 @@ bool Contains(ImVec2 p, float x0, float y0, float x1, float y1) {
   return p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1;
 }
 
+// Height, below the track's top, of the middle of lane `lane` (the mark row when lane ==
+// lanes.size()). A lane folded away in a collapsed track points at the last lane of its kind
+// still shown.
+float BoxMiddle(const state::Document& doc, int track_index, uint32_t lane, float s) {
+  const Track& track = doc.model.tracks[track_index];
+  const auto& expanded = doc.view.track_expanded;
+  bool open = static_cast<size_t>(track_index) < expanded.size() && expanded[track_index];
+  if (lane >= track.lanes.size()) {
+    return LaneOffset(track, track.lanes.size(), s, open) + MarkRowHeight(track, s) / 2;
+  }
+  while (lane > 0 && !LaneShown(track.lanes[lane], open) &&
+         track.lanes[lane - 1].kind == track.lanes[lane].kind) {
+    --lane;
+  }
+  return LaneOffset(track, lane, s, open) + LaneHeight(track.lanes[lane].kind, s) / 2;
+}
+
 }  // namespace
 
 Selection SelectionOfSpan(const state::Document& doc, const Track& track, size_t lane,
@@ -322,27 +339,6 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
     }
   }
 }
-
-namespace {
-
-// Height, below the track's top, of the middle of lane `lane` (the mark row when lane ==
-// lanes.size()). A lane folded away in a collapsed track points at the last lane of its kind
-// still shown.
-float BoxMiddle(const state::Document& doc, int track_index, uint32_t lane, float s) {
-  const Track& track = doc.model.tracks[track_index];
-  const auto& expanded = doc.view.track_expanded;
-  bool open = static_cast<size_t>(track_index) < expanded.size() && expanded[track_index];
-  if (lane >= track.lanes.size()) {
-    return LaneOffset(track, track.lanes.size(), s, open) + MarkRowHeight(track, s) / 2;
-  }
-  while (lane > 0 && !LaneShown(track.lanes[lane], open) &&
-         track.lanes[lane - 1].kind == track.lanes[lane].kind) {
-    --lane;
-  }
-  return LaneOffset(track, lane, s, open) + LaneHeight(track.lanes[lane].kind, s) / 2;
-}
-
-}  // namespace
 
 size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows) {
   const auto& doc = *ctx.doc;

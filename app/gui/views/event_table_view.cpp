@@ -11,6 +11,7 @@
 #include "core/model/event_kind.h"
 
 namespace app::gui::views {
+
 void EventTableView::Refresh(const state::Document& doc) {
   const auto& ts = doc.store.events.ts;
   size_t first = 0, last = ts.size();

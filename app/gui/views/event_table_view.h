@@ -1,7 +1,7 @@
 // The event table: every record of the trace, filterable by kind, by text (a name of the kind,
 // queue, thread or fence, or a number equal to the record's op_id, value or an argument) and by
-// the visible or selected time range, drawn with ImGuiListClipper so only the rows on screen cost anything
-// (fast on millions of rows). Clicking a row selects the record and moves the timeline to it.
+// the visible or selected time range, drawn with ImGuiListClipper so only the rows on screen
+// cost anything (fast on millions of rows). Clicking a row selects the record and moves the timeline to it.
 #pragma once
 
 #include <cstdint>
