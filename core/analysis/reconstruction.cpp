@@ -88,6 +88,30 @@ uint32_t FindReleasingSignal(const FenceSignals& fs, FenceValue value, TimeNs qu
   return kNoIndex;
 }
 
+// What the builder fills while it pairs and links: plain vectors it can grow and patch in place.
+// Pack() turns them into the Reconstruction's packed tables once everything is known.
+struct Boxes {
+  std::vector<Packet> packets;
+  std::vector<SignalBox> signals;
+  std::vector<WaitBox> waits;
+  std::vector<CpuWait> cpu_waits;
+  std::vector<Interrupt> interrupts;
+  std::vector<BackgroundTask> tasks;
+  std::vector<ModeChange> mode_changes;
+  std::vector<PreemptionMarker> preemptions;
+  std::vector<TdrMarker> tdrs;
+};
+
+struct PlainQueueTrack {
+  std::vector<uint32_t> packets, signals, waits, interrupts, preemptions, tdrs;
+  std::vector<RunSegment> segments;
+  std::vector<MissingWindow> missing;
+};
+
+struct PlainThreadTrack {
+  std::vector<uint32_t> cpu_waits, cpu_signals, submissions, tasks;
+};
+
 class Builder {
  public:
   Builder(const TraceStore& store, Reconstruction& out) : m_store(store), m_out(out) {}
@@ -103,6 +127,7 @@ class Builder {
     LinkInterrupts();
     BuildTracks();
     m_out.problems = m_problems.Take();
+    Pack();
   }
 
  private:
@@ -146,9 +171,9 @@ class Builder {
     Packet p;
     p.packet_id = ev.op[i];
     p.queue = ev.queue[i];
-    m_out.packets.push_back(p);
+    m_boxes.packets.push_back(p);
     m_open_segment.push_back(kNoIndex);
-    auto index = static_cast<uint32_t>(m_out.packets.size() - 1);
+    auto index = static_cast<uint32_t>(m_boxes.packets.size() - 1);
     if (p.packet_id != 0) m_packet_by_id[p.packet_id] = index;
     return index;
   }
@@ -165,7 +190,7 @@ class Builder {
     auto it = m_packet_by_id.find(ev.op[i]);
     uint32_t index;
     if (it != m_packet_by_id.end() && ev.op[i] != 0 &&
-        m_out.packets[it->second].submit == kUnknownTime) {
+        m_boxes.packets[it->second].submit == kUnknownTime) {
       index = it->second;  // started before its submission record (imports)
     } else {
       if (it != m_packet_by_id.end() && ev.op[i] != 0) {
@@ -174,7 +199,7 @@ class Builder {
       }
       index = NewPacket(i);
     }
-    Packet& p = m_out.packets[index];
+    Packet& p = m_boxes.packets[index];
     p.submit = ev.ts[i];
     p.thread = ev.thread[i];
     p.planned_ns = static_cast<DurationNs>(ev.value[i]);
@@ -188,7 +213,7 @@ class Builder {
     const auto& ev = m_store.events;
     uint32_t index = FindPacket(i, "packet_started_without_submit",
                                 "packet_started or packet_resumed with no packet_submitted");
-    Packet& p = m_out.packets[index];
+    Packet& p = m_boxes.packets[index];
     if (p.queue == 0) p.queue = ev.queue[i];
     if (!resume && p.start == kUnknownTime) {
       p.start = ev.ts[i];
@@ -211,12 +236,12 @@ class Builder {
     const auto& ev = m_store.events;
     uint32_t index = FindPacket(i, "packet_stopped_without_submit",
                                 "packet_completed or packet_preempted with no packet_submitted");
-    Packet& p = m_out.packets[index];
+    Packet& p = m_boxes.packets[index];
     if (p.queue == 0) p.queue = ev.queue[i];
     if (preempted) {
       ++p.preemptions;
       const uint32_t marker = FindPreemption(ev.arg0[i]);
-      if (marker != kNoIndex) m_out.preemptions[marker].preempted = ev.ts[i];
+      if (marker != kNoIndex) m_boxes.preemptions[marker].preempted = ev.ts[i];
     } else {
       p.end = ev.ts[i];
       p.end_event = i;
@@ -247,8 +272,8 @@ class Builder {
     PreemptionMarker m;
     m.preemption_id = m_store.events.op[i];
     m.queue = m_store.events.queue[i];
-    m_out.preemptions.push_back(m);
-    index = static_cast<uint32_t>(m_out.preemptions.size() - 1);
+    m_boxes.preemptions.push_back(m);
+    index = static_cast<uint32_t>(m_boxes.preemptions.size() - 1);
     if (m.preemption_id != 0) m_preemption_by_id[m.preemption_id] = index;
     return index;
   }
@@ -260,7 +285,7 @@ class Builder {
 
   void OnPreemptionRequested(uint32_t i) {
     const auto& ev = m_store.events;
-    PreemptionMarker& m = m_out.preemptions[PreemptionFor(i)];
+    PreemptionMarker& m = m_boxes.preemptions[PreemptionFor(i)];
     m.requested = ev.ts[i];
     m.packet = PacketById(ev.arg0[i]);
     m.requesting_queue = static_cast<QueueId>(ev.arg1[i]);
@@ -272,7 +297,7 @@ class Builder {
   void OnPreemptionCompleted(uint32_t i) {
     const auto& ev = m_store.events;
     const uint32_t index = PreemptionFor(i);
-    PreemptionMarker& m = m_out.preemptions[index];
+    PreemptionMarker& m = m_boxes.preemptions[index];
     if (m.requested == kUnknownTime) {
       m_problems.Count("preemption_completed_without_request",
                        "preemption_completed with no preemption_requested", ev.ts[i]);
@@ -297,19 +322,19 @@ class Builder {
     t.preemption_id = ev.op[i];
     t.preemption = FindPreemption(t.preemption_id);
     t.event = i;
-    m_out.tdrs.push_back(t);
-    const auto tdr = static_cast<uint32_t>(m_out.tdrs.size() - 1);
+    m_boxes.tdrs.push_back(t);
+    const auto tdr = static_cast<uint32_t>(m_boxes.tdrs.size() - 1);
     if (t.preemption == kNoIndex) {
       m_problems.Count("tdr_without_request",
                        "tdr with no preemption_requested (seed 004: one always comes first)",
                        t.ts);
       return;
     }
-    PreemptionMarker& m = m_out.preemptions[t.preemption];
+    PreemptionMarker& m = m_boxes.preemptions[t.preemption];
     m.tdr = tdr;
     // The hung packet's run ends at the reset; it never completes.
     if (m.packet == kNoIndex) return;
-    m_out.packets[m.packet].lost = true;
+    m_boxes.packets[m.packet].lost = true;
     const uint32_t open = m_open_segment[m.packet];
     if (open != kNoIndex) {
       m_segments[open].end = t.ts;
@@ -335,8 +360,8 @@ class Builder {
     s.signal_id = m_store.events.op[i];
     s.fence = m_store.events.fence[i];
     s.value = m_store.events.value[i];
-    m_out.signals.push_back(s);
-    auto index = static_cast<uint32_t>(m_out.signals.size() - 1);
+    m_boxes.signals.push_back(s);
+    auto index = static_cast<uint32_t>(m_boxes.signals.size() - 1);
     if (s.signal_id != 0) m_signal_by_id[s.signal_id] = index;
     return index;
   }
@@ -346,8 +371,8 @@ class Builder {
   void OnSignalQueued(uint32_t i) {
     const auto& ev = m_store.events;
     uint32_t index = FindSignal(ev.op[i]);
-    if (index == kNoIndex || m_out.signals[index].queued != kUnknownTime) index = NewSignal(i);
-    SignalBox& s = m_out.signals[index];
+    if (index == kNoIndex || m_boxes.signals[index].queued != kUnknownTime) index = NewSignal(i);
+    SignalBox& s = m_boxes.signals[index];
     s.queue = ev.queue[i];
     s.thread = ev.thread[i];
     s.queued = ev.ts[i];
@@ -357,12 +382,12 @@ class Builder {
   void OnSignalExecuted(uint32_t i) {
     const auto& ev = m_store.events;
     uint32_t index = FindSignal(ev.op[i]);
-    if (index == kNoIndex || m_out.signals[index].executed != kUnknownTime) {
+    if (index == kNoIndex || m_boxes.signals[index].executed != kUnknownTime) {
       m_problems.Count("signal_executed_without_queued",
                        "fence_signal_executed with no fence_signal_queued", ev.ts[i]);
       index = NewSignal(i);
     }
-    SignalBox& s = m_out.signals[index];
+    SignalBox& s = m_boxes.signals[index];
     if (s.queue == 0) s.queue = ev.queue[i];
     s.fence = ev.fence[i];
     s.value = ev.value[i];
@@ -377,7 +402,7 @@ class Builder {
   void OnCpuSignal(uint32_t i) {
     const auto& ev = m_store.events;
     uint32_t index = NewSignal(i);
-    SignalBox& s = m_out.signals[index];
+    SignalBox& s = m_boxes.signals[index];
     s.cpu = true;
     s.thread = ev.thread[i];
     s.queued = s.executed = ev.ts[i];
@@ -390,7 +415,7 @@ class Builder {
   void OnRewind(uint32_t i) {
     uint32_t index = FindSignal(m_store.events.op[i]);
     if (index == kNoIndex) return;
-    SignalBox& s = m_out.signals[index];
+    SignalBox& s = m_boxes.signals[index];
     bool was_rewind = s.rewind;
     s.rewind = true;
     if (was_rewind || s.executed == kUnknownTime) return;
@@ -405,7 +430,7 @@ class Builder {
   }
 
   void AddExecuted(uint32_t index) {
-    const SignalBox& s = m_out.signals[index];
+    const SignalBox& s = m_boxes.signals[index];
     FenceSignals& fs = m_fence_signals[s.fence];
     bool starts_run = fs.signal.empty() || s.rewind;
     fs.signal.push_back(index);
@@ -426,9 +451,9 @@ class Builder {
     w.fence = ev.fence[i];
     w.value = ev.value[i];
     w.queue = ev.queue[i];
-    m_out.waits.push_back(w);
+    m_boxes.waits.push_back(w);
     m_wait_released_by.push_back(0);
-    auto index = static_cast<uint32_t>(m_out.waits.size() - 1);
+    auto index = static_cast<uint32_t>(m_boxes.waits.size() - 1);
     if (w.wait_id != 0) m_wait_by_id[w.wait_id] = index;
     return index;
   }
@@ -438,8 +463,8 @@ class Builder {
   void OnWaitQueued(uint32_t i) {
     const auto& ev = m_store.events;
     uint32_t index = FindWait(ev.op[i]);
-    if (index == kNoIndex || m_out.waits[index].queued != kUnknownTime) index = NewWait(i);
-    WaitBox& w = m_out.waits[index];
+    if (index == kNoIndex || m_boxes.waits[index].queued != kUnknownTime) index = NewWait(i);
+    WaitBox& w = m_boxes.waits[index];
     w.thread = ev.thread[i];
     w.queued = ev.ts[i];
     w.queued_event = i;
@@ -448,12 +473,12 @@ class Builder {
   void OnWaitUnblocked(uint32_t i) {
     const auto& ev = m_store.events;
     uint32_t index = FindWait(ev.op[i]);
-    if (index == kNoIndex || m_out.waits[index].unblocked != kUnknownTime) {
+    if (index == kNoIndex || m_boxes.waits[index].unblocked != kUnknownTime) {
       m_problems.Count("wait_unblocked_without_queued",
                        "fence_wait_unblocked with no fence_wait_queued", ev.ts[i]);
       index = NewWait(i);
     }
-    WaitBox& w = m_out.waits[index];
+    WaitBox& w = m_boxes.waits[index];
     if (w.queue == 0) w.queue = ev.queue[i];
     w.unblocked = ev.ts[i];
     if (ev.arg0[i] != 0) w.observed = ev.arg0[i];
@@ -470,9 +495,9 @@ class Builder {
     w.thread = ev.thread[i];
     w.fence = ev.fence[i];
     w.value = ev.value[i];
-    m_out.cpu_waits.push_back(w);
+    m_boxes.cpu_waits.push_back(w);
     m_cpu_wait_interrupt_rowid.push_back(0);
-    auto index = static_cast<uint32_t>(m_out.cpu_waits.size() - 1);
+    auto index = static_cast<uint32_t>(m_boxes.cpu_waits.size() - 1);
     if (w.waiter_id != 0) m_cpu_wait_by_id[w.waiter_id] = index;
     return index;
   }
@@ -482,8 +507,8 @@ class Builder {
   void OnCpuWaitBegin(uint32_t i) {
     const auto& ev = m_store.events;
     uint32_t index = FindCpuWait(ev.op[i]);
-    if (index == kNoIndex || m_out.cpu_waits[index].begin != kUnknownTime) index = NewCpuWait(i);
-    CpuWait& w = m_out.cpu_waits[index];
+    if (index == kNoIndex || m_boxes.cpu_waits[index].begin != kUnknownTime) index = NewCpuWait(i);
+    CpuWait& w = m_boxes.cpu_waits[index];
     w.begin = ev.ts[i];
     w.group = ev.arg0[i];
     w.mode = static_cast<uint8_t>(ev.flags[i]);
@@ -493,12 +518,12 @@ class Builder {
   void OnCpuWaitReleased(uint32_t i) {
     const auto& ev = m_store.events;
     uint32_t index = FindCpuWait(ev.op[i]);
-    if (index == kNoIndex || m_out.cpu_waits[index].released != kUnknownTime) {
+    if (index == kNoIndex || m_boxes.cpu_waits[index].released != kUnknownTime) {
       m_problems.Count("cpu_wait_released_without_begin",
                        "cpu_wait_released with no cpu_wait_begin", ev.ts[i]);
       index = NewCpuWait(i);
     }
-    CpuWait& w = m_out.cpu_waits[index];
+    CpuWait& w = m_boxes.cpu_waits[index];
     w.released = ev.ts[i];
     w.observed_value = static_cast<FenceValue>(ev.arg1[i]);
     w.released_event = i;
@@ -512,7 +537,7 @@ class Builder {
                        "cpu_wait_withdrawn with no cpu_wait_begin", m_store.events.ts[i]);
       index = NewCpuWait(i);
     }
-    m_out.cpu_waits[index].withdrawn = m_store.events.ts[i];
+    m_boxes.cpu_waits[index].withdrawn = m_store.events.ts[i];
   }
 
   void OnWaitPending(uint32_t i) {
@@ -524,8 +549,8 @@ class Builder {
                          "wait_pending_at_end for a GPU wait with no fence_wait_queued", ev.ts[i]);
         index = NewWait(i);
       }
-      m_out.waits[index].pending_at_end = true;
-      m_out.waits[index].value_at_end = static_cast<FenceValue>(ev.arg0[i]);
+      m_boxes.waits[index].pending_at_end = true;
+      m_boxes.waits[index].value_at_end = static_cast<FenceValue>(ev.arg0[i]);
     } else {
       uint32_t index = FindCpuWait(ev.op[i]);
       if (index == kNoIndex) {
@@ -533,7 +558,7 @@ class Builder {
                          "wait_pending_at_end for a CPU wait with no cpu_wait_begin", ev.ts[i]);
         index = NewCpuWait(i);
       }
-      m_out.cpu_waits[index].pending_at_end = true;
+      m_boxes.cpu_waits[index].pending_at_end = true;
     }
   }
 
@@ -551,8 +576,8 @@ class Builder {
     x.fences_evaluated = static_cast<uint32_t>(std::max<int64_t>(0, ev.arg2[i]));
     x.flags = ev.flags[i];
     x.event = i;
-    m_out.interrupts.push_back(x);
-    m_interrupt_by_event[i] = static_cast<uint32_t>(m_out.interrupts.size() - 1);
+    m_boxes.interrupts.push_back(x);
+    m_interrupt_by_event[i] = static_cast<uint32_t>(m_boxes.interrupts.size() - 1);
   }
 
   void OnLogOverrun(uint32_t i) {
@@ -578,15 +603,15 @@ class Builder {
     }
     BackgroundTask t;
     t.task_id = ev.op[i];
-    m_out.tasks.push_back(t);
-    auto index = static_cast<uint32_t>(m_out.tasks.size() - 1);
+    m_boxes.tasks.push_back(t);
+    auto index = static_cast<uint32_t>(m_boxes.tasks.size() - 1);
     m_task_by_id[t.task_id] = index;
     return index;
   }
 
   void OnTaskQueued(uint32_t i) {
     const auto& ev = m_store.events;
-    BackgroundTask& t = m_out.tasks[FindOrNewTask(i, false)];
+    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(i, false)];
     t.queued = ev.ts[i];
     t.queued_by = ev.thread[i];
     t.pso = static_cast<PsoId>(ev.arg0[i]);
@@ -596,7 +621,7 @@ class Builder {
 
   void OnTaskStarted(uint32_t i) {
     const auto& ev = m_store.events;
-    BackgroundTask& t = m_out.tasks[FindOrNewTask(i, true)];
+    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(i, true)];
     t.started = ev.ts[i];
     t.thread = ev.thread[i];
     t.priority = static_cast<uint8_t>(ev.flags[i]);
@@ -604,7 +629,7 @@ class Builder {
 
   void OnTaskEnded(uint32_t i, TaskOutcome outcome) {
     const auto& ev = m_store.events;
-    BackgroundTask& t = m_out.tasks[FindOrNewTask(i, true)];
+    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(i, true)];
     t.ended = ev.ts[i];
     t.outcome = outcome;
     if (outcome == TaskOutcome::kAbandoned && t.pso == 0) t.pso = static_cast<PsoId>(ev.arg0[i]);
@@ -621,8 +646,8 @@ class Builder {
     m.action = static_cast<MeasurementsAction>(ev.arg1[i]);
     m.commit = ev.arg2[i];
     m.further_measurements_desired = ev.flags[i] != 0;
-    m_out.mode_changes.push_back(m);
-    if (m.commit != 0) m_mode_by_commit[m.commit] = m_out.mode_changes.size() - 1;
+    m_boxes.mode_changes.push_back(m);
+    if (m.commit != 0) m_mode_by_commit[m.commit] = m_boxes.mode_changes.size() - 1;
   }
 
   void OnCommitCompleted(uint32_t i) {
@@ -633,8 +658,8 @@ class Builder {
                        "commit_completed with no mode_changed that started it", ev.ts[i]);
       return;
     }
-    m_out.mode_changes[it->second].commit_completed = ev.ts[i];
-    m_out.mode_changes[it->second].commit_tasks = ev.arg0[i];
+    m_boxes.mode_changes[it->second].commit_completed = ev.ts[i];
+    m_boxes.mode_changes[it->second].commit_tasks = ev.arg0[i];
   }
 
   // ---- linking ----
@@ -645,8 +670,8 @@ class Builder {
   }
 
   void LinkWaits() {
-    for (size_t w = 0; w < m_out.waits.size(); ++w) {
-      WaitBox& box = m_out.waits[w];
+    for (size_t w = 0; w < m_boxes.waits.size(); ++w) {
+      WaitBox& box = m_boxes.waits[w];
       if (box.unblocked == kUnknownTime) continue;
       uint32_t explicit_signal = FindSignal(m_wait_released_by[w]);
       if (explicit_signal != kNoIndex) {
@@ -669,8 +694,8 @@ class Builder {
   }
 
   void LinkCpuWaits() {
-    for (size_t w = 0; w < m_out.cpu_waits.size(); ++w) {
-      CpuWait& box = m_out.cpu_waits[w];
+    for (size_t w = 0; w < m_boxes.cpu_waits.size(); ++w) {
+      CpuWait& box = m_boxes.cpu_waits[w];
       if (box.released == kUnknownTime) continue;
       int64_t rowid = m_cpu_wait_interrupt_rowid[w];
       if (rowid != 0) {
@@ -678,7 +703,7 @@ class Builder {
         auto it = m_interrupt_by_event.find(static_cast<uint32_t>(event));
         if (event != SIZE_MAX && it != m_interrupt_by_event.end()) {
           box.interrupt = it->second;
-          ++m_out.interrupts[it->second].cpu_waits_linked;
+          ++m_boxes.interrupts[it->second].cpu_waits_linked;
         } else {
           m_problems.Count("cpu_wait_interrupt_missing",
                            "cpu_wait_released names an interrupt record that is not in the trace",
@@ -695,17 +720,17 @@ class Builder {
   }
 
   void LinkInterrupts() {
-    for (Interrupt& x : m_out.interrupts) {
+    for (Interrupt& x : m_boxes.interrupts) {
       x.signal = FindSignal(x.signal_id);
       if (x.signal != kNoIndex) {
-        ++m_out.signals[x.signal].interrupts;
+        ++m_boxes.signals[x.signal].interrupts;
       } else if (x.signal_id != 0) {
         m_problems.Count("interrupt_signal_missing",
                          "an interrupt names a signal with no record", x.ts);
       }
     }
     LinkHeldWaitsToInterrupts();
-    for (Interrupt& x : m_out.interrupts) {
+    for (Interrupt& x : m_boxes.interrupts) {
       bool fence_interrupt = x.Type() != InterruptType::kDmaCompletion;
       x.spurious = fence_interrupt && x.waiters_released == 0 && x.cpu_waits_linked == 0 &&
                    x.gpu_waits_linked == 0;
@@ -715,22 +740,22 @@ class Builder {
   // A GPU wait the OS held on the CPU is released through the interrupt its signal raised.
   void LinkHeldWaitsToInterrupts() {
     std::unordered_map<uint32_t, uint32_t> first_interrupt;  // signal -> interrupt (by time)
-    for (uint32_t x = 0; x < m_out.interrupts.size(); ++x) {
-      if (m_out.interrupts[x].signal != kNoIndex) {
-        first_interrupt.try_emplace(m_out.interrupts[x].signal, x);
+    for (uint32_t x = 0; x < m_boxes.interrupts.size(); ++x) {
+      if (m_boxes.interrupts[x].signal != kNoIndex) {
+        first_interrupt.try_emplace(m_boxes.interrupts[x].signal, x);
       }
     }
-    for (WaitBox& w : m_out.waits) {
+    for (WaitBox& w : m_boxes.waits) {
       if (w.path == WaitPath::kGpuNative || w.signal == kNoIndex) continue;
       auto it = first_interrupt.find(w.signal);
       if (it == first_interrupt.end()) continue;
-      TimeNs ts = m_out.interrupts[it->second].ts;
+      TimeNs ts = m_boxes.interrupts[it->second].ts;
       // an interrupt before the queue reached the wait (FenceObservedGpuTimestamp, else the
       // queue time) did not release it: the wait was already satisfied when reached
       TimeNs reached = w.observed != kUnknownTime ? w.observed : w.queued;
       if (ts > w.unblocked || (reached != kUnknownTime && ts < reached)) continue;
       w.interrupt = it->second;
-      ++m_out.interrupts[it->second].gpu_waits_linked;
+      ++m_boxes.interrupts[it->second].gpu_waits_linked;
     }
   }
 
@@ -744,58 +769,56 @@ class Builder {
   void BuildTracks() {
     size_t queue_count = m_store.queues.size() + 1;
     size_t thread_count = m_store.threads.size() + 1;
-    auto queue_slot = [&](QueueId q) -> QueueTrack& {
-      if (q >= m_out.queues.size()) {
+    auto queue_slot = [&](QueueId q) -> PlainQueueTrack& {
+      if (q >= m_queues.size()) {
         m_problems.Count("unknown_queue_id", "a record names a queue id not in `queues`", 0);
-        return m_out.queues[0];
+        return m_queues[0];
       }
-      return m_out.queues[q];
+      return m_queues[q];
     };
-    auto thread_slot = [&](ThreadId t) -> ThreadTrack& {
-      if (t >= m_out.threads.size()) {
+    auto thread_slot = [&](ThreadId t) -> PlainThreadTrack& {
+      if (t >= m_threads.size()) {
         m_problems.Count("unknown_thread_id", "a record names a thread id not in `threads`", 0);
-        return m_out.threads[0];
+        return m_threads[0];
       }
-      return m_out.threads[t];
+      return m_threads[t];
     };
-    m_out.queues.resize(queue_count);
-    m_out.threads.resize(thread_count);
-    for (size_t q = 0; q < queue_count; ++q) m_out.queues[q].id = static_cast<QueueId>(q);
-    for (size_t t = 0; t < thread_count; ++t) m_out.threads[t].id = static_cast<ThreadId>(t);
+    m_queues.resize(queue_count);
+    m_threads.resize(thread_count);
 
-    auto& packets = m_out.packets;
+    auto& packets = m_boxes.packets;
     for (uint32_t p = 0; p < packets.size(); ++p) {
       queue_slot(packets[p].queue).packets.push_back(p);
       if (packets[p].submit != kUnknownTime) thread_slot(packets[p].thread).submissions.push_back(p);
     }
     for (const RunSegment& s : m_segments) queue_slot(packets[s.packet].queue).segments.push_back(s);
-    for (uint32_t s = 0; s < m_out.signals.size(); ++s) {
-      const SignalBox& box = m_out.signals[s];
+    for (uint32_t s = 0; s < m_boxes.signals.size(); ++s) {
+      const SignalBox& box = m_boxes.signals[s];
       if (box.cpu) thread_slot(box.thread).cpu_signals.push_back(s);
       else queue_slot(box.queue).signals.push_back(s);
     }
-    for (uint32_t w = 0; w < m_out.waits.size(); ++w) queue_slot(m_out.waits[w].queue).waits.push_back(w);
-    for (uint32_t w = 0; w < m_out.cpu_waits.size(); ++w) {
-      thread_slot(m_out.cpu_waits[w].thread).cpu_waits.push_back(w);
+    for (uint32_t w = 0; w < m_boxes.waits.size(); ++w) queue_slot(m_boxes.waits[w].queue).waits.push_back(w);
+    for (uint32_t w = 0; w < m_boxes.cpu_waits.size(); ++w) {
+      thread_slot(m_boxes.cpu_waits[w].thread).cpu_waits.push_back(w);
     }
-    for (uint32_t x = 0; x < m_out.interrupts.size(); ++x) {
-      queue_slot(m_out.interrupts[x].queue).interrupts.push_back(x);
+    for (uint32_t x = 0; x < m_boxes.interrupts.size(); ++x) {
+      queue_slot(m_boxes.interrupts[x].queue).interrupts.push_back(x);
     }
     for (const MissingWindow& w : m_missing) queue_slot(w.queue).missing.push_back(w);
-    for (uint32_t x = 0; x < m_out.preemptions.size(); ++x) {
-      queue_slot(m_out.preemptions[x].queue).preemptions.push_back(x);
+    for (uint32_t x = 0; x < m_boxes.preemptions.size(); ++x) {
+      queue_slot(m_boxes.preemptions[x].queue).preemptions.push_back(x);
     }
-    for (uint32_t x = 0; x < m_out.tdrs.size(); ++x) queue_slot(m_out.tdrs[x].queue).tdrs.push_back(x);
-    std::stable_sort(m_out.tasks.begin(), m_out.tasks.end(),
+    for (uint32_t x = 0; x < m_boxes.tdrs.size(); ++x) queue_slot(m_boxes.tdrs[x].queue).tdrs.push_back(x);
+    std::stable_sort(m_boxes.tasks.begin(), m_boxes.tasks.end(),
                      [](const BackgroundTask& a, const BackgroundTask& b) {
                        return FirstKnown(a.queued, a.started, a.ended) <
                               FirstKnown(b.queued, b.started, b.ended);
                      });
-    for (uint32_t t = 0; t < m_out.tasks.size(); ++t) {
-      if (m_out.tasks[t].thread != 0) thread_slot(m_out.tasks[t].thread).tasks.push_back(t);
+    for (uint32_t t = 0; t < m_boxes.tasks.size(); ++t) {
+      if (m_boxes.tasks[t].thread != 0) thread_slot(m_boxes.tasks[t].thread).tasks.push_back(t);
     }
 
-    for (QueueTrack& q : m_out.queues) {
+    for (PlainQueueTrack& q : m_queues) {
       SortBy(q.packets, [&](uint32_t p) {
         return FirstKnown(packets[p].start, packets[p].submit, packets[p].end);
       });
@@ -806,24 +829,75 @@ class Builder {
         if (p.segments++ == 0) p.first_segment = s;
       }
       SortBy(q.signals, [&](uint32_t s) {
-        return FirstKnown(m_out.signals[s].queued, m_out.signals[s].executed);
+        return FirstKnown(m_boxes.signals[s].queued, m_boxes.signals[s].executed);
       });
-      SortBy(q.waits, [&](uint32_t w) { return m_out.waits[w].Begin(); });
-      SortBy(q.preemptions, [&](uint32_t x) { return m_out.preemptions[x].Begin(); });
+      SortBy(q.waits, [&](uint32_t w) { return m_boxes.waits[w].Begin(); });
+      SortBy(q.preemptions, [&](uint32_t x) { return m_boxes.preemptions[x].Begin(); });
       std::stable_sort(q.missing.begin(), q.missing.end(),
                        [](const MissingWindow& a, const MissingWindow& b) {
                          return a.start < b.start;
                        });
     }
-    for (ThreadTrack& t : m_out.threads) {
-      SortBy(t.cpu_waits, [&](uint32_t w) { return m_out.cpu_waits[w].Begin(); });
+    for (PlainThreadTrack& t : m_threads) {
+      SortBy(t.cpu_waits, [&](uint32_t w) { return m_boxes.cpu_waits[w].Begin(); });
       SortBy(t.submissions, [&](uint32_t p) { return packets[p].submit; });
-      SortBy(t.tasks, [&](uint32_t k) { return m_out.tasks[k].started; });
+      SortBy(t.tasks, [&](uint32_t k) { return m_boxes.tasks[k].started; });
+    }
+  }
+
+  // ---- packing ----
+  // Each plain vector is released as soon as it is packed, so the peak stays near one copy.
+  template <typename T>
+  static void PackInto(std::vector<T>& plain, PackedTable<T>& packed) {
+    packed.Assign(plain);
+    std::vector<T>().swap(plain);
+  }
+  static void PackInto(std::vector<uint32_t>& plain, IndexList& packed) {
+    packed.Assign(plain);
+    std::vector<uint32_t>().swap(plain);
+  }
+
+  void Pack() {
+    PackInto(m_boxes.packets, m_out.packets);
+    PackInto(m_boxes.signals, m_out.signals);
+    PackInto(m_boxes.waits, m_out.waits);
+    PackInto(m_boxes.cpu_waits, m_out.cpu_waits);
+    PackInto(m_boxes.interrupts, m_out.interrupts);
+    PackInto(m_boxes.tasks, m_out.tasks);
+    PackInto(m_boxes.mode_changes, m_out.mode_changes);
+    PackInto(m_boxes.preemptions, m_out.preemptions);
+    PackInto(m_boxes.tdrs, m_out.tdrs);
+    m_out.queues.resize(m_queues.size());
+    for (size_t q = 0; q < m_queues.size(); ++q) {
+      PlainQueueTrack& plain = m_queues[q];
+      QueueTrack& track = m_out.queues[q];
+      track.id = static_cast<QueueId>(q);
+      PackInto(plain.packets, track.packets);
+      PackInto(plain.segments, track.segments);
+      PackInto(plain.signals, track.signals);
+      PackInto(plain.waits, track.waits);
+      PackInto(plain.interrupts, track.interrupts);
+      PackInto(plain.missing, track.missing);
+      PackInto(plain.preemptions, track.preemptions);
+      PackInto(plain.tdrs, track.tdrs);
+    }
+    m_out.threads.resize(m_threads.size());
+    for (size_t t = 0; t < m_threads.size(); ++t) {
+      PlainThreadTrack& plain = m_threads[t];
+      ThreadTrack& track = m_out.threads[t];
+      track.id = static_cast<ThreadId>(t);
+      PackInto(plain.cpu_waits, track.cpu_waits);
+      PackInto(plain.cpu_signals, track.cpu_signals);
+      PackInto(plain.submissions, track.submissions);
+      PackInto(plain.tasks, track.tasks);
     }
   }
 
   const TraceStore& m_store;
   Reconstruction& m_out;
+  Boxes m_boxes;
+  std::vector<PlainQueueTrack> m_queues;
+  std::vector<PlainThreadTrack> m_threads;
   ProblemCounter m_problems;
   std::unordered_map<int64_t, uint32_t> m_packet_by_id;
   std::vector<uint32_t> m_open_segment;  // [packet] -> index into m_segments, or kNoIndex
@@ -849,6 +923,10 @@ namespace {
 template <typename T>
 size_t Bytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
+}
+template <typename Packed>
+size_t Bytes(const Packed& packed) {
+  return packed.HeapBytes();
 }
 }  // namespace
 

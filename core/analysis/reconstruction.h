@@ -3,12 +3,16 @@
 // and interrupts that released them). Simulated and imported traces go through the same code.
 //
 // Layout
-//   * Every kind of box lives once in a flat vector of plain structs (packets, signals, waits,
-//     cpu_waits, interrupts, tasks, ...). Cross references are indices into those vectors
+//   * Every kind of box lives once in a flat table of plain structs (packets, signals, waits,
+//     cpu_waits, interrupts, tasks, ...). Cross references are indices into those tables
 //     (kNoIndex when there is none), so the result can be copied and read without pointers.
+//   * The tables are bit-packed field by field (PackedTable, core/store/packed_table.h: about a
+//     fifth of the memory of plain vectors). Reading a row returns the struct by value, so the
+//     result cannot be modified after Reconstruct; `const Packet& p = r.packets[i]` and
+//     `for (const auto& p : r.packets)` read copies. Get<&Packet::start>(i) reads one field.
 //   * Per track views: queues[queue id] and threads[thread id] (slot 0 = "no queue / no thread")
-//     hold index lists into the flat vectors, each list sorted by the box's start time (ties
-//     keep record order). The desktop timeline draws from these lists.
+//     hold index lists (bit-packed too) into the flat tables, each list sorted by the box's
+//     start time (ties keep record order). The desktop timeline draws from these lists.
 //   * Times are TimeNs on the trace's time base. kUnknownTime marks a time the trace has no
 //     record for (an import without that record, a box still open at the end).
 //
@@ -20,15 +24,19 @@
 // records exist; what could not be paired or linked is counted in `problems` (named counters,
 // the way import_problems works) and never makes Reconstruct fail.
 //
-// Thread safety: Reconstruct is a pure function of the store; the result is read-only data.
+// Thread safety: Reconstruct is a pure function of the store; the result is read-only data with
+// no caches inside, so several threads may read it at once.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/model/types.h"
+#include "core/store/packed_column.h"
+#include "core/store/packed_table.h"
 #include "core/store/trace_store.h"
 
 namespace core::analysis {
@@ -48,6 +56,9 @@ struct RunSegment {
   bool resumed = false;      // this segment began with packet_resumed
   bool open = false;         // no record ended it before the trace ended
   bool reset = false;        // a TDR reset the engine under it (the packet was lost)
+  static constexpr auto kPackedFields = std::make_tuple(
+      &RunSegment::start, &RunSegment::end, &RunSegment::packet, &RunSegment::preempted,
+      &RunSegment::resumed, &RunSegment::open, &RunSegment::reset);
 };
 
 struct Packet {
@@ -70,6 +81,11 @@ struct Packet {
   uint32_t submit_event = kNoIndex;
   uint32_t start_event = kNoIndex;
   uint32_t end_event = kNoIndex;
+  static constexpr auto kPackedFields = std::make_tuple(
+      &Packet::packet_id, &Packet::queue, &Packet::thread, &Packet::context, &Packet::name,
+      &Packet::flags, &Packet::planned_ns, &Packet::submit, &Packet::start, &Packet::end,
+      &Packet::preemptions, &Packet::lost, &Packet::first_segment, &Packet::segments,
+      &Packet::submit_event, &Packet::start_event, &Packet::end_event);
 };
 
 // A fence signal: GPU (queued on a queue, executed by it) or CPU (ID3D12Fence::Signal, queued
@@ -88,6 +104,11 @@ struct SignalBox {
   uint32_t queued_event = kNoIndex;
   uint32_t executed_event = kNoIndex;
   uint32_t interrupts = 0;  // interrupt records naming this signal
+  static constexpr auto kPackedFields =
+      std::make_tuple(&SignalBox::signal_id, &SignalBox::fence, &SignalBox::value,
+                      &SignalBox::previous_value, &SignalBox::queue, &SignalBox::thread,
+                      &SignalBox::queued, &SignalBox::executed, &SignalBox::cpu, &SignalBox::rewind,
+                      &SignalBox::queued_event, &SignalBox::executed_event, &SignalBox::interrupts);
 };
 
 enum class SignalLink : uint8_t {
@@ -118,6 +139,11 @@ struct WaitBox {
   uint32_t unblocked_event = kNoIndex;
   // Start of the box for drawing and sorting: queued, else observed, else unblocked.
   TimeNs Begin() const;
+  static constexpr auto kPackedFields = std::make_tuple(
+      &WaitBox::wait_id, &WaitBox::fence, &WaitBox::value, &WaitBox::queue, &WaitBox::thread,
+      &WaitBox::queued, &WaitBox::observed, &WaitBox::unblocked, &WaitBox::path, &WaitBox::signal,
+      &WaitBox::link, &WaitBox::interrupt, &WaitBox::pending_at_end, &WaitBox::value_at_end,
+      &WaitBox::queued_event, &WaitBox::unblocked_event);
 };
 
 // A CPU waiter (SetEventOnCompletion / WaitForMultipleObjects) on a thread: begin -> released.
@@ -140,6 +166,11 @@ struct CpuWait {
   uint32_t begin_event = kNoIndex;
   uint32_t released_event = kNoIndex;
   TimeNs Begin() const { return begin != kUnknownTime ? begin : released; }
+  static constexpr auto kPackedFields = std::make_tuple(
+      &CpuWait::waiter_id, &CpuWait::thread, &CpuWait::fence, &CpuWait::value, &CpuWait::group,
+      &CpuWait::mode, &CpuWait::begin, &CpuWait::released, &CpuWait::observed_value,
+      &CpuWait::interrupt, &CpuWait::signal, &CpuWait::withdrawn, &CpuWait::pending_at_end,
+      &CpuWait::begin_event, &CpuWait::released_event);
 };
 
 struct Interrupt {
@@ -160,6 +191,11 @@ struct Interrupt {
   bool spurious = false;
   uint32_t event = kNoIndex;
   InterruptType Type() const { return static_cast<InterruptType>(flags & kInterruptTypeMask); }
+  static constexpr auto kPackedFields = std::make_tuple(
+      &Interrupt::ts, &Interrupt::queue, &Interrupt::fence, &Interrupt::value,
+      &Interrupt::signal_id, &Interrupt::signal, &Interrupt::adapter, &Interrupt::waiters_released,
+      &Interrupt::cpu_waits_linked, &Interrupt::gpu_waits_linked, &Interrupt::fences_evaluated,
+      &Interrupt::flags, &Interrupt::spurious, &Interrupt::event);
 };
 
 // A "data missing" window on a queue: the log overrun's entries were overwritten before the OS
@@ -171,6 +207,9 @@ struct MissingWindow {
   uint64_t entries_lost = 0;
   LogType log = LogType::kWait;
   uint32_t event = kNoIndex;
+  static constexpr auto kPackedFields =
+      std::make_tuple(&MissingWindow::queue, &MissingWindow::start, &MissingWindow::end,
+                      &MissingWindow::entries_lost, &MissingWindow::log, &MissingWindow::event);
 };
 
 enum class TaskOutcome : uint8_t { kPending = 0, kFinished = 1, kCancelled = 2, kAbandoned = 3 };
@@ -189,6 +228,11 @@ struct BackgroundTask {
   TimeNs ended = kUnknownTime;  // finished, cancelled or abandoned
   TaskOutcome outcome = TaskOutcome::kPending;
   TimeNs Begin() const { return started != kUnknownTime ? started : queued; }
+  static constexpr auto kPackedFields =
+      std::make_tuple(&BackgroundTask::task_id, &BackgroundTask::queued_by, &BackgroundTask::thread,
+                      &BackgroundTask::pso, &BackgroundTask::variant, &BackgroundTask::commit,
+                      &BackgroundTask::priority, &BackgroundTask::queued, &BackgroundTask::started,
+                      &BackgroundTask::ended, &BackgroundTask::outcome);
 };
 
 // One SetBackgroundProcessingMode call (a PGO pass boundary), with its commit when it made one.
@@ -203,6 +247,11 @@ struct ModeChange {
   bool further_measurements_desired = false;
   TimeNs commit_completed = kUnknownTime;
   int64_t commit_tasks = 0;
+  static constexpr auto kPackedFields =
+      std::make_tuple(&ModeChange::ts, &ModeChange::thread, &ModeChange::call_id,
+                      &ModeChange::result, &ModeChange::mode, &ModeChange::action,
+                      &ModeChange::commit, &ModeChange::further_measurements_desired,
+                      &ModeChange::commit_completed, &ModeChange::commit_tasks);
 };
 
 // seed 004: one preemption request, drawn on the timeline of the queue whose packet was to make
@@ -223,6 +272,13 @@ struct PreemptionMarker {
   uint32_t requested_event = kNoIndex;
   uint32_t completed_event = kNoIndex;
   TimeNs Begin() const { return requested != kUnknownTime ? requested : completed; }
+  static constexpr auto kPackedFields = std::make_tuple(
+      &PreemptionMarker::preemption_id, &PreemptionMarker::queue,
+      &PreemptionMarker::requesting_queue, &PreemptionMarker::engine, &PreemptionMarker::packet,
+      &PreemptionMarker::granularity, &PreemptionMarker::reached, &PreemptionMarker::requested,
+      &PreemptionMarker::preempted, &PreemptionMarker::completed, &PreemptionMarker::latency_ns,
+      &PreemptionMarker::tdr, &PreemptionMarker::requested_event,
+      &PreemptionMarker::completed_event);
 };
 
 // seed 004: Timeout Detection and Recovery: an engine reset, drawn on the hung packet's queue.
@@ -236,6 +292,10 @@ struct TdrMarker {
   int64_t preemption_id = 0;  // the request that timed out
   uint32_t preemption = kNoIndex;  // index into preemptions
   uint32_t event = kNoIndex;
+  static constexpr auto kPackedFields =
+      std::make_tuple(&TdrMarker::ts, &TdrMarker::queue, &TdrMarker::adapter, &TdrMarker::engine,
+                      &TdrMarker::packets_lost, &TdrMarker::contexts_lost,
+                      &TdrMarker::preemption_id, &TdrMarker::preemption, &TdrMarker::event);
 };
 
 // A named counter of what could not be paired or linked.
@@ -246,44 +306,48 @@ struct LinkProblem {
   TimeNs first_ts = 0;
 };
 
+// An index list of a track: indices into one of the flat tables, bit-packed.
+using IndexList = core::store::PackedColumn<uint32_t>;
+using core::store::PackedTable;
+
 struct QueueTrack {
   QueueId id = 0;
-  std::vector<uint32_t> packets;      // into packets, by start (or submit when never started)
-  std::vector<RunSegment> segments;   // this queue's run segments, by start
-  std::vector<uint32_t> signals;      // into signals, by queued (or executed)
-  std::vector<uint32_t> waits;        // into waits, by Begin()
-  std::vector<uint32_t> interrupts;   // into interrupts naming this queue, by ts
-  std::vector<MissingWindow> missing; // by start
-  std::vector<uint32_t> preemptions;  // into preemptions whose packet ran here, by Begin()
-  std::vector<uint32_t> tdrs;         // into tdrs of this queue, by ts
+  IndexList packets;                  // into packets, by start (or submit when never started)
+  PackedTable<RunSegment> segments;   // this queue's run segments, by start
+  IndexList signals;                  // into signals, by queued (or executed)
+  IndexList waits;                    // into waits, by Begin()
+  IndexList interrupts;               // into interrupts naming this queue, by ts
+  PackedTable<MissingWindow> missing;  // by start
+  IndexList preemptions;              // into preemptions whose packet ran here, by Begin()
+  IndexList tdrs;                     // into tdrs of this queue, by ts
 };
 
 struct ThreadTrack {
   ThreadId id = 0;
-  std::vector<uint32_t> cpu_waits;    // into cpu_waits, by Begin()
-  std::vector<uint32_t> cpu_signals;  // into signals (cpu = true), by executed
-  std::vector<uint32_t> submissions;  // into packets submitted from this thread, by submit
-  std::vector<uint32_t> tasks;        // into tasks run on this thread, by started
+  IndexList cpu_waits;    // into cpu_waits, by Begin()
+  IndexList cpu_signals;  // into signals (cpu = true), by executed
+  IndexList submissions;  // into packets submitted from this thread, by submit
+  IndexList tasks;        // into tasks run on this thread, by started
 };
 
 struct Reconstruction {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
-  std::vector<Packet> packets;
-  std::vector<SignalBox> signals;
-  std::vector<WaitBox> waits;
-  std::vector<CpuWait> cpu_waits;
-  std::vector<Interrupt> interrupts;   // by ts
-  std::vector<BackgroundTask> tasks;   // by queued (or started)
-  std::vector<ModeChange> mode_changes;  // by ts
-  std::vector<PreemptionMarker> preemptions;  // by request (record order)
-  std::vector<TdrMarker> tdrs;         // by ts
+  PackedTable<Packet> packets;
+  PackedTable<SignalBox> signals;
+  PackedTable<WaitBox> waits;
+  PackedTable<CpuWait> cpu_waits;
+  PackedTable<Interrupt> interrupts;         // by ts
+  PackedTable<BackgroundTask> tasks;         // by queued (or started)
+  PackedTable<ModeChange> mode_changes;      // by ts
+  PackedTable<PreemptionMarker> preemptions;  // by request (record order)
+  PackedTable<TdrMarker> tdrs;               // by ts
   std::vector<QueueTrack> queues;      // [queue id]; [0] collects records without a queue
   std::vector<ThreadTrack> threads;    // [thread id]; [0] collects records without a thread
   std::vector<LinkProblem> problems;   // by name
 
   uint64_t Problem(const std::string& name) const;  // 0 when absent
-  // Heap bytes held (the flat vectors and the per-track index lists), for the benchmarks.
+  // Heap bytes held (the packed tables and the per-track index lists), for the benchmarks.
   size_t HeapBytes() const;
 };
 
