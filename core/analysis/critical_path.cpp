@@ -110,29 +110,31 @@ class Walker {
     if (pos.track >= m_r.queues.size()) return false;
     const QueueTrack& q = m_r.queues[pos.track];
     const TimeNs t = pos.t;
-    // the last segment starting before t
-    auto it = std::lower_bound(q.segments.begin(), q.segments.end(), t,
-                               [](const RunSegment& s, TimeNs x) { return s.start < x; });
+    // the last segment starting before t (the start and end columns alone: the walk searches
+    // them at every step)
+    const auto& ends = q.segments.Column<&RunSegment::end>();
+    const size_t it = q.segments.Column<&RunSegment::start>().LowerBound(t);
     uint32_t packet = kNoIndex;
     bool first_segment = false;
     TimeNs at = t;  // the time whose cause we look for
-    auto prev_end_limit = q.segments.begin();
-    if (it != q.segments.begin() && std::prev(it)->end >= t) {
-      const RunSegment& seg = *std::prev(it);
+    size_t prev_end_limit = it;
+    if (it != 0 && ends[it - 1] >= t) {
+      const RunSegment& seg = q.segments[it - 1];
       Add(PathStepKind::kRun, pos, seg.start, t, seg.packet);
       packet = seg.packet;
       first_segment = !seg.resumed;
       at = seg.start;
-      prev_end_limit = std::prev(it);
-    } else {
-      prev_end_limit = it;
+      prev_end_limit = it - 1;
     }
     // candidate 1: the previous segment's end at or before `at` (segments of one queue rarely
     // overlap, so a short look back finds it)
     TimeNs prev_end = kUnknownTime;
-    for (int look = 0; prev_end_limit != q.segments.begin() && look < 64; ++look) {
-      --prev_end_limit;
-      TimeNs end = prev_end_limit->end;
+    constexpr size_t kLookBack = 64;
+    TimeNs earlier_ends[kLookBack];
+    const size_t look = std::min(kLookBack, prev_end_limit);
+    ends.Decode(prev_end_limit - look, look, earlier_ends);
+    for (size_t k = 0; k < look; ++k) {
+      TimeNs end = earlier_ends[k];
       if (end <= at && (prev_end == kUnknownTime || end > prev_end)) prev_end = end;
     }
     // candidate 2: the latest wait unblock at or before `at`; of several waits unblocked at

@@ -89,16 +89,15 @@ IdleGaps AttributeIdleGaps(const core::store::TraceStore& store, const Reconstru
     TimeNs unstarted_submit = EarliestUnstartedSubmit(r, track);
     for (const Interval& rest : Subtract(gaps, UnionOf(waited))) {
       // the run segment that ends this gap, if any
-      auto next = std::lower_bound(
-          track.segments.begin(), track.segments.end(), rest.end,
-          [](const RunSegment& s, TimeNs t) { return s.start < t; });
+      const size_t next = track.segments.Column<&RunSegment::start>().LowerBound(rest.end);
       TimeNs submitted = unstarted_submit;
-      if (next != track.segments.end()) {
-        if (next->resumed) {
+      if (next != track.segments.size()) {
+        const RunSegment& segment = track.segments[next];
+        if (segment.resumed) {
           pieces.push_back({queue.id, rest.start, rest.end, GapCause::kPreempted, kNoIndex});
           continue;
         }
-        submitted = r.packets[next->packet].submit;
+        submitted = r.packets[segment.packet].submit;
       }
       if (submitted == kUnknownTime) submitted = rest.end;  // no record: count as not submitted
       TimeNs split = std::clamp(submitted, rest.start, rest.end);

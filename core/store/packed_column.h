@@ -11,9 +11,11 @@
 //   stored   0    3    1    10   | ...          -> 64 values in 4 words instead of 64
 //
 // A block of width w occupies exactly w 64-bit words (64 values x w bits), so blocks start on
-// word boundaries and a value never spans more than two words.
+// word boundaries and a value never spans more than two words. Each block has a 12-byte header
+// (base, first word); the width is the distance to the next header's first word.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -34,67 +36,117 @@ class PackedColumn {
   explicit PackedColumn(const std::vector<T>& values) { Assign(values); }
 
   void Assign(const std::vector<T>& values) {
-    m_size = values.size();
-    const size_t blocks = (m_size + kBlock - 1) / kBlock;
-    m_base.assign(blocks, 0);
-    m_width.assign(blocks, 0);
-    m_word.assign(blocks, 0);
+    Clear();
+    Reserve(values.size());
+    for (size_t begin = 0; begin < values.size(); begin += kBlock) {
+      AppendBlock(values.data() + begin, std::min(kBlock, values.size() - begin));
+    }
+    Finish();
+  }
+
+  // Building block by block, for a caller that produces the values in pieces (PackedTable packs
+  // every field of a block of rows while the rows are in cache): Clear, AppendBlock with kBlock
+  // values each (fewer only for the last), then Finish before the first read.
+  void Clear() {
+    m_size = 0;
+    m_blocks.clear();
     m_bits.clear();
-    size_t words = 0;
-    for (size_t b = 0; b < blocks; ++b) {
-      const size_t begin = b * kBlock, end = std::min(begin + kBlock, m_size);
-      int64_t lo = ToInt(values[begin]), hi = lo;
-      for (size_t i = begin + 1; i < end; ++i) {
-        int64_t v = ToInt(values[i]);
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-      }
-      const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
-      const unsigned width = range == 0 ? 0 : 64 - std::countl_zero(range);
-      m_base[b] = lo;
-      m_width[b] = static_cast<uint8_t>(width);
-      m_word[b] = static_cast<uint32_t>(words);
-      words += width;
+  }
+  void Reserve(size_t values) { m_blocks.reserve((values + kBlock - 1) / kBlock + 1); }
+  void AppendBlock(const T* values, size_t n) {
+    int64_t lo = ToInt(values[0]), hi = lo;
+    for (size_t i = 1; i < n; ++i) {
+      const int64_t v = ToInt(values[i]);
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
     }
-    m_bits.assign(words + 1, 0);  // + 1: a read of the word after the last never leaves
-    for (size_t b = 0; b < blocks; ++b) {
-      const unsigned width = m_width[b];
-      if (width == 0) continue;
-      uint64_t* out = m_bits.data() + m_word[b];
-      const size_t begin = b * kBlock, end = std::min(begin + kBlock, m_size);
-      for (size_t i = begin; i < end; ++i) {
-        const uint64_t delta =
-            static_cast<uint64_t>(ToInt(values[i])) - static_cast<uint64_t>(m_base[b]);
-        const size_t bit = (i - begin) * width;
-        out[bit >> 6] |= delta << (bit & 63);
-        if ((bit & 63) + width > 64) out[(bit >> 6) + 1] |= delta >> (64 - (bit & 63));
-      }
+    const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    const unsigned width = range == 0 ? 0 : 64 - std::countl_zero(range);
+    const size_t word = m_bits.size();
+    m_blocks.push_back({lo, static_cast<uint32_t>(word)});
+    m_size += n;
+    if (width == 0) return;
+    m_bits.resize(word + width, 0);
+    uint64_t* out = m_bits.data() + word;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t delta = static_cast<uint64_t>(ToInt(values[i])) - static_cast<uint64_t>(lo);
+      const size_t bit = i * width;
+      out[bit >> 6] |= delta << (bit & 63);
+      if ((bit & 63) + width > 64) out[(bit >> 6) + 1] |= delta >> (64 - (bit & 63));
     }
+  }
+  void Finish() {
+    if (m_size == 0) {  // an empty column holds no memory at all
+      std::vector<BlockHeader>().swap(m_blocks);
+      std::vector<uint64_t>().swap(m_bits);
+      return;
+    }
+    // The sentinel header closes the last block's width; the two spare words let a read of a
+    // block's bits always load two words without leaving the vector.
+    m_blocks.push_back({0, static_cast<uint32_t>(m_bits.size())});
+    m_bits.resize(m_bits.size() + 2, 0);
+    m_blocks.shrink_to_fit();
     m_bits.shrink_to_fit();
   }
 
   size_t size() const { return m_size; }
   bool empty() const { return m_size == 0; }
 
-  T operator[](size_t i) const {
-    const size_t b = i / kBlock;
-    const unsigned width = m_width[b];
-    if (width == 0) return FromInt(m_base[b]);
+  // Always inlined: PackedTable rows decode every field through here, and the compiler can only
+  // drop the fields a caller does not read when it sees the whole decode.
+  [[gnu::always_inline]] T operator[](size_t i) const {
+    const BlockHeader* block = m_blocks.data() + i / kBlock;
+    const unsigned width = block[1].word - block[0].word;
     const size_t bit = (i % kBlock) * width;
-    const uint64_t* in = m_bits.data() + m_word[b] + (bit >> 6);
+    const uint64_t* in = m_bits.data() + block[0].word + (bit >> 6);
     const unsigned shift = bit & 63;
+    if (width == 0) return FromInt(block[0].base);
     uint64_t delta = in[0] >> shift;
     if (shift + width > 64) delta |= in[1] << (64 - shift);
     if (width < 64) delta &= (uint64_t{1} << width) - 1;
-    return FromInt(static_cast<int64_t>(static_cast<uint64_t>(m_base[b]) + delta));
+    return FromInt(static_cast<int64_t>(static_cast<uint64_t>(block[0].base) + delta));
   }
+  // Values [first, first + count) into out: a block's header is read once for all its values,
+  // which makes a run of neighbouring values several times cheaper than operator[] on each.
+  void Decode(size_t first, size_t count, T* out) const {
+    for (size_t i = first, end = first + count; i < end;) {
+      const BlockHeader* block = m_blocks.data() + i / kBlock;
+      const unsigned width = block[1].word - block[0].word;
+      const uint64_t base = static_cast<uint64_t>(block[0].base);
+      const size_t block_end = std::min(end, (i / kBlock + 1) * kBlock);
+      if (width == 0) {
+        for (; i < block_end; ++i) *out++ = FromInt(static_cast<int64_t>(base));
+        continue;
+      }
+      const uint64_t* in = m_bits.data() + block[0].word;
+      const uint64_t mask = width < 64 ? (uint64_t{1} << width) - 1 : ~uint64_t{0};
+      for (size_t bit = (i % kBlock) * width; i < block_end; ++i, bit += width) {
+        // Both words, without a branch on whether the value spans them (a branch that a run of
+        // values takes at random): (next << 1) << (63 - shift) is 0 when shift is 0.
+        const unsigned shift = bit & 63;
+        const uint64_t delta =
+            (in[bit >> 6] >> shift) | ((in[(bit >> 6) + 1] << 1) << (63 - shift));
+        *out++ = FromInt(static_cast<int64_t>(base + (delta & mask)));
+      }
+    }
+  }
+
+  // For a column sorted ascending: the first index whose value is not less than `value`
+  // (LowerBound) or greater than it (UpperBound), like std::lower_bound / std::upper_bound. The
+  // search runs over the dense block headers first, so it reads the bits of one block only.
+  size_t LowerBound(T value) const {
+    return Bound([value](T element) { return element < value; });
+  }
+  size_t UpperBound(T value) const {
+    return Bound([value](T element) { return !(value < element); });
+  }
+
   T front() const { return (*this)[0]; }
   T back() const { return (*this)[m_size - 1]; }
 
   // Memory held, for the benchmarks.
   size_t HeapBytes() const {
-    return m_base.capacity() * sizeof(int64_t) + m_width.capacity() +
-           m_word.capacity() * sizeof(uint32_t) + m_bits.capacity() * sizeof(uint64_t);
+    return m_blocks.capacity() * sizeof(BlockHeader) + m_bits.capacity() * sizeof(uint64_t);
   }
 
   class const_iterator {
@@ -148,6 +200,43 @@ class PackedColumn {
     }
     return true;
   }
+  // First index whose value is not `before` the bound, `before` true on a prefix of the column.
+  template <typename Before>
+  size_t Bound(Before before) const {
+    if (m_size == 0) return 0;
+    // Blocks [0, lo) begin before the bound: the bound lies in block lo - 1 or at block lo.
+    size_t lo = 0, hi = m_blocks.size() - 1;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (before(FirstOfBlock(mid))) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo == 0) return 0;
+    size_t first = (lo - 1) * kBlock + 1, last = std::min(lo * kBlock, m_size);
+    while (first < last) {
+      const size_t mid = first + (last - first) / 2;
+      if (before((*this)[mid])) {
+        first = mid + 1;
+      } else {
+        last = mid;
+      }
+    }
+    return first;
+  }
+  // In a sorted column a block's first value is its smallest, the base, unless the values are
+  // 64-bit unsigned ones past INT64_MAX (their order differs from the bases' signed order).
+  T FirstOfBlock(size_t b) const {
+    using Int =
+        std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::type_identity<T>>;
+    if constexpr (std::is_signed_v<typename Int::type> || sizeof(T) < sizeof(int64_t)) {
+      return FromInt(m_blocks[b].base);
+    } else {
+      return (*this)[b * kBlock];
+    }
+  }
   static int64_t ToInt(T v) {
     if constexpr (std::is_enum_v<T>) {
       return static_cast<int64_t>(static_cast<std::underlying_type_t<T>>(v));
@@ -163,10 +252,17 @@ class PackedColumn {
     }
   }
 
+  // A block's smallest value and its first word in m_bits, 12 bytes. Its width (bits per
+  // value, 0 when every value is the base) is the distance to the next block's first word, since
+  // a block of width w occupies exactly w words; a sentinel header follows the last block.
+  struct [[gnu::packed]] BlockHeader {
+    int64_t base;
+    uint32_t word;
+  };
+  static_assert(sizeof(BlockHeader) == 12);
+
   size_t m_size = 0;
-  std::vector<int64_t> m_base;   // [block] smallest value
-  std::vector<uint8_t> m_width;  // [block] bits per value (0: every value is the base)
-  std::vector<uint32_t> m_word;  // [block] first word in m_bits
+  std::vector<BlockHeader> m_blocks;  // [block] + the sentinel
   std::vector<uint64_t> m_bits;
 };
 

@@ -18,14 +18,15 @@
 // many distinct members as the struct has (counted by aggregate initialisation).
 //
 // Rows come back by value: `const Box& b = table[i];` and `for (const auto& b : table)` bind to
-// the temporary; code cannot write into the table or keep the address of a row. When only one
-// or two fields of many rows are needed, Get<&Box::start>(i) or Column<&Box::start>() decode just
-// that field.
+// the temporary; code cannot write into the table or keep the address of a row. Row reads are
+// inlined, so `table[i].start` decodes the start column alone; Get<&Box::start>(i) and
+// Column<&Box::start>() say the same explicitly.
 //
 // Thread safety: the table is immutable after construction and holds no caches, so any number of
 // threads may read it at once.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -114,6 +115,8 @@ class PackedTable {
   }
 
  public:
+  static constexpr size_t kBlock = PackedColumn<int64_t>::kBlock;
+
   PackedTable() = default;
   explicit PackedTable(const std::vector<T>& rows) { Assign(rows); }
 
@@ -125,7 +128,9 @@ class PackedTable {
   size_t size() const { return m_size; }
   bool empty() const { return m_size == 0; }
 
-  T operator[](size_t i) const { return Row(i, Indices{}); }
+  // Always inlined, so that a caller reading one or two fields of the row (`r.signals[s].executed`)
+  // decodes only those: the compiler drops the decoding of fields nobody reads.
+  [[gnu::always_inline]] T operator[](size_t i) const { return Row(i, Indices{}); }
   T front() const { return (*this)[0]; }
   T back() const { return (*this)[m_size - 1]; }
 
@@ -161,9 +166,9 @@ class PackedTable {
     };
     const_iterator() = default;
     const_iterator(const PackedTable* table, size_t i) : m_table(table), m_i(i) {}
-    T operator*() const { return (*m_table)[m_i]; }
-    pointer operator->() const { return {(*m_table)[m_i]}; }
-    T operator[](difference_type n) const { return (*m_table)[m_i + n]; }
+    [[gnu::always_inline]] T operator*() const { return (*m_table)[m_i]; }
+    [[gnu::always_inline]] pointer operator->() const { return {(*m_table)[m_i]}; }
+    [[gnu::always_inline]] T operator[](difference_type n) const { return (*m_table)[m_i + n]; }
     const_iterator& operator++() { ++m_i; return *this; }
     const_iterator operator++(int) { auto copy = *this; ++m_i; return copy; }
     const_iterator& operator--() { --m_i; return *this; }
@@ -205,19 +210,25 @@ class PackedTable {
   }
 
  private:
+  // One pass over the rows, a block of 64 at a time: every field of the block is packed while
+  // its rows are in cache (a pass per field would stream the whole vector once per field).
   template <size_t... I>
   void AssignColumns(const std::vector<T>& rows, std::index_sequence<I...>) {
-    (AssignColumn<I>(rows), ...);
+    ((std::get<I>(m_columns).Clear(), std::get<I>(m_columns).Reserve(rows.size())), ...);
+    for (size_t begin = 0; begin < rows.size(); begin += kBlock) {
+      const size_t n = std::min(kBlock, rows.size() - begin);
+      (AppendField<I>(rows.data() + begin, n), ...);
+    }
+    (std::get<I>(m_columns).Finish(), ...);
   }
   template <size_t I>
-  void AssignColumn(const std::vector<T>& rows) {
-    std::vector<FieldType<I>> values;
-    values.reserve(rows.size());
-    for (const T& row : rows) values.push_back(row.*std::get<I>(kFields));
-    std::get<I>(m_columns).Assign(values);
+  void AppendField(const T* rows, size_t n) {
+    FieldType<I> values[kBlock] = {};
+    for (size_t i = 0; i < n; ++i) values[i] = rows[i].*std::get<I>(kFields);
+    std::get<I>(m_columns).AppendBlock(values, n);
   }
   template <size_t... I>
-  T Row(size_t i, std::index_sequence<I...>) const {
+  [[gnu::always_inline]] T Row(size_t i, std::index_sequence<I...>) const {
     T row;
     ((row.*std::get<I>(kFields) = std::get<I>(m_columns)[i]), ...);
     return row;

@@ -35,6 +35,31 @@ TEST(PackedColumn, EveryWidthRoundTrips) {
   }
 }
 
+// Decode of a range gives the values operator[] would, from any start, across block edges.
+TEST(PackedColumn, DecodeOfARangeMatchesTheVector) {
+  std::mt19937_64 rng(5);
+  std::vector<int64_t> values(64 * 4 + 9);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const size_t block = i / 64;  // widths 0, 7, 64 and 33 bits
+    values[i] = block == 0   ? -42
+                : block == 1 ? static_cast<int64_t>(rng() % 128) - 64
+                : block == 2 ? static_cast<int64_t>(rng())
+                             : static_cast<int64_t>(rng() % (uint64_t{1} << 33));
+  }
+  values[70] = std::numeric_limits<int64_t>::min();
+  PackedColumn<int64_t> column(values);
+  for (size_t first : {0u, 1u, 63u, 64u, 100u, 190u, 200u, 256u, 264u}) {
+    for (size_t count : {0u, 1u, 5u, 64u, 65u, 130u}) {
+      if (first + count > values.size()) continue;
+      std::vector<int64_t> out(count, 12345);
+      column.Decode(first, count, out.data());
+      for (size_t k = 0; k < count; ++k) {
+        ASSERT_EQ(out[k], values[first + k]) << "first " << first << " k " << k;
+      }
+    }
+  }
+}
+
 TEST(PackedColumn, ExtremesOfEachType) {
   constexpr auto kMin = std::numeric_limits<int64_t>::min();
   constexpr auto kMax = std::numeric_limits<int64_t>::max();
@@ -77,6 +102,47 @@ TEST(PackedColumn, SortedTimesAreSearchedLikeTheVector) {
   int64_t expected = 0;
   for (int64_t v : ts) expected += v - ts.front();
   EXPECT_EQ(sum, expected);
+}
+
+// LowerBound / UpperBound of a sorted column answer like std::lower_bound / std::upper_bound on
+// the vector: runs of equal values across block edges, unknown times (INT64_MIN) at the front,
+// probes before, between and after the values.
+TEST(PackedColumn, SortedSearchesMatchTheStandardOnes) {
+  std::mt19937_64 rng(17);
+  for (size_t n : {0u, 1u, 63u, 64u, 65u, 200u, 5000u}) {
+    std::vector<int64_t> ts(n);
+    int64_t t = -3000;
+    for (size_t i = 0; i < n; ++i) {
+      if (i < n / 10) {
+        ts[i] = std::numeric_limits<int64_t>::min();
+        continue;
+      }
+      t += static_cast<int64_t>(rng() % 4) * static_cast<int64_t>(rng() % 3);  // many repeats
+      ts[i] = t;
+    }
+    PackedColumn<int64_t> column(ts);
+    std::vector<int64_t> probes = {std::numeric_limits<int64_t>::min(), -5000, -3000, t, t + 1};
+    for (int k = 0; k < 300; ++k) probes.push_back(-3010 + static_cast<int64_t>(rng() % 4000));
+    for (int64_t probe : probes) {
+      ASSERT_EQ(column.LowerBound(probe),
+                static_cast<size_t>(std::lower_bound(ts.begin(), ts.end(), probe) - ts.begin()))
+          << "n " << n << " probe " << probe;
+      ASSERT_EQ(column.UpperBound(probe),
+                static_cast<size_t>(std::upper_bound(ts.begin(), ts.end(), probe) - ts.begin()))
+          << "n " << n << " probe " << probe;
+    }
+  }
+  // Unsigned 64-bit values beyond INT64_MAX keep their unsigned order.
+  std::vector<uint64_t> big;
+  for (uint64_t i = 0; i < 300; ++i) big.push_back((uint64_t{1} << 63) - 150 + i * 3);
+  PackedColumn<uint64_t> column(big);
+  for (uint64_t probe : {uint64_t{0}, big[10], big[10] + 1, big[150], big[299] + 1,
+                         std::numeric_limits<uint64_t>::max()}) {
+    ASSERT_EQ(column.LowerBound(probe),
+              static_cast<size_t>(std::lower_bound(big.begin(), big.end(), probe) - big.begin()));
+    ASSERT_EQ(column.UpperBound(probe),
+              static_cast<size_t>(std::upper_bound(big.begin(), big.end(), probe) - big.begin()));
+  }
 }
 
 }  // namespace
