@@ -283,7 +283,8 @@ TEST(TimelineModel, TdrIsMarkedOnTheQueueWhosePacketHung) {
 
 TEST(TimelineModel, VsyncAndTextMarkersAreDrawn) {
   // Two VSync markers of adapter 1 (no queue, no thread) go to a "Display" track; a text marker
-  // on a thread goes to that thread's track.
+  // on a thread goes to that thread's track. The lanes carry what the painter needs of the raw
+  // records (VSync flag, slice name), so drawing never reads the record columns.
   test_support::ScratchDir dir;
   auto path = dir / "markers.db";
   {
@@ -296,17 +297,42 @@ TEST(TimelineModel, VsyncAndTextMarkersAreDrawn) {
     w.Append({100, EventKind::Marker, 0, 0, 0, 0, 0, vsync, adapter, 0, 1});
     w.Append({150, EventKind::Marker, 0, thread, 0, 0, 0, text, 0, 0, 0});
     w.Append({200, EventKind::Marker, 0, 0, 0, 0, 0, vsync, adapter, 0, 1});
+    // cpu_slice: value = duration, arg0 = name.
+    w.Append({300, EventKind::CpuSlice, 0, thread, 0, 40, 0, text});
+    w.Append({320, EventKind::CpuSlice, 0, thread, 0, 10, 0, vsync});
     w.Commit();
   }
   auto doc = state::LoadDocument(path);
   std::vector<core::model::TimeNs> display, on_thread;
+  std::vector<int> display_vsync, thread_vsync;
+  std::vector<std::string> slice_names;
+  std::vector<core::model::TimeNs> slice_ends;
   for (const auto& track : doc->model.tracks) {
     for (const auto& marks : track.marks) {
       if (marks.kind != timeline::MarkKind::kMarkers) continue;
-      auto& out = track.kind == timeline::TrackKind::kThread ? on_thread : display;
-      for (size_t i = 0; i < marks.size(); ++i) out.push_back(marks.Time(i));
+      bool thread_track = track.kind == timeline::TrackKind::kThread;
+      auto& out = thread_track ? on_thread : display;
+      auto& flags = thread_track ? thread_vsync : display_vsync;
+      ASSERT_EQ(marks.vsync.size(), marks.size());
+      for (size_t i = 0; i < marks.size(); ++i) {
+        out.push_back(marks.Time(i));
+        flags.push_back(marks.vsync[i]);
+      }
+    }
+    for (const auto& lane : track.lanes) {
+      if (lane.kind != timeline::LaneKind::kCpuSlices) continue;
+      ASSERT_EQ(lane.names.size(), lane.size());
+      for (size_t i = 0; i < lane.size(); ++i) {
+        slice_names.push_back(doc->store.String(lane.names[i]));
+        slice_ends.push_back(lane.End(i));
+      }
     }
   }
   EXPECT_EQ(display, (std::vector<core::model::TimeNs>{100, 200}));
+  EXPECT_EQ(display_vsync, (std::vector<int>{1, 1}));
   EXPECT_EQ(on_thread, (std::vector<core::model::TimeNs>{150}));
+  EXPECT_EQ(thread_vsync, (std::vector<int>{0}));
+  // The second slice (320..330) nests in the first (300..340), so it has a lane of its own.
+  EXPECT_EQ(slice_names, (std::vector<std::string>{"frame begin", "VSync"}));
+  EXPECT_EQ(slice_ends, (std::vector<core::model::TimeNs>{340, 330}));
 }

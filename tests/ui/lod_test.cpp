@@ -185,24 +185,27 @@ namespace {
 // so folding a Lane gives the same draw items as folding the same spans without the index.
 TEST(Lod, CoarseIndexSearchAndFoldingMatchThePlainSearch) {
   std::mt19937_64 rng(5);
-  app::gui::timeline::Lane lane;
+  std::vector<uint32_t> items;
+  std::vector<TimeNs> starts, ends;
   Spans plain;
   TimeNs t = 0;
   for (uint32_t i = 0; i < 100'000; ++i) {
     t += static_cast<TimeNs>(rng() % 3000);
     TimeNs length = static_cast<TimeNs>(rng() % 4 == 0 ? rng() % 100'000 : rng() % 500);
-    lane.items.push_back(i);
-    lane.start.push_back(t);
-    lane.end.push_back(t + length);
+    items.push_back(i);
+    starts.push_back(t);
+    ends.push_back(t + length);
     plain.Add(t, t + length);
     t += length;
   }
-  lane.end_index.Build(lane.end);
+  const auto lane =
+      app::gui::timeline::MakeLane(app::gui::timeline::LaneKind::kWaits, 0, items, starts, ends);
+  ASSERT_EQ(lane.start, starts);
+  ASSERT_EQ(lane.end, ends);
   for (int trial = 0; trial < 3000; ++trial) {
-    size_t lo = rng() % lane.end.size();
+    size_t lo = rng() % ends.size();
     TimeNs target = static_cast<TimeNs>(rng() % (t + 1000));
-    size_t expected =
-        std::lower_bound(lane.end.begin() + lo, lane.end.end(), target) - lane.end.begin();
+    size_t expected = std::lower_bound(ends.begin() + lo, ends.end(), target) - ends.begin();
     ASSERT_EQ(lane.FirstEndAtOrAfter(lo, target), expected) << lo << " " << target;
   }
   for (TimeNs window : {t, t / 100, TimeNs{200'000}}) {

@@ -22,7 +22,8 @@ TimeNs Known(TimeNs preferred, TimeNs fallback) {
 
 // Spreads `items` (any order) over as few non-overlapping lanes as it can, first fit in order
 // of start: lane k takes an item when its last span ended at or before the item's start.
-std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
+template <typename Items>
+std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const Items& items,
                                   const TraceStore& store, const Reconstruction& r,
                                   TimeNs trace_end) {
   std::vector<ResolvedSpan> spans(items.size());
@@ -33,37 +34,60 @@ std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const std::vect
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return spans[a].start < spans[b].start; });
-  std::vector<Lane> lanes;
+  struct Building {
+    std::vector<uint32_t> items, names;
+    std::vector<TimeNs> start, end;
+  };
+  std::vector<Building> lanes;
   std::vector<TimeNs> lane_end;
   for (uint32_t k : order) {
     size_t lane = 0;
     while (lane < lanes.size() && lane_end[lane] > spans[k].start) ++lane;
     if (lane == lanes.size()) {
-      lanes.push_back(Lane{kind, queue, 0, {}, {}, {}, {}});
+      lanes.emplace_back();
       lane_end.push_back(spans[k].end);
     }
-    lanes[lane].items.push_back(items[k]);
+    const uint32_t item = items[k];
+    lanes[lane].items.push_back(item);
     lanes[lane].start.push_back(spans[k].start);
     lanes[lane].end.push_back(spans[k].end);
+    if (kind == LaneKind::kCpuSlices) {
+      lanes[lane].names.push_back(static_cast<uint32_t>(store.events.arg0[item]));
+    }
     lane_end[lane] = std::max(lane_end[lane], spans[k].end);
   }
+  std::vector<Lane> out;
+  out.reserve(lanes.size());
   for (auto& lane : lanes) {
-    lane.items.shrink_to_fit();
-    lane.start.shrink_to_fit();
-    lane.end.shrink_to_fit();
-    lane.end_index.Build(lane.end);
+    out.push_back(MakeLane(kind, queue, lane.items, lane.start, lane.end, lane.names));
+    lane = {};
   }
-  return lanes;
+  return out;
 }
 
-MarkLane MakeMarks(MarkKind kind, uint32_t queue, std::vector<uint32_t> items,
-                   const Reconstruction& r, const TraceStore& store) {
-  MarkLane marks{kind, queue, std::move(items), {}, {}};
-  marks.ts.reserve(marks.items.size());
-  for (uint32_t item : marks.items) {
-    marks.ts.push_back(ResolveMark(kind, queue, item, store, r));
-  }
+template <typename Items>
+MarkLane MakeMarks(MarkKind kind, uint32_t queue, const Items& items, const Reconstruction& r,
+                   const TraceStore& store) {
+  std::vector<uint32_t> item_list(items.begin(), items.end());
+  std::vector<TimeNs> ts;
+  ts.reserve(item_list.size());
+  for (uint32_t item : item_list) ts.push_back(ResolveMark(kind, queue, item, store, r));
+  MarkLane marks;
+  marks.kind = kind;
+  marks.queue = queue;
+  marks.items.Assign(item_list);
+  marks.ts.Assign(ts);
   marks.ts_index.Build(marks.ts);
+  if (kind == MarkKind::kMarkers) {
+    // marker.flags 1: VSync
+    std::vector<uint8_t> vsync;
+    vsync.reserve(item_list.size());
+    for (uint32_t e : item_list) {
+      vsync.push_back(store.events.kind[e] == core::model::EventKind::Marker &&
+                      store.events.flags[e] == 1);
+    }
+    marks.vsync.Assign(vsync);
+  }
   return marks;
 }
 
@@ -103,9 +127,7 @@ struct Builder {
     std::iota(segments.begin(), segments.end(), 0u);
     // Run segments of one queue never overlap: this yields exactly one lane.
     AppendLanes(track, SpreadOverLanes(LaneKind::kRunSegments, queue.id, segments, store, r, end));
-    if (track.lanes.empty()) {
-      track.lanes.push_back(Lane{LaneKind::kRunSegments, queue.id, 0, {}, {}, {}, {}});
-    }
+    if (track.lanes.empty()) track.lanes.push_back(MakeLane(LaneKind::kRunSegments, queue.id, {}, {}, {}));
     AppendLanes(track, SpreadOverLanes(LaneKind::kSignals, queue.id, q.signals, store, r, end));
     AppendLanes(track, SpreadOverLanes(LaneKind::kWaits, queue.id, q.waits, store, r, end));
     std::vector<uint32_t> missing(q.missing.size());
@@ -117,7 +139,7 @@ struct Builder {
     }
     if (!preempted.empty()) {
       track.marks.push_back(
-          MakeMarks(MarkKind::kPreemptions, queue.id, std::move(preempted), r, store));
+          MakeMarks(MarkKind::kPreemptions, queue.id, preempted, r, store));
     }
     if (!q.tdrs.empty()) {
       // seed 004: the engine was reset because the running packet missed the TDR timeout.
@@ -125,7 +147,7 @@ struct Builder {
     }
     if (queue.id < markers_of_queue.size() && !markers_of_queue[queue.id].empty()) {
       track.marks.push_back(
-          MakeMarks(MarkKind::kMarkers, 0, std::move(markers_of_queue[queue.id]), r, store));
+          MakeMarks(MarkKind::kMarkers, 0, markers_of_queue[queue.id], r, store));
     }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
@@ -152,7 +174,7 @@ struct Builder {
       }
       if (!submissions.empty()) {
         track.marks.push_back(
-            MakeMarks(MarkKind::kSubmissions, 0, std::move(submissions), r, store));
+            MakeMarks(MarkKind::kSubmissions, 0, submissions, r, store));
       }
     }
     if (thread.id < slices_of_thread.size()) {
@@ -162,7 +184,7 @@ struct Builder {
     }
     if (thread.id < markers_of_thread.size() && !markers_of_thread[thread.id].empty()) {
       track.marks.push_back(
-          MakeMarks(MarkKind::kMarkers, 0, std::move(markers_of_thread[thread.id]), r, store));
+          MakeMarks(MarkKind::kMarkers, 0, markers_of_thread[thread.id], r, store));
     }
     if (track.lanes.empty() && track.marks.empty()) return false;
     track_of_thread[thread.id] = static_cast<int>(model.tracks.size());
@@ -250,13 +272,13 @@ struct Builder {
         return r.mode_changes[a].commit_completed < r.mode_changes[b].commit_completed;
       });
       if (!modes.empty()) {
-        pgo.marks.push_back(MakeMarks(MarkKind::kModeChanges, 0, std::move(modes), r, store));
+        pgo.marks.push_back(MakeMarks(MarkKind::kModeChanges, 0, modes, r, store));
       }
       if (!variants.empty()) {
-        pgo.marks.push_back(MakeMarks(MarkKind::kVariants, 0, std::move(variants), r, store));
+        pgo.marks.push_back(MakeMarks(MarkKind::kVariants, 0, variants, r, store));
       }
       if (!by_commit.empty()) {
-        pgo.marks.push_back(MakeMarks(MarkKind::kCommits, 0, std::move(by_commit), r, store));
+        pgo.marks.push_back(MakeMarks(MarkKind::kCommits, 0, by_commit, r, store));
       }
       model.tracks.push_back(std::move(pgo));
     }
@@ -282,7 +304,7 @@ struct Builder {
       for (uint32_t i = 0; i < r.interrupts.size(); ++i) {
         if (r.interrupts[i].adapter == adapter) ticks.push_back(i);
       }
-      track.marks.push_back(MakeMarks(MarkKind::kInterrupts, 0, std::move(ticks), r, store));
+      track.marks.push_back(MakeMarks(MarkKind::kInterrupts, 0, ticks, r, store));
       model.tracks.push_back(std::move(track));
     }
   }
@@ -332,7 +354,7 @@ struct Builder {
       track.group = group;
       const auto* a = store.FindAdapter(adapter);
       track.label = a ? fmt::format("{} VSync / markers", a->name) : std::string("markers");
-      track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, std::move(events), r, store));
+      track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, events, r, store));
       model.tracks.push_back(std::move(track));
     }
   }
@@ -410,23 +432,18 @@ TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& 
   return std::move(b.model);
 }
 
-void CoarseTimeIndex::Build(const std::vector<TimeNs>& column) {
-  block_last.clear();
-  for (size_t i = kBlock - 1; i < column.size(); i += kBlock) block_last.push_back(column[i]);
-  block_last.shrink_to_fit();
-}
-
-size_t CoarseTimeIndex::FirstAtOrAfter(const std::vector<TimeNs>& column, size_t lo,
-                                       TimeNs t) const {
-  const size_t n = column.size();
-  if (lo >= n) return n;
-  // Full blocks whose last time is < t hold no answer; the first block whose last time is
-  // >= t holds it. Past the full blocks only the tail remains.
-  size_t block = GallopFirstNotLess(lo / kBlock, block_last.size(),
-                                    [&](size_t k) { return block_last[k] < t; });
-  size_t from = std::max(lo, block * kBlock);
-  size_t to = std::min(n, block < block_last.size() ? (block + 1) * kBlock : n);
-  return GallopFirstNotLess(from, to, [&](size_t i) { return column[i] < t; });
+Lane MakeLane(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
+              const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,
+              const std::vector<uint32_t>& names) {
+  Lane lane;
+  lane.kind = kind;
+  lane.queue = queue;
+  lane.items.Assign(items);
+  lane.start.Assign(start);
+  lane.end.Assign(end);
+  lane.names.Assign(names);
+  lane.end_index.Build(lane.end);
+  return lane;
 }
 
 size_t TimelineModel::HeapBytes() const {
@@ -435,13 +452,12 @@ size_t TimelineModel::HeapBytes() const {
   for (const auto& t : tracks) {
     bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
     for (const auto& l : t.lanes) {
-      bytes += l.items.capacity() * sizeof(uint32_t) +
-               (l.start.capacity() + l.end.capacity() + l.end_index.block_last.capacity()) *
-                   sizeof(TimeNs);
+      bytes += l.items.HeapBytes() + l.start.HeapBytes() + l.end.HeapBytes() +
+               l.names.HeapBytes() + l.end_index.block_last.capacity() * sizeof(TimeNs);
     }
     for (const auto& m : t.marks) {
-      bytes += m.items.capacity() * sizeof(uint32_t) +
-               (m.ts.capacity() + m.ts_index.block_last.capacity()) * sizeof(TimeNs);
+      bytes += m.items.HeapBytes() + m.ts.HeapBytes() + m.vsync.HeapBytes() +
+               m.ts_index.block_last.capacity() * sizeof(TimeNs);
     }
   }
   return bytes;

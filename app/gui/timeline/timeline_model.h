@@ -1,9 +1,10 @@
 // TimelineModel: the rows of the timeline (the track tree) and, per row, lanes of spans and
 // instants to draw. A lane holds, per span, the index of the thing it draws (into the
 // reconstruction, core/analysis/reconstruction.h, or into TraceStore::events) and its start and
-// end with unknown times already resolved, in contiguous arrays: the LOD binary-searches them
-// every time the view moves, and contiguous times keep those searches in cache (20 bytes per
-// span; a span stands for 2-3 records, so about 8 bytes per event).
+// end with unknown times already resolved, in bit-packed columns: the LOD binary-searches them
+// every time the view moves (about 7 bytes per span; a span stands for 2-3 records). What the
+// painter needs of raw records (cpu-slice names, VSync flags) is copied into the lanes, so the
+// window can let go of the raw record columns once the model is built.
 //
 // Track tree (GPUView order)
 //   Adapter ▸ Engine ▸ HWQueue      packets (run segments), fence signal boxes (dark) and wait
@@ -21,7 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/timeline/lod.h"
 #include "core/analysis/reconstruction.h"
+#include "core/store/packed_column.h"
 #include "core/store/trace_store.h"
 
 namespace app::gui::timeline {
@@ -54,22 +57,37 @@ enum class MarkKind : uint8_t {
 
 // A coarse index over a sorted time column: the last time of every block of kBlock entries.
 // Searches gallop over it first (it is 1/64 of the column, so it stays in cache) and then
-// within one block, instead of bisecting the whole column with a cache miss per step.
+// within one block, instead of bisecting the whole column with a cache miss per step. The
+// blocks line up with PackedColumn's, so the search within a block decodes one block.
 struct CoarseTimeIndex {
   static constexpr size_t kBlock = 64;
   std::vector<TimeNs> block_last;
-  void Build(const std::vector<TimeNs>& column);
+  template <typename Column>
+  void Build(const Column& column) {
+    block_last.clear();
+    for (size_t i = kBlock - 1; i < column.size(); i += kBlock) block_last.push_back(column[i]);
+    block_last.shrink_to_fit();
+  }
   // First index >= lo of `column` whose time is >= t (column.size() when none).
-  size_t FirstAtOrAfter(const std::vector<TimeNs>& column, size_t lo, TimeNs t) const;
+  template <typename Column>
+  size_t FirstAtOrAfter(const Column& column, size_t lo, TimeNs t) const;
 };
+
+// Lanes and marks are read-only once built; their columns are bit-packed
+// (core/store/packed_column.h): times of neighbouring spans share their high bits, and item
+// indices of one lane grow slowly, so a span takes about 7 bytes instead of 20.
+using core::store::PackedColumn;
 
 struct Lane {
   LaneKind kind = LaneKind::kRunSegments;
-  uint32_t queue = 0;           // for kRunSegments / kMissing
-  uint32_t rank = 0;            // 0 for the first lane of its kind in the track, 1 the next...
-  std::vector<uint32_t> items;  // what span i draws (see LaneKind)
-  std::vector<TimeNs> start;    // span i, sorted; spans of a lane never overlap
-  std::vector<TimeNs> end;
+  uint32_t queue = 0;              // for kRunSegments / kMissing
+  uint32_t rank = 0;               // 0 for the first lane of its kind in the track, 1 the next...
+  PackedColumn<uint32_t> items;    // what span i draws (see LaneKind)
+  PackedColumn<TimeNs> start;      // span i, sorted; spans of a lane never overlap
+  PackedColumn<TimeNs> end;
+  // kCpuSlices: the slice's name (cpu_slice.arg0, a StringId), so drawing never needs the raw
+  // records. Empty for other kinds.
+  PackedColumn<uint32_t> names;
   CoarseTimeIndex end_index;  // over `end`
   size_t size() const { return items.size(); }
   TimeNs Start(size_t i) const { return start[i]; }
@@ -79,11 +97,19 @@ struct Lane {
   }
 };
 
+// A lane from its spans (sorted by start, never overlapping); `names` only for kCpuSlices.
+Lane MakeLane(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
+              const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,
+              const std::vector<uint32_t>& names = {});
+
 struct MarkLane {
   MarkKind kind = MarkKind::kInterrupts;
-  uint32_t queue = 0;           // for kPreemptions
-  std::vector<uint32_t> items;  // what instant i draws (see MarkKind)
-  std::vector<TimeNs> ts;       // sorted
+  uint32_t queue = 0;              // for kPreemptions
+  PackedColumn<uint32_t> items;    // what instant i draws (see MarkKind)
+  PackedColumn<TimeNs> ts;         // sorted
+  // kMarkers: 1 when the marker is a VSync (marker.flags 1), so drawing never needs the raw
+  // records. Empty for other kinds.
+  PackedColumn<uint8_t> vsync;
   CoarseTimeIndex ts_index;     // over `ts`
   size_t size() const { return ts.size(); }
   TimeNs Time(size_t i) const { return ts[i]; }
@@ -148,5 +174,18 @@ ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item,
                          const core::analysis::Reconstruction& r, TimeNs trace_end);
 TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item,
                    const core::store::TraceStore& store, const core::analysis::Reconstruction& r);
+
+template <typename Column>
+size_t CoarseTimeIndex::FirstAtOrAfter(const Column& column, size_t lo, TimeNs t) const {
+  const size_t n = column.size();
+  if (lo >= n) return n;
+  // Full blocks whose last time is < t hold no answer; the first block whose last time is
+  // >= t holds it. Past the full blocks only the tail remains.
+  size_t block = GallopFirstNotLess(lo / kBlock, block_last.size(),
+                                    [&](size_t k) { return block_last[k] < t; });
+  size_t from = std::max(lo, block * kBlock);
+  size_t to = std::min(n, block < block_last.size() ? (block + 1) * kBlock : n);
+  return GallopFirstNotLess(from, to, [&](size_t i) { return column[i] < t; });
+}
 
 }  // namespace app::gui::timeline

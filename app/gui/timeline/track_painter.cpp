@@ -48,7 +48,7 @@ SpanLook LookOf(const state::Document& doc, const Lane& lane, uint32_t item) {
     case LaneKind::kMissing:
       return {SpanStyle::kOverrun, 0};
     case LaneKind::kCpuSlices:
-      return {SpanStyle::kCpuSlice, static_cast<uint32_t>(doc.store.events.arg0[lane.items[item]])};
+      return {SpanStyle::kCpuSlice, lane.names[item]};
   }
   return {};
 }
@@ -88,8 +88,7 @@ std::string LabelOf(const state::Document& doc, const Lane& lane, uint32_t item)
     case LaneKind::kMissing:
       return "data missing (log overrun)";
     case LaneKind::kCpuSlices:
-      return doc.store.String(
-          static_cast<core::model::StringId>(doc.store.events.arg0[lane.items[item]]));
+      return doc.store.String(static_cast<core::model::StringId>(lane.names[item]));
   }
   return {};
 }
@@ -115,11 +114,7 @@ MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_
     case MarkKind::kTdrs:
       return MarkStyle::kError;
     case MarkKind::kMarkers:
-      // marker.flags 1: VSync
-      return doc.store.events.kind[marks.items[item]] == core::model::EventKind::Marker &&
-                     doc.store.events.flags[marks.items[item]] == 1
-                 ? MarkStyle::kVsync
-                 : MarkStyle::kMarker;
+      return marks.vsync[item] != 0 ? MarkStyle::kVsync : MarkStyle::kMarker;
   }
   return MarkStyle::kMarker;
 }
