@@ -12,8 +12,6 @@
 namespace app::gui::state {
 namespace {
 
-constexpr bool kReleaseBulkColumns = false;
-
 // Where an importable file (Chrome JSON, Kineto, ETL, gzip / zip of them) is converted to before
 // it is opened: <data dir>/imported/<name>-<hash of its absolute path>.db. The conversion is
 // reused while it is newer than the source file.
@@ -37,7 +35,7 @@ std::unique_ptr<Document> MakeDocument(core::store::TraceStore store) {
   // Everything above read whole columns; from here on the window reads the raw fields of the
   // records it shows from the file (a store made in memory, with no file, keeps its columns).
   std::error_code ec;
-  if (kReleaseBulkColumns && !doc->store.path.empty() &&
+  if (!doc->store.path.empty() &&
       std::filesystem::is_regular_file(doc->store.path, ec)) {
     doc->store.events.ReleaseBulkColumns();
   }
