@@ -265,6 +265,19 @@ size_t EventColumns::HeapBytes() const {
          arg1.HeapBytes() + arg2.HeapBytes() + flags.HeapBytes() + rowid.HeapBytes();
 }
 
+void EventColumns::ReleaseBulkColumns() {
+  queue = {};
+  thread = {};
+  fence = {};
+  value = {};
+  op = {};
+  arg0 = {};
+  arg1 = {};
+  arg2 = {};
+  flags = {};
+  bulk_released = true;
+}
+
 const std::string& TraceStore::String(StringId id) const {
   static const std::string kEmpty;
   return id < strings.size() ? strings[id] : kEmpty;

@@ -1,5 +1,7 @@
 // TraceStore: a trace loaded into memory as plain, columnar, time-sorted arrays. This is what the
-// analysis, the reports and the UI read; nothing reads SQLite row by row after loading.
+// analysis, the reports and the UI read; nothing scans SQLite after loading. A process that keeps
+// a trace open may release the bulk event columns (EventColumns::ReleaseBulkColumns) and read the
+// few records it shows by rowid (record_reader.h), the way Perfetto's UI asks its trace processor.
 //
 // Layout
 //   * Topology tables are vectors indexed by id - 1 (ids start at 1; 0 means none). Use the
@@ -143,8 +145,16 @@ struct EventColumns {
   PackedColumn<uint32_t> flags;
   // rowid of event i. Empty when rowid order was already time order (then rowid = i + 1).
   PackedColumn<EventRowId> rowid;
+  // Set by ReleaseBulkColumns(): from then on only ts, kind and rowid are valid.
+  bool bulk_released = false;
 
   size_t size() const { return ts.size(); }
+  // Frees queue, thread, fence, value, op, arg0, arg1, arg2 and flags (about three quarters of
+  // the columns' memory). Afterwards only ts, kind and rowid (and TraceStore::index_of_rowid)
+  // are valid; the other fields of a record are read from the trace file with RecordReader
+  // (record_reader.h). For a process that keeps a trace open (the window) once everything that
+  // needs whole columns (reconstruction, models, analyses) has been built. Not reversible.
+  void ReleaseBulkColumns();
   EventRowId RowIdOf(size_t index) const {
     return rowid.empty() ? static_cast<EventRowId>(index + 1) : rowid[index];
   }

@@ -30,6 +30,17 @@ std::unique_ptr<Document> MakeDocument(core::store::TraceStore store) {
   doc->store = std::move(store);
   doc->reconstruction = core::analysis::Reconstruct(doc->store);
   doc->model = timeline::BuildTimelineModel(doc->store, doc->reconstruction);
+  doc->hazards = core::analysis::FindResourceHazards(doc->store, doc->reconstruction);
+  doc->pgo = core::analysis::ComputePgoSeries(doc->store, doc->reconstruction);
+  // Everything above read whole columns; from here on the window reads the raw fields of the
+  // records it shows from the file (a store made in memory, with no file, keeps its columns).
+  std::error_code ec;
+  if (!doc->store.path.empty() &&
+      std::filesystem::is_regular_file(doc->store.path, ec)) {
+    doc->store.events.ReleaseBulkColumns();
+  }
+  doc->records = std::make_unique<core::store::RecordReader>(doc->store);
+  doc->filter = std::make_unique<EventFilterWorker>(doc->store);
   ResetView(doc->view, {doc->model.start, doc->model.end}, doc->model.tracks.size(),
             doc->model.groups.size());
   return doc;

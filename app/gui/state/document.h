@@ -1,6 +1,12 @@
 // Document: one loaded trace with everything the window derives from it (reconstruction,
-// timeline model) and the ViewState of what the user looks at. Loading runs on a worker thread
-// (DocumentLoader); the window only ever sees a complete Document.
+// timeline model, hazards, PGO series) and the ViewState of what the user looks at. Loading runs
+// on a worker thread (DocumentLoader); the window only ever sees a complete Document.
+//
+// Memory: once everything that needs whole event columns is built, a document made from a trace
+// file releases the bulk columns (EventColumns::ReleaseBulkColumns): only store.events.ts, .kind,
+// .rowid and store.index_of_rowid stay valid. The raw fields of the few records the window shows
+// (event table rows, the selected record) are read from the file through `records`, and the
+// event table's text filter runs as SQL over the file on `filter`'s thread.
 #pragma once
 
 #include <atomic>
@@ -11,9 +17,13 @@
 #include <string>
 #include <thread>
 
+#include "app/gui/state/event_filter_worker.h"
 #include "app/gui/state/view_state.h"
 #include "app/gui/timeline/timeline_model.h"
+#include "core/analysis/pgo_series.h"
 #include "core/analysis/reconstruction.h"
+#include "core/analysis/resource_hazards.h"
+#include "core/store/record_reader.h"
 #include "core/store/trace_store.h"
 
 namespace app::gui::state {
@@ -24,6 +34,13 @@ struct Document {
   core::analysis::Reconstruction reconstruction;
   timeline::TimelineModel model;
   ViewState view;
+  // What the findings and PGO panels show, computed at load while the columns are resident.
+  core::analysis::HazardAnalysis hazards;
+  core::analysis::PgoSeries pgo;
+  // Whole records of events, from memory or (columns released) from the file. UI thread only.
+  std::unique_ptr<core::store::RecordReader> records;
+  // The event table's text filter (declared last: its thread reads `store`, so it stops first).
+  std::unique_ptr<EventFilterWorker> filter;
 };
 
 // Loads a fencescope trace file, reconstructs and builds the timeline model; the view shows
@@ -33,7 +50,8 @@ struct Document {
 std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
                                        const std::function<void(double)>& progress = {});
 
-// Builds a Document around an already loaded store (the bench and tests use this).
+// Builds a Document around an already loaded store (the bench and tests use this). The bulk
+// columns are released when the store has its trace file to read records from.
 std::unique_ptr<Document> MakeDocument(core::store::TraceStore store);
 
 // Loads one document on a worker thread. Start() while busy is ignored.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/model/error.h"
 #include "core/model/event_kind.h"
 
 namespace app::gui::state {
@@ -45,10 +46,9 @@ class TextMatcher {
       if (m_kinds.size() <= id) m_kinds.resize(id + 1, 0);
       m_kinds[id] = Lower(core::model::EventKindName(kinds[i])).find(m_needle) != std::string::npos;
     }
-    char* end = nullptr;
-    long long number = std::strtoll(text.c_str(), &end, 0);
-    m_is_number = !text.empty() && end && *end == '\0';
-    m_number = number;
+    const std::optional<int64_t> number = FilterNumber(text);
+    m_is_number = number.has_value();
+    m_number = number.value_or(0);
   }
 
   bool operator()(size_t i) const {
@@ -75,14 +75,82 @@ class TextMatcher {
   int64_t m_number = 0;
 };
 
+// One query for the whole filter. Names are matched in SQL against the file's own tables
+// (lower() and instr() fold ASCII case like std::tolower in the "C" locale); ?7 is NULL when the
+// text is not a number, which makes every "= ?7" false.
+constexpr const char* kFilterSql = R"sql(
+SELECT rowid FROM events
+WHERE rowid BETWEEN ?1 AND ?2 AND ts_ns BETWEEN ?3 AND ?4
+  AND (?5 = 0 OR kind = ?5)
+  AND (kind IN (SELECT id FROM event_kinds WHERE instr(lower(name), ?6) > 0)
+    OR queue_id IN (SELECT q.id FROM queues q JOIN strings s ON s.id = q.name_sid
+                    WHERE instr(lower(s.value), ?6) > 0)
+    OR thread_id IN (SELECT t.id FROM threads t JOIN strings s ON s.id = t.name_sid
+                     WHERE instr(lower(s.value), ?6) > 0)
+    OR fence_id IN (SELECT f.id FROM fences f JOIN strings s ON s.id = f.name_sid
+                    WHERE instr(lower(s.value), ?6) > 0)
+    OR op_id = ?7 OR value = ?7 OR arg0 = ?7 OR arg1 = ?7 OR arg2 = ?7)
+)sql";
+
 }  // namespace
+
+std::optional<int64_t> FilterNumber(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  long long number = std::strtoll(text.c_str(), &end, 0);
+  if (!end || *end != '\0') return std::nullopt;
+  return static_cast<int64_t>(number);
+}
+
+std::vector<uint32_t> FilterEventsSql(const core::store::TraceStore& store,
+                                      core::store::Database& db, size_t first, size_t last,
+                                      int kind, const std::string& text) {
+  const auto& events = store.events;
+  last = std::min(last, events.size());
+  if (first >= last) return {};
+  // The rowids of the window: first + 1 .. last when rowid order is time order, else the least
+  // and greatest rowid in it (the time bounds then keep the scan exact).
+  core::model::EventRowId low = events.RowIdOf(first), high = low;
+  if (events.rowid.empty()) {
+    high = static_cast<core::model::EventRowId>(last);
+  } else {
+    for (size_t i = first; i < last; ++i) {
+      low = std::min(low, events.rowid[i]);
+      high = std::max(high, events.rowid[i]);
+    }
+  }
+  core::store::Statement s = db.Prepare(kFilterSql);
+  s.BindInt(1, low);
+  s.BindInt(2, high);
+  s.BindInt(3, events.ts[first]);
+  s.BindInt(4, events.ts[last - 1]);
+  s.BindInt(5, kind);
+  s.BindText(6, Lower(text));
+  if (auto number = FilterNumber(text)) s.BindInt(7, *number);
+  else s.BindNull(7);
+  std::vector<uint32_t> out;
+  while (s.Step()) {
+    // Events sharing the window's first or last time may lie outside [first, last).
+    const size_t index = store.IndexOfRowId(s.ColumnInt(0));
+    if (index >= first && index < last) out.push_back(static_cast<uint32_t>(index));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 std::vector<uint32_t> FilterEvents(const core::store::TraceStore& store, size_t first, size_t last,
                                    int kind, const std::string& text) {
   std::vector<uint32_t> out;
   const auto wanted = static_cast<core::model::EventKind>(kind);
   std::optional<TextMatcher> matcher;
-  if (!text.empty()) matcher.emplace(store, text);
+  if (!text.empty()) {
+    if (store.events.bulk_released) {
+      throw core::Error(store.path.string() +
+                        ": the text filter needs the event columns, which were released; "
+                        "filter with FilterEventsSql");
+    }
+    matcher.emplace(store, text);
+  }
   last = std::min(last, store.events.size());
   for (size_t i = first; i < last; ++i) {
     if (kind != 0 && store.events.kind[i] != wanted) continue;

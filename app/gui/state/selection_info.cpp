@@ -67,7 +67,13 @@ TimeRange SelectionTimeRange(const Document& doc, const Selection& s) {
       TimeNs ts = doc.store.events.ts[s.index];
       TimeNs end = ts;
       if (doc.store.events.kind[s.index] == core::model::EventKind::CpuSlice) {
-        end = ts + static_cast<TimeNs>(doc.store.events.value[s.index]);
+        // The duration is a raw field: read through the reader (it keeps recent records, so a
+        // view asking every frame does not query every frame). Unreadable: shown as an instant.
+        try {
+          end = ts + static_cast<TimeNs>(doc.records->Read(s.index).value);
+        } catch (const std::exception&) {
+          end = ts;
+        }
       }
       return {ts, end};
     }

@@ -54,6 +54,30 @@ std::string Duration(core::model::TimeNs a, core::model::TimeNs b) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> RecordFields(const state::Document& doc,
+                                                              uint32_t event) {
+  const core::store::EventRecord r = doc.records->Read(event);
+  std::vector<std::pair<std::string, std::string>> out = {
+      {"rowid", fmt::format("{}", doc.store.events.RowIdOf(event))},
+      {"kind", std::string(core::model::EventKindName(r.kind))},
+      {"ts_ns", Time(doc, r.ts)},
+      {"queue_id", QueueName(doc, r.queue)},
+      {"thread_id", ThreadName(doc, r.thread)},
+      {"fence_id", FenceName(doc, r.fence)},
+      {"value", fmt::format("{}", r.value)},
+      {"op_id", fmt::format("{}", r.op)},
+      {"arg0", fmt::format("{}", r.arg0)},
+      {"arg1", fmt::format("{}", r.arg1)},
+      {"arg2", fmt::format("{}", r.arg2)},
+      {"flags", fmt::format("{:#x}", r.flags)}};
+  if (r.kind == core::model::EventKind::CpuSlice) {
+    out.emplace_back("name", doc.store.String(static_cast<core::model::StringId>(r.arg0)));
+    out.emplace_back("duration",
+                     widgets::FormatDuration(static_cast<core::model::TimeNs>(r.value)));
+  }
+  return out;
+}
+
 void DetailsView::Draw(state::Document& doc) {
   const Selection sel = doc.view.selection;
   if (sel.Empty()) {
@@ -241,24 +265,16 @@ void DetailsView::DrawFields(state::Document& doc) {
       break;
     }
     case SelectionKind::kEvent: {
-      const auto& e = doc.store.events;
-      uint32_t i = sel.index;
-      Field("rowid", fmt::format("{}", e.RowIdOf(i)));
-      Field("kind", std::string(core::model::EventKindName(e.kind[i])));
-      Field("ts_ns", Time(doc, e.ts[i]));
-      Field("queue_id", QueueName(doc, e.queue[i]));
-      Field("thread_id", ThreadName(doc, e.thread[i]));
-      Field("fence_id", FenceName(doc, e.fence[i]));
-      Field("value", fmt::format("{}", e.value[i]));
-      Field("op_id", fmt::format("{}", e.op[i]));
-      Field("arg0", fmt::format("{}", e.arg0[i]));
-      Field("arg1", fmt::format("{}", e.arg1[i]));
-      Field("arg2", fmt::format("{}", e.arg2[i]));
-      Field("flags", fmt::format("{:#x}", e.flags[i]));
-      if (e.kind[i] == core::model::EventKind::CpuSlice) {
-        Field("name", doc.store.String(static_cast<core::model::StringId>(e.arg0[i])));
-        Field("duration", widgets::FormatDuration(static_cast<core::model::TimeNs>(e.value[i])));
+      if (m_fields_doc != &doc || m_fields_for != sel) {
+        m_fields_doc = &doc;
+        m_fields_for = sel;
+        try {
+          m_fields = RecordFields(doc, sel.index);
+        } catch (const std::exception& e) {
+          m_fields = {{"error", e.what()}};
+        }
       }
+      for (const auto& [name, value] : m_fields) Field(name.c_str(), value);
       break;
     }
     case SelectionKind::kNone:

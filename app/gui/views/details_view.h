@@ -3,11 +3,19 @@
 // signal released, the interrupt that woke a CPU wait), each with a button that jumps to it.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "app/gui/state/document.h"
 
 namespace app::gui::views {
+
+// The fields the panel lists for record `event` (name, text): every column of the row, read
+// through the document's record reader (from the trace file once the columns are released).
+// Throws core::Error when the record cannot be read.
+std::vector<std::pair<std::string, std::string>> RecordFields(const state::Document& doc,
+                                                              uint32_t event);
 
 class DetailsView {
  public:
@@ -23,6 +31,10 @@ class DetailsView {
   state::Selection m_links_for;
   const state::Document* m_links_doc = nullptr;
   std::vector<state::Selection> m_links;
+  // The selected record's fields, read once per selection (not every frame).
+  state::Selection m_fields_for;
+  const state::Document* m_fields_doc = nullptr;
+  std::vector<std::pair<std::string, std::string>> m_fields;
 };
 
 }  // namespace app::gui::views

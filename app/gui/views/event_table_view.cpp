@@ -12,7 +12,7 @@
 
 namespace app::gui::views {
 
-void EventTableView::Refresh(const state::Document& doc) {
+void EventTableView::Refresh(state::Document& doc) {
   const auto& ts = doc.store.events.ts;
   size_t first = 0, last = ts.size();
   state::TimeRange range;
@@ -23,19 +23,84 @@ void EventTableView::Refresh(const state::Document& doc) {
     last = std::upper_bound(ts.begin(), ts.end(), range.end) - ts.begin();
     if (!range.Valid()) last = first;
   }
-  if (m_doc == &doc && m_built_kind == m_kind && m_built_text == m_text && first == m_first &&
-      last == m_last) {
+  if (m_doc != &doc) {
+    m_doc = &doc;
+    m_built_kind = -1;
+    m_filtering = false;
+  }
+  // The text filter's answer, once it arrives (answers to older requests are never delivered).
+  if (m_filtering) {
+    if (auto result = doc.filter->TakeResult(); result && result->request == m_requested) {
+      m_matches = std::move(result->indices);
+      m_filter_error = std::move(result->error);
+      m_filtering = false;
+      ++m_rows_version;
+    }
+  }
+  if (m_built_kind == m_kind && m_built_text == m_text && first == m_first && last == m_last) {
     return;
   }
-  m_doc = &doc;
+  // Only the window moved under the same text filter (the timeline panned): keep showing the
+  // previous matches until the new ones arrive, instead of an empty table.
+  const bool same_text_filter =
+      !m_text.empty() && m_built_kind == m_kind && m_built_text == m_text;
   m_built_kind = m_kind;
   m_built_text = m_text;
   m_first = first;
   m_last = last;
   m_use_matches = m_kind != 0 || !m_text.empty();
-  m_matches.clear();
-  if (!m_use_matches) return;
-  m_matches = state::FilterEvents(doc.store, first, last, m_kind, m_text);
+  m_filter_error.clear();
+  ++m_rows_version;
+  if (m_text.empty()) {
+    // Kind and window only: the resident kind column answers at once.
+    m_filtering = false;
+    m_matches.clear();
+    if (m_use_matches) m_matches = state::FilterEvents(doc.store, first, last, m_kind, {});
+    return;
+  }
+  if (!same_text_filter) m_matches.clear();
+  m_requested = {first, last, m_kind, m_text};
+  doc.filter->Start(m_requested);
+  m_filtering = true;
+}
+
+void EventTableView::EnsureRows(state::Document& doc, size_t begin, size_t end, size_t rows) {
+  if (begin >= end) return;
+  if (m_cache_version == m_rows_version &&
+      ((begin >= m_cache_begin && end <= m_cache_end) || (begin == 0 && end == 1))) {
+    return;
+  }
+  // Read the rows asked for with a margin either side, so scrolling a little reads nothing, and
+  // row 0 with them.
+  constexpr size_t kMargin = 64;
+  const size_t b = begin > kMargin ? begin - kMargin : 0;
+  const size_t e = std::min(rows, end + kMargin);
+  std::vector<uint32_t> events;
+  events.reserve(e - b + 1);
+  events.push_back(EventOfRow(0));
+  for (size_t row = b; row < e; ++row) events.push_back(EventOfRow(row));
+  m_cache_version = m_rows_version;  // a failed read is not retried every frame
+  m_cache.clear();
+  m_cache_begin = m_cache_end = 0;
+  m_cache_row0_valid = false;
+  try {
+    std::vector<core::store::EventRecord> records = doc.records->Read(events);
+    m_cache_row0 = records.front();
+    m_cache_row0_valid = true;
+    m_cache.assign(records.begin() + 1, records.end());
+    m_cache_begin = b;
+    m_cache_end = e;
+    m_read_error.clear();
+  } catch (const std::exception& ex) {
+    m_read_error = ex.what();
+  }
+}
+
+const core::store::EventRecord* EventTableView::RowRecord(size_t row) const {
+  if (m_cache_version != m_rows_version) return nullptr;
+  if (row >= m_cache_begin && row < m_cache_end) return &m_cache[row - m_cache_begin];
+  if (row == 0 && m_cache_row0_valid) return &m_cache_row0;
+  return nullptr;
 }
 
 void EventTableView::Draw(state::Document& doc) {
@@ -77,7 +142,14 @@ void EventTableView::Draw(state::Document& doc) {
   Refresh(doc);
   const size_t rows = m_use_matches ? m_matches.size() : m_last - m_first;
   ImGui::SameLine();
-  ImGui::TextDisabled("%zu records", rows);
+  if (m_filtering) {
+    ImGui::TextDisabled("filtering...%s", m_matches.empty() ? "" : " (showing the last result)");
+  } else {
+    ImGui::TextDisabled("%zu records", rows);
+  }
+  for (const std::string* error : {&m_filter_error, &m_read_error}) {
+    if (!error->empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.35f, 1.0f), "%s", error->c_str());
+  }
 
   const auto& e = doc.store.events;
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
@@ -93,8 +165,10 @@ void EventTableView::Draw(state::Document& doc) {
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(std::min<size_t>(rows, INT32_MAX)));
   while (clipper.Step()) {
+    EnsureRows(doc, static_cast<size_t>(clipper.DisplayStart),
+               static_cast<size_t>(clipper.DisplayEnd), rows);
     for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
-      uint32_t i = m_use_matches ? m_matches[row] : static_cast<uint32_t>(m_first + row);
+      const uint32_t i = EventOfRow(static_cast<size_t>(row));
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       std::string rowid = fmt::format("{}", e.RowIdOf(i));
@@ -107,25 +181,26 @@ void EventTableView::Draw(state::Document& doc) {
       ImGui::TextUnformatted(widgets::FormatTime(e.ts[i], doc.model.start).c_str());
       ImGui::TableSetColumnIndex(2);
       ImGui::TextUnformatted(std::string(core::model::EventKindName(e.kind[i])).c_str());
+      const core::store::EventRecord* r = RowRecord(static_cast<size_t>(row));
+      if (!r) continue;  // the read failed: the error is shown above the table
       ImGui::TableSetColumnIndex(3);
-      if (const auto* q = doc.store.FindQueue(e.queue[i])) ImGui::TextUnformatted(q->name.c_str());
+      if (const auto* q = doc.store.FindQueue(r->queue)) ImGui::TextUnformatted(q->name.c_str());
       ImGui::TableSetColumnIndex(4);
-      if (const auto* t = doc.store.FindThread(e.thread[i]))
-        ImGui::TextUnformatted(t->name.c_str());
+      if (const auto* t = doc.store.FindThread(r->thread)) ImGui::TextUnformatted(t->name.c_str());
       ImGui::TableSetColumnIndex(5);
-      if (const auto* f = doc.store.FindFence(e.fence[i])) ImGui::TextUnformatted(f->name.c_str());
+      if (const auto* f = doc.store.FindFence(r->fence)) ImGui::TextUnformatted(f->name.c_str());
       ImGui::TableSetColumnIndex(6);
-      ImGui::Text("%llu", static_cast<unsigned long long>(e.value[i]));
+      ImGui::Text("%llu", static_cast<unsigned long long>(r->value));
       ImGui::TableSetColumnIndex(7);
-      ImGui::Text("%lld", static_cast<long long>(e.op[i]));
+      ImGui::Text("%lld", static_cast<long long>(r->op));
       ImGui::TableSetColumnIndex(8);
-      ImGui::Text("%lld", static_cast<long long>(e.arg0[i]));
+      ImGui::Text("%lld", static_cast<long long>(r->arg0));
       ImGui::TableSetColumnIndex(9);
-      ImGui::Text("%lld", static_cast<long long>(e.arg1[i]));
+      ImGui::Text("%lld", static_cast<long long>(r->arg1));
       ImGui::TableSetColumnIndex(10);
-      ImGui::Text("%lld", static_cast<long long>(e.arg2[i]));
+      ImGui::Text("%lld", static_cast<long long>(r->arg2));
       ImGui::TableSetColumnIndex(11);
-      ImGui::Text("0x%x", e.flags[i]);
+      ImGui::Text("0x%x", r->flags);
     }
   }
   ImGui::EndTable();

@@ -1,7 +1,13 @@
 // The event table: every record of the trace, filterable by kind, by text (a name of the kind,
 // queue, thread or fence, or a number equal to the record's op_id, value or an argument) and by
 // the visible or selected time range, drawn with ImGuiListClipper so only the rows on screen
-// cost anything (fast on millions of rows). Clicking a row selects the record and moves the timeline to it.
+// cost anything (fast on millions of rows). Clicking a row selects the record and moves the
+// timeline to it.
+//
+// The kind and the time range are applied on the UI thread from the resident ts and kind
+// columns; a text filter runs on the document's filter thread (SQL over the trace file) while
+// the table says it is filtering. The raw fields of the rows on screen are read through the
+// document's record reader, once each time the rows on screen or the filter change.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +24,13 @@ class EventTableView {
 
  private:
   enum class TimeFilter : int { kAll = 0, kVisible = 1, kSelectedRange = 2 };
-  void Refresh(const state::Document& doc);
+  void Refresh(state::Document& doc);
+  // Makes the records of rows [begin, end) available to RowRecord (reads when they are not).
+  void EnsureRows(state::Document& doc, size_t begin, size_t end, size_t rows);
+  const core::store::EventRecord* RowRecord(size_t row) const;
+  uint32_t EventOfRow(size_t row) const {
+    return m_use_matches ? m_matches[row] : static_cast<uint32_t>(m_first + row);
+  }
 
   int m_kind = 0;  // 0: all kinds, else EventKind id
   char m_text_input[128] = {};
@@ -32,6 +44,19 @@ class EventTableView {
   size_t m_first = 0, m_last = 0;
   bool m_use_matches = false;
   std::vector<uint32_t> m_matches;
+  // The text filter asked of the document's worker, and whether its answer is still awaited.
+  state::EventFilterRequest m_requested;
+  bool m_filtering = false;
+  std::string m_filter_error;
+  // Records of rows [m_cache_begin, m_cache_end) and of row 0 (ImGuiListClipper lays out row 0
+  // every frame to measure the row height). m_rows_version changes whenever the row list does.
+  uint64_t m_rows_version = 0;
+  uint64_t m_cache_version = UINT64_MAX;
+  size_t m_cache_begin = 0, m_cache_end = 0;
+  std::vector<core::store::EventRecord> m_cache;
+  core::store::EventRecord m_cache_row0;
+  bool m_cache_row0_valid = false;
+  std::string m_read_error;
 };
 
 }  // namespace app::gui::views

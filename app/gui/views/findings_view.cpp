@@ -5,7 +5,6 @@
 
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
-#include "core/analysis/resource_hazards.h"
 #include "core/analysis/wait_findings.h"
 
 namespace app::gui::views {
@@ -53,7 +52,7 @@ std::vector<Finding> CollectFindings(const state::Document& doc) {
          fmt::format("{} for {} >= {} never released: {}", where, fence(w.fence), w.value, why),
          {w.cpu ? SelectionKind::kCpuWait : SelectionKind::kWait, w.index, 0}});
   }
-  const core::analysis::HazardAnalysis hazards = core::analysis::FindResourceHazards(doc.store, r);
+  const core::analysis::HazardAnalysis& hazards = doc.hazards;  // found at load
   for (const auto& h : hazards.list) {
     const core::store::Resource* res = h.resource >= 1 && h.resource <= doc.store.resources.size()
                                            ? &doc.store.resources[h.resource - 1]

@@ -8,11 +8,8 @@
 
 namespace app::gui::views {
 void PgoView::Draw(state::Document& doc) {
-  if (m_doc != &doc) {
-    m_series = core::analysis::ComputePgoSeries(doc.store, doc.reconstruction);
-    m_doc = &doc;
-  }
-  const auto& passes = m_series.passes;
+  const core::analysis::PgoSeries& series = doc.pgo;
+  const auto& passes = series.passes;
   if (passes.empty()) {
     ImGui::TextDisabled(
         "No SetBackgroundProcessingMode calls in this trace (%zu background "
@@ -20,7 +17,7 @@ void PgoView::Draw(state::Document& doc) {
         doc.reconstruction.tasks.size());
     return;
   }
-  const bool by_calls = m_series.boundary == core::analysis::PgoBoundary::kModeChanged;
+  const bool by_calls = series.boundary == core::analysis::PgoBoundary::kModeChanged;
   if (!by_calls) {
     ImGui::TextDisabled(
         "No SetBackgroundProcessingMode calls: passes are split where a "

@@ -5,20 +5,15 @@
 // FurtherMeasurementsDesired turns FALSE.
 #pragma once
 
-#include <vector>
-
 #include "app/gui/state/document.h"
 #include "core/analysis/pgo_series.h"
 
 namespace app::gui::views {
 
+// Draws the series the Document computed at load (Document::pgo).
 class PgoView {
  public:
   void Draw(state::Document& doc);
-
- private:
-  const state::Document* m_doc = nullptr;
-  core::analysis::PgoSeries m_series;
 };
 
 }  // namespace app::gui::views
