@@ -28,6 +28,18 @@ struct Position {
 class Walker {
  public:
   explicit Walker(const Reconstruction& r) : m_r(r) {
+    // Every step searches a queue's segment starts and scans 64 segment ends: plain copies of
+    // those two columns for the walk (16 bytes a segment, freed with the walker).
+    m_segment_start.resize(r.queues.size());
+    m_segment_end.resize(r.queues.size());
+    for (const QueueTrack& q : r.queues) {
+      m_segment_start[q.id].resize(q.segments.size());
+      q.segments.Column<&RunSegment::start>().Decode(0, q.segments.size(),
+                                                     m_segment_start[q.id].data());
+      m_segment_end[q.id].resize(q.segments.size());
+      q.segments.Column<&RunSegment::end>().Decode(0, q.segments.size(),
+                                                   m_segment_end[q.id].data());
+    }
     m_unblocks.resize(r.queues.size());
     for (const QueueTrack& q : r.queues) {
       for (uint32_t w : q.waits) {
@@ -110,10 +122,10 @@ class Walker {
     if (pos.track >= m_r.queues.size()) return false;
     const QueueTrack& q = m_r.queues[pos.track];
     const TimeNs t = pos.t;
-    // the last segment starting before t (the start and end columns alone: the walk searches
-    // them at every step)
-    const auto& ends = q.segments.Column<&RunSegment::end>();
-    const size_t it = q.segments.Column<&RunSegment::start>().LowerBound(t);
+    // the last segment starting before t
+    const std::vector<TimeNs>& starts = m_segment_start[pos.track];
+    const std::vector<TimeNs>& ends = m_segment_end[pos.track];
+    const size_t it = std::lower_bound(starts.begin(), starts.end(), t) - starts.begin();
     uint32_t packet = kNoIndex;
     bool first_segment = false;
     TimeNs at = t;  // the time whose cause we look for
@@ -129,12 +141,8 @@ class Walker {
     // candidate 1: the previous segment's end at or before `at` (segments of one queue rarely
     // overlap, so a short look back finds it)
     TimeNs prev_end = kUnknownTime;
-    constexpr size_t kLookBack = 64;
-    TimeNs earlier_ends[kLookBack];
-    const size_t look = std::min(kLookBack, prev_end_limit);
-    ends.Decode(prev_end_limit - look, look, earlier_ends);
-    for (size_t k = 0; k < look; ++k) {
-      TimeNs end = earlier_ends[k];
+    for (int look = 0; prev_end_limit != 0 && look < 64; ++look) {
+      TimeNs end = ends[--prev_end_limit];
       if (end <= at && (prev_end == kUnknownTime || end > prev_end)) prev_end = end;
     }
     // candidate 2: the latest wait unblock at or before `at`; of several waits unblocked at
@@ -262,6 +270,8 @@ class Walker {
   const Reconstruction& m_r;
   TimedWaits m_unblocks;  // [queue] -> (unblocked, wait) by time
   TimedWaits m_releases;  // [thread] -> (released, cpu wait) by time
+  std::vector<std::vector<TimeNs>> m_segment_start;  // [queue] -> RunSegment::start, by start
+  std::vector<std::vector<TimeNs>> m_segment_end;    // [queue] -> RunSegment::end, same order
   bool m_strictly_before = false;
   std::vector<PathStep> m_steps;
 };
