@@ -10,6 +10,8 @@
 //     fifth of the memory of plain vectors). Reading a row returns the struct by value, so the
 //     result cannot be modified after Reconstruct; `const Packet& p = r.packets[i]` and
 //     `for (const auto& p : r.packets)` read copies. Get<&Packet::start>(i) reads one field.
+//     Each struct lists its fields in kPackedFields; a field added to a struct but not to that
+//     list is a compile error. Reconstruct builds plain vectors and packs them at the end.
 //   * Per track views: queues[queue id] and threads[thread id] (slot 0 = "no queue / no thread")
 //     hold index lists (bit-packed too) into the flat tables, each list sorted by the box's
 //     start time (ties keep record order). The desktop timeline draws from these lists.
