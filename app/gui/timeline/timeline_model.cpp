@@ -381,6 +381,7 @@ struct Builder {
     const auto signal_lane = LaneOfItems(LaneKind::kSignals, r.signals.size());
     const auto wait_lane = LaneOfItems(LaneKind::kWaits, r.waits.size());
     const auto cpu_wait_lane = LaneOfItems(LaneKind::kCpuWaits, r.cpu_waits.size());
+    std::vector<Link> links;
     auto add = [&](TimeNs to_ts, int to_track, uint32_t wait, uint32_t to_lane, uint32_t s,
                    bool cpu) {
       const auto& signal = r.signals[s];
@@ -388,7 +389,7 @@ struct Builder {
       if (from_track < 0 || to_track < 0) return;
       // A CPU signal is a tick on its thread's mark row, below the lanes.
       auto from_lane = signal.cpu ? model.tracks[from_track].lanes.size() : signal_lane[s];
-      model.links.push_back({signal.executed, to_ts, from_track, to_track, wait, s,
+      links.push_back({signal.executed, to_ts, from_track, to_track, wait, s,
                              static_cast<uint32_t>(from_lane), to_lane, cpu});
     };
     for (uint32_t w = 0; w < r.waits.size(); ++w) {
@@ -405,11 +406,12 @@ struct Builder {
       if (wait.thread >= track_of_thread.size()) continue;
       add(wait.released, track_of_thread[wait.thread], w, cpu_wait_lane[w], wait.signal, true);
     }
-    std::stable_sort(model.links.begin(), model.links.end(),
+    std::stable_sort(links.begin(), links.end(),
                      [](const Link& a, const Link& b) { return a.to_ts < b.to_ts; });
-    for (const auto& l : model.links) {
+    for (const auto& l : links) {
       model.longest_link_ns = std::max(model.longest_link_ns, l.to_ts - l.from_ts);
     }
+    model.links.Assign(links);
   }
 };
 
@@ -448,7 +450,7 @@ Lane MakeLane(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
 
 size_t TimelineModel::HeapBytes() const {
   size_t bytes = groups.capacity() * sizeof(TrackGroup) + tracks.capacity() * sizeof(Track) +
-                 links.capacity() * sizeof(Link);
+                 links.HeapBytes();
   for (const auto& t : tracks) {
     bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
     for (const auto& l : t.lanes) {

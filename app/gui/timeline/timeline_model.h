@@ -20,11 +20,13 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/gui/timeline/lod.h"
 #include "core/analysis/reconstruction.h"
 #include "core/store/packed_column.h"
+#include "core/store/packed_table.h"
 #include "core/store/trace_store.h"
 
 namespace app::gui::timeline {
@@ -145,6 +147,9 @@ struct Link {
   uint32_t from_lane = 0;  // index into tracks[from_track].lanes
   uint32_t to_lane = 0;    // index into tracks[to_track].lanes
   bool cpu = false;
+  static constexpr auto kPackedFields =
+      std::make_tuple(&Link::from_ts, &Link::to_ts, &Link::from_track, &Link::to_track,
+                      &Link::wait, &Link::signal, &Link::from_lane, &Link::to_lane, &Link::cpu);
 };
 
 struct TimelineModel {
@@ -152,7 +157,7 @@ struct TimelineModel {
   TimeNs end = 0;
   std::vector<TrackGroup> groups;
   std::vector<Track> tracks;  // in tree order: a group's tracks follow the group's header
-  std::vector<Link> links;    // sorted by to_ts
+  core::store::PackedTable<Link> links;  // sorted by to_ts
   TimeNs longest_link_ns = 0;
 
   // Heap bytes held by the model (lists of indices), for the bench.

@@ -338,12 +338,13 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
 size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows) {
   const auto& doc = *ctx.doc;
   const auto& links = doc.model.links;
+  const auto& to_ts = links.Column<&Link::to_ts>();
   const LodView& view = *ctx.view;
-  auto first = std::lower_bound(links.begin(), links.end(), view.start,
-                                [](const Link& l, TimeNs t) { return l.to_ts < t; });
-  auto last = std::upper_bound(first, links.end(), view.end + doc.model.longest_link_ns,
-                               [](TimeNs t, const Link& l) { return t < l.to_ts; });
-  const size_t in_range = static_cast<size_t>(last - first);
+  const size_t first = std::lower_bound(to_ts.begin(), to_ts.end(), view.start) - to_ts.begin();
+  const size_t last = std::upper_bound(to_ts.begin() + first, to_ts.end(),
+                                       view.end + doc.model.longest_link_ns) -
+                      to_ts.begin();
+  const size_t in_range = last - first;
   const float s = ctx.scale;
   const auto& sel = doc.view.selection;
   auto is_selected = [&](const Link& l) {
@@ -371,7 +372,10 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
     ctx.draw->AddCircleFilled(ImVec2(xa, ya), 2.0f * s, color);
   };
   if (in_range <= max_arrows) {
-    for (auto it = first; it != last; ++it) draw_link(*it, is_selected(*it));
+    for (size_t i = first; i < last; ++i) {
+      const Link link = links[i];
+      draw_link(link, is_selected(link));
+    }
     return in_range;
   }
   // Too many to draw: only the selected item's arrows, found from the selection itself (a
@@ -379,10 +383,10 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
   const auto& r = doc.reconstruction;
   auto draw_wait = [&](uint32_t wait, bool cpu) {
     TimeNs to = cpu ? r.cpu_waits[wait].released : r.waits[wait].unblocked;
-    auto it = std::lower_bound(links.begin(), links.end(), to,
-                               [](const Link& l, TimeNs t) { return l.to_ts < t; });
-    for (; it != links.end() && it->to_ts == to; ++it) {
-      if (it->wait == wait && it->cpu == cpu) draw_link(*it, true);
+    for (size_t i = std::lower_bound(to_ts.begin(), to_ts.end(), to) - to_ts.begin();
+         i < to_ts.size() && to_ts[i] == to; ++i) {
+      const Link link = links[i];
+      if (link.wait == wait && link.cpu == cpu) draw_link(link, true);
     }
   };
   if (sel.kind == state::SelectionKind::kWait) draw_wait(sel.index, false);
