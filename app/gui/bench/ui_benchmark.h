@@ -16,6 +16,7 @@ struct UiBenchCase {
   uint64_t events = 0;
   double load_seconds = 0;          // LoadTrace + reconstruction + timeline model
   double rss_bytes_per_event = 0;   // resident growth from loading, per event
+  double net_bytes_per_event = 0;   // the same less what every open trace holds
   double ui_bytes_per_event = 0;    // timeline model + draw lists only, per event
   double columns_bytes_per_event = 0;         // the trace's packed event columns
   double reconstruction_bytes_per_event = 0;  // core::analysis::Reconstruction

@@ -14,6 +14,9 @@ HeadlessContext::HeadlessContext(float width, float height) {
   io.IniFilename = nullptr;
   io.DisplaySize = ImVec2(width, height);
   io.DeltaTime = 1.0f / 60.0f;
+  // Stands in for the OpenGL 3 renderer, which draws large draw lists in pieces (vertex offsets,
+  // OpenGL >= 3.2), so frames built here hold what a window's frames hold.
+  io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
   widgets::ApplyTheme(1.0f);
   LoadFonts(1.0f);
   unsigned char* pixels = nullptr;

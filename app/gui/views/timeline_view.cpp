@@ -18,7 +18,17 @@ namespace {
 using core::model::TimeNs;
 using timeline::Row;
 
+// Arrows drawn at most in one frame. An arrow is ~40 vertices; a renderer without vertex
+// offsets (OpenGL < 3.2) addresses only 65536 vertices per draw list, so the budget is smaller
+// there (the rest of the timeline's draw list needs room too).
 constexpr size_t kMaxArrows = 3000;
+constexpr size_t kMaxArrowsWith16BitVertexRange = 200;
+
+size_t MaxArrows() {
+  const bool vertex_offsets =
+      (ImGui::GetIO().BackendFlags & ImGuiBackendFlags_RendererHasVtxOffset) != 0;
+  return vertex_offsets ? kMaxArrows : kMaxArrowsWith16BitVertexRange;
+}
 
 float Scale() {
   return ImGui::GetFontSize() / 15.0f;
@@ -106,7 +116,7 @@ void TimelineView::Draw(state::Document& doc) {
     float top = area_min.y + row.y - m_scroll_y;
     track_top[row.index] = std::clamp(top, area_min.y - 11.0f * s, area_max.y);
   }
-  m_links_in_range = doc.view.show_arrows ? timeline::PaintLinks(ctx, track_top, kMaxArrows) : 0;
+  m_links_in_range = doc.view.show_arrows ? timeline::PaintLinks(ctx, track_top, MaxArrows()) : 0;
 
   // Selected range, bookmarks, cursor.
   const auto& lod = m_cache.view();
@@ -161,7 +171,7 @@ void TimelineView::Draw(state::Document& doc) {
                       ImVec2(area_max.x + scrollbar_w, bar_y + bar_h), IM_COL32(110, 115, 130, 200),
                       3.0f);
   }
-  if (m_links_in_range > kMaxArrows && doc.view.show_arrows) {
+  if (m_links_in_range > MaxArrows() && doc.view.show_arrows) {
     std::string note = fmt::format("{} arrows in view: zoom in to see them", m_links_in_range);
     dl->AddText(ImVec2(area_min.x + 6 * s, area_max.y - ImGui::GetFontSize() - 4 * s),
                 IM_COL32(230, 230, 160, 220), note.c_str());
