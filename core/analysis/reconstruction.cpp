@@ -1,11 +1,14 @@
 // Reconstruct: one pass over the time-sorted events pairs records by their op ids into boxes;
 // a second step links waits to signals and CPU waits to interrupts; a last step builds the
-// per-track index lists.
+// per-track index lists; the plain vectors are then packed (reconstruction_tables.h).
 #include "core/analysis/reconstruction.h"
 
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+
+#include "core/analysis/fence_signal_search.h"
+#include "core/analysis/reconstruction_tables.h"
 
 namespace core::analysis {
 namespace {
@@ -48,70 +51,6 @@ class ProblemCounter {
   std::map<std::string, LinkProblem> m_problems;
 };
 
-// Executed signals of one fence in time order, split into runs that each begin at a rewind
-// (seed 001: after a rewind, new waits compare against the lower value). Within a run the
-// running maximum of the values is non-decreasing, so "first signal reaching value v" is a
-// binary search per run.
-struct FenceSignals {
-  std::vector<uint32_t> signal;       // into Reconstruction::signals
-  std::vector<TimeNs> executed;
-  std::vector<FenceValue> run_max;    // max value since the start of the run
-  std::vector<uint32_t> run_starts;   // indices where a run begins (0 and every rewind)
-};
-
-// The releasing signal of a wait on `fs`: the first signal reaching `value` executed at or
-// before `until`, not before the last rewind at or before `queued`. kNoIndex when none.
-uint32_t FindReleasingSignal(const FenceSignals& fs, FenceValue value, TimeNs queued,
-                             TimeNs until) {
-  if (fs.signal.empty() || until == kUnknownTime) return kNoIndex;
-  size_t hi = std::upper_bound(fs.executed.begin(), fs.executed.end(), until) - fs.executed.begin();
-  size_t run = 0;
-  if (queued != kUnknownTime) {
-    // signals executed at or before the queue time: [0, at_queue)
-    size_t at_queue =
-        std::upper_bound(fs.executed.begin(), fs.executed.end(), queued) - fs.executed.begin();
-    if (at_queue > 0) {
-      // the last run that began at or before the queue time
-      auto it = std::upper_bound(fs.run_starts.begin(), fs.run_starts.end(),
-                                 static_cast<uint32_t>(at_queue - 1));
-      run = static_cast<size_t>(it - fs.run_starts.begin()) - 1;
-    }
-  }
-  for (; run < fs.run_starts.size(); ++run) {
-    size_t begin = fs.run_starts[run];
-    size_t end = run + 1 < fs.run_starts.size() ? fs.run_starts[run + 1] : fs.signal.size();
-    end = std::min(end, hi);
-    if (begin >= end) break;
-    auto first = std::lower_bound(fs.run_max.begin() + begin, fs.run_max.begin() + end, value);
-    if (first != fs.run_max.begin() + end) return fs.signal[first - fs.run_max.begin()];
-  }
-  return kNoIndex;
-}
-
-// What the builder fills while it pairs and links: plain vectors it can grow and patch in place.
-// Pack() turns them into the Reconstruction's packed tables once everything is known.
-struct Boxes {
-  std::vector<Packet> packets;
-  std::vector<SignalBox> signals;
-  std::vector<WaitBox> waits;
-  std::vector<CpuWait> cpu_waits;
-  std::vector<Interrupt> interrupts;
-  std::vector<BackgroundTask> tasks;
-  std::vector<ModeChange> mode_changes;
-  std::vector<PreemptionMarker> preemptions;
-  std::vector<TdrMarker> tdrs;
-};
-
-struct PlainQueueTrack {
-  std::vector<uint32_t> packets, signals, waits, interrupts, preemptions, tdrs;
-  std::vector<RunSegment> segments;
-  std::vector<MissingWindow> missing;
-};
-
-struct PlainThreadTrack {
-  std::vector<uint32_t> cpu_waits, cpu_signals, submissions, tasks;
-};
-
 class Builder {
  public:
   Builder(const TraceStore& store, Reconstruction& out) : m_store(store), m_out(out) {}
@@ -127,7 +66,7 @@ class Builder {
     LinkInterrupts();
     BuildTracks();
     m_out.problems = m_problems.Take();
-    Pack();
+    PackReconstruction(m_boxes, m_queues, m_threads, m_out);
   }
 
  private:
@@ -845,54 +784,6 @@ class Builder {
     }
   }
 
-  // ---- packing ----
-  // Each plain vector is released as soon as it is packed, so the peak stays near one copy.
-  template <typename T>
-  static void PackInto(std::vector<T>& plain, PackedTable<T>& packed) {
-    packed.Assign(plain);
-    std::vector<T>().swap(plain);
-  }
-  static void PackInto(std::vector<uint32_t>& plain, IndexList& packed) {
-    packed.Assign(plain);
-    std::vector<uint32_t>().swap(plain);
-  }
-
-  void Pack() {
-    PackInto(m_boxes.packets, m_out.packets);
-    PackInto(m_boxes.signals, m_out.signals);
-    PackInto(m_boxes.waits, m_out.waits);
-    PackInto(m_boxes.cpu_waits, m_out.cpu_waits);
-    PackInto(m_boxes.interrupts, m_out.interrupts);
-    PackInto(m_boxes.tasks, m_out.tasks);
-    PackInto(m_boxes.mode_changes, m_out.mode_changes);
-    PackInto(m_boxes.preemptions, m_out.preemptions);
-    PackInto(m_boxes.tdrs, m_out.tdrs);
-    m_out.queues.resize(m_queues.size());
-    for (size_t q = 0; q < m_queues.size(); ++q) {
-      PlainQueueTrack& plain = m_queues[q];
-      QueueTrack& track = m_out.queues[q];
-      track.id = static_cast<QueueId>(q);
-      PackInto(plain.packets, track.packets);
-      PackInto(plain.segments, track.segments);
-      PackInto(plain.signals, track.signals);
-      PackInto(plain.waits, track.waits);
-      PackInto(plain.interrupts, track.interrupts);
-      PackInto(plain.missing, track.missing);
-      PackInto(plain.preemptions, track.preemptions);
-      PackInto(plain.tdrs, track.tdrs);
-    }
-    m_out.threads.resize(m_threads.size());
-    for (size_t t = 0; t < m_threads.size(); ++t) {
-      PlainThreadTrack& plain = m_threads[t];
-      ThreadTrack& track = m_out.threads[t];
-      track.id = static_cast<ThreadId>(t);
-      PackInto(plain.cpu_waits, track.cpu_waits);
-      PackInto(plain.cpu_signals, track.cpu_signals);
-      PackInto(plain.submissions, track.submissions);
-      PackInto(plain.tasks, track.tasks);
-    }
-  }
-
   const TraceStore& m_store;
   Reconstruction& m_out;
   Boxes m_boxes;
@@ -918,38 +809,6 @@ class Builder {
 }  // namespace
 
 TimeNs WaitBox::Begin() const { return FirstKnown(queued, observed, unblocked); }
-
-namespace {
-template <typename T>
-size_t Bytes(const std::vector<T>& v) {
-  return v.capacity() * sizeof(T);
-}
-template <typename Packed>
-size_t Bytes(const Packed& packed) {
-  return packed.HeapBytes();
-}
-}  // namespace
-
-size_t Reconstruction::HeapBytes() const {
-  size_t bytes = Bytes(packets) + Bytes(signals) + Bytes(waits) + Bytes(cpu_waits) +
-                 Bytes(interrupts) + Bytes(tasks) + Bytes(mode_changes) + Bytes(preemptions) +
-                 Bytes(tdrs) + Bytes(queues) + Bytes(threads) + Bytes(problems);
-  for (const auto& q : queues) {
-    bytes += Bytes(q.packets) + Bytes(q.segments) + Bytes(q.signals) + Bytes(q.waits) +
-             Bytes(q.interrupts) + Bytes(q.missing) + Bytes(q.preemptions) + Bytes(q.tdrs);
-  }
-  for (const auto& t : threads) {
-    bytes += Bytes(t.cpu_waits) + Bytes(t.cpu_signals) + Bytes(t.submissions) + Bytes(t.tasks);
-  }
-  return bytes;
-}
-
-uint64_t Reconstruction::Problem(const std::string& name) const {
-  for (const LinkProblem& p : problems) {
-    if (p.name == name) return p.count;
-  }
-  return 0;
-}
 
 Reconstruction Reconstruct(const core::store::TraceStore& store) {
   Reconstruction out;
