@@ -6,32 +6,9 @@
 #include <filesystem>
 
 #include "core/model/error.h"
+#include "core/store/event_row.h"
 
 namespace core::store {
-namespace {
-
-// The columns in the order of trace_loader.cpp's SELECT, converted the same way (NULL -> 0).
-constexpr const char* kColumns =
-    "rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, arg1, arg2, flags";
-
-EventRecord RecordFromRow(const Statement& s) {
-  sqlite3_stmt* h = s.handle();
-  EventRecord r;
-  r.ts = sqlite3_column_int64(h, 1);
-  r.kind = static_cast<EventKind>(sqlite3_column_int(h, 2));
-  r.queue = static_cast<QueueId>(sqlite3_column_int64(h, 3));
-  r.thread = static_cast<ThreadId>(sqlite3_column_int64(h, 4));
-  r.fence = static_cast<FenceId>(sqlite3_column_int64(h, 5));
-  r.value = static_cast<uint64_t>(sqlite3_column_int64(h, 6));
-  r.op = sqlite3_column_int64(h, 7);
-  r.arg0 = sqlite3_column_int64(h, 8);
-  r.arg1 = sqlite3_column_int64(h, 9);
-  r.arg2 = sqlite3_column_int64(h, 10);
-  r.flags = static_cast<uint32_t>(sqlite3_column_int64(h, 11));
-  return r;
-}
-
-}  // namespace
 
 RecordReader::RecordReader(const TraceStore& store) : m_store(store) {
   if (m_store.events.bulk_released) Open();
@@ -46,7 +23,7 @@ void RecordReader::Open() {
     throw Error("event records: the columns were released and the trace has no file to read");
   }
   m_db = std::make_unique<Database>(path, Database::Mode::kReadOnly);
-  std::string sql = fmt::format("SELECT {} FROM events WHERE rowid IN (", kColumns);
+  std::string sql = fmt::format("SELECT {} FROM events WHERE rowid IN (", kEventRowColumns);
   for (size_t i = 1; i <= kBatch; ++i) sql += fmt::format("{}?{}", i == 1 ? "" : ", ", i);
   sql += ")";
   m_select = m_db->Prepare(sql);
@@ -70,8 +47,8 @@ void RecordReader::ReadBatchFromFile(std::span<const uint32_t> indices, EventRec
     else m_select.BindNull(static_cast<int>(k + 1));
   }
   while (m_select.Step()) {
-    const EventRowId rowid = m_select.ColumnInt(0);
-    const EventRecord record = RecordFromRow(m_select);
+    const EventRowId rowid = EventRowIdOf(m_select.handle());
+    const EventRecord record = EventRecordOf(m_select.handle());
     // A rowid may be asked for more than once in a batch: fill every place that asked.
     for (size_t k = 0; k < indices.size(); ++k) {
       if (rowids[k] != rowid) continue;

@@ -5,8 +5,10 @@
 // case) the columns are used as read; otherwise a stable sort permutation on ts is applied.
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 #include "core/model/error.h"
+#include "core/store/event_row.h"
 #include "core/store/trace_file.h"
 #include "core/store/trace_store.h"
 
@@ -194,30 +196,28 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   ev.Reserve(static_cast<size_t>(total));
   bool sorted = true;
   bool dense = true;
-  Statement s = db.Prepare(
-      "SELECT rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, arg1, arg2, "
-      "flags FROM events");
+  Statement s = db.Prepare(std::string("SELECT ") + kEventRowColumns + " FROM events");
   sqlite3_stmt* h = s.handle();
   int64_t count = 0;
   TimeNs last = INT64_MIN;
   while (s.Step()) {
-    EventRowId rowid = sqlite3_column_int64(h, 0);
-    TimeNs ts = sqlite3_column_int64(h, 1);
-    if (ts < last) sorted = false;
-    last = ts;
+    const EventRowId rowid = EventRowIdOf(h);
+    const EventRecord r = EventRecordOf(h);
+    if (r.ts < last) sorted = false;
+    last = r.ts;
     if (rowid != count + 1) dense = false;
     ev.rowid.push_back(rowid);
-    ev.ts.push_back(ts);
-    ev.kind.push_back(static_cast<EventKind>(sqlite3_column_int(h, 2)));
-    ev.queue.push_back(static_cast<QueueId>(sqlite3_column_int64(h, 3)));
-    ev.thread.push_back(static_cast<ThreadId>(sqlite3_column_int64(h, 4)));
-    ev.fence.push_back(static_cast<FenceId>(sqlite3_column_int64(h, 5)));
-    ev.value.push_back(static_cast<uint64_t>(sqlite3_column_int64(h, 6)));
-    ev.op.push_back(sqlite3_column_int64(h, 7));
-    ev.arg0.push_back(sqlite3_column_int64(h, 8));
-    ev.arg1.push_back(sqlite3_column_int64(h, 9));
-    ev.arg2.push_back(sqlite3_column_int64(h, 10));
-    ev.flags.push_back(static_cast<uint32_t>(sqlite3_column_int64(h, 11)));
+    ev.ts.push_back(r.ts);
+    ev.kind.push_back(r.kind);
+    ev.queue.push_back(r.queue);
+    ev.thread.push_back(r.thread);
+    ev.fence.push_back(r.fence);
+    ev.value.push_back(r.value);
+    ev.op.push_back(r.op);
+    ev.arg0.push_back(r.arg0);
+    ev.arg1.push_back(r.arg1);
+    ev.arg2.push_back(r.arg2);
+    ev.flags.push_back(r.flags);
     ++count;
     if (progress && (count & 0xFFFFF) == 0 && total > 0) {
       progress(0.9 * static_cast<double>(count) / static_cast<double>(total));
