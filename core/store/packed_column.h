@@ -23,6 +23,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/store/by_value_iterator.h"
+#include "core/store/gallop_search.h"
+
 namespace core::store {
 
 template <typename T>
@@ -131,14 +134,16 @@ class PackedColumn {
     }
   }
 
-  // For a column sorted ascending: the first index whose value is not less than `value`
-  // (LowerBound) or greater than it (UpperBound), like std::lower_bound / std::upper_bound. The
-  // search runs over the dense block headers first, so it reads the bits of one block only.
-  size_t LowerBound(T value) const {
-    return Bound([value](T element) { return element < value; });
+  // For a column sorted ascending: the first index at or after `from` whose value is not less
+  // than `value` (LowerBound) or greater than it (UpperBound), like std::lower_bound /
+  // std::upper_bound over [from, size()). The search gallops over the block headers from
+  // `from`'s block, so it reads the bits of one block only, and few headers when the answer is
+  // near `from` (a view that moves a little from its last answer).
+  size_t LowerBound(T value, size_t from = 0) const {
+    return Bound([value](T element) { return element < value; }, from);
   }
-  size_t UpperBound(T value) const {
-    return Bound([value](T element) { return !(value < element); });
+  size_t UpperBound(T value, size_t from = 0) const {
+    return Bound([value](T element) { return !(value < element); }, from);
   }
 
   T front() const { return (*this)[0]; }
@@ -149,40 +154,7 @@ class PackedColumn {
     return m_blocks.capacity() * sizeof(BlockHeader) + m_bits.capacity() * sizeof(uint64_t);
   }
 
-  class const_iterator {
-   public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = T;
-    using difference_type = std::ptrdiff_t;
-    using reference = T;
-    using pointer = void;
-    const_iterator() = default;
-    const_iterator(const PackedColumn* column, size_t i) : m_column(column), m_i(i) {}
-    T operator*() const { return (*m_column)[m_i]; }
-    T operator[](difference_type n) const { return (*m_column)[m_i + n]; }
-    const_iterator& operator++() { ++m_i; return *this; }
-    const_iterator operator++(int) { auto copy = *this; ++m_i; return copy; }
-    const_iterator& operator--() { --m_i; return *this; }
-    const_iterator operator--(int) { auto copy = *this; --m_i; return copy; }
-    const_iterator& operator+=(difference_type n) { m_i += n; return *this; }
-    const_iterator& operator-=(difference_type n) { m_i -= n; return *this; }
-    friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
-    friend const_iterator operator+(difference_type n, const_iterator it) { return it += n; }
-    friend const_iterator operator-(const_iterator it, difference_type n) { return it -= n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-      return static_cast<difference_type>(a.m_i) - static_cast<difference_type>(b.m_i);
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) {
-      return a.m_i == b.m_i;
-    }
-    friend auto operator<=>(const const_iterator& a, const const_iterator& b) {
-      return a.m_i <=> b.m_i;
-    }
-
-   private:
-    const PackedColumn* m_column = nullptr;
-    size_t m_i = 0;
-  };
+  using const_iterator = ByValueIterator<PackedColumn, T>;
   using iterator = const_iterator;
 
   const_iterator begin() const { return {this, 0}; }
@@ -200,31 +172,18 @@ class PackedColumn {
     }
     return true;
   }
-  // First index whose value is not `before` the bound, `before` true on a prefix of the column.
+  // First index >= from whose value is not `before` the bound, `before` true on a prefix of the
+  // column.
   template <typename Before>
-  size_t Bound(Before before) const {
-    if (m_size == 0) return 0;
-    // Blocks [0, lo) begin before the bound: the bound lies in block lo - 1 or at block lo.
-    size_t lo = 0, hi = m_blocks.size() - 1;
-    while (lo < hi) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (before(FirstOfBlock(mid))) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    if (lo == 0) return 0;
-    size_t first = (lo - 1) * kBlock + 1, last = std::min(lo * kBlock, m_size);
-    while (first < last) {
-      const size_t mid = first + (last - first) / 2;
-      if (before((*this)[mid])) {
-        first = mid + 1;
-      } else {
-        last = mid;
-      }
-    }
-    return first;
+  size_t Bound(Before before, size_t from) const {
+    if (from >= m_size) return m_size;
+    const size_t blocks = m_blocks.size() - 1;  // without the sentinel
+    // The first block after from's whose first value is not before the bound (blocks: none):
+    // the bound lies in the block before it, or at its start.
+    const size_t next = GallopFirstNotLess(from / kBlock + 1, blocks,
+                                           [&](size_t b) { return before(FirstOfBlock(b)); });
+    return GallopFirstNotLess(std::max(from, (next - 1) * kBlock), std::min(next * kBlock, m_size),
+                              [&](size_t i) { return before((*this)[i]); });
   }
   // In a sorted column a block's first value is its smallest, the base, unless the values are
   // 64-bit unsigned ones past INT64_MAX (their order differs from the bases' signed order).

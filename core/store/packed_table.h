@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/store/by_value_iterator.h"
 #include "core/store/packed_column.h"
 
 namespace core::store {
@@ -158,44 +159,7 @@ class PackedTable {
   }
 
   // Yields rows by value; `it->field` reads through a copy of the row.
-  class const_iterator {
-   public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = T;
-    using difference_type = std::ptrdiff_t;
-    using reference = T;
-    struct pointer {
-      T row;
-      const T* operator->() const { return &row; }
-    };
-    const_iterator() = default;
-    const_iterator(const PackedTable* table, size_t i) : m_table(table), m_i(i) {}
-    [[gnu::always_inline]] T operator*() const { return (*m_table)[m_i]; }
-    [[gnu::always_inline]] pointer operator->() const { return {(*m_table)[m_i]}; }
-    [[gnu::always_inline]] T operator[](difference_type n) const { return (*m_table)[m_i + n]; }
-    const_iterator& operator++() { ++m_i; return *this; }
-    const_iterator operator++(int) { auto copy = *this; ++m_i; return copy; }
-    const_iterator& operator--() { --m_i; return *this; }
-    const_iterator operator--(int) { auto copy = *this; --m_i; return copy; }
-    const_iterator& operator+=(difference_type n) { m_i += n; return *this; }
-    const_iterator& operator-=(difference_type n) { m_i -= n; return *this; }
-    friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
-    friend const_iterator operator+(difference_type n, const_iterator it) { return it += n; }
-    friend const_iterator operator-(const_iterator it, difference_type n) { return it -= n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-      return static_cast<difference_type>(a.m_i) - static_cast<difference_type>(b.m_i);
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) {
-      return a.m_i == b.m_i;
-    }
-    friend auto operator<=>(const const_iterator& a, const const_iterator& b) {
-      return a.m_i <=> b.m_i;
-    }
-
-   private:
-    const PackedTable* m_table = nullptr;
-    size_t m_i = 0;
-  };
+  using const_iterator = ByValueIterator<PackedTable, T>;
   using iterator = const_iterator;
 
   const_iterator begin() const { return {this, 0}; }

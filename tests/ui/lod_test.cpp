@@ -181,9 +181,10 @@ TEST(Lod, GallopingSearchAgreesWithLowerBound) {
 
 namespace {
 
-// The coarse index used by the model's lanes must find exactly what a plain lower_bound finds,
-// so folding a Lane gives the same draw items as folding the same spans without the index.
-TEST(Lod, CoarseIndexSearchAndFoldingMatchThePlainSearch) {
+// The search of the model's lanes (over their packed columns) must find exactly what a plain
+// lower_bound finds, so folding a Lane gives the same draw items as folding the same spans
+// without it.
+TEST(Lod, LaneSearchAndFoldingMatchThePlainSearch) {
   std::mt19937_64 rng(5);
   std::vector<uint32_t> items;
   std::vector<TimeNs> starts, ends;

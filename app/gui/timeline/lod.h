@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/model/types.h"
+#include "core/store/gallop_search.h"
 
 namespace app::gui::timeline {
 
@@ -47,28 +48,7 @@ struct LodView {
 
 LodView MakeLodView(TimeNs start, TimeNs end, float width_px, float min_width_px);
 
-// First index in [lo, hi) for which less(i) is false (less must be true then false along the
-// range). Gallops out from lo before bisecting, so it touches memory near lo first: the LOD
-// moves right a few pixels at a time, so the answer is usually close.
-template <typename Less>
-size_t GallopFirstNotLess(size_t lo, size_t hi, Less less) {
-  if (lo >= hi || !less(lo)) return lo;
-  size_t known_less = lo;
-  size_t step = 1;
-  while (lo + step < hi && less(lo + step)) {
-    known_less = lo + step;
-    step *= 2;
-  }
-  size_t a = known_less + 1, b = std::min(lo + step, hi);
-  while (a < b) {
-    size_t mid = a + (b - a) / 2;
-    if (less(mid))
-      a = mid + 1;
-    else
-      b = mid;
-  }
-  return a;
-}
+using core::store::GallopFirstNotLess;
 
 // One item to draw. count == 1: the span `first`. count > 1: a folded block standing for spans
 // [first, first + count) of the lane.
@@ -86,8 +66,8 @@ struct DrawMark {
   uint32_t count = 0;
 };
 
-// Spans and marks may provide a faster search (Lane / MarkLane do, with a coarse index that
-// stays in cache): spans.FirstEndAtOrAfter(lo, t), marks.FirstAtOrAfter(lo, t).
+// Spans and marks may provide a faster search (Lane / MarkLane do, over the block headers of
+// their packed columns): spans.FirstEndAtOrAfter(lo, t), marks.FirstAtOrAfter(lo, t).
 template <typename Spans>
 concept HasEndSearch = requires(const Spans& s, size_t lo, TimeNs t) {
   { s.FirstEndAtOrAfter(lo, t) } -> std::convertible_to<size_t>;

@@ -77,7 +77,6 @@ MarkLane MakeMarks(MarkKind kind, uint32_t queue, const Items& items, const Reco
   marks.queue = queue;
   marks.items.Assign(item_list);
   marks.ts.Assign(ts);
-  marks.ts_index.Build(marks.ts);
   if (kind == MarkKind::kMarkers) {
     // marker.flags 1: VSync
     std::vector<uint8_t> vsync;
@@ -444,7 +443,6 @@ Lane MakeLane(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
   lane.start.Assign(start);
   lane.end.Assign(end);
   lane.names.Assign(names);
-  lane.end_index.Build(lane.end);
   return lane;
 }
 
@@ -454,12 +452,10 @@ size_t TimelineModel::HeapBytes() const {
   for (const auto& t : tracks) {
     bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
     for (const auto& l : t.lanes) {
-      bytes += l.items.HeapBytes() + l.start.HeapBytes() + l.end.HeapBytes() +
-               l.names.HeapBytes() + l.end_index.block_last.capacity() * sizeof(TimeNs);
+      bytes += l.items.HeapBytes() + l.start.HeapBytes() + l.end.HeapBytes() + l.names.HeapBytes();
     }
     for (const auto& m : t.marks) {
-      bytes += m.items.HeapBytes() + m.ts.HeapBytes() + m.vsync.HeapBytes() +
-               m.ts_index.block_last.capacity() * sizeof(TimeNs);
+      bytes += m.items.HeapBytes() + m.ts.HeapBytes() + m.vsync.HeapBytes();
     }
   }
   return bytes;

@@ -23,7 +23,6 @@
 #include <tuple>
 #include <vector>
 
-#include "app/gui/timeline/lod.h"
 #include "core/analysis/reconstruction.h"
 #include "core/store/packed_column.h"
 #include "core/store/packed_table.h"
@@ -57,24 +56,6 @@ enum class MarkKind : uint8_t {
   kMarkers,      // items index TraceStore::events (marker and instant records, e.g. VSync)
 };
 
-// A coarse index over a sorted time column: the last time of every block of kBlock entries.
-// Searches gallop over it first (it is 1/64 of the column, so it stays in cache) and then
-// within one block, instead of bisecting the whole column with a cache miss per step. The
-// blocks line up with PackedColumn's, so the search within a block decodes one block.
-struct CoarseTimeIndex {
-  static constexpr size_t kBlock = 64;
-  std::vector<TimeNs> block_last;
-  template <typename Column>
-  void Build(const Column& column) {
-    block_last.clear();
-    for (size_t i = kBlock - 1; i < column.size(); i += kBlock) block_last.push_back(column[i]);
-    block_last.shrink_to_fit();
-  }
-  // First index >= lo of `column` whose time is >= t (column.size() when none).
-  template <typename Column>
-  size_t FirstAtOrAfter(const Column& column, size_t lo, TimeNs t) const;
-};
-
 // Lanes and marks are read-only once built; their columns are bit-packed
 // (core/store/packed_column.h): times of neighbouring spans share their high bits, and item
 // indices of one lane grow slowly, so a span takes about 7 bytes instead of 20.
@@ -90,13 +71,11 @@ struct Lane {
   // kCpuSlices: the slice's name (cpu_slice.arg0, a StringId), so drawing never needs the raw
   // records. Empty for other kinds.
   PackedColumn<uint32_t> names;
-  CoarseTimeIndex end_index;  // over `end`
   size_t size() const { return items.size(); }
   TimeNs Start(size_t i) const { return start[i]; }
   TimeNs End(size_t i) const { return end[i]; }
-  size_t FirstEndAtOrAfter(size_t lo, TimeNs t) const {
-    return end_index.FirstAtOrAfter(end, lo, t);
-  }
+  // Spans never overlap, so their ends are sorted too: the packed column searches them.
+  size_t FirstEndAtOrAfter(size_t lo, TimeNs t) const { return end.LowerBound(t, lo); }
 };
 
 // A lane from its spans (sorted by start, never overlapping); `names` only for kCpuSlices.
@@ -112,10 +91,9 @@ struct MarkLane {
   // kMarkers: 1 when the marker is a VSync (marker.flags 1), so drawing never needs the raw
   // records. Empty for other kinds.
   PackedColumn<uint8_t> vsync;
-  CoarseTimeIndex ts_index;     // over `ts`
   size_t size() const { return ts.size(); }
   TimeNs Time(size_t i) const { return ts[i]; }
-  size_t FirstAtOrAfter(size_t lo, TimeNs t) const { return ts_index.FirstAtOrAfter(ts, lo, t); }
+  size_t FirstAtOrAfter(size_t lo, TimeNs t) const { return ts.LowerBound(t, lo); }
 };
 
 struct Track {
@@ -179,18 +157,5 @@ ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item,
                          const core::analysis::Reconstruction& r, TimeNs trace_end);
 TimeNs ResolveMark(MarkKind kind, uint32_t queue, uint32_t item,
                    const core::store::TraceStore& store, const core::analysis::Reconstruction& r);
-
-template <typename Column>
-size_t CoarseTimeIndex::FirstAtOrAfter(const Column& column, size_t lo, TimeNs t) const {
-  const size_t n = column.size();
-  if (lo >= n) return n;
-  // Full blocks whose last time is < t hold no answer; the first block whose last time is
-  // >= t holds it. Past the full blocks only the tail remains.
-  size_t block = GallopFirstNotLess(lo / kBlock, block_last.size(),
-                                    [&](size_t k) { return block_last[k] < t; });
-  size_t from = std::max(lo, block * kBlock);
-  size_t to = std::min(n, block < block_last.size() ? (block + 1) * kBlock : n);
-  return GallopFirstNotLess(from, to, [&](size_t i) { return column[i] < t; });
-}
 
 }  // namespace app::gui::timeline

@@ -340,10 +340,8 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
   const auto& links = doc.model.links;
   const auto& to_ts = links.Column<&Link::to_ts>();
   const LodView& view = *ctx.view;
-  const size_t first = std::lower_bound(to_ts.begin(), to_ts.end(), view.start) - to_ts.begin();
-  const size_t last = std::upper_bound(to_ts.begin() + first, to_ts.end(),
-                                       view.end + doc.model.longest_link_ns) -
-                      to_ts.begin();
+  const size_t first = to_ts.LowerBound(view.start);
+  const size_t last = to_ts.UpperBound(view.end + doc.model.longest_link_ns, first);
   const size_t in_range = last - first;
   const float s = ctx.scale;
   const auto& sel = doc.view.selection;
@@ -383,8 +381,7 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
   const auto& r = doc.reconstruction;
   auto draw_wait = [&](uint32_t wait, bool cpu) {
     TimeNs to = cpu ? r.cpu_waits[wait].released : r.waits[wait].unblocked;
-    for (size_t i = std::lower_bound(to_ts.begin(), to_ts.end(), to) - to_ts.begin();
-         i < to_ts.size() && to_ts[i] == to; ++i) {
+    for (size_t i = to_ts.LowerBound(to); i < to_ts.size() && to_ts[i] == to; ++i) {
       const Link link = links[i];
       if (link.wait == wait && link.cpu == cpu) draw_link(link, true);
     }

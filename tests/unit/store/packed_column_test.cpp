@@ -130,6 +130,16 @@ TEST(PackedColumn, SortedSearchesMatchTheStandardOnes) {
       ASSERT_EQ(column.UpperBound(probe),
                 static_cast<size_t>(std::upper_bound(ts.begin(), ts.end(), probe) - ts.begin()))
           << "n " << n << " probe " << probe;
+      // From a starting index: the search over [from, n) only.
+      for (size_t from : {size_t{0}, size_t{1}, n / 3, n / 2 + 63, n, n + 5}) {
+        const auto begin = ts.begin() + static_cast<std::ptrdiff_t>(std::min(from, n));
+        ASSERT_EQ(column.LowerBound(probe, from),
+                  static_cast<size_t>(std::lower_bound(begin, ts.end(), probe) - ts.begin()))
+            << "n " << n << " probe " << probe << " from " << from;
+        ASSERT_EQ(column.UpperBound(probe, from),
+                  static_cast<size_t>(std::upper_bound(begin, ts.end(), probe) - ts.begin()))
+            << "n " << n << " probe " << probe << " from " << from;
+      }
     }
   }
   // Unsigned 64-bit values beyond INT64_MAX keep their unsigned order.
