@@ -7,18 +7,10 @@
 #include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
 
+using test_support::Quote;
 using test_support::ReadFile;
 using test_support::RunFencescope;
 using test_support::ScratchDir;
-
-namespace {
-std::string Quote(const std::filesystem::path& p) {
-  std::string quoted = "'";
-  quoted += p.string();
-  quoted += '\'';
-  return quoted;
-}
-}  // namespace
 
 TEST(CliStats, JsonKeysAndValues) {
   ScratchDir dir;

@@ -10,18 +10,12 @@
 #include "tests/support/test_support.h"
 
 using namespace core::report;
+using test_support::Quote;
 using test_support::ReadFile;
 using test_support::RunFencescope;
 using test_support::ScratchDir;
 
 namespace {
-
-std::string Quote(const std::filesystem::path& p) {
-  std::string quoted = "'";
-  quoted += p.string();
-  quoted += '\'';
-  return quoted;
-}
 
 void Simulate(const std::string& scenario, const std::filesystem::path& out,
               const std::string& extra = "") {

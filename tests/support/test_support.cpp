@@ -37,6 +37,10 @@ std::string ReadFile(const std::filesystem::path& path) {
   return buffer.str();
 }
 
+std::string Quote(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
 CommandResult RunFencescope(const std::string& args) {
   ScratchDir capture;
   auto out = capture / "stdout.txt";

@@ -27,6 +27,8 @@ struct CommandResult {
 
 // Runs the built fencescope executable with `args` (a shell-quoted string).
 CommandResult RunFencescope(const std::string& args);
+// `path` in single quotes, for the argument string of RunFencescope.
+std::string Quote(const std::filesystem::path& path);
 
 std::string ReadFile(const std::filesystem::path& path);
 std::filesystem::path SourceDir();
