@@ -423,6 +423,7 @@ class Builder {
     if (ev.arg0[i] != 0) w.observed = ev.arg0[i];
     w.path = static_cast<WaitPath>(ev.flags[i]);
     w.unblocked_event = i;
+    w.link_inferred = ev.arg2[i] == static_cast<int64_t>(ReleaseLink::kInferred);
     m_wait_released_by[index] = ev.arg1[i];
   }
 
@@ -466,6 +467,7 @@ class Builder {
     w.released = ev.ts[i];
     w.observed_value = static_cast<FenceValue>(ev.arg1[i]);
     w.released_event = i;
+    w.link_inferred = ev.arg2[i] == static_cast<int64_t>(ReleaseLink::kInferred);
     m_cpu_wait_interrupt_rowid[index] = ev.arg0[i];
   }
 

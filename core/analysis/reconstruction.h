@@ -137,6 +137,9 @@ struct WaitBox {
   uint32_t interrupt = kNoIndex;
   bool pending_at_end = false;     // a wait_pending_at_end record names it
   FenceValue value_at_end = 0;     // CurrentValue at the end (wait_pending_at_end.arg0)
+  // fence_wait_unblocked.release_link == inferred: the importer worked the releasing signal out
+  // from timing and call order; the trace itself did not say.
+  bool link_inferred = false;
   uint32_t queued_event = kNoIndex;
   uint32_t unblocked_event = kNoIndex;
   // Start of the box for drawing and sorting: queued, else observed, else unblocked.
@@ -145,7 +148,7 @@ struct WaitBox {
       &WaitBox::wait_id, &WaitBox::fence, &WaitBox::value, &WaitBox::queue, &WaitBox::thread,
       &WaitBox::queued, &WaitBox::observed, &WaitBox::unblocked, &WaitBox::path, &WaitBox::signal,
       &WaitBox::link, &WaitBox::interrupt, &WaitBox::pending_at_end, &WaitBox::value_at_end,
-      &WaitBox::queued_event, &WaitBox::unblocked_event);
+      &WaitBox::link_inferred, &WaitBox::queued_event, &WaitBox::unblocked_event);
 };
 
 // A CPU waiter (SetEventOnCompletion / WaitForMultipleObjects) on a thread: begin -> released.
@@ -165,6 +168,7 @@ struct CpuWait {
   // was released first; it is never released itself and is not a pending wait.
   TimeNs withdrawn = kUnknownTime;
   bool pending_at_end = false;
+  bool link_inferred = false;  // cpu_wait_released.release_link == inferred
   uint32_t begin_event = kNoIndex;
   uint32_t released_event = kNoIndex;
   TimeNs Begin() const { return begin != kUnknownTime ? begin : released; }
@@ -172,7 +176,7 @@ struct CpuWait {
       &CpuWait::waiter_id, &CpuWait::thread, &CpuWait::fence, &CpuWait::value, &CpuWait::group,
       &CpuWait::mode, &CpuWait::begin, &CpuWait::released, &CpuWait::observed_value,
       &CpuWait::interrupt, &CpuWait::signal, &CpuWait::withdrawn, &CpuWait::pending_at_end,
-      &CpuWait::begin_event, &CpuWait::released_event);
+      &CpuWait::link_inferred, &CpuWait::begin_event, &CpuWait::released_event);
 };
 
 struct Interrupt {

@@ -75,6 +75,11 @@ constexpr uint32_t kLogEntryZeroTimestamp = 4;  // entry has a zero timestamp (s
 // fence_wait_unblocked.flags
 enum class WaitPath : uint8_t { kGpuNative = 0, kCpuHeld = 1, kCrossAdapter = 2 };
 
+// fence_wait_unblocked.arg2 and cpu_wait_released.arg2: how the writer knows what released a
+// wait. kInferred marks a link an importer worked out from timing and call order (the CUDA
+// rules of schemas/kineto_inference.md) rather than read from the capture.
+enum class ReleaseLink : uint8_t { kNotGiven = 0, kFromCapture = 1, kInferred = 2 };
+
 // Lower-case names as stored in enum_values (and used in JSON output).
 std::string_view EngineTypeName(EngineType type);
 std::string_view QueueTypeName(QueueType type);

@@ -50,6 +50,7 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.interrupts = ComputeInterrupts(d.recon);
   d.overruns = ComputeOverruns(store, d.recon);
   d.waits = FindWaitProblems(d.recon);
+  d.links = CountWaitLinks(d.recon);
   d.rewinds = FindFenceRewinds(store, d.recon);
   d.preemption = ComputePreemptionStats(store, d.recon);
   // The PGO series is cheap (one pass over tasks, packets and mode changes) and `stats` needs

@@ -19,6 +19,7 @@
 #include "core/analysis/resource_hazards.h"
 #include "core/analysis/wait_findings.h"
 #include "core/analysis/wait_latency.h"
+#include "core/analysis/wait_links.h"
 #include "core/store/trace_store.h"
 
 namespace core::report {
@@ -32,6 +33,7 @@ struct ReportData {
   analysis::InterruptAnalysis interrupts;
   analysis::OverrunAnalysis overruns;
   analysis::WaitFindings waits;
+  analysis::WaitLinkCounts links;
   std::vector<analysis::FenceRewind> rewinds;
   analysis::PreemptionStats preemption;  // seed 004
   analysis::PgoSeries pgo;               // seed 000

@@ -203,6 +203,12 @@ Json StatsJson(const ReportData& d) {
   fences.Set("cpu_waits_never_released", cpu_never);
   fences.Set("waits_unprocessed_at_end", static_cast<uint64_t>(d.waits.unprocessed_at_end.size()));
   fences.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
+  // Waits whose releasing signal (or, for CUDA, the recorded work) is known; *_inferred: the
+  // importer worked the link out (ReleaseLink::kInferred) rather than read it from the capture.
+  fences.Set("gpu_waits_linked", d.links.gpu_waits_linked);
+  fences.Set("gpu_waits_linked_inferred", d.links.gpu_waits_linked_inferred);
+  fences.Set("cpu_waits_linked", d.links.cpu_waits_linked);
+  fences.Set("cpu_waits_linked_inferred", d.links.cpu_waits_linked_inferred);
   j.Set("fences", std::move(fences));
 
   const InterruptAnalysis& x = d.interrupts;
