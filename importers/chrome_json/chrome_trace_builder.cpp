@@ -38,6 +38,7 @@ enum StringRole : uint16_t {
   kExportWaitCat = 128,    // fence_wait
   kExportCpuWaitCat = 256, // cpu_wait
   kExportArrowCat = 512,   // fence (signal -> wait arrows, mirrored by the waits' signal_id)
+  kStreamWaitName = 1024,  // cudaStreamWaitEvent, hipStreamWaitEvent
 };
 
 uint16_t RoleOf(std::string_view s) {
@@ -57,6 +58,7 @@ uint16_t RoleOf(std::string_view s) {
   if (s.rfind("cudaEventRecord", 0) == 0 || s.rfind("hipEventRecord", 0) == 0) {
     role |= kEventRecordName;
   }
+  if (s == "cudaStreamWaitEvent" || s == "hipStreamWaitEvent") role |= kStreamWaitName;
   if (s == "input" || s == "ipc.flow") role |= kEnclosingFlowCat;
   return role;
 }
@@ -72,6 +74,7 @@ struct FlowStart {
   TimeNs ts = 0;
   ThreadId thread = 0;
   StringId name = 0;
+  bool ended = false;  // a launch flow that already ended on a kernel (kept for graph nodes)
 };
 
 class Builder {
@@ -100,10 +103,12 @@ class Builder {
     report(0.2);
     Emit(report);
     FinishFlows();
-    MapKinetoSynchronisation(m_kineto, m_sink, m_writer,
-                             [this](uint32_t process, int64_t stream) {
-                               return QueueOf(TrackOfStream(process, stream));
-                             });
+    MapKinetoSynchronisation(
+        m_kineto, m_sink, m_writer,
+        [this](uint32_t process, int64_t stream) {
+          return QueueOf(TrackOfStream(process, stream));
+        },
+        [this](QueueId queue) { return m_queue_names[queue]; });
     report(0.6);
     WriteProblems();
     WriteMeta();
@@ -199,7 +204,9 @@ class Builder {
     info.name = fmt::format("{} {}", device, stream);
     info.sort_index = track.has_sort_index ? track.sort_index
                                            : static_cast<int32_t>(track.tid.value);
-    return m_queues[track_index] = m_writer.AddQueue(info);
+    m_queues[track_index] = m_writer.AddQueue(info);
+    m_queue_names[m_queues[track_index]] = info.name;
+    return m_queues[track_index];
   }
 
   uint32_t TrackOfStream(uint32_t process, int64_t stream) {
@@ -244,6 +251,7 @@ class Builder {
         submitted.ts = std::min(from.ts, submitted.ts);
         submitted.thread = from.thread;
         packet.submit = submitted.ts;
+        packet.thread = from.thread;
       }
     }
     m_sink.AddFlow(from.record, to.record, kind, e.name ? e.name : from.name);
@@ -273,9 +281,14 @@ class Builder {
       submitted.arg1 = e.name;
       KinetoPacket packet;
       packet.queue = queue;
+      packet.process = track.process;
       packet.submitted_record = m_sink.Add(submitted);
       packet.submit = submitted.ts;
+      packet.start = e.ts;
       packet.end = e.ts + e.dur;
+      if (!m_is_export && e.extra != kNone) {
+        packet.correlation = m_trace.kineto_args[e.extra].correlation;
+      }
       if (exported && exported->not_started) {
         m_stacks[e.track].push_back({e.ts, kNone, kNone});
         return;
@@ -292,6 +305,7 @@ class Builder {
         completed.kind = EventKind::PacketCompleted;
         m_sink.Add(completed);
       }
+      packet.started_record = open.record;
       open.packet = static_cast<uint32_t>(m_kineto.packets.size());
       m_kineto.packets.push_back(packet);
     } else if (device && (role & kSyncCategory)) {
@@ -319,7 +333,9 @@ class Builder {
           call.ts = e.ts;
           call.end = e.ts + e.dur;
           call.thread = slice.thread;
+          call.record = open.record;
           call.event_record = (Role(e.name) & kEventRecordName) != 0;
+          call.stream_wait = (Role(e.name) & kStreamWaitName) != 0;
           m_kineto.runtime_by_correlation[args.correlation] = call;
         }
       }
@@ -342,7 +358,8 @@ class Builder {
       }
       if (e.bits & kFlowOut) {
         // For an X producer the arrow leaves at its end.
-        m_flows_v2[e.bind_id] = FlowStart{open.record, open.end, m_threads[e.track], e.name};
+        m_flows_v2[e.bind_id] =
+            FlowStart{open.record, open.end, m_threads[e.track], e.name, false};
       }
     }
   }
@@ -479,7 +496,7 @@ class Builder {
         }
         return;
       }
-      m_flows_v1[key] = FlowStart{enclosing->record, e.ts, ThreadOf(e.track), e.name};
+      m_flows_v1[key] = FlowStart{enclosing->record, e.ts, ThreadOf(e.track), e.name, false};
       return;
     }
     auto it = m_flows_v1.find(key);
@@ -500,7 +517,14 @@ class Builder {
     // 'f': bp "e" (and the input / ipc.flow categories) bind to the enclosing slice; otherwise
     // to the next slice that starts on the thread (catapult's rule).
     const FlowStart from = it->second;
-    m_flows_v1.erase(it);
+    // A launch flow may end on several kernels (a cudaGraphLaunch runs every node of its graph
+    // under one correlation id): the start stays for the next kernel that names it.
+    const bool into_packet = enclosing && enclosing->packet != kNone;
+    if (into_packet) {
+      it->second.ended = true;
+    } else {
+      m_flows_v1.erase(it);
+    }
     if ((e.bits & kBindEnclosing) || (Role(e.cat) & kEnclosingFlowCat)) {
       if (bindable) {
         Connect(from, *enclosing, e);
@@ -598,9 +622,11 @@ class Builder {
   }
 
   void FinishFlows() {
-    if (!m_flows_v1.empty()) {
+    uint64_t unfinished = 0;
+    for (const auto& [key, start] : m_flows_v1) unfinished += start.ended ? 0 : 1;
+    if (unfinished) {
       Count("json_flow_unmatched_start", Severity::kInfo,
-            "flow 's' events never finished by an 'f'", 0, m_flows_v1.size());
+            "flow 's' events never finished by an 'f'", 0, unfinished);
     }
     uint64_t pending = 0;
     for (const auto& list : m_pending) pending += list.size();
@@ -632,6 +658,7 @@ class Builder {
   std::vector<uint16_t> m_roles;
   std::vector<ThreadId> m_threads;
   std::vector<QueueId> m_queues;
+  std::unordered_map<QueueId, std::string> m_queue_names;
   std::vector<bool> m_has_kernel;
   std::vector<core::model::ProcessId> m_process_ids;
   std::vector<core::model::AdapterId> m_adapters;

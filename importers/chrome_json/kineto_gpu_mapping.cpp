@@ -1,9 +1,13 @@
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <unordered_set>
 
-#include <fmt/format.h>
+#include "importers/chrome_json/kineto_stream_timing.h"
 
 namespace importers::chrome_json {
 namespace {
@@ -11,226 +15,595 @@ namespace {
 using core::model::EventKind;
 using core::model::FenceId;
 using core::model::QueueId;
+using core::model::ReleaseLink;
 using core::model::Severity;
+using core::model::ThreadId;
 using core::store::EventRecord;
 
-struct RecordInfo {
+// How far back on a thread a wait looks for the record it waits for (records of other events
+// in between are skipped).
+constexpr size_t kRecordSearchDepth = 64;
+
+// One cudaEventRecord* call.
+struct Record {
   int64_t correlation = 0;
   TimeNs ts = 0;
-  core::model::ThreadId thread = 0;
-  uint32_t process = kNone;
-  int64_t stream = -1;
+  ThreadId thread = 0;
+  // Learnt from the syncs that name or claim it.
   int64_t event_id = -1;
-  // Filled when the signal is made.
+  uint32_t device = kNone;
+  bool event_from_capture = false;   // a sync named this record by its correlation id
+  QueueId queue = 0;                 // the stream it was recorded on (0: unknown)
+  bool stream_from_capture = false;  // wait_on_stream said so
+  // The signal made for it.
   FenceId fence = 0;
   uint64_t value = 0;
-  int64_t signal_op = 0;
+  int64_t signal_op = 0;  // 0: no signal (stream unknown)
   TimeNs executed = 0;
+  ReleaseLink Link() const {
+    return event_from_capture && stream_from_capture ? ReleaseLink::kFromCapture
+                                                     : ReleaseLink::kInferred;
+  }
 };
 
-// Per queue: packets by submit time with the running maximum of their end times, so that "when
-// has everything launched before t completed" is one binary search (CUDA runs a stream in order).
-class StreamOrder {
+struct Counts {
+  uint64_t gpu_waits_inferred = 0, cpu_waits_inferred = 0, waits_without_record = 0;
+  uint64_t waits_without_stream = 0, syncs_without_call = 0, records_unclaimed = 0;
+  uint64_t streams_by_launch = 0, streams_by_timing = 0, streams_unknown = 0;
+  uint64_t released_before_signal = 0, syncs_before_work_end = 0, launches_by_correlation = 0;
+  uint64_t records_implied = 0;
+};
+
+class Mapper {
  public:
-  explicit StreamOrder(const std::vector<KinetoPacket>& packets) {
-    for (const KinetoPacket& p : packets) m_by_queue[p.queue].push_back({p.submit, p.end});
-    for (auto& [queue, list] : m_by_queue) {
-      std::sort(list.begin(), list.end());
-      TimeNs running = list.empty() ? 0 : list.front().second;
-      for (auto& entry : list) {
-        running = std::max(running, entry.second);
-        entry.second = running;
+  Mapper(KinetoCollected& c, RecordSink& sink, core::store::TraceWriter& writer,
+         const QueueForStream& queue_for, const std::function<std::string(QueueId)>& queue_name)
+      : m_c(c), m_sink(sink), m_writer(writer), m_queue_for(queue_for), m_queue_name(queue_name) {}
+
+  void Run() {
+    LinkLaunchesByCorrelation();
+    m_timing = std::make_unique<StreamTiming>(m_c.packets);
+    CollectRecords();
+    ResolveSyncRecords();
+    PlaceRecordStreams();
+    MakeRecordSignals();
+    for (uint32_t s : m_sync_order) {
+      const KinetoSync& sync = m_c.syncs[s];
+      if (sync.kind == KinetoSyncKind::kStreamWait) {
+        PlaceGpuWait(s);
+      } else {
+        PlaceCpuWait(s);
       }
     }
-  }
-  TimeNs CompletedAfter(QueueId queue, TimeNs ts) const {
-    auto it = m_by_queue.find(queue);
-    if (it == m_by_queue.end()) return ts;
-    const auto& list = it->second;
-    auto pos = std::upper_bound(list.begin(), list.end(), std::make_pair(ts, INT64_MAX));
-    if (pos == list.begin()) return ts;
-    return std::max(ts, std::prev(pos)->second);
+    WriteCounts();
   }
 
  private:
-  std::map<QueueId, std::vector<std::pair<TimeNs, TimeNs>>> m_by_queue;
-};
-
-}  // namespace
-
-void MapKinetoSynchronisation(const KinetoCollected& collected, RecordSink& sink,
-                              core::store::TraceWriter& writer, const QueueForStream& queue_for) {
-  // 1. The cudaEventRecord calls, by correlation id.
-  std::unordered_map<int64_t, RecordInfo> records;
-  for (const auto& [correlation, call] : collected.runtime_by_correlation) {
-    if (!call.event_record) continue;
-    RecordInfo info;
-    info.correlation = correlation;
-    info.ts = call.ts;
-    info.thread = call.thread;
-    records.emplace(correlation, info);
+  const KinetoRuntimeCall* CallOf(const KinetoSync& sync) const {
+    auto it = m_c.runtime_by_correlation.find(sync.args.correlation);
+    return it == m_c.runtime_by_correlation.end() ? nullptr : &it->second;
   }
-  // 2. Learn each record's stream and CUDA event id from the syncs that name it.
-  for (const KinetoSync& sync : collected.syncs) {
-    auto it = records.find(sync.args.wait_on_record_correlation);
-    if (it == records.end() || it->second.stream >= 0) continue;
-    if (sync.args.wait_on_stream < 0 || sync.args.wait_on_event_id < 0) continue;
-    it->second.process = sync.process;
-    it->second.stream = sync.args.wait_on_stream;
-    it->second.event_id = sync.args.wait_on_event_id;
+  TimeNs CallTime(uint32_t s) const {
+    const KinetoRuntimeCall* call = CallOf(m_c.syncs[s]);
+    return call ? call->ts : m_c.syncs[s].ts;
   }
-  // 3. One fence per (device, CUDA event id); the n-th record of the event signals value n.
-  std::map<std::pair<uint32_t, int64_t>, std::vector<RecordInfo*>> by_event;
-  uint64_t unlinked_records = 0;
-  for (auto& [correlation, info] : records) {
-    if (info.stream < 0) {
-      ++unlinked_records;
-      continue;
+
+  // ac2g flows are the usual launch link; a kernel without one (a dropped flow, a graph node
+  // whose flow the writer left out) is linked to the runtime call of its correlation id.
+  void LinkLaunchesByCorrelation() {
+    for (KinetoPacket& p : m_c.packets) {
+      if (p.thread != 0 || p.correlation < 0) continue;
+      auto it = m_c.runtime_by_correlation.find(p.correlation);
+      if (it == m_c.runtime_by_correlation.end() || it->second.event_record) continue;
+      const KinetoRuntimeCall& call = it->second;
+      if (call.ts > p.start) continue;  // a launch cannot come after its kernel started
+      EventRecord& submitted = m_sink.at(p.submitted_record);
+      submitted.ts = call.ts;
+      submitted.thread = call.thread;
+      p.submit = call.ts;
+      p.thread = call.thread;
+      if (call.record != kNone && p.started_record != kNone) {
+        m_sink.AddFlow(call.record, p.started_record, core::model::FlowKind::kCpuLaunch, 0);
+      }
+      ++m_n.launches_by_correlation;
     }
-    by_event[{info.process, info.event_id}].push_back(&info);
   }
-  if (unlinked_records) {
-    writer.CountProblem("kineto_event_record_unlinked", Severity::kInfo,
-                        "cudaEventRecord calls that no cuda_sync event names: the stream and "
-                        "CUDA event they recorded are not in the trace, so no fence signal was "
-                        "made for them",
-                        unlinked_records);
-  }
-  const StreamOrder order(collected.packets);
-  int64_t next_signal = 1;
-  for (auto& [key, list] : by_event) {
-    std::sort(list.begin(), list.end(), [](const RecordInfo* a, const RecordInfo* b) {
-      return a->ts != b->ts ? a->ts < b->ts : a->correlation < b->correlation;
+
+  void CollectRecords() {
+    for (const auto& [correlation, call] : m_c.runtime_by_correlation) {
+      if (!call.event_record) continue;
+      Record r;
+      r.correlation = correlation;
+      r.ts = call.ts;
+      r.thread = call.thread;
+      m_records.push_back(r);
+    }
+    std::sort(m_records.begin(), m_records.end(), [](const Record& a, const Record& b) {
+      return std::tie(a.thread, a.ts, a.correlation) < std::tie(b.thread, b.ts, b.correlation);
     });
-    core::store::FenceInfo fence_info;
-    fence_info.name = fmt::format("CUDA event {}", key.second);
-    fence_info.kind = core::model::FenceKind::kOther;
-    fence_info.handle = key.second;
-    const FenceId fence = writer.AddFence(fence_info);
-    uint64_t value = 0;
-    for (RecordInfo* info : list) {
-      info->fence = fence;
-      info->value = ++value;
-      info->signal_op = next_signal++;
-      const QueueId queue = queue_for(info->process, info->stream);
-      info->executed = order.CompletedAfter(queue, info->ts);
-      EventRecord queued;
-      queued.ts = info->ts;
-      queued.kind = EventKind::FenceSignalQueued;
-      queued.queue = queue;
-      queued.thread = info->thread;
-      queued.fence = fence;
-      queued.value = info->value;
-      queued.op = info->signal_op;
-      sink.Add(queued);
-      EventRecord executed;
-      executed.ts = info->executed;
-      executed.kind = EventKind::FenceSignalExecuted;
-      executed.queue = queue;
-      executed.fence = fence;
-      executed.value = info->value;
-      executed.op = info->signal_op;
-      executed.arg0 = static_cast<int64_t>(info->value - 1);
-      sink.Add(executed);
+    for (uint32_t i = 0; i < m_records.size(); ++i) {
+      m_record_by_correlation[m_records[i].correlation] = i;
     }
+    m_calls = m_records.size();
+    // Launches per thread, by time: the "launches around a record" clue for its stream.
+    for (uint32_t i = 0; i < m_c.packets.size(); ++i) {
+      const KinetoPacket& p = m_c.packets[i];
+      if (p.thread != 0) m_launches.push_back({p.thread, p.submit, i});
+    }
+    std::sort(m_launches.begin(), m_launches.end());
+    // Syncs in host order (their calls), so that records are claimed as the program ran.
+    m_sync_order.resize(m_c.syncs.size());
+    for (uint32_t s = 0; s < m_sync_order.size(); ++s) m_sync_order[s] = s;
+    std::stable_sort(m_sync_order.begin(), m_sync_order.end(),
+                     [&](uint32_t a, uint32_t b) { return CallTime(a) < CallTime(b); });
   }
 
-  // The record a sync waits for: by the record's correlation id when present, else the latest
-  // record of the same CUDA event at or before `before`.
-  auto find_record = [&](const KinetoSync& sync, TimeNs before) -> const RecordInfo* {
-    auto it = records.find(sync.args.wait_on_record_correlation);
-    if (it != records.end() && it->second.fence != 0) return &it->second;
-    auto event = by_event.find({sync.process, sync.args.wait_on_event_id});
-    if (event == by_event.end()) return nullptr;
-    const RecordInfo* best = nullptr;
-    for (const RecordInfo* info : event->second) {
-      if (info->ts <= before) best = info;
-    }
-    return best;
-  };
-
-  uint64_t unlinked_waits = 0, calls_missing = 0, event_syncs_unlinked = 0;
-  int64_t next_wait = 1, next_waiter = 1;
-  for (const KinetoSync& sync : collected.syncs) {
-    auto call_it = collected.runtime_by_correlation.find(sync.args.correlation);
-    const KinetoRuntimeCall* call =
-        call_it == collected.runtime_by_correlation.end() ? nullptr : &call_it->second;
-    if (sync.kind == KinetoSyncKind::kStreamWait) {
-      const TimeNs queued_at = call ? call->ts : sync.ts;
-      const RecordInfo* record = find_record(sync, queued_at);
-      if (!record) {
-        ++unlinked_waits;
+  // The record each Stream Wait Event / Event Sync waits for:
+  //   1. the record its wait_on_cuda_event_record_corr_id names (the capture says so);
+  //   2. else, on the thread that made the wait's call, the most recent record call before it
+  //      that no other CUDA event has claimed (the record then belongs to this event id);
+  //   3. else the latest record already known to be of this event id, on any thread.
+  void ResolveSyncRecords() {
+    m_sync_record.assign(m_c.syncs.size(), kNone);
+    m_sync_named.assign(m_c.syncs.size(), false);
+    for (uint32_t s : m_sync_order) {
+      const KinetoSync& sync = m_c.syncs[s];
+      if (sync.kind != KinetoSyncKind::kStreamWait && sync.kind != KinetoSyncKind::kEventSync) {
         continue;
       }
-      const int64_t stream = sync.stream >= 0 ? sync.stream : sync.args.stream;
-      const QueueId queue = queue_for(sync.process, stream);
-      const int64_t op = next_wait++;
-      EventRecord queued;
-      queued.ts = queued_at;
-      queued.kind = EventKind::FenceWaitQueued;
-      queued.queue = queue;
-      queued.thread = call ? call->thread : 0;
-      queued.fence = record->fence;
-      queued.value = record->value;
-      queued.op = op;
-      sink.Add(queued);
-      EventRecord unblocked;
-      // The stream cannot pass the wait before the record has executed on its own stream.
-      unblocked.ts = std::max(sync.end, record->executed);
-      unblocked.kind = EventKind::FenceWaitUnblocked;
-      unblocked.queue = queue;
-      unblocked.fence = record->fence;
-      unblocked.value = record->value;
-      unblocked.op = op;
-      unblocked.arg0 = sync.ts;  // when the device stream reached the wait
-      unblocked.arg1 = record->signal_op;
-      unblocked.flags = static_cast<uint32_t>(core::model::WaitPath::kGpuNative);
-      sink.Add(unblocked);
-      continue;
+      const int64_t event = sync.args.wait_on_event_id;
+      auto named = m_record_by_correlation.find(sync.args.wait_on_record_correlation);
+      if (named != m_record_by_correlation.end()) {
+        Record& r = m_records[named->second];
+        if (r.event_id < 0 || !r.event_from_capture) {
+          r.event_id = event;
+          r.device = sync.process;
+          r.event_from_capture = true;
+        }
+        if (sync.args.wait_on_stream >= 0 && !r.stream_from_capture) {
+          r.queue = m_queue_for(sync.process, sync.args.wait_on_stream);
+          r.stream_from_capture = true;
+        }
+        Claim(s, named->second);
+        m_sync_named[s] = true;
+        continue;
+      }
+      if (event < 0) continue;
+      const KinetoRuntimeCall* call = CallOf(sync);
+      const TimeNs before = CallTime(s);
+      uint32_t found = call ? RecentRecordOnThread(call->thread, before, event) : kNone;
+      if (found == kNone) found = LatestKnownRecord(event, before);
+      if (found == kNone && sync.kind == KinetoSyncKind::kStreamWait &&
+          sync.args.wait_on_stream >= 0) {
+        found = ImpliedRecord(sync, call, before);
+      }
+      if (found == kNone) continue;
+      Record& r = m_records[found];
+      if (r.event_id < 0) {
+        r.event_id = event;
+        r.device = sync.process;
+      }
+      Claim(s, found);
     }
+  }
+
+  // The record call is not in the trace, but the sync names the stream it was recorded on: the
+  // record is taken to be the latest it can be, just before the wait's call. The release it
+  // gives is then the latest possible one (all the stream's work launched before the wait).
+  uint32_t ImpliedRecord(const KinetoSync& sync, const KinetoRuntimeCall* call, TimeNs before) {
+    Record r;
+    r.correlation = -1;
+    r.ts = before;
+    r.thread = call ? call->thread : 0;
+    r.event_id = sync.args.wait_on_event_id;
+    r.device = sync.process;
+    r.queue = m_queue_for(sync.process, sync.args.wait_on_stream);
+    r.stream_from_capture = true;
+    m_records.push_back(r);
+    ++m_n.records_implied;
+    return static_cast<uint32_t>(m_records.size() - 1);
+  }
+
+  void Claim(uint32_t sync, uint32_t record) {
+    m_sync_record[sync] = record;
+    const Record& r = m_records[record];
+    auto [it, added] = m_latest_of_event.try_emplace(r.event_id, record);
+    if (!added && m_records[it->second].ts < r.ts) it->second = record;
+  }
+
+  uint32_t RecentRecordOnThread(ThreadId thread, TimeNs before, int64_t event) const {
+    // Only the record calls of the trace (implied records, appended after them, are not calls).
+    const auto end = m_records.begin() + static_cast<ptrdiff_t>(m_calls);
+    auto pos = std::lower_bound(m_records.begin(), end, std::make_pair(thread, before),
+                                [](const Record& r, const std::pair<ThreadId, TimeNs>& k) {
+                                  return std::tie(r.thread, r.ts) < std::tie(k.first, k.second);
+                                });
+    for (size_t depth = 0; depth < kRecordSearchDepth && pos != m_records.begin(); ++depth) {
+      --pos;
+      if (pos->thread != thread) break;
+      if (pos->event_id < 0 || pos->event_id == event) {
+        return static_cast<uint32_t>(pos - m_records.begin());
+      }
+    }
+    return kNone;
+  }
+
+  // Syncs are resolved in call order, so the latest record claimed so far is the latest one
+  // before this call (a claimed record always precedes the call that claimed it).
+  uint32_t LatestKnownRecord(int64_t event, TimeNs before) const {
+    auto it = m_latest_of_event.find(event);
+    if (it == m_latest_of_event.end() || m_records[it->second].ts >= before) return kNone;
+    return it->second;
+  }
+
+  // The stream a record was recorded on, when no sync said it (wait_on_stream = -1):
+  //   1. the stream of the last kernel / memcpy the same thread launched before the record
+  //      call (PyTorch records an event on the stream it has just launched work on);
+  //   2. else GPU timing: the packet on another stream of the device whose end is the latest
+  //      before the waiting stream's next packet started (what the wait evidently waited for).
+  void PlaceRecordStreams() {
+    std::vector<uint32_t> first_wait(m_records.size(), kNone);
+    for (uint32_t s : m_sync_order) {
+      const uint32_t r = m_sync_record[s];
+      if (r != kNone && first_wait[r] == kNone &&
+          m_c.syncs[s].kind == KinetoSyncKind::kStreamWait) {
+        first_wait[r] = s;
+      }
+    }
+    for (uint32_t i = 0; i < m_records.size(); ++i) {
+      Record& r = m_records[i];
+      if (r.event_id < 0 || r.queue != 0) continue;
+      auto pos = std::lower_bound(m_launches.begin(), m_launches.end(), Launch{r.thread, r.ts, 0});
+      if (pos != m_launches.begin() && std::prev(pos)->thread == r.thread) {
+        r.queue = m_c.packets[std::prev(pos)->packet].queue;
+        ++m_n.streams_by_launch;
+        continue;
+      }
+      if (first_wait[i] != kNone) {
+        const KinetoSync& sync = m_c.syncs[first_wait[i]];
+        const QueueId waiting = WaitQueue(sync);
+        const uint32_t next =
+            waiting ? m_timing->NextLaunched(waiting, CallTime(first_wait[i])) : kNone;
+        const uint32_t before =
+            next == kNone
+                ? kNone
+                : m_timing->LatestEndBefore(sync.process, waiting, r.ts, m_c.packets[next].start);
+        if (before != kNone) {
+          r.queue = m_c.packets[before].queue;
+          ++m_n.streams_by_timing;
+          continue;
+        }
+      }
+      ++m_n.streams_unknown;
+    }
+  }
+
+  QueueId WaitQueue(const KinetoSync& sync) {
+    const int64_t stream = sync.stream >= 0 ? sync.stream : sync.args.stream;
+    return stream >= 0 ? m_queue_for(sync.process, stream) : 0;
+  }
+
+  FenceId FenceOfEvent(uint32_t device, int64_t event) {
+    auto [it, added] = m_event_fences.try_emplace({device, event}, 0);
+    if (added) {
+      core::store::FenceInfo info;
+      info.name = fmt::format("CUDA event {}", event);
+      info.kind = core::model::FenceKind::kOther;
+      info.handle = event;
+      it->second = m_writer.AddFence(info);
+    }
+    return it->second;
+  }
+
+  // One fence per (device, CUDA event id); the n-th record of the event signals value n.
+  void MakeRecordSignals() {
+    std::map<std::pair<uint32_t, int64_t>, std::vector<uint32_t>> by_event;
+    for (uint32_t i = 0; i < m_records.size(); ++i) {
+      if (m_records[i].event_id >= 0) {
+        by_event[{m_records[i].device, m_records[i].event_id}].push_back(i);
+      } else {
+        ++m_n.records_unclaimed;
+      }
+    }
+    for (auto& [key, list] : by_event) {
+      std::sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
+        return std::tie(m_records[a].ts, m_records[a].correlation) <
+               std::tie(m_records[b].ts, m_records[b].correlation);
+      });
+      const FenceId fence = FenceOfEvent(key.first, key.second);
+      uint64_t value = 0;
+      for (uint32_t i : list) {
+        Record& r = m_records[i];
+        r.fence = fence;
+        r.value = ++value;
+        if (r.queue == 0) continue;
+        r.signal_op = m_next_signal++;
+        r.executed = m_timing->CompletedAfter(r.queue, r.ts).at;
+        AddSignal(r.queue, r.thread, fence, r.value, r.signal_op, r.ts, r.executed);
+      }
+    }
+  }
+
+  void AddSignal(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t op,
+                 TimeNs queued_at, TimeNs executed_at) {
+    EventRecord queued;
+    queued.ts = queued_at;
+    queued.kind = EventKind::FenceSignalQueued;
+    queued.queue = queue;
+    queued.thread = thread;
+    queued.fence = fence;
+    queued.value = value;
+    queued.op = op;
+    m_sink.Add(queued);
+    EventRecord executed;
+    executed.ts = executed_at;
+    executed.kind = EventKind::FenceSignalExecuted;
+    executed.queue = queue;
+    executed.fence = fence;
+    executed.value = value;
+    executed.op = op;
+    executed.arg0 = static_cast<int64_t>(value - 1);
+    m_sink.Add(executed);
+  }
+
+  // A Stream Wait Event: queued at the cudaStreamWaitEvent call; the stream reaches it when its
+  // earlier work has completed (observed); it holds the stream until the record executed. The
+  // wait box ends when the stream went on: at the start of the next packet launched on it, when
+  // that packet had been launched by the time the record executed (the wait held it back), or
+  // at the release itself when the next launch came later (the stream then waited for the host,
+  // which is not this wait's doing).
+  // From the capture only when the sync named its record and the record's stream is named;
+  // a record found by the rules of ResolveSyncRecords is an inference.
+  ReleaseLink LinkOf(uint32_t s) const {
+    const uint32_t r = m_sync_record[s];
+    if (r == kNone || m_records[r].signal_op == 0) return ReleaseLink::kNotGiven;
+    return m_sync_named[s] ? m_records[r].Link() : ReleaseLink::kInferred;
+  }
+
+  void PlaceGpuWait(uint32_t s) {
+    const KinetoSync& sync = m_c.syncs[s];
+    const QueueId queue = WaitQueue(sync);
+    if (!queue) {
+      ++m_n.waits_without_stream;
+      return;
+    }
+    const KinetoRuntimeCall* call = CallOf(sync);
+    const TimeNs queued_at = CallTime(s);
+    const uint32_t ri = m_sync_record[s];
+    const Record* r = ri == kNone ? nullptr : &m_records[ri];
+    const bool signalled = r && r->signal_op != 0;
+    const TimeNs observed = m_timing->CompletedAfter(queue, queued_at).at;
+    const TimeNs released = signalled ? std::max(observed, r->executed) : observed;
+    TimeNs unblocked = released;
+    const uint32_t next = m_timing->NextLaunched(queue, queued_at);
+    if (next != kNone) {
+      const KinetoPacket& p = m_c.packets[next];
+      if (p.start < released) {
+        ++m_n.released_before_signal;
+        unblocked = std::max(observed, p.start);
+      } else if (p.submit <= released) {
+        unblocked = p.start;
+      }
+    }
+    if (!r) ++m_n.waits_without_record;
+    const ReleaseLink link = LinkOf(s);
+    if (link == ReleaseLink::kInferred) ++m_n.gpu_waits_inferred;
+    const int64_t op = m_next_wait++;
+    EventRecord q;
+    q.ts = queued_at;
+    q.kind = EventKind::FenceWaitQueued;
+    q.queue = queue;
+    q.thread = call ? call->thread : 0;
+    q.fence = r ? r->fence
+                : (sync.args.wait_on_event_id >= 0
+                       ? FenceOfEvent(sync.process, sync.args.wait_on_event_id)
+                       : 0);
+    q.value = r ? r->value : 0;
+    q.op = op;
+    m_sink.Add(q);
+    EventRecord u = q;
+    u.ts = unblocked;
+    u.kind = EventKind::FenceWaitUnblocked;
+    u.thread = 0;
+    u.arg0 = observed;  // when the stream reached the wait
+    u.arg1 = signalled ? r->signal_op : 0;
+    u.arg2 = static_cast<int64_t>(link);
+    u.flags = static_cast<uint32_t>(core::model::WaitPath::kGpuNative);
+    m_sink.Add(u);
+  }
+
+  // The fence a Stream Sync / Context Sync waits on: "<stream> synchronize", one per stream,
+  // signalled once per sync at the point the sync waited for.
+  FenceId SyncFenceOf(QueueId queue) {
+    auto [it, added] = m_sync_fences.try_emplace(queue, 0);
+    if (added) {
+      core::store::FenceInfo info;
+      info.name = m_queue_name(queue) + " synchronize";
+      info.kind = core::model::FenceKind::kOther;
+      it->second = m_writer.AddFence(info);
+    }
+    return it->second;
+  }
+
+  // The queue whose work a Context Sync waited for: the device's stream that finished last.
+  QueueId LastToFinish(uint32_t device, TimeNs t) {
+    if (m_device_queues.empty()) {
+      for (const KinetoPacket& p : m_c.packets) m_device_queues[p.process].push_back(p.queue);
+      for (auto& [d, list] : m_device_queues) {
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+      }
+    }
+    QueueId best = 0;
+    TimeNs best_at = 0;
+    auto it = m_device_queues.find(device);
+    if (it == m_device_queues.end()) return 0;
+    for (QueueId q : it->second) {
+      const StreamTiming::Completion c = m_timing->CompletedAfter(q, t);
+      if (c.packet == kNone) continue;
+      const TimeNs at = m_c.packets[c.packet].end;
+      if (best == 0 || at > best_at) best = q, best_at = at;
+    }
+    return best;
+  }
+
+  void PlaceCpuWait(uint32_t s) {
+    const KinetoSync& sync = m_c.syncs[s];
+    const KinetoRuntimeCall* call = CallOf(sync);
     if (!call) {
-      ++calls_missing;
-      continue;
+      ++m_n.syncs_without_call;
+      return;
     }
-    const RecordInfo* record = nullptr;
+    FenceId fence = 0;
+    uint64_t value = 0;
+    ReleaseLink link = ReleaseLink::kNotGiven;
     if (sync.kind == KinetoSyncKind::kEventSync) {
-      record = find_record(sync, call->ts);
-      if (!record) ++event_syncs_unlinked;
+      const uint32_t ri = m_sync_record[s];
+      if (ri != kNone) {
+        const Record& r = m_records[ri];
+        fence = r.fence;
+        value = r.value;
+        link = LinkOf(s);
+      } else if (sync.args.wait_on_event_id >= 0) {
+        fence = FenceOfEvent(sync.process, sync.args.wait_on_event_id);
+      }
+    } else {
+      const QueueId queue = sync.kind == KinetoSyncKind::kStreamSync
+                                ? WaitQueue(sync)
+                                : LastToFinish(sync.process, call->ts);
+      if (queue) {
+        fence = SyncFenceOf(queue);
+        value = ++m_sync_values[queue];
+        TimeNs executed = m_timing->CompletedAfter(queue, call->ts).at;
+        if (executed > sync.end) {
+          // The host returned from the sync before the GPU timestamps say the work ended: the
+          // two clocks disagree; the release is the fact we keep.
+          ++m_n.syncs_before_work_end;
+          executed = sync.end;
+        }
+        AddSignal(queue, call->thread, fence, value, m_next_signal++, call->ts, executed);
+        // The stream is named by the sync (Context Sync: by the device); the work it waited for
+        // follows from stream order.
+        link = ReleaseLink::kFromCapture;
+      }
     }
-    const int64_t op = next_waiter++;
+    if (link == ReleaseLink::kInferred) ++m_n.cpu_waits_inferred;
+    const int64_t op = m_next_waiter++;
     EventRecord begin;
     begin.ts = sync.ts;
     begin.kind = EventKind::CpuWaitBegin;
     begin.thread = call->thread;
-    begin.fence = record ? record->fence : 0;
-    begin.value = record ? record->value : 0;
+    begin.fence = fence;
+    begin.value = value;
     begin.op = op;
-    sink.Add(begin);
+    m_sink.Add(begin);
     EventRecord released = begin;
     released.ts = sync.end;
     released.kind = EventKind::CpuWaitReleased;
-    released.arg1 = record ? static_cast<int64_t>(record->value) : 0;
-    sink.Add(released);
+    released.arg1 = static_cast<int64_t>(value);
+    released.arg2 = static_cast<int64_t>(link);
+    m_sink.Add(released);
   }
-  if (unlinked_waits) {
-    writer.CountProblem("kineto_wait_unlinked", Severity::kInfo,
-                        "cuda_sync \"Stream Wait Event\" events whose cudaEventRecord is not in "
-                        "the trace (or names no stream): no fence wait was made for them",
-                        unlinked_waits);
+
+  void Problem(const char* name, uint64_t count, const char* description) {
+    if (count) m_writer.CountProblem(name, Severity::kInfo, description, count);
   }
-  if (calls_missing) {
-    writer.CountProblem("kineto_sync_without_call", Severity::kInfo,
-                        "cuda_sync Event/Stream/Context Sync events with no CUDA runtime call of "
-                        "the same correlation id: the waiting CPU thread is unknown, no CPU wait "
-                        "was made",
-                        calls_missing);
+
+  void WriteCounts() {
+    std::unordered_set<int64_t> synced;
+    for (const KinetoSync& sync : m_c.syncs) synced.insert(sync.args.correlation);
+    uint64_t stream_wait_calls_without_sync = 0;
+    for (const auto& [correlation, call] : m_c.runtime_by_correlation) {
+      if (call.stream_wait && !synced.count(correlation)) ++stream_wait_calls_without_sync;
+    }
+    Problem("kineto_stream_wait_without_sync", stream_wait_calls_without_sync,
+            "cudaStreamWaitEvent calls with no cuda_sync event (traces from before Kineto wrote "
+            "them): the call names neither the waiting stream nor the event, no wait was placed");
+    // What was inferred and what could not be linked, as import problems (`fencescope info`).
+    struct Row {
+      const char* name;
+      uint64_t Counts::*count;
+      const char* description;
+    };
+    static const Row kRows[] = {
+        {"kineto_launch_by_correlation", &Counts::launches_by_correlation,
+         "kernels with no ac2g launch flow, linked to the runtime call of their correlation id"},
+        {"kineto_wait_link_inferred", &Counts::gpu_waits_inferred,
+         "GPU waits (Stream Wait Event) whose record or its stream the trace does not name "
+         "(wait_on_cuda_event_record_corr_id / wait_on_stream = -1): linked by inference "
+         "(release_link = inferred; schemas/kineto_inference.md)"},
+        {"kineto_cpu_wait_link_inferred", &Counts::cpu_waits_inferred,
+         "CPU waits (Event Sync) whose record the trace does not name: linked by inference"},
+        {"kineto_record_stream_by_launch", &Counts::streams_by_launch,
+         "event records placed on the stream of the last launch their thread made before them "
+         "(inferred)"},
+        {"kineto_record_stream_by_gpu_timing", &Counts::streams_by_timing,
+         "event records placed on the stream whose work ended last before the waiting stream went "
+         "on (inferred from GPU timing)"},
+        {"kineto_record_implied", &Counts::records_implied,
+         "Stream Wait Events whose event record is not in the trace but whose stream is "
+         "(wait_on_stream): a record is implied just before the wait's call (inferred)"},
+        {"kineto_record_stream_unknown", &Counts::streams_unknown,
+         "event records waited for whose stream could not be found: no signal was made, their "
+         "waits are placed unlinked"},
+        {"kineto_wait_unlinked", &Counts::waits_without_record,
+         "cuda_sync \"Stream Wait Event\" events with no record of their CUDA event before them in "
+         "the trace: placed as waits with nothing linked"},
+        {"kineto_wait_without_stream", &Counts::waits_without_stream,
+         "cuda_sync \"Stream Wait Event\" events naming no stream: no wait was placed"},
+        {"kineto_sync_without_call", &Counts::syncs_without_call,
+         "cuda_sync Event/Stream/Context Sync events with no CUDA runtime call of the same "
+         "correlation id: the waiting CPU thread is unknown, no CPU wait was made"},
+        {"kineto_event_record_unlinked", &Counts::records_unclaimed,
+         "cudaEventRecord calls that no cuda_sync event names or claims: the CUDA event they "
+         "recorded is not in the trace, so no fence signal was made for them"},
+        {"kineto_wait_released_before_signal", &Counts::released_before_signal,
+         "GPU waits whose stream's next packet started before the inferred record executed: the "
+         "inference and the GPU timestamps disagree (the wait ends at that start)"},
+        {"kineto_sync_before_work_end", &Counts::syncs_before_work_end,
+         "Stream / Context Syncs that returned before the GPU timestamps of the work they waited "
+         "for ended (host and GPU clocks disagree); the signal is placed at the return"},
+    };
+    for (const Row& row : kRows) Problem(row.name, m_n.*row.count, row.description);
   }
-  if (event_syncs_unlinked) {
-    writer.CountProblem("kineto_event_sync_unlinked", Severity::kInfo,
-                        "cuda_sync \"Event Sync\" events whose cudaEventRecord is not in the "
-                        "trace: the CPU wait was made without a fence",
-                        event_syncs_unlinked);
-  }
+
+  struct Launch {
+    ThreadId thread = 0;
+    TimeNs ts = 0;
+    uint32_t packet = 0;
+    bool operator<(const Launch& o) const {
+      return std::tie(thread, ts, packet) < std::tie(o.thread, o.ts, o.packet);
+    }
+  };
+
+  KinetoCollected& m_c;
+  RecordSink& m_sink;
+  core::store::TraceWriter& m_writer;
+  const QueueForStream& m_queue_for;
+  const std::function<std::string(QueueId)>& m_queue_name;
+  std::unique_ptr<StreamTiming> m_timing;
+  std::vector<Record> m_records;  // the record calls by (thread, ts), then implied records
+  size_t m_calls = 0;             // how many of m_records are calls
+  std::unordered_map<int64_t, uint32_t> m_record_by_correlation;
+  std::vector<Launch> m_launches;
+  std::vector<uint32_t> m_sync_order;
+  std::vector<uint32_t> m_sync_record;  // per sync: index into m_records or kNone
+  std::vector<bool> m_sync_named;       // per sync: it named its record (correlation id)
+  std::unordered_map<int64_t, uint32_t> m_latest_of_event;
+  std::map<std::pair<uint32_t, int64_t>, FenceId> m_event_fences;
+  std::unordered_map<QueueId, FenceId> m_sync_fences;
+  std::unordered_map<QueueId, uint64_t> m_sync_values;
+  std::unordered_map<uint32_t, std::vector<QueueId>> m_device_queues;
+  Counts m_n;
+  int64_t m_next_signal = 1, m_next_wait = 1, m_next_waiter = 1;
+};
+
+}  // namespace
+
+void MapKinetoSynchronisation(KinetoCollected& collected, RecordSink& sink,
+                              core::store::TraceWriter& writer, const QueueForStream& queue_for,
+                              const std::function<std::string(QueueId)>& queue_name) {
+  Mapper(collected, sink, writer, queue_for, queue_name).Run();
 }
 
 }  // namespace importers::chrome_json

@@ -1,20 +1,26 @@
-// The PyTorch profiler / Kineto GPU mapping (issue 7, trace-formats §1.7): what the builder
-// gathered about device streams, CUDA runtime calls and cuda_sync events becomes fence records.
+// The PyTorch profiler / Kineto GPU mapping (trace-formats §1.7): what the builder gathered
+// about device streams, CUDA runtime calls and cuda_sync events becomes fence records. Every
+// wait the trace holds is placed; what released it is linked where the trace says so and
+// inferred (and marked so: release_link = inferred) where it does not. The rules, with their
+// known limits, are written down in schemas/kineto_inference.md.
 //
-//   cudaEventRecord (runtime call, correlation C)   -> fence_signal_queued at the call, on the
-//       stream the event was recorded on, and fence_signal_executed at the point on that stream
-//       where everything launched before the call has completed (CUDA stream order).
-//       One fence per CUDA event id; value = how many times that event has been recorded.
-//   cuda_sync "Stream Wait Event" on stream S      -> fence_wait_queued (at the
-//       cudaStreamWaitEvent call) and fence_wait_unblocked on S, same fence and value as the
-//       record it waits for, arg1 = that signal's op id.
-//   cuda_sync "Event Sync" / "Stream Sync" / "Context Sync" -> cpu_wait_begin / cpu_wait_released
-//       on the CPU thread that made the call.
+//   cudaEventRecord* (runtime call, correlation C) -> fence_signal_queued at the call, on the
+//       stream the event was recorded on, and fence_signal_executed where everything launched
+//       on that stream before the call has completed (CUDA stream order). One fence per (device,
+//       CUDA event id); value = how many times that event has been recorded.
+//   cuda_sync "Stream Wait Event" on stream S  -> fence_wait_queued at the cudaStreamWaitEvent
+//       call and fence_wait_unblocked on S (observed_ns: when S reached the wait), on the fence
+//       of its CUDA event id, released_by_signal_id = the record it waited for when known.
+//   cuda_sync "Event Sync"                      -> a CPU wait on the calling thread, on the
+//       event's fence, released at the sync's end.
+//   cuda_sync "Stream Sync" / "Context Sync"    -> a CPU wait on the calling thread released at
+//       the sync's end, on the fence "<stream> synchronize" of the stream whose work it waited
+//       for (Context Sync: the device's stream that finished last), signalled at the call and
+//       executed when that stream's earlier work completed.
 //
-// Kineto writes neither the stream nor the CUDA event id on cudaEventRecord itself; both come
-// from the cuda_sync events that name the record by correlation (wait_on_cuda_event_record_corr_id,
-// wait_on_stream, wait_on_cuda_event_id). A record no sync names cannot be placed on a stream and
-// is counted, not guessed.
+// Current CUPTI (CUDA 12.x/13) writes wait_on_cuda_event_record_corr_id and wait_on_stream as
+// -1 and no event id or stream on the record call; then the record is inferred from call order
+// on the host and its stream from the launches before it (or, failing those, GPU timing).
 #pragma once
 
 #include <cstdint>
@@ -30,16 +36,23 @@ namespace importers::chrome_json {
 
 struct KinetoPacket {
   core::model::QueueId queue = 0;
+  uint32_t process = 0;           // index into ParsedTrace::processes (the device)
   uint32_t submitted_record = 0;  // index in the RecordSink
+  uint32_t started_record = kNone;
   TimeNs submit = 0;  // CPU launch time when a launch flow gave it, else the start
+  TimeNs start = 0;
   TimeNs end = 0;
+  core::model::ThreadId thread = 0;  // launching thread, 0 when unknown
+  int64_t correlation = -1;          // args.correlation (the launch call's), -1 when absent
 };
 
 struct KinetoRuntimeCall {
   TimeNs ts = 0;
   TimeNs end = 0;
   core::model::ThreadId thread = 0;
+  uint32_t record = kNone;    // the call's cpu_slice record in the RecordSink
   bool event_record = false;  // cudaEventRecord* / hipEventRecord*
+  bool stream_wait = false;   // cudaStreamWaitEvent / hipStreamWaitEvent
 };
 
 enum class KinetoSyncKind : uint8_t { kStreamWait, kEventSync, kStreamSync, kContextSync };
@@ -63,9 +76,11 @@ struct KinetoCollected {
 // Returns the queue of (device process, stream), creating it when the trace has no packet on it.
 using QueueForStream = std::function<core::model::QueueId(uint32_t process, int64_t stream)>;
 
-// Appends the fence and CPU-wait records to `sink`, adds one fence per CUDA event id to the
-// writer, and counts what could not be linked as import problems.
-void MapKinetoSynchronisation(const KinetoCollected& collected, RecordSink& sink,
-                              core::store::TraceWriter& writer, const QueueForStream& queue_for);
+// Links packets with no launch flow to the runtime call of their correlation id (a CPU launch
+// flow is added), then appends the fence and CPU-wait records to `sink`, adds the fences to the
+// writer, and counts in import_problems what was inferred and what could not be linked.
+void MapKinetoSynchronisation(KinetoCollected& collected, RecordSink& sink,
+                              core::store::TraceWriter& writer, const QueueForStream& queue_for,
+                              const std::function<std::string(core::model::QueueId)>& queue_name);
 
 }  // namespace importers::chrome_json

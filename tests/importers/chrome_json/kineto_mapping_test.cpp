@@ -89,14 +89,19 @@ TEST_F(KinetoMapping, EventRecordsAreSignalsOnTheRecordedStream) {
 }
 
 TEST_F(KinetoMapping, StreamWaitEventsAreWaitsLinkedToTheirSignal) {
-  // Wait 1: queued by cudaStreamWaitEvent at 19 on stream 8 for value 1 (by record correlation
-  // 2), unblocked at max(21 + 1, 50) = 50. Wait 2 names no record: the latest record of event 5
-  // at or before its call (90) is record #2, value 2; unblocked at max(91 + 1, 70) = 92.
+  // Wait 1: queued by cudaStreamWaitEvent at 19 on stream 8 for value 1 (named by record
+  // correlation 2). Nothing was launched on stream 8 before 19, so the stream reached the wait
+  // at once (observed 19). The record executed at 50; the next packet on stream 8 (the memcpy,
+  // no launch flow: launched at its start, 55) came after that, so the wait ends at 50 and the
+  // 50..55 gap is not the wait's. Linked from the capture (release_link 1).
+  // Wait 2 names no record: the calling thread's latest record call before 90 that belongs to no
+  // other event is record #2 (80, event 5): value 2, inferred (release_link 2). Stream 8 has
+  // nothing launched after 90 and record #2 executed at 80: the wait ends when reached, at 90.
   EXPECT_EQ(Rows("SELECT q.fence_value, q.ts_ns, q.queue_id, u.ts_ns, u.observed_ns, "
-                 "s.fence_value FROM fence_wait_queued q JOIN fence_wait_unblocked u USING "
-                 "(wait_id) JOIN fence_signal_queued s ON s.signal_id = u.released_by_signal_id "
-                 "ORDER BY q.ts_ns"),
-            "1|19000|2|50000|21000|1\n2|90000|2|92000|91000|2\n");
+                 "s.fence_value, u.release_link FROM fence_wait_queued q JOIN "
+                 "fence_wait_unblocked u USING (wait_id) JOIN fence_signal_queued s ON "
+                 "s.signal_id = u.released_by_signal_id ORDER BY q.ts_ns"),
+            "1|19000|2|50000|19000|1|1\n2|90000|2|90000|90000|2|2\n");
 }
 
 TEST_F(KinetoMapping, EventSyncIsACpuWaitOnTheCallingThread) {

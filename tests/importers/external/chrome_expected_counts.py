@@ -15,9 +15,14 @@ the mapping rules of issue 7 as written there, printing `key value` lines:
                       Kernel / Memcpy / Memset) on a device (pid holding such events or cuda_sync)
   packets.<pid>.<tid> the same per device stream
   queues              device streams holding packets, waits or signals
-  signals             cudaEventRecord calls whose stream a cuda_sync event names
-  waits               "Stream Wait Event" events whose record is found (by record correlation,
-                      else the latest earlier resolved record of the same CUDA event id)
+  signals             event records placed on a stream: named by a cuda_sync (record
+                      correlation id), or claimed by one (the waiting thread's latest record
+                      call of no other event) with their stream named or taken from the last
+                      launch of their thread; implied records (a Stream Wait Event naming a
+                      stream but no record); one per Stream Sync and per Context Sync
+  waits               "Stream Wait Event" events on a stream (every one is placed)
+  waits_linked        ... whose record is placed on a stream
+  waits_inferred      ... of them, linked by inference (record or stream not named)
   cpu_waits           Event / Stream / Context Sync events with a runtime call of the same
                       correlation id
 
@@ -97,54 +102,121 @@ def main(path):
     for (pid, tid), n in sorted(packets.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
         out[("packets.%s.%s" % (pid, tid)).replace(" ", "_")] = n
 
-    # Kineto synchronisation.
+    # Kineto synchronisation (schemas/kineto_inference.md, written again here from its text).
     runtime = {}
     for e in events:
         if e.get("ph") == "X" and e.get("cat") in RUNTIME_CATS:
             corr = e.get("args", {}).get("correlation")
             if isinstance(corr, int) and corr >= 0:
                 runtime[corr] = e
-    records = {c: {"ts": e["ts"], "stream": None, "event": None, "device": None}
-               for c, e in runtime.items()
-               if e.get("name", "").startswith(("cudaEventRecord", "hipEventRecord"))}
+    is_record = lambda e: e.get("name", "").startswith(("cudaEventRecord", "hipEventRecord"))
+    records = {c: {"ts": e["ts"], "tid": e["tid"], "stream": None, "event": None,
+                   "device": None, "named": False, "stream_named": False}
+               for c, e in runtime.items() if is_record(e)}
+    by_thread = collections.defaultdict(list)
+    for r in records.values():
+        by_thread[r["tid"]].append(r)
+    for rs in by_thread.values():
+        rs.sort(key=lambda r: r["ts"])
+    # Launches per host thread: a device packet's runtime call (by correlation id).
+    launches = collections.defaultdict(list)
+    for e in events:
+        if is_packet(e):
+            call = runtime.get(e.get("args", {}).get("correlation"))
+            if call is not None and not is_record(call) and call["ts"] <= e["ts"]:
+                launches[call["tid"]].append((call["ts"], (e["pid"], e["tid"])))
+    for ls in launches.values():
+        ls.sort(key=lambda x: x[0])
     syncs = [e for e in events if is_device_sync(e)]
-    for s in syncs:
+    call_ts = lambda s: runtime[s["args"]["correlation"]]["ts"] \
+        if s.get("args", {}).get("correlation") in runtime else s["ts"]
+    syncs.sort(key=call_ts)
+    latest_of_event = {}
+    wait_record = {}
+    wait_named = set()
+    implied = 0
+    for i, s in enumerate(syncs):
+        if s.get("name") not in ("Stream Wait Event", "Event Sync"):
+            continue
         a = s.get("args", {})
+        ev = a.get("wait_on_cuda_event_id", -1)
         r = records.get(a.get("wait_on_cuda_event_record_corr_id"))
-        if r is None or r["stream"] is not None:
-            continue
-        if a.get("wait_on_stream", -1) < 0 or a.get("wait_on_cuda_event_id", -1) < 0:
-            continue
-        r["stream"], r["event"], r["device"] = a["wait_on_stream"], a["wait_on_cuda_event_id"], s["pid"]
-    resolved = {c: r for c, r in records.items() if r["stream"] is not None}
-    out["signals"] = len(resolved)
-    queues = set(packets)
-    for r in resolved.values():
-        queues.add((r["device"], r["stream"]))
-
-    def find_record(s, before):
-        a = s.get("args", {})
-        r = resolved.get(a.get("wait_on_cuda_event_record_corr_id"))
         if r is not None:
-            return r
-        best = None
-        for r in resolved.values():
-            if r["device"] == s["pid"] and r["event"] == a.get("wait_on_cuda_event_id") and r["ts"] <= before:
-                if best is None or r["ts"] >= best["ts"]:
-                    best = r
-        return best
-
-    waits = cpu_waits = 0
-    for s in syncs:
+            if not r["named"]:
+                r["event"], r["device"], r["named"] = ev, s["pid"], True
+            if a.get("wait_on_stream", -1) >= 0 and not r["stream_named"]:
+                r["stream"], r["stream_named"] = (s["pid"], a["wait_on_stream"]), True
+            wait_named.add(i)
+        elif ev is not None and ev >= 0:
+            before = call_ts(s)
+            call = runtime.get(a.get("correlation"))
+            if call is not None:
+                for c in reversed([x for x in by_thread[call["tid"]] if x["ts"] < before]):
+                    if c["event"] is None or c["event"] == ev:
+                        r = c
+                        break
+            if r is None:
+                known = latest_of_event.get(ev)
+                if known is not None and known["ts"] < before:
+                    r = known
+            if r is None and s.get("name") == "Stream Wait Event" and a.get("wait_on_stream", -1) >= 0:
+                r = {"ts": before, "stream": (s["pid"], a["wait_on_stream"]), "event": ev,
+                     "device": s["pid"], "named": False, "stream_named": True}
+                implied += 1
+            if r is None:
+                continue
+            if r["event"] is None:
+                r["event"], r["device"] = ev, s["pid"]
+        else:
+            continue
+        wait_record[i] = r
+        if latest_of_event.get(r["event"]) is None or latest_of_event[r["event"]]["ts"] < r["ts"]:
+            latest_of_event[r["event"]] = r
+    claimed = [r for r in records.values() if r["event"] is not None]
+    for r in claimed:
+        if r["stream"] is None:
+            before = [x for x in launches.get(r["tid"], []) if x[0] < r["ts"]]
+            if before:
+                r["stream"] = before[-1][1]
+    signals = sum(1 for r in claimed if r["stream"] is not None) + implied
+    queues = set(packets)
+    for r in list(claimed) + [r for r in wait_record.values() if r not in claimed]:
+        if r["stream"] is not None:
+            queues.add(r["stream"])
+    waits = cpu_waits = waits_linked = waits_inferred = 0
+    device_launch_times = collections.defaultdict(list)
+    for e in events:
+        if is_packet(e):
+            call = runtime.get(e.get("args", {}).get("correlation"))
+            device_launch_times[e["pid"]].append(call["ts"] if call is not None and call["ts"] <= e["ts"] else e["ts"])
+    for i, s in enumerate(syncs):
         a = s.get("args", {})
         call = runtime.get(a.get("correlation"))
         if s.get("name") == "Stream Wait Event":
-            if find_record(s, call["ts"] if call else s["ts"]) is not None:
-                waits += 1
-                queues.add((s["pid"], s["tid"] if s["tid"] >= 0 else a.get("stream")))
+            stream = s["tid"] if isinstance(s["tid"], int) and s["tid"] >= 0 else a.get("stream", -1)
+            if stream is None or stream < 0:
+                continue
+            waits += 1
+            queues.add((s["pid"], stream))
+            r = wait_record.get(i)
+            if r is not None and r["stream"] is not None:
+                waits_linked += 1
+                if not (i in wait_named and r["named"] and r["stream_named"]):
+                    waits_inferred += 1
         elif s.get("name") in ("Event Sync", "Stream Sync", "Context Sync") and call is not None:
             cpu_waits += 1
+            if s.get("name") == "Stream Sync":
+                stream = s["tid"] if isinstance(s["tid"], int) and s["tid"] >= 0 else a.get("stream", -1)
+                if stream is not None and stream >= 0:
+                    signals += 1
+                    queues.add((s["pid"], stream))
+            elif s.get("name") == "Context Sync":
+                if any(t < call["ts"] for t in device_launch_times.get(s["pid"], [])):
+                    signals += 1
+    out["signals"] = signals
     out["waits"] = waits
+    out["waits_linked"] = waits_linked
+    out["waits_inferred"] = waits_inferred
     out["cpu_waits"] = cpu_waits
     out["queues"] = len(queues)
     for k, v in out.items():
