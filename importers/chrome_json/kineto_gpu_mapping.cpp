@@ -79,13 +79,11 @@ class Mapper {
   }
 
  private:
-  const KinetoRuntimeCall* CallOf(const KinetoSync& sync) const {
-    auto it = m_c.runtime_by_correlation.find(sync.args.correlation);
-    return it == m_c.runtime_by_correlation.end() ? nullptr : &it->second;
-  }
+  // The runtime call that made sync s (cudaStreamWaitEvent, cudaStreamSynchronize, ...), and
+  // its time (the sync's own start when the call is not in the trace); looked up once.
+  const KinetoRuntimeCall* CallOf(uint32_t s) const { return m_sync_calls[s]; }
   TimeNs CallTime(uint32_t s) const {
-    const KinetoRuntimeCall* call = CallOf(m_c.syncs[s]);
-    return call ? call->ts : m_c.syncs[s].ts;
+    return m_sync_calls[s] ? m_sync_calls[s]->ts : m_c.syncs[s].ts;
   }
 
   // ac2g flows are the usual launch link; a kernel without one (a dropped flow, a graph node
@@ -131,6 +129,11 @@ class Mapper {
       if (p.thread != 0) m_launches.push_back({p.thread, p.submit, i});
     }
     std::sort(m_launches.begin(), m_launches.end());
+    m_sync_calls.resize(m_c.syncs.size(), nullptr);
+    for (uint32_t s = 0; s < m_sync_calls.size(); ++s) {
+      auto it = m_c.runtime_by_correlation.find(m_c.syncs[s].args.correlation);
+      if (it != m_c.runtime_by_correlation.end()) m_sync_calls[s] = &it->second;
+    }
     // Syncs in host order (their calls), so that records are claimed as the program ran.
     m_sync_order.resize(m_c.syncs.size());
     for (uint32_t s = 0; s < m_sync_order.size(); ++s) m_sync_order[s] = s;
@@ -169,7 +172,7 @@ class Mapper {
         continue;
       }
       if (event < 0) continue;
-      const KinetoRuntimeCall* call = CallOf(sync);
+      const KinetoRuntimeCall* call = CallOf(s);
       const TimeNs before = CallTime(s);
       uint32_t found = call ? RecentRecordOnThread(call->thread, before, event) : kNone;
       if (found == kNone) found = LatestKnownRecord(event, before);
@@ -367,7 +370,7 @@ class Mapper {
       ++m_n.waits_without_stream;
       return;
     }
-    const KinetoRuntimeCall* call = CallOf(sync);
+    const KinetoRuntimeCall* call = CallOf(s);
     const TimeNs queued_at = CallTime(s);
     const uint32_t ri = m_sync_record[s];
     const Record* r = ri == kNone ? nullptr : &m_records[ri];
@@ -449,7 +452,7 @@ class Mapper {
 
   void PlaceCpuWait(uint32_t s) {
     const KinetoSync& sync = m_c.syncs[s];
-    const KinetoRuntimeCall* call = CallOf(sync);
+    const KinetoRuntimeCall* call = CallOf(s);
     if (!call) {
       ++m_n.syncs_without_call;
       return;
@@ -586,6 +589,7 @@ class Mapper {
   size_t m_calls = 0;             // how many of m_records are calls
   std::unordered_map<int64_t, uint32_t> m_record_by_correlation;
   std::vector<Launch> m_launches;
+  std::vector<const KinetoRuntimeCall*> m_sync_calls;  // per sync
   std::vector<uint32_t> m_sync_order;
   std::vector<uint32_t> m_sync_record;  // per sync: index into m_records or kNone
   std::vector<bool> m_sync_named;       // per sync: it named its record (correlation id)
