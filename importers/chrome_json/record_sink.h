@@ -62,6 +62,10 @@ class RecordSink {
       }
       core::store::EventRecord record = m_records[order[i]];
       record.ts += offset_ns;
+      // fence_wait_unblocked.observed_ns is a time on the same base as ts.
+      if (record.kind == core::model::EventKind::FenceWaitUnblocked && record.arg0 != 0) {
+        record.arg0 += offset_ns;
+      }
       rowid[order[i]] = writer.Append(record);
       if ((i & 0xFFFF) == 0) progress(static_cast<double>(i) / order.size());
     }

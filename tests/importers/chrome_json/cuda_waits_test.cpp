@@ -163,6 +163,17 @@ TEST_F(CudaWaits, StreamAndContextSyncsAreCpuWaitsReleasedByTheWorkTheyWaitedFor
             "90500|94500|100|GPU 0 stream 8 synchronize|90000|1\n");
 }
 
+TEST_F(CudaWaits, ObservedTimesShareTheTraceTimeBase) {
+  // With baseTimeNanoseconds, every time moves by the base, observed_ns too: the wait of
+  // kCupti13 is queued at 17 and observed at 17 (µs after the base).
+  std::string text = kCupti13;
+  text.replace(text.find("{\"traceEvents\""), 1, "{\"baseTimeNanoseconds\":5000000000,");
+  const fs::path db = Import(text.c_str(), "based");
+  EXPECT_EQ(Rows(db, "SELECT q.ts_ns, u.observed_ns FROM fence_wait_queued q JOIN "
+                     "fence_wait_unblocked u USING (wait_id)"),
+            "5000017000|5000017000\n");
+}
+
 TEST_F(CudaWaits, StatsCountLinkedAndInferredWaitsAsTheDatabaseHoldsThem) {
   const fs::path db = Import(kCupti13, "cupti13");
   const auto out = test_support::RunFencescope("stats " + test_support::Quote(db) + " --json");
