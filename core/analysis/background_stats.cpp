@@ -21,8 +21,12 @@ BackgroundStats ComputeBackgroundStats(const core::store::TraceStore& store,
       case TaskOutcome::kAbandoned: ++s.tasks_abandoned; break;
       case TaskOutcome::kPending: break;
     }
+    if (t.queued != kUnknownTime && t.started == kUnknownTime && t.outcome == TaskOutcome::kPending) {
+      ++s.tasks_waiting_at_end;
+    }
     if (t.started == kUnknownTime) continue;
     ++s.tasks_started;
+    if (t.outcome == TaskOutcome::kPending) ++s.tasks_running_at_end;
     edges.emplace_back(t.started, +1);
     edges.emplace_back(t.ended != kUnknownTime ? t.ended : r.end_ns, -1);
   }

@@ -24,6 +24,9 @@ struct BackgroundStats {
   uint64_t tasks_finished = 0;
   uint64_t tasks_cancelled = 0;
   uint64_t tasks_abandoned = 0;
+  // Started and neither finished, cancelled nor abandoned when the trace ended: still running.
+  uint64_t tasks_running_at_end = 0;
+  uint64_t tasks_waiting_at_end = 0;  // queued, never started by the trace's end
   uint64_t max_concurrent = 0;  // most tasks running at one instant
   uint64_t api_errors = 0;      // api_error records (refused mode calls)
   uint64_t passes = 0;

@@ -19,11 +19,15 @@ PreemptionStats ComputePreemptionStats(const core::store::TraceStore& store,
       ++out.requests;
       ++requests;
     }
-    if (m.preempted != kUnknownTime) ++out.packets_preempted;
     if (m.completed == kUnknownTime) continue;
     ++out.completed;
     all.push_back(m.latency_ns);
     samples.push_back(m.latency_ns);
+  }
+  for (const Packet& p : recon.packets) {
+    if (p.preemptions == 0) continue;
+    ++out.packets_preempted;
+    out.preemptions += p.preemptions;
   }
   out.tdrs = recon.tdrs.size();
   out.latency = Summarise(all);

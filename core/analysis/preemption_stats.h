@@ -21,7 +21,10 @@ struct GranularityLatency {
 struct PreemptionStats {
   uint64_t requests = 0;
   uint64_t completed = 0;
-  uint64_t packets_preempted = 0;  // stopped mid-packet (packet_preempted)
+  // Packets stopped mid-packet at least once (packet_preempted records), whether or not the
+  // trace has the preemption request (an ETW capture has only the preempted DMA packets).
+  uint64_t packets_preempted = 0;
+  uint64_t preemptions = 0;  // packet_preempted records (a packet may be preempted twice)
   uint64_t tdrs = 0;
   Percentiles latency;             // over the completed requests
   // The granularities of the first adapter as run (none without an adapter).

@@ -241,6 +241,7 @@ Json StatsJson(const ReportData& d) {
   preemption.Set("requests", p.requests);
   preemption.Set("completed", p.completed);
   preemption.Set("packets_preempted", p.packets_preempted);
+  preemption.Set("preemptions", p.preemptions);
   preemption.Set("max_latency_ns", p.latency.max);
   preemption.Set("p99_latency_ns", p.latency.p99);
   preemption.Set("tdrs", p.tdrs);
@@ -258,6 +259,8 @@ Json StatsJson(const ReportData& d) {
   background.Set("tasks_finished", b.tasks_finished);
   background.Set("tasks_cancelled", b.tasks_cancelled);
   background.Set("tasks_abandoned", b.tasks_abandoned);
+  background.Set("tasks_running_at_end", b.tasks_running_at_end);
+  background.Set("tasks_waiting_at_end", b.tasks_waiting_at_end);
   background.Set("max_concurrent", b.max_concurrent);
   background.Set("api_errors", b.api_errors);
   background.Set("passes", b.passes);

@@ -432,18 +432,7 @@ void EtlGpuMapper::OnSignalCall(const TimedDxgEvent& e) {
   // a released wait shows it ran.
   const uint32_t queue = ev.contexts.empty() ? 0 : ContextFor(ev.contexts[0], e.process_id).queue;
   for (const auto& pair : ev.objects) {
-    auto it = m_pending_signals.find(Key(pair));
-    bool merged = false;
-    if (it != m_pending_signals.end()) {
-      for (int64_t op : it->second) {
-        const FenceOp& queued = m_ops[op - 1];
-        if (queued.thread == thread && e.ts_ns - queued.queued_ts <= kSignalCallWindowNs) {
-          merged = true;
-          break;
-        }
-      }
-    }
-    if (merged) {
+    if (QueuedByThisThread(pair, thread, e.ts_ns)) {
       ++m_counts.signal_calls_merged;
     } else {
       QueueSignal(e.ts_ns, nullptr, queue, thread, pair);
@@ -451,19 +440,37 @@ void EtlGpuMapper::OnSignalCall(const TimedDxgEvent& e) {
   }
 }
 
+// A signal of (object, value) this thread queued within kSignalCallWindowNs before `ts`, still
+// waiting to execute: the call at `ts` is the one behind it, not a signal of its own.
+bool EtlGpuMapper::QueuedByThisThread(const SyncPair& pair, uint32_t thread, int64_t ts) const {
+  auto it = m_pending_signals.find(Key(pair));
+  if (it == m_pending_signals.end()) return false;
+  for (int64_t op : it->second) {
+    const FenceOp& queued = m_ops[op - 1];
+    if (queued.thread == thread && ts - queued.queued_ts <= kSignalCallWindowNs) return true;
+  }
+  return false;
+}
+
+// SignalSynchronizationObjectFromGpu (294) is the kernel call a user-mode driver makes to have a
+// context signal a monitored fence: it is logged on the calling thread a few microseconds after
+// the signal packet (245) it queues, while earlier packets of the context may still be running.
+// It is when the signal was asked for, not when the GPU executed it (that is the signal packet's
+// retirement). Taking it for the execution put signals before the packets queued ahead of them
+// on their context (seed 001: a queue's Signal updates the fence only after the earlier work).
 void EtlGpuMapper::OnSignalFromGpu(const TimedDxgEvent& e) {
   const DxgEvent& ev = e.event;
+  const uint32_t thread = Thread(e.process_id, e.thread_id);
   for (const auto& pair : ev.objects) {
-    auto it = m_pending_signals.find(Key(pair));
-    if (it != m_pending_signals.end() && !it->second.empty()) {
-      ExecuteSignal(e.ts_ns, m_ops[it->second.front() - 1]);
+    if (QueuedByThisThread(pair, thread, e.ts_ns)) {
+      ++m_counts.signal_from_gpu_calls_merged;
       continue;
     }
-    // The GPU signalled a value whose queueing is not in the capture.
+    // The call's signal packet is not in the capture: the signal is queued at the call and
+    // executes when a wait's release shows it ran (UnblockWait), else never in the capture.
     const uint32_t queue = ev.contexts.empty() ? 0 : ContextFor(ev.contexts[0], e.process_id).queue;
-    FenceOp& op = NewOp(OpKind::kSignal, pair, queue, 0);
-    ExecuteSignal(e.ts_ns, op);
-    ++m_counts.signals_executed_without_queue;
+    QueueSignal(e.ts_ns, nullptr, queue, thread, pair);
+    ++m_counts.signals_from_gpu_without_packet;
   }
 }
 

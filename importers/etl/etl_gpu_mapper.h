@@ -72,7 +72,8 @@ struct GpuMapperCounts {
   uint64_t signals_queued = 0;
   uint64_t signal_calls_merged = 0;      // 230 objects already queued by their 245 packets
   uint64_t signals_executed = 0;
-  uint64_t signals_executed_without_queue = 0;  // 294 with no queued signal in the capture
+  uint64_t signal_from_gpu_calls_merged = 0;    // 294 calls behind signal packets already queued
+  uint64_t signals_from_gpu_without_packet = 0;  // 294 calls whose signal packet is not captured
   uint64_t signals_inferred_from_unwait = 0;
   uint64_t signals_never_executed = 0;
   uint64_t waits_queued = 0;
@@ -176,6 +177,7 @@ class EtlGpuMapper {
   void OnQueuePacketStop(const TimedDxgEvent& e);
   void OnSignalCall(const TimedDxgEvent& e);
   void OnSignalFromGpu(const TimedDxgEvent& e);
+  bool QueuedByThisThread(const SyncPair& pair, uint32_t thread, int64_t ts) const;
   void OnWaitCall(const TimedDxgEvent& e);
   void OnUnwaitQueuePacket(const TimedDxgEvent& e);
   void OnDmaStart(const TimedDxgEvent& e);

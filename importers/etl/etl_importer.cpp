@@ -145,8 +145,12 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
        "preempted DMA packets resubmitted (same hContext and sequence), shown as resumed"},
       {"etl_dma_completed_out_of_order", c.dma_out_of_order,
        "DMA completions that were not the oldest packet of their inferred node"},
-      {"etl_signal_executed_without_queue", c.signals_executed_without_queue,
-       "SignalSynchronizationObjectFromGpu for a value whose queueing is not in the capture"},
+      {"etl_signal_from_gpu_call_merged", c.signal_from_gpu_calls_merged,
+       "SignalSynchronizationObjectFromGpu calls behind signal packets already queued: the "
+       "call is when the signal was asked for; it executes when its packet retires"},
+      {"etl_signal_from_gpu_without_packet", c.signals_from_gpu_without_packet,
+       "SignalSynchronizationObjectFromGpu calls whose signal packet is not in the capture: "
+       "queued at the call, executed when a released wait shows it ran"},
       {"etl_signal_execution_inferred", c.signals_inferred_from_unwait,
        "signals with no execution event, placed at the release of the wait they satisfied"},
       {"etl_signal_not_executed", c.signals_never_executed,

@@ -186,3 +186,39 @@ TEST(SimulatedReport, MissingRecordsAreCountedNeverFatal) {
     EXPECT_NE(ReadFile(dir / "lossy.html").find("What could not be linked"), std::string::npos);
   }
 }
+
+TEST(SimulatedReport, BackgroundTasksStillRunningOrWaitingAtTheEndAreCounted) {
+  ScratchDir dir;
+  auto trace = dir / "default.db";
+  Simulate("default", trace);
+  auto store = core::store::LoadTrace(trace);
+  Json j = ReportJson(AnalyseTrace(store, false));
+  // Started, and neither finished, cancelled nor abandoned by the end: still running.
+  const std::string ended =
+      "SELECT task_id FROM task_finished UNION SELECT task_id FROM task_cancelled UNION SELECT "
+      "task_id FROM task_abandoned";
+  const int64_t running = SqlCount(trace, "SELECT COUNT(*) FROM task_started WHERE task_id NOT "
+                                          "IN (" + ended + ")");
+  EXPECT_EQ(At(j, "background.tasks_running_at_end"), running);
+  EXPECT_GT(running, 0);  // the default scenario ends while a PGO task compiles
+  EXPECT_EQ(At(j, "background.tasks_waiting_at_end"),
+            SqlCount(trace, "SELECT COUNT(*) FROM task_queued WHERE task_id NOT IN (SELECT "
+                            "task_id FROM task_started) AND task_id NOT IN (" + ended + ")"));
+  // queued = finished + cancelled + abandoned + running + waiting
+  EXPECT_EQ(At(j, "background.tasks_queued"),
+            At(j, "background.tasks_finished") + At(j, "background.tasks_cancelled") +
+                At(j, "background.tasks_abandoned") + running +
+                At(j, "background.tasks_waiting_at_end"));
+}
+
+TEST(SimulatedReport, PreemptedPacketsAreCountedFromTheirRecords) {
+  ScratchDir dir;
+  auto trace = dir / "preemption.db";
+  Simulate("preemption", trace);
+  auto store = core::store::LoadTrace(trace);
+  Json j = ReportJson(AnalyseTrace(store, false));
+  EXPECT_EQ(At(j, "preemption.packets_preempted"),
+            SqlCount(trace, "SELECT COUNT(DISTINCT packet_id) FROM packet_preempted"));
+  EXPECT_EQ(At(j, "preemption.preemptions"),
+            SqlCount(trace, "SELECT COUNT(*) FROM packet_preempted"));
+}

@@ -25,13 +25,16 @@ constexpr std::string_view kDxg = etl_test::kDxgKrnl;
 // 20   175 DmaPacket Start A seq 1, submission 500  packet_submitted + packet_started (hardware),
 //                                                   packet_started (software A seq 1)
 // 30   245 signal packet A seq 2 (fence, 5)         packet_submitted (flags 64), fence_signal_queued
+// 31   294 SignalFromGpu A (fence, 5), same thread  the call behind that packet: merged (it asks
+//                                                   for the signal; it is not its execution)
 // 40   244 wait packet B seq 1 (fence, 5)           packet_submitted (flags 32), fence_wait_queued
 // 41   295 WaitFromGpu B (fence, 5)                 merged into the wait packet
 // 50   177 DmaPacket Info completion 500, type 1    interrupt (dma_completion), packet_completed (hw)
 // 55   180 QueuePacket Stop A seq 1                 packet_completed (software A)
-// 60   294 SignalFromGpu A (fence, 5)               fence_signal_executed
 // 65   297 WaitFromCpu (fence, 6) on thread 201     cpu_wait_begin
-// 70   238 UnwaitQueuePacket (B's wait packet)      fence_wait_unblocked, arg1 = the signal's op
+// 70   238 UnwaitQueuePacket (B's wait packet)      fence_wait_unblocked, arg1 = the signal's op;
+//                                                   the release shows the signal ran:
+//                                                   fence_signal_executed (before its retirement)
 // 75   180 QueuePacket Stop A seq 2                 packet_completed
 // 80   180 QueuePacket Stop B seq 1                 packet_completed
 // 88   300 UnwaitCpuWaiter (6, fence)               cpu_wait_released
@@ -50,12 +53,12 @@ std::string Capture() {
   b.Event(kDxg, 175, 1, 20, Bytes().U64(kCtxA).U64(0).U32(0).U64(500).U32(1).U64(0).U32(0), 4, 8);
   b.Event(kDxg, 245, 2, 30,
           Bytes().U64(kCtxA).U32(2).U32(0).U32(1).U64(kFence).U64(5).U64(0x1A2));
+  b.Event(kDxg, 294, 0, 31, Bytes().U32(1).U64(kCtxA).U32(0).U32(1).U64(kFence).U64(5));
   b.Event(kDxg, 244, 1, 40, Bytes().U64(kCtxB).U32(1).U32(0).U64(kFence).U64(5).U64(0x1B1));
   b.Event(kDxg, 295, 0, 41, Bytes().U64(kCtxB).U32(1).U64(kFence).U64(5));
   b.Event(kDxg, 177, 1, 50,
           Bytes().U64(kCtxA).U32(0).U64(500).U32(1).U32(1).U32(0).U64(0).U32(0).U64(0), 4, 8);
   b.Event(kDxg, 180, 1, 55, Bytes().U64(kCtxA).U32(0).U32(1).U32(0).U32(0).U64(0x1A1));
-  b.Event(kDxg, 294, 0, 60, Bytes().U32(1).U64(kCtxA).U32(0).U32(1).U64(kFence).U64(5), 4, 8);
   b.Event(kDxg, 297, 0, 65, Bytes().U64(0xDE).U32(1).U64(kFence).U64(6).U64(0x65C).U32(0), 100,
           201);
   b.Event(kDxg, 238, 0, 70, Bytes().U64(0x1B1).U64(kCtxB), 4, 8);
@@ -126,9 +129,15 @@ TEST_F(EtlImporterTest, SoftwareQueuesPerContextAndOneHardwareQueue) {
 
 TEST_F(EtlImporterTest, SignalReleasesTheWaitOnTheSameFenceAndValue) {
   EXPECT_EQ(Q("SELECT ts_ns || ',' || fence_value FROM fence_signal_queued"), "3000,5");
+  EXPECT_EQ(Q("SELECT count(*) FROM fence_signal_queued"), "1");
+  EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = "
+              "'etl_signal_from_gpu_call_merged'"),
+            "1");
+  // Executed when the wait's release (70) shows it ran: before its packet retired (75), never
+  // at the call (31), which is before packet A seq 1 (queued ahead of it) completed at 55.
   EXPECT_EQ(Q("SELECT ts_ns || ',' || fence_value || ',' || previous_value "
               "FROM fence_signal_executed"),
-            "6000,5,0");
+            "7000,5,0");
   EXPECT_EQ(Q("SELECT ts_ns || ',' || fence_value FROM fence_wait_queued"), "4000,5");
   EXPECT_EQ(Q("SELECT u.ts_ns || ',' || u.wait_path || ',' || (u.released_by_signal_id = "
               "s.signal_id) || ',' || (u.fence_id = s.fence_id) "

@@ -183,6 +183,23 @@ def main():
                 released += 1
                 if best[h] >= v:
                     released_after_signal += 1
+    # 294 SignalSynchronizationObjectFromGpu calls that ask for signals a 245 signal packet
+    # queued within the last millisecond (the call behind the packet), and the others.
+    window = perf_freq // 1000
+    recent = {}  # (handle, value) -> time of the last 245 packet queueing it
+    behind_packet = without_packet = 0
+    for ts, eid, ver, p in by_time:
+        if eid == 245:
+            for pair in pairs(eid, p):
+                recent[pair] = ts
+        elif eid == 294:
+            for pair in pairs(eid, p):
+                if pair in recent and ts - recent[pair] <= window:
+                    behind_packet += 1
+                else:
+                    without_packet += 1
+    out["signal_from_gpu_294_behind_a_packet"] = behind_packet
+    out["signal_from_gpu_294_without_packet"] = without_packet
     out["wait_packets_released_by_unwait"] = released
     out["wait_packets_released_after_a_signal"] = released_after_signal
     out["cpu_wait_objects_297"] = sum(struct.unpack_from("<I", p, 8)[0]

@@ -189,3 +189,52 @@ TEST(EtlSampleTruncated, EveryCutGivesACleanErrorOrWithLenientACountedLoss) {
                  "WHERE name = 'etl_corrupt_buffer'"),
             "146,2");  // the cut buffer + 145 the logfile header counts but the file lacks
 }
+
+namespace {
+
+using test_support::Quote;
+
+// The value of "key": N in the JSON text after `after` (a section name); -1 when absent.
+int64_t JsonNumberAfter(const std::string& json, const std::string& after, const std::string& key) {
+  const size_t section = json.find("\"" + after + "\"");
+  if (section == std::string::npos) return -1;
+  const size_t at = json.find("\"" + key + "\": ", section);
+  if (at == std::string::npos) return -1;
+  return std::stoll(json.substr(at + key.size() + 4));
+}
+
+}  // namespace
+
+TEST_F(EtlSample, ContextSignalsExecuteAfterThePacketsQueuedAheadOfThem) {
+  // seed 001: a queue's Signal updates the fence only after the earlier work on that queue. The
+  // SignalSynchronizationObjectFromGpu call is logged right after its signal packet is queued,
+  // while packets ahead of it still run: it is no execution time. By SQL over the views, no
+  // signal on a context's software queue may execute before a packet submitted to that queue
+  // ahead of it completed.
+  EXPECT_EQ(Q("WITH s AS (SELECT q.queue_id, q.ts_ns AS queued, e.ts_ns AS executed FROM "
+              "fence_signal_queued q JOIN fence_signal_executed e USING (signal_id) JOIN queues "
+              "qu ON qu.id = q.queue_id WHERE qu.type = 4) SELECT count(*) FROM s WHERE EXISTS "
+              "(SELECT 1 FROM packet_submitted p JOIN packet_completed c USING (packet_id) "
+              "WHERE p.queue_id = s.queue_id AND p.ts_ns < s.queued AND c.ts_ns > s.executed)"),
+            "0");
+  // The 294 calls (etl_counts.py): 483 ask for signals a 245 packet queued within the last
+  // millisecond (signal_from_gpu_294_behind_a_packet: merged), 327 have no packet in the capture
+  // (signal_from_gpu_294_without_packet: queued at the call).
+  EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = "
+              "'etl_signal_from_gpu_call_merged'"),
+            "483");
+  EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = "
+              "'etl_signal_from_gpu_without_packet'"),
+            "327");
+}
+
+TEST_F(EtlSample, StatsCountThePreemptedDmaPackets) {
+  // dma_preempted (etl_counts.py): 25 DmaPacket Info events with InterruptType 2, each a
+  // different packet; the capture has no preemption requests.
+  EXPECT_EQ(Q("SELECT count(DISTINCT packet_id) FROM packet_preempted"), "25");
+  auto r = RunFencescope("stats " + Quote(*s_db) + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(JsonNumberAfter(r.out, "preemption", "packets_preempted"), 25) << r.out;
+  EXPECT_EQ(JsonNumberAfter(r.out, "preemption", "preemptions"), 25);
+  EXPECT_EQ(JsonNumberAfter(r.out, "preemption", "requests"), 0);
+}
