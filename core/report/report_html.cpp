@@ -37,15 +37,11 @@ std::string Cell(const std::string& text, const std::string& css_class = "") {
   return open + XmlEscape(text) + "</td>";
 }
 
-// A packet-name cell. Templated CUDA kernel names reach thousands of characters: past
-// kNameChars the cell shows the start and the whole name as its tooltip.
+// A packet-name cell: long names shortened, the whole name as the tooltip.
 std::string NameCell(const std::string& name) {
-  constexpr size_t kNameChars = 160;
-  if (name.size() <= kNameChars) return Cell(name, "name");
-  size_t cut = kNameChars;
-  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
-  return "<td class=\"name\" title=\"" + XmlEscape(name) + "\">" +
-         XmlEscape(name.substr(0, cut)) + "&hellip;</td>";
+  const std::string shown = ShortenName(name);
+  if (shown.size() == name.size()) return Cell(name, "name");
+  return "<td class=\"name\" title=\"" + XmlEscape(name) + "\">" + XmlEscape(shown) + "</td>";
 }
 
 std::string Section(const std::string& id, const std::string& title) {

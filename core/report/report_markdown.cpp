@@ -44,7 +44,8 @@ std::string PacketStatsTable(const ReportData& d) {
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < stats.size() && i < kMarkdownPacketRows; ++i) {
     const PacketNameStats& r = stats[i];
-    rows.push_back({PacketLabel(*d.store, r.name), d.QueueName(r.queue), std::to_string(r.count),
+    rows.push_back({ShortenName(PacketLabel(*d.store, r.name)), d.QueueName(r.queue),
+                    std::to_string(r.count),
                     D(static_cast<double>(r.total_ns)), D(r.mean_ns),
                     D(static_cast<double>(r.p50_ns)), D(static_cast<double>(r.p99_ns)),
                     D(static_cast<double>(r.max_ns))});
@@ -65,7 +66,9 @@ std::string PathStepsTable(const ReportData& d) {
     rows.push_back({PathStepKindName(it->kind), d.TrackName(it->queue, it->thread),
                     fmt::format("{} ns", it->start - d.recon.start_ns),
                     D(static_cast<double>(it->end - it->start)),
-                    packet != kNoIndex ? PacketLabel(*d.store, d.recon.packets[packet].name) : ""});
+                    packet != kNoIndex
+                        ? ShortenName(PacketLabel(*d.store, d.recon.packets[packet].name))
+                        : ""});
   }
   if (rows.empty()) return "";
   return "### Last steps (latest first)\n\n" +

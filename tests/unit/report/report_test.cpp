@@ -10,6 +10,7 @@
 #include "core/report/report_html.h"
 #include "core/report/report_json.h"
 #include "core/report/report_markdown.h"
+#include "core/report/svg_chart.h"
 #include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
 
@@ -339,4 +340,21 @@ TEST(ReportSections, ShownWhenTheTraceHasRecordsOfThem) {
   EXPECT_TRUE(Contains(md, "| interrupts | 1 |"));
   EXPECT_TRUE(Contains(md, "| log overruns | 1 |"));
   EXPECT_FALSE(Contains(md, "## Preemption"));
+}
+
+TEST(ReportHtml, LongPacketNamesAreShortenedWithTheWholeNameAsTooltip) {
+  // 200 bytes -> the first 160 and an ellipsis; a two-byte character across byte 160 is not cut
+  EXPECT_EQ(ShortenName(std::string(200, 'a')), std::string(160, 'a') + "\u2026");
+  EXPECT_EQ(ShortenName(std::string(159, 'a') + "\u00e9" + "b"), std::string(159, 'a') + "\u2026");
+  EXPECT_EQ(ShortenName("draw"), "draw");
+  FullReport r([](const auto& path) {
+    hand_trace::HandTrace t(path);
+    auto q = t.Queue("gfx");
+    t.Packet(q, t.Thread("main"), 1, 0, 10, 20, 0, t.Name(std::string(300, 'k')));
+    return t.Finish(0, 30);
+  });
+  const std::string html = ReportHtml(r.data);
+  EXPECT_TRUE(Contains(html, "<td class=\"name\" title=\"" + std::string(300, 'k') + "\">" +
+                                 std::string(160, 'k') + "\u2026</td>"));
+  EXPECT_TRUE(Contains(ReportMarkdown(r.data), "| " + std::string(160, 'k') + "\u2026 | gfx |"));
 }
