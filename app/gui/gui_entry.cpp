@@ -57,7 +57,7 @@ void RegisterWindowCommands(CLI::App& app) {
                    "Select an item: event:ROWID, packet:ID, signal:ID, wait:ID, task:ID");
   view->add_option("--panel", options->panel,
                    "Panel under the timeline: stats, events, interrupts, pgo, findings, sql, "
-                   "tracks");
+                   "tracks, packets");
   view->add_option("--sql", options->sql, "Query to run in the SQL console");
   view->add_option("--size", *size, "Window size WIDTH HEIGHT (1600 1000)")->expected(2);
   view->callback([options, trace, window, range, size] {

@@ -73,7 +73,7 @@ void ApplyOptions(views::MainWindow& main, const RunOptions& options) {
     if (!panel) {
       throw core::Error(
           fmt::format("--panel '{}': expected stats, events, interrupts, pgo, "
-                      "findings, sql or tracks",
+                      "findings, sql, tracks or packets",
                       options.panel));
     }
     main.ShowPanel(*panel);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "core/analysis/packet_completions.h"
+
 namespace core::analysis {
 
 const char* PathStepKindName(PathStepKind kind) {
@@ -279,7 +281,19 @@ class Walker {
 }  // namespace
 
 CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
-  return Walker(r).Walk(until);
+  CriticalPath path = Walker(r).Walk(until);
+  // Name the work behind each wait: built only when a path step needs it.
+  PacketCompletions completions;
+  bool indexed = false;
+  for (PathStep& s : path.steps) {
+    if (s.signal == kNoIndex || r.signals[s.signal].cpu) continue;
+    if (!indexed) {
+      completions = IndexPacketCompletions(r);
+      indexed = true;
+    }
+    s.released_by_packet = PacketBeforeSignal(r, completions, s.signal);
+  }
+  return path;
 }
 
 }  // namespace core::analysis

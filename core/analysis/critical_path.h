@@ -48,6 +48,13 @@ struct PathStep {
   uint32_t packet = kNoIndex;    // kRun, kSubmit
   uint32_t wait = kNoIndex;      // kGpuWait: into waits; kCpuWait: into cpu_waits
   uint32_t signal = kNoIndex;    // kGpuWait, kCpuWait: the releasing signal
+  // kGpuWait, kCpuWait released by a GPU signal: the packet whose completion released it, the
+  // last one completed on the signalling queue at or before the signal executed
+  // (PacketBeforeSignal, packet_completions.h). kNoIndex otherwise.
+  uint32_t released_by_packet = kNoIndex;
+  // The packet a step is about (its name labels the step): `packet` for run and submit steps,
+  // `released_by_packet` for wait steps; kNoIndex for gaps and CPU runs.
+  uint32_t NamedPacket() const { return packet != kNoIndex ? packet : released_by_packet; }
 };
 
 struct PathShare {

@@ -76,7 +76,9 @@ struct Packet {
   TimeNs end = kUnknownTime;    // packet_completed
   uint32_t preemptions = 0;
   bool lost = false;          // lost in a TDR (its run, if any, ends at the reset)
-  // This packet's run segments: QueueTrack::segments[first_segment, first_segment + segments).
+  // This packet's run segments: `segments` of them in QueueTrack::segments, the first at
+  // first_segment. A preempted packet's later segments need not follow it directly: other
+  // packets' segments may lie in between (the list is by start time).
   uint32_t first_segment = 0;
   uint32_t segments = 0;
   // Event indices (into TraceStore::events) of the records, kNoIndex when absent.

@@ -13,8 +13,16 @@ namespace {
 // Identity of an array element, or "" when it has none.
 std::string Identity(const Json& item) {
   if (item.type() != Json::Type::kObject) return "";
-  if (const Json* n = item.Find("name")) return n->String();
   const Json* kind = item.Find("kind");
+  // Critical-path steps carry a packet name too, but a name does not identify a step (many
+  // steps share one): steps keep being identified by kind and fence as before.
+  if (const Json* n = item.Find("name"); n && !kind) {
+    // packet_stats rows: one per (name, queue)
+    if (const Json* q = item.Find("queue"); q && q->type() == Json::Type::kString) {
+      return n->String() + " on " + q->String();
+    }
+    return n->String();
+  }
   std::string prefix = kind && kind->type() == Json::Type::kString ? kind->String() + " " : "";
   if (const Json* f = item.Find("fence")) {
     if (const Json* from = item.Find("from")) return prefix + f->String() + " from " + from->String();

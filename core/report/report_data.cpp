@@ -66,6 +66,8 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.gaps = AttributeIdleGaps(store, d.recon);
   step(0.8);
   d.hazards = FindResourceHazards(store, d.recon);
+  step(0.9);
+  d.packet_stats = ComputePacketStats(store, d.recon);
   step(1.0);
   return d;
 }

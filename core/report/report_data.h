@@ -12,6 +12,7 @@
 #include "core/analysis/idle_gaps.h"
 #include "core/analysis/interrupt_analysis.h"
 #include "core/analysis/overrun_windows.h"
+#include "core/analysis/packet_stats.h"
 #include "core/analysis/pgo_series.h"
 #include "core/analysis/preemption_stats.h"
 #include "core/analysis/queue_time.h"
@@ -43,6 +44,9 @@ struct ReportData {
   analysis::CriticalPath critical_path;
   analysis::IdleGaps gaps;
   analysis::HazardAnalysis hazards;
+  // Per (packet name, queue) run-time statistics over the whole trace, by total_ns descending.
+  // Full only: one duration per packet sorted per name, about the cost of the latency figures.
+  std::vector<analysis::PacketNameStats> packet_stats;
 
   uint64_t Count(core::model::EventKind kind) const {
     return kind_counts[static_cast<size_t>(kind) & 0xFF];

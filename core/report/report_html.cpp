@@ -8,6 +8,7 @@
 #include "core/analysis/wait_cover.h"
 #include "core/report/findings.h"
 #include "core/report/report_json.h"
+#include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
 
 namespace core::report {
@@ -28,6 +29,19 @@ std::string Row(const std::vector<std::string>& cells, bool header = false) {
   const char* close = header ? "</th>" : "</td>";
   for (const auto& c : cells) out += open + XmlEscape(c) + close;
   return out + "</tr>\n";
+}
+
+// One cell; `css_class` (e.g. "name": wraps long kernel names) when not empty.
+std::string Cell(const std::string& text, const std::string& css_class = "") {
+  const std::string open = css_class.empty() ? "<td>" : "<td class=\"" + css_class + "\">";
+  return open + XmlEscape(text) + "</td>";
+}
+
+// A packet-name cell: long names shortened, the whole name as the tooltip.
+std::string NameCell(const std::string& name) {
+  const std::string shown = ShortenName(name);
+  if (shown.size() == name.size()) return Cell(name, "name");
+  return "<td class=\"name\" title=\"" + XmlEscape(name) + "\">" + XmlEscape(shown) + "</td>";
 }
 
 std::string Section(const std::string& id, const std::string& title) {
@@ -85,7 +99,7 @@ std::string PreemptionMarks(const ReportData& d, QueueId q, TimeNs t0, double ns
   return out;
 }
 
-std::string TimelineSvg(const ReportData& d) {
+std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
   const auto& store = *d.store;
   constexpr int kWidth = 960, kLabel = 170, kRowH = 26;
   TimeNs t0 = d.recon.start_ns, t1 = std::max(d.recon.end_ns, t0 + 1);
@@ -162,9 +176,11 @@ std::string TimelineSvg(const ReportData& d) {
                        x, axis_y, XmlEscape(FormatDuration((t1 - t0) * i / 4.0)));
   }
   int lx = kLabel;
-  for (auto [label, colour] : {std::pair{"busy", kBusy}, {"waiting on a fence", kWaiting},
-                               {"idle", kIdle}, {"data missing (overrun)", kMissing},
-                               {"critical path", kPath}}) {
+  std::vector<std::pair<const char*, const char*>> legend = {
+      {"busy", kBusy}, {"waiting on a fence", kWaiting}, {"idle", kIdle}};
+  if (sections.log_buffers) legend.emplace_back("data missing (overrun)", kMissing);
+  legend.emplace_back("critical path", kPath);
+  for (auto [label, colour] : legend) {
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" "
                        "y=\"{}\" font-size=\"11\">{}</text>",
                        lx, axis_y + 8, colour, lx + 14, axis_y + 17, label);
@@ -211,7 +227,7 @@ std::string LatencyTable(const ReportData& d, const std::vector<LatencyGroup>& g
   return out + "</table>\n";
 }
 
-std::string SummarySection(const ReportData& d, const Json& stats) {
+std::string SummarySection(const ReportData& d, const Json& stats, const ReportSections& sections) {
   const auto& fences = *stats.Find("fences");
   const auto& irq = *stats.Find("interrupts");
   std::string out = Section("summary", "Summary") + "<table>\n";
@@ -226,13 +242,15 @@ std::string SummarySection(const ReportData& d, const Json& stats) {
        fmt::format("{} + {}", fences.Find("signals_executed")->Int(), fences.Find("cpu_signals")->Int()));
   line("GPU waits / CPU waits", fmt::format("{} / {}", fences.Find("gpu_waits_queued")->Int(),
                                              fences.Find("cpu_waits")->Int()));
-  line("interrupts (spurious)", fmt::format("{} ({}, {:.1f}%)", irq.Find("total")->Int(),
-                                            irq.Find("spurious")->Int(),
-                                            100 * irq.Find("spurious_ratio")->Number()));
-  line("interrupts per GPU signal", fmt::format("{:.3f}", irq.Find("per_signal")->Number()));
+  if (sections.interrupts) {
+    line("interrupts (spurious)", fmt::format("{} ({}, {:.1f}%)", irq.Find("total")->Int(),
+                                              irq.Find("spurious")->Int(),
+                                              100 * irq.Find("spurious_ratio")->Number()));
+    line("interrupts per GPU signal", fmt::format("{:.3f}", irq.Find("per_signal")->Number()));
+  }
   line("waits never unblocked", std::to_string(fences.Find("waits_never_unblocked")->Int()));
   line("wait cycles (deadlocks)", std::to_string(d.waits.cycles.size()));
-  line("log overruns", std::to_string(d.overruns.overruns));
+  if (sections.log_buffers) line("log overruns", std::to_string(d.overruns.overruns));
   line("resource hazards", std::to_string(d.hazards.hazards));
   line("fence rewinds", std::to_string(d.rewinds.size()));
   line("critical path", FormatDuration(static_cast<double>(d.critical_path.Length())));
@@ -345,7 +363,7 @@ std::string PathSection(const ReportData& d) {
                 fmt::format("{:.1f}%", 100 * s.share), FormatDuration(s.ns)});
   }
   out += "</table>\n<h3>Last steps (latest first)</h3>\n<table><tr><th>step</th><th>track</th>"
-         "<th>from</th><th>to</th><th>length</th><th>fence</th></tr>\n";
+         "<th>from</th><th>to</th><th>length</th><th>packet</th><th>fence</th></tr>\n";
   size_t shown = 0;
   for (auto it = p.steps.rbegin(); it != p.steps.rend() && shown < 60; ++it, ++shown) {
     std::string fence;
@@ -353,12 +371,59 @@ std::string PathSection(const ReportData& d) {
       const SignalBox& s = d.recon.signals[it->signal];
       fence = fmt::format("{} = {}", d.FenceName(s.fence), s.value);
     }
-    out += Row({PathStepKindName(it->kind), it->queue ? d.QueueName(it->queue) : d.ThreadName(it->thread),
-                Ms(it->start, d.recon.start_ns), Ms(it->end, d.recon.start_ns),
-                FormatDuration(it->end - it->start), fence});
+    const uint32_t packet = it->NamedPacket();
+    out += "<tr>" + Cell(PathStepKindName(it->kind)) +
+           Cell(it->queue ? d.QueueName(it->queue) : d.ThreadName(it->thread)) +
+           Cell(Ms(it->start, d.recon.start_ns)) + Cell(Ms(it->end, d.recon.start_ns)) +
+           Cell(FormatDuration(it->end - it->start)) +
+           NameCell(packet != kNoIndex ? PacketLabel(*d.store, d.recon.packets[packet].name) : "") +
+           Cell(fence) + "</tr>\n";
   }
   return out + "</table>\n";
 }
+
+// A number cell that sorts by its raw value (data-v) while showing `text`.
+std::string NumberCell(double value, const std::string& text) {
+  return fmt::format("<td data-v=\"{}\">{}</td>", value, XmlEscape(text));
+}
+
+std::string PacketStatsSection(const ReportData& d) {
+  std::string out = Section("packets", "Packets by name");
+  const auto& rows = d.packet_stats;
+  if (rows.empty()) return out + "<p>No completed packets.</p>\n";
+  const size_t shown = std::min(rows.size(), kHtmlPacketRows);
+  out += fmt::format(
+      "<p>Run time of completed packets per name and queue (a preempted packet counts the time it "
+      "ran, not the wall time); percentiles by nearest rank. The {} of {} groups with the most "
+      "total time; click a column header to sort.</p>\n",
+      shown, rows.size());
+  out += "<table class=\"sortable\"><thead><tr><th>name</th><th>queue</th><th>count</th>"
+         "<th>total</th><th>mean</th><th>p50</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
+  for (size_t i = 0; i < shown; ++i) {
+    const PacketNameStats& r = rows[i];
+    out += "<tr>" + NameCell(PacketLabel(*d.store, r.name)) +
+           Cell(d.QueueName(r.queue), "nowrap") +
+           NumberCell(static_cast<double>(r.count), std::to_string(r.count));
+    for (double ns : {static_cast<double>(r.total_ns), r.mean_ns, static_cast<double>(r.p50_ns),
+                      static_cast<double>(r.p99_ns), static_cast<double>(r.max_ns)}) {
+      out += NumberCell(ns, FormatDuration(ns));
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+// Click a header of a table.sortable to sort its rows by that column (again: the other way).
+// Cells with data-v sort as numbers, others as text. Inline so the report stays one file.
+constexpr const char* kSortScript =
+    "<script>document.querySelectorAll('table.sortable').forEach(function(t){"
+    "var hs=t.querySelectorAll('th');hs.forEach(function(th,i){th.addEventListener('click',"
+    "function(){var up=th.getAttribute('data-dir')!=='asc';hs.forEach(function(h){"
+    "h.removeAttribute('data-dir');});th.setAttribute('data-dir',up?'asc':'desc');"
+    "var b=t.tBodies[0],rows=Array.prototype.slice.call(b.rows);rows.sort(function(x,y){"
+    "var a=x.cells[i],c=y.cells[i],va=a.getAttribute('data-v'),vc=c.getAttribute('data-v');"
+    "var r=va!==null&&vc!==null?Number(va)-Number(vc):a.textContent.localeCompare(c.textContent);"
+    "return up?r:-r;});rows.forEach(function(r){b.appendChild(r);});});});});</script>\n";
 
 std::string PgoSection(const ReportData& d) {
   std::string out = Section("pgo", "PGO convergence");
@@ -463,29 +528,44 @@ std::string ProblemsSection(const ReportData& d) {
 
 std::string ReportHtml(const ReportData& d) {
   Json stats = StatsJson(d);
+  const ReportSections sections = SectionsOf(d);
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<title>fencescope report</title>\n<style>"
       "body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}"
       "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;"
       "font-size:13px;text-align:left}th{background:#f2f2f2}svg{display:block;margin:8px 0}"
-      "nav a{margin-right:12px}</style></head><body>\n";
+      "nav a{margin-right:12px}table.sortable th{cursor:pointer}"
+      // CUDA kernel names run to hundreds of characters: wrap them, keep numbers on one line
+      "td.name{max-width:480px;overflow-wrap:anywhere}td[data-v],td.nowrap{white-space:nowrap}"
+      "th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\25BC'}"
+      "</style></head><body>\n";
   out += fmt::format("<h1>fencescope report: {}</h1>\n", XmlEscape(d.store->path.filename().string()));
-  out += "<nav><a href=\"#summary\">summary</a><a href=\"#timeline\">timeline</a><a href=\"#queues\">"
-         "queues</a><a href=\"#interrupts\">interrupts</a><a href=\"#latency\">latency</a><a "
-         "href=\"#critical-path\">critical path</a><a href=\"#pgo\">PGO</a><a href=\"#preemption\">"
-         "preemption</a><a href=\"#findings\">"
-         "findings</a></nav>\n";
-  out += SummarySection(d, stats);
-  out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d);
+  // Sections for record families the trace has none of are left out (report_sections.h).
+  std::vector<std::pair<const char*, const char*>> nav = {
+      {"summary", "summary"}, {"timeline", "timeline"}, {"queues", "queues"},
+      {"packets", "packets"}};
+  if (sections.interrupts) nav.emplace_back("interrupts", "interrupts");
+  nav.emplace_back("latency", "latency");
+  nav.emplace_back("critical-path", "critical path");
+  if (sections.background) nav.emplace_back("pgo", "PGO");
+  if (sections.preemption) nav.emplace_back("preemption", "preemption");
+  nav.emplace_back("findings", "findings");
+  out += "<nav>";
+  for (auto [id, label] : nav) out += fmt::format("<a href=\"#{}\">{}</a>", id, label);
+  out += "</nav>\n";
+  out += SummarySection(d, stats, sections);
+  out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d, sections);
   out += QueueSection(d);
-  out += InterruptSection(d);
+  out += PacketStatsSection(d);
+  if (sections.interrupts) out += InterruptSection(d);
   out += LatencySection(d);
   out += PathSection(d);
-  out += PgoSection(d);
-  out += PreemptionSection(d);
+  if (sections.background) out += PgoSection(d);
+  if (sections.preemption) out += PreemptionSection(d);
   out += FindingsSection(d);
   out += ProblemsSection(d);
+  out += kSortScript;
   out += "</body></html>\n";
   return out;
 }

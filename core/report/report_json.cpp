@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/report/findings.h"
+#include "core/report/report_sections.h"
 
 namespace core::report {
 namespace {
@@ -99,6 +100,8 @@ Json CriticalPathJson(const ReportData& d) {
     step.Set("track", s.queue ? d.QueueName(s.queue) : d.ThreadName(s.thread));
     step.Set("start_ns", s.start);
     step.Set("end_ns", s.end);
+    const uint32_t packet = s.NamedPacket();
+    step.Set("name", packet != kNoIndex ? d.store->String(d.recon.packets[packet].name) : "");
     if (s.signal != kNoIndex) {
       const SignalBox& sig = d.recon.signals[s.signal];
       step.Set("fence", d.FenceName(sig.fence));
@@ -107,6 +110,23 @@ Json CriticalPathJson(const ReportData& d) {
     steps.Push(std::move(step));
   }
   j.Set("steps", std::move(steps));
+  return j;
+}
+
+Json PacketStatsJson(const ReportData& d) {
+  Json j = Json::Array();
+  for (const PacketNameStats& row : d.packet_stats) {
+    Json x = Json::Object();
+    x.Set("name", d.store->String(row.name));
+    x.Set("queue", d.QueueName(row.queue));
+    x.Set("count", row.count);
+    x.Set("total_ns", row.total_ns);
+    x.Set("mean_ns", row.mean_ns);
+    x.Set("p50_ns", row.p50_ns);
+    x.Set("p99_ns", row.p99_ns);
+    x.Set("max_ns", row.max_ns);
+    j.Push(std::move(x));
+  }
   return j;
 }
 
@@ -169,6 +189,9 @@ Json StatsJson(const ReportData& d) {
   j.Set("source", store.MetaOr("source", ""));
   j.Set("duration_ns", std::max<int64_t>(0, d.recon.end_ns - d.recon.start_ns));
   j.Set("events", static_cast<uint64_t>(store.events.size()));
+  Json present = Json::Array();
+  for (const std::string& name : SectionNames(SectionsOf(d))) present.Push(name);
+  j.Set("sections_present", std::move(present));
   Json queues = Json::Array();
   for (const QueueTime& t : d.queue_time.queues) {
     const auto* q = store.FindQueue(t.queue);
@@ -343,6 +366,7 @@ Json ReportJson(const ReportData& d) {
   j.Set("findings", FindingsJson(d));
   j.Set("pgo_series", PgoJson(d));
   j.Set("preemption_latency", PreemptionLatencyJson(d));
+  j.Set("packet_stats", PacketStatsJson(d));
 
   Json recon = Json::Object();
   recon.Set("packets", static_cast<uint64_t>(d.recon.packets.size()));

@@ -3,6 +3,9 @@
 //
 // StatsJson (`fencescope stats --json`):
 //   schema_version, source, duration_ns, events,
+//   sections_present: the record families the trace has, of "interrupts", "log_buffers",
+//                     "background", "preemption" (report_sections.h; the keys below are there
+//                     either way),
 //   queues: [{name, adapter, engine, type, packets, busy_ns, waiting_ns, idle_ns}],
 //   fences: {objects, signals_queued, signals_executed, cpu_signals, gpu_waits_queued,
 //            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked, rewinds},
@@ -17,8 +20,16 @@
 // Counts come from the records; a figure that does not apply to the trace is 0.
 //
 // ReportJson (`fencescope report --format json`): StatsJson plus
-//   queue_pairs, idle_gaps, interrupt_rate, critical_path, latency, findings, pgo_series,
+//   queue_pairs, idle_gaps, interrupt_rate,
+//   critical_path: {start_ns, end_ns, length_ns, shares, steps_total,
+//                   steps: [{kind, track, start_ns, end_ns, name, fence?, value?}]}, where name is
+//                   the packet's name for run / submit steps and, for wait steps released by a
+//                   GPU signal, that of the packet whose completion released it ("" otherwise),
+//   latency, findings, pgo_series,
 //   preemption_latency: [{granularity, requests, completed, p50_ns, p99_ns, max_ns}],
+//   packet_stats: [{name, queue, count, total_ns, mean_ns, p50_ns, p99_ns, max_ns}] per
+//                 (packet name, queue), run time of completed packets (packet_stats.h), sorted
+//                 by total_ns descending, every row,
 //   reconstruction (what could not be linked).
 #pragma once
 
@@ -34,5 +45,9 @@ Json ReportJson(const ReportData& data);
 // Caps on the lists a report prints (the counts are always complete).
 constexpr size_t kMaxListedFindings = 1000;
 constexpr size_t kMaxListedPathSteps = 2000;
+// The top rows of packet_stats (by total time) the HTML and Markdown tables show; the JSON has
+// every row.
+constexpr size_t kHtmlPacketRows = 100;
+constexpr size_t kMarkdownPacketRows = 20;
 
 }  // namespace core::report

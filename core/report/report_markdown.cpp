@@ -4,6 +4,7 @@
 
 #include "core/report/findings.h"
 #include "core/report/report_json.h"
+#include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
 
 namespace core::report {
@@ -37,29 +38,107 @@ std::string Table(const std::vector<std::string>& header,
 
 std::string D(double ns) { return FormatDuration(ns); }
 
+std::string PacketStatsTable(const ReportData& d) {
+  const auto& stats = d.packet_stats;
+  if (stats.empty()) return "No completed packets.\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < stats.size() && i < kMarkdownPacketRows; ++i) {
+    const PacketNameStats& r = stats[i];
+    rows.push_back({ShortenName(PacketLabel(*d.store, r.name)), d.QueueName(r.queue),
+                    std::to_string(r.count),
+                    D(static_cast<double>(r.total_ns)), D(r.mean_ns),
+                    D(static_cast<double>(r.p50_ns)), D(static_cast<double>(r.p99_ns)),
+                    D(static_cast<double>(r.max_ns))});
+  }
+  return fmt::format("Run time of completed packets per name and queue (a preempted packet counts "
+                     "the time it ran); the {} of {} with the most total time.\n\n",
+                     rows.size(), stats.size()) +
+         Table({"name", "queue", "count", "total", "mean", "p50", "p99", "max"}, rows);
+}
+
+// The latest steps of the critical path, latest first, with the packet each step is about.
+std::string PathStepsTable(const ReportData& d) {
+  constexpr size_t kShown = 20;
+  const auto& steps = d.critical_path.steps;
+  std::vector<std::vector<std::string>> rows;
+  for (auto it = steps.rbegin(); it != steps.rend() && rows.size() < kShown; ++it) {
+    const uint32_t packet = it->NamedPacket();
+    rows.push_back({PathStepKindName(it->kind), d.TrackName(it->queue, it->thread),
+                    fmt::format("{} ns", it->start - d.recon.start_ns),
+                    D(static_cast<double>(it->end - it->start)),
+                    packet != kNoIndex
+                        ? ShortenName(PacketLabel(*d.store, d.recon.packets[packet].name))
+                        : ""});
+  }
+  if (rows.empty()) return "";
+  return "### Last steps (latest first)\n\n" +
+         Table({"step", "track", "from", "length", "packet"}, rows);
+}
+
+std::string PgoMarkdown(const ReportData& d) {
+  std::string out = "## PGO convergence\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
+    const PgoPass& p = d.pgo.passes[i];
+    rows.push_back({std::to_string(i), std::string(BackgroundModeName(p.mode)),
+                    p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
+                    std::to_string(p.packets), D(p.mean_packet_ns)});
+  }
+  out += rows.empty() ? "No PGO passes (no mode_changed records and no background tasks).\n\n"
+                      : Table({"pass", "mode", "further measurements desired", "tasks queued",
+                               "packets", "mean packet time"},
+                              rows);
+  return out;
+}
+
+std::string PreemptionMarkdown(const ReportData& d) {
+  std::string out = "## Preemption\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const GranularityLatency& g : d.preemption.per_granularity) {
+    rows.push_back({std::string(PreemptionGranularityName(g.granularity)),
+                    std::to_string(g.requests), std::to_string(g.latency.count),
+                    D(static_cast<double>(g.latency.p50)), D(static_cast<double>(g.latency.p99)),
+                    D(static_cast<double>(g.latency.max))});
+  }
+  out += rows.empty() ? "No preemption requests.\n\n"
+                      : Table({"granularity", "requests", "completed", "latency p50", "p99", "max"},
+                              rows);
+  out += fmt::format("{} packets preempted mid-packet, {} TDRs.\n\n",
+                     d.preemption.packets_preempted, d.preemption.tdrs);
+  return out;
+}
+
 }  // namespace
 
 std::string ReportMarkdown(const ReportData& d) {
   std::string out = fmt::format("# fencescope report: {}\n\n", d.store->path.filename().string());
   Json stats = StatsJson(d);
   const Json& fences = *stats.Find("fences");
+  // Sections for record families the trace has none of are left out (report_sections.h).
+  const ReportSections sections = SectionsOf(d);
   out += "## Summary\n\n";
-  out += Table({"figure", "value"},
-               {{"source", d.store->MetaOr("source", "")},
-                {"duration", D(static_cast<double>(d.recon.end_ns - d.recon.start_ns))},
-                {"events", std::to_string(d.store->events.size())},
-                {"packets", std::to_string(d.recon.packets.size())},
-                {"GPU signals executed", std::to_string(fences.Find("signals_executed")->Int())},
-                {"interrupts", std::to_string(d.interrupts.total)},
-                {"spurious interrupts", fmt::format("{} ({:.1f}%)", d.interrupts.spurious,
-                                                    100 * d.interrupts.spurious_ratio)},
-                {"interrupts per GPU signal", fmt::format("{:.3f}", d.interrupts.per_signal)},
-                {"waits never unblocked", std::to_string(d.waits.never_unblocked.size())},
-                {"wait cycles", std::to_string(d.waits.cycles.size())},
-                {"log overruns", std::to_string(d.overruns.overruns)},
-                {"resource hazards", std::to_string(d.hazards.hazards)},
-                {"fence rewinds", std::to_string(d.rewinds.size())},
-                {"critical path", D(static_cast<double>(d.critical_path.Length()))}});
+  std::vector<std::vector<std::string>> summary = {
+      {"source", d.store->MetaOr("source", "")},
+      {"duration", D(static_cast<double>(d.recon.end_ns - d.recon.start_ns))},
+      {"events", std::to_string(d.store->events.size())},
+      {"packets", std::to_string(d.recon.packets.size())},
+      {"GPU signals executed", std::to_string(fences.Find("signals_executed")->Int())}};
+  if (sections.interrupts) {
+    summary.push_back({"interrupts", std::to_string(d.interrupts.total)});
+    summary.push_back({"spurious interrupts", fmt::format("{} ({:.1f}%)", d.interrupts.spurious,
+                                                          100 * d.interrupts.spurious_ratio)});
+    summary.push_back(
+        {"interrupts per GPU signal", fmt::format("{:.3f}", d.interrupts.per_signal)});
+  }
+  summary.push_back({"waits never unblocked", std::to_string(d.waits.never_unblocked.size())});
+  summary.push_back({"wait cycles", std::to_string(d.waits.cycles.size())});
+  if (sections.log_buffers) {
+    summary.push_back({"log overruns", std::to_string(d.overruns.overruns)});
+  }
+  summary.push_back({"resource hazards", std::to_string(d.hazards.hazards)});
+  summary.push_back({"fence rewinds", std::to_string(d.rewinds.size())});
+  summary.push_back({"critical path", D(static_cast<double>(d.critical_path.Length()))});
+  out += Table({"figure", "value"}, summary);
 
   out += "## Queues\n\n";
   std::vector<std::vector<std::string>> rows;
@@ -83,6 +162,8 @@ std::string ReportMarkdown(const ReportData& d) {
          Table({"queue", "waiting on fence", "preempted", "nothing submitted",
                 "submitted, not running"},
                rows);
+
+  out += "## Packets by name\n\n" + PacketStatsTable(d);
 
   out += "## Wait latency\n\n";
   rows.clear();
@@ -111,34 +192,11 @@ std::string ReportMarkdown(const ReportData& d) {
                     fmt::format("{:.1f}%", 100 * s.share), D(s.ns)});
   }
   out += Table({"track", "share", "time"}, rows);
+  out += PathStepsTable(d);
 
-  out += "## PGO convergence\n\n";
-  rows.clear();
-  for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
-    const PgoPass& p = d.pgo.passes[i];
-    rows.push_back({std::to_string(i), std::string(BackgroundModeName(p.mode)),
-                    p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
-                    std::to_string(p.packets), D(p.mean_packet_ns)});
-  }
-  out += rows.empty() ? "No PGO passes (no mode_changed records and no background tasks).\n\n"
-                      : Table({"pass", "mode", "further measurements desired", "tasks queued",
-                               "packets", "mean packet time"},
-                              rows);
-
+  if (sections.background) out += PgoMarkdown(d);
   // seed 004: preemption latency per granularity in force at the request.
-  out += "## Preemption\n\n";
-  rows.clear();
-  for (const GranularityLatency& g : d.preemption.per_granularity) {
-    rows.push_back({std::string(PreemptionGranularityName(g.granularity)),
-                    std::to_string(g.requests), std::to_string(g.latency.count),
-                    D(static_cast<double>(g.latency.p50)), D(static_cast<double>(g.latency.p99)),
-                    D(static_cast<double>(g.latency.max))});
-  }
-  out += rows.empty() ? "No preemption requests.\n\n"
-                      : Table({"granularity", "requests", "completed", "latency p50", "p99", "max"},
-                              rows);
-  out += fmt::format("{} packets preempted mid-packet, {} TDRs.\n\n",
-                     d.preemption.packets_preempted, d.preemption.tdrs);
+  if (sections.preemption) out += PreemptionMarkdown(d);
 
   out += "## Findings\n\n";
   rows.clear();

@@ -84,6 +84,13 @@ std::string XmlEscape(const std::string& text) {
   return out;
 }
 
+std::string ShortenName(const std::string& text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "\u2026";
+}
+
 std::string FormatDuration(double ns) {
   double a = std::fabs(ns);
   if (a >= 1e9) return fmt::format("{:.3g} s", ns / 1e9);

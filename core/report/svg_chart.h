@@ -45,5 +45,8 @@ std::string SvgStackedBars(const std::string& title, const std::vector<std::stri
 std::string XmlEscape(const std::string& text);
 // Short human form of a duration in ns: "12.3 ms".
 std::string FormatDuration(double ns);
+// `text` cut to at most `max_bytes` (at a UTF-8 character boundary) plus "\u2026" when longer:
+// templated CUDA kernel names reach thousands of characters.
+std::string ShortenName(const std::string& text, size_t max_bytes = 160);
 
 }  // namespace core::report

@@ -7,6 +7,7 @@
 #include "core/report/report_data.h"
 #include "core/report/report_json.h"
 #include "core/store/query.h"
+#include "tests/support/packet_stats_sql.h"
 #include "tests/support/test_support.h"
 
 using namespace core::report;
@@ -26,6 +27,15 @@ void Simulate(const std::string& scenario, const std::filesystem::path& out,
 int64_t SqlCount(const std::filesystem::path& trace, const std::string& sql) {
   auto result = core::store::RunQuery(trace, sql);
   return std::stoll(result.rows.at(0).at(0));
+}
+
+// The report JSON (full: with the latency, path and gap analyses) of `scenario` simulated into
+// `trace`.
+Json SimulatedReportJson(const std::string& scenario, const std::filesystem::path& trace,
+                         bool full = false) {
+  Simulate(scenario, trace);
+  auto store = core::store::LoadTrace(trace);
+  return ReportJson(AnalyseTrace(store, full));
 }
 
 double At(const Json& j, const std::string& path) {
@@ -190,9 +200,7 @@ TEST(SimulatedReport, MissingRecordsAreCountedNeverFatal) {
 TEST(SimulatedReport, BackgroundTasksStillRunningOrWaitingAtTheEndAreCounted) {
   ScratchDir dir;
   auto trace = dir / "default.db";
-  Simulate("default", trace);
-  auto store = core::store::LoadTrace(trace);
-  Json j = ReportJson(AnalyseTrace(store, false));
+  Json j = SimulatedReportJson("default", trace);
   // Started, and neither finished, cancelled nor abandoned by the end: still running.
   const std::string ended =
       "SELECT task_id FROM task_finished UNION SELECT task_id FROM task_cancelled UNION SELECT "
@@ -214,11 +222,56 @@ TEST(SimulatedReport, BackgroundTasksStillRunningOrWaitingAtTheEndAreCounted) {
 TEST(SimulatedReport, PreemptedPacketsAreCountedFromTheirRecords) {
   ScratchDir dir;
   auto trace = dir / "preemption.db";
-  Simulate("preemption", trace);
-  auto store = core::store::LoadTrace(trace);
-  Json j = ReportJson(AnalyseTrace(store, false));
+  Json j = SimulatedReportJson("preemption", trace);
   EXPECT_EQ(At(j, "preemption.packets_preempted"),
             SqlCount(trace, "SELECT COUNT(DISTINCT packet_id) FROM packet_preempted"));
   EXPECT_EQ(At(j, "preemption.preemptions"),
             SqlCount(trace, "SELECT COUNT(*) FROM packet_preempted"));
+}
+
+// Per-name packet statistics against the records: the report's packet_stats must equal what
+// tests/support/packet_stats_sql.h works out with SQL over the per-kind views (run = completed -
+// started - time preempted), independently of core/analysis.
+namespace {
+
+void CheckPacketStatsAgainstSql(const std::string& scenario, bool expect_preemption) {
+  ScratchDir dir;
+  auto trace = dir / (scenario + ".db");
+  Simulate(scenario, trace);
+  auto expected = test_support::PacketStatsFromSql(trace);
+  ASSERT_FALSE(expected.empty());
+  if (expect_preemption) {
+    ASSERT_GT(test_support::PreemptedCompletedPackets(trace), 0)
+        << "the scenario should preempt packets that later complete";
+  }
+  auto store = core::store::LoadTrace(trace);
+  Json j = ReportJson(AnalyseTrace(store, true));
+  ASSERT_NE(j.Find("packet_stats"), nullptr);
+  test_support::ExpectPacketStatsEqual(*j.Find("packet_stats"), expected);
+}
+
+}  // namespace
+
+TEST(SimulatedReport, DefaultPacketStatsAgreeWithTheRecords) {
+  CheckPacketStatsAgainstSql("default", false);
+}
+
+TEST(SimulatedReport, PreemptedPacketsCountRunTimeNotWallTime) {
+  CheckPacketStatsAgainstSql("preemption", true);
+}
+
+// The simulated default has interrupt, log-buffer, background (PGO) and preemption records: its
+// HTML report keeps those sections (they are left out only for traces without such records).
+TEST(SimulatedReport, DefaultHtmlKeepsTheSectionsItsRecordsCallFor) {
+  ScratchDir dir;
+  auto trace = dir / "default.db";
+  Simulate("default", trace);
+  auto r = RunFencescope("report " + Quote(trace) + " -o " + Quote(dir / "d.html"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string html = ReadFile(dir / "d.html");
+  for (const char* kept : {"id=\"interrupts\"", "id=\"pgo\"", "id=\"preemption\"",
+                           "<td>log overruns</td>", "<td>interrupts (spurious)</td>",
+                           "id=\"packets\""}) {
+    EXPECT_NE(html.find(kept), std::string::npos) << kept;
+  }
 }

@@ -30,11 +30,13 @@ class HandTrace {
   }
   FenceId Fence(const std::string& name) { return m_writer.AddFence({name, FenceKind::kNative}); }
 
+  // A packet name (strings.id) for Packet().
+  StringId Name(const std::string& text) { return m_writer.Intern(text); }
   // A packet submitted at `submit` from `thread` that runs [start, end] on `queue`.
   void Packet(QueueId queue, ThreadId thread, int64_t id, TimeNs submit, TimeNs start,
-              TimeNs end, uint32_t flags = 0) {
+              TimeNs end, uint32_t flags = 0, StringId name = 0) {
     m_writer.Append({submit, EventKind::PacketSubmitted, queue, thread, 0,
-                     static_cast<uint64_t>(end - start), id, 0, 0, 0, flags});
+                     static_cast<uint64_t>(end - start), id, 0, name, 0, flags});
     m_writer.Append({start, EventKind::PacketStarted, queue, 0, 0, 0, id});
     m_writer.Append({end, EventKind::PacketCompleted, queue, 0, 0, 0, id});
   }
@@ -112,6 +114,56 @@ inline TraceStore WriteReportTrace(const std::filesystem::path& path) {
     t.Wait(gfx, 1, f, 5, 201, 105, -1);
     t.Append({120, EventKind::WaitPendingAtEnd, gfx, 0, f, 5, 201, 1});
   });
+}
+
+// Named packets for the packet statistics, span [0, 200]. Run durations:
+//   gfx  (q1) draw 1 [0,10] = 10, draw 2 [10,30] = 20, blit 3 [30,35] = 5, draw 4 [40,70] = 30,
+//             draw 5 runs [80,86], is preempted, blit 6 runs [86,96], draw 5 resumes [96,100]:
+//             run time 6 + 4 = 10 (wall time 20), draw 7 [110,150] = 40,
+//             draw 8 starts at 190 and is still running at the end (not counted),
+//             draw 9 is submitted at 195 and never starts (not counted)
+//   copy (q2) draw 10 [20,27] = 7
+inline TraceStore WriteNamedPacketTrace(const std::filesystem::path& path) {
+  HandTrace t(path);
+  QueueId gfx = t.Queue("gfx");
+  QueueId copy = t.Queue("copy", QueueType::kCopy);
+  ThreadId th = t.Thread("main");
+  StringId draw = t.Name("draw");
+  StringId blit = t.Name("blit");
+  t.Packet(gfx, th, 1, 0, 0, 10, 0, draw);
+  t.Packet(gfx, th, 2, 0, 10, 30, 0, draw);
+  t.Packet(gfx, th, 3, 0, 30, 35, 0, blit);
+  t.Packet(gfx, th, 4, 0, 40, 70, 0, draw);
+  t.Append({79, EventKind::PacketSubmitted, gfx, th, 0, 10, 5, 0, draw, 0, 0});
+  t.Append({80, EventKind::PacketStarted, gfx, 0, 0, 0, 5});
+  t.Append({86, EventKind::PacketPreempted, gfx, 0, 0, 4, 5});
+  t.Packet(gfx, th, 6, 85, 86, 96, 0, blit);
+  t.Append({96, EventKind::PacketResumed, gfx, 0, 0, 0, 5});
+  t.Append({100, EventKind::PacketCompleted, gfx, 0, 0, 0, 5});
+  t.Packet(gfx, th, 7, 100, 110, 150, 0, draw);
+  t.Append({185, EventKind::PacketSubmitted, gfx, th, 0, 10, 8, 0, draw, 0, 0});
+  t.Append({190, EventKind::PacketStarted, gfx, 0, 0, 0, 8});
+  t.Append({195, EventKind::PacketSubmitted, gfx, th, 0, 10, 9, 0, draw, 0, 0});
+  t.Packet(copy, th, 10, 0, 20, 27, 0, draw);
+  return t.Finish(0, 200);
+}
+
+// Named packets on a critical path, span [0, 120]:
+//   copy (q1) upload 1 submitted 0, runs [10, 50]; signal f = 1 queued 1, executed 50;
+//             late 3 runs [55, 58] (after the signal: not the work that released it)
+//   3d   (q2) wait f >= 1 queued 5, unblocked 60; draw 2 submitted 8, runs [60, 100]
+inline TraceStore WriteNamedPathTrace(const std::filesystem::path& path) {
+  HandTrace t(path);
+  QueueId copy = t.Queue("copy", QueueType::kCopy);
+  QueueId gfx = t.Queue("3d");
+  ThreadId th = t.Thread("main");
+  FenceId f = t.Fence("f");
+  t.Packet(copy, th, 1, 0, 10, 50, 0, t.Name("upload"));
+  t.Signal(copy, th, f, 1, 100, 1, 50);
+  t.Packet(copy, th, 3, 52, 55, 58, 0, t.Name("late"));
+  t.Wait(gfx, th, f, 1, 200, 5, 60);
+  t.Packet(gfx, th, 2, 8, 60, 100, 0, t.Name("draw"));
+  return t.Finish(0, 120);
 }
 
 }  // namespace hand_trace

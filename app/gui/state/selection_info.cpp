@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/packet_stats.h"
 #include "core/model/event_kind.h"
 
 namespace app::gui::state {
@@ -77,6 +78,18 @@ TimeRange SelectionTimeRange(const Document& doc, const Selection& s) {
       }
       return {ts, end};
     }
+    case SelectionKind::kPacketName: {
+      // From the first start to the last end of the packets the row stands for.
+      TimeNs begin = kUnknownTime, end = kUnknownTime;
+      for (uint32_t p : core::analysis::PacketsCounted(r, s.index, s.queue)) {
+        const TimeNs start = r.packets.Get<&core::analysis::Packet::start>(p);
+        const TimeNs stop = r.packets.Get<&core::analysis::Packet::end>(p);
+        if (begin == kUnknownTime || start < begin) begin = start;
+        if (end == kUnknownTime || stop > end) end = stop;
+      }
+      if (begin == kUnknownTime) return {doc.model.start, doc.model.end};
+      return Span(begin, end, doc);
+    }
   }
   return {doc.model.start, doc.model.end};
 }
@@ -116,8 +129,28 @@ std::string SelectionTitle(const Document& doc, const Selection& s) {
     case SelectionKind::kEvent:
       return fmt::format("record {} ({})", doc.store.events.RowIdOf(s.index),
                          core::model::EventKindName(doc.store.events.kind[s.index]));
+    case SelectionKind::kPacketName: {
+      const auto* q = doc.store.FindQueue(s.queue);
+      return fmt::format("packets '{}' on {}", core::analysis::PacketLabel(doc.store, s.index),
+                         q ? q->name : fmt::format("queue {}", s.queue));
+    }
   }
   return {};
+}
+
+bool SelectionCovers(const Document& doc, const Selection& selection, const Selection& item) {
+  if (item.Empty()) return false;
+  if (selection == item) return true;
+  if (selection.kind != SelectionKind::kPacketName || item.kind != SelectionKind::kPacket) {
+    return false;
+  }
+  // The same rule as PacketsCounted over the whole trace: a packet the timeline draws has run,
+  // so name, queue and completion decide.
+  const auto& packets = doc.reconstruction.packets;
+  using core::analysis::Packet;
+  return packets.Get<&Packet::name>(item.index) == selection.index &&
+         packets.Get<&Packet::queue>(item.index) == selection.queue &&
+         packets.Get<&Packet::end>(item.index) != kUnknownTime;
 }
 
 void JumpTo(Document& doc, const Selection& selection) {

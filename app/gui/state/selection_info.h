@@ -13,6 +13,10 @@ namespace app::gui::state {
 TimeRange SelectionTimeRange(const Document& doc, const Selection& selection);
 std::string SelectionTitle(const Document& doc, const Selection& selection);
 
+// Whether `item` (one packet, box or record as the timeline draws it) is shown selected: it is
+// the selection itself, or one of the packets a kPacketName selection stands for.
+bool SelectionCovers(const Document& doc, const Selection& selection, const Selection& item);
+
 // Selects `selection` and moves the view so that it is in the middle, keeping the zoom level
 // unless the item is wider than the view.
 void JumpTo(Document& doc, const Selection& selection);

@@ -33,12 +33,15 @@ enum class SelectionKind : uint8_t {
   kModeChange,  // Reconstruction::mode_changes
   kMissing,     // Reconstruction::queues[queue].missing
   kEvent,       // TraceStore::events (a record, e.g. from the event table or a cpu_slice)
+  // Every packet one row of the packet statistics stands for: index = the name (StringId), queue
+  // = the queue; the completed packets of that name on that queue (core PacketsCounted).
+  kPacketName,
 };
 
 struct Selection {
   SelectionKind kind = SelectionKind::kNone;
   uint32_t index = 0;
-  uint32_t queue = 0;  // for kMissing
+  uint32_t queue = 0;  // for kMissing and kPacketName
   bool Empty() const { return kind == SelectionKind::kNone; }
   bool operator==(const Selection&) const = default;
 };

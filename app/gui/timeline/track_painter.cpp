@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/gui/state/selection_info.h"
 #include "app/gui/timeline/track_layout.h"
 #include "app/gui/widgets/palette.h"
 
@@ -258,7 +259,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
                                 widgets::MarkColor(MarkStyle::kPreemption));
         }
         Selection sel = SelectionOfSpan(doc, track, l, d.first);
-        if (!sel.Empty() && sel == doc.view.selection) {
+        if (state::SelectionCovers(doc, doc.view.selection, sel)) {
           dl->AddRect(ImVec2(x0 - 1, y0 - 1), ImVec2(x1 + 1, y1 + 1), widgets::HoverOutline(), 0.0f,
                       0, 2.0f);
         }

@@ -5,6 +5,7 @@
 
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
+#include "core/analysis/packet_stats.h"
 #include "core/model/event_kind.h"
 
 namespace app::gui::views {
@@ -277,6 +278,10 @@ void DetailsView::DrawFields(state::Document& doc) {
       for (const auto& [name, value] : m_fields) Field(name.c_str(), value);
       break;
     }
+    case SelectionKind::kPacketName:
+      Field("name", core::analysis::PacketLabel(doc.store, sel.index));
+      Field("queue", QueueName(doc, sel.queue));
+      break;
     case SelectionKind::kNone:
       break;
   }
@@ -330,6 +335,14 @@ void DetailsView::RefreshLinks(const state::Document& doc) {
       const auto& p = r.packets[sel.index];
       for (uint32_t e : {p.submit_event, p.start_event, p.end_event}) {
         if (e != kNoIndex) m_links.push_back({SelectionKind::kEvent, e, 0});
+      }
+      break;
+    }
+    case SelectionKind::kPacketName: {
+      // the packets the row stands for, first ones first
+      for (uint32_t p : core::analysis::PacketsCounted(r, sel.index, sel.queue)) {
+        if (m_links.size() >= 200) break;
+        m_links.push_back({SelectionKind::kPacket, p, 0});
       }
       break;
     }

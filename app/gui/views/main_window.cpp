@@ -16,9 +16,10 @@ namespace app::gui::views {
 namespace {
 
 constexpr const char* kPanelNames[] = {
-    "Range statistics", "Events", "Interrupts", "PGO convergence", "Findings", "SQL", "Tracks"};
+    "Range statistics", "Events", "Interrupts", "PGO convergence", "Findings", "SQL", "Tracks",
+    "Packets"};
 constexpr const char* kPanelKeys[] = {"stats",    "events", "interrupts", "pgo",
-                                      "findings", "sql",    "tracks"};
+                                      "findings", "sql",    "tracks",     "packets"};
 
 float Scale() {
   return ImGui::GetFontSize() / 15.0f;
@@ -309,6 +310,9 @@ void MainWindow::DrawPanels(state::Document& doc) {
         break;
       case Panel::kTracks:
         m_tracks.Draw(doc);
+        break;
+      case Panel::kPackets:
+        m_packets.Draw(doc);
         break;
       case Panel::kCount:
         break;

@@ -16,6 +16,7 @@
 #include "app/gui/views/findings_view.h"
 #include "app/gui/views/interrupts_view.h"
 #include "app/gui/views/open_dialog.h"
+#include "app/gui/views/packets_view.h"
 #include "app/gui/views/pgo_view.h"
 #include "app/gui/views/range_stats_view.h"
 #include "app/gui/views/simulate_dialog.h"
@@ -25,7 +26,8 @@
 
 namespace app::gui::views {
 
-// The panels under the timeline, in tab order.
+// The panels under the timeline, in tab order (new ones go last: the settings keep the open tab
+// by number).
 enum class Panel : int {
   kRangeStats = 0,
   kEvents,
@@ -34,6 +36,7 @@ enum class Panel : int {
   kFindings,
   kSql,
   kTracks,
+  kPackets,
   kCount
 };
 const char* PanelName(Panel panel);
@@ -91,6 +94,7 @@ class MainWindow {
   FindingsView m_findings;
   SqlConsoleView m_sql;
   TracksView m_tracks;
+  PacketsView m_packets;
   OpenDialog m_open_dialog;
   SimulateDialog m_simulate_dialog;
 

@@ -1,5 +1,7 @@
-// Report JSON keys and values, --fail-if expressions, compare, and the HTML / Markdown sections,
-// on hand-made traces (tests/support/hand_trace.h explains each trace and its answers).
+// Report JSON keys and values, --fail-if expressions, compare, and the HTML / Markdown sections
+// (packet statistics, named critical-path steps, and the sections left out for record families a
+// trace has none of), on hand-made traces (tests/support/hand_trace.h explains each trace and its
+// answers).
 #include <gtest/gtest.h>
 
 #include "core/model/error.h"
@@ -8,6 +10,7 @@
 #include "core/report/report_html.h"
 #include "core/report/report_json.h"
 #include "core/report/report_markdown.h"
+#include "core/report/svg_chart.h"
 #include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
 
@@ -22,6 +25,35 @@ double At(const Json& j, const std::string& path) {
   EXPECT_NE(v, nullptr) << path;
   return v ? v->Number() : -1;
 }
+
+std::string Str(const Json& j, const std::string& path) {
+  const Json* v = FindPath(j, path);
+  EXPECT_NE(v, nullptr) << path;
+  return v ? v->String() : std::string();
+}
+
+std::vector<std::string> Strings(const Json& list) {
+  std::vector<std::string> out;
+  for (const Json& item : list.items()) out.push_back(item.String());
+  return out;
+}
+
+bool Contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+// A hand trace (from `write`, given the file to write) analysed for a full report, with its
+// JSON. Not movable: `data` points at `store`.
+struct FullReport {
+  template <typename Write>
+  explicit FullReport(Write write)
+      : store(write(dir / "t.db")), data(AnalyseTrace(store, true)), json(ReportJson(data)) {}
+  FullReport(const FullReport&) = delete;
+  ScratchDir dir;
+  TraceStore store;
+  ReportData data;
+  Json json;
+};
 
 size_t Count(const std::string& text, const std::string& needle) {
   size_t n = 0;
@@ -159,7 +191,7 @@ TEST(ReportHtml, SectionsAndDrawnCharts) {
   }
   EXPECT_GE(Count(html, "<svg"), 8u);
   EXPECT_EQ(Count(html, "<svg"), Count(html, "</svg>"));
-  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<script src"), std::string::npos);  // inline script only (table sorting)
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no remote loads
   EXPECT_EQ(html.find("https://"), std::string::npos);
   EXPECT_NE(html.find("never unblocked"), std::string::npos);
@@ -203,4 +235,126 @@ TEST(Compare, PerQueueAndMetricDifferences) {
   EXPECT_NE(text.find("-15"), std::string::npos) << text;
   EXPECT_NE(CompareHtml(c).find("<svg"), std::string::npos);
   EXPECT_NE(CompareJson(c).Find("metrics"), nullptr);
+}
+
+TEST(ReportJson, PacketStatsPerNameAndQueue) {
+  FullReport r([](const auto& path) { return hand_trace::WriteNamedPacketTrace(path); });
+  const ReportData& d = r.data;
+  const Json& j = r.json;
+  ASSERT_EQ(FindPath(j, "packet_stats")->size(), 3u);
+  // gfx draw {10, 20, 30, 10, 40}, gfx blit {5, 10}, copy draw {7}: by total descending
+  EXPECT_EQ(Str(j, "packet_stats[0].name"), "draw");
+  EXPECT_EQ(Str(j, "packet_stats[0].queue"), "gfx");
+  EXPECT_EQ(At(j, "packet_stats[0].count"), 5);
+  EXPECT_EQ(At(j, "packet_stats[0].total_ns"), 110);
+  EXPECT_DOUBLE_EQ(At(j, "packet_stats[0].mean_ns"), 22.0);
+  EXPECT_EQ(At(j, "packet_stats[0].p50_ns"), 20);
+  EXPECT_EQ(At(j, "packet_stats[0].p99_ns"), 40);
+  EXPECT_EQ(At(j, "packet_stats[0].max_ns"), 40);
+  EXPECT_EQ(Str(j, "packet_stats[1].name"), "blit");
+  EXPECT_EQ(At(j, "packet_stats[1].total_ns"), 15);
+  EXPECT_EQ(Str(j, "packet_stats[2].queue"), "copy");
+  EXPECT_EQ(At(j, "packet_stats[2].total_ns"), 7);
+  // the HTML table is sortable in the page and lists the same rows; so does the Markdown one
+  std::string html = ReportHtml(d);
+  EXPECT_TRUE(Contains(html, "id=\"packets\""));
+  EXPECT_TRUE(Contains(html, "<table class=\"sortable\">"));
+  EXPECT_TRUE(Contains(html, "<td class=\"name\">draw</td><td class=\"nowrap\">gfx</td>"
+                             "<td data-v=\"5\">5</td><td data-v=\"110\">"));
+  EXPECT_TRUE(Contains(html, "<td class=\"name\">blit</td><td class=\"nowrap\">gfx</td>"
+                             "<td data-v=\"2\">2</td>"));
+  EXPECT_TRUE(Contains(html, "addEventListener('click'"));
+  EXPECT_FALSE(Contains(html, "<script src"));  // one self-contained file
+  std::string md = ReportMarkdown(d);
+  EXPECT_TRUE(Contains(md, "## Packets by name"));
+  EXPECT_TRUE(Contains(md, "| draw | gfx | 5 |"));
+  EXPECT_TRUE(Contains(md, "| draw | copy | 1 |"));
+}
+
+TEST(ReportJson, CriticalPathStepsCarryPacketNames) {
+  FullReport r([](const auto& path) { return hand_trace::WriteNamedPathTrace(path); });
+  const ReportData& d = r.data;
+  const Json& j = r.json;
+  ASSERT_EQ(FindPath(j, "critical_path.steps")->size(), 4u);
+  // submit upload, run upload, the 3d queue's wait released by upload's completion, run draw
+  EXPECT_EQ(Str(j, "critical_path.steps[0].kind"), "submit");
+  EXPECT_EQ(Str(j, "critical_path.steps[0].name"), "upload");
+  EXPECT_EQ(Str(j, "critical_path.steps[1].name"), "upload");
+  EXPECT_EQ(Str(j, "critical_path.steps[2].kind"), "gpu_wait");
+  EXPECT_EQ(Str(j, "critical_path.steps[2].name"), "upload");
+  EXPECT_EQ(Str(j, "critical_path.steps[3].name"), "draw");
+  std::string html = ReportHtml(d);
+  EXPECT_TRUE(Contains(html, "<td>gpu_wait</td><td>3d</td>"));
+  EXPECT_TRUE(Contains(html, "<td>10 ns</td><td class=\"name\">upload</td><td>f = 1</td>")) << html;
+  std::string md = ReportMarkdown(d);
+  EXPECT_TRUE(Contains(md, "| gpu_wait | 3d | 50 ns | 10 ns | upload |")) << md;
+  EXPECT_TRUE(Contains(md, "| run | 3d | 60 ns | 40 ns | draw |")) << md;
+}
+
+// Trace A has packets, signals and waits only, the way a CUDA/Kineto import does: no interrupt,
+// log-buffer, background (PGO) or preemption records.
+TEST(ReportSections, LeftOutWhenTheTraceHasNoRecordsOfThem) {
+  FullReport r([](const auto& path) { return hand_trace::WriteTraceA(path); });
+  const ReportData& d = r.data;
+  const Json& j = r.json;
+  EXPECT_TRUE(Strings(*FindPath(j, "sections_present")).empty());
+  for (const char* key : {"interrupts", "log_buffers", "background", "preemption", "pgo_series",
+                          "interrupt_rate", "preemption_latency"}) {
+    EXPECT_NE(j.Find(key), nullptr) << key;  // the JSON keeps its keys
+  }
+  std::string html = ReportHtml(d);
+  for (const char* gone : {"id=\"interrupts\"", "id=\"pgo\"", "id=\"preemption\"",
+                           "href=\"#interrupts\"", "href=\"#pgo\"", "href=\"#preemption\"",
+                           "<td>log overruns</td>", "<td>interrupts (spurious)</td>",
+                           "data missing (overrun)"}) {
+    EXPECT_FALSE(Contains(html, gone)) << gone;
+  }
+  for (const char* kept : {"id=\"summary\"", "id=\"queues\"", "id=\"packets\"", "id=\"latency\"",
+                           "id=\"critical-path\"", "id=\"findings\""}) {
+    EXPECT_TRUE(Contains(html, kept)) << kept;
+  }
+  std::string md = ReportMarkdown(d);
+  for (const char* gone : {"## PGO convergence", "## Preemption", "| interrupts |",
+                           "| log overruns |"}) {
+    EXPECT_FALSE(Contains(md, gone)) << gone;
+  }
+}
+
+// The report trace adds an interrupt, a log overrun and a mode change to trace A: those
+// sections are shown, preemption (no records) is not.
+TEST(ReportSections, ShownWhenTheTraceHasRecordsOfThem) {
+  FullReport r([](const auto& path) { return hand_trace::WriteReportTrace(path); });
+  const ReportData& d = r.data;
+  const Json& j = r.json;
+  EXPECT_EQ(Strings(*FindPath(j, "sections_present")),
+            (std::vector<std::string>{"interrupts", "log_buffers", "background"}));
+  std::string html = ReportHtml(d);
+  for (const char* kept : {"id=\"interrupts\"", "id=\"pgo\"", "href=\"#interrupts\"",
+                           "<td>log overruns</td>", "<td>interrupts (spurious)</td>",
+                           "data missing (overrun)"}) {
+    EXPECT_TRUE(Contains(html, kept)) << kept;
+  }
+  EXPECT_FALSE(Contains(html, "id=\"preemption\""));
+  std::string md = ReportMarkdown(d);
+  EXPECT_TRUE(Contains(md, "## PGO convergence"));
+  EXPECT_TRUE(Contains(md, "| interrupts | 1 |"));
+  EXPECT_TRUE(Contains(md, "| log overruns | 1 |"));
+  EXPECT_FALSE(Contains(md, "## Preemption"));
+}
+
+TEST(ReportHtml, LongPacketNamesAreShortenedWithTheWholeNameAsTooltip) {
+  // 200 bytes -> the first 160 and an ellipsis; a two-byte character across byte 160 is not cut
+  EXPECT_EQ(ShortenName(std::string(200, 'a')), std::string(160, 'a') + "\u2026");
+  EXPECT_EQ(ShortenName(std::string(159, 'a') + "\u00e9" + "b"), std::string(159, 'a') + "\u2026");
+  EXPECT_EQ(ShortenName("draw"), "draw");
+  FullReport r([](const auto& path) {
+    hand_trace::HandTrace t(path);
+    auto q = t.Queue("gfx");
+    t.Packet(q, t.Thread("main"), 1, 0, 10, 20, 0, t.Name(std::string(300, 'k')));
+    return t.Finish(0, 30);
+  });
+  const std::string html = ReportHtml(r.data);
+  EXPECT_TRUE(Contains(html, "<td class=\"name\" title=\"" + std::string(300, 'k') + "\">" +
+                                 std::string(160, 'k') + "\u2026</td>"));
+  EXPECT_TRUE(Contains(ReportMarkdown(r.data), "| " + std::string(160, 'k') + "\u2026 | gfx |"));
 }

@@ -1,0 +1,34 @@
+// Packets panel: run-time statistics per (packet name, queue) for the selected time range, else
+// the whole trace: count, total, mean, p50, p99, max. The rows come from core/analysis
+// ComputePacketStats (the same function as the report's packet_stats), computed once per range;
+// the table sorts by a clicked header (SortPacketStats). Clicking a row selects every packet the
+// row stands for (a kPacketName selection, highlighted on the timeline and listed in the details
+// panel); double-clicking also zooms to them.
+#pragma once
+
+#include <vector>
+
+#include "app/gui/state/document.h"
+#include "core/analysis/packet_stats.h"
+
+namespace app::gui::views {
+
+// The range the panel computes its rows for: the selected range, else the whole trace (which
+// counts every completed packet, as the report does).
+core::analysis::PacketStatsRange PacketPanelRange(const state::Document& doc);
+
+// The selection one row stands for.
+state::Selection SelectionOfRow(const core::analysis::PacketNameStats& row);
+
+class PacketsView {
+ public:
+  void Draw(state::Document& doc);
+
+ private:
+  const state::Document* m_doc = nullptr;
+  core::analysis::PacketStatsRange m_range;
+  bool m_valid = false;
+  std::vector<core::analysis::PacketNameStats> m_rows;
+};
+
+}  // namespace app::gui::views
