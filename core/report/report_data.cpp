@@ -68,6 +68,7 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   d.hazards = FindResourceHazards(store, d.recon);
   step(0.9);
   d.packet_stats = ComputePacketStats(store, d.recon);
+  d.longest_waits = LongestWaits(d.recon, IndexPacketCompletions(d.recon), kLongestWaits);
   step(1.0);
   return d;
 }

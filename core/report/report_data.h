@@ -11,6 +11,7 @@
 #include "core/analysis/fence_rewinds.h"
 #include "core/analysis/idle_gaps.h"
 #include "core/analysis/interrupt_analysis.h"
+#include "core/analysis/longest_waits.h"
 #include "core/analysis/overrun_windows.h"
 #include "core/analysis/packet_stats.h"
 #include "core/analysis/pgo_series.h"
@@ -24,6 +25,9 @@
 #include "core/store/trace_store.h"
 
 namespace core::report {
+
+// How many of the longest waits the reports list.
+constexpr size_t kLongestWaits = 20;
 
 struct ReportData {
   const core::store::TraceStore* store = nullptr;
@@ -47,6 +51,7 @@ struct ReportData {
   // Per (packet name, queue) run-time statistics over the whole trace, by total_ns descending.
   // Full only: one duration per packet sorted per name, about the cost of the latency figures.
   std::vector<analysis::PacketNameStats> packet_stats;
+  std::vector<analysis::HeldWait> longest_waits;  // kLongestWaits of them, longest first
 
   uint64_t Count(core::model::EventKind kind) const {
     return kind_counts[static_cast<size_t>(kind) & 0xFF];

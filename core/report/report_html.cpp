@@ -382,6 +382,28 @@ std::string PathSection(const ReportData& d) {
   return out + "</table>\n";
 }
 
+std::string LongestWaitsSection(const ReportData& d) {
+  std::string out = Section("longest-waits", "Longest waits and what released them");
+  if (d.longest_waits.empty()) return out + "<p>No wait was released in the trace.</p>\n";
+  out += "<p>The waits that held their queue (from when it reached the wait) or thread longest, "
+         "with the signal that released them and the packet whose completion executed that "
+         "signal. <i>inferred</i>: the importer worked the link out from timing and call order "
+         "(the trace does not say).</p>\n<table><tr><th>waiting</th><th>held</th><th>from</th>"
+         "<th>fence</th><th>released by</th><th>packet</th><th>link</th></tr>\n";
+  for (const HeldWait& w : d.longest_waits) {
+    const bool signal = w.signal != kNoIndex;
+    const SignalBox sig = signal ? d.recon.signals[w.signal] : SignalBox{};
+    out += "<tr>" + Cell(w.cpu ? d.ThreadName(w.thread) : d.QueueName(w.queue), "nowrap") +
+           Cell(FormatDuration(w.Held())) + Cell(Ms(w.start, d.recon.start_ns)) +
+           Cell(fmt::format("{} >= {}", d.FenceName(w.fence), w.value)) +
+           Cell(signal ? d.SignallerName(sig.queue, sig.cpu) : "none", "nowrap") +
+           NameCell(w.packet != kNoIndex ? PacketLabel(*d.store, d.recon.packets[w.packet].name)
+                                         : "") +
+           Cell(!signal ? "" : w.link_inferred ? "inferred" : "from the trace") + "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
 // A number cell that sorts by its raw value (data-v) while showing `text`.
 std::string NumberCell(double value, const std::string& text) {
   return fmt::format("<td data-v=\"{}\">{}</td>", value, XmlEscape(text));
@@ -547,6 +569,7 @@ std::string ReportHtml(const ReportData& d) {
       {"packets", "packets"}};
   if (sections.interrupts) nav.emplace_back("interrupts", "interrupts");
   nav.emplace_back("latency", "latency");
+  nav.emplace_back("longest-waits", "longest waits");
   nav.emplace_back("critical-path", "critical path");
   if (sections.background) nav.emplace_back("pgo", "PGO");
   if (sections.preemption) nav.emplace_back("preemption", "preemption");
@@ -560,6 +583,7 @@ std::string ReportHtml(const ReportData& d) {
   out += PacketStatsSection(d);
   if (sections.interrupts) out += InterruptSection(d);
   out += LatencySection(d);
+  out += LongestWaitsSection(d);
   out += PathSection(d);
   if (sections.background) out += PgoSection(d);
   if (sections.preemption) out += PreemptionSection(d);

@@ -113,6 +113,30 @@ Json CriticalPathJson(const ReportData& d) {
   return j;
 }
 
+// The waits held longest, each with the signal and the packet that released it.
+Json LongestWaitsJson(const ReportData& d) {
+  Json j = Json::Array();
+  for (const HeldWait& w : d.longest_waits) {
+    Json x = Json::Object();
+    x.Set("kind", w.cpu ? "cpu" : "gpu");
+    x.Set("waiting", w.cpu ? d.ThreadName(w.thread) : d.QueueName(w.queue));
+    x.Set("fence", d.FenceName(w.fence));
+    x.Set("value", w.value);
+    x.Set("start_ns", w.start);
+    x.Set("end_ns", w.end);
+    x.Set("held_ns", w.Held());
+    const bool signal = w.signal != kNoIndex;
+    const SignalBox sig = signal ? d.recon.signals[w.signal] : SignalBox{};
+    x.Set("released_by", signal ? d.SignallerName(sig.queue, sig.cpu) : "none");
+    x.Set("signal_executed_ns", signal && sig.executed != kUnknownTime ? sig.executed : 0);
+    x.Set("released_by_packet",
+          w.packet != kNoIndex ? d.store->String(d.recon.packets[w.packet].name) : "");
+    x.Set("link", !signal ? "none" : w.link_inferred ? "inferred" : "from_trace");
+    j.Push(std::move(x));
+  }
+  return j;
+}
+
 Json PacketStatsJson(const ReportData& d) {
   Json j = Json::Array();
   for (const PacketNameStats& row : d.packet_stats) {
@@ -367,6 +391,7 @@ Json ReportJson(const ReportData& d) {
   j.Set("pgo_series", PgoJson(d));
   j.Set("preemption_latency", PreemptionLatencyJson(d));
   j.Set("packet_stats", PacketStatsJson(d));
+  j.Set("longest_waits", LongestWaitsJson(d));
 
   Json recon = Json::Object();
   recon.Set("packets", static_cast<uint64_t>(d.recon.packets.size()));

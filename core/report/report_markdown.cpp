@@ -75,6 +75,24 @@ std::string PathStepsTable(const ReportData& d) {
          Table({"step", "track", "from", "length", "packet"}, rows);
 }
 
+std::string LongestWaitsMarkdown(const ReportData& d) {
+  std::vector<std::vector<std::string>> rows;
+  for (const HeldWait& w : d.longest_waits) {
+    const bool signal = w.signal != kNoIndex;
+    const SignalBox sig = signal ? d.recon.signals[w.signal] : SignalBox{};
+    rows.push_back(
+        {d.TrackName(w.queue, w.thread), D(static_cast<double>(w.Held())),
+         fmt::format("{} >= {}", d.FenceName(w.fence), w.value),
+         signal ? d.SignallerName(sig.queue, sig.cpu) : "none",
+         w.packet != kNoIndex ? ShortenName(PacketLabel(*d.store, d.recon.packets[w.packet].name))
+                              : "",
+         !signal ? "" : w.link_inferred ? "inferred" : "from the trace"});
+  }
+  if (rows.empty()) return "";
+  return "## Longest waits and what released them\n\n" +
+         Table({"waiting", "held", "fence", "released by", "packet", "link"}, rows);
+}
+
 std::string PgoMarkdown(const ReportData& d) {
   std::string out = "## PGO convergence\n\n";
   std::vector<std::vector<std::string>> rows;
@@ -183,6 +201,7 @@ std::string ReportMarkdown(const ReportData& d) {
   out += Table({"kind", "group", "n", "to signal p50", "p90", "p99", "to unblock p50", "p90", "p99"},
                rows);
 
+  out += LongestWaitsMarkdown(d);
   out += "## Critical path\n\n";
   out += fmt::format("{} long, {} steps.\n\n", D(static_cast<double>(d.critical_path.Length())),
                      d.critical_path.steps.size());

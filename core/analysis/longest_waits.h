@@ -1,0 +1,38 @@
+// The waits that held their queue or thread longest, each with what released it: the signal
+// (its queue, or a CPU signal), when it executed, and the packet whose completion executed it
+// (core/analysis/packet_completions.h). This answers "what did this stream wait for?" for the
+// waits that cost most.
+//
+// A GPU wait's held time runs from when its queue reached it (observed on the GPU, when the
+// trace records that, else when it was queued) to its unblock; a CPU wait's from its begin to
+// its release. Waits never released are not listed (the findings cover them).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/analysis/packet_completions.h"
+#include "core/analysis/reconstruction.h"
+
+namespace core::analysis {
+
+struct HeldWait {
+  bool cpu = false;
+  uint32_t wait = kNoIndex;   // into waits (GPU) or cpu_waits (CPU)
+  QueueId queue = 0;          // GPU waits
+  ThreadId thread = 0;        // CPU waits
+  FenceId fence = 0;
+  FenceValue value = 0;
+  TimeNs start = 0;           // reached (GPU) / begin (CPU)
+  TimeNs end = 0;             // unblocked / released
+  uint32_t signal = kNoIndex;  // the releasing signal
+  uint32_t packet = kNoIndex;  // the packet whose completion executed that signal
+  bool link_inferred = false;  // the importer inferred the link (release_link = inferred)
+  DurationNs Held() const { return end - start; }
+};
+
+// The `limit` waits (GPU and CPU together) held longest, longest first (ties: earlier first).
+std::vector<HeldWait> LongestWaits(const Reconstruction& r, const PacketCompletions& completions,
+                                   size_t limit);
+
+}  // namespace core::analysis
