@@ -6,10 +6,12 @@
 //
 //   delay = packet start - (call start + call duration)
 //
-// This is the figure HTA calls the kernel launch delay (cuda_kernel_launch_stats, "launch_delay":
-// kernel start minus the end of its runtime event). HTA takes only cudaLaunchKernel,
-// cudaMemcpyAsync and cudaMemsetAsync; we take every packet whose launch call the trace links
-// (launch_calls.h), kernels, copies and sets alike. A packet that starts before its call returns
+// This is the figure HTA calls the kernel launch delay (cuda_kernel_launch_stats,
+// "launch_delay"). Two differences when comparing numbers: HTA takes only cudaLaunchKernel,
+// cudaMemcpyAsync and cudaMemsetAsync, we take every packet whose launch call the trace links
+// (launch_calls.h), kernels, copies and sets alike; and the HTA code we read computes
+// kernel ts - runtime ts + runtime dur (the call's duration added), where we subtract the end of
+// the call as the definition says. A packet that starts before its call returns
 // has a negative delay (the call's own return path was the slower part); those are counted.
 //
 // Packets without a launch call are not measured and are counted as `without_launch`, so a
