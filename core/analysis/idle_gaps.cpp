@@ -47,7 +47,7 @@ namespace {
 using FenceKey = std::tuple<FenceId, QueueId, bool>;
 using SyncKey = std::tuple<ThreadId, StringId, FenceId>;
 
-// The totals of a (key fields...) -> ns map, in key order.
+// The totals of a (thread, call, fence) -> ns map, in key order.
 template <typename Total, typename Key>
 std::vector<Total> TotalsOf(const std::map<Key, DurationNs>& by_key) {
   std::vector<Total> out;
@@ -73,6 +73,27 @@ FenceKey FenceKeyOf(const Reconstruction& r, uint32_t wait) {
   const bool cpu = s != kNoIndex && r.signals[s].cpu;
   return {r.waits[wait].fence, SignallingQueue(r, wait), cpu};
 }
+
+// Time per (fence, signalling queue, CPU signal) of the GPU waits that held a queue, and how
+// much of it came from waits whose releasing signal the importer inferred.
+class FenceTotals {
+ public:
+  void Add(const Reconstruction& r, uint32_t wait, DurationNs ns) {
+    auto& [total, inferred] = m_by_key[FenceKeyOf(r, wait)];
+    total += ns;
+    if (r.waits.Get<&WaitBox::link_inferred>(wait)) inferred += ns;
+  }
+  std::vector<FenceGapTotal> Totals() const {
+    std::vector<FenceGapTotal> out;
+    for (const auto& [key, ns] : m_by_key) {
+      out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), ns.first, ns.second});
+    }
+    return out;
+  }
+
+ private:
+  std::map<FenceKey, std::pair<DurationNs, DurationNs>> m_by_key;
+};
 
 // What a CPU wait's thread was blocked in: the innermost cpu_slice around the wait's begin on
 // that thread. The slices of a thread are gathered on first use, so traces without
@@ -124,7 +145,7 @@ struct QueueWalk {
   const core::store::Queue& queue;
   QueueGaps totals;
   std::vector<GapPiece> pieces;
-  std::map<FenceKey, DurationNs> per_fence;
+  FenceTotals per_fence;
   std::map<SyncKey, DurationNs> per_sync;
 
   void Add(TimeNs start, TimeNs end, GapCause cause, uint32_t wait = kNoIndex) {
@@ -181,7 +202,7 @@ struct QueueWalk {
       for (const Interval& held : Intersect(gaps, {{wp.start, wp.end}})) {
         Add(held.start, held.end, GapCause::kWaitingOnFence, wp.wait);
         waited.push_back(held);
-        per_fence[FenceKeyOf(r, wp.wait)] += held.Length();
+        per_fence.Add(r, wp.wait, held.Length());
       }
     }
     const TimeNs unstarted_submit = EarliestUnstartedSubmit(r, track);
@@ -213,12 +234,12 @@ struct QueueWalk {
     for (const GapPiece& piece : pieces) {
       totals.by_cause[static_cast<size_t>(piece.cause)] += piece.end - piece.start;
     }
-    totals.per_fence = TotalsOf<FenceGapTotal>(per_fence);
+    totals.per_fence = per_fence.Totals();
     totals.per_sync = TotalsOf<SyncGapTotal>(per_sync);
   }
 
   // Why an `other` gap was long: the GPU wait, else the CPU wait, that held most of it.
-  OtherReason Explain(const GapPiece* first, const GapPiece* last, FenceKey* fence,
+  OtherReason Explain(const GapPiece* first, const GapPiece* last, uint32_t* wait,
                       SyncKey* sync) {
     const GapPiece* longest_wait = nullptr;
     const GapPiece* longest_sync = nullptr;
@@ -234,7 +255,7 @@ struct QueueWalk {
       }
     }
     if (longest_wait) {
-      *fence = FenceKeyOf(r, longest_wait->wait);
+      *wait = longest_wait->wait;
       return OtherReason::kCrossStream;
     }
     if (longest_sync) {
@@ -248,7 +269,7 @@ struct QueueWalk {
     const QueueTrack& track = r.queues[queue.id];
     QueueIdleSplit split;
     split.queue = queue.id;
-    std::map<FenceKey, DurationNs> other_on_fence;
+    FenceTotals other_on_fence;
     std::map<SyncKey, DurationNs> other_on_sync;
     size_t piece = 0;
     for (const Interval& gap : gaps) {
@@ -268,7 +289,7 @@ struct QueueWalk {
       }
       IdleClass c = IdleClass::kUnlinked;
       OtherReason reason = OtherReason::kUnexplained;
-      FenceKey fence{};
+      uint32_t wait = kNoIndex;
       SyncKey sync{};
       const RunSegment segment = track.segments[next];
       const LaunchCall* call = launches.Of(segment.packet);
@@ -283,16 +304,16 @@ struct QueueWalk {
         c = IdleClass::kKernelWait;
       } else {
         c = IdleClass::kOther;
-        reason = Explain(first, last, &fence, &sync);
+        reason = Explain(first, last, &wait, &sync);
       }
       ++split.gaps[static_cast<size_t>(c)];
       split.ns[static_cast<size_t>(c)] += gap.Length();
       if (c != IdleClass::kOther) continue;
       split.other_ns[static_cast<size_t>(reason)] += gap.Length();
-      if (reason == OtherReason::kCrossStream) other_on_fence[fence] += gap.Length();
+      if (reason == OtherReason::kCrossStream) other_on_fence.Add(r, wait, gap.Length());
       if (reason == OtherReason::kHostSync) other_on_sync[sync] += gap.Length();
     }
-    split.other_on_fence = TotalsOf<FenceGapTotal>(other_on_fence);
+    split.other_on_fence = other_on_fence.Totals();
     split.other_on_sync = TotalsOf<SyncGapTotal>(other_on_sync);
     return split;
   }

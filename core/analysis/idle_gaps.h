@@ -89,6 +89,9 @@ struct FenceGapTotal {
   QueueId signalling = 0;  // 0: CPU signal or no linked signal
   bool cpu_signal = false;
   DurationNs ns = 0;
+  // Of `ns`, held by waits whose releasing signal the importer inferred (WaitBox::link_inferred:
+  // the trace did not say which signal released them).
+  DurationNs link_inferred_ns = 0;
 };
 
 // Time a queue waited on a host synchronisation: the launching thread, the call it was blocked

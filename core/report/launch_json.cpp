@@ -11,6 +11,7 @@ Json FenceGapsJson(const ReportData& d, const std::vector<FenceGapTotal>& totals
     x.Set("fence", d.FenceName(f.fence));
     x.Set("from", d.SignallerName(f.signalling, f.cpu_signal));
     x.Set("ns", f.ns);
+    x.Set("link_inferred_ns", f.link_inferred_ns);
     list.Push(std::move(x));
   }
   return list;

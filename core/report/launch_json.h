@@ -8,7 +8,8 @@
 
 namespace core::report {
 
-// {fence, from, ns} for each total: the fence waited on and the queue that signalled it.
+// {fence, from, ns, link_inferred_ns} for each total: the fence waited on, the queue that
+// signalled it, and how much of the time rests on a release link the importer inferred.
 Json FenceGapsJson(const ReportData& d, const std::vector<analysis::FenceGapTotal>& totals);
 // {thread, call, fence, ns} for each total: what the launching thread was blocked in.
 Json SyncGapsJson(const ReportData& d, const std::vector<analysis::SyncGapTotal>& totals);

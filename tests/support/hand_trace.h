@@ -156,7 +156,9 @@ inline TraceStore WriteReportTrace(const std::filesystem::path& path) {
 //   stream C (q3) C1 call [30,32)  runs [40,50]
 //                 C2 call [35,37)  runs [100,110]
 inline constexpr TimeNs kUs = 1000;
-inline TraceStore WriteCudaTrace(const std::filesystem::path& path) {
+// link_inferred: the wait's unblock record says the importer inferred its releasing signal
+// (release_link = 2) instead of reading it from the capture.
+inline TraceStore WriteCudaTrace(const std::filesystem::path& path, bool link_inferred = false) {
   HandTrace t(path);
   const QueueId a = t.Queue("stream A", QueueType::kCompute);
   const QueueId b = t.Queue("stream B", QueueType::kCompute);
@@ -176,7 +178,9 @@ inline TraceStore WriteCudaTrace(const std::filesystem::path& path) {
   launched(a, 3, 90, 96, 100, 120);
   launched(a, 4, 102, 104, 180, 190);
   t.Signal(b, main, e, 1, 100, 101 * kUs, 180 * kUs);
-  t.Wait(a, main, e, 1, 200, 103 * kUs, 180 * kUs, 100);
+  t.Append({103 * kUs, EventKind::FenceWaitQueued, a, main, e, 1, 200});
+  t.Append({180 * kUs, EventKind::FenceWaitUnblocked, a, 0, e, 1, 200, 0, 100,
+            link_inferred ? 2 : 1});
   t.Packet(a, 0, 5, 250 * kUs, 250 * kUs, 260 * kUs);
   launched(b, 6, 20, 22, 150, 180);
   launched(b, 7, 175, 275, 260, 270, "cudaMemcpy");

@@ -149,6 +149,20 @@ TEST(IdleGaps, GapClassesLikeHta) {
   }
 }
 
+TEST(IdleGaps, FenceTimeSaysWhenTheReleaseLinkWasInferred) {
+  // Trace C with the wait on E's releasing signal inferred by the importer: the 60 µs stream A
+  // waited on E rest on that inference, in both splits.
+  for (bool inferred : {false, true}) {
+    ScratchDir dir;
+    TraceStore store = hand_trace::WriteCudaTrace(dir / "cuda.db", inferred);
+    IdleGaps gaps = AttributeIdleGaps(store, Reconstruct(store));
+    ASSERT_EQ(gaps.per_queue[0].per_fence.size(), 1u);
+    EXPECT_EQ(gaps.per_queue[0].per_fence[0].link_inferred_ns, inferred ? 60 * kUs : 0);
+    ASSERT_EQ(gaps.split[0].other_on_fence.size(), 1u);
+    EXPECT_EQ(gaps.split[0].other_on_fence[0].link_inferred_ns, inferred ? 60 * kUs : 0);
+  }
+}
+
 TEST(IdleGaps, WithoutLaunchFlowsNothingIsLaunchBound) {
   // Trace A has no cpu_launch flows: the causes are those of IdleGaps.AttributesWaiting... and
   // every gap between two packets is unlinked.

@@ -49,6 +49,9 @@ TEST(LaunchReport, JsonKeysCarryTheHandWorkedFigures) {
   EXPECT_EQ(At(j, "idle_split[0].other_cross_stream_ns").Int(), 60000);
   EXPECT_EQ(At(j, "idle_split[0].other_waiting_on[0].fence").String(), "E");
   EXPECT_EQ(At(j, "idle_split[0].other_waiting_on[0].from").String(), "stream B");
+  EXPECT_EQ(At(j, "idle_split[0].other_waiting_on[0].link_inferred_ns").Int(), 0);
+  EXPECT_EQ(At(j, "idle_gaps[0].waiting_on[0].ns").Int(), 60000);
+  EXPECT_EQ(At(j, "idle_gaps[0].waiting_on[0].link_inferred_ns").Int(), 0);
   EXPECT_EQ(At(j, "idle_split[0].unlinked_ns").Int(), 60000);
   EXPECT_EQ(At(j, "idle_split[0].outside_ns").Int(), 50000);
   EXPECT_EQ(At(j, "idle_split[1].other_host_sync_ns").Int(), 80000);
