@@ -28,6 +28,13 @@ std::string ReportData::TrackName(core::model::QueueId queue, core::model::Threa
   return queue != 0 ? QueueName(queue) : fmt::format("thread {}", ThreadName(thread));
 }
 
+std::string ReportData::SyncName(const analysis::SyncGapTotal& sync) const {
+  std::string out = sync.call != 0 ? store->String(sync.call) : std::string("CPU wait");
+  out += " on " + ThreadName(sync.thread);
+  if (sync.fence != 0) out += " (" + FenceName(sync.fence) + ")";
+  return out;
+}
+
 std::string ReportData::PairName(const analysis::LatencyGroup& g) const {
   return fmt::format("{} -> {}", SignallerName(g.from, g.from == 0),
                      g.cpu ? ThreadName(g.to_thread) : QueueName(g.to_queue));
@@ -63,7 +70,10 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   step(0.6);
   d.critical_path = ComputeCriticalPath(d.recon, path_until);
   step(0.7);
-  d.gaps = AttributeIdleGaps(store, d.recon);
+  d.launches = FindLaunchCalls(store, d.recon);
+  d.gaps = AttributeIdleGaps(store, d.recon, d.launches);
+  d.launch_delays = ComputeLaunchDelays(store, d.recon, d.launches);
+  d.queue_lengths = ComputeQueueLengths(store, d.recon, d.launches);
   step(0.8);
   d.hazards = FindResourceHazards(store, d.recon);
   step(0.9);

@@ -12,10 +12,13 @@
 #include "core/analysis/idle_gaps.h"
 #include "core/analysis/interrupt_analysis.h"
 #include "core/analysis/longest_waits.h"
+#include "core/analysis/launch_calls.h"
+#include "core/analysis/launch_delay.h"
 #include "core/analysis/overrun_windows.h"
 #include "core/analysis/packet_stats.h"
 #include "core/analysis/pgo_series.h"
 #include "core/analysis/preemption_stats.h"
+#include "core/analysis/queue_length.h"
 #include "core/analysis/queue_time.h"
 #include "core/analysis/reconstruction.h"
 #include "core/analysis/resource_hazards.h"
@@ -52,6 +55,11 @@ struct ReportData {
   // Full only: one duration per packet sorted per name, about the cost of the latency figures.
   std::vector<analysis::PacketNameStats> packet_stats;
   std::vector<analysis::HeldWait> longest_waits;  // kLongestWaits of them, longest first
+  // CUDA-style launch figures: which call launched each packet (empty without cpu_launch
+  // flows), the launch delay and the queue length per queue.
+  analysis::LaunchCalls launches;
+  analysis::LaunchDelays launch_delays;
+  analysis::QueueLengths queue_lengths;
 
   uint64_t Count(core::model::EventKind kind) const {
     return kind_counts[static_cast<size_t>(kind) & 0xFF];
@@ -63,6 +71,9 @@ struct ReportData {
   std::string SignallerName(core::model::QueueId id, bool cpu) const;
   // The queue's name, or "thread <name>" when queue is 0.
   std::string TrackName(core::model::QueueId queue, core::model::ThreadId thread) const;
+  // What a queue waited on in a host synchronisation: "cudaStreamSynchronize on main"
+  // (the call, when known; the fence, when the CPU wait names one).
+  std::string SyncName(const analysis::SyncGapTotal& sync) const;
   // "signaller -> waiter" of a per-queue-pair latency group.
   std::string PairName(const analysis::LatencyGroup& group) const;
 };

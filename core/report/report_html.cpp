@@ -7,6 +7,8 @@
 #include "core/analysis/intervals.h"
 #include "core/analysis/wait_cover.h"
 #include "core/report/findings.h"
+#include "core/report/html_parts.h"
+#include "core/report/report_html_launch.h"
 #include "core/report/report_json.h"
 #include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
@@ -23,14 +25,6 @@ constexpr const char* kMissing = "#d03030";
 constexpr const char* kPath = "#7a2ea0";
 constexpr const char* kPreempted = "#8fbf60";
 
-std::string Row(const std::vector<std::string>& cells, bool header = false) {
-  std::string out = "<tr>";
-  const char* open = header ? "<th>" : "<td>";
-  const char* close = header ? "</th>" : "</td>";
-  for (const auto& c : cells) out += open + XmlEscape(c) + close;
-  return out + "</tr>\n";
-}
-
 // One cell; `css_class` (e.g. "name": wraps long kernel names) when not empty.
 std::string Cell(const std::string& text, const std::string& css_class = "") {
   const std::string open = css_class.empty() ? "<td>" : "<td class=\"" + css_class + "\">";
@@ -43,12 +37,6 @@ std::string NameCell(const std::string& name) {
   if (shown.size() == name.size()) return Cell(name, "name");
   return "<td class=\"name\" title=\"" + XmlEscape(name) + "\">" + XmlEscape(shown) + "</td>";
 }
-
-std::string Section(const std::string& id, const std::string& title) {
-  return fmt::format("<h2 id=\"{}\">{}</h2>\n", id, XmlEscape(title));
-}
-
-std::string Ms(TimeNs ns, TimeNs start) { return fmt::format("{:.6f} ms", (ns - start) / 1e6); }
 
 // Merges intervals closer than one pixel so a row draws at most about `width` rectangles.
 std::string PixelRects(const std::vector<Interval>& intervals, TimeNs t0, double ns_per_px,
@@ -280,26 +268,41 @@ std::string QueueSection(const ReportData& d) {
   }
   out += "</table>\n";
   out += Section("gaps", "Idle-gap attribution");
+  out += "<p>Every idle nanosecond of a queue gets one cause. Launch-bound and synchronised "
+         "apply where the next packet's launch call is known (a CPU launch flow, e.g. Kineto's "
+         "ac2g): the launching thread had not yet returned from it, and was blocked in a CPU "
+         "wait (synchronised) or not.</p>\n";
   std::vector<std::string> labels;
-  for (int c = 0; c < 4; ++c) labels.push_back(GapCauseName(static_cast<GapCause>(c)));
+  for (size_t c = 0; c < kGapCauses; ++c) labels.push_back(GapCauseName(static_cast<GapCause>(c)));
   out += "<table><tr><th>queue</th><th>waiting on fence</th><th>preempted</th>"
-         "<th>nothing submitted</th><th>submitted, not running</th><th>of which engine busy with "
-         "another queue</th><th>fences waited on</th></tr>\n";
+         "<th>nothing submitted</th><th>submitted, not running</th><th>launch-bound</th>"
+         "<th>synchronised</th><th>of which engine busy with another queue</th>"
+         "<th>fences waited on</th><th>host syncs</th></tr>\n";
   for (const QueueGaps& g : d.gaps.per_queue) {
-    std::string fences;
+    std::string fences, syncs;
     for (const FenceGapTotal& f : g.per_fence) {
       if (!fences.empty()) fences += "; ";
       fences += fmt::format("{} from {}: {}", d.FenceName(f.fence),
                             d.SignallerName(f.signalling, f.cpu_signal), FormatDuration(f.ns));
     }
-    out += Row({d.QueueName(g.queue), FormatDuration(g.by_cause[0]), FormatDuration(g.by_cause[1]),
-                FormatDuration(g.by_cause[2]), FormatDuration(g.by_cause[3]),
-                FormatDuration(g.engine_busy_ns), fences});
-    gaps.push_back({d.QueueName(g.queue), {double(g.by_cause[0]), double(g.by_cause[1]),
-                                          double(g.by_cause[2]), double(g.by_cause[3])}});
+    for (const SyncGapTotal& sync : g.per_sync) {
+      if (!syncs.empty()) syncs += "; ";
+      syncs += fmt::format("{}: {}", d.SyncName(sync), FormatDuration(sync.ns));
+    }
+    std::vector<std::string> cells = {d.QueueName(g.queue)};
+    StackedRow bar{d.QueueName(g.queue), {}};
+    for (size_t c = 0; c < kGapCauses; ++c) {
+      cells.push_back(FormatDuration(g.by_cause[c]));
+      bar.values.push_back(static_cast<double>(g.by_cause[c]));
+    }
+    cells.insert(cells.end(), {FormatDuration(g.engine_busy_ns), fences, syncs});
+    out += Row(cells);
+    gaps.push_back(std::move(bar));
   }
   out += "</table>\n";
-  out += SvgStackedBars("Idle time by cause", labels, {kWaiting, kPreempted, kIdle, "#9090c0"}, gaps, "ns");
+  out += SvgStackedBars("Idle time by cause", labels,
+                        {kWaiting, kPreempted, kIdle, "#9090c0", "#c05050", "#b070d0"}, gaps, "ns");
+  out += IdleSplitSection(d);
   return out;
 }
 
@@ -573,6 +576,7 @@ std::string ReportHtml(const ReportData& d) {
   nav.emplace_back("critical-path", "critical path");
   if (sections.background) nav.emplace_back("pgo", "PGO");
   if (sections.preemption) nav.emplace_back("preemption", "preemption");
+  nav.emplace_back("launch", "launches");
   nav.emplace_back("findings", "findings");
   out += "<nav>";
   for (auto [id, label] : nav) out += fmt::format("<a href=\"#{}\">{}</a>", id, label);
@@ -584,6 +588,7 @@ std::string ReportHtml(const ReportData& d) {
   if (sections.interrupts) out += InterruptSection(d);
   out += LatencySection(d);
   out += LongestWaitsSection(d);
+  out += LaunchSection(d);
   out += PathSection(d);
   if (sections.background) out += PgoSection(d);
   if (sections.preemption) out += PreemptionSection(d);

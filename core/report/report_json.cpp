@@ -6,6 +6,7 @@
 
 #include "core/report/findings.h"
 #include "core/report/report_sections.h"
+#include "core/report/launch_json.h"
 
 namespace core::report {
 namespace {
@@ -352,22 +353,19 @@ Json ReportJson(const ReportData& d) {
   for (const QueueGaps& g : d.gaps.per_queue) {
     Json q = Json::Object();
     q.Set("name", d.QueueName(g.queue));
-    for (int c = 0; c < 4; ++c) {
+    for (size_t c = 0; c < kGapCauses; ++c) {
       q.Set(std::string(GapCauseName(static_cast<GapCause>(c))) + "_ns", g.by_cause[c]);
     }
     q.Set("engine_busy_ns", g.engine_busy_ns);
-    Json per_fence = Json::Array();
-    for (const FenceGapTotal& f : g.per_fence) {
-      Json x = Json::Object();
-      x.Set("fence", d.FenceName(f.fence));
-      x.Set("from", d.SignallerName(f.signalling, f.cpu_signal));
-      x.Set("ns", f.ns);
-      per_fence.Push(std::move(x));
-    }
-    q.Set("waiting_on", std::move(per_fence));
+    q.Set("waiting_on", FenceGapsJson(d, g.per_fence));
+    q.Set("synchronised_on", SyncGapsJson(d, g.per_sync));
     gaps.Push(std::move(q));
   }
   j.Set("idle_gaps", std::move(gaps));
+  j.Set("idle_split", IdleSplitJson(d));
+  j.Set("launch_links", LaunchLinksJson(d));
+  j.Set("launch_delay", LaunchDelayJson(d));
+  j.Set("queue_length", QueueLengthJson(d));
 
   Json rate = Json::Object();
   rate.Set("bin_ns", d.interrupts.bin_ns);

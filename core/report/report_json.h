@@ -30,7 +30,24 @@
 //   packet_stats: [{name, queue, count, total_ns, mean_ns, p50_ns, p99_ns, max_ns}] per
 //                 (packet name, queue), run time of completed packets (packet_stats.h), sorted
 //                 by total_ns descending, every row,
-//   reconstruction (what could not be linked).
+//   reconstruction (what could not be linked), and the launch figures (core/analysis
+//   idle_gaps.h, launch_delay.h, queue_length.h; launch_json.cpp):
+//   idle_gaps: [{name, waiting_on_fence_ns, preempted_ns, nothing_submitted_ns,
+//                submitted_not_running_ns, launch_bound_ns, synchronised_ns, engine_busy_ns,
+//                waiting_on: [{fence, from, ns, link_inferred_ns}],
+//                synchronised_on: [{thread, call, fence, ns}]}],
+//   idle_split: [{name, kernel_wait_max_ns, host_wait_ns, host_wait_gaps, kernel_wait_ns,
+//                 kernel_wait_gaps, other_ns, other_gaps, unlinked_ns, unlinked_gaps,
+//                 other_cross_stream_ns, other_host_sync_ns, other_preempted_ns,
+//                 other_unexplained_ns, outside_ns,
+//                 other_waiting_on: [{fence, from, ns, link_inferred_ns}],
+//                 other_synchronised_on: [{thread, call, fence, ns}]}],
+//   launch_links: {cpu_launch_flows, packets_linked, packets, flows_unmatched},
+//   launch_delay: [{name, count, p50_ns, p90_ns, p99_ns, max_ns, mean_ns, negative,
+//                   without_launch, outliers: [{packet, packet_id, start_ns, call_end_ns, thread,
+//                   delay_ns}]}],
+//   queue_length: [{name, source, max, mean, packets_counted, packets_left_out,
+//                   series: {start_ns, bin_ns, max: [...]}}].
 #pragma once
 
 #include "core/report/json.h"

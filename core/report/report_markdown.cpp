@@ -126,6 +126,66 @@ std::string PreemptionMarkdown(const ReportData& d) {
   return out;
 }
 
+std::string Gaps(uint64_t gaps, DurationNs ns) { return fmt::format("{} ({})", D(ns), gaps); }
+
+// Idle time between packets like HTA, launch delays and queue lengths (launch figures).
+std::string LaunchMarkdown(const ReportData& d) {
+  std::vector<std::vector<std::string>> rows;
+  for (const QueueIdleSplit& s : d.gaps.split) {
+    std::vector<std::string> row = {d.QueueName(s.queue)};
+    for (size_t c = 0; c < kIdleClasses; ++c) row.push_back(Gaps(s.gaps[c], s.ns[c]));
+    std::string why;
+    for (size_t r = 0; r < kOtherReasons; ++r) {
+      if (s.other_ns[r] == 0) continue;
+      why += (why.empty() ? "" : "; ") +
+             std::string(OtherReasonName(static_cast<OtherReason>(r))) + " " + D(s.other_ns[r]);
+    }
+    row.push_back(why);
+    row.push_back(D(s.outside_ns));
+    rows.push_back(std::move(row));
+  }
+  std::string out = fmt::format(
+      "### Idle time between packets\n\nWhole gaps by the next packet's launch call (as HTA): "
+      "host wait = launched after the previous packet ended; kernel wait = launched before, gap "
+      "under {}; other = the rest; unlinked = no launch call in the trace. Time (gaps).\n\n",
+      D(kKernelWaitMaxNs));
+  out += Table({"queue", "host wait", "kernel wait", "other", "unlinked", "other: why",
+                "before first / after last"},
+               rows);
+  rows.clear();
+  for (const QueueLaunchDelay& q : d.launch_delays.per_queue) {
+    if (q.delay.count == 0 && q.without_launch == 0) continue;
+    rows.push_back({d.QueueName(q.queue), std::to_string(q.delay.count), D(q.delay.p50),
+                    D(q.delay.p90), D(q.delay.p99), D(q.delay.max), std::to_string(q.negative),
+                    std::to_string(q.without_launch)});
+  }
+  out += "### Launch delay\n\nPacket start minus the end of its launch call.\n\n";
+  out += d.launches.any() ? Table({"queue", "n", "p50", "p90", "p99", "max", "negative",
+                                   "without launch call"},
+                                  rows)
+                          : std::string("No packet has a launch call in this trace.\n\n");
+  rows.clear();
+  for (const QueueLaunchDelay& q : d.launch_delays.per_queue) {
+    for (const LaunchDelayOutlier& o : q.outliers) {
+      rows.push_back({d.QueueName(q.queue), o.name ? d.store->String(o.name) : std::string(),
+                      fmt::format("{} ns", o.start - d.recon.start_ns), D(o.delay)});
+    }
+  }
+  if (!rows.empty()) {
+    out += "Longest launch delays:\n\n" + Table({"queue", "packet", "start", "delay"}, rows);
+  }
+  rows.clear();
+  for (const QueueLength& q : d.queue_lengths.per_queue) {
+    if (q.packets_counted == 0 && q.packets_left_out == 0) continue;
+    rows.push_back({d.QueueName(q.queue), std::to_string(q.max), fmt::format("{:.3f}", q.mean),
+                    std::to_string(q.packets_counted), std::to_string(q.packets_left_out)});
+  }
+  out += fmt::format("### Queue length\n\nPackets {} and not yet started.\n\n",
+                     d.queue_lengths.from_launch_calls ? "launched" : "submitted");
+  out += Table({"queue", "max", "time-weighted mean", "packets counted", "left out"}, rows);
+  return out;
+}
+
 }  // namespace
 
 std::string ReportMarkdown(const ReportData& d) {
@@ -173,13 +233,20 @@ std::string ReportMarkdown(const ReportData& d) {
   out += "### Queue pairs\n\n" + Table({"waiting queue", "signalled by", "held", "waits"}, rows);
   rows.clear();
   for (const QueueGaps& g : d.gaps.per_queue) {
-    rows.push_back({d.QueueName(g.queue), D(g.by_cause[0]), D(g.by_cause[1]), D(g.by_cause[2]),
-                    D(g.by_cause[3])});
+    std::vector<std::string> row = {d.QueueName(g.queue)};
+    for (DurationNs ns : g.by_cause) row.push_back(D(ns));
+    std::string syncs;
+    for (const SyncGapTotal& sync : g.per_sync) {
+      syncs += (syncs.empty() ? "" : "; ") + d.SyncName(sync) + ": " + D(sync.ns);
+    }
+    row.push_back(syncs);
+    rows.push_back(std::move(row));
   }
   out += "### Idle-gap attribution\n\n" +
          Table({"queue", "waiting on fence", "preempted", "nothing submitted",
-                "submitted, not running"},
+                "submitted, not running", "launch-bound", "synchronised", "host syncs"},
                rows);
+  out += LaunchMarkdown(d);
 
   out += "## Packets by name\n\n" + PacketStatsTable(d);
 

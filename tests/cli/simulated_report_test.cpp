@@ -275,3 +275,66 @@ TEST(SimulatedReport, DefaultHtmlKeepsTheSectionsItsRecordsCallFor) {
     EXPECT_NE(html.find(kept), std::string::npos) << kept;
   }
 }
+
+TEST(SimulatedReport, DefaultScenarioIdleGapsUnchangedByTheLaunchFigures) {
+  // The simulator writes no cpu_launch flows, so the idle-gap attribution must be what it was
+  // before launch-bound and synchronised time existed. Expected: the `report --format json`
+  // idle_gaps of `simulate default` from commit 8f13915, the last one without them.
+  struct Fence {
+    const char* fence;
+    const char* from;
+    int64_t ns;
+  };
+  struct Expected {
+    const char* name;
+    int64_t waiting_on_fence, preempted, nothing_submitted, submitted_not_running, engine_busy;
+    std::vector<Fence> waiting_on;
+  };
+  const std::vector<Expected> expected = {
+      {"Graphics", 27884325, 0, 447642, 0, 0,
+       {{"copyFence", "Copy", 500611}, {"computeFence", "Async compute", 24975700},
+        {"streamFence", "Streaming copy", 2408014}}},
+      {"Async compute", 15994270, 0, 19030030, 16798113, 16798113,
+       {{"renderFence", "Graphics", 15994270}}},
+      {"Background compute", 0, 0, 36865192, 0, 0, {}},
+      {"Copy", 0, 0, 49161422, 1740960, 1740960, {}},
+      {"Streaming copy", 1935838, 0, 41898892, 1518848, 1518848,
+       {{"streamConsumedFence", "Graphics", 1935838}}},
+      {"Compositor", 53051213, 0, 2054420, 0, 0, {{"sharedFrameFence", "Graphics", 53051213}}},
+  };
+  ScratchDir dir;
+  Simulate("default", dir / "default.db");
+  auto store = core::store::LoadTrace(dir / "default.db");
+  Json j = ReportJson(AnalyseTrace(store, true));
+  const auto& gaps = j.Find("idle_gaps")->items();
+  ASSERT_EQ(gaps.size(), expected.size());
+  for (size_t q = 0; q < expected.size(); ++q) {
+    const Json& g = gaps[q];
+    const Expected& e = expected[q];
+    SCOPED_TRACE(e.name);
+    EXPECT_EQ(g.Find("name")->String(), e.name);
+    EXPECT_EQ(g.Find("waiting_on_fence_ns")->Int(), e.waiting_on_fence);
+    EXPECT_EQ(g.Find("preempted_ns")->Int(), e.preempted);
+    EXPECT_EQ(g.Find("nothing_submitted_ns")->Int(), e.nothing_submitted);
+    EXPECT_EQ(g.Find("submitted_not_running_ns")->Int(), e.submitted_not_running);
+    EXPECT_EQ(g.Find("engine_busy_ns")->Int(), e.engine_busy);
+    EXPECT_EQ(g.Find("launch_bound_ns")->Int(), 0);
+    EXPECT_EQ(g.Find("synchronised_ns")->Int(), 0);
+    EXPECT_EQ(g.Find("synchronised_on")->size(), 0u);
+    const auto& on = g.Find("waiting_on")->items();
+    ASSERT_EQ(on.size(), e.waiting_on.size());
+    for (size_t f = 0; f < on.size(); ++f) {
+      EXPECT_EQ(on[f].Find("fence")->String(), e.waiting_on[f].fence);
+      EXPECT_EQ(on[f].Find("from")->String(), e.waiting_on[f].from);
+      EXPECT_EQ(on[f].Find("ns")->Int(), e.waiting_on[f].ns);
+    }
+  }
+  // No launch calls: no delays measured, and the gap classes cannot be told apart (unlinked).
+  EXPECT_EQ(At(j, "launch_links.packets_linked"), 0);
+  for (const Json& q : j.Find("launch_delay")->items()) EXPECT_EQ(q.Find("count")->Int(), 0);
+  for (const Json& q : j.Find("idle_split")->items()) {
+    EXPECT_EQ(q.Find("host_wait_ns")->Int() + q.Find("kernel_wait_ns")->Int() +
+                  q.Find("other_ns")->Int(),
+              0);
+  }
+}

@@ -57,6 +57,31 @@ class HandTrace {
                        released_by, 0, 0});
     }
   }
+  // A CUDA runtime call as the Chrome JSON importer writes Kineto's cuda_runtime events: a
+  // cpu_slice on `thread` (value = duration, arg0 = name, arg1 = category, arg2 = depth).
+  EventRowId RuntimeCall(ThreadId thread, TimeNs ts, TimeNs duration,
+                         const std::string& name = "cudaLaunchKernel", int64_t depth = 0) {
+    return m_writer.Append({ts, EventKind::CpuSlice, 0, thread, 0, static_cast<uint64_t>(duration),
+                            0, m_writer.Intern(name), m_writer.Intern("cuda_runtime"), depth});
+  }
+  // A packet launched by `call` (a RuntimeCall rowid, made at `call_ts` on `thread`) as the
+  // Kineto importer writes it: packet_submitted at the call's start from the calling thread,
+  // started / completed at the kernel's [start, end], and a cpu_launch flow (Kineto's ac2g)
+  // from the call's cpu_slice to the packet_started record.
+  void LaunchedPacket(QueueId queue, ThreadId thread, int64_t id, EventRowId call, TimeNs call_ts,
+                      TimeNs start, TimeNs end, const std::string& name = "kernel") {
+    m_writer.Append({call_ts, EventKind::PacketSubmitted, queue, thread, 0, 0, id, 0,
+                     m_writer.Intern(name)});
+    const EventRowId started = m_writer.Append({start, EventKind::PacketStarted, queue, 0, 0, 0, id});
+    m_writer.Append({end, EventKind::PacketCompleted, queue, 0, 0, 0, id});
+    m_writer.AddFlow(call, started, FlowKind::kCpuLaunch, "ac2g");
+  }
+  // A CPU wait (a CUDA stream / event / device sync): cpu_wait_begin .. cpu_wait_released.
+  void CpuWait(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs begin,
+               TimeNs released) {
+    m_writer.Append({begin, EventKind::CpuWaitBegin, 0, thread, fence, value, id});
+    m_writer.Append({released, EventKind::CpuWaitReleased, 0, thread, fence, value, id});
+  }
   EventRowId Append(const EventRecord& record) { return m_writer.Append(record); }
   TraceWriter& writer() { return m_writer; }
 
@@ -164,6 +189,57 @@ inline TraceStore WriteNamedPathTrace(const std::filesystem::path& path) {
   t.Wait(gfx, th, f, 1, 200, 5, 60);
   t.Packet(gfx, th, 2, 8, 60, 100, 0, t.Name("draw"));
   return t.Finish(0, 120);
+}
+
+// Trace C, a CUDA trace the way the Kineto importer writes one, times in µs (x 1000 ns), span
+// [0, 300]. Thread main makes every runtime call (cpu_slice [start, end)); each packet's launch
+// is a cpu_launch flow from its call (K5 has none, like a kernel without an ac2g flow).
+//   stream A (q1) K1 call [0,5)    runs [10,30]
+//                 K2 call [6,9)    runs [34,50]
+//                 K3 call [90,96)  runs [100,120]; main blocked in a CPU wait [60,85) inside
+//                                  cudaDeviceSynchronize [58,86)
+//                 K4 call [102,104) runs [180,190]; GPU wait on event E (fence 1) queued 103,
+//                                  unblocked 180 by stream B's signal E=1 (queued 101,
+//                                  executed 180)
+//                 K5 no launch flow, submitted = started 250, runs [250,260]
+//   stream B (q2) B1 call [20,22)  runs [150,180]
+//                 B2 cudaMemcpy [175,275) runs [260,270]; main blocked in a CPU wait
+//                                  [200,255) inside that call
+//   stream C (q3) C1 call [30,32)  runs [40,50]
+//                 C2 call [35,37)  runs [100,110]
+inline constexpr TimeNs kUs = 1000;
+// link_inferred: the wait's unblock record says the importer inferred its releasing signal
+// (release_link = 2) instead of reading it from the capture.
+inline TraceStore WriteCudaTrace(const std::filesystem::path& path, bool link_inferred = false) {
+  HandTrace t(path);
+  const QueueId a = t.Queue("stream A", QueueType::kCompute);
+  const QueueId b = t.Queue("stream B", QueueType::kCompute);
+  const QueueId c = t.Queue("stream C", QueueType::kCompute);
+  const ThreadId main = t.Thread("main");
+  const FenceId e = t.Fence("E");
+  auto launched = [&](QueueId q, int64_t id, TimeNs call, TimeNs call_end, TimeNs start,
+                      TimeNs end, const std::string& api = "cudaLaunchKernel") {
+    const EventRowId row = t.RuntimeCall(main, call * kUs, (call_end - call) * kUs, api);
+    t.LaunchedPacket(q, main, id, row, call * kUs, start * kUs, end * kUs,
+                     "kernel " + std::to_string(id));
+  };
+  launched(a, 1, 0, 5, 10, 30);
+  launched(a, 2, 6, 9, 34, 50);
+  t.RuntimeCall(main, 58 * kUs, 28 * kUs, "cudaDeviceSynchronize");
+  t.CpuWait(main, 0, 0, 1, 60 * kUs, 85 * kUs);
+  launched(a, 3, 90, 96, 100, 120);
+  launched(a, 4, 102, 104, 180, 190);
+  t.Signal(b, main, e, 1, 100, 101 * kUs, 180 * kUs);
+  t.Append({103 * kUs, EventKind::FenceWaitQueued, a, main, e, 1, 200});
+  t.Append({180 * kUs, EventKind::FenceWaitUnblocked, a, 0, e, 1, 200, 0, 100,
+            link_inferred ? 2 : 1});
+  t.Packet(a, 0, 5, 250 * kUs, 250 * kUs, 260 * kUs);
+  launched(b, 6, 20, 22, 150, 180);
+  launched(b, 7, 175, 275, 260, 270, "cudaMemcpy");
+  t.CpuWait(main, 0, 0, 2, 200 * kUs, 255 * kUs);
+  launched(c, 8, 30, 32, 40, 50);
+  launched(c, 9, 35, 37, 100, 110);
+  return t.Finish(0, 300 * kUs);
 }
 
 }  // namespace hand_trace

@@ -42,11 +42,15 @@ std::string Quote(const std::filesystem::path& path) {
 }
 
 CommandResult RunFencescope(const std::string& args) {
+  return RunCommand(std::string("'") + FENCESCOPE_EXECUTABLE + "' " + args);
+}
+
+CommandResult RunCommand(const std::string& shell_command) {
   ScratchDir capture;
   auto out = capture / "stdout.txt";
   auto err = capture / "stderr.txt";
-  std::string command = std::string("'") + FENCESCOPE_EXECUTABLE + "' " + args + " >'" +
-                        out.string() + "' 2>'" + err.string() + "' </dev/null";
+  std::string command =
+      shell_command + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
   int status = std::system(command.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

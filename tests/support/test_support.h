@@ -25,6 +25,8 @@ struct CommandResult {
   std::string err;  // stderr
 };
 
+// Runs `command` with the shell, stdin from /dev/null, capturing stdout and stderr.
+CommandResult RunCommand(const std::string& command);
 // Runs the built fencescope executable with `args` (a shell-quoted string).
 CommandResult RunFencescope(const std::string& args);
 // `path` in single quotes, for the argument string of RunFencescope.

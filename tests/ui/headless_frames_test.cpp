@@ -13,6 +13,7 @@
 #include "app/gui/views/range_stats_view.h"
 #include "app/gui/views/tracks_view.h"
 #include "core/store/trace_writer.h"
+#include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -84,6 +85,29 @@ TEST(HeadlessFrames, EveryPanelOfTheDefaultScenario) {
     imgui.Frame(main);
   }
   EXPECT_EQ(doc.view.selection.kind, state::SelectionKind::kPacket);
+}
+
+TEST(HeadlessFrames, CudaStreamsDrawTheirQueueLengthRow) {
+  // Trace C of hand_trace.h: three CUDA streams with launch calls, each with a counter row.
+  test_support::ScratchDir dir;
+  hand_trace::WriteCudaTrace(dir / "cuda.db");
+  HeadlessImGui imgui;
+  views::MainWindow main({}, {});
+  main.OpenNow(dir / "cuda.db");
+  ASSERT_NE(main.document(), nullptr);
+  auto& doc = *main.document();
+  state::FitAll(doc.view);
+  imgui.Frame(main);
+  imgui.Frame(main);
+  size_t rows_with_bars = 0;
+  for (size_t t = 0; t < doc.model.tracks.size(); ++t) {
+    if (doc.model.tracks[t].counter.empty()) continue;
+    const auto& counter = main.timeline().cache().Track(t).counter;
+    rows_with_bars += std::any_of(counter.begin(), counter.end(), [](uint32_t v) { return v > 0; });
+  }
+  EXPECT_EQ(rows_with_bars, 3u);
+  state::ZoomAround(doc.view, doc.view.visible.start, 0.25);
+  imgui.Frame(main);
 }
 
 // Queue A runs packets [100, 200] and [300, 400]; its wait (queued 120, observed by the GPU at

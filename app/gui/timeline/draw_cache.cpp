@@ -4,6 +4,22 @@
 
 namespace app::gui::timeline {
 
+// counter[k] = the highest value in bucket k of the view ([start + k * bucket, + bucket)).
+void CounterPerBucket(const CounterRow& row, const LodView& view, float width_px, float bucket_px,
+                      std::vector<uint32_t>& counter) {
+  counter.clear();
+  if (row.empty() || width_px <= 0 || bucket_px <= 0 || view.end <= view.start) return;
+  const size_t buckets = static_cast<size_t>(width_px / bucket_px) + 1;
+  const double ns_per_bucket = bucket_px / view.px_per_ns;
+  counter.resize(buckets);
+  TimeNs from = view.start;
+  for (size_t k = 0; k < buckets; ++k) {
+    const TimeNs to = view.start + static_cast<TimeNs>((k + 1) * ns_per_bucket);
+    counter[k] = row.MaxIn(from, std::max(to, from + 1));
+    from = to;
+  }
+}
+
 bool DrawCache::Update(const state::Document& doc, float width_px, float min_width_px,
                        float rate_bucket_px) {
   Key key{&doc, doc.view.visible, width_px, min_width_px, doc.view.layout_generation};
@@ -41,6 +57,12 @@ bool DrawCache::Update(const state::Document& doc, float width_px, float min_wid
     if (!hidden && track.rate_curve && !track.marks.empty() && doc.view.show_rate_curve) {
       draw.rate_bucket_px = rate_bucket_px;
       CountPerBucket(track.marks[0], m_view, width_px, rate_bucket_px, draw.rate);
+    }
+    draw.counter_bucket_px = rate_bucket_px;
+    if (hidden) {
+      draw.counter.clear();
+    } else {
+      CounterPerBucket(track.counter, m_view, width_px, rate_bucket_px, draw.counter);
     }
   }
   return true;

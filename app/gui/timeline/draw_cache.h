@@ -1,5 +1,6 @@
 // The Preprocess half of the timeline: for every shown track, the folded draw items of each lane
-// and mark row (timeline/lod.h) and the interrupt-rate buckets. Rebuilt only when the visible
+// and mark row (timeline/lod.h), the interrupt-rate buckets and the counter's highest value per
+// bucket (CounterRow::MaxIn). Rebuilt only when the visible
 // range, the width, the document or the layout generation changes, so a frame that does not
 // move the view costs only the drawing of these lists.
 #pragma once
@@ -17,12 +18,20 @@ struct TrackDraw {
   std::vector<std::vector<DrawMark>> marks;  // [mark row]
   std::vector<uint32_t> rate;                // marks[0] instants per rate bucket
   float rate_bucket_px = 0;
+  std::vector<uint32_t> counter;             // the counter's highest value per bucket
+  float counter_bucket_px = 0;
 };
+
+// counter[k] = the highest value of `row` in bucket k of the view, [start + k * bucket,
+// start + (k + 1) * bucket) with a bucket of `bucket_px` pixels; empty when the row is.
+void CounterPerBucket(const CounterRow& row, const LodView& view, float width_px, float bucket_px,
+                      std::vector<uint32_t>& counter);
 
 class DrawCache {
  public:
-  // Rebuilds when needed; returns true when it did.
-  bool Update(const state::Document& doc, float width_px, float min_width_px, float rate_bucket_px);
+  // Rebuilds when needed; returns true when it did. `bucket_px`: the width of a bucket of the
+  // interrupt-rate curve and of the counter rows.
+  bool Update(const state::Document& doc, float width_px, float min_width_px, float bucket_px);
   const TrackDraw& Track(size_t index) const { return m_tracks[index]; }
   const LodView& view() const { return m_view; }
   // Draw items (spans + marks) of the last rebuild, for the bench and the status line.

@@ -7,6 +7,8 @@
 #include <numeric>
 
 #include "app/gui/timeline/lod.h"
+#include "core/analysis/launch_calls.h"
+#include "core/analysis/queue_length.h"
 
 namespace app::gui::timeline {
 namespace {
@@ -106,6 +108,8 @@ struct Builder {
   std::vector<std::vector<uint32_t>> markers_of_queue;   // [queue id]
   std::vector<std::vector<uint32_t>> markers_of_thread;  // [thread id]
   std::vector<std::vector<uint32_t>> slices_of_thread;   // [thread id]
+  // [queue id] queue length steps of queues whose packets have launch calls
+  std::vector<std::vector<core::analysis::QueueLengthStep>> queue_length_of;
 
   int AddGroup(std::string label, int parent) {
     int depth = parent < 0 ? 0 : model.groups[parent].depth + 1;
@@ -148,8 +152,30 @@ struct Builder {
       track.marks.push_back(
           MakeMarks(MarkKind::kMarkers, 0, markers_of_queue[queue.id], r, store));
     }
+    if (queue.id < queue_length_of.size() && !queue_length_of[queue.id].empty()) {
+      std::vector<TimeNs> ts;
+      std::vector<uint32_t> values;
+      for (const auto& step : queue_length_of[queue.id]) {
+        ts.push_back(step.ts);
+        values.push_back(step.length);
+      }
+      track.counter = MakeCounterRow("queue length", ts, values);
+      queue_length_of[queue.id] = {};
+    }
     track_of_queue[queue.id] = static_cast<int>(model.tracks.size());
     model.tracks.push_back(std::move(track));
+  }
+
+  // Queue lengths for the counter rows, only where packets have launch calls (CUDA streams):
+  // a D3D12 trace keeps the memory it had.
+  void CollectQueueLengths() {
+    const core::analysis::LaunchCalls launches = core::analysis::FindLaunchCalls(store, r);
+    queue_length_of.assign(store.queues.size() + 1, {});
+    if (!launches.any()) return;
+    auto lengths = core::analysis::ComputeQueueLengths(store, r, launches, 1);
+    for (auto& q : lengths.per_queue) {
+      if (q.queue < queue_length_of.size()) queue_length_of[q.queue] = std::move(q.steps);
+    }
   }
 
   bool AddThreadTrack(const core::store::Thread& thread, int group) {
@@ -417,12 +443,13 @@ struct Builder {
 }  // namespace
 
 TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& r) {
-  Builder b{store, r, {}, {}, {}, {}, {}, {}};
+  Builder b{store, r, {}, {}, {}, {}, {}, {}, {}};
   b.model.start = std::min(r.start_ns, store.start_ns());
   b.model.end = std::max(r.end_ns, store.end_ns());
   b.track_of_queue.assign(store.queues.size() + 1, -1);
   b.track_of_thread.assign(store.threads.size() + 1, -1);
   b.CollectRecordsDrawnAsIs();
+  b.CollectQueueLengths();
   b.AddQueues();
   b.AddThreads(false);
   b.AddInterrupts();
@@ -446,6 +473,39 @@ Lane MakeLane(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
   return lane;
 }
 
+CounterRow MakeCounterRow(std::string label, const std::vector<TimeNs>& ts,
+                          const std::vector<uint32_t>& values) {
+  CounterRow row;
+  row.label = std::move(label);
+  row.ts.Assign(ts);
+  row.values.Assign(values);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i % kCounterBlock == 0) row.block_max.push_back(0);
+    row.block_max.back() = std::max(row.block_max.back(), values[i]);
+    row.max = std::max(row.max, values[i]);
+  }
+  return row;
+}
+
+uint32_t CounterRow::ValueAt(TimeNs t) const {
+  const size_t after = ts.UpperBound(t);
+  return after == 0 ? 0 : values[after - 1];
+}
+
+uint32_t CounterRow::MaxIn(TimeNs t0, TimeNs t1) const {
+  // the step in force at t0, and every step that begins inside (t0, t1)
+  size_t first = ts.UpperBound(t0);
+  const size_t last = ts.LowerBound(t1, first);
+  uint32_t best = first == 0 ? 0 : values[first - 1];
+  while (first < last && first % kCounterBlock != 0) best = std::max(best, values[first++]);
+  while (first + kCounterBlock <= last) {
+    best = std::max(best, block_max[first / kCounterBlock]);
+    first += kCounterBlock;
+  }
+  while (first < last) best = std::max(best, values[first++]);
+  return best;
+}
+
 size_t TimelineModel::HeapBytes() const {
   size_t bytes = groups.capacity() * sizeof(TrackGroup) + tracks.capacity() * sizeof(Track) +
                  links.HeapBytes();
@@ -457,6 +517,8 @@ size_t TimelineModel::HeapBytes() const {
     for (const auto& m : t.marks) {
       bytes += m.items.HeapBytes() + m.ts.HeapBytes() + m.vsync.HeapBytes();
     }
+    bytes += t.counter.ts.HeapBytes() + t.counter.values.HeapBytes() +
+             t.counter.block_max.capacity() * sizeof(uint32_t);
   }
   return bytes;
 }

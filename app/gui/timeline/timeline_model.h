@@ -9,7 +9,8 @@
 // Track tree (GPUView order)
 //   Adapter ▸ Engine ▸ HWQueue      packets (run segments), fence signal boxes (dark) and wait
 //                                   boxes (light) queued -> executed / unblocked, data-missing
-//                                   windows of log overruns
+//                                   windows of log overruns; for CUDA streams whose packets
+//                                   have launch calls, a queue-length counter row
 //   Process ▸ CPU thread            CPU fence waits, CPU signals, submissions, imported slices
 //   Interrupts ▸ adapter            interrupt ticks (spurious in their own colour), rate curve
 //   Background ▸ PGO, runtime thread mode changes and commits; background task boxes
@@ -96,6 +97,29 @@ struct MarkLane {
   size_t FirstAtOrAfter(size_t lo, TimeNs t) const { return ts.LowerBound(t, lo); }
 };
 
+// A counter drawn in a row under a track's lanes and marks, as a step series: the value holds
+// from ts[i] until ts[i + 1] (0 before the first step). Queue tracks of streams whose packets
+// have launch calls carry their queue length (core/analysis/queue_length.h: packets launched
+// and not yet started). block_max[k] is the highest value of steps [64k, 64k + 64), so the
+// highest value over any time range costs O(steps in it / 64 + 128) reads, whatever the zoom.
+struct CounterRow {
+  std::string label;
+  PackedColumn<TimeNs> ts;         // sorted
+  PackedColumn<uint32_t> values;
+  std::vector<uint32_t> block_max;
+  uint32_t max = 0;                // over the whole series, for a scale that holds while zooming
+  size_t size() const { return ts.size(); }
+  bool empty() const { return ts.size() == 0; }
+  // The value at `t`.
+  uint32_t ValueAt(TimeNs t) const;
+  // The highest value held at some time in [t0, t1).
+  uint32_t MaxIn(TimeNs t0, TimeNs t1) const;
+};
+constexpr size_t kCounterBlock = 64;
+
+CounterRow MakeCounterRow(std::string label, const std::vector<TimeNs>& ts,
+                          const std::vector<uint32_t>& values);
+
 struct Track {
   TrackKind kind = TrackKind::kQueue;
   uint32_t id = 0;  // queue id, thread id, adapter id (interrupts); 0 for the PGO row
@@ -104,6 +128,7 @@ struct Track {
   std::vector<Lane> lanes;
   std::vector<MarkLane> marks;
   bool rate_curve = false;  // draw the rate of marks[0] (interrupts per ms)
+  CounterRow counter;       // empty when the track has none
 };
 
 struct TrackGroup {

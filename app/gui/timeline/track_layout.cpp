@@ -41,6 +41,10 @@ float MarkRowHeight(const Track& track, float scale) {
   return (track.rate_curve ? 34.0f : 12.0f) * scale;
 }
 
+float CounterRowHeight(const Track& track, float scale) {
+  return track.counter.empty() ? 0.0f : 26.0f * scale;
+}
+
 float GroupHeaderHeight(float scale) {
   return 20.0f * scale;
 }
@@ -57,7 +61,7 @@ float LaneOffset(const Track& track, size_t lane, float scale, bool expanded) {
 
 float TrackHeight(const Track& track, float scale, bool expanded) {
   float h = LaneOffset(track, track.lanes.size(), scale, expanded) + MarkRowHeight(track, scale) +
-            3.0f * scale;
+            CounterRowHeight(track, scale) + 3.0f * scale;
   return std::max(h, 20.0f * scale);
 }
 

@@ -29,6 +29,8 @@ bool LaneShown(const Lane& lane, bool expanded);
 // Lanes not shown because the track is collapsed.
 size_t HiddenLanes(const Track& track, bool expanded);
 float MarkRowHeight(const Track& track, float scale);
+// The counter row under the mark row (0 when the track has no counter).
+float CounterRowHeight(const Track& track, float scale);
 float GroupHeaderHeight(float scale);
 float TrackHeight(const Track& track, float scale, bool expanded);
 // y offset of lane `lane` (and of the mark row after the lanes when lane == lanes.size()).

@@ -149,6 +149,37 @@ float BoxMiddle(const state::Document& doc, int track_index, uint32_t lane, floa
   return LaneOffset(track, lane, s, open) + LaneHeight(track.lanes[lane].kind, s) / 2;
 }
 
+// The counter row whose top is at `y0`: a bar per bucket, scaled to the series' maximum, its
+// name and maximum at the left, and the value under the mouse.
+void PaintCounter(const PaintContext& ctx, const Track& track, const TrackDraw& draw, float y0) {
+  const CounterRow& row = track.counter;
+  if (row.empty() || row.max == 0) return;
+  const float s = ctx.scale;
+  const float h = CounterRowHeight(track, s) - 2.0f * s;
+  const float y1 = y0 + h;
+  const float left = ctx.left, right = ctx.left + ctx.width;
+  ImDrawList* dl = ctx.draw;
+  dl->AddLine(ImVec2(left, y1), ImVec2(right, y1), widgets::CounterBaseline());
+  const float bucket = draw.counter_bucket_px;
+  for (size_t k = 0; k < draw.counter.size(); ++k) {
+    const float x0 = left + static_cast<float>(k) * bucket;
+    if (x0 > right) break;
+    if (draw.counter[k] == 0) continue;
+    const float bar = h * static_cast<float>(draw.counter[k]) / static_cast<float>(row.max);
+    dl->AddRectFilled(ImVec2(x0, y1 - bar), ImVec2(std::min(x0 + bucket, right), y1),
+                      widgets::CounterFill());
+  }
+  const std::string label = fmt::format("{} (max {})", row.label, row.max);
+  dl->AddText(ImVec2(left + 4 * s, y0), widgets::CounterText(), label.c_str());
+  if (ctx.hover_enabled && Contains(ctx.mouse, left, y0, right, y1) && bucket > 0) {
+    const size_t k = static_cast<size_t>((ctx.mouse.x - left) / bucket);
+    if (k < draw.counter.size()) {
+      const std::string value = fmt::format("{}", draw.counter[k]);
+      dl->AddText(ImVec2(ctx.mouse.x + 6 * s, y0), widgets::CounterText(), value.c_str());
+    }
+  }
+}
+
 }  // namespace
 
 Selection SelectionOfSpan(const state::Document& doc, const Track& track, size_t lane,
@@ -275,6 +306,8 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
       }
     }
   }
+  PaintCounter(ctx, track, draw,
+               top + LaneOffset(track, track.lanes.size(), s, expanded) + MarkRowHeight(track, s));
   if (track.marks.empty()) return;
   const float my0 = top + LaneOffset(track, track.lanes.size(), s, expanded);
   const float tick_h = 10.0f * s;

@@ -112,6 +112,15 @@ ImU32 ArrowColor(bool highlighted) {
 ImU32 RateCurve() {
   return IM_COL32(250, 210, 70, 200);
 }
+ImU32 CounterFill() {
+  return IM_COL32(120, 190, 140, 190);
+}
+ImU32 CounterBaseline() {
+  return IM_COL32(120, 190, 140, 90);
+}
+ImU32 CounterText() {
+  return IM_COL32(200, 230, 210, 230);
+}
 ImU32 BookmarkColor() {
   return IM_COL32(120, 230, 160, 220);
 }

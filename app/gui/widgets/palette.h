@@ -53,6 +53,10 @@ ImU32 SelectionEdge();
 ImU32 HoverOutline();
 ImU32 ArrowColor(bool highlighted);
 ImU32 RateCurve();
+// Counter rows (queue length): bars, their baseline, the name and value text.
+ImU32 CounterFill();
+ImU32 CounterBaseline();
+ImU32 CounterText();
 ImU32 BookmarkColor();
 ImU32 CursorLine();
 
