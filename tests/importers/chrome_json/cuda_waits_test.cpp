@@ -11,7 +11,10 @@
 #include <map>
 #include <sstream>
 
+#include "core/report/report_data.h"
+#include "core/report/report_json.h"
 #include "core/store/query.h"
+#include "core/store/trace_store.h"
 #include "importers/import_file.h"
 #include "tests/support/test_support.h"
 
@@ -200,6 +203,28 @@ TEST_F(CudaWaits, RecordStreamFromGpuTimingWhenItsThreadLaunchedNothingBefore) {
                  "SELECT count FROM import_problems WHERE name = "
                  "'kineto_record_stream_by_gpu_timing'"),
             "1\n");
+}
+
+TEST_F(CudaWaits, ReportNamesTheKernelAndStreamEachLongestWaitWaitedFor) {
+  const fs::path db = Import(kCupti13, "cupti13");
+  auto store = core::store::LoadTrace(db);
+  const core::report::Json j = core::report::ReportJson(core::report::AnalyseTrace(store, true));
+  const core::report::Json* waits = j.Find("longest_waits");
+  ASSERT_NE(waits, nullptr);
+  // By hand from kCupti13: the GPU wait on stream 8 is held from when the stream reached it (17)
+  // to 72 = 55 µs, released by stream 7's record, whose last work was G2 (inferred link); the
+  // Stream Sync [23.5, 42.5] = 19 µs, released by GPU 1 stream 7 after C; the Context Sync
+  // [90.5, 94.5] = 4 µs, released by GPU 0 stream 8 after B.
+  std::string rows;
+  for (const auto& w : waits->items()) {
+    rows += w.Find("waiting")->String() + "|" + std::to_string(w.Find("held_ns")->Int()) + "|" +
+            w.Find("released_by")->String() + "|" + w.Find("released_by_packet")->String() +
+            "|" + w.Find("link")->String() + "\n";
+  }
+  EXPECT_EQ(rows,
+            "GPU 0 stream 8|55000|GPU 0 stream 7|G2|inferred\n"
+            "thread 100|19000|GPU 1 stream 7|C|from_trace\n"
+            "thread 100|4000|GPU 0 stream 8|B|from_trace\n");
 }
 
 // Runs make_cuda_trace.py, imports its trace and checks it with check_cuda_import.py; returns
