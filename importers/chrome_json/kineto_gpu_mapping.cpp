@@ -24,6 +24,13 @@ using core::store::EventRecord;
 // in between are skipped).
 constexpr size_t kRecordSearchDepth = 64;
 
+// A (device, stream) as a sync names it; stream -1: not named.
+struct StreamKey {
+  uint32_t device = 0;
+  int64_t stream = -1;
+  bool operator==(const StreamKey& o) const { return device == o.device && stream == o.stream; }
+};
+
 // One cudaEventRecord* call.
 struct Record {
   int64_t correlation = 0;
@@ -35,6 +42,7 @@ struct Record {
   bool event_from_capture = false;   // a sync named this record by its correlation id
   QueueId queue = 0;                 // the stream it was recorded on (0: unknown)
   bool stream_from_capture = false;  // wait_on_stream said so
+  StreamKey stream;                  // ... which stream
   // The signal made for it.
   FenceId fence = 0;
   uint64_t value = 0;
@@ -166,6 +174,7 @@ class Mapper {
         if (sync.args.wait_on_stream >= 0 && !r.stream_from_capture) {
           r.queue = m_queue_for(sync.process, sync.args.wait_on_stream);
           r.stream_from_capture = true;
+          r.stream = {sync.process, sync.args.wait_on_stream};
         }
         Claim(s, named->second);
         m_sync_named[s] = true;
@@ -174,8 +183,11 @@ class Mapper {
       if (event < 0) continue;
       const KinetoRuntimeCall* call = CallOf(s);
       const TimeNs before = CallTime(s);
-      uint32_t found = call ? RecentRecordOnThread(call->thread, before, event) : kNone;
-      if (found == kNone) found = LatestKnownRecord(event, before);
+      // A sync that names the recorded stream rules out records known to be on another one.
+      const StreamKey named_stream{sync.process, sync.args.wait_on_stream};
+      uint32_t found =
+          call ? RecentRecordOnThread(call->thread, before, event, named_stream) : kNone;
+      if (found == kNone) found = LatestKnownRecord(event, before, named_stream);
       if (found == kNone && sync.kind == KinetoSyncKind::kStreamWait &&
           sync.args.wait_on_stream >= 0) {
         found = ImpliedRecord(sync, call, before);
@@ -202,6 +214,7 @@ class Mapper {
     r.device = sync.process;
     r.queue = m_queue_for(sync.process, sync.args.wait_on_stream);
     r.stream_from_capture = true;
+    r.stream = {sync.process, sync.args.wait_on_stream};
     m_records.push_back(r);
     ++m_n.records_implied;
     return static_cast<uint32_t>(m_records.size() - 1);
@@ -214,7 +227,14 @@ class Mapper {
     if (!added && m_records[it->second].ts < r.ts) it->second = record;
   }
 
-  uint32_t RecentRecordOnThread(ThreadId thread, TimeNs before, int64_t event) const {
+  // A record can be the one a sync waited for unless the sync names the stream it was recorded
+  // on and the record is known to be on another.
+  static bool OnStream(const Record& r, const StreamKey& named) {
+    return named.stream < 0 || r.stream.stream < 0 || r.stream == named;
+  }
+
+  uint32_t RecentRecordOnThread(ThreadId thread, TimeNs before, int64_t event,
+                                const StreamKey& named_stream) const {
     // Only the record calls of the trace (implied records, appended after them, are not calls).
     const auto end = m_records.begin() + static_cast<ptrdiff_t>(m_calls);
     auto pos = std::lower_bound(m_records.begin(), end, std::make_pair(thread, before),
@@ -224,7 +244,7 @@ class Mapper {
     for (size_t depth = 0; depth < kRecordSearchDepth && pos != m_records.begin(); ++depth) {
       --pos;
       if (pos->thread != thread) break;
-      if (pos->event_id < 0 || pos->event_id == event) {
+      if ((pos->event_id < 0 || pos->event_id == event) && OnStream(*pos, named_stream)) {
         return static_cast<uint32_t>(pos - m_records.begin());
       }
     }
@@ -233,10 +253,11 @@ class Mapper {
 
   // Syncs are resolved in call order, so the latest record claimed so far is the latest one
   // before this call (a claimed record always precedes the call that claimed it).
-  uint32_t LatestKnownRecord(int64_t event, TimeNs before) const {
+  uint32_t LatestKnownRecord(int64_t event, TimeNs before, const StreamKey& named_stream) const {
     auto it = m_latest_of_event.find(event);
-    if (it == m_latest_of_event.end() || m_records[it->second].ts >= before) return kNone;
-    return it->second;
+    if (it == m_latest_of_event.end()) return kNone;
+    const Record& r = m_records[it->second];
+    return r.ts < before && OnStream(r, named_stream) ? it->second : kNone;
   }
 
   // The stream a record was recorded on, when no sync said it (wait_on_stream = -1):

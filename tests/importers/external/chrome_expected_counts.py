@@ -150,14 +150,18 @@ def main(path):
         elif ev is not None and ev >= 0:
             before = call_ts(s)
             call = runtime.get(a.get("correlation"))
+            named = (s["pid"], a["wait_on_stream"]) if a.get("wait_on_stream", -1) >= 0 else None
+            # A record known (from the capture) to be on another stream than the one the sync
+            # names is not the one it waited for.
+            on_stream = lambda c: named is None or not c["stream_named"] or c["stream"] == named
             if call is not None:
                 for c in reversed([x for x in by_thread[call["tid"]] if x["ts"] < before]):
-                    if c["event"] is None or c["event"] == ev:
+                    if (c["event"] is None or c["event"] == ev) and on_stream(c):
                         r = c
                         break
             if r is None:
                 known = latest_of_event.get(ev)
-                if known is not None and known["ts"] < before:
+                if known is not None and known["ts"] < before and on_stream(known):
                     r = known
             if r is None and s.get("name") == "Stream Wait Event" and a.get("wait_on_stream", -1) >= 0:
                 r = {"ts": before, "stream": (s["pid"], a["wait_on_stream"]), "event": ev,

@@ -143,3 +143,45 @@ TEST(ExternalJson, NamedProblemsSourcesLeadsUsToExpect) {
 }
 
 }  // namespace
+
+namespace {
+
+// Runs kineto_releasing_kernels.py over a trace and its import: `checked N` and the mismatches.
+std::pair<int64_t, std::string> ReleasingKernels(const fs::path& json, const fs::path& db) {
+  const fs::path script =
+      test_support::SourceDir() / "tests/importers/external/kineto_releasing_kernels.py";
+  const std::string command =
+      "python3 '" + script.string() + "' '" + json.string() + "' '" + db.string() + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return {-1, "cannot run " + command};
+  int64_t checked = -1;
+  std::string mismatches;
+  char line[4096];
+  while (fgets(line, sizeof(line), pipe)) {
+    std::string text(line);
+    if (text.rfind("checked ", 0) == 0) checked = std::stoll(text.substr(8));
+    else mismatches += text;
+  }
+  pclose(pipe);
+  return {checked, mismatches};
+}
+
+}  // namespace
+
+TEST(ExternalJson, HtaWaitsAreReleasedByTheKernelTheRawTraceNames) {
+  // For every Stream Wait Event that names the recorded stream, the kernel that released it is
+  // worked out from the raw JSON (the last to end among those launched on that stream before
+  // the record); the import must link the wait to a signal on that stream executed after it.
+  ScratchDir dir;
+  const fs::path hta = test_support::SharedDir() / "traces/external/hta/critical_path";
+  for (const char* name : {"alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
+                           "simple_add/benchmark_result_493459_1694039959_trace.json.gz",
+                           "cuda_event_sync_multi_stream/event_sync_trace.json.gz"}) {
+    SCOPED_TRACE(name);
+    const fs::path db = dir / "trace.db";
+    importers::ImportFile(hta / name, db);
+    const auto [checked, mismatches] = ReleasingKernels(hta / name, db);
+    EXPECT_GT(checked, 0);
+    EXPECT_EQ(mismatches, "");
+  }
+}
