@@ -168,6 +168,8 @@ Json StatsJson(const ReportData& d) {
   j.Set("schema_version", static_cast<int64_t>(std::stoll(store.MetaOr("schema_version", "1"))));
   j.Set("source", store.MetaOr("source", ""));
   j.Set("duration_ns", std::max<int64_t>(0, d.recon.end_ns - d.recon.start_ns));
+  j.Set("start_ns", d.recon.start_ns);  // the span the figures cover, on the trace's time base
+  j.Set("end_ns", d.recon.end_ns);
   j.Set("events", static_cast<uint64_t>(store.events.size()));
   Json queues = Json::Array();
   for (const QueueTime& t : d.queue_time.queues) {

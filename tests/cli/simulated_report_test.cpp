@@ -133,6 +133,25 @@ TEST(SimulatedReport, NativeHasFewerInterruptsThanMonitoredAndCompareShowsIt) {
   EXPECT_NE(c.out.find("interrupts.total"), std::string::npos) << c.out;
 }
 
+TEST(SimulatedReport, NativeAndMonitoredRunsShareTheirTimeOrigin) {
+  ScratchDir dir;
+  Simulate("default", dir / "native.db", "--fence-mode native");
+  Simulate("default", dir / "monitored.db", "--fence-mode monitored");
+  // The monitored run records nothing before its first thread starts (native fences record their
+  // initial MonitoredValue at 0), yet both runs start at the simulated clock's 0.
+  EXPECT_GT(SqlCount(dir / "monitored.db", "SELECT min(ts_ns) FROM events"), 0);
+  for (const char* trace : {"native.db", "monitored.db"}) {
+    EXPECT_EQ(SqlCount(dir / trace, "SELECT value FROM meta WHERE key = 'start_ns'"), 0) << trace;
+  }
+  auto native = core::store::LoadTrace(dir / "native.db");
+  auto monitored = core::store::LoadTrace(dir / "monitored.db");
+  Json jn = StatsJson(AnalyseTrace(native, false));
+  Json jm = StatsJson(AnalyseTrace(monitored, false));
+  EXPECT_EQ(At(jn, "start_ns"), 0);
+  EXPECT_EQ(At(jm, "start_ns"), 0);
+  EXPECT_EQ(At(jn, "duration_ns"), At(jm, "duration_ns"));
+}
+
 TEST(SimulatedReport, NeverSignalledScenarioTripsTheGateAndNamesTheFence) {
   ScratchDir dir;
   auto trace = dir / "never.db";
