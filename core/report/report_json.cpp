@@ -181,6 +181,7 @@ Json StatsJson(const ReportData& d) {
     queue.Set("adapter", adapter ? adapter->name : "");
     queue.Set("engine", engine ? engine->name : "");
     queue.Set("type", q ? std::string(QueueTypeName(q->type)) : "");
+    queue.Set("identity", d.QueueIdentity(t.queue));
     queue.Set("packets", t.packets);
     queue.Set("busy_ns", t.busy_ns);
     queue.Set("waiting_ns", t.waiting_ns);

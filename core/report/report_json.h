@@ -3,7 +3,8 @@
 //
 // StatsJson (`fencescope stats --json`):
 //   schema_version, source, duration_ns, start_ns, end_ns, events,
-//   queues: [{name, adapter, engine, type, packets, busy_ns, waiting_ns, idle_ns}],
+//   queues: [{name, adapter, engine, type, identity (ReportData::QueueIdentity), packets,
+//             busy_ns, waiting_ns, idle_ns}],
 //   fences: {objects, signals_queued, signals_executed, cpu_signals, gpu_waits_queued,
 //            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked, rewinds},
 //   interrupts: {total, with_waiters_released, spurious, spurious_ratio, per_signal, optimized,

@@ -150,6 +150,11 @@ TEST(SimulatedReport, NativeAndMonitoredRunsShareTheirTimeOrigin) {
   EXPECT_EQ(At(jn, "start_ns"), 0);
   EXPECT_EQ(At(jm, "start_ns"), 0);
   EXPECT_EQ(At(jn, "duration_ns"), At(jm, "duration_ns"));
+  // So compare puts the same span side by side and compares the figures as they are.
+  auto c = RunFencescope("compare " + Quote(dir / "native.db") + " " + Quote(dir / "monitored.db") +
+                         " --format json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("\"rates\": false"), std::string::npos) << c.out.substr(0, 400);
 }
 
 TEST(SimulatedReport, NeverSignalledScenarioTripsTheGateAndNamesTheFence) {
