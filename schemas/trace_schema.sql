@@ -27,8 +27,9 @@ PRAGMA user_version = 1;
 --   source          'simulator' | 'chrome-json' | 'etl' | ... (who wrote the records)
 --   source_file     path of the imported file, when imported
 --   clock           name of the time base, e.g. 'sim-gpu-ns' or 'qpc'
---   start_ns        first timestamp of the trace
---   end_ns          last timestamp of the trace
+--   start_ns        where the trace starts: its first timestamp, or earlier when the writer knows
+--                   the capture began before it (a simulated run starts at 0)
+--   end_ns          where the trace ends: its last timestamp, or the end the writer knows
 --   events          number of rows in `events`
 --   events_sorted   '1' when rowid order is non-decreasing ts_ns order (the writer tracks it)
 --   created_by      program and version that wrote the file

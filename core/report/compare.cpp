@@ -10,9 +10,12 @@
 namespace core::report {
 namespace {
 
+using Flat = std::vector<std::pair<std::string, double>>;
+
 // Identity of an array element, or "" when it has none.
 std::string Identity(const Json& item) {
   if (item.type() != Json::Type::kObject) return "";
+  if (const Json* id = item.Find("identity")) return id->String();  // queues
   const Json* kind = item.Find("kind");
   // Critical-path steps carry a packet name too, but a name does not identify a step (many
   // steps share one): steps keep being identified by kind and fence as before.
@@ -37,7 +40,7 @@ std::string Identity(const Json& item) {
   return "";
 }
 
-void Flatten(const Json& j, const std::string& path, std::vector<std::pair<std::string, double>>& out) {
+void Flatten(const Json& j, const std::string& path, Flat& out) {
   switch (j.type()) {
     case Json::Type::kBool:
     case Json::Type::kInt:
@@ -60,8 +63,7 @@ void Flatten(const Json& j, const std::string& path, std::vector<std::pair<std::
   }
 }
 
-std::vector<MetricDiff> Diff(const std::vector<std::pair<std::string, double>>& a,
-                             const std::vector<std::pair<std::string, double>>& b) {
+std::vector<MetricDiff> Diff(const Flat& a, const Flat& b) {
   std::vector<MetricDiff> out;
   std::map<std::string, size_t> index;
   for (const auto& [key, v] : a) {
@@ -82,10 +84,72 @@ std::vector<MetricDiff> Diff(const std::vector<std::pair<std::string, double>>& 
   return out;
 }
 
-std::vector<std::pair<std::string, double>> QueueMetrics(const Json* queue) {
-  std::vector<std::pair<std::string, double>> out;
+Flat QueueMetrics(const Json* queue) {
+  Flat out;
   if (queue) Flatten(*queue, "", out);
   return out;
+}
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+enum class SpanTotal { kNone, kTime, kCount };
+
+// Which figures add up over the trace span (so that two spans of different lengths compare as
+// rates): per-queue times and packets; queue-pair and idle-gap times; counts of records.
+// Latencies, ratios, time points, object counts and settings are not.
+SpanTotal SpanTotals(const std::string& key, bool per_queue) {
+  if (per_queue) {
+    if (EndsWith(key, "_ns")) return SpanTotal::kTime;
+    return key == "packets" ? SpanTotal::kCount : SpanTotal::kNone;
+  }
+  if (StartsWith(key, "queue_pairs[") || StartsWith(key, "idle_gaps[")) {
+    if (EndsWith(key, "_ns") || EndsWith(key, ".ns")) return SpanTotal::kTime;
+    return EndsWith(key, ".waits") ? SpanTotal::kCount : SpanTotal::kNone;
+  }
+  if (key == "events" || StartsWith(key, "log_buffers.") || StartsWith(key, "reconstruction.") ||
+      StartsWith(key, "interrupt_rate.per_fence[")) {
+    return SpanTotal::kCount;
+  }
+  if (StartsWith(key, "fences.")) {
+    return key == "fences.objects" ? SpanTotal::kNone : SpanTotal::kCount;
+  }
+  for (const char* count :
+       {"interrupts.total", "interrupts.with_waiters_released", "interrupts.spurious",
+        "interrupts.optimized", "interrupts.scan_all", "preemption.requests",
+        "preemption.completed", "preemption.packets_preempted", "preemption.tdrs"}) {
+    if (key == count) return SpanTotal::kCount;
+  }
+  return SpanTotal::kNone;
+}
+
+// The totals of `flat` as rates over a span of `span_ns`: a time as its share of the span
+// ("x_ns" -> "x_share", "x.ns" -> "x.share"), a count per second ("x" -> "x_per_s").
+Flat AsRates(const Flat& flat, double span_ns, bool per_queue) {
+  Flat out;
+  for (const auto& [key, v] : flat) {
+    switch (SpanTotals(key, per_queue)) {
+      case SpanTotal::kTime:
+        out.emplace_back(key.substr(0, key.size() - 2) + "share", v / span_ns);
+        break;
+      case SpanTotal::kCount:
+        out.emplace_back(key + "_per_s", v * 1e9 / span_ns);
+        break;
+      case SpanTotal::kNone:
+        out.emplace_back(key, v);
+        break;
+    }
+  }
+  return out;
+}
+
+int64_t SpanOf(const Json& report) {
+  const Json* d = report.Find("duration_ns");
+  return d ? d->Int() : 0;
 }
 
 std::string Number(double v) {
@@ -114,35 +178,66 @@ Comparison CompareReports(const std::string& a_name, const Json& a, const std::s
   Comparison c;
   c.a_name = a_name;
   c.b_name = b_name;
-  std::vector<std::pair<std::string, double>> fa, fb;
+  c.a_span_ns = SpanOf(a);
+  c.b_span_ns = SpanOf(b);
+  c.rates = c.a_span_ns != c.b_span_ns && c.a_span_ns > 0 && c.b_span_ns > 0;
+  auto figures = [&](Flat flat, int64_t span, bool per_queue) {
+    return c.rates ? AsRates(flat, static_cast<double>(span), per_queue) : flat;
+  };
+  Flat fa, fb;
   for (const auto& [key, value] : a.members()) {
     if (key != "queues") Flatten(value, key, fa);
   }
   for (const auto& [key, value] : b.members()) {
     if (key != "queues") Flatten(value, key, fb);
   }
-  c.metrics = Diff(fa, fb);
-  std::vector<std::string> names;
+  c.metrics = Diff(figures(fa, c.a_span_ns, false), figures(fb, c.b_span_ns, false));
+  std::vector<std::string> identities;
   std::map<std::string, std::pair<const Json*, const Json*>> queues;
   auto collect = [&](const Json& report, bool first) {
     const Json* list = report.Find("queues");
     if (!list) return;
     for (const Json& q : list->items()) {
-      std::string name = Identity(q);
-      if (!queues.count(name)) names.push_back(name);
-      (first ? queues[name].first : queues[name].second) = &q;
+      std::string identity = Identity(q);
+      if (!queues.count(identity)) identities.push_back(identity);
+      (first ? queues[identity].first : queues[identity].second) = &q;
     }
   };
   collect(a, true);
   collect(b, false);
-  for (const std::string& name : names) {
-    c.queues.push_back({name, Diff(QueueMetrics(queues[name].first), QueueMetrics(queues[name].second))});
+  std::map<std::string, int> uses_of_name;
+  for (const std::string& identity : identities) {
+    const auto [qa, qb] = queues[identity];
+    const Json* name = (qa ? qa : qb)->Find("name");
+    QueueDiff q;
+    q.queue = name ? name->String() : identity;
+    q.identity = identity;
+    q.metrics = Diff(figures(QueueMetrics(qa), c.a_span_ns, true),
+                     figures(QueueMetrics(qb), c.b_span_ns, true));
+    ++uses_of_name[q.queue];
+    c.queues.push_back(std::move(q));
+  }
+  for (QueueDiff& q : c.queues) {
+    if (uses_of_name[q.queue] > 1) q.queue = q.identity;
   }
   return c;
 }
 
+namespace {
+
+std::string RatesNote(const Comparison& c) {
+  return fmt::format(
+      "the spans differ (A {} ns, B {} ns): totals over the span are compared per duration "
+      "(*_share: share of the span, *_per_s: per second)",
+      c.a_span_ns, c.b_span_ns);
+}
+
+}  // namespace
+
 std::string CompareText(const Comparison& c, bool only_changed) {
-  std::string out = fmt::format("A: {}\nB: {}\n\nper queue\n", c.a_name, c.b_name);
+  std::string out = fmt::format("A: {}\nB: {}\n", c.a_name, c.b_name);
+  if (c.rates) out += RatesNote(c) + "\n";
+  out += "\nper queue\n";
   for (const QueueDiff& q : c.queues) {
     out += fmt::format("  {}\n", q.queue);
     for (const MetricDiff& m : q.metrics) {
@@ -176,10 +271,14 @@ Json CompareJson(const Comparison& c) {
   Json j = Json::Object();
   j.Set("a", c.a_name);
   j.Set("b", c.b_name);
+  j.Set("a_duration_ns", c.a_span_ns);
+  j.Set("b_duration_ns", c.b_span_ns);
+  j.Set("rates", c.rates);
   Json queues = Json::Array();
   for (const QueueDiff& q : c.queues) {
     Json qj = Json::Object();
     qj.Set("name", q.queue);
+    qj.Set("identity", q.identity);
     Json metrics = Json::Array();
     for (const MetricDiff& m : q.metrics) metrics.Push(MetricJson(m));
     qj.Set("metrics", std::move(metrics));
@@ -200,8 +299,10 @@ std::string CompareHtml(const Comparison& c) {
       "th{background:#f2f2f2}.up{color:#b03020}.down{color:#207030}</style></head><body>\n";
   out += fmt::format("<h1>fencescope compare</h1><p>A: {}<br>B: {}</p>\n", XmlEscape(c.a_name),
                      XmlEscape(c.b_name));
+  if (c.rates) out += fmt::format("<p>{}</p>\n", XmlEscape(RatesNote(c)));
   out += "<h2 id=\"queues\">Per queue</h2>\n";
-  for (const char* metric : {"busy_ns", "waiting_ns", "idle_ns"}) {
+  for (const char* split : {"busy", "waiting", "idle"}) {
+    const std::string metric = std::string(split) + (c.rates ? "_share" : "_ns");
     std::vector<std::string> categories;
     BarSeries a{"A", "#3b7dd8", {}}, b{"B", "#f0a030", {}};
     for (const QueueDiff& q : c.queues) {
@@ -216,7 +317,8 @@ std::string CompareHtml(const Comparison& c) {
       a.values.push_back(va);
       b.values.push_back(vb);
     }
-    out += SvgBarChart(fmt::format("{} per queue, A vs B", metric), categories, {a, b}, "ns");
+    out += SvgBarChart(fmt::format("{} per queue, A vs B", metric), categories, {a, b},
+                       c.rates ? "share of the span" : "ns");
   }
   auto table = [&](const std::vector<MetricDiff>& metrics) {
     std::string t = "<table><tr><th>metric</th><th>A</th><th>B</th><th>change</th></tr>\n";

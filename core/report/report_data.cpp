@@ -1,12 +1,31 @@
 #include "core/report/report_data.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace core::report {
 
 std::string ReportData::QueueName(core::model::QueueId id) const {
   const auto* q = store->FindQueue(id);
   return q ? q->name : fmt::format("queue {}", id);
+}
+
+std::string ReportData::QueueIdentity(core::model::QueueId id) const {
+  const auto* q = store->FindQueue(id);
+  if (!q) return QueueName(id);
+  const auto* adapter = store->FindAdapter(q->adapter);
+  const auto* engine = store->FindEngine(q->engine);
+  std::string identity = fmt::format("{} / {} / {}", adapter ? adapter->name : "",
+                                     engine ? engine->name : "", q->name);
+  std::vector<std::string> source_ids;
+  if (const auto* process = store->FindProcess(q->process)) {
+    source_ids.push_back(fmt::format("pid {}", process->pid));
+  }
+  for (const auto& context : store->contexts) {
+    if (context.queue == id) source_ids.push_back(fmt::format("context {}", context.handle));
+  }
+  if (!source_ids.empty()) identity += fmt::format(" [{}]", fmt::join(source_ids, ", "));
+  return identity;
 }
 
 std::string ReportData::ThreadName(core::model::ThreadId id) const {

@@ -65,6 +65,11 @@ struct ReportData {
     return kind_counts[static_cast<size_t>(kind) & 0xFF];
   }
   std::string QueueName(core::model::QueueId id) const;
+  // What makes a queue the same queue in another trace of the same program (`compare` matches
+  // queues on it): "adapter / engine / queue name", then the ids its source gave it, when it
+  // gave any: the pid of its process and the handles of its contexts, e.g.
+  // "dGPU / dGPU 3D / Graphics [pid 1000, context 1]". Display names alone may repeat.
+  std::string QueueIdentity(core::model::QueueId id) const;
   std::string ThreadName(core::model::ThreadId id) const;
   std::string FenceName(core::model::FenceId id) const;
   // "queue name" for a signal source: the queue, "CPU" for a CPU signal, "none" when unlinked.

@@ -213,6 +213,8 @@ Json StatsJson(const ReportData& d) {
   j.Set("schema_version", static_cast<int64_t>(std::stoll(store.MetaOr("schema_version", "1"))));
   j.Set("source", store.MetaOr("source", ""));
   j.Set("duration_ns", std::max<int64_t>(0, d.recon.end_ns - d.recon.start_ns));
+  j.Set("start_ns", d.recon.start_ns);  // the span the figures cover, on the trace's time base
+  j.Set("end_ns", d.recon.end_ns);
   j.Set("events", static_cast<uint64_t>(store.events.size()));
   Json present = Json::Array();
   for (const std::string& name : SectionNames(SectionsOf(d))) present.Push(name);
@@ -227,6 +229,7 @@ Json StatsJson(const ReportData& d) {
     queue.Set("adapter", adapter ? adapter->name : "");
     queue.Set("engine", engine ? engine->name : "");
     queue.Set("type", q ? std::string(QueueTypeName(q->type)) : "");
+    queue.Set("identity", d.QueueIdentity(t.queue));
     queue.Set("packets", t.packets);
     queue.Set("busy_ns", t.busy_ns);
     queue.Set("waiting_ns", t.waiting_ns);

@@ -2,11 +2,12 @@
 // renamed (CI gates read them with --fail-if).
 //
 // StatsJson (`fencescope stats --json`):
-//   schema_version, source, duration_ns, events,
+//   schema_version, source, duration_ns, start_ns, end_ns, events,
 //   sections_present: the record families the trace has, of "interrupts", "log_buffers",
 //                     "background", "preemption" (report_sections.h; the keys below are there
 //                     either way),
-//   queues: [{name, adapter, engine, type, packets, busy_ns, waiting_ns, idle_ns}],
+//   queues: [{name, adapter, engine, type, identity (ReportData::QueueIdentity), packets,
+//             busy_ns, waiting_ns, idle_ns}],
 //   fences: {objects, signals_queued, signals_executed, cpu_signals, gpu_waits_queued,
 //            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked, rewinds},
 //   interrupts: {total, with_waiters_released, spurious, spurious_ratio, per_signal, optimized,

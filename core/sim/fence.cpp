@@ -16,12 +16,23 @@ int64_t SatisfyingSignal(const FenceState& f, uint64_t value, int64_t candidate,
 
 namespace {
 
-// Writes CurrentValue and records a rewind when the new value is lower. Returns the old value.
+// Marks the outstanding waits of `f` that `value` satisfies (seed 001: they stay satisfied
+// whatever value the fence holds when their queue reaches them).
+void SatisfyOutstandingWaits(FenceState& f, uint64_t value, int64_t signal_id) {
+  for (OutstandingWait& w : f.unreached_waits) {
+    if (w.satisfied || w.value > value) continue;
+    w.satisfied = true;
+    w.satisfied_by = signal_id;
+  }
+}
+
+// Writes CurrentValue and returns the old value.
 uint64_t WriteCurrentValue(Sim& sim, uint32_t fence, uint64_t value, int64_t signal_id) {
   FenceState& f = sim.fences[fence];
   const uint64_t previous = f.current;
   f.current = value;
   f.last_signal_id = signal_id;
+  SatisfyOutstandingWaits(f, value, signal_id);
   return previous;
 }
 
@@ -136,14 +147,33 @@ void ExecuteGpuSignal(Sim& sim, uint32_t queue, const GpuCommand& signal) {
   MaybeRaiseInterrupt(sim, queue, fence, signal.value, signal.op);
 }
 
+void NoteQueuedWait(Sim& sim, uint32_t queue, const GpuCommand& wait) {
+  if (sim.queues[queue].lost) return;  // seed 004: dropped, never reached
+  FenceState& f = sim.fences[wait.fence];
+  OutstandingWait w{queue, wait.value, wait.op, false, 0};
+  if (f.current >= wait.value) w.satisfied = true, w.satisfied_by = f.last_signal_id;
+  f.unreached_waits.push_back(w);
+}
+
 bool ReachGpuWait(Sim& sim, uint32_t queue, const GpuCommand& wait) {
   FenceState& f = sim.fences[wait.fence];
   HwQueue& q = sim.queues[queue];
-  if (f.current >= wait.value) {
-    // Compared against the current (possibly rewound) value, as seed 001 says for new waits.
+  bool satisfied = f.current >= wait.value;
+  int64_t by = f.last_signal_id;
+  auto outstanding = std::find_if(f.unreached_waits.begin(), f.unreached_waits.end(),
+                                  [&](const OutstandingWait& w) { return w.wait_id == wait.op; });
+  if (outstanding != f.unreached_waits.end()) {
+    // seed 001: "the wait will be satisfied regardless of which value remains afterwards": a
+    // value that reached it since it was queued counts even if the fence was rewound since.
+    if (!satisfied && outstanding->satisfied) satisfied = true, by = outstanding->satisfied_by;
+    f.unreached_waits.erase(outstanding);
+  }
+  if (satisfied) {
+    // Otherwise compared against the current (possibly rewound) value, as seed 001 says for new
+    // waits.
     const WaitPath path = sim.NativeOn(wait.fence, q.adapter) ? WaitPath::kGpuNative
                                                                : WaitPath::kCpuHeld;
-    UnblockQueueWait(sim, queue, wait.value, wait.op, f.last_signal_id, path, sim.now);
+    UnblockQueueWait(sim, queue, wait.value, wait.op, by, path, sim.now);
     return true;
   }
   f.gpu_waiters.push_back(GpuWaiter{queue, wait.value, wait.op});

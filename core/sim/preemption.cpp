@@ -377,6 +377,11 @@ void OnTdrTimeout(Sim& sim, uint32_t engine, int64_t preemption_id) {
   q.commands.clear();
   q.status = QueueStatus::kIdle;
   q.lost = true;
+  for (FenceState& f : sim.fences) {  // its queued waits are gone with its commands
+    std::erase_if(f.unreached_waits, [hung](const OutstandingWait& w) {
+      return w.queue == static_cast<uint32_t>(hung);
+    });
+  }
   if (ep.wait_holder == hung) {
     // Its wait is gone: no signal will unblock it any more.
     for (FenceState& f : sim.fences) {

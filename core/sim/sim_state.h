@@ -102,6 +102,19 @@ struct GpuWaiter {
   int64_t wait_id = 0;
 };
 
+// seed 001: a GPU wait from the moment it is queued until its queue reaches it. "If a race does
+// occur, between a value which will satisfy an outstanding wait, and a lower value which will
+// not, the wait will be satisfied regardless of which value remains afterwards": a value that
+// reaches it while it is outstanding satisfies it, even if the fence is rewound before its queue
+// gets there.
+struct OutstandingWait {
+  uint32_t queue = 0;
+  uint64_t value = 0;
+  int64_t wait_id = 0;
+  bool satisfied = false;
+  int64_t satisfied_by = 0;  // signal_id of the first value that reached it (0: initial value)
+};
+
 struct CpuWaiter {
   int64_t waiter_id = 0;
   uint64_t value = 0;
@@ -121,6 +134,7 @@ struct FenceState {
   uint64_t monitored = 0;        // MonitoredValue
   std::vector<CpuWaiter> cpu_waiters;  // the CPU waiter list
   std::vector<GpuWaiter> gpu_waiters;  // blocked queue heads (native waits, or held by the OS)
+  std::vector<OutstandingWait> unreached_waits;  // queued GPU waits their queue has not reached
 };
 
 // A SetEventOnCompletion / WaitForMultipleObjects call: the thread wakes when one (any) or all
@@ -321,6 +335,8 @@ void SubmitRenderCommand(Sim& sim, uint32_t thread, uint32_t queue, const Step& 
 
 // fence.cpp
 void ExecuteGpuSignal(Sim& sim, uint32_t queue, const GpuCommand& signal);
+// A GPU wait was queued (FENCE_WAIT_QUEUED): it is outstanding from now on (seed 001).
+void NoteQueuedWait(Sim& sim, uint32_t queue, const GpuCommand& wait);
 // Returns true when the wait is satisfied at once (the queue goes on).
 bool ReachGpuWait(Sim& sim, uint32_t queue, const GpuCommand& wait);
 void CpuSignal(Sim& sim, uint32_t thread, uint32_t fence, uint64_t value);

@@ -78,6 +78,7 @@ void QueueFenceOp(Sim& sim, uint32_t thread, uint32_t queue, uint32_t fence, uin
   e.value = value;
   e.op = c.op;
   sim.Emit(e);
+  if (kind == GpuCommand::Kind::kWait) NoteQueuedWait(sim, queue, c);
   PushGpuCommand(sim, queue, c);
 }
 

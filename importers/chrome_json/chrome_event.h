@@ -116,6 +116,7 @@ struct ParsedTrace {
   std::vector<std::string> writer_strings;  // [writer StringId] -> text, for what we interned
   std::unordered_map<std::string, std::string> top_level;  // top-level scalar members
   int64_t base_time_ns = 0;  // baseTimeNanoseconds
+  std::string fencescope_topology;  // fencescope's own export: "fencescopeTopology" (JSON text)
   // --lenient: malformed events skipped in the parse pass (written as a problem by the builder).
   uint64_t bad_events_skipped = 0;  // --lenient only
   std::string first_bad_event;      // place and reason of the first one

@@ -14,6 +14,7 @@
 #include "core/model/error.h"
 #include "core/report/json.h"
 #include "core/store/trace_store.h"
+#include "importers/chrome_json/export_topology.h"
 
 namespace importers::chrome_json {
 namespace {
@@ -59,9 +60,17 @@ class Exporter {
 
   std::string Run(uint64_t* count, const std::function<void(double)>& progress) {
     m_out.reserve(1 << 20);
-    // fencescopeExport tells the importer that "fence" flows mirror the waits' signal_id args.
-    m_out += "{\"displayTimeUnit\":\"ns\",\"fencescopeExport\":1,"
-             "\"traceEvents\":[\n";
+    // fencescopeExport tells the importer that "fence" flows mirror the waits' signal_id args;
+    // fencescopeTopology gives it back the trace's topology and span (export_topology.h).
+    m_out += "{\"displayTimeUnit\":\"ns\",\"fencescopeExport\":1,\"fencescopeTopology\":";
+    m_out += ExportTopologyJson(
+        m_store, [](const core::store::Process& p) { return int64_t{p.id}; },
+        [this](const core::store::Queue& q) { return ExportTrack{QueuePid(q.id), q.id}; },
+        [this](const core::store::Thread& t) {
+          const auto [pid, tid] = ThreadTrack(t.id);
+          return ExportTrack{pid, tid};
+        });
+    m_out += ",\n\"traceEvents\":[\n";
     WriteTracks();
     Pair();
     if (progress) progress(0.3);

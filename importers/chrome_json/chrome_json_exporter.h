@@ -5,7 +5,10 @@
 //
 // The boxes use categories the importer reads back ("kernel" / "gpu_memcpy" packets on device
 // tracks, "fence_signal", "fence_wait", "cpu_wait" with fence / value / signal_id args), so
-// import(export(x)) keeps the queues, packets, signals, waits and their links.
+// import(export(x)) keeps the queues, packets, signals, waits and their links. The top-level
+// member "fencescopeTopology" (export_topology.h) gives the importer back the adapters, engines,
+// queues, processes, threads, contexts and fences with their names and source ids, and the
+// trace's span, so that a trace and its round trip compare queue for queue.
 #pragma once
 
 #include <cstdint>

@@ -60,6 +60,7 @@ void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
     }
     if (value.size() <= kMaxMetaValue) trace.top_level[key] = value;
   }
+  trace.fencescope_topology = std::string(scanner.TopLevelStructureText("fencescopeTopology"));
   for (const auto& [key, offset] : scanner.top_level_structures()) {
     if (key == "systemTraceEvents") {
       writer.CountProblem("json_system_trace_skipped", core::model::Severity::kInfo,

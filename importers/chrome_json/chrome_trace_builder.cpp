@@ -11,7 +11,9 @@
 
 #include <fmt/format.h>
 
+#include "core/model/error.h"
 #include "importers/chrome_json/event_pairing.h"
+#include "importers/chrome_json/export_topology.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 #include "importers/chrome_json/record_sink.h"
 
@@ -88,6 +90,18 @@ class Builder {
     m_process_ids.assign(trace.processes.size(), 0);
     m_adapters.assign(trace.processes.size(), 0);
     m_is_export = trace.top_level.count("fencescopeExport") != 0;
+    if (m_is_export && !trace.fencescope_topology.empty()) {
+      try {
+        m_topology = ReadExportTopology(trace.fencescope_topology);
+        m_has_topology = true;
+      } catch (const core::Error& e) {
+        Count("json_export_topology_unreadable", Severity::kError,
+              fmt::format("fencescope export whose fencescopeTopology could not be read ({}): "
+                          "queues and threads named from the tracks instead",
+                          e.what()),
+              0);
+      }
+    }
   }
 
   void Run(const std::function<void(double)>& progress) {
@@ -95,6 +109,7 @@ class Builder {
       if (progress) progress(f);
     };
     m_sink.Reserve(m_trace.events.size() + m_trace.events.size() / 2);
+    if (m_has_topology) WriteExportTopology();
     m_trace_end = PairBeginEnd(m_trace, m_problems);
     report(0.05);
     SortByTime(m_trace);
@@ -153,6 +168,10 @@ class Builder {
   core::model::ProcessId ProcessIdOf(uint32_t process) {
     if (m_process_ids[process]) return m_process_ids[process];
     const ProcessEntry& entry = m_trace.processes[process];
+    if (auto it = m_export_processes.find(entry.pid.value);
+        !entry.pid.is_string && it != m_export_processes.end()) {
+      return m_process_ids[process] = it->second;
+    }
     core::store::ProcessInfo info;
     info.pid = entry.pid.is_string ? 0 : entry.pid.value;
     info.name = entry.name;
@@ -166,6 +185,9 @@ class Builder {
   ThreadId ThreadOf(uint32_t track_index) {
     if (m_threads[track_index]) return m_threads[track_index];
     const Track& track = m_trace.tracks[track_index];
+    if (auto it = m_export_threads.find(ExportKey(track)); it != m_export_threads.end()) {
+      return m_threads[track_index] = it->second;
+    }
     core::store::ThreadInfo info;
     info.process = ProcessIdOf(track.process);
     info.tid = track.tid.is_string ? 0 : track.tid.value;
@@ -190,6 +212,9 @@ class Builder {
   QueueId QueueOf(uint32_t track_index) {
     if (m_queues[track_index]) return m_queues[track_index];
     const Track& track = m_trace.tracks[track_index];
+    if (auto it = m_export_queues.find(ExportKey(track)); it != m_export_queues.end()) {
+      return m_queues[track_index] = it->second;
+    }
     const ProcessEntry& process = m_trace.processes[track.process];
     core::store::QueueInfo info;
     info.adapter = AdapterOf(track.process);
@@ -207,6 +232,60 @@ class Builder {
     m_queues[track_index] = m_writer.AddQueue(info);
     m_queue_names[m_queues[track_index]] = info.name;
     return m_queues[track_index];
+  }
+
+  // fencescope's own export: its track (pid, tid), or (-1, -1) for a track named by strings.
+  static std::pair<int64_t, int64_t> ExportKey(const Track& track) {
+    if (track.pid.is_string || track.tid.is_string) return {-1, -1};
+    return {track.pid.value, track.tid.value};
+  }
+
+  // fencescope's own export: the exported trace's adapters, engines, processes, queues,
+  // contexts, threads and fences as they were (names, types, pids, tids, handles), so that the
+  // queue identities survive the round trip; the tracks and fence boxes of the file map to them.
+  void WriteExportTopology() {
+    const ExportTopology& t = m_topology;
+    std::unordered_map<uint32_t, core::model::AdapterId> adapters;
+    std::unordered_map<uint32_t, core::model::EngineId> engines;
+    std::unordered_map<uint32_t, core::model::ProcessId> processes;
+    std::unordered_map<uint32_t, QueueId> queues;
+    auto id = [](const auto& map, uint32_t key) -> uint32_t {
+      auto it = map.find(key);
+      return it == map.end() ? 0 : it->second;
+    };
+    for (const auto& a : t.adapters) {
+      adapters[a.id] = m_writer.AddAdapter({a.name, a.luid, a.native_fences, a.optimized_interrupts,
+                                            a.preemption_graphics, a.preemption_compute});
+    }
+    for (const auto& e : t.engines) {
+      engines[e.id] = m_writer.AddEngine({id(adapters, e.adapter), e.type, e.ordinal, e.name});
+    }
+    for (size_t i = 0; i < t.processes.size(); ++i) {
+      const auto& p = t.processes[i];
+      processes[p.id] = m_writer.AddProcess({p.pid, p.name});
+      m_export_processes[t.process_track_pids[i]] = processes[p.id];
+    }
+    for (size_t i = 0; i < t.queues.size(); ++i) {
+      const auto& q = t.queues[i];
+      const QueueId queue =
+          m_writer.AddQueue({id(engines, q.engine), id(adapters, q.adapter), q.type, q.priority,
+                             id(processes, q.process), q.name, q.sort_index});
+      queues[q.id] = queue;
+      m_export_queues[{t.queue_tracks[i].pid, t.queue_tracks[i].tid}] = queue;
+      m_queue_names[queue] = q.name;
+    }
+    for (const auto& c : t.contexts) {
+      m_writer.AddContext({id(processes, c.process), id(queues, c.queue), c.handle, c.name});
+    }
+    for (size_t i = 0; i < t.threads.size(); ++i) {
+      const auto& th = t.threads[i];
+      m_export_threads[{t.thread_tracks[i].pid, t.thread_tracks[i].tid}] =
+          m_writer.AddThread({id(processes, th.process), th.tid, th.kind, th.name, th.sort_index});
+    }
+    for (const auto& f : t.fences) {
+      m_fences[f.id] = m_writer.AddFence({f.name, f.kind, f.shared, id(adapters, f.owner_adapter),
+                                          f.adapter_mask, f.initial_value, f.handle});
+    }
   }
 
   uint32_t TrackOfStream(uint32_t process, int64_t stream) {
@@ -564,7 +643,12 @@ class Builder {
           EventRecord instant;
           instant.ts = e.ts;
           instant.kind = EventKind::Instant;
-          instant.thread = e.scope == 2 ? 0 : ThreadOf(e.track);
+          const auto key = ExportKey(m_trace.tracks[e.track]);
+          if (auto queue = m_export_queues.find(key); queue != m_export_queues.end()) {
+            instant.queue = queue->second;  // fencescope's export: an instant on a queue
+          } else if (!m_has_topology || m_export_threads.count(key)) {
+            instant.thread = e.scope == 2 ? 0 : ThreadOf(e.track);
+          }  // else an adapter-wide instant of the export (an interrupt no queue raised)
           instant.arg0 = e.name;
           instant.arg1 = e.cat;
           instant.flags = e.scope;
@@ -649,6 +733,11 @@ class Builder {
     m_writer.SetMeta("clock", "chrome-trace-us");
     for (const auto& [key, value] : m_trace.top_level) m_writer.SetMeta("json." + key, value);
     if (!m_kineto.packets.empty() || !m_kineto.syncs.empty()) m_writer.SetMeta("gpu_mapping", "kineto");
+    if (m_has_topology) {
+      // The exported trace's span, which may begin before its first record.
+      m_writer.SetMeta("start_ns", std::to_string(m_topology.start_ns + m_trace.base_time_ns));
+      m_writer.SetMeta("end_ns", std::to_string(m_topology.end_ns + m_trace.base_time_ns));
+    }
   }
 
   ParsedTrace& m_trace;
@@ -672,6 +761,12 @@ class Builder {
   ProblemTally m_problems;
   std::unordered_map<int64_t, core::model::FenceId> m_fences;
   bool m_is_export = false;
+  bool m_has_topology = false;
+  ExportTopology m_topology;
+  // fencescope's export: track (pid, tid) -> queue / thread, track pid -> process.
+  std::map<std::pair<int64_t, int64_t>, QueueId> m_export_queues;
+  std::map<std::pair<int64_t, int64_t>, ThreadId> m_export_threads;
+  std::unordered_map<int64_t, core::model::ProcessId> m_export_processes;
   TimeNs m_trace_end = 0;
   int64_t m_next_packet = 1;
   int64_t m_next_signal_op = int64_t{1} << 40;  // above any exported signal_id

@@ -220,6 +220,7 @@ void JsonContainerScanner::ReadObjectMembers() {
     const char first = m_text[begin];
     if (first == '{' || first == '[') {
       m_structures[key] = begin;
+      m_structure_text[key] = m_text.substr(begin, end - begin);
     } else {
       m_top_level[key] = std::string(m_text.substr(begin, end - begin));
     }

@@ -50,6 +50,12 @@ class JsonContainerScanner {
   const std::map<std::string, std::string>& top_level() const { return m_top_level; }
   // Top-level members that held an object or array (other than traceEvents), by name.
   const std::map<std::string, uint64_t>& top_level_structures() const { return m_structures; }
+  // The JSON text of the top-level structure `key` (read before the event array), or "" when the
+  // file has none.
+  std::string_view TopLevelStructureText(const std::string& key) const {
+    auto it = m_structure_text.find(key);
+    return it == m_structure_text.end() ? std::string_view() : it->second;
+  }
   void set_lenient_truncation(bool lenient) { m_lenient_truncation = lenient; }
   // Continues the event array at `offset`, the first byte of an event, after events the caller
   // has read without the scanner (parallel_event_parse.h). Only after Next() returned an event.
@@ -85,6 +91,7 @@ class JsonContainerScanner {
   uint64_t m_truncated_at = 0;
   std::map<std::string, std::string> m_top_level;
   std::map<std::string, uint64_t> m_structures;
+  std::map<std::string, std::string_view> m_structure_text;
 };
 
 }  // namespace importers::chrome_json

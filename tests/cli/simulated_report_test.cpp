@@ -143,6 +143,30 @@ TEST(SimulatedReport, NativeHasFewerInterruptsThanMonitoredAndCompareShowsIt) {
   EXPECT_NE(c.out.find("interrupts.total"), std::string::npos) << c.out;
 }
 
+TEST(SimulatedReport, NativeAndMonitoredRunsShareTheirTimeOrigin) {
+  ScratchDir dir;
+  Simulate("default", dir / "native.db", "--fence-mode native");
+  Simulate("default", dir / "monitored.db", "--fence-mode monitored");
+  // The monitored run records nothing before its first thread starts (native fences record their
+  // initial MonitoredValue at 0), yet both runs start at the simulated clock's 0.
+  EXPECT_GT(SqlCount(dir / "monitored.db", "SELECT min(ts_ns) FROM events"), 0);
+  for (const char* trace : {"native.db", "monitored.db"}) {
+    EXPECT_EQ(SqlCount(dir / trace, "SELECT value FROM meta WHERE key = 'start_ns'"), 0) << trace;
+  }
+  auto native = core::store::LoadTrace(dir / "native.db");
+  auto monitored = core::store::LoadTrace(dir / "monitored.db");
+  Json jn = StatsJson(AnalyseTrace(native, false));
+  Json jm = StatsJson(AnalyseTrace(monitored, false));
+  EXPECT_EQ(At(jn, "start_ns"), 0);
+  EXPECT_EQ(At(jm, "start_ns"), 0);
+  EXPECT_EQ(At(jn, "duration_ns"), At(jm, "duration_ns"));
+  // So compare puts the same span side by side and compares the figures as they are.
+  auto c = RunFencescope("compare " + Quote(dir / "native.db") + " " + Quote(dir / "monitored.db") +
+                         " --format json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("\"rates\": false"), std::string::npos) << c.out.substr(0, 400);
+}
+
 TEST(SimulatedReport, NeverSignalledScenarioTripsTheGateAndNamesTheFence) {
   ScratchDir dir;
   auto trace = dir / "never.db";

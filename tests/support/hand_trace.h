@@ -99,13 +99,13 @@ class HandTrace {
   ProcessId m_process = 0;
 };
 
-// Trace A of the analysis tests, span [0, 120]:
+// Trace A of the analysis tests, span [0, 120] (or [0, end]):
 //   copy    (q1) packet 1 submitted 0, runs [10, 50]; signal f=1 queued 1, executed 50
 //   3d      (q2) wait f>=1 queued 5, unblocked 60; packet 2 submitted 8, runs [60, 100]
 //   compute (q3) packet 3 submitted 0, runs [0, 30]
 // `extras` may append more records before the trace is finished.
 template <typename Extras>
-TraceStore WriteTraceA(const std::filesystem::path& path, Extras extras) {
+TraceStore WriteTraceA(const std::filesystem::path& path, Extras extras, TimeNs end = 120) {
   HandTrace t(path);
   QueueId copy = t.Queue("copy", QueueType::kCopy);
   QueueId gfx = t.Queue("3d");
@@ -118,7 +118,7 @@ TraceStore WriteTraceA(const std::filesystem::path& path, Extras extras) {
   t.Packet(gfx, th, 2, 8, 60, 100);
   t.Packet(compute, th, 3, 0, 0, 30);
   extras(t);
-  return t.Finish(0, 120);
+  return t.Finish(0, end);
 }
 inline TraceStore WriteTraceA(const std::filesystem::path& path) {
   return WriteTraceA(path, [](HandTrace&) {});

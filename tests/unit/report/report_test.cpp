@@ -4,6 +4,8 @@
 // answers).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "core/model/error.h"
 #include "core/report/compare.h"
 #include "core/report/fail_if.h"
@@ -201,6 +203,96 @@ TEST(ReportHtml, SectionsAndDrawnCharts) {
                               "## PGO convergence", "## Findings"}) {
     EXPECT_NE(md.find(heading), std::string::npos) << heading;
   }
+}
+
+TEST(Compare, DifferentSpansAreComparedAsRates) {
+  ScratchDir dir;
+  // The same records over [0, 120] and over [0, 240]: 3d runs [60, 100] (busy 40) and waits
+  // [5, 60] (55), so it is idle 25 of 120 and 145 of 240 ns.
+  TraceStore a_store = hand_trace::WriteTraceA(dir / "a.db");
+  TraceStore b_store = hand_trace::WriteTraceA(
+      dir / "b.db", [](hand_trace::HandTrace&) {}, 240);
+  Comparison c = CompareReports("a", ReportJson(AnalyseTrace(a_store, true)), "b",
+                                ReportJson(AnalyseTrace(b_store, true)));
+  EXPECT_TRUE(c.rates);
+  EXPECT_EQ(c.a_span_ns, 120);
+  EXPECT_EQ(c.b_span_ns, 240);
+  const QueueDiff* gfx = nullptr;
+  for (const QueueDiff& q : c.queues) {
+    if (q.queue == "3d") gfx = &q;
+  }
+  ASSERT_NE(gfx, nullptr);
+  std::map<std::string, MetricDiff> m;
+  for (const MetricDiff& x : gfx->metrics) m[x.key] = x;
+  EXPECT_EQ(m.count("busy_ns"), 0u);
+  EXPECT_DOUBLE_EQ(m["busy_share"].a, 40.0 / 120);
+  EXPECT_DOUBLE_EQ(m["busy_share"].b, 40.0 / 240);
+  EXPECT_DOUBLE_EQ(m["waiting_share"].a, 55.0 / 120);
+  EXPECT_DOUBLE_EQ(m["waiting_share"].b, 55.0 / 240);
+  EXPECT_DOUBLE_EQ(m["idle_share"].a, 25.0 / 120);
+  EXPECT_DOUBLE_EQ(m["idle_share"].b, 145.0 / 240);
+  EXPECT_DOUBLE_EQ(m["packets_per_s"].a, 1e9 / 120);
+  EXPECT_DOUBLE_EQ(m["packets_per_s"].b, 1e9 / 240);
+  // Counts over the span become rates; the span itself and latencies stay as they are.
+  std::map<std::string, MetricDiff> top;
+  for (const MetricDiff& x : c.metrics) top[x.key] = x;
+  EXPECT_EQ(top.count("events"), 0u);
+  EXPECT_DOUBLE_EQ(top["events_per_s"].Relative(), -0.5);  // the same records, twice the span
+  EXPECT_EQ(top["duration_ns"].b, 240);
+  EXPECT_EQ(top["latency.gpu.total.max_ns"].Delta(), 0);
+  EXPECT_NE(CompareText(c, true).find("the spans differ"), std::string::npos);
+  // Equal spans: the figures as they are.
+  EXPECT_FALSE(CompareReports("a", ReportJson(AnalyseTrace(a_store, true)), "a",
+                              ReportJson(AnalyseTrace(a_store, true)))
+                   .rates);
+}
+
+namespace {
+
+// Two queues named "3d" on different engines of `second_adapter` ("": the first adapter). The
+// first runs [0, 30], the second [0, 60]; span [0, 120].
+TraceStore TwoQueuesNamed3d(const std::filesystem::path& path, const std::string& second_adapter) {
+  hand_trace::HandTrace t(path);
+  const core::model::QueueId first = t.Queue("3d");
+  auto& w = t.writer();
+  const core::model::AdapterId adapter =
+      second_adapter.empty() ? 1 : w.AddAdapter({second_adapter});
+  const auto engine = w.AddEngine({adapter, core::model::EngineType::k3D, 1, "3d engine 2"});
+  const auto second = w.AddQueue({engine, adapter, core::model::QueueType::k3D, 0, 1, "3d", 0});
+  const auto thread = t.Thread("main");
+  t.Packet(first, thread, 1, 0, 0, 30);
+  t.Packet(second, thread, 2, 0, 0, 60);
+  return t.Finish(0, 120);
+}
+
+}  // namespace
+
+TEST(Compare, QueuesAreMatchedByIdentityNotByNameAlone) {
+  ScratchDir dir;
+  TraceStore x = TwoQueuesNamed3d(dir / "x.db", "");
+  TraceStore y = TwoQueuesNamed3d(dir / "y.db", "");
+  TraceStore z = TwoQueuesNamed3d(dir / "z.db", "GPU2");
+  Comparison same = CompareReports("x", ReportJson(AnalyseTrace(x, true)), "y",
+                                   ReportJson(AnalyseTrace(y, true)));
+  ASSERT_EQ(same.queues.size(), 2u);
+  // Both are "3d": the comparison labels them by identity.
+  EXPECT_EQ(same.queues[0].queue, "GPU / 3d engine / 3d [pid 42]");
+  EXPECT_EQ(same.queues[1].queue, "GPU / 3d engine 2 / 3d [pid 42]");
+  for (size_t i = 0; i < 2; ++i) {
+    for (const MetricDiff& m : same.queues[i].metrics) {
+      EXPECT_TRUE(m.in_a && m.in_b) << m.key;
+      EXPECT_EQ(m.Delta(), 0) << m.key;
+      if (m.key == "busy_ns") EXPECT_EQ(m.a, i == 0 ? 30 : 60);
+    }
+  }
+  // On another adapter the second "3d" is another queue.
+  Comparison other = CompareReports("x", ReportJson(AnalyseTrace(x, true)), "z",
+                                    ReportJson(AnalyseTrace(z, true)));
+  ASSERT_EQ(other.queues.size(), 3u);
+  EXPECT_TRUE(other.queues[0].metrics[0].in_a && other.queues[0].metrics[0].in_b);
+  EXPECT_FALSE(other.queues[1].metrics[0].in_b);
+  EXPECT_EQ(other.queues[2].identity, "GPU2 / 3d engine 2 / 3d [pid 42]");
+  EXPECT_FALSE(other.queues[2].metrics[0].in_a);
 }
 
 TEST(Compare, PerQueueAndMetricDifferences) {
