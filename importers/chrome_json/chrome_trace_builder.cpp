@@ -76,7 +76,6 @@ struct FlowStart {
   TimeNs ts = 0;
   ThreadId thread = 0;
   StringId name = 0;
-  bool ended = false;  // a launch flow that already ended on a kernel (kept for graph nodes)
 };
 
 class Builder {
@@ -438,7 +437,7 @@ class Builder {
       if (e.bits & kFlowOut) {
         // For an X producer the arrow leaves at its end.
         m_flows_v2[e.bind_id] =
-            FlowStart{open.record, open.end, m_threads[e.track], e.name, false};
+            FlowStart{open.record, open.end, m_threads[e.track], e.name};
       }
     }
   }
@@ -575,11 +574,21 @@ class Builder {
         }
         return;
       }
-      m_flows_v1[key] = FlowStart{enclosing->record, e.ts, ThreadOf(e.track), e.name, false};
+      m_flows_v1[key] = FlowStart{enclosing->record, e.ts, ThreadOf(e.track), e.name};
       return;
     }
     auto it = m_flows_v1.find(key);
     if (it == m_flows_v1.end()) {
+      if (e.ph == 'f' && enclosing && enclosing->packet != kNone &&
+          m_kineto.packets[enclosing->packet].correlation >= 0) {
+        // A second end of one launch flow: the nodes of a cudaGraphLaunch share its correlation
+        // id. The kernel is linked to the call by that id (kineto_gpu_mapping.h).
+        Count("kineto_launch_flow_shared", Severity::kInfo,
+              "launch flow ends on kernels whose flow already ended on another kernel (graph "
+              "nodes of one launch): linked to the launch call by correlation id",
+              e.offset);
+        return;
+      }
       Count("json_flow_unmatched_end", Severity::kInfo,
             "flow 't'/'f' events with no earlier 's' of the same category, name and id", e.offset);
       return;
@@ -596,14 +605,7 @@ class Builder {
     // 'f': bp "e" (and the input / ipc.flow categories) bind to the enclosing slice; otherwise
     // to the next slice that starts on the thread (catapult's rule).
     const FlowStart from = it->second;
-    // A launch flow may end on several kernels (a cudaGraphLaunch runs every node of its graph
-    // under one correlation id): the start stays for the next kernel that names it.
-    const bool into_packet = enclosing && enclosing->packet != kNone;
-    if (into_packet) {
-      it->second.ended = true;
-    } else {
-      m_flows_v1.erase(it);
-    }
+    m_flows_v1.erase(it);
     if ((e.bits & kBindEnclosing) || (Role(e.cat) & kEnclosingFlowCat)) {
       if (bindable) {
         Connect(from, *enclosing, e);
@@ -706,11 +708,9 @@ class Builder {
   }
 
   void FinishFlows() {
-    uint64_t unfinished = 0;
-    for (const auto& [key, start] : m_flows_v1) unfinished += start.ended ? 0 : 1;
-    if (unfinished) {
+    if (!m_flows_v1.empty()) {
       Count("json_flow_unmatched_start", Severity::kInfo,
-            "flow 's' events never finished by an 'f'", 0, unfinished);
+            "flow 's' events never finished by an 'f'", 0, m_flows_v1.size());
     }
     uint64_t pending = 0;
     for (const auto& list : m_pending) pending += list.size();

@@ -186,7 +186,9 @@ void DetailsView::DrawFields(state::Document& doc) {
       Field("path", kPaths[static_cast<int>(w.path) % 3]);
       constexpr const char* kLinks[] = {"none found", "explicit (released_by_signal_id)",
                                         "by fence value"};
-      Field("link", kLinks[static_cast<int>(w.link) % 3]);
+      Field("link", w.link_inferred && w.signal != kNoIndex
+                        ? "inferred by the importer (schemas/kineto_inference.md)"
+                        : kLinks[static_cast<int>(w.link) % 3]);
       if (w.pending_at_end) Field("pending at end", fmt::format("CurrentValue {}", w.value_at_end));
       Field("records",
             fmt::format("{} / {}", Record(doc, w.queued_event), Record(doc, w.unblocked_event)));
@@ -204,6 +206,9 @@ void DetailsView::DrawFields(state::Document& doc) {
       Field("released", Time(doc, w.released));
       Field("blocked for", Duration(w.Begin(), w.released));
       Field("value seen", fmt::format("{}", w.observed_value));
+      if (w.signal != kNoIndex && w.link_inferred) {
+        Field("link", "inferred by the importer (schemas/kineto_inference.md)");
+      }
       if (w.pending_at_end) Field("pending at end", "yes: never released");
       Field("records",
             fmt::format("{} / {}", Record(doc, w.begin_event), Record(doc, w.released_event)));

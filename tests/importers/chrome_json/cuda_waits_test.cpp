@@ -108,12 +108,12 @@ TEST_F(CudaWaits, GraphNodesOverlappingKernelsAndLaunchesWithoutFlowsAreAllKept)
                  "s.thread_id ORDER BY b.ts_ns"),
             "A|10000|100|20000|40000\nC|21000|100|25000|35000\nG0|12000|100|40000|50000\n"
             "G1|12000|100|48000|60000\nG2|12000|100|60000|70000\nB|19000|100|72000|80000\n");
-  // Launch flows: A, the three graph nodes, C by ac2g; B by correlation.
+  // Launch flows: A, G0 and C by ac2g; B (no flow) and G1, G2 (the second and third end of the
+  // graph launch's flow) by correlation id.
   EXPECT_EQ(Rows(db, "SELECT kind, count(*) FROM flows GROUP BY kind"), "1|6\n");
-  EXPECT_EQ(Rows(db,
-                 "SELECT count FROM import_problems WHERE name = "
-                 "'kineto_launch_by_correlation'"),
-            "1\n");
+  EXPECT_EQ(Rows(db, "SELECT name, count FROM import_problems WHERE name IN "
+                     "('kineto_launch_by_correlation', 'kineto_launch_flow_shared') ORDER BY name"),
+            "kineto_launch_by_correlation|3\nkineto_launch_flow_shared|2\n");
   EXPECT_EQ(Rows(db,
                  "SELECT count FROM import_problems WHERE name IN "
                  "('json_flow_unmatched_end', 'json_flow_unmatched_start')"),
