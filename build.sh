@@ -4,6 +4,7 @@
 #                     simulated default scenario
 #   ./build.sh test   install what is missing, build both configurations (with and without the
 #                     window), and run the whole test suite (window tests under Xvfb)
+#   ./build.sh golden rewrite the golden files under tests/golden after an intended change
 # Safe to run again: packages already present are not reinstalled, builds are incremental.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -56,8 +57,17 @@ case "${1:-}" in
     (cd build/release && xvfb-run -a -s "-screen 0 1600x1000x24" \
       ctest --output-on-failure -j"$(jobs)")
     ;;
+  golden)
+    # After an intended change of behaviour: rewrite the golden files under tests/golden (every
+    # embedded scenario's trace dump and report JSON, the importers' fixtures), then show what
+    # changed. The diff is what a reviewer reads.
+    install_missing "${BUILD_PACKAGES[@]}" python3
+    configure_and_build build/nogui OFF
+    FENCESCOPE_UPDATE_GOLDEN=1 build/nogui/tests/tests_golden
+    git --no-pager diff --stat -- tests/golden || true
+    ;;
   *)
-    echo "usage: ./build.sh run | test" >&2
+    echo "usage: ./build.sh run | test | golden" >&2
     exit 2
     ;;
 esac
