@@ -62,6 +62,25 @@ std::vector<Finding> CollectFindings(const ReportData& d) {
                    fmt::format("{} rewound from {} to {}{}", d.FenceName(r.fence), r.from, r.to,
                                r.queue ? " by " + d.QueueName(r.queue) : std::string())});
   }
+  // seed 004: a packet that reached no preemption point within the timeout makes the OS reset
+  // the engine (Timeout Detection and Recovery); the work on it is lost.
+  for (const TdrMarker& t : d.recon.tdrs) {
+    std::string packet = "the running packet";
+    if (t.preemption != kNoIndex) {
+      const uint32_t p = d.recon.preemptions[t.preemption].packet;
+      if (p != kNoIndex) {
+        const Packet hung = d.recon.packets[p];
+        const std::string name = d.store->String(hung.name);
+        packet = fmt::format("packet {}{}", hung.packet_id, name.empty() ? "" : " (" + name + ")");
+      }
+    }
+    const auto* engine = d.store->FindEngine(t.engine);
+    out.push_back({"tdr", t.ts, t.ts,
+                   fmt::format("TDR on {}{}: {} reached no preemption point in time; the engine "
+                               "was reset, {} packets and {} contexts lost",
+                               d.QueueName(t.queue), engine ? " (" + engine->name + ")" : "",
+                               packet, t.packets_lost, t.contexts_lost)});
+  }
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.ts < b.ts; });
   return out;

@@ -192,6 +192,7 @@ Json FindingsJson(const ReportData& d) {
   j.Set("overrun_windows", static_cast<uint64_t>(d.overruns.windows.size()));
   j.Set("hazards", d.hazards.hazards);
   j.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
+  j.Set("tdrs", static_cast<uint64_t>(d.recon.tdrs.size()));
   Json list = Json::Array();
   for (size_t i = 0; i < all.size() && i < kMaxListedFindings; ++i) {
     Json f = Json::Object();

@@ -362,3 +362,29 @@ TEST(SimulatedReport, DefaultScenarioIdleGapsUnchangedByTheLaunchFigures) {
               0);
   }
 }
+
+// seed 004: a TDR is a finding naming the queue, the hung packet and what was lost; the values
+// come from the tdr and preemption_requested records (SQL), not from the analysis.
+TEST(SimulatedReport, TdrIsAFindingWithItsQueuePacketAndLosses) {
+  ScratchDir dir;
+  auto trace = dir / "tdr.db";
+  Json j = SimulatedReportJson("tdr", trace, true);
+  const auto tdr = core::store::RunQuery(
+      trace, "SELECT s.value, r.packet_id, t.packets_lost, t.contexts_lost FROM tdr t JOIN "
+             "queues q ON q.id = t.queue_id JOIN strings s ON s.id = q.name_sid JOIN "
+             "preemption_requested r ON r.preemption_id = t.preemption_id");
+  ASSERT_EQ(tdr.rows.size(), 1u);
+  EXPECT_EQ(At(j, "findings.tdrs"), 1);
+  int found = 0;
+  for (const Json& f : j.Find("findings")->Find("list")->items()) {
+    if (f.Find("kind")->String() != "tdr") continue;
+    ++found;
+    const std::string& m = f.Find("message")->String();
+    EXPECT_NE(m.find("TDR on " + tdr.rows[0][0]), std::string::npos) << m;
+    EXPECT_NE(m.find("packet " + tdr.rows[0][1]), std::string::npos) << m;
+    EXPECT_NE(m.find(tdr.rows[0][2] + " packets and " + tdr.rows[0][3] + " contexts lost"),
+              std::string::npos)
+        << m;
+  }
+  EXPECT_EQ(found, 1);
+}
