@@ -39,9 +39,9 @@ struct FenceFact {
   // fences whose value at the end is below max_written (they were lowered: rewinds).
   std::vector<FenceWrite> writes;
   std::vector<FenceValue> suffix_max;
-  // The unblocked / released wait with the highest value on the fence (evidence it was reached).
-  bool released_any = false;
-  ReachEvidence released;
+  // The highest value the waits show the fence reached (see ReachEvidence).
+  bool reached_any = false;
+  ReachEvidence reached;
 
   FenceValue AtEnd() const {
     if (recorded) return recorded_value;
@@ -62,12 +62,15 @@ class FenceFacts {
     }
     for (const WaitBox& w : r.waits) {
       if (w.pending_at_end) Record(w.fence, w.value_at_end);
-      if (w.unblocked != kUnknownTime) Released(w.fence, w.value, w.unblocked, false, w.queue, 0);
+      if (w.unblocked != kUnknownTime) Reached(w.fence, {w.value, w.unblocked, 0, false, w.queue});
     }
     for (const CpuWait& w : r.cpu_waits) {
       if (w.pending_at_end) Record(w.fence, w.value_at_end);
-      if (w.released != kUnknownTime) Released(w.fence, w.value, w.released, true, 0, w.thread);
+      if (w.released != kUnknownTime) {
+        Reached(w.fence, {w.value, w.released, 0, true, 0, w.thread});
+      }
     }
+    ReachedBeforeLaterWaits(r);
     KeepLoweredHistories(r);
   }
 
@@ -83,12 +86,37 @@ class FenceFacts {
     f.recorded_value = value;
   }
 
-  void Released(FenceId fence, FenceValue value, TimeNs at, bool cpu, QueueId queue,
-                ThreadId thread) {
+  void Reached(FenceId fence, const ReachEvidence& e) {
     FenceFact& f = m_facts[fence];
-    if (f.released_any && f.released.value >= value) return;
-    f.released_any = true;
-    f.released = {value, at, false, cpu, queue, thread};
+    if (f.reached_any && f.reached.value >= e.value) return;
+    f.reached_any = true;
+    f.reached = e;
+  }
+
+  // A thread blocked in a wait begins no other: when a thread waits on a fence and later
+  // begins a wait on it for a higher value, the fence had reached the first value by then.
+  void ReachedBeforeLaterWaits(const Reconstruction& r) {
+    std::map<std::pair<ThreadId, FenceId>, std::vector<uint32_t>> lists;
+    for (uint32_t w = 0; w < r.cpu_waits.size(); ++w) {
+      const CpuWait box = r.cpu_waits[w];
+      if (box.begin != kUnknownTime) lists[{box.thread, box.fence}].push_back(w);
+    }
+    for (auto& [key, list] : lists) {
+      std::stable_sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
+        return r.cpu_waits[a].begin < r.cpu_waits[b].begin;
+      });
+      // walk back, keeping the highest later wait (the earliest of equal ones)
+      bool later_any = false;
+      CpuWait later;
+      for (size_t i = list.size(); i-- > 0;) {
+        const CpuWait box = r.cpu_waits[list[i]];
+        if (later_any && later.value > box.value && later.begin > box.begin) {
+          Reached(box.fence, {box.value, later.begin, later.value, true, 0, box.thread});
+        }
+        if (!later_any || box.value >= later.value) later = box;
+        later_any = true;
+      }
+    }
   }
 
   void KeepLoweredHistories(const Reconstruction& r) {
@@ -122,77 +150,13 @@ class FenceFacts {
 
 // ---- [SECTION] Evidence ----
 
-// For each (thread, fence): the thread's CPU waits on the fence by begin, with the suffix
-// maximum of their values, to answer "did this thread begin a later wait for a higher value?".
-class LaterCpuWaits {
- public:
-  explicit LaterCpuWaits(const Reconstruction& r) : m_r(r) {}
-
-  // The first CPU wait of `thread` on `fence` that began after `begin` for a value above
-  // `value`, or kNoIndex.
-  uint32_t Find(ThreadId thread, FenceId fence, TimeNs begin, FenceValue value) {
-    if (!m_built) Build();
-    auto it = m_lists.find({thread, fence});
-    if (it == m_lists.end()) return kNoIndex;
-    const List& l = it->second;
-    auto first = std::upper_bound(l.begin.begin(), l.begin.end(), begin);
-    for (size_t i = static_cast<size_t>(first - l.begin.begin()); i < l.begin.size(); ++i) {
-      if (l.suffix_max[i] <= value) return kNoIndex;
-      if (m_r.cpu_waits[l.wait[i]].value > value) return l.wait[i];
-    }
-    return kNoIndex;
-  }
-
- private:
-  struct List {
-    std::vector<TimeNs> begin;
-    std::vector<uint32_t> wait;
-    std::vector<FenceValue> suffix_max;
-  };
-
-  void Build() {
-    m_built = true;
-    for (uint32_t w = 0; w < m_r.cpu_waits.size(); ++w) {
-      const CpuWait box = m_r.cpu_waits[w];
-      if (box.begin == kUnknownTime) continue;
-      m_lists[{box.thread, box.fence}].wait.push_back(w);
-    }
-    for (auto& [key, l] : m_lists) {
-      std::stable_sort(l.wait.begin(), l.wait.end(), [&](uint32_t a, uint32_t b) {
-        return m_r.cpu_waits[a].begin < m_r.cpu_waits[b].begin;
-      });
-      l.suffix_max.resize(l.wait.size());
-      FenceValue m = 0;
-      for (size_t i = l.wait.size(); i-- > 0;) {
-        l.suffix_max[i] = m = std::max(m, m_r.cpu_waits[l.wait[i]].value);
-      }
-      for (uint32_t w : l.wait) l.begin.push_back(m_r.cpu_waits[w].begin);
-    }
-  }
-
-  const Reconstruction& m_r;
-  bool m_built = false;
-  std::map<std::pair<ThreadId, FenceId>, List> m_lists;
-};
-
-// signal_not_in_capture: fills p's evidence fields and returns true when the trace shows the
-// value was reached although no executed signal in it reaches the value.
-bool ReachedWithoutSignal(const Reconstruction& r, const FenceFact& f, LaterCpuWaits& later,
-                          PendingWait& p) {
+// signal_not_in_capture: fills p.evidence and returns true when the trace shows the value was
+// reached although no executed signal in it reaches the value.
+bool ReachedWithoutSignal(const FenceFact& f, PendingWait& p) {
   if (f.written && f.max_written >= p.value) return false;
-  if (p.cpu && p.since != kUnknownTime) {
-    uint32_t w = later.Find(p.thread, p.fence, p.since, p.value);
-    if (w != kNoIndex) {
-      const CpuWait box = r.cpu_waits[w];
-      p.evidence = {box.value, box.begin, true, true, 0, box.thread};
-      return true;
-    }
-  }
-  if (f.released_any && f.released.value >= p.value) {
-    p.evidence = f.released;
-    return true;
-  }
-  return false;
+  if (!f.reached_any || f.reached.value < p.value) return false;
+  p.evidence = f.reached;
+  return true;
 }
 
 // stuck_after_rewind: fills p's rewind fields when the fence had reached the value and a later
@@ -453,7 +417,6 @@ std::vector<WaitCycle> FindCycles(const Reconstruction& r,
 WaitFindings FindWaitProblems(const Reconstruction& r) {
   WaitFindings out;
   const FenceFacts facts(r);
-  LaterCpuWaits later(r);
 
   // Open waits and the categories that do not need the continuation.
   std::vector<PendingWait> open;
@@ -468,7 +431,7 @@ WaitFindings FindWaitProblems(const Reconstruction& r) {
       p.category = OpenWaitCategory::kUnprocessedAtEnd;
     } else if (lost) {
       p.reason = StuckReason::kLostInTdr;
-    } else if (ReachedWithoutSignal(r, f, later, p)) {
+    } else if (ReachedWithoutSignal(f, p)) {
       p.category = OpenWaitCategory::kSignalNotInCapture;
     } else {
       known = false;

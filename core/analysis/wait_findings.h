@@ -26,11 +26,13 @@
 //                             not got to it when the trace ended.
 //   2. never_unblocked        kLostInTdr: a GPU wait on a queue that had a TDR.
 //   3. signal_not_in_capture  no executed signal of the fence in the trace reaches the value, yet
-//                             the trace shows it was reached: the same thread began a later wait
-//                             on the fence for a higher value (a thread blocked in a wait begins
-//                             no other), or a wait on the fence for the value or more was
-//                             unblocked / released. Typical of captures that start or end
-//                             mid-run. In the continuation such a wait passes.
+//                             the trace shows the fence reached it: a wait on the fence for the
+//                             value or more was unblocked / released, or a thread waited on the
+//                             fence for the value or more and later began a wait on it for a
+//                             higher value (a thread blocked in a wait begins no other; this
+//                             covers the wait itself when its own thread waits again). Typical
+//                             of captures that start or end mid-run. In the continuation such a
+//                             wait passes.
 //   4. pending_at_end         the continuation releases it: a signal reaching the value is
 //                             queued on a queue that gets to it (ahead of the wait on the same
 //                             queue, or on another queue). Late, not stuck.
@@ -89,12 +91,14 @@ struct BlockingWait {
   FenceValue value = 0;
 };
 
-// signal_not_in_capture: a wait showing that the fence reached the value.
+// signal_not_in_capture: what shows that the fence reached `value` by `at`: a wait for `value`
+// unblocked / released at `at`, or (later_value != 0) a CPU wait for `value` after which the
+// same thread began a wait for the higher later_value at `at`.
 struct ReachEvidence {
   FenceValue value = 0;
-  TimeNs at = kUnknownTime;  // its begin (same thread) or its unblock / release
-  bool same_thread = false;  // a later wait of the same thread for a higher value
-  bool cpu = false;          // a CPU wait (else a GPU wait on `queue`)
+  TimeNs at = kUnknownTime;
+  FenceValue later_value = 0;
+  bool cpu = false;  // the wait for `value` is a CPU wait on `thread`, else a GPU wait on `queue`
   QueueId queue = 0;
   ThreadId thread = 0;
 };

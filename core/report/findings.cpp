@@ -58,9 +58,9 @@ std::string OpenWaitMessage(const core::store::TraceStore& store, const PendingW
     case OpenWaitCategory::kSignalNotInCapture: {
       const ReachEvidence& e = p.evidence;
       std::string evidence =
-          e.same_thread
-              ? fmt::format("the same thread began a wait for {} >= {} at {} ns", fence, e.value,
-                            e.at)
+          e.later_value != 0
+              ? fmt::format("thread {} waited for {} >= {}, then began a wait for {} >= {} at {} ns",
+                            ThreadName(store, e.thread), fence, e.value, fence, e.later_value, e.at)
               : fmt::format("a {} for {} >= {} was released at {} ns",
                             Waiter(store, e.cpu, e.queue, e.thread), fence, e.value, e.at);
       std::string known = p.fence_written
@@ -68,15 +68,18 @@ std::string OpenWaitMessage(const core::store::TraceStore& store, const PendingW
                                             fence, p.value_at_end)
                               : fmt::format("no signal of {} is in the trace", fence);
       return fmt::format(
-          "{} for {} >= {}: signal not in the capture ({}, but {}, so the value "
-          "was reached)",
+          "{} for {} >= {}: signal not in the capture ({}, but {}, so the value was reached)",
           who, fence, p.value, known, evidence);
     }
     default:
       break;
   }
-  return fmt::format("{} for {} >= {} never unblocked: {}; {} was {} at the end", who, fence,
-                     p.value, WhyNeverUnblocked(store, p), fence, p.value_at_end);
+  std::string at_end = p.fence_written
+                           ? fmt::format("{} was {} at the end", fence, p.value_at_end)
+                           : fmt::format("no signal of {} is in the trace ({} at the end)", fence,
+                                         p.value_at_end);
+  return fmt::format("{} for {} >= {} never unblocked: {}; {}", who, fence, p.value,
+                     WhyNeverUnblocked(store, p), at_end);
 }
 
 std::vector<Finding> CollectFindings(const ReportData& d) {

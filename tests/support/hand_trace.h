@@ -55,6 +55,32 @@ class HandTrace {
                        released_by, 0, 0});
     }
   }
+  // A packet submitted at `submit` that starts at `start` and is still running at the end.
+  void RunningPacket(QueueId queue, ThreadId thread, int64_t id, TimeNs submit, TimeNs start) {
+    m_writer.Append({submit, EventKind::PacketSubmitted, queue, thread, 0, 1000, id});
+    m_writer.Append({start, EventKind::PacketStarted, queue, 0, 0, 0, id});
+  }
+  // ID3D12Fence::Signal from `thread`: CurrentValue `previous` -> `value` (lower: a rewind).
+  void CpuSignal(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs ts,
+                 uint64_t previous) {
+    m_writer.Append({ts, EventKind::FenceCpuSignal, 0, thread, fence, value, id,
+                     static_cast<int64_t>(previous)});
+  }
+  // A CPU wait that begins at `begin`; released < 0: never released.
+  void CpuWait(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs begin,
+               TimeNs released) {
+    m_writer.Append({begin, EventKind::CpuWaitBegin, 0, thread, fence, value, id});
+    if (released >= 0) {
+      m_writer.Append({released, EventKind::CpuWaitReleased, 0, thread, fence, value, id});
+    }
+  }
+  // wait_pending_at_end for GPU wait `id` on `queue` (queue 0: CPU wait `id` of `thread`), the
+  // fence's CurrentValue at the end being `current`.
+  void PendingAtEnd(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,
+                    TimeNs end, uint64_t current) {
+    m_writer.Append({end, EventKind::WaitPendingAtEnd, queue, queue ? 0 : thread, fence, value,
+                     id, static_cast<int64_t>(current)});
+  }
   EventRowId Append(const EventRecord& record) { return m_writer.Append(record); }
   TraceWriter& writer() { return m_writer; }
 
