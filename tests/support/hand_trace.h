@@ -140,4 +140,44 @@ inline TraceStore WriteReportTrace(const std::filesystem::path& path) {
   });
 }
 
+// The end of a healthy cross-adapter run (the shape of `simulate cross_adapter`), span [0, 100]:
+//   render  (q1): f1=23 executed 10; packet 1 started 60, still running; then queued
+//                 f1=24 (3), wait f2>=24 (4, id 21)
+//   compose (q2): f2=23 executed 12; then queued wait f1>=24 (5, id 22), f2=24 (6)
+//   wait_pending_at_end for 21 and 22 with CurrentValue 23
+inline TraceStore WriteCrossAdapterEnd(const std::filesystem::path& path) {
+  HandTrace t(path);
+  QueueId render = t.Queue("render");
+  QueueId compose = t.Queue("compose");
+  ThreadId th = t.Thread("main");
+  FenceId f1 = t.Fence("frame");
+  FenceId f2 = t.Fence("composed");
+  t.Signal(render, th, f1, 23, 1, 1, 10, 22);
+  t.Signal(compose, th, f2, 23, 2, 1, 12, 22);
+  t.RunningPacket(render, th, 1, 2, 60);
+  t.Signal(render, th, f1, 24, 3, 3, -1);
+  t.Wait(render, th, f2, 24, 21, 4, -1);
+  t.Wait(compose, th, f1, 24, 22, 5, -1);
+  t.Signal(compose, th, f2, 24, 4, 6, -1);
+  t.PendingAtEnd(render, 0, f2, 24, 21, 100, 23);
+  t.PendingAtEnd(compose, 0, f1, 24, 22, 100, 23);
+  return t.Finish(0, 100);
+}
+
+// A fence rewound below waited values (seed 001), span [0, 100]:
+//   q (q1): f=10 executed 10 (previous 0); wait f>=5 (30, id 1), wait f>=2 (31, id 2)
+//   thread cpu (t1): Signal(f, 2) at 20 (previous 10: a rewind); CPU wait f>=5 (40, id 3)
+inline TraceStore WriteRewoundFence(const std::filesystem::path& path) {
+  HandTrace t(path);
+  QueueId q = t.Queue("q");
+  ThreadId cpu = t.Thread("cpu");
+  FenceId f = t.Fence("f");
+  t.Signal(q, cpu, f, 10, 11, 1, 10, 0);
+  t.CpuSignal(cpu, f, 2, 12, 20, 10);
+  t.Wait(q, cpu, f, 5, 1, 30, -1);
+  t.Wait(q, cpu, f, 2, 2, 31, -1);
+  t.CpuWait(cpu, f, 5, 3, 40, -1);
+  return t.Finish(0, 100);
+}
+
 }  // namespace hand_trace

@@ -35,31 +35,12 @@ const PendingWait& ById(const std::vector<PendingWait>& list, int64_t id) {
 }  // namespace
 
 TEST(OpenWaits, SignalQueuedAheadOnARunningQueueIsPendingNotADeadlock) {
-  // The cross_adapter shape at the end of a healthy trace, span [0, 100]:
-  //   render  (q1): f1=23 executed 10; packet 1 started 60, still running; then queued
-  //                 f1=24 (3), wait f2>=24 (4, id 21)
-  //   compose (q2): f2=23 executed 12; then queued wait f1>=24 (5, id 22), f2=24 (6)
-  // CurrentValue at the end: f1 = f2 = 23. render finishes its packet, executes f1=24 (queued
-  // ahead of its wait), compose's wait passes and executes f2=24, render's wait passes: both
-  // pending at the end, released by the other queue's signal; no cycle, nothing never
-  // unblocked.
+  // hand_trace::WriteCrossAdapterEnd: render's f1=24 is queued ahead of its wait, and render
+  // still runs, so f1=24 executes, compose's wait passes and its f2=24 releases render's wait:
+  // both pending at the end, released by the other queue's signal; no cycle.
   ScratchDir dir;
-  HandTrace t(dir / "ca.db");
-  QueueId render = t.Queue("render");
-  QueueId compose = t.Queue("compose");
-  ThreadId th = t.Thread("main");
-  FenceId f1 = t.Fence("frame");
-  FenceId f2 = t.Fence("composed");
-  t.Signal(render, th, f1, 23, 1, 1, 10, 22);
-  t.Signal(compose, th, f2, 23, 2, 1, 12, 22);
-  t.RunningPacket(render, th, 1, 2, 60);
-  t.Signal(render, th, f1, 24, 3, 3, -1);
-  t.Wait(render, th, f2, 24, 21, 4, -1);
-  t.Wait(compose, th, f1, 24, 22, 5, -1);
-  t.Signal(compose, th, f2, 24, 4, 6, -1);
-  t.PendingAtEnd(render, 0, f2, 24, 21, 100, 23);
-  t.PendingAtEnd(compose, 0, f1, 24, 22, 100, 23);
-  WaitFindings w = FindWaitProblems(Reconstruct(t.Finish(0, 100)));
+  const QueueId render = 1, compose = 2;
+  WaitFindings w = FindWaitProblems(Reconstruct(hand_trace::WriteCrossAdapterEnd(dir / "ca.db")));
   EXPECT_TRUE(w.never_unblocked.empty());
   EXPECT_TRUE(w.cycles.empty());
   ASSERT_EQ(Ids(w.pending_at_end), (std::vector<int64_t>{21, 22}));
@@ -160,23 +141,11 @@ TEST(OpenWaits, CpuWaitOnASignalBehindARunningPacketIsPendingAndValuesAreCurrent
 }
 
 TEST(OpenWaits, RewoundBelowTheValueIsStuckAfterRewindNotUnprocessed) {
-  // span [0, 100]:
-  //   q (q1): f=10 executed 10 (previous 0); wait f>=5 (30, id 1), wait f>=2 (31, id 2)
-  //   thread cpu: Signal(f, 2) at 20 (previous 10: a rewind); CPU wait f>=5 (40, id 3)
-  // CurrentValue at the end is 2 (the last write), not the highest ever written (10): the
-  // waits for 5 are stuck after the rewind (f reached 10 at 10, rewound to 2 at 20 by the
-  // CPU); the wait for 2 is reached and only unprocessed.
+  // hand_trace::WriteRewoundFence: CurrentValue at the end is 2 (the last write), not the
+  // highest ever written (10): the waits for 5 are stuck after the rewind (f reached 10 at
+  // 10, rewound to 2 at 20 by the CPU); the wait for 2 is reached and only unprocessed.
   ScratchDir dir;
-  HandTrace t(dir / "rw.db");
-  QueueId q = t.Queue("q");
-  ThreadId cpu = t.Thread("cpu");
-  FenceId f = t.Fence("f");
-  t.Signal(q, cpu, f, 10, 11, 1, 10, 0);
-  t.CpuSignal(cpu, f, 2, 12, 20, 10);
-  t.Wait(q, cpu, f, 5, 1, 30, -1);
-  t.Wait(q, cpu, f, 2, 2, 31, -1);
-  t.CpuWait(cpu, f, 5, 3, 40, -1);
-  WaitFindings w = FindWaitProblems(Reconstruct(t.Finish(0, 100)));
+  WaitFindings w = FindWaitProblems(Reconstruct(hand_trace::WriteRewoundFence(dir / "rw.db")));
   ASSERT_EQ(Ids(w.stuck_after_rewind), (std::vector<int64_t>{1, 3}));
   for (const PendingWait& p : w.stuck_after_rewind) {
     EXPECT_EQ(p.value_at_end, 2u);
