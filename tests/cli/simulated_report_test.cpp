@@ -13,6 +13,7 @@ using namespace core::report;
 using test_support::Quote;
 using test_support::ReadFile;
 using test_support::RunFencescope;
+using test_support::At;
 using test_support::ScratchDir;
 
 namespace {
@@ -26,12 +27,6 @@ void Simulate(const std::string& scenario, const std::filesystem::path& out,
 int64_t SqlCount(const std::filesystem::path& trace, const std::string& sql) {
   auto result = core::store::RunQuery(trace, sql);
   return std::stoll(result.rows.at(0).at(0));
-}
-
-double At(const Json& j, const std::string& path) {
-  const Json* v = FindPath(j, path);
-  EXPECT_NE(v, nullptr) << path;
-  return v ? v->Number() : -1;
 }
 
 }  // namespace

@@ -11,15 +11,10 @@
 #include "tests/support/test_support.h"
 
 using namespace core::report;
+using test_support::At;
 using test_support::ScratchDir;
 
 namespace {
-
-double At(const Json& j, const std::string& path) {
-  const Json* v = FindPath(j, path);
-  EXPECT_NE(v, nullptr) << path;
-  return v ? v->Number() : -1;
-}
 
 std::vector<std::string> Messages(const Json& j, const std::string& kind) {
   std::vector<std::string> out;
