@@ -13,6 +13,8 @@
 namespace core::analysis {
 namespace {
 
+constexpr uint8_t kCpuWaitAny = 1;  // CpuWait::mode of a wait-any (WaitForMultipleObjects) member
+
 // ---- [SECTION] FenceFacts ----
 
 // Execution order of executed writes: the executed record's position, else its time.
@@ -95,12 +97,16 @@ class FenceFacts {
 
   // A thread blocked in a wait begins no other: when a thread waits on a fence and later
   // begins a wait on it for a higher value, the fence had reached the first value by then.
+  // Not for members of a wait-any group: another member may have ended that wait.
   void ReachedBeforeLaterWaits(const Reconstruction& r) {
     std::map<std::pair<ThreadId, FenceId>, std::vector<uint32_t>> lists;
     for (uint32_t w = 0; w < r.cpu_waits.size(); ++w) {
       const CpuWait box = r.cpu_waits[w];
       if (box.begin != kUnknownTime) lists[{box.thread, box.fence}].push_back(w);
     }
+    auto may_prove = [](const CpuWait& w) {
+      return w.mode != kCpuWaitAny && w.withdrawn == kUnknownTime;
+    };
     for (auto& [key, list] : lists) {
       std::stable_sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
         return r.cpu_waits[a].begin < r.cpu_waits[b].begin;
@@ -110,7 +116,7 @@ class FenceFacts {
       CpuWait later;
       for (size_t i = list.size(); i-- > 0;) {
         const CpuWait box = r.cpu_waits[list[i]];
-        if (later_any && later.value > box.value && later.begin > box.begin) {
+        if (later_any && later.value > box.value && later.begin > box.begin && may_prove(box)) {
           Reached(box.fence, {box.value, later.begin, later.value, true, 0, box.thread});
         }
         if (!later_any || box.value >= later.value) later = box;

@@ -28,10 +28,10 @@
 //   3. signal_not_in_capture  no executed signal of the fence in the trace reaches the value, yet
 //                             the trace shows the fence reached it: a wait on the fence for the
 //                             value or more was unblocked / released, or a thread waited on the
-//                             fence for the value or more and later began a wait on it for a
-//                             higher value (a thread blocked in a wait begins no other; this
-//                             covers the wait itself when its own thread waits again). Typical
-//                             of captures that start or end mid-run. In the continuation such a
+//                             fence for the value or more (not in a wait-any group) and later
+//                             began a wait on it for a higher value (a thread blocked in a wait
+//                             begins no other; this covers the wait itself). Typical of
+//                             captures that start or end mid-run. In the continuation such a
 //                             wait passes.
 //   4. pending_at_end         the continuation releases it: a signal reaching the value is
 //                             queued on a queue that gets to it (ahead of the wait on the same

@@ -167,8 +167,11 @@ TEST(OpenWaits, ValueReachedBySignalsOutsideTheCaptureIsNotNeverSignalled) {
   //   thread W: CPU waits h>=7 (10, id 8), h>=7 (20, id 9)        -> the same value: no proof
   //   Q (q1): wait g>=5 (10, id 5), wait k>=1 (11, id 7)
   //   R (q2): wait g>=6 (20, id 6) unblocked 30 -> g reached 6; k=1 queued 40
+  //   thread X: wait-any of m>=5 (10, id 10, withdrawn 12) and n>=1 (10, id 11, released 12),
+  //             then m>=6 (20, id 12): the other member ended the first wait, no proof for m
+  //   thread Y: CPU wait m>=5 (30, id 13)
   // Not in the capture: 1, 3, 5. Q's head passes (g was reached), then k>=1 passes once R runs
-  // k=1: 7 is pending at the end. Never unblocked: 2, 4, 8, 9.
+  // k=1: 7 is pending at the end. Never unblocked: 2, 4, 8, 9, 12, 13.
   ScratchDir dir;
   HandTrace t(dir / "cap.db");
   QueueId q = t.Queue("Q"), r = t.Queue("R");
@@ -184,6 +187,14 @@ TEST(OpenWaits, ValueReachedBySignalsOutsideTheCaptureIsNotNeverSignalled) {
   t.Wait(q, 0, k, 1, 7, 11, -1);
   t.Wait(r, 0, g, 6, 6, 20, 30);
   t.Signal(r, 0, k, 1, 21, 40, -1);
+  ThreadId x = t.Thread("X"), y = t.Thread("Y");
+  FenceId m = t.Fence("m"), n = t.Fence("n");
+  t.Append({10, EventKind::CpuWaitBegin, 0, x, m, 5, 10, 1, 0, 0, 1});
+  t.Append({10, EventKind::CpuWaitBegin, 0, x, n, 1, 11, 1, 0, 0, 1});
+  t.Append({12, EventKind::CpuWaitReleased, 0, x, n, 1, 11});
+  t.Append({12, EventKind::CpuWaitWithdrawn, 0, x, m, 5, 10});
+  t.CpuWait(x, m, 6, 12, 20, -1);
+  t.CpuWait(y, m, 5, 13, 30, -1);
   WaitFindings w = FindWaitProblems(Reconstruct(t.Finish(0, 100)));
   ASSERT_EQ(Ids(w.signal_not_in_capture), (std::vector<int64_t>{1, 3, 5}));
   const PendingWait& first = ById(w.signal_not_in_capture, 1);
@@ -197,7 +208,7 @@ TEST(OpenWaits, ValueReachedBySignalsOutsideTheCaptureIsNotNeverSignalled) {
   EXPECT_EQ(gpu.evidence.queue, r);
   EXPECT_FALSE(gpu.evidence.cpu);
   EXPECT_EQ(Ids(w.pending_at_end), (std::vector<int64_t>{7}));
-  EXPECT_EQ(Ids(w.never_unblocked), (std::vector<int64_t>{2, 4, 8, 9}));
+  EXPECT_EQ(Ids(w.never_unblocked), (std::vector<int64_t>{2, 4, 8, 9, 12, 13}));
 }
 
 TEST(OpenWaits, WorkLostInATdrNeverRunsOn) {
