@@ -468,7 +468,7 @@ WaitFindings FindWaitProblems(const Reconstruction& r) {
     // pending_at_end: the continuation releases it
     QueueId by = 0;
     const bool in_queue = !p.cpu && p.queue != 0 && p.queue < r.queues.size();
-    if (in_queue ? cont.Passed(p.index, &by) : false) {
+    if (in_queue && cont.Passed(p.index, &by)) {
       p.signal_queued_on = by;
       p.category = OpenWaitCategory::kPendingAtEnd;
       continue;
