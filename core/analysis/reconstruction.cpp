@@ -500,6 +500,7 @@ class Builder {
         index = NewCpuWait(i);
       }
       m_boxes.cpu_waits[index].pending_at_end = true;
+      m_boxes.cpu_waits[index].value_at_end = static_cast<FenceValue>(ev.arg0[i]);
     }
   }
 

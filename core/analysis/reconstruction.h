@@ -170,15 +170,17 @@ struct CpuWait {
   // was released first; it is never released itself and is not a pending wait.
   TimeNs withdrawn = kUnknownTime;
   bool pending_at_end = false;
+  FenceValue value_at_end = 0;  // CurrentValue at the end (wait_pending_at_end.arg0)
   bool link_inferred = false;  // cpu_wait_released.release_link == inferred
   uint32_t begin_event = kNoIndex;
   uint32_t released_event = kNoIndex;
   TimeNs Begin() const { return begin != kUnknownTime ? begin : released; }
-  static constexpr auto kPackedFields = std::make_tuple(
-      &CpuWait::waiter_id, &CpuWait::thread, &CpuWait::fence, &CpuWait::value, &CpuWait::group,
-      &CpuWait::mode, &CpuWait::begin, &CpuWait::released, &CpuWait::observed_value,
-      &CpuWait::interrupt, &CpuWait::signal, &CpuWait::withdrawn, &CpuWait::pending_at_end,
-      &CpuWait::link_inferred, &CpuWait::begin_event, &CpuWait::released_event);
+  static constexpr auto kPackedFields =
+      std::make_tuple(&CpuWait::waiter_id, &CpuWait::thread, &CpuWait::fence, &CpuWait::value,
+                      &CpuWait::group, &CpuWait::mode, &CpuWait::begin, &CpuWait::released,
+                      &CpuWait::observed_value, &CpuWait::interrupt, &CpuWait::signal,
+                      &CpuWait::withdrawn, &CpuWait::pending_at_end, &CpuWait::value_at_end,
+                      &CpuWait::link_inferred, &CpuWait::begin_event, &CpuWait::released_event);
 };
 
 struct Interrupt {

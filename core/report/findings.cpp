@@ -6,26 +6,94 @@
 
 namespace core::report {
 
+using namespace core::analysis;  // NOLINT
+
+namespace {
+
+std::string Waiter(const core::store::TraceStore& store, bool cpu, QueueId queue, ThreadId thread) {
+  return cpu ? fmt::format("CPU wait on thread {}", ThreadName(store, thread))
+             : fmt::format("GPU wait on queue {}", QueueName(store, queue));
+}
+
+std::string WhyNeverUnblocked(const core::store::TraceStore& store, const PendingWait& p) {
+  const BlockingWait& b = p.blocker;
+  switch (p.reason) {
+    case StuckReason::kSignalBlocked:
+      return fmt::format(
+          "a signal reaching it is queued on {} but never executes: {} is stuck at its wait for "
+          "{} >= {} ahead of that signal",
+          QueueName(store, p.signal_queued_on), QueueName(store, p.signal_queued_on),
+          FenceName(store, b.fence), b.value);
+    case StuckReason::kBehindStuckWait:
+      return fmt::format("it is queued behind the wait of {} for {} >= {}, which never passes",
+                         QueueName(store, b.queue), FenceName(store, b.fence), b.value);
+    case StuckReason::kLostInTdr:
+      return p.signal_queued_on != 0
+                 ? fmt::format(
+                       "the signal reaching it was queued on {}, whose work was lost in "
+                       "a TDR",
+                       QueueName(store, p.signal_queued_on))
+                 : std::string("its queue's work was lost in a TDR");
+    case StuckReason::kNeverSignalled:
+    case StuckReason::kNone:
+      break;
+  }
+  return "no signal reaching that value was ever queued (never signalled)";
+}
+
+}  // namespace
+
+std::string OpenWaitMessage(const core::store::TraceStore& store, const PendingWait& p) {
+  const std::string who = Waiter(store, p.cpu, p.queue, p.thread);
+  const std::string fence = FenceName(store, p.fence);
+  switch (p.category) {
+    case OpenWaitCategory::kStuckAfterRewind:
+      // seed 001: a rewound fence compares waits against its new, lower value.
+      return fmt::format(
+          "{} for {} >= {} stuck after a rewind: {} reached {} at {} ns, then was rewound to {} "
+          "at {} ns by {}, and no signal raises it again ({} at the end)",
+          who, fence, p.value, fence, p.reached_value, p.reached_at, p.rewound_to, p.rewound_at,
+          p.rewound_by_queue != 0 ? QueueName(store, p.rewound_by_queue) : "a CPU signal",
+          p.value_at_end);
+    case OpenWaitCategory::kSignalNotInCapture: {
+      const ReachEvidence& e = p.evidence;
+      std::string evidence =
+          e.later_value != 0
+              ? fmt::format("thread {} waited for {} >= {}, then began a wait for {} >= {} at {} ns",
+                            ThreadName(store, e.thread), fence, e.value, fence, e.later_value, e.at)
+              : fmt::format("a {} for {} >= {} was released at {} ns",
+                            Waiter(store, e.cpu, e.queue, e.thread), fence, e.value, e.at);
+      std::string known = p.fence_written
+                              ? fmt::format("{} was {} at the end by the signals in the trace",
+                                            fence, p.value_at_end)
+                              : fmt::format("no signal of {} is in the trace", fence);
+      return fmt::format(
+          "{} for {} >= {}: signal not in the capture ({}, but {}, so the value was reached)",
+          who, fence, p.value, known, evidence);
+    }
+    default:
+      break;
+  }
+  std::string at_end = p.fence_written
+                           ? fmt::format("{} was {} at the end", fence, p.value_at_end)
+                           : fmt::format("no signal of {} is in the trace ({} at the end)", fence,
+                                         p.value_at_end);
+  return fmt::format("{} for {} >= {} never unblocked: {}; {}", who, fence, p.value,
+                     WhyNeverUnblocked(store, p), at_end);
+}
+
 std::vector<Finding> CollectFindings(const ReportData& d) {
-  using namespace core::analysis;  // NOLINT
   std::vector<Finding> out;
   const TimeNs end = d.recon.end_ns;
-  for (const PendingWait& p : d.waits.never_unblocked) {
-    std::string who = p.cpu ? fmt::format("CPU wait on thread {}", d.ThreadName(p.thread))
-                            : fmt::format("GPU wait on queue {}", d.QueueName(p.queue));
-    std::string why =
-        p.signal_queued_on != 0
-            ? fmt::format("a signal reaching it is queued on {} but never executed",
-                          d.QueueName(p.signal_queued_on))
-            : std::string("no signal reaching that value was ever queued (never signalled)");
-    std::string at_end = p.recorded_pending
-                             ? fmt::format(" (pending at end, fence value {})", p.value_at_end)
-                             : std::string();
-    TimeNs since = p.since != kUnknownTime ? p.since : end;
-    out.push_back({"never_unblocked", since, end,
-                   fmt::format("{} for {} >= {} never unblocked: {}{}", who, d.FenceName(p.fence),
-                               p.value, why, at_end)});
-  }
+  auto add_waits = [&](const std::vector<PendingWait>& waits, const char* kind) {
+    for (const PendingWait& p : waits) {
+      TimeNs since = p.since != kUnknownTime ? p.since : end;
+      out.push_back({kind, since, end, OpenWaitMessage(*d.store, p)});
+    }
+  };
+  add_waits(d.waits.never_unblocked, "never_unblocked");
+  add_waits(d.waits.stuck_after_rewind, "stuck_after_rewind");
+  add_waits(d.waits.signal_not_in_capture, "signal_not_in_capture");
   for (const WaitCycle& c : d.waits.cycles) {
     std::string text = "wait cycle (deadlock): ";
     TimeNs first = end;

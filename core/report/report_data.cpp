@@ -5,8 +5,8 @@
 
 namespace core::report {
 
-std::string ReportData::QueueName(core::model::QueueId id) const {
-  const auto* q = store->FindQueue(id);
+std::string QueueName(const core::store::TraceStore& store, core::model::QueueId id) {
+  const auto* q = store.FindQueue(id);
   return q ? q->name : fmt::format("queue {}", id);
 }
 
@@ -28,14 +28,26 @@ std::string ReportData::QueueIdentity(core::model::QueueId id) const {
   return identity;
 }
 
-std::string ReportData::ThreadName(core::model::ThreadId id) const {
-  const auto* t = store->FindThread(id);
+std::string ThreadName(const core::store::TraceStore& store, core::model::ThreadId id) {
+  const auto* t = store.FindThread(id);
   return t ? t->name : fmt::format("thread {}", id);
 }
 
-std::string ReportData::FenceName(core::model::FenceId id) const {
-  const auto* f = store->FindFence(id);
+std::string FenceName(const core::store::TraceStore& store, core::model::FenceId id) {
+  const auto* f = store.FindFence(id);
   return f ? f->name : fmt::format("fence {}", id);
+}
+
+std::string ReportData::QueueName(core::model::QueueId id) const {
+  return report::QueueName(*store, id);
+}
+
+std::string ReportData::ThreadName(core::model::ThreadId id) const {
+  return report::ThreadName(*store, id);
+}
+
+std::string ReportData::FenceName(core::model::FenceId id) const {
+  return report::FenceName(*store, id);
 }
 
 std::string ReportData::SignallerName(core::model::QueueId id, bool cpu) const {

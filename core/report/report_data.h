@@ -83,6 +83,12 @@ struct ReportData {
   std::string PairName(const analysis::LatencyGroup& group) const;
 };
 
+// Display names from the trace's topology tables, with "queue 7" / "thread 3" / "fence 2" when
+// the id is not in them. ReportData's methods of the same names call these.
+std::string QueueName(const core::store::TraceStore& store, core::model::QueueId id);
+std::string ThreadName(const core::store::TraceStore& store, core::model::ThreadId id);
+std::string FenceName(const core::store::TraceStore& store, core::model::FenceId id);
+
 // Progress: fraction in [0, 1] of the analysis work. May be empty.
 using AnalyseProgress = std::function<void(double fraction)>;
 

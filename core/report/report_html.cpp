@@ -237,6 +237,12 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
     line("interrupts per GPU signal", fmt::format("{:.3f}", irq.Find("per_signal")->Number()));
   }
   line("waits never unblocked", std::to_string(fences.Find("waits_never_unblocked")->Int()));
+  line("waits stuck after a rewind",
+       std::to_string(fences.Find("waits_stuck_after_rewind")->Int()));
+  line("waits pending at the end (released if the trace went on)",
+       std::to_string(fences.Find("waits_pending_at_end")->Int()));
+  line("waits whose signal is not in the capture",
+       std::to_string(fences.Find("waits_signal_not_in_capture")->Int()));
   line("wait cycles (deadlocks)", std::to_string(d.waits.cycles.size()));
   if (sections.log_buffers) line("log overruns", std::to_string(d.overruns.overruns));
   line("resource hazards", std::to_string(d.hazards.hazards));

@@ -189,6 +189,8 @@ Json FindingsJson(const ReportData& d) {
   j.Set("count", static_cast<uint64_t>(all.size()));
   j.Set("waits_never_unblocked", static_cast<uint64_t>(d.waits.never_unblocked.size()));
   j.Set("wait_cycles", static_cast<uint64_t>(d.waits.cycles.size()));
+  j.Set("stuck_after_rewind", static_cast<uint64_t>(d.waits.stuck_after_rewind.size()));
+  j.Set("signal_not_in_capture", static_cast<uint64_t>(d.waits.signal_not_in_capture.size()));
   j.Set("overrun_windows", static_cast<uint64_t>(d.overruns.windows.size()));
   j.Set("hazards", d.hazards.hazards);
   j.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
@@ -250,10 +252,18 @@ Json StatsJson(const ReportData& d) {
   fences.Set("gpu_waits_unblocked", d.Count(EventKind::FenceWaitUnblocked));
   fences.Set("cpu_waits", d.Count(EventKind::CpuWaitBegin));
   fences.Set("cpu_waits_released", d.Count(EventKind::CpuWaitReleased));
+  // Open waits at the end, one category each (core/analysis/wait_findings.h): never_unblocked
+  // (nothing in the trace can release them: the CI gate), unprocessed_at_end (value reached),
+  // pending_at_end (a queued signal would release them), signal_not_in_capture (the value was
+  // reached by a signal outside the trace), stuck_after_rewind (the fence was lowered below).
   fences.Set("waits_never_unblocked", gpu_never + cpu_never);
   fences.Set("gpu_waits_never_unblocked", gpu_never);
   fences.Set("cpu_waits_never_released", cpu_never);
   fences.Set("waits_unprocessed_at_end", static_cast<uint64_t>(d.waits.unprocessed_at_end.size()));
+  fences.Set("waits_pending_at_end", static_cast<uint64_t>(d.waits.pending_at_end.size()));
+  fences.Set("waits_signal_not_in_capture",
+             static_cast<uint64_t>(d.waits.signal_not_in_capture.size()));
+  fences.Set("waits_stuck_after_rewind", static_cast<uint64_t>(d.waits.stuck_after_rewind.size()));
   fences.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
   // Waits whose releasing signal (or, for CUDA, the recorded work) is known; *_inferred: the
   // importer worked the link out (ReleaseLink::kInferred) rather than read it from the capture.

@@ -9,7 +9,13 @@
 //   queues: [{name, adapter, engine, type, identity (ReportData::QueueIdentity), packets,
 //             busy_ns, waiting_ns, idle_ns}],
 //   fences: {objects, signals_queued, signals_executed, cpu_signals, gpu_waits_queued,
-//            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked, rewinds},
+//            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked,
+//            gpu_waits_never_unblocked, cpu_waits_never_released, waits_unprocessed_at_end,
+//            waits_pending_at_end, waits_signal_not_in_capture, waits_stuck_after_rewind,
+//            rewinds, gpu_waits_linked[_inferred], cpu_waits_linked[_inferred]},
+//     the waits_* counts are the categories of core/analysis/wait_findings.h: every wait open
+//     at the end is in exactly one; waits_never_unblocked counts only waits nothing in the
+//     trace can release (never signalled, signal held behind a stuck wait or lost in a TDR),
 //   interrupts: {total, with_waiters_released, spurious, spurious_ratio, per_signal, optimized,
 //                scan_all},
 //   log_buffers: {entries_written, overruns, entries_lost, fallback_scans},
@@ -26,7 +32,10 @@
 //                   steps: [{kind, track, start_ns, end_ns, name, fence?, value?}]}, where name is
 //                   the packet's name for run / submit steps and, for wait steps released by a
 //                   GPU signal, that of the packet whose completion released it ("" otherwise),
-//   latency, findings, pgo_series,
+//   latency, pgo_series,
+//   findings: {count, waits_never_unblocked, wait_cycles, stuck_after_rewind,
+//              signal_not_in_capture, overrun_windows, hazards, rewinds, tdrs, list: [{kind,
+//              ts_ns, end_ns, message}]},
 //   preemption_latency: [{granularity, requests, completed, p50_ns, p99_ns, max_ns}],
 //   packet_stats: [{name, queue, count, total_ns, mean_ns, p50_ns, p99_ns, max_ns}] per
 //                 (packet name, queue), run time of completed packets (packet_stats.h), sorted

@@ -209,6 +209,12 @@ std::string ReportMarkdown(const ReportData& d) {
         {"interrupts per GPU signal", fmt::format("{:.3f}", d.interrupts.per_signal)});
   }
   summary.push_back({"waits never unblocked", std::to_string(d.waits.never_unblocked.size())});
+  summary.push_back(
+      {"waits stuck after a rewind", std::to_string(d.waits.stuck_after_rewind.size())});
+  summary.push_back({"waits pending at the end (released if the trace went on)",
+                     std::to_string(d.waits.pending_at_end.size())});
+  summary.push_back({"waits whose signal is not in the capture",
+                     std::to_string(d.waits.signal_not_in_capture.size())});
   summary.push_back({"wait cycles", std::to_string(d.waits.cycles.size())});
   if (sections.log_buffers) {
     summary.push_back({"log overruns", std::to_string(d.overruns.overruns)});

@@ -76,11 +76,32 @@ class HandTrace {
     m_writer.Append({end, EventKind::PacketCompleted, queue, 0, 0, 0, id});
     m_writer.AddFlow(call, started, FlowKind::kCpuLaunch, "ac2g");
   }
-  // A CPU wait (a CUDA stream / event / device sync): cpu_wait_begin .. cpu_wait_released.
+  // A packet submitted at `submit` that starts at `start` and is still running at the end.
+  void RunningPacket(QueueId queue, ThreadId thread, int64_t id, TimeNs submit, TimeNs start) {
+    m_writer.Append({submit, EventKind::PacketSubmitted, queue, thread, 0, 1000, id});
+    m_writer.Append({start, EventKind::PacketStarted, queue, 0, 0, 0, id});
+  }
+  // ID3D12Fence::Signal from `thread`: CurrentValue `previous` -> `value` (lower: a rewind).
+  void CpuSignal(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs ts,
+                 uint64_t previous) {
+    m_writer.Append({ts, EventKind::FenceCpuSignal, 0, thread, fence, value, id,
+                     static_cast<int64_t>(previous)});
+  }
+  // A CPU wait (a D3D12 waiter, or a CUDA stream / event / device sync) that begins at `begin`;
+  // released < 0: never released.
   void CpuWait(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs begin,
                TimeNs released) {
     m_writer.Append({begin, EventKind::CpuWaitBegin, 0, thread, fence, value, id});
-    m_writer.Append({released, EventKind::CpuWaitReleased, 0, thread, fence, value, id});
+    if (released >= 0) {
+      m_writer.Append({released, EventKind::CpuWaitReleased, 0, thread, fence, value, id});
+    }
+  }
+  // wait_pending_at_end for GPU wait `id` on `queue` (queue 0: CPU wait `id` of `thread`), the
+  // fence's CurrentValue at the end being `current`.
+  void PendingAtEnd(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,
+                    TimeNs end, uint64_t current) {
+    m_writer.Append({end, EventKind::WaitPendingAtEnd, queue, queue ? 0 : thread, fence, value,
+                     id, static_cast<int64_t>(current)});
   }
   EventRowId Append(const EventRecord& record) { return m_writer.Append(record); }
   TraceWriter& writer() { return m_writer; }
@@ -240,6 +261,46 @@ inline TraceStore WriteCudaTrace(const std::filesystem::path& path, bool link_in
   launched(c, 8, 30, 32, 40, 50);
   launched(c, 9, 35, 37, 100, 110);
   return t.Finish(0, 300 * kUs);
+}
+
+// The end of a healthy cross-adapter run (the shape of `simulate cross_adapter`), span [0, 100]:
+//   render  (q1): f1=23 executed 10; packet 1 started 60, still running; then queued
+//                 f1=24 (3), wait f2>=24 (4, id 21)
+//   compose (q2): f2=23 executed 12; then queued wait f1>=24 (5, id 22), f2=24 (6)
+//   wait_pending_at_end for 21 and 22 with CurrentValue 23
+inline TraceStore WriteCrossAdapterEnd(const std::filesystem::path& path) {
+  HandTrace t(path);
+  QueueId render = t.Queue("render");
+  QueueId compose = t.Queue("compose");
+  ThreadId th = t.Thread("main");
+  FenceId f1 = t.Fence("frame");
+  FenceId f2 = t.Fence("composed");
+  t.Signal(render, th, f1, 23, 1, 1, 10, 22);
+  t.Signal(compose, th, f2, 23, 2, 1, 12, 22);
+  t.RunningPacket(render, th, 1, 2, 60);
+  t.Signal(render, th, f1, 24, 3, 3, -1);
+  t.Wait(render, th, f2, 24, 21, 4, -1);
+  t.Wait(compose, th, f1, 24, 22, 5, -1);
+  t.Signal(compose, th, f2, 24, 4, 6, -1);
+  t.PendingAtEnd(render, 0, f2, 24, 21, 100, 23);
+  t.PendingAtEnd(compose, 0, f1, 24, 22, 100, 23);
+  return t.Finish(0, 100);
+}
+
+// A fence rewound below waited values (seed 001), span [0, 100]:
+//   q (q1): f=10 executed 10 (previous 0); wait f>=5 (30, id 1), wait f>=2 (31, id 2)
+//   thread cpu (t1): Signal(f, 2) at 20 (previous 10: a rewind); CPU wait f>=5 (40, id 3)
+inline TraceStore WriteRewoundFence(const std::filesystem::path& path) {
+  HandTrace t(path);
+  QueueId q = t.Queue("q");
+  ThreadId cpu = t.Thread("cpu");
+  FenceId f = t.Fence("f");
+  t.Signal(q, cpu, f, 10, 11, 1, 10, 0);
+  t.CpuSignal(cpu, f, 2, 12, 20, 10);
+  t.Wait(q, cpu, f, 5, 1, 30, -1);
+  t.Wait(q, cpu, f, 2, 2, 31, -1);
+  t.CpuWait(cpu, f, 5, 3, 40, -1);
+  return t.Finish(0, 100);
 }
 
 }  // namespace hand_trace

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/report/fail_if.h"
+
 namespace test_support {
 
 ScratchDir::ScratchDir() {
@@ -61,5 +63,11 @@ CommandResult RunCommand(const std::string& shell_command) {
 
 std::filesystem::path SourceDir() { return FENCESCOPE_SOURCE_DIR; }
 std::filesystem::path SharedDir() { return FENCESCOPE_SHARED_DIR; }
+
+double At(const core::report::Json& json, const std::string& path) {
+  const core::report::Json* v = core::report::FindPath(json, path);
+  EXPECT_NE(v, nullptr) << path;
+  return v ? v->Number() : -1;
+}
 
 }  // namespace test_support

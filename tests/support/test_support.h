@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 
+#include "core/report/json.h"
+
 namespace test_support {
 
 // A fresh, empty directory unique to the calling test; removed when the object goes away.
@@ -33,6 +35,9 @@ CommandResult RunFencescope(const std::string& args);
 std::string Quote(const std::filesystem::path& path);
 
 std::string ReadFile(const std::filesystem::path& path);
+// The number at a --fail-if style path (`fences.waits_never_unblocked`, `queues[1].busy_ns`) of
+// a report's JSON; a test failure and -1 when the key is missing.
+double At(const core::report::Json& json, const std::string& path);
 std::filesystem::path SourceDir();
 // ../shared next to the repository (exists on CI; tests needing it live in `external` folders).
 std::filesystem::path SharedDir();

@@ -6,6 +6,7 @@
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
 #include "core/analysis/wait_findings.h"
+#include "core/report/findings.h"
 
 namespace app::gui::views {
 namespace {
@@ -40,18 +41,19 @@ std::vector<Finding> CollectFindings(const state::Document& doc) {
     }
     out.push_back({Finding::Severity::kError, "wait cycle", text, target});
   }
-  for (const auto& w : waits.never_unblocked) {
-    std::string where = w.cpu ? fmt::format("CPU wait on thread {}", w.thread)
-                              : fmt::format("GPU wait on {}", queue(w.queue));
-    std::string why = w.signal_queued_on ? fmt::format("its signal is queued on {} but never ran",
-                                                       queue(w.signal_queued_on))
-                                         : std::string("nothing ever signals that value");
-    out.push_back(
-        {Finding::Severity::kError,
-         "never-signalled wait",
-         fmt::format("{} for {} >= {} never released: {}", where, fence(w.fence), w.value, why),
-         {w.cpu ? SelectionKind::kCpuWait : SelectionKind::kWait, w.index, 0}});
-  }
+  // the same sentences as the report (core/report/findings.h)
+  auto add_waits = [&](const std::vector<core::analysis::PendingWait>& list,
+                       Finding::Severity severity, const char* category) {
+    for (const auto& w : list) {
+      out.push_back({severity,
+                     category,
+                     core::report::OpenWaitMessage(doc.store, w),
+                     {w.cpu ? SelectionKind::kCpuWait : SelectionKind::kWait, w.index, 0}});
+    }
+  };
+  add_waits(waits.never_unblocked, Finding::Severity::kError, "never-unblocked wait");
+  add_waits(waits.stuck_after_rewind, Finding::Severity::kError, "stuck after rewind");
+  add_waits(waits.signal_not_in_capture, Finding::Severity::kInfo, "signal not in capture");
   const core::analysis::HazardAnalysis& hazards = doc.hazards;  // found at load
   for (const auto& h : hazards.list) {
     const core::store::Resource* res = h.resource >= 1 && h.resource <= doc.store.resources.size()

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "core/model/error.h"
+#include "core/report/report_data.h"
+#include "core/report/report_json.h"
 #include "core/store/query.h"
 #include "core/store/trace_writer.h"
 #include "importers/common/compressed_input.h"
@@ -159,6 +161,63 @@ TEST_F(EtlSample, InfoSaysWhatTheCaptureLacksAndListsRecordsRead) {
   EXPECT_NE(r.out.find("etl_read Microsoft-Windows-DxgKrnl id 245 v2"), std::string::npos);
   EXPECT_NE(r.out.find("etl_read {8f8f13b1-60eb-4b6a-a433-de86104115ac} id 0 v1"),
             std::string::npos);
+}
+
+TEST_F(EtlSample, WaitsOpenAtTheEndWhoseSignalIsOutsideTheCaptureAreNotNeverSignalled) {
+  // The capture is a window of a running system. Counted here with SQL over the views, apart
+  // from the analysis: the waits open at the end (no unblock / release record), those whose
+  // value the fence's CurrentValue at the end (wait_pending_at_end.current_value) reached, and
+  // those no executed signal in the capture reaches although the capture shows the fence got
+  // there (a wait for the value or more was released, or a thread waited for it and later
+  // began a wait on the fence for a higher value).
+  const std::string open =
+      "WITH open_waits AS (SELECT q.wait_id AS id, q.fence_id, q.fence_value FROM "
+      "fence_wait_queued q WHERE NOT EXISTS (SELECT 1 FROM fence_wait_unblocked u WHERE "
+      "u.wait_id = q.wait_id) UNION ALL SELECT b.waiter_id, b.fence_id, b.fence_value FROM "
+      "cpu_wait_begin b WHERE NOT EXISTS (SELECT 1 FROM cpu_wait_released r WHERE r.waiter_id = "
+      "b.waiter_id) AND NOT EXISTS (SELECT 1 FROM cpu_wait_withdrawn w WHERE w.waiter_id = "
+      "b.waiter_id)) SELECT count(*) FROM open_waits o ";
+  const std::string reached_at_end =
+      "(SELECT current_value FROM wait_pending_at_end p WHERE p.wait_id = o.id AND p.fence_id = "
+      "o.fence_id) >= o.fence_value";
+  const int64_t all = std::stoll(Q(open));
+  const int64_t unprocessed = std::stoll(Q(open + "WHERE " + reached_at_end));
+  const int64_t outside = std::stoll(
+      Q(open + "WHERE NOT (" + reached_at_end +
+        ") AND NOT EXISTS (SELECT 1 FROM fence_signal_executed x WHERE x.fence_id = o.fence_id "
+        "AND x.fence_value >= o.fence_value) AND (EXISTS (SELECT 1 FROM cpu_wait_released r WHERE "
+        "r.fence_id = o.fence_id AND r.fence_value >= o.fence_value) OR EXISTS (SELECT 1 FROM "
+        "fence_wait_unblocked u WHERE u.fence_id = o.fence_id AND u.fence_value >= o.fence_value) "
+        "OR EXISTS (SELECT 1 FROM cpu_wait_begin e JOIN cpu_wait_begin l ON l.thread_id = "
+        "e.thread_id AND l.fence_id = e.fence_id AND l.ts_ns > e.ts_ns AND l.fence_value > "
+        "e.fence_value WHERE e.fence_id = o.fence_id AND e.fence_value >= o.fence_value))"));
+  // no open wait past its value has a queued, unexecuted signal that would reach it, and no
+  // fence was rewound: the rest are never signalled
+  EXPECT_EQ(Q(open + "WHERE NOT (" + reached_at_end +
+              ") AND EXISTS (SELECT 1 FROM fence_signal_queued s WHERE s.fence_id = o.fence_id "
+              "AND s.fence_value >= o.fence_value AND NOT EXISTS (SELECT 1 FROM "
+              "fence_signal_executed x WHERE x.signal_id = s.signal_id))"),
+            "0");
+  EXPECT_EQ(Q("SELECT count(*) FROM fence_rewind"), "0");
+  EXPECT_EQ(all, 8);
+  EXPECT_EQ(unprocessed, 2);
+  EXPECT_EQ(outside, 2);  // two CPU waits of threads that later waited for higher values
+
+  auto r = RunFencescope("report '" + s_db->string() + "' -o '" + (*s_dir / "open.json").string() +
+                         "' --format json "
+                         "--fail-if 'fences.waits_signal_not_in_capture != 2'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto store = core::store::LoadTrace(*s_db);
+  core::report::Json j = core::report::ReportJson(core::report::AnalyseTrace(store, true));
+  using test_support::At;
+  EXPECT_EQ(At(j, "fences.waits_signal_not_in_capture"), outside);
+  EXPECT_EQ(At(j, "findings.signal_not_in_capture"), outside);
+  EXPECT_EQ(At(j, "fences.waits_unprocessed_at_end"), unprocessed);
+  EXPECT_EQ(At(j, "fences.waits_pending_at_end"), 0);
+  EXPECT_EQ(At(j, "fences.waits_stuck_after_rewind"), 0);
+  EXPECT_EQ(At(j, "fences.waits_never_unblocked"), all - unprocessed - outside);
+  const std::string json = test_support::ReadFile(*s_dir / "open.json");
+  EXPECT_NE(json.find("signal not in the capture"), std::string::npos);
 }
 
 TEST(EtlSampleTruncated, EveryCutGivesACleanErrorOrWithLenientACountedLoss) {
