@@ -17,7 +17,8 @@
 
 using core::report::FindPath;
 using core::report::Json;
-using test_support::ParseJsonText;
+using test_support::IntAt;
+using test_support::RunFencescopeJson;
 using test_support::Quote;
 using test_support::ReadFile;
 using test_support::RunFencescope;
@@ -40,17 +41,7 @@ std::string ReportFile(const ScratchDir& dir, const std::filesystem::path& trace
   return ReadFile(dir / file);
 }
 
-Json RunJson(const std::string& args) {
-  auto r = RunFencescope(args);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return ParseJsonText(r.out);
-}
 
-int64_t At(const Json& j, const std::string& path) {
-  const Json* v = FindPath(j, path);
-  EXPECT_NE(v, nullptr) << path;
-  return v ? v->Int() : -1;
-}
 
 std::string Str(const Json& j, const std::string& key) {
   const Json* v = j.Find(key);
@@ -87,8 +78,8 @@ int64_t NearestRank(const std::vector<int64_t>& sorted, double p) {
 TEST(OneDefinition, PerQueuePacketCountsSayWhatTheyCount) {
   ScratchDir dir;
   auto trace = Simulate(dir, "default");
-  Json stats = RunJson("stats --json " + Quote(trace));
-  Json report = RunJson("report " + Quote(trace) + " --format json");
+  Json stats = RunFencescopeJson("stats --json " + Quote(trace));
+  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
   const Json* queues = stats.Find("queues");
   ASSERT_NE(queues, nullptr);
   ASSERT_EQ(queues->size(), static_cast<size_t>(SqlCount(trace, "SELECT COUNT(*) FROM queues")));
@@ -112,20 +103,20 @@ TEST(OneDefinition, PerQueuePacketCountsSayWhatTheyCount) {
                    "packet_preempted p WHERE p.queue_id = s.queue_id AND p.packet_id = "
                    "s.packet_id) AND NOT EXISTS (SELECT 1 FROM tdr t WHERE t.queue_id = "
                    "s.queue_id)");
-    EXPECT_EQ(At(stats, q + "packets_submitted"), submitted) << name;
-    EXPECT_EQ(At(stats, q + "packets"), submitted) << name << ": packets is the submitted count";
-    EXPECT_EQ(At(stats, q + "packets_started"), started) << name;
-    EXPECT_EQ(At(stats, q + "packets_completed"), completed) << name;
-    EXPECT_EQ(At(stats, q + "packets_running_at_end"), running) << name;
-    EXPECT_EQ(At(stats, q + "signals_executed"),
+    EXPECT_EQ(IntAt(stats, q + "packets_submitted"), submitted) << name;
+    EXPECT_EQ(IntAt(stats, q + "packets"), submitted) << name << ": packets is the submitted count";
+    EXPECT_EQ(IntAt(stats, q + "packets_started"), started) << name;
+    EXPECT_EQ(IntAt(stats, q + "packets_completed"), completed) << name;
+    EXPECT_EQ(IntAt(stats, q + "packets_running_at_end"), running) << name;
+    EXPECT_EQ(IntAt(stats, q + "signals_executed"),
               SqlCount(trace, "SELECT COUNT(*) FROM fence_signal_executed" + where))
         << name;
-    EXPECT_EQ(At(stats, q + "waits_unblocked"),
+    EXPECT_EQ(IntAt(stats, q + "waits_unblocked"),
               SqlCount(trace, "SELECT COUNT(*) FROM fence_wait_unblocked" + where))
         << name;
     for (const char* key : {"packets", "packets_submitted", "packets_started",
                             "packets_completed", "packets_running_at_end"}) {
-      EXPECT_EQ(At(report, q + key), At(stats, q + key)) << name << " " << key;
+      EXPECT_EQ(IntAt(report, q + key), IntAt(stats, q + key)) << name << " " << key;
     }
     some_queue_differs |= submitted != completed;
   }
@@ -146,34 +137,34 @@ TEST(OneDefinition, PerQueuePacketCountsSayWhatTheyCount) {
 TEST(OneDefinition, SignalExecutedToUnblockedIsOneFigureEverywhere) {
   ScratchDir dir;
   auto trace = Simulate(dir, "default");
-  Json report = RunJson("report " + Quote(trace) + " --format json");
+  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
   const std::string join =
       " FROM fence_wait_unblocked u JOIN fence_signal_executed s ON s.signal_id = "
       "u.released_by_signal_id";
   std::vector<int64_t> to_unblock = SqlValues(trace, "SELECT u.ts_ns - s.ts_ns" + join);
   ASSERT_GT(to_unblock.size(), 100u);
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock.count"), static_cast<int64_t>(to_unblock.size()));
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock.p50_ns"), NearestRank(to_unblock, 50));
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock.p90_ns"), NearestRank(to_unblock, 90));
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock.max_ns"), to_unblock.back());
-  EXPECT_GT(At(report, "latency.gpu.to_unblock.p50_ns"), 0);
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock.count"), static_cast<int64_t>(to_unblock.size()));
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock.p50_ns"), NearestRank(to_unblock, 50));
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock.p90_ns"), NearestRank(to_unblock, 90));
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock.max_ns"), to_unblock.back());
+  EXPECT_GT(IntAt(report, "latency.gpu.to_unblock.p50_ns"), 0);
   // Split at the time the GPU reached the wait (observed_ns, recorded by the simulator): the
   // queue still busy before, then wait reached -> unblocked.
   const std::string reached = "MIN(MAX(u.observed_ns, s.ts_ns), u.ts_ns)";
   std::vector<int64_t> before = SqlValues(trace, "SELECT " + reached + " - s.ts_ns" + join);
   std::vector<int64_t> after = SqlValues(trace, "SELECT u.ts_ns - " + reached + join);
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock_before_reached.count"),
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock_before_reached.count"),
             static_cast<int64_t>(before.size()));
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock_before_reached.p50_ns"), NearestRank(before, 50));
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock_before_reached.p90_ns"), NearestRank(before, 90));
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock_after_reached.p90_ns"), NearestRank(after, 90));
-  EXPECT_EQ(At(report, "latency.gpu.to_unblock_after_reached.max_ns"), after.back());
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock_before_reached.p50_ns"), NearestRank(before, 50));
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock_before_reached.p90_ns"), NearestRank(before, 90));
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock_after_reached.p90_ns"), NearestRank(after, 90));
+  EXPECT_EQ(IntAt(report, "latency.gpu.to_unblock_after_reached.max_ns"), after.back());
   // stats names and computes it the same way.
-  Json stats = RunJson("stats --json " + Quote(trace));
+  Json stats = RunFencescopeJson("stats --json " + Quote(trace));
   for (const char* key :
        {"latency.gpu.to_unblock.p50_ns", "latency.gpu.to_unblock_before_reached.p50_ns",
         "latency.gpu.to_unblock_after_reached.p99_ns", "latency.cpu.to_unblock.p50_ns"}) {
-    EXPECT_EQ(At(stats, key), At(report, key)) << key;
+    EXPECT_EQ(IntAt(stats, key), IntAt(report, key)) << key;
   }
   // compare carries the same keys.
   auto compare = RunFencescope("compare " + Quote(trace) + " " + Quote(trace) + " --format json");
@@ -190,7 +181,7 @@ TEST(OneDefinition, SignalExecutedToUnblockedIsOneFigureEverywhere) {
 TEST(OneDefinition, RefusedModeCallsLeaveThePreviousModeInForce) {
   ScratchDir dir;
   auto trace = Simulate(dir, "pgo_no_developer_mode");
-  Json report = RunJson("report " + Quote(trace) + " --format json");
+  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
   const char* kModes[] = {"allowed", "allow_intrusive_measurements", "disable_background_work",
                           "disable_profiling_by_system"};
   auto calls = Rows(trace, "SELECT result, mode FROM mode_changed ORDER BY ts_ns, event_id");
@@ -218,12 +209,12 @@ TEST(OneDefinition, FurtherMeasurementsDesiredHasOneAnswer) {
   ScratchDir dir;
   auto trace = Simulate(dir, "default");
   ASSERT_EQ(SqlCount(trace, "SELECT COUNT(*) FROM mode_changed"), 0);
-  Json report = RunJson("report " + Quote(trace) + " --format json");
+  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
   const Json* passes = report.Find("pgo_series");
   ASSERT_NE(passes, nullptr);
   ASSERT_GT(passes->size(), 0u);
   for (size_t i = 0; i < passes->size(); ++i) {
-    EXPECT_EQ(At(report, "pgo_series[" + std::to_string(i) + "].further_measurements_desired_known"),
+    EXPECT_EQ(IntAt(report, "pgo_series[" + std::to_string(i) + "].further_measurements_desired_known"),
               0);
   }
   const std::string page = ReportFile(dir, trace, "r.html");
@@ -247,7 +238,7 @@ TEST(OneDefinition, FurtherMeasurementsDesiredHasOneAnswer) {
 TEST(OneDefinition, InterruptPeakRateAndTheRateAxisInTimeUnits) {
   ScratchDir dir;
   auto trace = Simulate(dir, "default");
-  Json report = RunJson("report " + Quote(trace) + " --format json");
+  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
   const std::string window =
       "SELECT MAX(n) FROM (SELECT (SELECT COUNT(*) FROM interrupt j WHERE j.ts_ns >= i.ts_ns AND "
       "j.ts_ns < i.ts_ns + 1000000{}) AS n FROM interrupt i{})";
@@ -257,7 +248,7 @@ TEST(OneDefinition, InterruptPeakRateAndTheRateAxisInTimeUnits) {
     sql.replace(sql.find("{}"), 2, of_adapter);
     return SqlCount(trace, sql);
   };
-  EXPECT_EQ(At(report, "interrupts.peak_per_ms"), peak("", ""));
+  EXPECT_EQ(IntAt(report, "interrupts.peak_per_ms"), peak("", ""));
   const Json* adapters = FindPath(report, "interrupt_rate.per_adapter");
   ASSERT_NE(adapters, nullptr);
   ASSERT_GT(adapters->size(), 0u);
@@ -267,7 +258,7 @@ TEST(OneDefinition, InterruptPeakRateAndTheRateAxisInTimeUnits) {
                                            a.Find("adapter")->String() + "'")
                                .at(0)
                                .at(0);
-    EXPECT_EQ(At(a, "peak_per_ms"),
+    EXPECT_EQ(IntAt(a, "peak_per_ms"),
               peak(" AND j.adapter_id = i.adapter_id", " WHERE i.adapter_id = " + id))
         << a.Find("adapter")->String();
   }

@@ -1,8 +1,12 @@
 #include "tests/support/json_text.h"
 
+#include <gtest/gtest.h>
 #include <simdjson.h>
 
 #include <stdexcept>
+
+#include "core/report/fail_if.h"
+#include "tests/support/test_support.h"
 
 namespace test_support {
 namespace {
@@ -46,6 +50,18 @@ core::report::Json ParseJsonText(const std::string& text) {
     throw std::runtime_error("not JSON: " + text.substr(0, 200));
   }
   return Convert(root);
+}
+
+core::report::Json RunFencescopeJson(const std::string& args) {
+  CommandResult r = RunFencescope(args);
+  EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+  return ParseJsonText(r.out);
+}
+
+int64_t IntAt(const core::report::Json& json, const std::string& path) {
+  const core::report::Json* v = core::report::FindPath(json, path);
+  EXPECT_NE(v, nullptr) << path;
+  return v ? v->Int() : -1;
 }
 
 }  // namespace test_support
