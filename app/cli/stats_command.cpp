@@ -57,7 +57,7 @@ void RegisterStatsCommand(CLI::App& app) {
   cmd->add_option("TRACE", options->trace, "fencescope trace database")->required();
   cmd->add_flag("--json", options->json,
                 "Print JSON with stable keys (schema_version, source, duration_ns, events, "
-                "queues, fences, interrupts, log_buffers, preemption)");
+                "queues, latency, fences, interrupts, log_buffers, preemption, background)");
   cmd->callback([options] {
     AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/false);
     core::report::Json j = core::report::StatsJson(t.data);
