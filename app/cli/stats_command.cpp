@@ -16,10 +16,16 @@ std::string StatsText(const core::report::Json& j) {
   out += fmt::format("source          {}\n", j.Find("source")->String());
   out += fmt::format("duration        {}\n", FormatDuration(j.Find("duration_ns")->Number()));
   out += fmt::format("events          {}\n\n", j.Find("events")->Int());
-  out += fmt::format("{:<24} {:>8} {:>12} {:>12} {:>12}\n", "queue", "packets", "busy", "waiting", "idle");
+  out += fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9} {:>12} {:>12} {:>12}\n", "queue",
+                     "packets", "", "", "running", "busy", "waiting", "idle");
+  out += fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9}\n", "", "submitted", "started",
+                     "completed", "at end");
   for (const auto& q : j.Find("queues")->items()) {
-    out += fmt::format("{:<24} {:>8} {:>12} {:>12} {:>12}\n", q.Find("name")->String(),
-                       q.Find("packets")->Int(), FormatDuration(q.Find("busy_ns")->Number()),
+    out += fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9} {:>12} {:>12} {:>12}\n",
+                       q.Find("name")->String(), q.Find("packets_submitted")->Int(),
+                       q.Find("packets_started")->Int(), q.Find("packets_completed")->Int(),
+                       q.Find("packets_running_at_end")->Int(),
+                       FormatDuration(q.Find("busy_ns")->Number()),
                        FormatDuration(q.Find("waiting_ns")->Number()),
                        FormatDuration(q.Find("idle_ns")->Number()));
   }
@@ -51,7 +57,7 @@ void RegisterStatsCommand(CLI::App& app) {
   cmd->add_option("TRACE", options->trace, "fencescope trace database")->required();
   cmd->add_flag("--json", options->json,
                 "Print JSON with stable keys (schema_version, source, duration_ns, events, "
-                "queues, fences, interrupts, log_buffers, preemption)");
+                "queues, latency, fences, interrupts, log_buffers, preemption, background)");
   cmd->callback([options] {
     AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/false);
     core::report::Json j = core::report::StatsJson(t.data);

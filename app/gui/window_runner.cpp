@@ -30,7 +30,7 @@ Selection ParseSelect(const state::Document& doc, const std::string& text) {
   if (ec != std::errc() || ptr != number.data() + number.size()) {
     throw core::Error(fmt::format("--select '{}': expected KIND:ID with a number", text));
   }
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   auto find = [&](const auto& items, auto id_of, SelectionKind k) -> Selection {
     for (uint32_t i = 0; i < items.size(); ++i) {
       if (id_of(items[i]) == id) return {k, i, 0};

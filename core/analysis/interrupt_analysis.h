@@ -1,10 +1,16 @@
-// Interrupt activity: totals, the spurious ratio (seed 003: an interrupt that releases no waiter
-// is a permitted race), interrupts per executed GPU signal, and the rate over time in equal bins.
+// Interrupt activity in a time range (the trace span for the reports): totals, the spurious
+// ratio (seed 003: an interrupt that releases no waiter is a permitted race), interrupts per
+// executed GPU signal, the rate over time in equal bins, and per adapter the mean and peak rate.
+//
+// Peak rate (one definition for the reports, the Interrupts panel and the timeline's interrupt
+// row): the most interrupts in any 1 ms window [t, t + 1 ms) that begins at an interrupt inside
+// the range, counting the interrupts of that window (also past the range end).
 #pragma once
 
 #include <vector>
 
 #include "core/analysis/reconstruction.h"
+#include "core/analysis/time_range.h"
 
 namespace core::analysis {
 
@@ -14,7 +20,19 @@ struct FenceInterrupts {
   uint64_t signals_executed = 0;  // GPU signals executed on the fence
 };
 
+struct AdapterInterrupts {
+  AdapterId adapter = 0;
+  uint64_t total = 0;
+  uint64_t spurious = 0;
+  uint64_t optimized = 0;
+  uint64_t scan_all = 0;
+  uint64_t waiters_released = 0;  // as recorded (interrupt.waiters_released)
+  double mean_per_ms = 0;         // total / range length in ms
+  uint64_t peak_per_ms = 0;       // PeakInterruptsPerMs of this adapter
+};
+
 struct InterruptAnalysis {
+  TimeRange range;
   uint64_t total = 0;
   uint64_t with_waiters_released = 0;
   uint64_t spurious = 0;
@@ -29,9 +47,18 @@ struct InterruptAnalysis {
   std::vector<uint64_t> count;
   std::vector<double> rate_per_s;
   std::vector<FenceInterrupts> per_fence;  // by fence id, fences with interrupts or signals
+  std::vector<AdapterInterrupts> per_adapter;  // by adapter id, adapters with interrupts
+  uint64_t peak_per_ms = 0;  // PeakInterruptsPerMs over every adapter's interrupts together
 };
 
-// `bins` equal bins over the trace span (at least 1).
+constexpr DurationNs kPeakWindowNs = 1'000'000;
+
+// Interrupts (and GPU signals executed) inside `range`; `bins` equal bins over it (at least 1).
+InterruptAnalysis ComputeInterrupts(const Reconstruction& r, TimeRange range, size_t bins = 100);
+// Over the trace span (TraceSpan(r)).
 InterruptAnalysis ComputeInterrupts(const Reconstruction& r, size_t bins = 100);
+
+// The peak rate defined above, for `adapter`'s interrupts (adapter 0: every adapter's).
+uint64_t PeakInterruptsPerMs(const Reconstruction& r, AdapterId adapter, TimeRange range);
 
 }  // namespace core::analysis

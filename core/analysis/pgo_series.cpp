@@ -16,16 +16,20 @@ int PassOf(const std::vector<PgoPass>& passes, TimeNs t) {
 
 PgoSeries ComputePgoSeries(const core::store::TraceStore& store, const Reconstruction& r) {
   PgoSeries out;
+  BackgroundMode in_force = BackgroundMode::kAllowed;  // the default before any accepted call
   for (size_t i = 0; i < r.mode_changes.size(); ++i) {
     const ModeChange& m = r.mode_changes[i];
     PgoPass pass;
     pass.start = m.ts;
     pass.end = i + 1 < r.mode_changes.size() ? r.mode_changes[i + 1].ts : r.end_ns;
     pass.call_id = m.call_id;
-    pass.mode = m.mode;
+    pass.refused = m.result != 0;
+    pass.requested_mode = m.mode;
+    if (!pass.refused) in_force = m.mode;
+    pass.mode = in_force;
     pass.action = m.action;
     pass.further_measurements_desired = m.further_measurements_desired;
-    pass.refused = m.result != 0;
+    pass.further_measurements_known = true;
     out.passes.push_back(pass);
   }
   out.boundary = PgoBoundary::kModeChanged;
@@ -83,6 +87,17 @@ PgoSeries ComputePgoSeries(const core::store::TraceStore& store, const Reconstru
     if (p >= 0) ++passes[p].variants_applied;
   }
   return out;
+}
+
+std::string_view FurtherMeasurementsDesiredName(const PgoPass& pass) {
+  if (!pass.further_measurements_known) return "unknown";
+  return pass.further_measurements_desired ? "yes" : "no";
+}
+
+std::string ModeInForceText(const PgoPass& pass) {
+  std::string text(BackgroundModeName(pass.mode));
+  if (pass.refused) text += " (refused " + std::string(BackgroundModeName(pass.requested_mode)) + ")";
+  return text;
 }
 
 }  // namespace core::analysis

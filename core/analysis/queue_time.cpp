@@ -7,27 +7,62 @@
 #include "core/analysis/wait_cover.h"
 
 namespace core::analysis {
+namespace {
 
-std::vector<Interval> BusyIntervals(const Reconstruction& r, QueueId queue) {
+std::vector<Interval> BusyIn(const Reconstruction& r, QueueId queue, TimeRange range) {
   std::vector<Interval> busy;
   if (queue >= r.queues.size()) return busy;
   for (const RunSegment& s : r.queues[queue].segments) busy.push_back({s.start, s.end});
-  return Clip(UnionOf(std::move(busy)), r.start_ns, r.end_ns);
+  return Clip(UnionOf(std::move(busy)), range.start, range.end);
+}
+
+}  // namespace
+
+std::vector<Interval> BusyIntervals(const Reconstruction& r, QueueId queue) {
+  return BusyIn(r, queue, TraceSpan(r));
+}
+
+PacketCounts TotalPacketCounts(const QueueTimeSplit& split) {
+  PacketCounts total;
+  for (const QueueTime& t : split.queues) {
+    total.submitted += t.counts.submitted;
+    total.started += t.counts.started;
+    total.completed += t.counts.completed;
+    total.running_at_end += t.counts.running_at_end;
+  }
+  return total;
 }
 
 QueueTimeSplit ComputeQueueTime(const core::store::TraceStore& store, const Reconstruction& r) {
+  return ComputeQueueTime(store, r, TraceSpan(r));
+}
+
+QueueTimeSplit ComputeQueueTime(const core::store::TraceStore& store, const Reconstruction& r,
+                                TimeRange range) {
   QueueTimeSplit out;
-  out.span_ns = std::max<DurationNs>(0, r.end_ns - r.start_ns);
+  out.range = range;
+  out.span_ns = range.Length();
   std::map<std::tuple<QueueId, QueueId, bool>, QueuePairWait> pairs;
   for (const auto& queue : store.queues) {
     QueueTime t;
     t.queue = queue.id;
-    if (queue.id < r.queues.size()) t.packets = r.queues[queue.id].packets.size();
-    std::vector<Interval> busy = BusyIntervals(r, queue.id);
+    t.counts = CountPackets(r, queue.id, range);
+    t.packets = t.counts.submitted;
+    if (queue.id < r.queues.size()) {
+      const QueueTrack& track = r.queues[queue.id];
+      for (uint32_t s : track.signals) {
+        if (range.Contains(r.signals.Get<&SignalBox::executed>(s))) ++t.signals_executed;
+      }
+      for (uint32_t w : track.waits) {
+        if (range.Contains(r.waits.Get<&WaitBox::unblocked>(w))) ++t.waits_unblocked;
+      }
+    }
+    std::vector<Interval> busy = BusyIn(r, queue.id, range);
     t.busy_ns = TotalLength(busy);
     for (const WaitPiece& piece : WaitCover(r, queue.id)) {
+      if (piece.end < range.start || piece.start > range.end) continue;
       std::vector<Interval> held =
-          Subtract(Clip({{piece.start, piece.end}}, r.start_ns, r.end_ns), busy);
+          Subtract(Clip({{piece.start, piece.end}}, range.start, range.end), busy);
       DurationNs ns = TotalLength(held);
       t.waiting_ns += ns;
       QueueId from = SignallingQueue(r, piece.wait);

@@ -37,6 +37,7 @@ std::string Identity(const Json& item) {
   const Json* waiting = item.Find("waiting");
   const Json* signalling = item.Find("signalling");
   if (waiting && signalling) return waiting->String() + " <- " + signalling->String();
+  if (const Json* adapter = item.Find("adapter")) return adapter->String();  // per adapter
   return "";
 }
 
@@ -105,7 +106,12 @@ enum class SpanTotal { kNone, kTime, kCount };
 SpanTotal SpanTotals(const std::string& key, bool per_queue) {
   if (per_queue) {
     if (EndsWith(key, "_ns")) return SpanTotal::kTime;
-    return key == "packets" ? SpanTotal::kCount : SpanTotal::kNone;
+    // packets_running_at_end is a state at the end of the span, not a total over it
+    for (const char* count : {"packets", "packets_submitted", "packets_started",
+                              "packets_completed", "signals_executed", "waits_unblocked"}) {
+      if (key == count) return SpanTotal::kCount;
+    }
+    return SpanTotal::kNone;
   }
   if (StartsWith(key, "queue_pairs[") || StartsWith(key, "idle_gaps[")) {
     if (EndsWith(key, "_ns") || EndsWith(key, ".ns")) return SpanTotal::kTime;
@@ -114,6 +120,9 @@ SpanTotal SpanTotals(const std::string& key, bool per_queue) {
   if (key == "events" || StartsWith(key, "log_buffers.") || StartsWith(key, "reconstruction.") ||
       StartsWith(key, "interrupt_rate.per_fence[")) {
     return SpanTotal::kCount;
+  }
+  if (StartsWith(key, "interrupt_rate.per_adapter[")) {
+    return EndsWith(key, "_per_ms") ? SpanTotal::kNone : SpanTotal::kCount;
   }
   if (StartsWith(key, "fences.")) {
     return key == "fences.objects" ? SpanTotal::kNone : SpanTotal::kCount;

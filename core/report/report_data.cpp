@@ -95,10 +95,9 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   // it for the background block.
   d.pgo = ComputePgoSeries(store, d.recon);
   d.background = ComputeBackgroundStats(store, d.recon, d.pgo);
-  step(full ? 0.5 : 1.0);
-  if (!full) return d;
   d.latency = ComputeWaitLatency(d.recon);
-  step(0.6);
+  step(full ? 0.6 : 1.0);
+  if (!full) return d;
   d.critical_path = ComputeCriticalPath(d.recon, path_until);
   step(0.7);
   d.launches = FindLaunchCalls(store, d.recon);

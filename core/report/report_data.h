@@ -34,7 +34,7 @@ constexpr size_t kLongestWaits = 20;
 
 struct ReportData {
   const core::store::TraceStore* store = nullptr;
-  bool full = false;  // false: only what `stats` needs (no latency, path, gaps, hazards)
+  bool full = false;  // false: only what `stats` needs (no path, gaps, hazards)
   std::array<uint64_t, 256> kind_counts{};  // records per event kind id
   analysis::Reconstruction recon;
   analysis::QueueTimeSplit queue_time;
@@ -46,8 +46,8 @@ struct ReportData {
   analysis::PreemptionStats preemption;  // seed 004
   analysis::PgoSeries pgo;               // seed 000
   analysis::BackgroundStats background;  // seed 000
-  // full only
   analysis::WaitLatency latency;
+  // full only
   analysis::CriticalPath critical_path;
   analysis::IdleGaps gaps;
   analysis::HazardAnalysis hazards;

@@ -6,6 +6,7 @@
 
 #include "core/analysis/intervals.h"
 #include "core/analysis/wait_cover.h"
+#include "core/report/figure_labels.h"
 #include "core/report/findings.h"
 #include "core/report/html_parts.h"
 #include "core/report/report_html_launch.h"
@@ -180,8 +181,8 @@ std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
 std::string HistogramSvg(const std::string& title, const Log2Histogram& a, const Log2Histogram& b) {
   size_t n = std::max(a.counts.size(), b.counts.size());
   std::vector<std::string> categories;
-  BarSeries sa{"queued -> signal executed", kWaiting, {}};
-  BarSeries sb{"signal executed -> unblocked", kBusy, {}};
+  BarSeries sa{kToSignal, kWaiting, {}};
+  BarSeries sb{kToUnblock, kBusy, {}};
   // buckets below the first non-empty one (other than the zero bucket) carry nothing
   size_t first = 1;
   while (first < n && (first >= a.counts.size() || a.counts[first] == 0) &&
@@ -201,16 +202,32 @@ std::string PercentileCells(const Percentiles& p) {
                      FormatDuration(p.p50), FormatDuration(p.p90), FormatDuration(p.p99));
 }
 
+// p50 and p90 of the two parts of signal executed -> unblocked.
+std::string SplitCells(const LatencyGroup& g) {
+  return fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                     FormatDuration(g.before_reached.p50), FormatDuration(g.before_reached.p90),
+                     FormatDuration(g.after_reached.p50), FormatDuration(g.after_reached.p90));
+}
+
+// The header row of a latency table whose first columns are `first` (already-escaped cells).
+std::string LatencyHeader(const std::string& first) {
+  return fmt::format(
+      "<table><tr>{}<th>n</th><th>{} p50</th><th>p90</th><th>p99</th><th>n</th><th>{} p50</th>"
+      "<th>p90</th><th>p99</th><th>{} p50</th><th>p90</th><th>{} p50</th><th>p90</th></tr>\n",
+      first, XmlEscape(kToSignal), XmlEscape(kToUnblock), XmlEscape(kBeforeReached),
+      XmlEscape(kAfterReached));
+}
+
+std::string LatencyRow(const std::string& kind, const std::string& group, const LatencyGroup& g) {
+  return fmt::format("<tr><td>{}</td><td>{}</td>{}{}{}</tr>\n", kind, XmlEscape(group),
+                     PercentileCells(g.to_signal), PercentileCells(g.to_unblock), SplitCells(g));
+}
+
 std::string LatencyTable(const ReportData& d, const std::vector<LatencyGroup>& groups, bool pair) {
-  std::string out = "<table><tr><th>kind</th><th>";
-  out += pair ? "signaller -> waiter" : "fence";
-  out += "</th><th>n</th><th>to signal p50</th><th>p90</th><th>p99</th><th>n</th>"
-         "<th>to unblock p50</th><th>p90</th><th>p99</th></tr>\n";
+  std::string out = LatencyHeader(std::string("<th>kind</th><th>") +
+                                  (pair ? "signaller -&gt; waiter" : "fence") + "</th>");
   for (const LatencyGroup& g : groups) {
-    std::string name = pair ? d.PairName(g)
-                            : d.FenceName(g.fence);
-    out += fmt::format("<tr><td>{}</td><td>{}</td>{}{}</tr>\n", g.cpu ? "CPU" : "GPU",
-                       XmlEscape(name), PercentileCells(g.to_signal), PercentileCells(g.to_unblock));
+    out += LatencyRow(g.cpu ? "CPU" : "GPU", pair ? d.PairName(g) : d.FenceName(g.fence), g);
   }
   return out + "</table>\n";
 }
@@ -225,7 +242,11 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
   line("duration", FormatDuration(static_cast<double>(d.recon.end_ns - d.recon.start_ns)));
   line("events", std::to_string(d.store->events.size()));
   line("queues / fences", fmt::format("{} / {}", d.store->queues.size(), d.store->fences.size()));
-  line("packets", std::to_string(d.recon.packets.size()));
+  const PacketCounts packets = TotalPacketCounts(d.queue_time);
+  line(fmt::format("{} / {} / {} / {}", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
+                   kPacketsRunningAtEnd),
+       fmt::format("{} / {} / {} / {}", packets.submitted, packets.started, packets.completed,
+                   packets.running_at_end));
   line("signals executed (GPU + CPU)",
        fmt::format("{} + {}", fences.Find("signals_executed")->Int(), fences.Find("cpu_signals")->Int()));
   line("GPU waits / CPU waits", fmt::format("{} / {}", fences.Find("gpu_waits_queued")->Int(),
@@ -253,13 +274,18 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
 
 std::string QueueSection(const ReportData& d) {
   std::string out = Section("queues", "Queues: busy, waiting, idle") +
-                    "<table><tr><th>queue</th><th>type</th><th>packets</th><th>busy</th>"
-                    "<th>waiting</th><th>idle</th></tr>\n";
+                    fmt::format("<table><tr><th>queue</th><th>type</th><th>{}</th><th>{}</th>"
+                                "<th>{}</th><th>{}</th><th>busy</th><th>waiting</th><th>idle</th>"
+                                "</tr>\n",
+                                kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
+                                kPacketsRunningAtEnd);
   std::vector<StackedRow> split, gaps;
   for (const QueueTime& t : d.queue_time.queues) {
     const auto* q = d.store->FindQueue(t.queue);
     out += Row({d.QueueName(t.queue), q ? std::string(QueueTypeName(q->type)) : "",
-                std::to_string(t.packets), FormatDuration(t.busy_ns), FormatDuration(t.waiting_ns),
+                std::to_string(t.counts.submitted), std::to_string(t.counts.started),
+                std::to_string(t.counts.completed), std::to_string(t.counts.running_at_end),
+                FormatDuration(t.busy_ns), FormatDuration(t.waiting_ns),
                 FormatDuration(t.idle_ns)});
     split.push_back({d.QueueName(t.queue), {double(t.busy_ns), double(t.waiting_ns), double(t.idle_ns)}});
   }
@@ -317,13 +343,19 @@ std::string InterruptSection(const ReportData& d) {
   std::string out = Section("interrupts", "Interrupts");
   out += fmt::format("<p>{} interrupts, {} released a waiter, {} spurious ({:.1f}%), {:.3f} per "
                      "executed GPU signal; {} optimized (named a HWQueue), {} scanned every log of "
-                     "the engine.</p>\n",
+                     "the engine. Peak rate {} per ms (the most interrupts in any 1 ms).</p>\n",
                      x.total, x.with_waiters_released, x.spurious, 100 * x.spurious_ratio,
-                     x.per_signal, x.optimized, x.scan_all);
-  std::vector<double> t;
-  for (size_t i = 0; i < x.count.size(); ++i) t.push_back((i + 0.5) * x.bin_ns);
-  out += SvgLineChart("Interrupt rate over time", t, "ns",
-                      {{"interrupts per second", kMissing, x.rate_per_s, false}}, "/s", "");
+                     x.per_signal, x.optimized, x.scan_all, x.peak_per_ms);
+  // x: time since the trace start (labelled in ms / us by the chart), y: mean rate per bin
+  std::vector<double> t, per_ms;
+  for (size_t i = 0; i < x.count.size(); ++i) {
+    t.push_back((static_cast<double>(i) + 0.5) * static_cast<double>(x.bin_ns));
+    per_ms.push_back(x.rate_per_s[i] / 1e3);
+  }
+  out += SvgLineChart(fmt::format("Interrupt rate over time (mean per {} bin, time since the "
+                                  "trace start)",
+                                  FormatDuration(static_cast<double>(x.bin_ns))),
+                      t, "ns", {{"interrupts per ms", kMissing, per_ms, false}}, "/ms", "");
   out += "<table><tr><th>fence</th><th>interrupts</th><th>GPU signals executed</th></tr>\n";
   for (const FenceInterrupts& f : x.per_fence) {
     out += Row({d.FenceName(f.fence), std::to_string(f.interrupts), std::to_string(f.signals_executed)});
@@ -335,14 +367,13 @@ std::string LatencySection(const ReportData& d) {
   const WaitLatency& l = d.latency;
   std::string out = Section("latency", "Wait latency");
   out += "<p>Each wait split in two: queued &rarr; releasing signal executed (waiting for the "
-         "work), and signal executed &rarr; unblocked (the OS / interrupt path). Percentiles by "
-         "nearest rank.</p>\n";
-  out += "<table><tr><th>kind</th><th>group</th><th>n</th><th>to signal p50</th><th>p90</th>"
-         "<th>p99</th><th>n</th><th>to unblock p50</th><th>p90</th><th>p99</th></tr>\n";
-  out += fmt::format("<tr><td>GPU</td><td>all</td>{}{}</tr>\n", PercentileCells(l.gpu.to_signal),
-                     PercentileCells(l.gpu.to_unblock));
-  out += fmt::format("<tr><td>CPU</td><td>all</td>{}{}</tr>\n", PercentileCells(l.cpu.to_signal),
-                     PercentileCells(l.cpu.to_unblock));
+         "work), and signal executed &rarr; unblocked. " +
+         XmlEscape(kToUnblockExplained) +
+         " A wait queued after its signal executed has 0 to signal and counts from the signal's "
+         "execution. Percentiles by nearest rank.</p>\n";
+  out += LatencyHeader("<th>kind</th><th>group</th>");
+  out += LatencyRow("GPU", "all", l.gpu);
+  out += LatencyRow("CPU", "all", l.cpu);
   out += "</table>\n";
   out += HistogramSvg("GPU wait latency histogram (log2 buckets)", l.gpu_to_signal_hist,
                       l.gpu_to_unblock_hist);
@@ -486,15 +517,15 @@ std::string PgoSection(const ReportData& d) {
     tasks.values.push_back(static_cast<double>(d.pgo.passes[i].tasks_queued));
   }
   out += SvgLineChart("PGO convergence per pass", x, "", {packet, pgo_packet, tasks}, "ns", "tasks");
-  out += "<table><tr><th>pass</th><th>start</th><th>mode</th><th>action</th><th>further "
+  out += "<table><tr><th>pass</th><th>start</th><th>mode in force</th><th>action</th><th>further "
          "measurements desired</th><th>tasks queued</th><th>finished</th><th>cancelled</th>"
          "<th>packets</th><th>mean packet time</th><th>instrumented / variant packets</th>"
          "<th>their mean time</th><th>variants applied</th></tr>\n";
   for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
     const PgoPass& p = d.pgo.passes[i];
     out += Row({std::to_string(i), Ms(p.start, d.recon.start_ns),
-                std::string(BackgroundModeName(p.mode)), std::string(MeasurementsActionName(p.action)),
-                p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
+                ModeInForceText(p), std::string(MeasurementsActionName(p.action)),
+                std::string(FurtherMeasurementsDesiredName(p)), std::to_string(p.tasks_queued),
                 std::to_string(p.tasks_finished), std::to_string(p.tasks_cancelled),
                 std::to_string(p.packets), FormatDuration(p.mean_packet_ns),
                 std::to_string(p.pgo_packets), FormatDuration(p.mean_pgo_packet_ns),

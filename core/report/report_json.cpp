@@ -36,6 +36,8 @@ Json LatencyGroupJson(const ReportData& d, const LatencyGroup& g, bool pair) {
   }
   j.Set("to_signal", PercentilesJson(g.to_signal));
   j.Set("to_unblock", PercentilesJson(g.to_unblock));
+  j.Set("to_unblock_before_reached", PercentilesJson(g.before_reached));
+  j.Set("to_unblock_after_reached", PercentilesJson(g.after_reached));
   j.Set("total", PercentilesJson(g.total));
   return j;
 }
@@ -54,8 +56,14 @@ Json HistogramJson(const Log2Histogram& h) {
 Json LatencyJson(const ReportData& d) {
   const WaitLatency& l = d.latency;
   Json j = Json::Object();
-  j.Set("method", "nearest-rank percentiles; to_signal = queued -> releasing signal executed, "
-                  "to_unblock = signal executed -> unblocked/released");
+  j.Set("method",
+        "nearest-rank percentiles over the waits unblocked / released in the span; to_signal = "
+        "queued -> releasing signal executed (0 when it had executed before), to_unblock = "
+        "signal executed -> unblocked/released, split at the time the waiter reached the wait "
+        "(GPU: the observed time, else the end of the queue's previous packet; CPU: the wait's "
+        "begin) into to_unblock_before_reached (the waiter was not there yet: its queue still "
+        "busy) and to_unblock_after_reached (wait reached -> unblocked); total = queued -> "
+        "unblocked");
   j.Set("gpu", LatencyGroupJson(d, l.gpu, false));
   j.Set("cpu", LatencyGroupJson(d, l.cpu, false));
   Json per_fence = Json::Array();
@@ -164,9 +172,11 @@ Json PgoJson(const ReportData& d) {
     pass.Set("start_ns", p.start);
     pass.Set("end_ns", p.end);
     pass.Set("call_id", p.call_id);
-    pass.Set("mode", std::string(BackgroundModeName(p.mode)));
+    pass.Set("mode", std::string(BackgroundModeName(p.mode)));  // in force during the pass
+    pass.Set("requested_mode", std::string(BackgroundModeName(p.requested_mode)));
     pass.Set("action", std::string(MeasurementsActionName(p.action)));
     pass.Set("further_measurements_desired", p.further_measurements_desired);
+    pass.Set("further_measurements_desired_known", p.further_measurements_known);
     pass.Set("refused", p.refused);
     pass.Set("tasks_queued", p.tasks_queued);
     pass.Set("tasks_finished", p.tasks_finished);
@@ -233,13 +243,20 @@ Json StatsJson(const ReportData& d) {
     queue.Set("engine", engine ? engine->name : "");
     queue.Set("type", q ? std::string(QueueTypeName(q->type)) : "");
     queue.Set("identity", d.QueueIdentity(t.queue));
-    queue.Set("packets", t.packets);
+    queue.Set("packets", t.packets);  // submitted, as packets_submitted
+    queue.Set("packets_submitted", t.counts.submitted);
+    queue.Set("packets_started", t.counts.started);
+    queue.Set("packets_completed", t.counts.completed);
+    queue.Set("packets_running_at_end", t.counts.running_at_end);
+    queue.Set("signals_executed", t.signals_executed);
+    queue.Set("waits_unblocked", t.waits_unblocked);
     queue.Set("busy_ns", t.busy_ns);
     queue.Set("waiting_ns", t.waiting_ns);
     queue.Set("idle_ns", t.idle_ns);
     queues.Push(std::move(queue));
   }
   j.Set("queues", std::move(queues));
+  j.Set("latency", LatencyJson(d));
 
   uint64_t gpu_never = 0, cpu_never = 0;
   for (const auto& p : d.waits.never_unblocked) (p.cpu ? cpu_never : gpu_never)++;
@@ -282,6 +299,7 @@ Json StatsJson(const ReportData& d) {
   interrupts.Set("per_signal", x.per_signal);
   interrupts.Set("optimized", x.optimized);
   interrupts.Set("scan_all", x.scan_all);
+  interrupts.Set("peak_per_ms", x.peak_per_ms);  // most interrupts in any 1 ms
   j.Set("interrupts", std::move(interrupts));
 
   uint64_t entries_lost = 0;
@@ -395,10 +413,24 @@ Json ReportJson(const ReportData& d) {
     per_fence.Push(std::move(x));
   }
   rate.Set("per_fence", std::move(per_fence));
+  Json per_adapter = Json::Array();
+  for (const AdapterInterrupts& a : d.interrupts.per_adapter) {
+    const auto* adapter = d.store->FindAdapter(a.adapter);
+    Json x = Json::Object();
+    x.Set("adapter", adapter ? adapter->name : "");
+    x.Set("interrupts", a.total);
+    x.Set("spurious", a.spurious);
+    x.Set("optimized", a.optimized);
+    x.Set("scan_all", a.scan_all);
+    x.Set("waiters_released", a.waiters_released);
+    x.Set("mean_per_ms", a.mean_per_ms);
+    x.Set("peak_per_ms", a.peak_per_ms);
+    per_adapter.Push(std::move(x));
+  }
+  rate.Set("per_adapter", std::move(per_adapter));
   j.Set("interrupt_rate", std::move(rate));
 
   j.Set("critical_path", CriticalPathJson(d));
-  j.Set("latency", LatencyJson(d));
   j.Set("findings", FindingsJson(d));
   j.Set("pgo_series", PgoJson(d));
   j.Set("preemption_latency", PreemptionLatencyJson(d));

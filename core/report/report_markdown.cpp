@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/report/figure_labels.h"
 #include "core/report/findings.h"
 #include "core/report/report_json.h"
 #include "core/report/report_sections.h"
@@ -98,12 +99,12 @@ std::string PgoMarkdown(const ReportData& d) {
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
     const PgoPass& p = d.pgo.passes[i];
-    rows.push_back({std::to_string(i), std::string(BackgroundModeName(p.mode)),
-                    p.further_measurements_desired ? "yes" : "no", std::to_string(p.tasks_queued),
+    rows.push_back({std::to_string(i), ModeInForceText(p),
+                    std::string(FurtherMeasurementsDesiredName(p)), std::to_string(p.tasks_queued),
                     std::to_string(p.packets), D(p.mean_packet_ns)});
   }
   out += rows.empty() ? "No PGO passes (no mode_changed records and no background tasks).\n\n"
-                      : Table({"pass", "mode", "further measurements desired", "tasks queued",
+                      : Table({"pass", "mode in force", "further measurements desired", "tasks queued",
                                "packets", "mean packet time"},
                               rows);
   return out;
@@ -195,11 +196,15 @@ std::string ReportMarkdown(const ReportData& d) {
   // Sections for record families the trace has none of are left out (report_sections.h).
   const ReportSections sections = SectionsOf(d);
   out += "## Summary\n\n";
+  const PacketCounts packets = TotalPacketCounts(d.queue_time);
   std::vector<std::vector<std::string>> summary = {
       {"source", d.store->MetaOr("source", "")},
       {"duration", D(static_cast<double>(d.recon.end_ns - d.recon.start_ns))},
       {"events", std::to_string(d.store->events.size())},
-      {"packets", std::to_string(d.recon.packets.size())},
+      {fmt::format("{} / {} / {} / {}", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
+                   kPacketsRunningAtEnd),
+       fmt::format("{} / {} / {} / {}", packets.submitted, packets.started, packets.completed,
+                   packets.running_at_end)},
       {"GPU signals executed", std::to_string(fences.Find("signals_executed")->Int())}};
   if (sections.interrupts) {
     summary.push_back({"interrupts", std::to_string(d.interrupts.total)});
@@ -227,10 +232,14 @@ std::string ReportMarkdown(const ReportData& d) {
   out += "## Queues\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const QueueTime& t : d.queue_time.queues) {
-    rows.push_back({d.QueueName(t.queue), std::to_string(t.packets), D(t.busy_ns), D(t.waiting_ns),
+    rows.push_back({d.QueueName(t.queue), std::to_string(t.counts.submitted),
+                    std::to_string(t.counts.started), std::to_string(t.counts.completed),
+                    std::to_string(t.counts.running_at_end), D(t.busy_ns), D(t.waiting_ns),
                     D(t.idle_ns)});
   }
-  out += Table({"queue", "packets", "busy", "waiting", "idle"}, rows);
+  out += Table({"queue", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
+                kPacketsRunningAtEnd, "busy", "waiting", "idle"},
+               rows);
   rows.clear();
   for (const QueuePairWait& p : d.queue_time.pairs) {
     rows.push_back({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
@@ -257,21 +266,22 @@ std::string ReportMarkdown(const ReportData& d) {
   out += "## Packets by name\n\n" + PacketStatsTable(d);
 
   out += "## Wait latency\n\n";
+  out += std::string(kToUnblockExplained) + "\n\n";
   rows.clear();
   auto add = [&](const std::string& kind, const std::string& group, const LatencyGroup& g) {
     rows.push_back({kind, group, std::to_string(g.to_signal.count), D(g.to_signal.p50),
                     D(g.to_signal.p90), D(g.to_signal.p99), D(g.to_unblock.p50),
-                    D(g.to_unblock.p90), D(g.to_unblock.p99)});
+                    D(g.to_unblock.p90), D(g.to_unblock.p99), D(g.before_reached.p50),
+                    D(g.before_reached.p90), D(g.after_reached.p50), D(g.after_reached.p90)});
   };
   add("GPU", "all", d.latency.gpu);
   add("CPU", "all", d.latency.cpu);
   for (const auto& g : d.latency.per_fence) add(g.cpu ? "CPU" : "GPU", d.FenceName(g.fence), g);
-  for (const auto& g : d.latency.per_queue_pair) {
-    add(g.cpu ? "CPU" : "GPU",
-        d.PairName(g),
-        g);
-  }
-  out += Table({"kind", "group", "n", "to signal p50", "p90", "p99", "to unblock p50", "p90", "p99"},
+  for (const auto& g : d.latency.per_queue_pair) add(g.cpu ? "CPU" : "GPU", d.PairName(g), g);
+  out += Table({"kind", "group", "n", std::string(kToSignal) + " p50", "p90", "p99",
+                std::string(kToUnblock) + " p50", "p90", "p99",
+                std::string(kBeforeReached) + " p50", "p90", std::string(kAfterReached) + " p50",
+                "p90"},
                rows);
 
   out += LongestWaitsMarkdown(d);

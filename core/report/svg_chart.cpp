@@ -172,8 +172,10 @@ std::string SvgLineChart(const std::string& title, const std::vector<double>& x,
       }
     }
   }
-  // whole-number x values (passes, indices) are labelled with themselves, not fractions
-  bool whole = !x.empty() && std::all_of(x.begin(), x.end(), [](double v) { return v == std::floor(v); });
+  // whole-number x values without a unit (passes, indices) are labelled with themselves, not
+  // fractions; x values with a unit (times in ns) always get labels in that unit
+  bool whole = x_unit.empty() && !x.empty() &&
+               std::all_of(x.begin(), x.end(), [](double v) { return v == std::floor(v); });
   std::vector<double> ticks;
   if (whole) {
     size_t every = std::max<size_t>(1, (x.size() + 7) / 8);

@@ -75,7 +75,7 @@ TEST(HeadlessFrames, EveryPanelOfTheDefaultScenario) {
   }
   EXPECT_GT(main.timeline().cache().items(), 0u);
   // Select the first packet and a range, zoom in, move: frames keep working.
-  ASSERT_FALSE(doc.reconstruction.packets.empty());
+  ASSERT_FALSE(doc.analysis.recon.packets.empty());
   state::JumpTo(doc, {state::SelectionKind::kPacket, 0, 0});
   doc.view.selected_range = {doc.model.start,
                              doc.model.start + (doc.model.end - doc.model.start) / 4};
@@ -112,8 +112,9 @@ TEST(HeadlessFrames, CudaStreamsDrawTheirQueueLengthRow) {
 
 // Queue A runs packets [100, 200] and [300, 400]; its wait (queued 120, observed by the GPU at
 // 150, unblocked at 300) is released by queue B's signal executed at 290.
-//   range [0, 1000]: A busy 200; blocked = wait [150, 300] minus busy [150, 200] = 100;
-//   idle = 1000 - 200 - 100 = 700. Fence latency = 300 - 290 = 10 ns = 0.01 us.
+//   range [0, 1000]: A busy 200; waiting = wait [120, 300] minus busy [100, 200] = 100 (the
+//   same from the GPU's observed 150); idle = 1000 - 200 - 100 = 700. Signal executed ->
+//   unblocked = 300 - 290 = 10 ns.
 TEST(RangeStats, BusyBlockedIdleWorkedOutByHand) {
   test_support::ScratchDir dir;
   auto path = dir / "hand.db";
@@ -143,18 +144,20 @@ TEST(RangeStats, BusyBlockedIdleWorkedOutByHand) {
     w.Commit();
   }
   auto doc = state::LoadDocument(path);
-  auto stats = views::ComputeRangeStats(*doc, {0, 1000});
+  views::RangeStatsView view;
+  const auto& stats = view.StatsFor(*doc, {0, 1000}).queue_time;
   ASSERT_EQ(stats.queues.size(), 2u);
   const auto& qa = stats.queues[0];
-  EXPECT_EQ(qa.name, "A");
-  EXPECT_EQ(qa.busy, 200);
-  EXPECT_EQ(qa.blocked, 100);
-  EXPECT_EQ(qa.idle, 700);
-  EXPECT_EQ(qa.segments, 2u);
-  EXPECT_EQ(qa.waits, 1u);
-  EXPECT_EQ(stats.queues[1].signals, 1u);
-  ASSERT_EQ(stats.fence_latency_us.size(), 1u);
-  EXPECT_DOUBLE_EQ(stats.fence_latency_us[0], 0.01);
+  EXPECT_EQ(doc->store.FindQueue(qa.queue)->name, "A");
+  EXPECT_EQ(qa.busy_ns, 200);
+  EXPECT_EQ(qa.waiting_ns, 100);
+  EXPECT_EQ(qa.idle_ns, 700);
+  EXPECT_EQ(qa.counts.started, 2u);
+  EXPECT_EQ(qa.waits_unblocked, 1u);
+  EXPECT_EQ(stats.queues[1].signals_executed, 1u);
+  const auto& latency = view.StatsFor(*doc, {0, 1000}).latency;
+  ASSERT_EQ(latency.gpu.to_unblock.count, 1u);
+  EXPECT_EQ(latency.gpu.to_unblock.p50, 10);
 
   // Timeline model: A has one packet lane and one wait lane, B one signal lane; one arrow from
   // B's signal (290) to A's unblock (300).
@@ -312,8 +315,8 @@ TEST(TimelineModel, TdrIsMarkedOnTheQueueWhosePacketHung) {
   auto sim = test_support::RunFencescope("simulate tdr -o '" + path.string() + "'");
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
   auto doc = app::gui::state::LoadDocument(path);
-  ASSERT_EQ(doc->reconstruction.tdrs.size(), 1u);
-  const auto& tdr = doc->reconstruction.tdrs[0];
+  ASSERT_EQ(doc->analysis.recon.tdrs.size(), 1u);
+  const auto& tdr = doc->analysis.recon.tdrs[0];
   int marked = 0;
   for (const auto& track : doc->model.tracks) {
     for (const auto& marks : track.marks) {

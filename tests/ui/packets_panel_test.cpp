@@ -20,7 +20,7 @@ using namespace app::gui;  // NOLINT
 // The row (name, queue) of the whole-trace statistics.
 core::analysis::PacketNameStats Row(const state::Document& doc, const std::string& name,
                                     core::model::QueueId queue) {
-  for (const auto& row : core::analysis::ComputePacketStats(doc.store, doc.reconstruction,
+  for (const auto& row : core::analysis::ComputePacketStats(doc.store, doc.analysis.recon,
                                                             views::PacketPanelRange(doc))) {
     if (doc.store.String(row.name) == name && row.queue == queue) return row;
   }
@@ -53,7 +53,7 @@ TEST(PacketsPanel, ARowSelectsEveryPacketOfItsNameOnItsQueue) {
   EXPECT_EQ(state::SelectionTitle(*doc, sel), "packets 'draw' on gfx");
   // covered: the completed draws on gfx (1, 2, 4, 5, 7); not the blits (3, 6), the draw still
   // running at the end (8), the one never started (9) or the draw on copy (10)
-  const auto& packets = doc->reconstruction.packets;
+  const auto& packets = doc->analysis.recon.packets;
   std::vector<int64_t> covered;
   for (uint32_t i = 0; i < packets.size(); ++i) {
     if (state::SelectionCovers(*doc, sel, {state::SelectionKind::kPacket, i, 0})) {

@@ -121,7 +121,7 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
         static_cast<double>(doc->store.events.HeapBytes() + doc->store.index_of_rowid.HeapBytes()) /
         c.events;
     c.reconstruction_bytes_per_event =
-        static_cast<double>(doc->reconstruction.HeapBytes()) / c.events;
+        static_cast<double>(doc->analysis.recon.HeapBytes()) / c.events;
 
     views::MainWindow main({}, {});
     main.SetDocument(std::move(doc));

@@ -24,14 +24,15 @@ std::filesystem::path ImportedTracePath(const std::filesystem::path& source) {
 
 }  // namespace
 
-std::unique_ptr<Document> MakeDocument(core::store::TraceStore store) {
+std::unique_ptr<Document> MakeDocument(core::store::TraceStore store,
+                                       const std::function<void(double)>& progress) {
   auto doc = std::make_unique<Document>();
   doc->path = store.path;
   doc->store = std::move(store);
-  doc->reconstruction = core::analysis::Reconstruct(doc->store);
-  doc->model = timeline::BuildTimelineModel(doc->store, doc->reconstruction);
-  doc->hazards = core::analysis::FindResourceHazards(doc->store, doc->reconstruction);
-  doc->pgo = core::analysis::ComputePgoSeries(doc->store, doc->reconstruction);
+  doc->analysis = core::report::AnalyseTrace(doc->store, /*full=*/true, [&](double f) {
+    if (progress) progress(0.9 * f);
+  });
+  doc->model = timeline::BuildTimelineModel(doc->store, doc->analysis.recon);
   // Everything above read whole columns; from here on the window reads the raw fields of the
   // records it shows from the file (a store made in memory, with no file, keeps its columns).
   std::error_code ec;
@@ -67,10 +68,14 @@ std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
     }
     load_from = 0.5;
   }
+  // loading the file takes up to 0.6 of what is left, the analyses the rest
+  const double analyse_from = load_from + 0.6 * (1.0 - load_from);
   auto store = core::store::LoadTrace(trace, [&](double f) {
-    if (progress) progress(load_from + (0.9 - load_from) * f);
+    if (progress) progress(load_from + (analyse_from - load_from) * f);
   });
-  auto doc = MakeDocument(std::move(store));
+  auto doc = MakeDocument(std::move(store), [&](double f) {
+    if (progress) progress(analyse_from + (1.0 - analyse_from) * f);
+  });
   doc->path = trace;
   if (progress) progress(1.0);
   return doc;

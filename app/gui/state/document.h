@@ -1,6 +1,9 @@
-// Document: one loaded trace with everything the window derives from it (reconstruction,
-// timeline model, hazards, PGO series) and the ViewState of what the user looks at. Loading runs
-// on a worker thread (DocumentLoader); the window only ever sees a complete Document.
+// Document: one loaded trace with everything the window derives from it and the ViewState of
+// what the user looks at. The analyses are exactly what `report` runs
+// (core::report::AnalyseTrace, full): the panels draw those results, or call the same
+// core/analysis functions with the selected range, so a figure cannot differ between the window
+// and the reports. Loading runs on a worker thread (DocumentLoader); the window only ever sees a
+// complete Document.
 //
 // Memory: once everything that needs whole event columns is built, a document made from a trace
 // file releases the bulk columns (EventColumns::ReleaseBulkColumns): only store.events.ts, .kind,
@@ -20,9 +23,7 @@
 #include "app/gui/state/event_filter_worker.h"
 #include "app/gui/state/view_state.h"
 #include "app/gui/timeline/timeline_model.h"
-#include "core/analysis/pgo_series.h"
-#include "core/analysis/reconstruction.h"
-#include "core/analysis/resource_hazards.h"
+#include "core/report/report_data.h"
 #include "core/store/record_reader.h"
 #include "core/store/trace_store.h"
 
@@ -31,12 +32,11 @@ namespace app::gui::state {
 struct Document {
   std::filesystem::path path;
   core::store::TraceStore store;
-  core::analysis::Reconstruction reconstruction;
+  // The reconstruction (analysis.recon) and every analysis `report` runs, computed at load while
+  // the event columns are resident. analysis.store points at `store`.
+  core::report::ReportData analysis;
   timeline::TimelineModel model;
   ViewState view;
-  // What the findings and PGO panels show, computed at load while the columns are resident.
-  core::analysis::HazardAnalysis hazards;
-  core::analysis::PgoSeries pgo;
   // Whole records of events, from memory or (columns released) from the file. UI thread only.
   std::unique_ptr<core::store::RecordReader> records;
   // The event table's text filter (declared last: its thread reads `store`, so it stops first).
@@ -51,8 +51,10 @@ std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
                                        const std::function<void(double)>& progress = {});
 
 // Builds a Document around an already loaded store (the bench and tests use this). The bulk
-// columns are released when the store has its trace file to read records from.
-std::unique_ptr<Document> MakeDocument(core::store::TraceStore store);
+// columns are released when the store has its trace file to read records from. `progress` gets
+// the analysis's fractions in [0, 1] (may be empty).
+std::unique_ptr<Document> MakeDocument(core::store::TraceStore store,
+                                       const std::function<void(double)>& progress = {});
 
 // Loads one document on a worker thread. Start() while busy is ignored.
 class DocumentLoader {

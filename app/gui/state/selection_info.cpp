@@ -30,7 +30,7 @@ std::string FenceName(const Document& doc, core::model::FenceId fence) {
 }  // namespace
 
 TimeRange SelectionTimeRange(const Document& doc, const Selection& s) {
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   switch (s.kind) {
     case SelectionKind::kNone:
       return {doc.model.start, doc.model.end};
@@ -95,7 +95,7 @@ TimeRange SelectionTimeRange(const Document& doc, const Selection& s) {
 }
 
 std::string SelectionTitle(const Document& doc, const Selection& s) {
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   switch (s.kind) {
     case SelectionKind::kNone:
       return "nothing selected";
@@ -146,7 +146,7 @@ bool SelectionCovers(const Document& doc, const Selection& selection, const Sele
   }
   // The same rule as PacketsCounted over the whole trace: a packet the timeline draws has run,
   // so name, queue and completion decide.
-  const auto& packets = doc.reconstruction.packets;
+  const auto& packets = doc.analysis.recon.packets;
   using core::analysis::Packet;
   return packets.Get<&Packet::name>(item.index) == selection.index &&
          packets.Get<&Packet::queue>(item.index) == selection.queue &&

@@ -1,8 +1,15 @@
 #include "app/gui/timeline/draw_cache.h"
 
+#include <fmt/format.h>
+
 #include "app/gui/timeline/track_layout.h"
+#include "core/analysis/interrupt_analysis.h"
 
 namespace app::gui::timeline {
+
+std::string PeakRateLabel(uint64_t peak_per_ms) {
+  return fmt::format("peak {} per ms", peak_per_ms);
+}
 
 // counter[k] = the highest value in bucket k of the view ([start + k * bucket, + bucket)).
 void CounterPerBucket(const CounterRow& row, const LodView& view, float width_px, float bucket_px,
@@ -54,9 +61,15 @@ bool DrawCache::Update(const state::Document& doc, float width_px, float min_wid
       FoldMarksOf(track.marks[m], m_view, draw.marks[m]);
       m_items += draw.marks[m].size();
     }
+    draw.peak_per_ms = 0;
     if (!hidden && track.rate_curve && !track.marks.empty() && doc.view.show_rate_curve) {
       draw.rate_bucket_px = rate_bucket_px;
       CountPerBucket(track.marks[0], m_view, width_px, rate_bucket_px, draw.rate);
+      if (track.kind == TrackKind::kInterrupts) {
+        draw.peak_per_ms = core::analysis::PeakInterruptsPerMs(
+            doc.analysis.recon, static_cast<core::model::AdapterId>(track.id),
+            {doc.view.visible.start, doc.view.visible.end});
+      }
     }
     draw.counter_bucket_px = rate_bucket_px;
     if (hidden) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "app/gui/state/document.h"
@@ -18,9 +19,15 @@ struct TrackDraw {
   std::vector<std::vector<DrawMark>> marks;  // [mark row]
   std::vector<uint32_t> rate;                // marks[0] instants per rate bucket
   float rate_bucket_px = 0;
+  // Interrupt rows: the peak rate over the visible range, as the Interrupts panel and the
+  // reports define it (core::analysis::PeakInterruptsPerMs); the curve is drawn relative to it.
+  uint64_t peak_per_ms = 0;
   std::vector<uint32_t> counter;             // the counter's highest value per bucket
   float counter_bucket_px = 0;
 };
+
+// The rate curve's label: "peak N per ms".
+std::string PeakRateLabel(uint64_t peak_per_ms);
 
 // counter[k] = the highest value of `row` in bucket k of the view, [start + k * bucket,
 // start + (k + 1) * bucket) with a bucket of `bucket_px` pixels; empty when the row is.

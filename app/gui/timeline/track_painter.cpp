@@ -24,7 +24,7 @@ struct SpanLook {
 };
 
 SpanLook LookOf(const state::Document& doc, const Lane& lane, uint32_t item) {
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   switch (lane.kind) {
     case LaneKind::kRunSegments: {
       const auto& seg = r.queues[lane.queue].segments[lane.items[item]];
@@ -60,7 +60,7 @@ std::string FenceLabel(const state::Document& doc, core::model::FenceId fence) {
 }
 
 std::string LabelOf(const state::Document& doc, const Lane& lane, uint32_t item) {
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   switch (lane.kind) {
     case LaneKind::kRunSegments: {
       const auto& seg = r.queues[lane.queue].segments[lane.items[item]];
@@ -97,7 +97,7 @@ std::string LabelOf(const state::Document& doc, const Lane& lane, uint32_t item)
 MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_t item) {
   switch (marks.kind) {
     case MarkKind::kInterrupts:
-      return doc.reconstruction.interrupts[marks.items[item]].spurious
+      return doc.analysis.recon.interrupts[marks.items[item]].spurious
                  ? MarkStyle::kInterruptSpurious
                  : MarkStyle::kInterrupt;
     case MarkKind::kModeChanges:
@@ -187,7 +187,7 @@ Selection SelectionOfSpan(const state::Document& doc, const Track& track, size_t
   const Lane& l = track.lanes[lane];
   switch (l.kind) {
     case LaneKind::kRunSegments: {
-      uint32_t packet = doc.reconstruction.queues[l.queue].segments[l.items[item]].packet;
+      uint32_t packet = doc.analysis.recon.queues[l.queue].segments[l.items[item]].packet;
       if (packet == core::analysis::kNoIndex) return {};
       return {SelectionKind::kPacket, packet, 0};
     }
@@ -221,7 +221,7 @@ Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
     case MarkKind::kSubmissions:
       return {SelectionKind::kPacket, m.items[item], 0};
     case MarkKind::kPreemptions: {
-      uint32_t packet = doc.reconstruction.queues[m.queue].segments[m.items[item]].packet;
+      uint32_t packet = doc.analysis.recon.queues[m.queue].segments[m.items[item]].packet;
       if (packet == core::analysis::kNoIndex) return {};
       return {SelectionKind::kPacket, packet, 0};
     }
@@ -230,7 +230,7 @@ Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
     case MarkKind::kMarkers:
       return {SelectionKind::kEvent, m.items[item], 0};
     case MarkKind::kTdrs: {
-      uint32_t event = doc.reconstruction.tdrs[m.items[item]].event;
+      uint32_t event = doc.analysis.recon.tdrs[m.items[item]].event;
       if (event == core::analysis::kNoIndex) return {};
       return {SelectionKind::kEvent, event, 0};
     }
@@ -285,7 +285,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
                           widgets::TextOn(fill), LabelOf(doc, lane, d.first));
         }
         if (lane.kind == LaneKind::kRunSegments &&
-            doc.reconstruction.queues[lane.queue].segments[lane.items[d.first]].preempted) {
+            doc.analysis.recon.queues[lane.queue].segments[lane.items[d.first]].preempted) {
           dl->AddTriangleFilled(ImVec2(x1, y0), ImVec2(x1 - 5 * s, y0), ImVec2(x1, y0 + 5 * s),
                                 widgets::MarkColor(MarkStyle::kPreemption));
         }
@@ -325,9 +325,7 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
       }
       dl->AddPolyline(points.data(), static_cast<int>(points.size()), widgets::RateCurve(), 0,
                       1.5f * s);
-      double bucket_ns = draw.rate_bucket_px / ctx.view->px_per_ns;
-      double per_ms = peak / bucket_ns * 1e6;
-      std::string label = fmt::format("peak {:.0f}/ms", per_ms);
+      std::string label = PeakRateLabel(draw.peak_per_ms);
       dl->AddText(ImVec2(right - ImGui::CalcTextSize(label.c_str()).x - 4 * s, my0 + tick_h),
                   widgets::RateCurve(), label.c_str());
     }
@@ -412,7 +410,7 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
   }
   // Too many to draw: only the selected item's arrows, found from the selection itself (a
   // frame never walks all links).
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   auto draw_wait = [&](uint32_t wait, bool cpu) {
     TimeNs to = cpu ? r.cpu_waits[wait].released : r.waits[wait].unblocked;
     for (size_t i = to_ts.LowerBound(to); i < to_ts.size() && to_ts[i] == to; ++i) {

@@ -7,6 +7,7 @@
 #include "app/gui/widgets/time_format.h"
 #include "core/analysis/packet_stats.h"
 #include "core/model/event_kind.h"
+#include "core/report/figure_labels.h"
 
 namespace app::gui::views {
 namespace {
@@ -104,14 +105,23 @@ void DetailsView::DrawTraceSummary(const state::Document& doc) {
     Field("events", fmt::format("{}", doc.store.events.size()));
     Field("span", widgets::FormatDuration(doc.model.end - doc.model.start));
     Field("queues", fmt::format("{}", doc.store.queues.size()));
-    Field("packets", fmt::format("{}", doc.reconstruction.packets.size()));
-    Field("signals / waits", fmt::format("{} / {}", doc.reconstruction.signals.size(),
-                                         doc.reconstruction.waits.size()));
-    Field("CPU waits", fmt::format("{}", doc.reconstruction.cpu_waits.size()));
-    Field("interrupts", fmt::format("{}", doc.reconstruction.interrupts.size()));
-    Field("background tasks", fmt::format("{}", doc.reconstruction.tasks.size()));
-    for (const auto& p : doc.reconstruction.problems) {
+    const core::analysis::PacketCounts packets =
+        core::analysis::TotalPacketCounts(doc.analysis.queue_time);
+    Field("packets", fmt::format("{} submitted, {} {}, {} {}, {} {}", packets.submitted,
+                                 packets.started, core::report::kPacketsStarted,
+                                 packets.completed, core::report::kPacketsCompleted,
+                                 packets.running_at_end, core::report::kPacketsRunningAtEnd));
+    Field("signals / waits", fmt::format("{} / {}", doc.analysis.recon.signals.size(),
+                                         doc.analysis.recon.waits.size()));
+    Field("CPU waits", fmt::format("{}", doc.analysis.recon.cpu_waits.size()));
+    Field("interrupts", fmt::format("{}", doc.analysis.recon.interrupts.size()));
+    Field("background tasks", fmt::format("{}", doc.analysis.recon.tasks.size()));
+    for (const auto& p : doc.analysis.recon.problems) {
       Field(p.name.c_str(), fmt::format("{} ({})", p.count, p.description));
+    }
+    for (const auto& p : doc.store.problems) {
+      Field(p.name.c_str(),
+            fmt::format("{} ({}) first at {}", p.count, p.description, p.first_place));
     }
     ImGui::EndTable();
   }
@@ -120,7 +130,7 @@ void DetailsView::DrawTraceSummary(const state::Document& doc) {
 
 void DetailsView::DrawFields(state::Document& doc) {
   const Selection sel = doc.view.selection;
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   if (!ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     return;
   }
@@ -299,7 +309,7 @@ void DetailsView::RefreshLinks(const state::Document& doc) {
   m_links_doc = &doc;
   m_links_for = sel;
   m_links.clear();
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   switch (sel.kind) {
     case SelectionKind::kWait: {
       const auto& w = r.waits[sel.index];

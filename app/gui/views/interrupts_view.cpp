@@ -2,44 +2,14 @@
 
 #include <imgui.h>
 
-#include <algorithm>
-#include <map>
-
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
 
 namespace app::gui::views {
 
-std::vector<AdapterInterruptStats> ComputeInterruptStats(const state::Document& doc) {
-  std::map<core::model::AdapterId, AdapterInterruptStats> by_adapter;
-  std::map<core::model::AdapterId, std::vector<core::model::TimeNs>> times;
-  for (const auto& i : doc.reconstruction.interrupts) {
-    auto& s = by_adapter[i.adapter];
-    s.adapter = i.adapter;
-    ++s.total;
-    if (i.spurious) ++s.spurious;
-    if (i.flags & core::model::kInterruptOptimized) ++s.optimized;
-    if (i.flags & core::model::kInterruptScanAll) ++s.scan_all;
-    s.waiters_released += i.waiters_released;
-    times[i.adapter].push_back(i.ts);
-  }
-  std::vector<AdapterInterruptStats> out;
-  for (auto& [adapter, s] : by_adapter) {
-    const auto& ts = times[adapter];  // interrupts are in time order
-    size_t j = 0;
-    for (size_t i = 0; i < ts.size(); ++i) {
-      while (j < ts.size() && ts[j] < ts[i] + 1'000'000) ++j;
-      s.peak_per_ms = std::max(s.peak_per_ms, static_cast<double>(j - i));
-    }
-    out.push_back(s);
-  }
-  return out;
-}
-
 void InterruptsView::Draw(state::Document& doc) {
-  const auto& r = doc.reconstruction;
+  const auto& r = doc.analysis.recon;
   if (m_doc != &doc) {
-    m_stats = ComputeInterruptStats(doc);
     m_doc = &doc;
     m_rows.clear();
     m_rows_spurious = !m_only_spurious;  // force the list to rebuild
@@ -48,16 +18,16 @@ void InterruptsView::Draw(state::Document& doc) {
     ImGui::TextDisabled("No interrupt records in this trace.");
     return;
   }
-  const double span_ms = std::max(1.0, (doc.model.end - doc.model.start) / 1e6);
   constexpr ImGuiTableFlags kFlags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("per_adapter", 8, kFlags)) {
     for (const char* c : {"adapter", "interrupts", "spurious", "optimized (named queue)",
-                          "scan all logs", "waiters released", "mean /ms", "peak /ms"}) {
+                          "scan all logs", "waiters released", "mean per ms",
+                          "peak per ms (most in any 1 ms)"}) {
       ImGui::TableSetupColumn(c);
     }
     ImGui::TableHeadersRow();
-    for (const auto& s : m_stats) {
+    for (const auto& s : doc.analysis.interrupts.per_adapter) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       const auto* a = doc.store.FindAdapter(s.adapter);
@@ -74,9 +44,9 @@ void InterruptsView::Draw(state::Document& doc) {
       ImGui::TableSetColumnIndex(5);
       ImGui::Text("%llu", static_cast<unsigned long long>(s.waiters_released));
       ImGui::TableSetColumnIndex(6);
-      ImGui::Text("%.2f", s.total / span_ms);
+      ImGui::Text("%.2f", s.mean_per_ms);
       ImGui::TableSetColumnIndex(7);
-      ImGui::Text("%.0f", s.peak_per_ms);
+      ImGui::Text("%llu", static_cast<unsigned long long>(s.peak_per_ms));
     }
     ImGui::EndTable();
   }

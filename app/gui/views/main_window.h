@@ -65,6 +65,8 @@ class MainWindow {
   void ShowPanel(Panel panel) { m_force_panel = panel; }
   SqlConsoleView& sql_console() { return m_sql; }
   const TimelineView& timeline() const { return m_timeline; }
+  RangeStatsView& range_stats() { return m_range_stats; }
+  FindingsView& findings() { return m_findings; }
   const state::Settings& settings() const { return m_settings; }
 
  private:

@@ -42,7 +42,7 @@ void PacketsView::Draw(state::Document& doc) {
   const core::analysis::PacketStatsRange range = PacketPanelRange(doc);
   bool fresh = false;
   if (!m_valid || m_doc != &doc || !SameRange(m_range, range)) {
-    m_rows = core::analysis::ComputePacketStats(doc.store, doc.reconstruction, range);
+    m_rows = core::analysis::ComputePacketStats(doc.store, doc.analysis.recon, range);
     m_doc = &doc;
     m_range = range;
     m_valid = true;

@@ -8,13 +8,13 @@
 
 namespace app::gui::views {
 void PgoView::Draw(state::Document& doc) {
-  const core::analysis::PgoSeries& series = doc.pgo;
+  const core::analysis::PgoSeries& series = doc.analysis.pgo;
   const auto& passes = series.passes;
   if (passes.empty()) {
     ImGui::TextDisabled(
         "No SetBackgroundProcessingMode calls in this trace (%zu background "
         "tasks).",
-        doc.reconstruction.tasks.size());
+        doc.analysis.recon.tasks.size());
     return;
   }
   const bool by_calls = series.boundary == core::analysis::PgoBoundary::kModeChanged;
@@ -33,7 +33,7 @@ void PgoView::Draw(state::Document& doc) {
                                      ImGuiTableFlags_BordersV | ImGuiTableFlags_Resizable;
   if (!ImGui::BeginTable("passes", 10, kFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* c : {"pass", "at", "mode", "action", "FurtherMeasurementsDesired",
+  for (const char* c : {"pass", "at", "mode in force", "action", "FurtherMeasurementsDesired",
                         "tasks queued", "finished / cancelled", "packets (instr. / variant)",
                         "mean packet time", "variants applied"}) {
     ImGui::TableSetupColumn(c);
@@ -54,15 +54,14 @@ void PgoView::Draw(state::Document& doc) {
       ImGui::PopID();
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(widgets::FormatTime(p.start, doc.model.start).c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextUnformatted(core::analysis::ModeInForceText(p).c_str());
       if (by_calls) {
-        ImGui::TableSetColumnIndex(2);
-        ImGui::Text("%s%s", std::string(core::model::BackgroundModeName(p.mode)).c_str(),
-                    p.refused ? " (refused)" : "");
         ImGui::TableSetColumnIndex(3);
         ImGui::TextUnformatted(std::string(core::model::MeasurementsActionName(p.action)).c_str());
-        ImGui::TableSetColumnIndex(4);
-        ImGui::TextUnformatted(p.further_measurements_desired ? "TRUE" : "FALSE");
       }
+      ImGui::TableSetColumnIndex(4);
+      ImGui::TextUnformatted(std::string(core::analysis::FurtherMeasurementsDesiredName(p)).c_str());
       ImGui::TableSetColumnIndex(5);
       ImGui::Text("%llu", static_cast<unsigned long long>(p.tasks_queued));
       ImGui::TableSetColumnIndex(6);

@@ -10,7 +10,8 @@
 
 namespace app::gui::views {
 
-// Draws the series the Document computed at load (Document::pgo).
+// Draws the series the Document computed at load (Document::analysis.pgo), with the mode in
+// force and FurtherMeasurementsDesired worded as the reports word them.
 class PgoView {
  public:
   void Draw(state::Document& doc);
