@@ -42,8 +42,8 @@ void FindingsView::Draw(state::Document& doc) {
   const auto& findings = FindingsOf(doc);
   if (findings.empty()) {
     ImGui::TextDisabled(
-        "No findings: every wait was released, no wait cycles, log overruns, hazards or fence "
-        "rewinds.");
+        "No findings: no wait is stuck (waits still open at the end would be released if the "
+        "trace went on), no wait cycles, log overruns, hazards, fence rewinds or TDRs.");
     return;
   }
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
