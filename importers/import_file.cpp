@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/model/error.h"
+#include "core/store/output_file.h"
 #include "core/store/trace_writer.h"
 #include "importers/chrome_json/chrome_json_importer.h"
 #include "importers/common/compressed_input.h"
@@ -13,6 +14,8 @@ namespace importers {
 
 ImportSummary ImportFile(const std::filesystem::path& input, const std::filesystem::path& output,
                          const ImportOptions& options) {
+  core::store::CheckOutputIsNotInput(input, output, "input file");
+  core::store::ResolveOutputTarget(output);  // refuse a device or FIFO before reading
   DecodedInput decoded = ReadInput(input);
   ImportSummary summary;
   summary.format = decoded.content;

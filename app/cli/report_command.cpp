@@ -10,6 +10,7 @@
 #include "core/report/report_html.h"
 #include "core/report/report_json.h"
 #include "core/report/report_markdown.h"
+#include "core/store/output_file.h"
 
 namespace app::cli {
 
@@ -37,6 +38,10 @@ void RegisterReportCommand(CLI::App& app) {
                   "Exit with code 3 when EXPR over the JSON keys is true, e.g. "
                   "\"interrupts.spurious > 10 || fences.waits_never_unblocked > 0\" (may repeat)");
   cmd->callback([options] {
+    if (!options->output.empty()) {
+      core::store::CheckOutputIsNotInput(options->trace, options->output, "input trace");
+      core::store::ResolveOutputTarget(options->output);  // refuse a device or FIFO up front
+    }
     std::string format = options->format;
     if (format.empty()) {
       std::string ext = std::filesystem::path(options->output).extension().string();
@@ -55,7 +60,7 @@ void RegisterReportCommand(CLI::App& app) {
     if (options->output.empty()) {
       std::cout << content;
     } else {
-      WriteFileAtomically(options->output, content);
+      core::store::WriteFileAtomically(options->output, content);
       std::cerr << fmt::format("wrote {} ({} report, {} bytes)\n", options->output, format,
                                content.size());
     }

@@ -8,6 +8,7 @@
 #include "core/sim/preemption.h"
 #include "core/sim/scenario_loader.h"
 #include "core/sim/simulator.h"
+#include "core/store/output_file.h"
 #include "core/store/trace_writer.h"
 
 namespace app::cli {
@@ -41,6 +42,9 @@ void RegisterSimulateCommand(CLI::App& app) {
                   "triangle, pixel) sets graphics, a compute name (dispatch, thread_group, thread) "
                   "compute; none (pre-WDDM 1.2), dma_buffer and shader set both");
   cmd->callback([args, seed, duration] {
+    if (std::filesystem::exists(args->scenario)) {
+      core::store::CheckOutputIsNotInput(args->scenario, args->output, "scenario file");
+    }
     core::sim::Scenario scenario = core::sim::LoadScenario(args->scenario);
     core::sim::SimOptions options;
     if (*seed) options.seed = args->seed;
