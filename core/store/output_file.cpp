@@ -1,9 +1,11 @@
 #include "core/store/output_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 
 #include "core/model/error.h"
@@ -20,6 +22,32 @@ const char* KindOf(const struct stat& st) {
     case S_IFIFO: return "a FIFO";
     case S_IFSOCK: return "a socket";
     default: return "not a regular file";
+  }
+}
+
+// True when no process `pid` exists (a stale temporary file's writer was killed).
+bool ProcessIsGone(long pid) {
+  if (pid <= 0) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+void RemoveStaleTemporaries(const fs::path& target) {
+  const std::string prefix = target.filename().string() + ".tmp-";
+  fs::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code type_ec;
+    if (!it->is_regular_file(type_ec)) continue;
+    if (ProcessIsGone(std::stol(digits))) {
+      std::error_code ignored;
+      fs::remove(it->path(), ignored);
+    }
   }
 }
 
@@ -61,6 +89,7 @@ void CheckOutputIsNotInput(const fs::path& input, const fs::path& output, std::s
 }
 
 fs::path PrepareTemporaryFor(const fs::path& target) {
+  RemoveStaleTemporaries(target);
   fs::path temp = target;
   temp += ".tmp-" + std::to_string(static_cast<long>(::getpid()));
   std::error_code ignored;

@@ -6,6 +6,8 @@
 //  * An output that exists and is not a regular file (a device node, a FIFO, a directory, a
 //    socket) is refused instead of being replaced by a regular file. A symbolic link is followed:
 //    the file it points to is written and the link kept.
+//  * Temporary files left by runs that were killed (`<target>.tmp-<pid>` whose process is gone)
+//    are removed before a new one is made, so they never pile up; those of live processes stay.
 #pragma once
 
 #include <filesystem>
@@ -25,7 +27,8 @@ std::filesystem::path ResolveOutputTarget(const std::filesystem::path& output);
 void CheckOutputIsNotInput(const std::filesystem::path& input,
                            const std::filesystem::path& output, std::string_view what);
 
-// `<target>.tmp-<this pid>` (removed if present). `target` is a ResolveOutputTarget() result.
+// `<target>.tmp-<this pid>` (removed if present), after removing stale temporary files of
+// `target` left by processes that no longer exist. `target` is a ResolveOutputTarget() result.
 std::filesystem::path PrepareTemporaryFor(const std::filesystem::path& target);
 
 // Syncs `temp` and renames it over `target`; on failure removes `temp` and throws core::Error.

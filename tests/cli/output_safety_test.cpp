@@ -109,3 +109,25 @@ TEST(CliOutputSafety, SymbolicLinkOutputWritesTheFileItPointsToAndKeepsTheLink) 
   EXPECT_TRUE(fs::is_symlink(dir / "trace-link.db"));
   EXPECT_TRUE(fs::is_regular_file(dir / "real" / "trace.db"));
 }
+
+TEST(CliOutputSafety, StaleTemporaryFilesOfKilledRunsAreRemovedThoseOfLiveOnesKept) {
+  ScratchDir dir;
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // `child` is now a pid with no process
+  const fs::path stale = dir / ("trace.db.tmp-" + std::to_string(child));
+  const fs::path live = dir / ("trace.db.tmp-" + std::to_string(::getpid()));
+  const fs::path other = dir / ("other.db.tmp-" + std::to_string(child));
+  for (const fs::path& p : {stale, live, other}) std::ofstream(p) << "partial";
+  auto r = RunFencescope("simulate default --duration-ms 1 -o " + Quote(dir / "trace.db"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));  // another target's: not this run's to judge
+  // the same for a file written whole (a report)
+  std::ofstream(dir / ("r.json.tmp-" + std::to_string(child))) << "partial";
+  r = RunFencescope("report " + Quote(dir / "trace.db") + " -o " + Quote(dir / "r.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir / ("r.json.tmp-" + std::to_string(child))));
+}
