@@ -19,6 +19,9 @@ void RegisterStatsCommand(CLI::App& app);
 void RegisterReportCommand(CLI::App& app);
 void RegisterCompareCommand(CLI::App& app);
 
+// A check for a numeric option: a finite number in [min, max] (CLI::Range lets NaN through).
+CLI::Validator FiniteRange(double min, double max);
+
 // Registers every headless subcommand above, in the order --help lists them.
 void RegisterAllCommands(CLI::App& app);
 
