@@ -33,7 +33,8 @@ void RegisterReportCommand(CLI::App& app) {
       ->check(CLI::IsMember({"html", "json", "md"}));
   cmd->add_option("--path-until", options->path_until_ns,
                   "Walk the critical path back from this time (ns from the trace start) instead "
-                  "of the end of the last packet");
+                  "of the end of the last packet")
+      ->check(FiniteRange(0, 1e18));
   cmd->add_option("--fail-if", options->fail_if,
                   "Exit with code 3 when EXPR over the JSON keys is true, e.g. "
                   "\"interrupts.spurious > 10 || fences.waits_never_unblocked > 0\" (may repeat)");
