@@ -19,6 +19,14 @@ CLI::Validator FiniteRange(double min, double max) {
       fmt::format("NUMBER in [{:g}, {:g}]", min, max));
 }
 
+void AddMaxInflatedOption(CLI::App& cmd, uint64_t& max_inflated) {
+  cmd.add_option("--max-inflated", max_inflated,
+                 "Most bytes a gzip or zip input may inflate to (e.g. 512M, 8G; default 4G); "
+                 "more is an error naming the compressed byte where it was passed")
+      ->transform(CLI::AsSizeValue(/*kb_is_1000=*/false))
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
+}
+
 void RegisterAllCommands(CLI::App& app) {
   RegisterInfoCommand(app);
   RegisterQueryCommand(app);
