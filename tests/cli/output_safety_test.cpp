@@ -61,9 +61,11 @@ TEST(CliOutputSafety, ExportReportAndCompareOntoTheirInputTraceAreRefused) {
   ScratchDir dir;
   const fs::path db = Simulate(dir);
   const std::string before = ReadFile(db);
-  ExpectRefused(RunFencescope("export " + Quote(db) + " -o " + Quote(db)), "the output is the input trace");
-  ExpectRefused(RunFencescope("report " + Quote(db) + " -o " + Quote(db.parent_path() / "." / "sim.db")),
+  ExpectRefused(RunFencescope("export " + Quote(db) + " -o " + Quote(db)),
                 "the output is the input trace");
+  ExpectRefused(
+      RunFencescope("report " + Quote(db) + " -o " + Quote(db.parent_path() / "." / "sim.db")),
+      "the output is the input trace");
   ExpectRefused(RunFencescope("compare " + Quote(db) + " " + Quote(db) + " -o " + Quote(db)),
                 "the output is the first trace");
   EXPECT_EQ(ReadFile(db), before);
