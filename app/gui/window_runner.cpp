@@ -113,7 +113,7 @@ int RunWindow(const RunOptions& options) {
   }
   // Load before opening the window so that a bad file fails fast, with no window flashing.
   std::unique_ptr<state::Document> doc;
-  if (!options.trace.empty()) doc = state::LoadDocument(options.trace);
+  if (!options.trace.empty()) doc = state::LoadDocument(options.trace, {}, options.max_inflated);
 
   views::MainWindow main(settings, settings_file);
   if (doc) main.SetDocument(std::move(doc));
