@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
+#include <zlib.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -147,6 +148,25 @@ TEST(Screenshot, BadInputFailsWithAClearMessageAndNoImage) {
       fmt::format("view '{}' --screenshot '{}' --select wait:999999", db.string(), png.string()));
   EXPECT_EQ(bad_select.exit_code, 1);
   EXPECT_NE(bad_select.err.find("no wait with id 999999"), std::string::npos) << bad_select.err;
+  EXPECT_FALSE(std::filesystem::exists(png));
+}
+
+TEST(Screenshot, ViewStopsAGzipBombAtMaxInflated) {
+  ScratchDir dir;
+  IsolateUserDirs(dir);
+  const auto gz = dir / "bomb.json.gz";
+  gzFile out = gzopen(gz.c_str(), "wb9");
+  ASSERT_NE(out, nullptr);
+  const std::string chunk(1 << 20, '\0');
+  gzwrite(out, "{\"traceEvents\":[", 16);
+  for (int i = 0; i < 16; ++i) gzwrite(out, chunk.data(), static_cast<unsigned>(chunk.size()));
+  gzclose(out);
+  auto png = dir / "out.png";
+  auto r = RunFencescope(fmt::format("view '{}' --max-inflated 1M --screenshot '{}'", gz.string(),
+                                     png.string()));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(gz.string() + ": byte "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max-inflated limit of 1048576 bytes"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(png));
 }
 
