@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <cstdlib>
@@ -149,6 +150,15 @@ TEST(Screenshot, BadInputFailsWithAClearMessageAndNoImage) {
   EXPECT_EQ(bad_select.exit_code, 1);
   EXPECT_NE(bad_select.err.find("no wait with id 999999"), std::string::npos) << bad_select.err;
   EXPECT_FALSE(std::filesystem::exists(png));
+  // a screenshot path that is a FIFO is refused, not replaced by a regular file
+  const auto fifo = dir / "fifo.png";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto onto_fifo =
+      RunFencescope(fmt::format("view '{}' --screenshot '{}'", db.string(), fifo.string()));
+  EXPECT_EQ(onto_fifo.exit_code, 1);
+  EXPECT_NE(onto_fifo.err.find("is a FIFO, not a regular file"), std::string::npos)
+      << onto_fifo.err;
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }
 
 TEST(Screenshot, ViewStopsAGzipBombAtMaxInflated) {
