@@ -1,6 +1,8 @@
 // fencescope: the desktop window and the headless subcommands in one executable.
 // Subcommands run before any window exists, so `report`, `import`, ... work without a display.
 #include <iostream>
+#include <new>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +21,12 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const core::Error& e) {
     std::cerr << "fencescope: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // Commands that read files name them (e.g. import); this is the last resort for the rest.
+    std::string command;
+    for (int i = 1; i < argc; ++i) command += std::string(i > 1 ? " " : "") + argv[i];
+    std::cerr << "fencescope: error: out of memory running: fencescope " << command << "\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "fencescope: error: " << e.what() << "\n";

@@ -1,8 +1,11 @@
 #include "importers/import_file.h"
 
+#include <new>
+
 #include <fmt/format.h>
 
 #include "core/model/error.h"
+#include "core/store/output_file.h"
 #include "core/store/trace_writer.h"
 #include "importers/chrome_json/chrome_json_importer.h"
 #include "importers/common/compressed_input.h"
@@ -11,9 +14,13 @@
 
 namespace importers {
 
-ImportSummary ImportFile(const std::filesystem::path& input, const std::filesystem::path& output,
-                         const ImportOptions& options) {
-  DecodedInput decoded = ReadInput(input);
+namespace {
+
+ImportSummary Import(const std::filesystem::path& input, const std::filesystem::path& output,
+                     const ImportOptions& options, const char*& stage) {
+  stage = "reading and decompressing it";
+  DecodedInput decoded = ReadInput(input, options.max_inflated);
+  stage = "importing its events";
   ImportSummary summary;
   summary.format = decoded.content;
   summary.container = decoded.container;
@@ -47,6 +54,21 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
   }
   if (options.progress) options.progress(1.0);
   return summary;
+}
+
+}  // namespace
+
+ImportSummary ImportFile(const std::filesystem::path& input, const std::filesystem::path& output,
+                         const ImportOptions& options) {
+  core::store::CheckOutputIsNotInput(input, output, "input file");
+  core::store::ResolveOutputTarget(output);  // refuse a device or FIFO before reading
+  const char* stage = "opening it";
+  try {
+    return Import(input, output, options, stage);
+  } catch (const std::bad_alloc&) {
+    throw core::Error(fmt::format("{}: out of memory while {} (nothing was written to {})",
+                                  input.string(), stage, output.string()));
+  }
 }
 
 std::filesystem::path TraceDatabaseFor(const std::filesystem::path& input,

@@ -1,6 +1,5 @@
-// Shared by stats, report and compare: load a trace and analyse it with progress on a terminal,
-// and write an output file atomically (a temporary file beside it, renamed when complete, so a
-// failed run never leaves half a report).
+// Shared by stats, report and compare: load a trace and analyse it with progress on a terminal.
+// Output files are written with core::store::WriteFileAtomically (core/store/output_file.h).
 #pragma once
 
 #include <filesystem>
@@ -20,8 +19,5 @@ struct AnalysedTrace {
 // Throws core::Error for a file that is not a trace.
 // path_until_ns: see core::report::AnalyseTrace (negative: the end of the last run).
 AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, int64_t path_until_ns = -1);
-
-// Throws core::Error naming the file when it cannot be written.
-void WriteFileAtomically(const std::filesystem::path& path, const std::string& content);
 
 }  // namespace app::cli

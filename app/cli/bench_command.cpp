@@ -12,12 +12,15 @@
 namespace app::cli {
 namespace {
 
+constexpr uint64_t kMaxBenchEvents = 10'000'000'000;
+
 void RegisterBenchStore(CLI::App& bench) {
   auto* cmd = bench.add_subcommand(
       "store", "Trace writer and loader against SQLite's own insert and select, same run");
   auto events = std::make_shared<uint64_t>(5'000'000);
   auto dir = std::make_shared<std::string>(std::filesystem::temp_directory_path().string());
-  cmd->add_option("--events", *events, "Number of events (default 5,000,000)");
+  cmd->add_option("--events", *events, "Number of events (default 5,000,000)")
+      ->check(CLI::Range(uint64_t{1}, kMaxBenchEvents));
   cmd->add_option("--dir", *dir, "Directory for the scratch databases");
   cmd->callback([events, dir] {
     auto r = core::store::RunStoreBenchmark(*events, std::filesystem::path(*dir) /
@@ -42,7 +45,8 @@ void RegisterBenchSimulate(CLI::App& bench) {
   auto events = std::make_shared<uint64_t>(5'000'000);
   auto scenario = std::make_shared<std::string>("default");
   auto dir = std::make_shared<std::string>(std::filesystem::temp_directory_path().string());
-  cmd->add_option("--events", *events, "Least number of events to simulate (default 5,000,000)");
+  cmd->add_option("--events", *events, "Least number of events to simulate (default 5,000,000)")
+      ->check(CLI::Range(uint64_t{1}, kMaxBenchEvents));
   cmd->add_option("--scenario", *scenario, "Scenario file or embedded name (default: default)");
   cmd->add_option("--dir", *dir, "Directory for the scratch databases");
   cmd->callback([events, scenario, dir] {
@@ -64,7 +68,8 @@ void RegisterBenchReport(CLI::App& bench) {
       "report", "Time to analyse and render the reports of a large trace next to the time to load it");
   auto events = std::make_shared<uint64_t>(10'000'000);
   auto trace = std::make_shared<std::string>();
-  cmd->add_option("--events", *events, "Events in the generated trace (default 10,000,000)");
+  cmd->add_option("--events", *events, "Events in the generated trace (default 10,000,000)")
+      ->check(CLI::Range(uint64_t{1}, kMaxBenchEvents));
   cmd->add_option("--trace", *trace,
                   "Use (or create once and keep) this trace file instead of a scratch one");
   cmd->callback([events, trace] {

@@ -100,7 +100,8 @@ void RegisterBenchImport(CLI::App& bench) {
   auto repeat = std::make_shared<int>(3);
   auto dir = std::make_shared<std::string>(std::filesystem::temp_directory_path().string());
   cmd->add_option("FILE", *file, "File to import (any format `import` reads)")->required();
-  cmd->add_option("--repeat", *repeat, "Runs; the best is reported (default 3)");
+  cmd->add_option("--repeat", *repeat, "Runs; the best is reported (default 3)")
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--dir", *dir, "Directory for the scratch trace");
   cmd->callback([file, repeat, dir] {
     if (*repeat < 1) throw core::Error("--repeat must be at least 1");

@@ -19,6 +19,12 @@ void RegisterStatsCommand(CLI::App& app);
 void RegisterReportCommand(CLI::App& app);
 void RegisterCompareCommand(CLI::App& app);
 
+// A check for a numeric option: a finite number in [min, max] (CLI::Range lets NaN through).
+CLI::Validator FiniteRange(double min, double max);
+
+// `--max-inflated SIZE` (import, view): bytes, or with a unit (10M, 4G, 4GiB; K = 1024).
+void AddMaxInflatedOption(CLI::App& cmd, uint64_t& max_inflated);
+
 // Registers every headless subcommand above, in the order --help lists them.
 void RegisterAllCommands(CLI::App& app);
 

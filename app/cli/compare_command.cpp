@@ -6,6 +6,7 @@
 #include "app/cli/commands.h"
 #include "core/report/compare.h"
 #include "core/report/report_json.h"
+#include "core/store/output_file.h"
 
 namespace app::cli {
 
@@ -27,6 +28,11 @@ void RegisterCompareCommand(CLI::App& app) {
   cmd->add_option("-o,--output", options->output, "Output file (default: standard output)");
   cmd->add_flag("--all", options->all, "text: list unchanged metrics too");
   cmd->callback([options] {
+    if (!options->output.empty()) {
+      core::store::CheckOutputIsNotInput(options->a, options->output, "first trace");
+      core::store::CheckOutputIsNotInput(options->b, options->output, "second trace");
+      core::store::ResolveOutputTarget(options->output);  // refuse a device or FIFO up front
+    }
     AnalysedTrace a = LoadAndAnalyse(options->a, /*full=*/true);
     core::report::Json ja = core::report::ReportJson(a.data);
     AnalysedTrace b = LoadAndAnalyse(options->b, /*full=*/true);
@@ -38,7 +44,7 @@ void RegisterCompareCommand(CLI::App& app) {
     if (options->output.empty()) {
       std::cout << content;
     } else {
-      WriteFileAtomically(options->output, content);
+      core::store::WriteFileAtomically(options->output, content);
     }
   });
 }

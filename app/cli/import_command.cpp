@@ -16,14 +16,17 @@ void RegisterImportCommand(CLI::App& app) {
   auto input = std::make_shared<std::string>();
   auto output = std::make_shared<std::string>();
   auto lenient = std::make_shared<bool>(false);
+  auto max_inflated = std::make_shared<uint64_t>(importers::ImportOptions{}.max_inflated);
   cmd->add_option("FILE", *input, "File to import (format sniffed from its content)")->required();
   cmd->add_option("-o,--output", *output, "fencescope trace database to write")->required();
   cmd->add_flag("--lenient", *lenient,
                 "Skip malformed events (and a truncated end) and count them as import problems");
-  cmd->callback([input, output, lenient] {
+  AddMaxInflatedOption(*cmd, *max_inflated);
+  cmd->callback([input, output, lenient, max_inflated] {
     TerminalProgress progress("import");
     importers::ImportOptions options;
     options.lenient = *lenient;
+    options.max_inflated = *max_inflated;
     options.progress = [&progress](double f) { progress.Update(f); };
     const importers::ImportSummary summary = importers::ImportFile(*input, *output, options);
     progress.Finish();

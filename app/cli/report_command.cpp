@@ -10,6 +10,7 @@
 #include "core/report/report_html.h"
 #include "core/report/report_json.h"
 #include "core/report/report_markdown.h"
+#include "core/store/output_file.h"
 
 namespace app::cli {
 
@@ -32,11 +33,16 @@ void RegisterReportCommand(CLI::App& app) {
       ->check(CLI::IsMember({"html", "json", "md"}));
   cmd->add_option("--path-until", options->path_until_ns,
                   "Walk the critical path back from this time (ns from the trace start) instead "
-                  "of the end of the last packet");
+                  "of the end of the last packet")
+      ->check(FiniteRange(0, 1e18));
   cmd->add_option("--fail-if", options->fail_if,
                   "Exit with code 3 when EXPR over the JSON keys is true, e.g. "
                   "\"interrupts.spurious > 10 || fences.waits_never_unblocked > 0\" (may repeat)");
   cmd->callback([options] {
+    if (!options->output.empty()) {
+      core::store::CheckOutputIsNotInput(options->trace, options->output, "input trace");
+      core::store::ResolveOutputTarget(options->output);  // refuse a device or FIFO up front
+    }
     std::string format = options->format;
     if (format.empty()) {
       std::string ext = std::filesystem::path(options->output).extension().string();
@@ -55,7 +61,7 @@ void RegisterReportCommand(CLI::App& app) {
     if (options->output.empty()) {
       std::cout << content;
     } else {
-      WriteFileAtomically(options->output, content);
+      core::store::WriteFileAtomically(options->output, content);
       std::cerr << fmt::format("wrote {} ({} report, {} bytes)\n", options->output, format,
                                content.size());
     }

@@ -8,6 +8,7 @@
 #include "core/sim/preemption.h"
 #include "core/sim/scenario_loader.h"
 #include "core/sim/simulator.h"
+#include "core/store/output_file.h"
 #include "core/store/trace_writer.h"
 
 namespace app::cli {
@@ -30,17 +31,23 @@ void RegisterSimulateCommand(CLI::App& app) {
                   "Scenario .toml file, or an embedded scenario: " + names)
       ->required();
   cmd->add_option("-o,--output", args->output, "Trace database to write")->required();
-  auto* seed = cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)");
+  auto* seed = cmd->add_option("--seed", args->seed, "Random seed (default: the scenario's)")
+                   ->check(FiniteRange(0, 18446744073709551615.0));
   cmd->add_option("--fence-mode", args->fence_mode,
                   "native (WDDM 3.2 native fences) or monitored (legacy monitored fences)")
       ->check(CLI::IsMember({"native", "monitored"}));
-  auto* duration = cmd->add_option("--duration-ms", args->duration_ms,
-                                   "Time limit in simulated milliseconds (default: the scenario's)");
+  auto* duration =
+      cmd->add_option("--duration-ms", args->duration_ms,
+                      "Time limit in simulated milliseconds (default: the scenario's)")
+          ->check(FiniteRange(0, core::sim::kMaxDurationMs));
   cmd->add_option("--preemption-granularity", args->preemption_granularity,
                   "Replace every adapter's preemption granularity: a graphics name (primitive, "
                   "triangle, pixel) sets graphics, a compute name (dispatch, thread_group, thread) "
                   "compute; none (pre-WDDM 1.2), dma_buffer and shader set both");
   cmd->callback([args, seed, duration] {
+    if (std::filesystem::exists(args->scenario)) {
+      core::store::CheckOutputIsNotInput(args->scenario, args->output, "scenario file");
+    }
     core::sim::Scenario scenario = core::sim::LoadScenario(args->scenario);
     core::sim::SimOptions options;
     if (*seed) options.seed = args->seed;
@@ -50,7 +57,7 @@ void RegisterSimulateCommand(CLI::App& app) {
     }
     if (*duration) {
       if (args->duration_ms <= 0) throw core::Error("--duration-ms must be > 0");
-      options.duration_ns = static_cast<core::model::DurationNs>(args->duration_ms * 1e6);
+      options.duration_ns = static_cast<core::model::DurationNs>(args->duration_ms * 1e6 + 0.5);
     }
     if (!args->preemption_granularity.empty() &&
         !core::sim::ApplyGranularityOverride(args->preemption_granularity, options)) {

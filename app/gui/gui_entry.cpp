@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/cli/commands.h"
 #include "app/cli/terminal_progress.h"
 #include "app/gui/bench/ui_benchmark.h"
 #include "app/gui/platform/user_dirs.h"
@@ -28,8 +29,10 @@ void RegisterBenchUi(CLI::App& app) {
       "resident bytes per event");
   auto events = std::make_shared<std::vector<uint64_t>>();
   auto frames = std::make_shared<int>(40);
-  cmd->add_option("--events", *events, "Event counts to measure (default: 10000 1000000 10000000)");
-  cmd->add_option("--frames", *frames, "Frames measured per case (default 40)");
+  cmd->add_option("--events", *events, "Event counts to measure (default: 10000 1000000 10000000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{10'000'000'000}));
+  cmd->add_option("--frames", *frames, "Frames measured per case (default 40)")
+      ->check(CLI::Range(1, 100000));
   cmd->callback([events, frames] {
     std::vector<uint64_t> counts = *events;
     if (counts.empty()) counts = {10'000, 1'000'000, 10'000'000};
@@ -49,7 +52,8 @@ void RegisterWindowCommands(CLI::App& app) {
   view->add_option("FILE", *trace, "Trace database (.db) to open")->required();
   view->add_option("--screenshot", options->screenshot,
                    "Render headless (e.g. under xvfb-run), write this PNG and exit");
-  view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)");
+  view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)")
+      ->check(CLI::Range(1, 100000));
   view->add_option("--window", *window, "Visible range START_NS END_NS (trace time)")->expected(2);
   view->add_option("--range", *range, "Selected range START_NS END_NS (range statistics)")
       ->expected(2);
@@ -59,7 +63,10 @@ void RegisterWindowCommands(CLI::App& app) {
                    "Panel under the timeline: stats, events, interrupts, pgo, findings, sql, "
                    "tracks, packets");
   view->add_option("--sql", options->sql, "Query to run in the SQL console");
-  view->add_option("--size", *size, "Window size WIDTH HEIGHT (1600 1000)")->expected(2);
+  view->add_option("--size", *size, "Window size WIDTH HEIGHT (1600 1000)")
+      ->expected(2)
+      ->check(CLI::Range(1, 16384));
+  cli::AddMaxInflatedOption(*view, options->max_inflated);
   view->callback([options, trace, window, range, size] {
     gui::RunOptions run = *options;
     run.trace = *trace;

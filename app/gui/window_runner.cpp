@@ -10,6 +10,7 @@
 #include "app/gui/state/selection_info.h"
 #include "app/gui/views/main_window.h"
 #include "core/model/error.h"
+#include "core/store/output_file.h"
 
 namespace app::gui {
 namespace {
@@ -101,6 +102,8 @@ void ApplyOptions(views::MainWindow& main, const RunOptions& options) {
 
 int RunWindow(const RunOptions& options) {
   const bool screenshot = !options.screenshot.empty();
+  // refuse a device, FIFO or directory before anything is loaded or a window opens
+  if (screenshot) core::store::ResolveOutputTarget(options.screenshot);
   state::Settings settings;
   std::filesystem::path settings_file;
   platform::WindowOptions window_options;
@@ -113,7 +116,7 @@ int RunWindow(const RunOptions& options) {
   }
   // Load before opening the window so that a bad file fails fast, with no window flashing.
   std::unique_ptr<state::Document> doc;
-  if (!options.trace.empty()) doc = state::LoadDocument(options.trace);
+  if (!options.trace.empty()) doc = state::LoadDocument(options.trace, {}, options.max_inflated);
 
   views::MainWindow main(settings, settings_file);
   if (doc) main.SetDocument(std::move(doc));
@@ -126,10 +129,10 @@ int RunWindow(const RunOptions& options) {
     main.DrawFrame();
     window.Render();
     if (screenshot && frame + 1 >= std::max(options.frames, 1)) {
-      std::filesystem::path temp = options.screenshot;
-      temp += ".tmp.png";
-      window.WriteScreenshot(temp);
-      std::filesystem::rename(temp, options.screenshot);
+      core::store::WriteFileAtomically(options.screenshot, [&](const std::filesystem::path& temp) {
+        window.WriteScreenshot(temp);
+        return true;
+      });
       break;
     }
     window.SwapBuffers();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/gui/state/view_state.h"
+#include "importers/common/compressed_input.h"
 
 namespace app::gui {
 
@@ -21,6 +22,7 @@ struct RunOptions {
   std::string select;                      // "event:ROWID", "packet:ID", "signal:ID", "wait:ID"
   std::string panel;  // panel shown under the timeline ("stats", "events", ...)
   std::string sql;    // query run in the SQL console
+  uint64_t max_inflated = importers::kDefaultMaxInflated;  // of a gzip / zip file imported
 };
 
 // Returns the process exit code. Throws core::Error for bad input (file, --select, --panel).

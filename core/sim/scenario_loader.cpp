@@ -2,6 +2,8 @@
 #include "core/sim/scenario_loader.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -67,11 +69,31 @@ class TableReader {
     if (v < 0) Fail(key, "must not be negative");
     return v;
   }
+  // An integer in [lo, hi] (for values narrowed to 32 bits and counts).
+  int64_t IntIn(std::string_view key, int64_t fallback, int64_t lo, int64_t hi) {
+    const int64_t v = Int(key, fallback);
+    if (v < lo || v > hi) {
+      Fail(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+    }
+    return v;
+  }
+  // A finite number (TOML also has nan and inf).
   double Number(std::string_view key, double fallback) {
     const toml::node* n = Get(key);
     if (!n) return fallback;
     if (!n->is_number()) Fail(key, "expected a number");
-    return *n->value<double>();
+    const double v = *n->value<double>();
+    if (!std::isfinite(v)) Fail(key, "must be a finite number");
+    return v;
+  }
+  // A time `value` in units of `ns_per_unit` nanoseconds, checked against kMaxDurationMs.
+  DurationNs Nanoseconds(std::string_view key, double value, double ns_per_unit) {
+    const double ns = value * ns_per_unit;
+    if (ns > kMaxDurationMs * 1e6) {
+      Fail(key, "too large (at most " + std::to_string(static_cast<int64_t>(kMaxDurationMs)) +
+                    " ms)");
+    }
+    return static_cast<DurationNs>(ns + 0.5);
   }
   double Fraction(std::string_view key, double fallback) {
     double v = Number(key, fallback);
@@ -92,7 +114,7 @@ class TableReader {
     }
     double us = Number(key, 0);
     if (us < 0) Fail(key, "must not be negative");
-    return static_cast<DurationNs>(us * 1000.0 + 0.5);
+    return Nanoseconds(key, us, 1e3);
   }
   FrameExpr Expr(std::string_view key, FrameExpr fallback) {
     const toml::node* n = Get(key);
@@ -216,7 +238,7 @@ void ReadAdapterPreemption(TableReader& r, AdapterSpec& a) {
   if (r.Get("tdr_timeout_ms")) {
     const double ms = r.Number("tdr_timeout_ms", 0);
     if (ms <= 0) r.Fail("tdr_timeout_ms", "must be > 0");
-    a.tdr_timeout_ns = static_cast<DurationNs>(ms * 1e6 + 0.5);
+    a.tdr_timeout_ns = r.Nanoseconds("tdr_timeout_ms", ms, 1e6);
   }
 }
 
@@ -248,8 +270,9 @@ void ReadAdapter(TableReader& r, Scenario& s) {
   a.interrupt_latency_ns = r.Micros("interrupt_latency_us", a.interrupt_latency_ns);
   a.held_wait_release_ns = r.Micros("held_wait_release_us", a.held_wait_release_ns);
   a.propagation_ns = r.Micros("propagation_us", a.propagation_ns);
-  a.log_bytes = static_cast<uint32_t>(r.NonNegative("log_bytes", a.log_bytes));
-  a.log_max_bytes = static_cast<uint32_t>(r.NonNegative("log_max_bytes", a.log_max_bytes));
+  a.log_bytes = static_cast<uint32_t>(r.IntIn("log_bytes", a.log_bytes, 0, UINT32_MAX));
+  a.log_max_bytes =
+      static_cast<uint32_t>(r.IntIn("log_max_bytes", a.log_max_bytes, 0, UINT32_MAX));
   if (a.log_bytes < 256) r.Fail("log_bytes", "must be at least 256 (header plus entries)");
   if (a.log_max_bytes < a.log_bytes) a.log_max_bytes = a.log_bytes;
   a.grow_logs_when_tracing = r.Bool("grow_logs_when_tracing", a.grow_logs_when_tracing);
@@ -515,7 +538,7 @@ Scenario ReadScenario(const toml::table& root, const std::string& file) {
     s.process_name = r.String("process", s.process_name);
     const double ms = r.Number("duration_ms", 100);
     if (ms <= 0) r.Fail("duration_ms", "must be > 0");
-    s.duration_ns = static_cast<DurationNs>(ms * 1e6);
+    s.duration_ns = r.Nanoseconds("duration_ms", ms, 1e6);
     const int64_t seed = r.Int("seed", 1);
     if (seed < 0) r.Fail("seed", "must not be negative");
     s.seed = static_cast<uint64_t>(seed);
@@ -543,7 +566,7 @@ Scenario ReadScenario(const toml::table& root, const std::string& file) {
     q.name = r.RequireString("name");
     q.engine = ResolveKey(r, "engine", engines, "engine");
     q.type = QueueTypeOf(s.engines[q.engine].type);
-    q.priority = static_cast<int32_t>(r.Int("priority", 0));
+    q.priority = static_cast<int32_t>(r.IntIn("priority", 0, INT32_MIN, INT32_MAX));
     s.queues.push_back(std::move(q));
   });
   if (s.queues.empty()) top.Fail({}, "a scenario needs at least one [[queue]]");
@@ -583,9 +606,10 @@ Scenario ReadScenario(const toml::table& root, const std::string& file) {
     BackgroundSpec& b = s.background;
     b.supported = r.Bool("supported", b.supported);
     b.developer_mode = r.Bool("developer_mode", b.developer_mode);
-    b.threads = static_cast<int32_t>(r.Int("threads", b.threads));
-    b.max_tasks = static_cast<int32_t>(r.Int("max_tasks", b.max_tasks));
-    b.high_priority_tasks = static_cast<int32_t>(r.Int("high_priority_tasks", b.high_priority_tasks));
+    b.threads = static_cast<int32_t>(r.IntIn("threads", b.threads, 0, INT32_MAX));
+    b.max_tasks = static_cast<int32_t>(r.IntIn("max_tasks", b.max_tasks, 0, INT32_MAX));
+    b.high_priority_tasks = static_cast<int32_t>(
+        r.IntIn("high_priority_tasks", b.high_priority_tasks, 0, INT32_MAX));
     if (b.max_tasks < 1) r.Fail("max_tasks", "must be at least 1");
     if (b.high_priority_tasks < b.max_tasks) r.Fail("high_priority_tasks", "must be >= max_tasks");
     if (b.threads < b.high_priority_tasks) r.Fail("threads", "must be >= high_priority_tasks");
@@ -605,8 +629,8 @@ Scenario ReadScenario(const toml::table& root, const std::string& file) {
   ForEachTable(top, root, "pso", [&](TableReader& r) {
     PsoSpec p;
     p.name = r.RequireString("name");
-    p.shaders = static_cast<uint32_t>(r.Int("shaders", 1));
-    p.levels = static_cast<int32_t>(r.Int("levels", p.levels));
+    p.shaders = static_cast<uint32_t>(r.IntIn("shaders", 1, 0, UINT32_MAX));
+    p.levels = static_cast<int32_t>(r.IntIn("levels", p.levels, 0, INT32_MAX));
     if (p.levels < 0) r.Fail("levels", "must not be negative");
     p.speedup = r.Number("speedup", p.speedup);
     if (p.speedup <= 0 || p.speedup > 1) r.Fail("speedup", "must be in (0, 1]");

@@ -11,6 +11,10 @@
 
 namespace core::sim {
 
+// The longest time a scenario (or `simulate --duration-ms`) may give: 1e9 ms, about 11.6 days.
+// Larger values would overflow the nanosecond clock once added to other times.
+inline constexpr double kMaxDurationMs = 1e9;
+
 // Parses scenario text; `source_name` names it in messages (a path or "default.toml").
 Scenario ParseScenario(std::string_view text, const std::string& source_name);
 

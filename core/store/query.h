@@ -1,7 +1,16 @@
 // Runs one read-only SQL statement against a trace file and returns the result as text cells,
 // for `fencescope query` and the UI's SQL console.
+//
+// Read-only in fact, not only by the file's open mode: an authorizer allows reading tables
+// (SELECT, WITH RECURSIVE, functions other than fts3_tokenizer and load_extension, and the
+// PRAGMAs that only describe the schema); anything else (VACUUM INTO, ATTACH, writes, schema
+// changes, transactions) is refused when the statement is prepared. The two-argument
+// fts3_tokenizer is turned off. Exactly one statement is run: a string holding a second one is
+// an error naming it (nothing is run). A statement still running after `timeout_seconds` is
+// stopped with an error saying the limit was reached.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -14,9 +23,13 @@ struct QueryResult {
   bool truncated = false;                      // more than max_rows rows existed
 };
 
-// Throws core::Error naming the file for an invalid trace or SQL error. The database is opened
-// read-only, so a statement that writes fails.
+// The time limit of a query unless told otherwise (`fencescope query --timeout`).
+inline constexpr double kDefaultQueryTimeoutSeconds = 60.0;
+
+// Throws core::Error naming the file for an invalid trace, an SQL error, a refused statement or
+// the time limit. timeout_seconds <= 0: no limit.
 QueryResult RunQuery(const std::filesystem::path& trace, const std::string& sql,
-                     size_t max_rows = SIZE_MAX);
+                     size_t max_rows = SIZE_MAX,
+                     double timeout_seconds = kDefaultQueryTimeoutSeconds);
 
 }  // namespace core::store

@@ -1,11 +1,9 @@
 #include "core/store/trace_writer.h"
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <fcntl.h>
 
 #include "core/model/error.h"
+#include "core/store/output_file.h"
 #include "core/store/schema_sql.h"
 #include "core/store/sqlite_db.h"
 
@@ -32,12 +30,6 @@ enum IdSlot {
   kAdapterSlot, kEngineSlot, kQueueSlot, kProcessSlot, kContextSlot, kThreadSlot, kFenceSlot,
   kPsoSlot, kResourceSlot, kCounterSlot
 };
-
-std::filesystem::path TemporaryPathFor(const std::filesystem::path& target) {
-  std::filesystem::path temp = target;
-  temp += ".tmp-" + std::to_string(getpid());
-  return temp;
-}
 }  // namespace
 
 struct TraceWriter::Statements {
@@ -46,9 +38,7 @@ struct TraceWriter::Statements {
 };
 
 TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
-    : m_target(std::move(target)), m_temp(TemporaryPathFor(m_target)) {
-  std::error_code ignored;
-  std::filesystem::remove(m_temp, ignored);
+    : m_target(ResolveOutputTarget(target)), m_temp(PrepareTemporaryFor(m_target)) {
   m_db = std::make_unique<Database>(m_temp.string(), Database::Mode::kCreate);
   // Safe only because the file is discarded on failure and synced once before the rename.
   m_db->Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
@@ -432,17 +422,7 @@ void TraceWriter::Commit() {
   m_db.reset();
 
   // One fsync of the complete file, then the atomic rename.
-  int fd = ::open(m_temp.c_str(), O_RDONLY);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
-  std::error_code error;
-  std::filesystem::rename(m_temp, m_target, error);
-  if (error) {
-    throw Error(m_target.string() + ": cannot move the finished trace into place: " +
-                error.message());
-  }
+  CommitTemporary(m_temp, m_target);
   m_committed = true;
 }
 

@@ -1,7 +1,5 @@
 #include "importers/chrome_json/chrome_json_exporter.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -13,6 +11,7 @@
 
 #include "core/model/error.h"
 #include "core/report/json.h"
+#include "core/store/output_file.h"
 #include "core/store/trace_store.h"
 #include "importers/chrome_json/export_topology.h"
 
@@ -444,40 +443,24 @@ class Exporter {
   std::map<int64_t, Box> m_packets, m_signals, m_waits, m_cpu_waits, m_tasks;
 };
 
-void WriteFileAtomically(const std::filesystem::path& output, const std::string& text) {
-  const std::filesystem::path temp =
-      output.string() + fmt::format(".tmp-{}", static_cast<long>(getpid()));
-  const bool gzip = output.extension() == ".gz";
-  bool ok = false;
+// A gzip stream when the name ends in .gz, else the text as it is; false on a write error.
+bool WriteJsonFile(const std::filesystem::path& file, bool gzip, const std::string& text) {
   if (gzip) {
-    gzFile file = gzopen(temp.c_str(), "wb6");
-    if (file) {
-      size_t done = 0;
-      ok = true;
-      while (ok && done < text.size()) {
-        const unsigned n = static_cast<unsigned>(std::min<size_t>(text.size() - done, 1u << 30));
-        ok = gzwrite(file, text.data() + done, n) == static_cast<int>(n);
-        done += n;
-      }
-      ok = gzclose(file) == Z_OK && ok;
+    gzFile out = gzopen(file.c_str(), "wb6");
+    if (!out) return false;
+    size_t done = 0;
+    bool ok = true;
+    while (ok && done < text.size()) {
+      const unsigned n = static_cast<unsigned>(std::min<size_t>(text.size() - done, 1u << 30));
+      ok = gzwrite(out, text.data() + done, n) == static_cast<int>(n);
+      done += n;
     }
-  } else {
-    FILE* file = std::fopen(temp.c_str(), "wb");
-    if (file) {
-      ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-      ok = std::fclose(file) == 0 && ok;
-    }
+    return gzclose(out) == Z_OK && ok;
   }
-  std::error_code ec;
-  if (!ok) {
-    std::filesystem::remove(temp, ec);
-    throw core::Error(output.string() + ": cannot write the exported JSON");
-  }
-  std::filesystem::rename(temp, output, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    throw core::Error(output.string() + ": cannot rename the exported file: " + ec.message());
-  }
+  FILE* out = std::fopen(file.c_str(), "wb");
+  if (!out) return false;
+  const bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  return std::fclose(out) == 0 && ok;
 }
 
 }  // namespace
@@ -485,11 +468,15 @@ void WriteFileAtomically(const std::filesystem::path& output, const std::string&
 ExportSummary ExportChromeJson(const std::filesystem::path& trace,
                                const std::filesystem::path& output,
                                const std::function<void(double)>& progress) {
+  core::store::CheckOutputIsNotInput(trace, output, "input trace");
+  core::store::ResolveOutputTarget(output);  // refuse a device or FIFO before the work
   const TraceStore store = core::store::LoadTrace(trace);
   ExportSummary summary;
   Exporter exporter(store);
   const std::string text = exporter.Run(&summary.json_events, progress);
-  WriteFileAtomically(output, text);
+  const bool gzip = output.extension() == ".gz";
+  core::store::WriteFileAtomically(
+      output, [&](const std::filesystem::path& temp) { return WriteJsonFile(temp, gzip, text); });
   if (progress) progress(1.0);
   return summary;
 }

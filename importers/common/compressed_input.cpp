@@ -24,11 +24,39 @@ uint16_t U16(const char* p) {
 uint32_t U32(const char* p) { return U16(p) | (static_cast<uint32_t>(U16(p + 2)) << 16); }
 uint64_t U64(const char* p) { return U32(p) | (static_cast<uint64_t>(U32(p + 4)) << 32); }
 
+// Deflate produces at most about 1032 bytes per compressed byte.
+constexpr uint64_t kMaxDeflateRatio = 1032;
+// The most a declared size may reserve up front; beyond it the buffer grows as data arrives.
+constexpr uint64_t kMaxFirstBuffer = uint64_t{256} << 20;
+
+// The first buffer for content that declares `declared` bytes from `compressed` bytes: the
+// declaration is only a hint, capped by what deflate can produce, the limit and kMaxFirstBuffer.
+size_t FirstBufferSize(uint64_t declared, uint64_t compressed, uint64_t limit) {
+  const uint64_t ceiling = compressed > UINT64_MAX / kMaxDeflateRatio
+                               ? UINT64_MAX
+                               : compressed * kMaxDeflateRatio + 1024;
+  return static_cast<size_t>(std::min({declared, ceiling, limit + 1, kMaxFirstBuffer}));
+}
+
+// What output past a limit means, for the message: the --max-inflated limit, or a zip member's
+// declared size.
+struct InflateLimit {
+  uint64_t bytes = kDefaultMaxInflated;
+  std::string what;  // "the --max-inflated limit of N bytes", ...
+};
+
+InflateLimit MaxInflatedLimit(uint64_t max_inflated) {
+  return {max_inflated,
+          fmt::format("the --max-inflated limit of {} bytes (raise it to read this file)",
+                      max_inflated)};
+}
+
 // Inflates `in` with the given zlib window setting (16 + MAX_WBITS: gzip; -MAX_WBITS: raw
 // deflate as in zip). `base` is the offset of `in` in the file, for messages. Gzip files may
-// hold several members back to back; each one is inflated in turn.
+// hold several members back to back; each one is inflated in turn. Throws once the output
+// passes `limit.bytes`, naming the compressed byte reached; the buffer never grows far past it.
 void Inflate(std::string_view in, int window_bits, uint64_t base, const std::string& label,
-             ByteBuffer& out) {
+             const InflateLimit& limit, ByteBuffer& out) {
   z_stream stream{};
   if (inflateInit2(&stream, window_bits) != Z_OK) {
     throw core::Error(label + ": cannot initialise zlib");
@@ -45,12 +73,23 @@ void Inflate(std::string_view in, int window_bits, uint64_t base, const std::str
     stream.avail_in = static_cast<uInt>(chunk);
     int rc = Z_OK;
     while (rc == Z_OK) {
-      if (out.capacity() - out.size() < (1u << 16)) out.Reserve(out.capacity() * 2 + (1u << 20));
+      if (out.capacity() - out.size() < (1u << 16)) {
+        // grow by doubling, but never far past the limit (one byte past it is how it is seen)
+        const uint64_t cap = limit.bytes + (1u << 16) + 1;
+        out.Reserve(static_cast<size_t>(
+            std::min<uint64_t>(uint64_t{out.capacity()} * 2 + (1u << 20), cap)));
+      }
       const size_t room = std::min<size_t>(out.capacity() - out.size(), 1u << 30);
       stream.next_out = reinterpret_cast<Bytef*>(out.data() + out.size());
       stream.avail_out = static_cast<uInt>(room);
       rc = inflate(&stream, Z_NO_FLUSH);
       out.Grow(room - stream.avail_out);
+      if (out.size() > limit.bytes) {
+        throw core::Error(fmt::format(
+            "{}: byte {}: the {} content inflates to more than {}; stopped there", label,
+            base + consumed + (chunk - stream.avail_in), gzip ? "gzip" : "zip member",
+            limit.what));
+      }
       if (rc == Z_BUF_ERROR && stream.avail_in == 0) break;
       if (rc == Z_BUF_ERROR) rc = Z_OK;  // output full: loop to grow it
     }
@@ -162,7 +201,8 @@ std::vector<ZipMember> ReadZipDirectory(std::string_view zip, const std::string&
   return members;
 }
 
-ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std::string& label) {
+ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std::string& label,
+                            uint64_t max_inflated) {
   const uint64_t h = m.local_header;
   if (h + 30 > zip.size() || std::memcmp(zip.data() + h, "PK\x03\x04", 4) != 0) {
     throw core::Error(fmt::format("{}: byte {}: bad zip local header of member '{}'", label, h,
@@ -175,11 +215,22 @@ ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std:
   }
   const std::string member_label = label + ":" + m.name;
   std::string_view body = zip.substr(data, m.compressed);
-  ByteBuffer out(m.uncompressed);
+  // The declared size is a hint for the buffer and a limit (more is an error anyway).
+  ByteBuffer out(FirstBufferSize(m.uncompressed, m.compressed, max_inflated));
+  InflateLimit limit = MaxInflatedLimit(max_inflated);
+  if (m.uncompressed < max_inflated) {
+    limit = {m.uncompressed,
+             fmt::format("the {} bytes its zip directory entry declares", m.uncompressed)};
+  }
   if (m.method == 0) {
+    if (body.size() > limit.bytes) {
+      throw core::Error(fmt::format("{}: byte {}: the stored zip member holds {} bytes, more "
+                                    "than {}",
+                                    member_label, data, body.size(), limit.what));
+    }
     out.Append(body.data(), body.size());
   } else if (m.method == 8) {
-    Inflate(body, -MAX_WBITS, data, member_label, out);
+    Inflate(body, -MAX_WBITS, data, member_label, limit, out);
   } else {
     throw core::Error(fmt::format(
         "{}: byte {}: zip member '{}' uses compression method {} (only stored and deflate are "
@@ -206,23 +257,25 @@ ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std:
 
 }  // namespace
 
-ByteBuffer InflateGzip(std::string_view compressed, const std::string& label) {
+ByteBuffer InflateGzip(std::string_view compressed, const std::string& label,
+                       uint64_t max_inflated) {
   ByteBuffer out;
-  // The gzip trailer holds the size modulo 2^32: a good first guess for the buffer.
-  size_t guess = compressed.size() * 4;
-  if (compressed.size() >= 18) guess = std::max<size_t>(guess, U32(compressed.end() - 4));
-  out.Reserve(guess);
-  Inflate(compressed, 16 + MAX_WBITS, 0, label, out);
+  // The gzip trailer holds the size modulo 2^32: a first guess for the buffer, no more.
+  uint64_t declared = uint64_t{compressed.size()} * 4;
+  if (compressed.size() >= 18) declared = std::max<uint64_t>(declared, U32(compressed.end() - 4));
+  out.Reserve(FirstBufferSize(declared, compressed.size(), max_inflated));
+  Inflate(compressed, 16 + MAX_WBITS, 0, label, MaxInflatedLimit(max_inflated), out);
   return out;
 }
 
-DecodedInput DecodeBytes(std::string_view file_bytes, const std::string& label) {
+DecodedInput DecodeBytes(std::string_view file_bytes, const std::string& label,
+                         uint64_t max_inflated) {
   DecodedInput input;
   input.label = label;
   input.file_size = file_bytes.size();
   input.container = SniffBytes(file_bytes.substr(0, 512));
   if (input.container == FileFormat::kGzip) {
-    input.bytes = InflateGzip(file_bytes, label);
+    input.bytes = InflateGzip(file_bytes, label, max_inflated);
   } else if (input.container == FileFormat::kZip) {
     std::vector<ZipMember> members = ReadZipDirectory(file_bytes, label);
     const ZipMember* chosen = nullptr;
@@ -232,7 +285,7 @@ DecodedInput DecodeBytes(std::string_view file_bytes, const std::string& label) 
       break;
     }
     if (!chosen) throw core::Error(label + ": the zip archive holds no file");
-    input.bytes = ExtractZipMember(file_bytes, *chosen, label);
+    input.bytes = ExtractZipMember(file_bytes, *chosen, label, max_inflated);
     input.label = label + ":" + chosen->name;
   } else {
     input.container = FileFormat::kUnknown;
@@ -273,7 +326,7 @@ ByteBuffer ByteBuffer::MapFile(const std::filesystem::path& path, size_t size) {
   return buffer;
 }
 
-DecodedInput ReadInput(const std::filesystem::path& path) {
+DecodedInput ReadInput(const std::filesystem::path& path, uint64_t max_inflated) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw core::Error(path.string() + ": cannot open (not a readable file)");
@@ -291,7 +344,7 @@ DecodedInput ReadInput(const std::filesystem::path& path) {
     input.bytes = std::move(raw);
     return input;
   }
-  return DecodeBytes(raw.view(), path.string());
+  return DecodeBytes(raw.view(), path.string(), max_inflated);
 }
 
 }  // namespace importers

@@ -21,6 +21,12 @@ std::filesystem::path WriteTrace(const ScratchDir& dir) {
   w.Commit();
   return path;
 }
+
+// `fencescope query [options] TRACE SQL`; `sql` must not hold a single quote.
+test_support::CommandResult Query(const std::filesystem::path& trace, const std::string& sql,
+                                  const std::string& options = "") {
+  return RunFencescope("query " + options + " '" + trace.string() + "' '" + sql + "'");
+}
 }  // namespace
 
 TEST(CliInfo, PrintsVersionSourceSpanRowsAndProblems) {
@@ -71,6 +77,63 @@ TEST(CliQuery, WritesAreRefusedBecauseTraceIsOpenedReadOnly) {
   EXPECT_NE(r.exit_code, 0);
   auto count = RunFencescope("query --csv '" + trace.string() + "' 'SELECT count(*) FROM events'");
   EXPECT_EQ(count.out, "count(*)\r\n3\r\n");
+}
+
+TEST(CliQuery, VacuumIntoAttachAndPragmaWritesAreRefusedAndWriteNothing) {
+  ScratchDir dir;
+  auto trace = WriteTrace(dir);
+  const std::string copy = (dir / "copy.db").string();
+  for (const std::string& sql :
+       {"VACUUM INTO \"" + copy + "\"", "ATTACH \"" + copy + "\" AS other",
+        std::string("PRAGMA user_version = 7"), std::string("CREATE TEMP TABLE t(a)")}) {
+    auto r = Query(trace, sql);
+    EXPECT_NE(r.exit_code, 0) << sql;
+    EXPECT_NE(r.err.find(trace.string()), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(copy)) << sql;
+  }
+  auto version = Query(trace, "PRAGMA user_version", "--csv");
+  EXPECT_EQ(version.out, "user_version\r\n1\r\n");
+  auto columns = Query(trace, "PRAGMA table_info(meta)", "--csv");
+  EXPECT_EQ(columns.exit_code, 0) << columns.err;
+}
+
+TEST(CliQuery, ASecondStatementIsAnErrorNamingItAndNothingRuns) {
+  ScratchDir dir;
+  auto trace = WriteTrace(dir);
+  auto r = Query(trace, "SELECT 1; DELETE FROM events");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("second statement"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\"DELETE FROM events\""), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  // a trailing semicolon or comment is not a second statement
+  auto one = Query(trace, "SELECT 1 AS x; -- done", "--csv");
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out, "x\r\n1\r\n");
+}
+
+TEST(CliQuery, Fts3TokenizerIsOff) {
+  ScratchDir dir;
+  auto trace = WriteTrace(dir);
+  for (const char* sql : {"SELECT fts3_tokenizer(\"simple\", zeroblob(8))",
+                          "SELECT hex(fts3_tokenizer(\"simple\"))"}) {
+    auto r = Query(trace, sql);
+    EXPECT_NE(r.exit_code, 0) << sql << "\n" << r.out;
+    EXPECT_NE(r.err.find("fts3_tokenizer"), std::string::npos) << r.err;
+  }
+}
+
+TEST(CliQuery, RunawayQueryStopsAtTheTimeout) {
+  ScratchDir dir;
+  auto trace = WriteTrace(dir);
+  // `timeout` ends the test even when the query would not stop by itself
+  auto r = test_support::RunCommand("timeout 30 '" FENCESCOPE_EXECUTABLE "' query --timeout 0.5 '" +
+                                    trace.string() +
+                         "' 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                         "SELECT count(*) FROM c'");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("time limit of 0.5 s was reached"), std::string::npos) << r.err;
+  auto bad = Query(trace, "SELECT 1", "--timeout nan");
+  EXPECT_NE(bad.exit_code, 0);
 }
 
 TEST(CliInfo, NonTraceFileGivesClearErrorAndNonZeroExit) {

@@ -99,3 +99,42 @@ TEST(SimulateCommand, PreemptionGranularityOverride) {
   EXPECT_NE(bad.err.find("unknown granularity 'wavefront'"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "bad.db"));
 }
+
+TEST(SimulateCommand, NonFiniteNegativeOrHugeNumbersAreRefusedForEveryNumericOption) {
+  ScratchDir dir;
+  const auto trace = dir / "t.db";
+  for (const char* value : {"nan", "inf", "-inf", "1e300", "-1", "0", "abc"}) {
+    auto r = RunFencescope("simulate default -o '" + trace.string() + "' --duration-ms " + value);
+    EXPECT_NE(r.exit_code, 0) << value << "\n" << r.out;
+    EXPECT_NE(r.err.find("--duration-ms"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(trace)) << value;
+  }
+  auto seed = RunFencescope("simulate default -o '" + trace.string() + "' --seed -1");
+  EXPECT_NE(seed.exit_code, 0) << seed.out;
+  EXPECT_NE(seed.err.find("--seed"), std::string::npos) << seed.err;
+  ASSERT_EQ(RunFencescope("simulate default --duration-ms 1 -o '" + trace.string() + "'").exit_code, 0);
+  for (const std::string& args :
+       {"report '" + trace.string() + "' --path-until nan",
+        "report '" + trace.string() + "' --path-until -5",
+        "query '" + trace.string() + "' 'SELECT 1' --timeout inf",
+        "query '" + trace.string() + "' 'SELECT 1' --timeout -1",
+        std::string("bench store --events 0"), std::string("bench simulate --events -1"),
+        std::string("bench report --events 0"), "bench import '" + trace.string() + "' --repeat 0"}) {
+    auto r = RunFencescope(args);
+    EXPECT_NE(r.exit_code, 0) << args << "\n" << r.out;
+    EXPECT_NE(r.err.find("--"), std::string::npos) << r.err;
+  }
+}
+
+TEST(SimulateCommand, NonFiniteNumberInAScenarioFileNamesTheFileAndKey) {
+  ScratchDir dir;
+  const auto scenario = dir / "nan.toml";
+  std::ofstream(scenario) << "[scenario]\nname = \"x\"\nduration_ms = nan\n";
+  const auto trace = dir / "t.db";
+  auto r = RunFencescope("simulate '" + scenario.string() + "' -o '" + trace.string() + "'");
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.err.find(scenario.string() + ":3: key 'scenario.duration_ms': must be a finite number"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(trace));
+}

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
+#include <sys/stat.h>
+#include <zlib.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -147,6 +149,34 @@ TEST(Screenshot, BadInputFailsWithAClearMessageAndNoImage) {
       fmt::format("view '{}' --screenshot '{}' --select wait:999999", db.string(), png.string()));
   EXPECT_EQ(bad_select.exit_code, 1);
   EXPECT_NE(bad_select.err.find("no wait with id 999999"), std::string::npos) << bad_select.err;
+  EXPECT_FALSE(std::filesystem::exists(png));
+  // a screenshot path that is a FIFO is refused, not replaced by a regular file
+  const auto fifo = dir / "fifo.png";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto onto_fifo =
+      RunFencescope(fmt::format("view '{}' --screenshot '{}'", db.string(), fifo.string()));
+  EXPECT_EQ(onto_fifo.exit_code, 1);
+  EXPECT_NE(onto_fifo.err.find("is a FIFO, not a regular file"), std::string::npos)
+      << onto_fifo.err;
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+}
+
+TEST(Screenshot, ViewStopsAGzipBombAtMaxInflated) {
+  ScratchDir dir;
+  IsolateUserDirs(dir);
+  const auto gz = dir / "bomb.json.gz";
+  gzFile out = gzopen(gz.c_str(), "wb9");
+  ASSERT_NE(out, nullptr);
+  const std::string chunk(1 << 20, '\0');
+  gzwrite(out, "{\"traceEvents\":[", 16);
+  for (int i = 0; i < 16; ++i) gzwrite(out, chunk.data(), static_cast<unsigned>(chunk.size()));
+  gzclose(out);
+  auto png = dir / "out.png";
+  auto r = RunFencescope(fmt::format("view '{}' --max-inflated 1M --screenshot '{}'", gz.string(),
+                                     png.string()));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(gz.string() + ": byte "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max-inflated limit of 1048576 bytes"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(png));
 }
 

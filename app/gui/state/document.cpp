@@ -48,7 +48,8 @@ std::unique_ptr<Document> MakeDocument(core::store::TraceStore store,
 }
 
 std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
-                                       const std::function<void(double)>& progress) {
+                                       const std::function<void(double)>& progress,
+                                       uint64_t max_inflated) {
   if (!std::filesystem::exists(path)) throw core::Error(path.string() + ": no such file");
   std::filesystem::path trace = path;
   double load_from = 0.0;
@@ -61,6 +62,7 @@ std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
         std::filesystem::last_write_time(trace, ec) >= std::filesystem::last_write_time(path, ec);
     if (!fresh) {
       importers::ImportOptions options;
+      options.max_inflated = max_inflated;
       options.progress = [&](double f) {
         if (progress) progress(0.5 * f);
       };

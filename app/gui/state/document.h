@@ -26,6 +26,7 @@
 #include "core/report/report_data.h"
 #include "core/store/record_reader.h"
 #include "core/store/trace_store.h"
+#include "importers/common/compressed_input.h"
 
 namespace app::gui::state {
 
@@ -47,8 +48,10 @@ struct Document {
 // the whole trace. Any other file is imported first (importers/import_file.h) into the user's
 // data directory, and `path` of the document is that trace database. `progress` gets fractions
 // in [0, 1] (may be empty). Throws core::Error.
+// `max_inflated`: see ImportOptions::max_inflated.
 std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
-                                       const std::function<void(double)>& progress = {});
+                                       const std::function<void(double)>& progress = {},
+                                       uint64_t max_inflated = importers::kDefaultMaxInflated);
 
 // Builds a Document around an already loaded store (the bench and tests use this). The bulk
 // columns are released when the store has its trace file to read records from. `progress` gets

@@ -1,6 +1,6 @@
-// Small text files the window keeps for itself (settings, saved views): written whole to a
-// temporary file beside the target and renamed over it, so a crash mid-write never leaves a
-// half-written file where a good one was.
+// Small text files the window keeps for itself (settings, saved views): written whole with
+// core::store::WriteFileAtomically (a temporary file beside the target, renamed over it), so a
+// crash mid-write never leaves a half-written file where a good one was.
 #pragma once
 
 #include <filesystem>

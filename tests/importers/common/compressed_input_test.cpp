@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "core/model/error.h"
@@ -136,6 +137,114 @@ TEST(CompressedInput, TruncatedGzipNamesTheEndOfTheFile) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
   }
+}
+
+// Runs `fencescope ARGS` with its address space limited to `megabytes`: a reservation made
+// from a hostile declared size then fails instead of quietly succeeding on a large machine.
+test_support::CommandResult RunWithMemoryLimit(int megabytes, const std::string& args) {
+  return test_support::RunCommand("ulimit -v " + std::to_string(megabytes * 1024) + "; '" +
+                                  FENCESCOPE_EXECUTABLE "' " + args);
+}
+
+// A gzip file of `header` followed by `zeros` zero bytes, compressed as it is written (a bomb:
+// about 1000:1), so the test never holds the inflated size.
+void WriteGzipBomb(const fs::path& path, const std::string& header, size_t zeros) {
+  gzFile out = gzopen(path.c_str(), "wb9");
+  ASSERT_NE(out, nullptr);
+  gzwrite(out, header.data(), static_cast<unsigned>(header.size()));
+  const std::string chunk(1 << 20, '\0');
+  for (size_t done = 0; done < zeros; done += chunk.size()) {
+    gzwrite(out, chunk.data(), static_cast<unsigned>(std::min(chunk.size(), zeros - done)));
+  }
+  gzclose(out);
+}
+
+// Writes a gzip bomb of a JSON start and `zeros` zeros, then imports it under `megabytes` of
+// address space with `--max-inflated limit`.
+test_support::CommandResult ImportBomb(const test_support::ScratchDir& dir, size_t zeros,
+                                       int megabytes, const std::string& limit) {
+  WriteGzipBomb(dir / "bomb.json.gz", "{\"traceEvents\":[", zeros);
+  return RunWithMemoryLimit(megabytes, "import --max-inflated " + limit + " " +
+                                           test_support::Quote(dir / "bomb.json.gz") + " -o " +
+                                           test_support::Quote(dir / "t.db"));
+}
+
+// The message of the core::Error `f` throws ("(no error)" when it returns).
+template <typename F>
+std::string ErrorOf(F f) {
+  try {
+    f();
+  } catch (const core::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CompressedInput, GzipTrailerClaimingGigabytesAllocatesNothingFromIt) {
+  test_support::ScratchDir dir;
+  std::string gz = Gzip("");  // 20 bytes: header, an empty deflate block, CRC, size
+  ASSERT_EQ(gz.size(), 20u);
+  gz[16] = gz[17] = gz[18] = '\xFF', gz[19] = '\xF0';  // the size field: 0xF0FFFFFF bytes
+  std::ofstream(dir / "claim.gz", std::ios::binary) << gz;
+  auto r = RunWithMemoryLimit(300, "import " + test_support::Quote(dir / "claim.gz") + " -o " +
+                                       test_support::Quote(dir / "t.db"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("claim.gz: byte 20: corrupt gzip data (incorrect length check)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "t.db"));
+}
+
+TEST(CompressedInput, ZipDirectoryClaimingGigabytesAllocatesNothingFromIt) {
+  test_support::ScratchDir dir;
+  std::string zip = Zip({{"t.json", kJson, 8}});
+  const size_t entry = zip.find("PK\x01\x02");
+  ASSERT_NE(entry, std::string::npos);
+  zip.replace(entry + 24, 4, "\xF0\xFF\xFF\xFF");  // uncompressed size: 0xFFFFFFF0
+  std::ofstream(dir / "claim.zip", std::ios::binary) << zip;
+  auto r = RunWithMemoryLimit(300, "import " + test_support::Quote(dir / "claim.zip") + " -o " +
+                                       test_support::Quote(dir / "t.db"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("claim.zip: byte 36: zip member 't.json' inflates to " +
+                       std::to_string(kJson.size()) + " bytes, the directory says 4294967280"),
+            std::string::npos)
+      << r.err;
+  // inflating more than a member declares stops at the declared size
+  std::string small = Zip({{"t.json", kJson, 8}});
+  small.replace(small.find("PK\x01\x02") + 24, 4, std::string("\x05\0\0\0", 4));
+  const std::string error = ErrorOf([&] { DecodeBytes(small, "small.zip"); });
+  EXPECT_NE(error.find("more than the 5 bytes its zip directory entry declares"),
+            std::string::npos)
+      << error;
+}
+
+TEST(CompressedInput, GzipBombStopsAtMaxInflatedNamingTheCompressedByte) {
+  test_support::ScratchDir dir;
+  auto r = ImportBomb(dir, size_t{64} << 20, 300, "10M");
+  EXPECT_NE(r.exit_code, 0);
+  const std::string expected = (dir / "bomb.json.gz").string() + ": byte ";
+  EXPECT_EQ(r.err.rfind("fencescope: error: " + expected, 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("inflates to more than the --max-inflated limit of 10485760 bytes"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "t.db"));
+  // the same limit in the library: the offset is inside the compressed data
+  const std::string error =
+      ErrorOf([] { InflateGzip(Gzip(std::string(100000, 'x')), "x.gz", 1000); });
+  EXPECT_EQ(error.rfind("x.gz: byte ", 0), 0u) << error;
+  EXPECT_EQ(InflateGzip(Gzip(std::string(1000, 'x')), "x.gz", 1000).size(), 1000u);
+}
+
+TEST(CompressedInput, OutOfMemoryNamesTheFileAndWhatWasBeingRead) {
+  test_support::ScratchDir dir;
+  auto r = ImportBomb(dir, size_t{400} << 20, 200, "2G");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find((dir / "bomb.json.gz").string() +
+                       ": out of memory while reading and decompressing it"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "t.db"));
 }
 
 TEST(TextPlace, LineAndColumnAreOneBased) {

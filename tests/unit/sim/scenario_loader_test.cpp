@@ -92,6 +92,42 @@ TEST(ScenarioLoader, MissingFileAndUnknownNameAreErrors) {
   }
 }
 
+struct BadLine {
+  const char* line;   // inserted into kMinimal after the line holding `after`
+  const char* error;  // how the error message starts
+};
+
+template <size_t N>
+void ExpectErrors(const std::string& after, const BadLine (&cases)[N]) {
+  for (const BadLine& c : cases) {
+    std::string text = kMinimal;
+    text.insert(text.find('\n', text.find(after)) + 1, std::string(c.line) + "\n");
+    const std::string error = ErrorOf(text);
+    EXPECT_EQ(error.rfind(c.error, 0), 0u) << c.line << ": " << error;
+  }
+}
+
+TEST(ScenarioLoader, NonFiniteNegativeAndOverflowingNumbersNameFileLineAndKey) {
+  using Case = BadLine;
+  const Case top[] = {
+      {"duration_ms = nan", "bad.toml:3: key 'scenario.duration_ms': must be a finite number"},
+      {"duration_ms = inf", "bad.toml:3: key 'scenario.duration_ms': must be a finite number"},
+      {"duration_ms = -inf", "bad.toml:3: key 'scenario.duration_ms': must be a finite number"},
+      {"duration_ms = 1e300", "bad.toml:3: key 'scenario.duration_ms': too large"},
+      {"duration_ms = -1", "bad.toml:3: key 'scenario.duration_ms': must be > 0"},
+  };
+  ExpectErrors("name = \"t\"", top);
+  const Case adapter[] = {
+      {"interrupt_latency_us = nan", "bad.toml:6: key 'adapter[0].interrupt_latency_us': must be a finite number"},
+      {"interrupt_latency_us = 1e300", "bad.toml:6: key 'adapter[0].interrupt_latency_us': too large"},
+      {"interrupt_latency_us = -3", "bad.toml:6: key 'adapter[0].interrupt_latency_us': must not be negative"},
+      {"tdr_timeout_ms = inf", "bad.toml:6: key 'adapter[0].tdr_timeout_ms': must be a finite number"},
+      {"null_hwqueue_chance = nan", "bad.toml:6: key 'adapter[0].null_hwqueue_chance': must be a finite number"},
+      {"log_bytes = 4294967296", "bad.toml:6: key 'adapter[0].log_bytes': must be between 0 and"},
+  };
+  ExpectErrors("name = \"GPU\"", adapter);
+}
+
 TEST(ScenarioLoader, FrameExpressions) {
   using core::sim::ParseFrameExpr;
   EXPECT_EQ(ParseFrameExpr("i - 3", "x").Eval(10), 7);
