@@ -113,4 +113,14 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
   return d;
 }
 
+ReportData AnalyseForFindings(const core::store::TraceStore& store,
+                              const AnalyseProgress& progress) {
+  ReportData d = AnalyseTrace(store, false, [&](double f) {
+    if (progress) progress(0.8 * f);
+  });
+  d.hazards = analysis::FindResourceHazards(store, d.recon);
+  if (progress) progress(1.0);
+  return d;
+}
+
 }  // namespace core::report

@@ -98,4 +98,11 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
                         const AnalyseProgress& progress = {},
                         core::model::TimeNs path_until = analysis::kUnknownTime);
 
+// What a reader of the summaries and the findings needs (the window): the `stats` analyses plus
+// the resource hazards, so that CollectFindings gives exactly the report's list. The per-item
+// analyses of a full report (critical path, idle-gap pieces, launch figures, packet statistics)
+// are left out: the window computes those per selected range with the same core functions.
+ReportData AnalyseForFindings(const core::store::TraceStore& store,
+                              const AnalyseProgress& progress = {});
+
 }  // namespace core::report

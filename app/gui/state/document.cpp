@@ -29,7 +29,7 @@ std::unique_ptr<Document> MakeDocument(core::store::TraceStore store,
   auto doc = std::make_unique<Document>();
   doc->path = store.path;
   doc->store = std::move(store);
-  doc->analysis = core::report::AnalyseTrace(doc->store, /*full=*/true, [&](double f) {
+  doc->analysis = core::report::AnalyseForFindings(doc->store, [&](double f) {
     if (progress) progress(0.9 * f);
   });
   doc->model = timeline::BuildTimelineModel(doc->store, doc->analysis.recon);

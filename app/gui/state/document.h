@@ -1,6 +1,6 @@
 // Document: one loaded trace with everything the window derives from it and the ViewState of
-// what the user looks at. The analyses are exactly what `report` runs
-// (core::report::AnalyseTrace, full): the panels draw those results, or call the same
+// what the user looks at. The analyses are the ones `stats` runs plus what the findings read
+// (core::report::AnalyseForFindings): the panels draw those results, or call the same
 // core/analysis functions with the selected range, so a figure cannot differ between the window
 // and the reports. Loading runs on a worker thread (DocumentLoader); the window only ever sees a
 // complete Document.
@@ -33,8 +33,8 @@ namespace app::gui::state {
 struct Document {
   std::filesystem::path path;
   core::store::TraceStore store;
-  // The reconstruction (analysis.recon) and every analysis `report` runs, computed at load while
-  // the event columns are resident. analysis.store points at `store`.
+  // The reconstruction (analysis.recon), the `stats` analyses and the findings' inputs, computed
+  // at load while the event columns are resident. analysis.store points at `store`.
   core::report::ReportData analysis;
   timeline::TimelineModel model;
   ViewState view;

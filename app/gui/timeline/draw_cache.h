@@ -19,8 +19,9 @@ struct TrackDraw {
   std::vector<std::vector<DrawMark>> marks;  // [mark row]
   std::vector<uint32_t> rate;                // marks[0] instants per rate bucket
   float rate_bucket_px = 0;
-  // Interrupt rows: the peak rate over the visible range, as the Interrupts panel and the
-  // reports define it (core::analysis::PeakInterruptsPerMs); the curve is drawn relative to it.
+  // Interrupt rows: the adapter's peak rate over the trace, as the Interrupts panel and the
+  // reports define it (core::analysis::PeakInterruptsPerMs, computed at load); the curve is
+  // drawn relative to it.
   uint64_t peak_per_ms = 0;
   std::vector<uint32_t> counter;             // the counter's highest value per bucket
   float counter_bucket_px = 0;
