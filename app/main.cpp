@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/gui_entry.h"
 #include "core/model/error.h"
+#include "core/store/sqlite_db.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"fencescope: see and analyse how GPU work is synchronised"};
@@ -19,6 +20,10 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const core::store::DamagedDatabaseError& e) {
+    // The same message and exit code from every command that reads the damaged trace.
+    std::cerr << "fencescope: error: " << e.what() << "\n";
+    return core::store::kDamagedExitCode;
   } catch (const core::Error& e) {
     std::cerr << "fencescope: error: " << e.what() << "\n";
     return 1;

@@ -84,6 +84,7 @@ class PreparedQuery {
     const char* tail = nullptr;
     if (sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()), &m_stmt, &tail) !=
         SQLITE_OK) {
+      CheckDamage(sqlite3_extended_errcode(db), name, sqlite3_errmsg(db));
       throw Error(name + ": SQL error: " + sqlite3_errmsg(db) +
                   (sqlite3_errcode(db) == SQLITE_AUTH
                        ? " (the query console only reads: SELECT, WITH and schema PRAGMAs)"
@@ -144,6 +145,7 @@ QueryResult RunQuery(const std::filesystem::path& trace, const std::string& sql,
                                 "(--timeout SECONDS to allow more)",
                                 name, timeout_seconds));
       }
+      CheckDamage(rc, name, sqlite3_errmsg(handle));
       throw Error(name + ": SQL error: " + sqlite3_errmsg(handle));
     }
     if (result.rows.size() >= max_rows) {

@@ -1,12 +1,280 @@
 #include "core/store/sqlite_db.h"
 
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
 #include <utility>
+#include <vector>
 
 #include "core/model/error.h"
 
 namespace core::store {
+
+bool IsDamageCode(int rc) {
+  rc &= 0xff;
+  return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+}
+
+namespace {
+// Root page -> "table NAME" / "index NAME", read from sqlite_master (empty when unreadable).
+std::vector<std::pair<int64_t, std::string>> RootPages(sqlite3* db) {
+  std::vector<std::pair<int64_t, std::string>> roots;
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT rootpage, type, name FROM sqlite_master WHERE rootpage > 0",
+                         -1, &s, nullptr) != SQLITE_OK) {
+    sqlite3_finalize(s);
+    return roots;
+  }
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    const char* type = reinterpret_cast<const char*>(sqlite3_column_text(s, 1));
+    const char* name = reinterpret_cast<const char*>(sqlite3_column_text(s, 2));
+    roots.emplace_back(sqlite3_column_int64(s, 0),
+                       std::string(type ? type : "?") + " " + (name ? name : "?"));
+  }
+  sqlite3_finalize(s);
+  return roots;
+}
+
+// Names the table or index a quick_check line is about, when it tells a tree's root page.
+std::string PageOwner(const std::vector<unsigned char>& file, int64_t page,
+                      const std::vector<std::pair<int64_t, std::string>>& roots);
+std::vector<unsigned char> ReadBytes(const std::string& path);
+
+std::string NameTree(const std::string& line,
+                     const std::vector<std::pair<int64_t, std::string>>& roots,
+                     const std::string& path, std::vector<unsigned char>& file) {
+  static const std::regex on_page(R"((?:On tree page|On page|Page) (\d+))");
+  static const std::regex tree(R"(Tree (\d+) page)");
+  std::smatch m;
+  if (!std::regex_search(line, m, tree)) {
+    if (!std::regex_search(line, m, on_page)) return {};
+    if (file.empty()) file = ReadBytes(path);  // read once per check, when a page is named
+    std::string owner = PageOwner(file, std::stoll(m[1]), roots);
+    return owner.empty() ? std::string() : owner;
+  }
+  int64_t root = std::stoll(m[1]);
+  for (const auto& [page, name] : roots) {
+    if (page == root) return name + " (root page " + std::to_string(root) + ")";
+  }
+  return "root page " + std::to_string(root);
+}
+// Walks the b-tree rooted at `root` in the file's bytes (SQLite's file format: page size at
+// offset 16, page 1's header after the 100-byte file header) and names the first page whose
+// header is not a b-tree page header, or whose cell pointers or child page numbers point outside
+// the page or the file. Used when quick_check itself stops at the damage. Empty when none found.
+struct TreeWalk {
+  std::set<int64_t> pages;  // the pages reached
+  std::string damage;       // the first damaged page, empty when none was found
+};
+
+std::vector<unsigned char> ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<unsigned char>((std::istreambuf_iterator<char>(in)), {});
+}
+
+TreeWalk WalkTree(const std::vector<unsigned char>& file, int64_t root) {
+  TreeWalk result;
+  if (file.size() < 100) return result;
+  uint32_t page_size = (uint32_t{file[16]} << 8) | file[17];
+  if (page_size == 1) page_size = 65536;
+  if (page_size < 512 || (page_size & (page_size - 1))) return {};
+  const uint64_t page_count = file.size() / page_size;
+  std::set<int64_t>& seen = result.pages;
+  std::string& found = result.damage;
+  std::function<void(int64_t, int)> walk = [&](int64_t page, int depth) {
+    if (!found.empty() || depth > 40 || !seen.insert(page).second) return;
+    if (page < 1 || static_cast<uint64_t>(page) > page_count) {
+      found = "page " + std::to_string(page) + " (beyond the file's " +
+              std::to_string(page_count) + " pages)";
+      return;
+    }
+    const size_t base = (page - 1) * size_t{page_size};
+    const size_t header = base + (page == 1 ? 100 : 0);
+    const unsigned type = file[header];
+    const bool interior = type == 2 || type == 5;
+    if (type != 2 && type != 5 && type != 10 && type != 13) {
+      found = "page " + std::to_string(page) + " (not a b-tree page: type byte " +
+              std::to_string(type) + ")";
+      return;
+    }
+    const size_t cells = (size_t{file[header + 3]} << 8) | file[header + 4];
+    const size_t pointers = header + (interior ? 12 : 8);
+    if (pointers + 2 * cells > base + page_size) {
+      found = "page " + std::to_string(page) + " (" + std::to_string(cells) +
+              " cells do not fit in the page)";
+      return;
+    }
+    if (!interior) return;
+    auto child_at = [&](size_t at) {
+      return static_cast<int64_t>((uint32_t{file[at]} << 24) | (uint32_t{file[at + 1]} << 16) |
+                                  (uint32_t{file[at + 2]} << 8) | file[at + 3]);
+    };
+    for (size_t i = 0; i < cells && found.empty(); ++i) {
+      const size_t offset = (size_t{file[pointers + 2 * i]} << 8) | file[pointers + 2 * i + 1];
+      if (offset < 8 || offset + 4 > page_size) {
+        found = "page " + std::to_string(page) + " (cell " + std::to_string(i) +
+                " points outside the page)";
+        return;
+      }
+      walk(child_at(base + offset), depth + 1);
+    }
+    if (found.empty()) walk(child_at(header + 8), depth + 1);
+  };
+  walk(root, 0);
+  return result;
+}
+
+std::string FindDamagedPage(const std::string& path, int64_t root) {
+  return WalkTree(ReadBytes(path), root).damage;
+}
+
+// "table NAME" or "index NAME" owning `page`, by walking every tree; empty when none does.
+std::string PageOwner(const std::vector<unsigned char>& file, int64_t page,
+                      const std::vector<std::pair<int64_t, std::string>>& roots) {
+  for (const auto& [root, name] : roots) {
+    if (WalkTree(file, root).pages.count(page)) return name;
+  }
+  return {};
+}
+
+// quick_check of one table or index, for when the whole-file check stops at an error.
+std::vector<std::string> CheckEachTree(sqlite3* db, const std::string& path, bool full,
+                                       const std::vector<std::pair<int64_t, std::string>>& roots) {
+  std::vector<std::string> problems;
+  for (const auto& [root, name] : roots) {
+    if (name.rfind("table ", 0) != 0) continue;  // a table's check covers its indexes
+    const std::string table = name.substr(6);
+    std::string sql = std::string(full ? "PRAGMA integrity_check(\"" : "PRAGMA quick_check(\"");
+    for (char c : table) sql += c == '"' ? std::string("\"\"") : std::string(1, c);
+    sql += "\")";
+    sqlite3_stmt* s = nullptr;
+    int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr);
+    std::vector<std::string> lines;
+    if (rc == SQLITE_OK) {
+      while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char* text = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+        lines.emplace_back(text ? text : "");
+      }
+    }
+    std::string error = rc == SQLITE_DONE ? std::string() : sqlite3_errmsg(db);
+    sqlite3_finalize(s);
+    if (!error.empty()) {
+      std::string page = FindDamagedPage(path, root);
+      problems.push_back(name + " (root page " + std::to_string(root) + "): unreadable (" +
+                         error + ")" + (page.empty() ? "" : ", damaged " + page));
+    } else if (!(lines.size() == 1 && lines[0] == "ok")) {
+      for (auto& line : lines) problems.push_back(name + ": " + line);
+    }
+  }
+  return problems;
+}
+}  // namespace
+
+CheckResult RunCheck(const std::string& path, bool full) {
+  CheckResult result;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    result.problems.push_back(std::string("cannot open to check: ") +
+                              (db ? sqlite3_errmsg(db) : "?"));
+    sqlite3_close(db);
+    return result;
+  }
+  const auto roots = RootPages(db);
+  std::vector<std::string> lines;
+  std::string failure;
+  auto run = [&](const char* sql) {
+    lines.clear();
+    failure.clear();
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) {
+      failure = sqlite3_errmsg(db);
+    } else {
+      int rc;
+      while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char* text = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+        lines.emplace_back(text ? text : "");
+      }
+      if (rc != SQLITE_DONE) failure = sqlite3_errmsg(db);
+    }
+    sqlite3_finalize(s);
+  };
+  run(full ? "PRAGMA integrity_check(100)" : "PRAGMA quick_check(100)");
+  if (!failure.empty()) {
+    // The check read the damaged rows and stopped there. With a limit of one problem it ends
+    // after the b-tree pass, before reading rows: that first problem names the page.
+    const std::string stopped = failure;
+    run("PRAGMA quick_check(1)");
+    if (failure.empty() && !(lines.size() == 1 && lines[0] == "ok")) {
+      result.problems.push_back(std::string(full ? "integrity_check" : "quick_check") +
+                                " stops at the damage (" + stopped + "); the first problem:");
+    } else {
+      failure = stopped;
+    }
+  }
+  if (!failure.empty()) {
+    // The check stopped at the damage: check table by table to name it.
+    if (!roots.empty()) result.problems = CheckEachTree(db, path, full, roots);
+    sqlite3_close(db);
+    if (result.problems.empty()) {
+      std::string page = FindDamagedPage(path, 1);
+      result.problems.push_back(std::string(full ? "integrity_check" : "quick_check") +
+                                " cannot run (" + failure + "): the schema (sqlite_master, " +
+                                (page.empty() ? "page 1" : page) +
+                                ") or the file header is damaged");
+    }
+    return result;
+  }
+  sqlite3_close(db);
+  if (lines.size() == 1 && lines[0] == "ok") {
+    result.ok = true;
+    return result;
+  }
+  std::vector<unsigned char> file;
+  for (const std::string& row : lines) {
+    size_t begin = 0;
+    while (begin <= row.size()) {  // a row may hold several problems, one a line
+      size_t end = row.find('\n', begin);
+      if (end == std::string::npos) end = row.size();
+      std::string line = row.substr(begin, end - begin);
+      begin = end + 1;
+      if (line.empty() || line.rfind("*** in database", 0) == 0) continue;
+      std::string tree = NameTree(line, roots, path, file);
+      result.problems.push_back(tree.empty() ? line : tree + ": " + line);
+    }
+  }
+  return result;
+}
+
+std::string DescribeDamage(const std::string& path) {
+  CheckResult check = RunCheck(path, false);
+  if (check.ok) {
+    return "quick_check finds no damaged b-tree page (page 1 header or an overflow chain?)";
+  }
+  std::string out =
+      check.problems.front().rfind("quick_check", 0) == 0 ? "" : "quick_check: ";
+  const size_t shown = std::min<size_t>(check.problems.size(), 3);
+  for (size_t i = 0; i < shown; ++i) {
+    if (i) out += out.back() == ':' ? " " : "; ";
+    out += check.problems[i];
+  }
+  if (check.problems.size() > shown) out += "; ... ('fencescope info --check' lists them all)";
+  return out;
+}
+
+void ThrowDamaged(const std::string& path, std::string_view sqlite_message) {
+  throw DamagedDatabaseError(path + ": damaged database (SQLite: " + std::string(sqlite_message) +
+                             "): " + DescribeDamage(path));
+}
+
+void CheckDamage(int rc, const std::string& path, std::string_view sqlite_message) {
+  if (IsDamageCode(rc)) ThrowDamaged(path, sqlite_message);
+}
+
 namespace {
 [[noreturn]] void Fail(sqlite3* db, const std::string& path, std::string_view what) {
+  if (db) CheckDamage(sqlite3_extended_errcode(db), path, sqlite3_errmsg(db));
   throw Error(path + ": " + std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
 }
 }  // namespace
@@ -67,6 +335,12 @@ Database::Database(const std::string& path, Mode mode) : m_path(path) {
                   ? SQLITE_OPEN_READONLY
                   : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
   if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
+    if (m_db && mode == Mode::kReadOnly && IsDamageCode(sqlite3_extended_errcode(m_db))) {
+      std::string sqlite_message = sqlite3_errmsg(m_db);
+      sqlite3_close(m_db);
+      m_db = nullptr;
+      ThrowDamaged(path, sqlite_message);
+    }
     std::string message = m_path + ": cannot open: " + (m_db ? sqlite3_errmsg(m_db) : "?");
     if (m_db) sqlite3_close(m_db);
     m_db = nullptr;
@@ -93,6 +367,7 @@ void Database::Exec(std::string_view sql) {
   if (sqlite3_exec(m_db, copy.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
     std::string text = message ? message : sqlite3_errmsg(m_db);
     sqlite3_free(message);
+    CheckDamage(sqlite3_extended_errcode(m_db), m_path, text);
     throw Error(m_path + ": SQL error: " + text);
   }
 }

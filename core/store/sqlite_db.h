@@ -7,8 +7,44 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "core/model/error.h"
 
 namespace core::store {
+
+// A trace file SQLite found damaged (SQLITE_CORRUPT, or SQLITE_NOTADB past a valid header). Its
+// message names the file and, from PRAGMA quick_check, the damaged table, index or page. Every
+// command that reads a trace reports it the same way and exits with kDamagedExitCode.
+class DamagedDatabaseError : public Error {
+ public:
+  using Error::Error;
+};
+inline constexpr int kDamagedExitCode = 4;
+
+// True for SQLITE_CORRUPT and SQLITE_NOTADB (any extended code).
+bool IsDamageCode(int rc);
+
+// PRAGMA quick_check (full=false, at most 100 problems) or integrity_check (full=true, at most 100)
+// on `path` through its own read-only connection. Each problem line names the table or index
+// when SQLite tells the tree's root page ("table events (root page 5): Tree 5 page 12 ...").
+struct CheckResult {
+  bool ok = false;
+  std::vector<std::string> problems;
+};
+CheckResult RunCheck(const std::string& path, bool full);
+
+// Runs PRAGMA quick_check on `path` (own read-only connection) and describes the damage in one
+// line: "table events (root page 5): Tree 5 page 12 cell 3: ...; ...". Lists at most a few
+// problems; says so when even the schema cannot be read.
+std::string DescribeDamage(const std::string& path);
+
+// Throws DamagedDatabaseError: "PATH: damaged database (SQLite: WHAT): DescribeDamage(PATH)".
+[[noreturn]] void ThrowDamaged(const std::string& path, std::string_view sqlite_message);
+
+// The damage test that every reader shares: rethrows as DamagedDatabaseError when `rc` is a
+// damage code, otherwise returns.
+void CheckDamage(int rc, const std::string& path, std::string_view sqlite_message);
 
 class Statement {
  public:

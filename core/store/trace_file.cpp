@@ -28,6 +28,8 @@ Database OpenTrace(const std::filesystem::path& path) {
   int64_t version = 0;
   try {
     version = db.QueryInt("PRAGMA user_version");
+  } catch (const DamagedDatabaseError&) {
+    throw;  // a valid header, damage past it: named by DescribeDamage
   } catch (const Error&) {
     throw Error(name + ": not a fencescope trace (SQLite cannot read it)");
   }

@@ -46,8 +46,13 @@ class ByteBuffer {
     m_data = std::move(grown);
     m_capacity = capacity;
   }
+  // Appending nothing (`bytes` may then be null) still leaves a buffer with its zero padding,
+  // so an empty content is readable like any other.
   void Append(const char* bytes, size_t count) {
-    if (m_size + count > m_capacity) Reserve(std::max(m_size + count, m_capacity * 2));
+    if (!m_data || m_size + count > m_capacity) {
+      Reserve(std::max(m_size + count, m_capacity * 2));
+    }
+    if (count == 0) return;
     std::memcpy(m_data.get() + m_size, bytes, count);
     m_size += count;
   }

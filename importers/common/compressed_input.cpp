@@ -133,6 +133,12 @@ struct ZipMember {
 };
 
 // Reads the central directory (APPNOTE.TXT 4.3.12-4.3.16, with the zip64 extra field 4.5.3).
+// True when `length` bytes from `offset` lie inside a file of `size` bytes; offsets read from
+// the file may be anything, so the sum is never formed (it could wrap around).
+bool Fits(uint64_t offset, uint64_t length, size_t size) {
+  return offset <= size && length <= size - offset;
+}
+
 std::vector<ZipMember> ReadZipDirectory(std::string_view zip, const std::string& label) {
   const size_t kEocd = 22;
   if (zip.size() < kEocd) {
@@ -158,7 +164,7 @@ std::vector<ZipMember> ReadZipDirectory(std::string_view zip, const std::string&
   if ((entries == 0xFFFF || dir_offset == 0xFFFFFFFF) && eocd >= 20 &&
       std::memcmp(zip.data() + eocd - 20, "PK\x06\x07", 4) == 0) {
     const uint64_t z64 = U64(zip.data() + eocd - 20 + 8);
-    if (z64 + 56 > zip.size() || std::memcmp(zip.data() + z64, "PK\x06\x06", 4) != 0) {
+    if (!Fits(z64, 56, zip.size()) || std::memcmp(zip.data() + z64, "PK\x06\x06", 4) != 0) {
       throw core::Error(fmt::format("{}: byte {}: bad zip64 end record", label, z64));
     }
     entries = U64(zip.data() + z64 + 32);
@@ -167,7 +173,7 @@ std::vector<ZipMember> ReadZipDirectory(std::string_view zip, const std::string&
   std::vector<ZipMember> members;
   uint64_t p = dir_offset;
   for (uint64_t i = 0; i < entries; ++i) {
-    if (p + 46 > zip.size() || std::memcmp(zip.data() + p, "PK\x01\x02", 4) != 0) {
+    if (!Fits(p, 46, zip.size()) || std::memcmp(zip.data() + p, "PK\x01\x02", 4) != 0) {
       throw core::Error(fmt::format("{}: byte {}: bad zip central directory entry {}", label,
                                     p, i));
     }
@@ -179,21 +185,28 @@ std::vector<ZipMember> ReadZipDirectory(std::string_view zip, const std::string&
     m.uncompressed = U32(h + 24);
     const uint16_t name_len = U16(h + 28), extra_len = U16(h + 30), comment_len = U16(h + 32);
     m.local_header = U32(h + 42);
-    if (p + 46 + name_len + extra_len + comment_len > zip.size()) {
+    if (!Fits(p, uint64_t{46} + name_len + extra_len + comment_len, zip.size())) {
       throw core::Error(fmt::format("{}: byte {}: zip directory entry runs past the end", label,
                                     p));
     }
     m.name.assign(h + 46, name_len);
     // Zip64 extra field: the 64-bit values present are those whose 32-bit field is all ones.
-    for (const char* x = h + 46 + name_len; x + 4 <= h + 46 + name_len + extra_len;) {
+    // Each value is read only when it lies inside both the field and the extra area.
+    const char* const extra_end = h + 46 + name_len + extra_len;
+    for (const char* x = h + 46 + name_len; extra_end - x >= 4;) {
       const uint16_t id = U16(x), size = U16(x + 2);
+      const char* const field_end = extra_end - (x + 4) >= size ? x + 4 + size : extra_end;
       if (id == 0x0001) {
         const char* v = x + 4;
-        if (m.uncompressed == 0xFFFFFFFF) m.uncompressed = U64(v), v += 8;
-        if (m.compressed == 0xFFFFFFFF) m.compressed = U64(v), v += 8;
-        if (m.local_header == 0xFFFFFFFF) m.local_header = U64(v);
+        auto next = [&](uint64_t& value) {
+          if (value == 0xFFFFFFFF && field_end - v >= 8) value = U64(v), v += 8;
+        };
+        next(m.uncompressed);
+        next(m.compressed);
+        next(m.local_header);
       }
-      x += 4 + size;
+      if (field_end == extra_end) break;
+      x = field_end;
     }
     members.push_back(std::move(m));
     p += 46 + name_len + extra_len + comment_len;
@@ -204,12 +217,12 @@ std::vector<ZipMember> ReadZipDirectory(std::string_view zip, const std::string&
 ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std::string& label,
                             uint64_t max_inflated) {
   const uint64_t h = m.local_header;
-  if (h + 30 > zip.size() || std::memcmp(zip.data() + h, "PK\x03\x04", 4) != 0) {
+  if (!Fits(h, 30, zip.size()) || std::memcmp(zip.data() + h, "PK\x03\x04", 4) != 0) {
     throw core::Error(fmt::format("{}: byte {}: bad zip local header of member '{}'", label, h,
                                   m.name));
   }
   const uint64_t data = h + 30 + U16(zip.data() + h + 26) + U16(zip.data() + h + 28);
-  if (data + m.compressed > zip.size()) {
+  if (!Fits(data, m.compressed, zip.size())) {
     throw core::Error(fmt::format("{}: byte {}: zip member '{}' runs past the end of the file",
                                   label, data, m.name));
   }

@@ -255,3 +255,33 @@ TEST(TextPlace, LineAndColumnAreOneBased) {
 }
 
 }  // namespace
+
+// Found by fuzz_compressed_input and fuzz_chrome_json: an empty input (a null pointer and no
+// bytes) reached memcpy(nullptr, nullptr, 0), undefined behaviour, and left a buffer without
+// its zero padding. It is now an empty buffer with its padding.
+TEST(CompressedInput, EmptyInputDecodesToAnEmptyPaddedBuffer) {
+  ByteBuffer buffer;
+  buffer.Append(nullptr, 0);
+  ASSERT_NE(buffer.data(), nullptr);
+  EXPECT_EQ(buffer.size(), 0u);
+  EXPECT_EQ(buffer.data()[0], '\0');  // padding readable past the end
+  DecodedInput decoded = DecodeBytes(std::string_view(), "empty.bin");
+  EXPECT_EQ(decoded.bytes.size(), 0u);
+  EXPECT_NE(decoded.bytes.data(), nullptr);
+}
+
+// Found by fuzz_compressed_input (the input is tests/fuzz/regressions/
+// zip_local_header_offset_wraps.zip): a Zip64 extra field gives a member's local header offset
+// as 0xFFFF...; `offset + 30 > size` wrapped around and passed, and the header was read before
+// the buffer. Offsets from the file are now compared without forming the sum.
+TEST(CompressedInput, ZipOffsetsNearTheTopOfTheRangeAreRefused) {
+  const std::string zip = test_support::ReadFile(
+      test_support::SourceDir() / "tests/fuzz/regressions/zip_local_header_offset_wraps.zip");
+  ASSERT_GT(zip.size(), 1000u);
+  try {
+    DecodeBytes(zip, "wraps.zip");
+    FAIL() << "expected an error";
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("wraps.zip: byte "), std::string::npos) << e.what();
+  }
+}
