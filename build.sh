@@ -5,6 +5,8 @@
 #   ./build.sh test   install what is missing, build both configurations (with and without the
 #                     window), and run the whole test suite (window tests under Xvfb)
 #   ./build.sh golden rewrite the golden files under tests/golden after an intended change
+#   ./build.sh fuzz [SECONDS]  build the libFuzzer harnesses (clang, ASan + UBSan) in build/fuzz
+#                     and run each for SECONDS (default 60), printing executions and crashes
 # Safe to run again: packages already present are not reinstalled, builds are incremental.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,6 +16,7 @@ BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates ccache
   libgtest-dev libgmock-dev libbenchmark-dev)
 GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev)
 TEST_PACKAGES=(xvfb xauth python3)
+FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev python3)
 
 install_missing() {
   local missing=()
@@ -66,8 +69,71 @@ case "${1:-}" in
     FENCESCOPE_UPDATE_GOLDEN=1 build/nogui/tests/tests_golden
     git --no-pager diff --stat -- tests/golden || true
     ;;
+  fuzz)
+    # Harnesses in tests/fuzz. Seeds (build/fuzz/seeds) come from the repository: the scenario
+    # files, a simulated trace and its Chrome JSON export (also gzip- and zip-wrapped), an .etl
+    # built by the ETL tests' builder, --fail-if examples. New inputs go to build/fuzz/corpus
+    # (kept between runs), crashing inputs to build/fuzz/artifacts/HARNESS/.
+    seconds="${2:-60}"
+    install_missing "${BUILD_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+    cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFENCESCOPE_GUI=OFF \
+      -DFENCESCOPE_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_C_COMPILER=clang-14 \
+      -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+      -DCMAKE_C_COMPILER_LAUNCHER=ccache >/dev/null
+    cmake --build build/fuzz -j"$(jobs)"
+    fuzz=build/fuzz
+    seeds="$fuzz/seeds"
+    mkdir -p "$seeds"/{chrome_json,etl,compressed_input,scenario,fail_if,trace_db}
+    cp assets/scenarios/*.toml tests/cli/scenarios/*.toml "$seeds/scenario/"
+    ASAN_OPTIONS=detect_leaks=0 "$fuzz/app/fencescope" simulate async_compute_graphics --duration-ms 2 \
+      -o "$seeds/trace_db/simulated.db" >/dev/null
+    ASAN_OPTIONS=detect_leaks=0 "$fuzz/app/fencescope" export "$seeds/trace_db/simulated.db" \
+      -o "$seeds/chrome_json/simulated.json" >/dev/null
+    "$fuzz/tests/fuzz/make_etl_seed" "$seeds/etl/capture.etl"
+    python3 - "$seeds" <<'PY'
+import gzip, io, os, sys, zipfile
+seeds = sys.argv[1]
+json_bytes = open(os.path.join(seeds, "chrome_json", "simulated.json"), "rb").read()[:16384]
+with open(os.path.join(seeds, "compressed_input", "trace.json.gz"), "wb") as f:
+    f.write(gzip.compress(json_bytes))
+with zipfile.ZipFile(os.path.join(seeds, "compressed_input", "trace.zip"), "w",
+                     zipfile.ZIP_DEFLATED) as z:
+    z.writestr("inner.json", json_bytes)
+open(os.path.join(seeds, "compressed_input", "plain.json"), "wb").write(json_bytes[:2048])
+for i, expr in enumerate([
+        "interrupts.spurious > 10 || fences.waits_never_unblocked > 0",
+        "!(queues[0].busy_ns >= 1e9) && queues[\"3d queue\"].busy_ns / 2 != -3 * (1 - 2)",
+        "fences.native == 1 && interrupts.ratio <= 0.5"]):
+    open(os.path.join(seeds, "fail_if", "expr%d" % i), "w").write(expr)
+PY
+    # Real traces beside the repository, when present, are read as extra seeds (never copied).
+    shared_json=../shared/traces/external/kineto
+    shared_etl=../shared/traces/external/etl
+    printf '%-24s %12s %8s\n' harness executions crashes
+    status=0
+    for name in chrome_json etl compressed_input scenario fail_if trace_db; do
+      corpus="$fuzz/corpus/$name"
+      artifacts="$fuzz/artifacts/$name/"
+      mkdir -p "$corpus" "$artifacts"
+      extra=()
+      if [ "$name" = chrome_json ] && [ -d "$shared_json" ]; then extra+=("$shared_json"); fi
+      if [ "$name" = etl ] && [ -d "$shared_etl" ]; then extra+=("$shared_etl"); fi
+      log="$fuzz/fuzz_$name.log"
+      before=$(find "$artifacts" -type f | wc -l)
+      "$fuzz/tests/fuzz/fuzz_$name" "$corpus" "$seeds/$name" "${extra[@]}" \
+        -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=262144 \
+        -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1 || status=1
+      after=$(find "$artifacts" -type f | wc -l)
+      executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+      printf '%-24s %12s %8s\n' "fuzz_$name" "${executions:-?}" "$((after - before))"
+    done
+    if [ "$status" -ne 0 ]; then
+      echo "build.sh: a harness stopped at a crash; see $fuzz/fuzz_*.log and $fuzz/artifacts" >&2
+    fi
+    exit "$status"
+    ;;
   *)
-    echo "usage: ./build.sh run | test | golden" >&2
+    echo "usage: ./build.sh run | test | golden | fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac
