@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "core/model/event_kind.h"
+#include "core/model/event_record.h"
+#include "core/model/event_types.h"
 #include "core/model/types.h"
 
 namespace core::store {
@@ -100,22 +102,6 @@ struct CounterSeriesInfo {
   std::string unit;
 };
 
-// One row of `events`. Zero ids are written as NULL. See schemas/event_kinds.sql for what the
-// generic fields mean for each kind.
-struct EventRecord {
-  TimeNs ts = 0;
-  EventKind kind = EventKind::PacketSubmitted;
-  QueueId queue = 0;
-  ThreadId thread = 0;
-  FenceId fence = 0;
-  uint64_t value = 0;
-  int64_t op = 0;
-  int64_t arg0 = 0;
-  int64_t arg1 = 0;
-  int64_t arg2 = 0;
-  uint32_t flags = 0;
-};
-
 class TraceWriter {
  public:
   // `source` goes to meta.source ('simulator', 'chrome-json', 'etl', ...). Throws core::Error
@@ -140,6 +126,10 @@ class TraceWriter {
 
   // Appends one event; returns its rowid (1-based, in append order).
   EventRowId Append(const EventRecord& event);
+  template <events::TypedEvent Typed>
+  EventRowId Append(const Typed& event) {
+    return Append(event.Record());
+  }
   void AddCounterSample(CounterSeriesId series, TimeNs ts, double value);
   void AddFlow(EventRowId from, EventRowId to, FlowKind kind, std::string_view name = {});
   void AddEventArg(EventRowId event, std::string_view key, int64_t value);
