@@ -1,11 +1,14 @@
 // Fences: CurrentValue, GPU signals and waits, CPU signals, rewinds (seeds 001 and 003).
+#include "core/sim/fence.h"
+
 #include <algorithm>
 
-#include "core/sim/sim_state.h"
+#include "core/sim/cpu_waiter_list.h"
+#include "core/sim/interrupt.h"
+#include "core/sim/log_buffer.h"
 
 namespace core::sim {
 
-using core::model::EventKind;
 using core::model::LogType;
 using core::model::WaitPath;
 
@@ -27,8 +30,7 @@ void SatisfyOutstandingWaits(FenceState& f, uint64_t value, int64_t signal_id) {
 }
 
 // Writes CurrentValue and returns the old value.
-uint64_t WriteCurrentValue(Sim& sim, uint32_t fence, uint64_t value, int64_t signal_id) {
-  FenceState& f = sim.fences[fence];
+uint64_t WriteCurrentValue(FenceState& f, uint64_t value, int64_t signal_id) {
   const uint64_t previous = f.current;
   f.current = value;
   f.last_signal_id = signal_id;
@@ -36,36 +38,34 @@ uint64_t WriteCurrentValue(Sim& sim, uint32_t fence, uint64_t value, int64_t sig
   return previous;
 }
 
-void RecordRewind(Sim& sim, uint32_t fence, uint64_t value, uint64_t previous,
+void RecordRewind(SimRun& run, const FenceState& f, uint64_t value, uint64_t previous,
                   int64_t signal_id) {
   // seed 001: a fence may be rewound; new waits compare against the lower value.
   if (value >= previous) return;
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = EventKind::FenceRewind;
-  e.fence = sim.fences[fence].id;
-  e.value = value;
-  e.op = signal_id;
-  e.arg0 = static_cast<int64_t>(previous);
-  sim.Emit(e);
+  run.Emit(events::FenceRewind{.ts_ns = run.now,
+                               .fence_id = f.id,
+                               .fence_value = value,
+                               .signal_id = signal_id,
+                               .previous_value = previous});
 }
 
 // A GPU wait blocked on the GPU sees CurrentValue directly (native fence on its adapter).
-bool WaitResolvesOnGpu(const Sim& sim, uint32_t fence, uint32_t queue_adapter,
+bool WaitResolvesOnGpu(const FenceTable& fences, uint32_t fence, uint32_t queue_adapter,
                        uint32_t signal_adapter) {
-  return sim.NativeOn(fence, queue_adapter) && queue_adapter == signal_adapter;
+  return fences.NativeOn(fence, queue_adapter) && queue_adapter == signal_adapter;
 }
 
 }  // namespace
 
-uint32_t ReleaseGpuWaiters(Sim& sim, uint32_t fence, uint32_t adapter, uint64_t observed,
+uint32_t ReleaseGpuWaiters(GpuContext ctx, uint32_t fence, uint32_t adapter, uint64_t observed,
                            int64_t signal_id, uint64_t signal_value, bool from_other_adapter) {
-  FenceState& f = sim.fences[fence];
+  SimRun& run = ctx.run;
+  FenceState& f = ctx.fences.fences[fence];
   uint32_t released = 0;
   auto& waiters = f.gpu_waiters;
   for (size_t i = 0; i < waiters.size();) {
     const GpuWaiter w = waiters[i];
-    const uint32_t queue_adapter = sim.queues[w.queue].adapter;
+    const uint32_t queue_adapter = ctx.gpu.queues[w.queue].adapter;
     if (queue_adapter != adapter || w.value > observed) {
       ++i;
       continue;
@@ -73,10 +73,10 @@ uint32_t ReleaseGpuWaiters(Sim& sim, uint32_t fence, uint32_t adapter, uint64_t 
     waiters.erase(waiters.begin() + static_cast<std::ptrdiff_t>(i));
     ++released;
     const int64_t by = SatisfyingSignal(f, w.value, signal_id, signal_value);
-    const AdapterSpec& spec = sim.scenario->adapters[adapter];
-    if (!from_other_adapter && sim.NativeOn(fence, adapter)) {
-      UnblockQueueWait(sim, w.queue, w.value, w.wait_id, by, WaitPath::kGpuNative,
-                       sim.queues[w.queue].wait_observed);
+    const AdapterSpec& spec = run.scenario->adapters[adapter];
+    if (!from_other_adapter && ctx.fences.NativeOn(fence, adapter)) {
+      UnblockQueueWait(ctx, w.queue, w.value, w.wait_id, by, WaitPath::kGpuNative,
+                       ctx.gpu.queues[w.queue].wait_observed);
       continue;
     }
     // seed 003: legacy monitored fences: the OS holds the dependent GPU work on the CPU and
@@ -89,76 +89,77 @@ uint32_t ReleaseGpuWaiters(Sim& sim, uint32_t fence, uint32_t adapter, uint64_t 
     r.signal_id = by;
     r.path = from_other_adapter ? WaitPath::kCrossAdapter : WaitPath::kCpuHeld;
     const DurationNs delay = from_other_adapter ? spec.propagation_ns : spec.held_wait_release_ns;
-    sim.releases.push_back(r);
-    sim.events.Push(sim.now + delay, SimEventType::kWaitRelease, 0, sim.releases.size() - 1);
+    ctx.fences.releases.push_back(r);
+    run.events.Push(run.now + delay, SimEventType::kWaitRelease, 0,
+                    ctx.fences.releases.size() - 1);
   }
   return released;
 }
 
-void RecordPropagation(Sim& sim, uint32_t fence, uint64_t value, uint32_t from, uint32_t to) {
-  EventRecord p;
-  p.ts = sim.now;
-  p.kind = EventKind::CrossAdapterPropagated;
-  p.fence = sim.fences[fence].id;
-  p.value = value;
-  p.arg0 = sim.adapter_ids[from];
-  p.arg1 = sim.adapter_ids[to];
-  sim.Emit(p);
+void RecordPropagation(SimRun& run, const Topology& ids, const FenceState& f, uint64_t value,
+                       uint32_t from, uint32_t to) {
+  run.Emit(events::CrossAdapterPropagated{.ts_ns = run.now,
+                                          .fence_id = f.id,
+                                          .fence_value = value,
+                                          .from_adapter_id = ids.adapter_ids[from],
+                                          .to_adapter_id = ids.adapter_ids[to]});
 }
 
-void OnWaitRelease(Sim& sim, uint64_t release_index) {
-  const PendingRelease r = sim.releases[release_index];
-  UnblockQueueWait(sim, r.queue, r.value, r.wait_id, r.signal_id, r.path,
-                   sim.queues[r.queue].wait_observed);
+void OnWaitRelease(GpuContext ctx, uint64_t release_index) {
+  const PendingRelease r = ctx.fences.releases[release_index];
+  UnblockQueueWait(ctx, r.queue, r.value, r.wait_id, r.signal_id, r.path,
+                   ctx.gpu.queues[r.queue].wait_observed);
 }
 
-void ExecuteGpuSignal(Sim& sim, uint32_t queue, const GpuCommand& signal) {
-  const HwQueue& q = sim.queues[queue];
-  const uint32_t fence = signal.fence;
+void ExecuteGpuSignal(GpuContext ctx, uint32_t queue, const GpuCommand& signal) {
+  SimRun& run = ctx.run;
+  const HwQueue& q = ctx.gpu.queues[queue];
+  const uint32_t fence = signal.fence.fence;
+  const uint64_t value = signal.fence.value;
+  FenceState& f = ctx.fences.fences[fence];
   // seed 003 order of operations: 1. write the new value, 2. write the log entry,
   // 3. raise the interrupt if necessary.
-  const uint64_t previous = WriteCurrentValue(sim, fence, signal.value, signal.op);
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = EventKind::FenceSignalExecuted;
-  e.queue = q.id;
-  e.fence = sim.fences[fence].id;
-  e.value = signal.value;
-  e.op = signal.op;
-  e.arg0 = static_cast<int64_t>(previous);
-  sim.Emit(e);
-  RecordRewind(sim, fence, signal.value, previous, signal.op);
-  WriteLog(sim, queue, LogType::kSignal, fence, signal.value, signal.op, 0);
+  const uint64_t previous = WriteCurrentValue(f, value, signal.op);
+  run.Emit(events::FenceSignalExecuted{.ts_ns = run.now,
+                                       .queue_id = q.id,
+                                       .fence_id = f.id,
+                                       .fence_value = value,
+                                       .signal_id = signal.op,
+                                       .previous_value = previous});
+  RecordRewind(run, f, value, previous, signal.op);
+  WriteLog(run, q, ctx.logs.queues[queue], ctx.fences, fence, LogType::kSignal, value, signal.op,
+           0);
   // seed 003: GPU waits on a native fence resolve on the GPU, no CPU round trip. Waits on other
   // adapters or on legacy fences wait for the OS (interrupt handling).
-  FenceState& f = sim.fences[fence];
   auto& waiters = f.gpu_waiters;
   for (size_t i = 0; i < waiters.size();) {
     const GpuWaiter w = waiters[i];
-    if (w.value <= signal.value &&
-        WaitResolvesOnGpu(sim, fence, sim.queues[w.queue].adapter, q.adapter)) {
+    if (w.value <= value &&
+        WaitResolvesOnGpu(ctx.fences, fence, ctx.gpu.queues[w.queue].adapter, q.adapter)) {
       waiters.erase(waiters.begin() + static_cast<std::ptrdiff_t>(i));
-      UnblockQueueWait(sim, w.queue, w.value, w.wait_id, signal.op, WaitPath::kGpuNative,
-                       sim.queues[w.queue].wait_observed);
+      UnblockQueueWait(ctx, w.queue, w.value, w.wait_id, signal.op, WaitPath::kGpuNative,
+                       ctx.gpu.queues[w.queue].wait_observed);
     } else {
       ++i;
     }
   }
-  MaybeRaiseInterrupt(sim, queue, fence, signal.value, signal.op);
+  MaybeRaiseInterrupt(run, ctx.interrupts, ctx.fences, q, queue, fence, value, signal.op);
 }
 
-void NoteQueuedWait(Sim& sim, uint32_t queue, const GpuCommand& wait) {
-  if (sim.queues[queue].lost) return;  // seed 004: dropped, never reached
-  FenceState& f = sim.fences[wait.fence];
-  OutstandingWait w{queue, wait.value, wait.op, false, 0};
-  if (f.current >= wait.value) w.satisfied = true, w.satisfied_by = f.last_signal_id;
+void NoteQueuedWait(FenceTable& fences, const HwQueue& q, uint32_t queue, const GpuCommand& wait) {
+  if (q.lost) return;  // seed 004: dropped, never reached
+  FenceState& f = fences.fences[wait.fence.fence];
+  OutstandingWait w{queue, wait.fence.value, wait.op, false, 0};
+  if (f.current >= wait.fence.value) w.satisfied = true, w.satisfied_by = f.last_signal_id;
   f.unreached_waits.push_back(w);
 }
 
-bool ReachGpuWait(Sim& sim, uint32_t queue, const GpuCommand& wait) {
-  FenceState& f = sim.fences[wait.fence];
-  HwQueue& q = sim.queues[queue];
-  bool satisfied = f.current >= wait.value;
+bool ReachGpuWait(GpuContext ctx, uint32_t queue, const GpuCommand& wait) {
+  const uint32_t fence = wait.fence.fence;
+  const uint64_t value = wait.fence.value;
+  FenceState& f = ctx.fences.fences[fence];
+  HwQueue& q = ctx.gpu.queues[queue];
+  bool satisfied = f.current >= value;
   int64_t by = f.last_signal_id;
   auto outstanding = std::find_if(f.unreached_waits.begin(), f.unreached_waits.end(),
                                   [&](const OutstandingWait& w) { return w.wait_id == wait.op; });
@@ -171,38 +172,37 @@ bool ReachGpuWait(Sim& sim, uint32_t queue, const GpuCommand& wait) {
   if (satisfied) {
     // Otherwise compared against the current (possibly rewound) value, as seed 001 says for new
     // waits.
-    const WaitPath path = sim.NativeOn(wait.fence, q.adapter) ? WaitPath::kGpuNative
-                                                               : WaitPath::kCpuHeld;
-    UnblockQueueWait(sim, queue, wait.value, wait.op, by, path, sim.now);
+    const WaitPath path = ctx.fences.NativeOn(fence, q.adapter) ? WaitPath::kGpuNative
+                                                                : WaitPath::kCpuHeld;
+    UnblockQueueWait(ctx, queue, value, wait.op, by, path, ctx.run.now);
     return true;
   }
-  f.gpu_waiters.push_back(GpuWaiter{queue, wait.value, wait.op});
+  f.gpu_waiters.push_back(GpuWaiter{queue, value, wait.op});
   return false;
 }
 
-void CpuSignal(Sim& sim, uint32_t thread, uint32_t fence, uint64_t value) {
-  const int64_t signal_id = sim.next_fence_op_id++;
-  const uint64_t previous = WriteCurrentValue(sim, fence, value, signal_id);
-  FenceState& f = sim.fences[fence];
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = EventKind::FenceCpuSignal;
-  e.thread = sim.threads[thread].id;
-  e.fence = f.id;
-  e.value = value;
-  e.op = signal_id;
-  e.arg0 = static_cast<int64_t>(previous);
-  sim.Emit(e);
-  RecordRewind(sim, fence, value, previous, signal_id);
+void CpuSignal(GpuContext gpu, CpuWaitContext cpu, core::model::ThreadId thread, uint32_t fence,
+               uint64_t value) {
+  SimRun& run = gpu.run;
+  const int64_t signal_id = gpu.fences.next_fence_op_id++;
+  FenceState& f = gpu.fences.fences[fence];
+  const uint64_t previous = WriteCurrentValue(f, value, signal_id);
+  run.Emit(events::FenceCpuSignal{.ts_ns = run.now,
+                                  .thread_id = thread,
+                                  .fence_id = f.id,
+                                  .fence_value = value,
+                                  .signal_id = signal_id,
+                                  .previous_value = previous});
+  RecordRewind(run, f, value, previous, signal_id);
   // The OS updates the value from the CPU (DxgkDdiUpdateCurrentValuesFromCpu): CPU waiters are
   // released at once, no interrupt; GPU waits see the value; other adapters get it propagated.
-  ReleaseCpuWaiters(sim, fence, value, 0);
+  ReleaseCpuWaiters(cpu, fence, value, 0);
   for (uint32_t adapter : f.adapters) {
     const bool other = adapter != f.owner;
-    if (other) RecordPropagation(sim, fence, value, f.owner, adapter);
-    ReleaseGpuWaiters(sim, fence, adapter, value, signal_id, value, other);
+    if (other) RecordPropagation(run, gpu.ids, f, value, f.owner, adapter);
+    ReleaseGpuWaiters(gpu, fence, adapter, value, signal_id, value, other);
   }
-  UpdateMonitoredValue(sim, fence);
+  UpdateMonitoredValue(run, gpu.ids, f, cpu.waiters.per_fence[fence]);
 }
 
 }  // namespace core::sim

@@ -1,9 +1,10 @@
 // Parsing of the small frame expressions scenario steps use for fence values and slots.
+#include "core/sim/frame_expr.h"
+
 #include <cctype>
 #include <string>
 
 #include "core/model/error.h"
-#include "core/sim/scenario_loader.h"
 
 namespace core::sim {
 namespace {

@@ -5,8 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/model/types.h"
+#include "core/sim/fence.h"
+#include "core/sim/hardware_queue.h"
+#include "core/sim/sim_run.h"
 
 namespace core::sim {
 
@@ -52,5 +56,27 @@ LogReadResult ReadLog(LogBuffer& log);
 // Replaces the buffer by a new, empty one of `bytes` (the OS destroys and recreates a log buffer
 // and tells the KMD with DxgkDdiSetNativeFenceLogBuffer).
 void ResizeLog(LogBuffer& log, uint32_t bytes);
+
+// seed 003: Dxgkrnl gives each user-mode HWQueue a wait log and a signal log (native fences).
+struct QueueLogs {
+  bool enabled = false;
+  LogBuffer logs[2];  // [LogType]: 0 wait log, 1 signal log
+};
+
+struct LogBuffers {
+  std::vector<QueueLogs> queues;  // [queue index]
+};
+
+// The GPU logs a fence operation of queue `q` (a no-op without logs or on a legacy fence).
+void WriteLog(SimRun& run, const HwQueue& q, QueueLogs& logs, const FenceTable& fences,
+              uint32_t fence, core::model::LogType type, uint64_t value, int64_t op,
+              TimeNs observed);
+// The OS reads the logs of `queues` (UpdateNativeFenceLogs); on an overrun it records the
+// fallback scan of the adapter's fences and returns true.
+bool ReadLogs(SimRun& run, const Topology& ids, const GpuQueues& gpu, LogBuffers& logs,
+              uint32_t adapter, const std::vector<uint32_t>& queues);
+// The OS reads every log of `adapter` (periodic read, end of trace).
+void ReadAdapterLogs(SimRun& run, const Topology& ids, const GpuQueues& gpu, LogBuffers& logs,
+                     uint32_t adapter);
 
 }  // namespace core::sim

@@ -20,12 +20,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/sim/sim_state.h"
+#include "core/sim/thread_program.h"
 
 namespace core::sim {
 
 using core::model::EngineType;
-using core::model::EventKind;
 using G = PreemptionGranularity;
 
 std::optional<PreemptionGranularity> ParsePreemptionGranularity(std::string_view name,
@@ -66,17 +65,17 @@ const PacketShape kDefaultShape;
 
 // The granularity in force on an engine: graphics on 3D engines, compute on compute engines.
 // Copy and video packets have no primitives or dispatches: DMA buffer boundaries at best.
-G GranularityOf(const Sim& sim, uint32_t engine) {
-  const AdapterPreemption& p = sim.preemption[sim.engines[engine].adapter];
-  switch (sim.scenario->engines[engine].type) {
+G GranularityOf(const EngineContext& ctx, uint32_t engine) {
+  const AdapterPreemption& p = ctx.preemption.adapters[ctx.gpu.engines[engine].adapter];
+  switch (ctx.run.scenario->engines[engine].type) {
     case EngineType::k3D: return p.graphics;
     case EngineType::kCompute: return p.compute;
     default: return p.graphics == G::kNone ? G::kNone : G::kDmaBuffer;
   }
 }
 
-const AdapterSpec& AdapterOf(const Sim& sim, uint32_t engine) {
-  return sim.scenario->adapters[sim.engines[engine].adapter];
+const AdapterSpec& AdapterOf(const EngineContext& ctx, uint32_t engine) {
+  return ctx.run.scenario->adapters[ctx.gpu.engines[engine].adapter];
 }
 
 // Equal units of work a packet divides into at granularity g; a point lies between two units.
@@ -108,37 +107,42 @@ struct PreemptionPoint {
 };
 
 // Where the running packet can stop at granularity g, seen from now.
-PreemptionPoint NextPoint(const Sim& sim, uint32_t engine, G g) {
-  const EngineState& en = sim.engines[engine];
-  const HwQueue& q = sim.queues[en.running];
+PreemptionPoint NextPoint(const EngineContext& ctx, uint32_t engine, G g) {
+  const EngineState& en = ctx.gpu.engines[engine];
+  const HwQueue& q = ctx.gpu.queues[en.running];
   const GpuCommand& p = q.commands.front();
-  const EnginePreemption& ep = en.preempt;
+  const DurationNs duration = p.work.duration_ns;
+  const EnginePreemption& ep = ctx.preemption.engines[engine];
   // Work done so far; during a context restore the work has not begun yet.
-  const TimeNs base = std::max(sim.now, ep.work_start);
-  const DurationNs done = (p.duration_ns - ep.remaining_at_start) + (base - ep.work_start);
-  DurationNs to_end = std::max<DurationNs>(0, p.duration_ns - done);
+  const TimeNs base = std::max(ctx.run.now, ep.work_start);
+  const DurationNs done = (duration - ep.remaining_at_start) + (base - ep.work_start);
+  DurationNs to_end = std::max<DurationNs>(0, duration - done);
+  const int64_t render_command = p.preemption.render_command;
   if (g == G::kNone) {
     // seed 004: in the Windows 7 model the split packets of one render command run back to back,
     // so the next point is the end of the command's last split packet.
-    for (size_t i = 1; i < q.commands.size() && p.render_command != 0; ++i) {
+    for (size_t i = 1; i < q.commands.size() && render_command != 0; ++i) {
       const GpuCommand& c = q.commands[i];
-      if (c.kind != GpuCommand::Kind::kPacket || c.render_command != p.render_command) break;
-      to_end += c.remaining_ns;
+      if (c.kind != GpuCommand::Kind::kPacket || c.preemption.render_command != render_command) {
+        break;
+      }
+      to_end += c.work.remaining_ns;
     }
     return {base + to_end, false};
   }
-  const PacketShape& shape = p.shape ? *p.shape : kDefaultShape;
-  const bool compute_engine = sim.scenario->engines[engine].type == EngineType::kCompute;
-  const bool structured = sim.scenario->engines[engine].type == EngineType::k3D || compute_engine;
+  const PacketShape& shape = p.preemption.shape ? *p.preemption.shape : kDefaultShape;
+  const EngineType type = ctx.run.scenario->engines[engine].type;
+  const bool compute_engine = type == EngineType::kCompute;
+  const bool structured = type == EngineType::k3D || compute_engine;
   const double units = !structured ? 1.0
                        : g == G::kShader ? ShaderUnits(compute_engine, shape)
                                          : UnitsOf(g, shape);
-  if (units <= 1.0 || p.duration_ns <= 0) return {base + to_end, false};
+  if (units <= 1.0 || duration <= 0) return {base + to_end, false};
   // seed 004: mid-DMA-buffer preemption at the next unit boundary.
-  const double unit = static_cast<double>(p.duration_ns) / units;
+  const double unit = static_cast<double>(duration) / units;
   const double boundary = std::ceil(static_cast<double>(done) / unit - 1e-9) * unit;
   const DurationNs point = std::max(done, static_cast<DurationNs>(std::llround(boundary)));
-  if (point >= p.duration_ns) return {base + to_end, false};
+  if (point >= duration) return {base + to_end, false};
   return {base + (point - done), true};
 }
 
@@ -148,101 +152,104 @@ void ClearRequest(EnginePreemption& ep) {
 }
 
 // packet_id 0: the request was waiting for a held GPU wait, not a packet.
-void RecordCompleted(Sim& sim, uint32_t engine, uint32_t queue, int64_t packet_id, G reached) {
-  const EngineState& en = sim.engines[engine];
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = EventKind::PreemptionCompleted;
-  e.queue = sim.queues[queue].id;
-  e.op = en.preempt.request_id;
-  e.value = static_cast<uint64_t>(sim.now - en.preempt.requested_at);
-  e.arg0 = packet_id;
-  e.arg2 = en.id;
-  e.flags = static_cast<uint32_t>(reached);
-  sim.Emit(e);
+void RecordCompleted(const EngineContext& ctx, uint32_t engine, uint32_t queue, int64_t packet_id,
+                     G reached) {
+  const EnginePreemption& ep = ctx.preemption.engines[engine];
+  ctx.run.Emit(events::PreemptionCompleted{.ts_ns = ctx.run.now,
+                                           .queue_id = ctx.gpu.queues[queue].id,
+                                           .preemption_id = ep.request_id,
+                                           .latency_ns = ctx.run.now - ep.requested_at,
+                                           .packet_id = packet_id,
+                                           .engine_id = ctx.gpu.engines[engine].id,
+                                           .granularity = reached});
+}
+
+// The ready queue that asks the engine to preempt what holds it, or -1. A held wait makes no
+// progress, so any ready work asks for the engine; a packet makes way only for higher priority.
+int32_t PreemptingQueue(const GpuQueues& gpu, const EngineState& en, const HwQueue& running,
+                        bool held_wait) {
+  int32_t requester = -1;
+  for (uint32_t qi : en.queues) {
+    const HwQueue& q = gpu.queues[qi];
+    if (q.status != QueueStatus::kReady || (!held_wait && q.priority <= running.priority)) continue;
+    if (requester < 0 || q.priority > gpu.queues[requester].priority) {
+      requester = static_cast<int32_t>(qi);
+    }
+  }
+  return requester;
 }
 
 }  // namespace
 
-void RequestPreemptionIfNeeded(Sim& sim, uint32_t engine) {
-  EngineState& en = sim.engines[engine];
-  EnginePreemption& ep = en.preempt;
+void RequestPreemptionIfNeeded(EngineContext ctx, uint32_t engine) {
+  SimRun& run = ctx.run;
+  EngineState& en = ctx.gpu.engines[engine];
+  EnginePreemption& ep = ctx.preemption.engines[engine];
   // seed 004: paging packets resubmitted after a preemption are scheduled before any other
   // command on the engine, so they are not asked to make way again.
   const int32_t holder = en.running >= 0 ? en.running : ep.wait_holder;
   if (holder < 0 || ep.phase != PreemptionPhase::kIdle || ep.running_paging_first) return;
-  const HwQueue& running = sim.queues[holder];
+  const HwQueue& running = ctx.gpu.queues[holder];
   // seed 004: "signal on submit" waits must be preemptible before their condition is met. A
   // queue whose head is an unsatisfied wait never holds the engine here (it is kBlocked, not
   // running), so such a wait is always preemptible.
-  // A held wait makes no progress, so any ready work asks for the engine; a packet makes way
-  // only for higher priority.
   const bool held_wait = en.running < 0;
-  int32_t requester = -1;
-  for (uint32_t qi : en.queues) {
-    const HwQueue& q = sim.queues[qi];
-    if (q.status != QueueStatus::kReady || (!held_wait && q.priority <= running.priority)) continue;
-    if (requester < 0 || q.priority > sim.queues[requester].priority) {
-      requester = static_cast<int32_t>(qi);
-    }
-  }
+  const int32_t requester = PreemptingQueue(ctx.gpu, en, running, held_wait);
   if (requester < 0) return;
-  const G g = GranularityOf(sim, engine);
-  ep.request_id = sim.next_preemption_id++;
-  ep.requested_at = sim.now;
+  const G g = GranularityOf(ctx, engine);
+  ep.request_id = ctx.preemption.next_preemption_id++;
+  ep.requested_at = run.now;
   ep.requesting_queue = static_cast<uint32_t>(requester);
   ep.granularity = g;
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = EventKind::PreemptionRequested;
-  e.queue = running.id;
-  e.op = ep.request_id;
-  e.arg0 = en.running >= 0 ? running.commands.front().op : 0;  // 0: a held wait
-  e.arg1 = sim.queues[requester].id;
-  e.arg2 = en.id;
-  e.flags = static_cast<uint32_t>(g);
-  sim.Emit(e);
-  const DurationNs timeout = AdapterOf(sim, engine).tdr_timeout_ns;
+  run.Emit(events::PreemptionRequested{
+      .ts_ns = run.now,
+      .queue_id = running.id,
+      .preemption_id = ep.request_id,
+      .packet_id = en.running >= 0 ? running.commands.front().op : 0,  // 0: a held wait
+      .requesting_queue_id = ctx.gpu.queues[requester].id,
+      .engine_id = en.id,
+      .granularity = g});
+  const DurationNs timeout = AdapterOf(ctx, engine).tdr_timeout_ns;
   if (en.running < 0) {
     // seed 004: without preemption awareness a hardware wait cannot be preempted before its
     // condition is met: the request completes when the wait is satisfied (ReleaseWaitHold), or
     // the engine is reset at the timeout.
     ep.phase = PreemptionPhase::kToPacketEnd;
-    sim.events.Push(sim.now + timeout, SimEventType::kTdrTimeout, engine,
+    run.events.Push(run.now + timeout, SimEventType::kTdrTimeout, engine,
                     static_cast<uint64_t>(ep.request_id));
     return;
   }
-  const PreemptionPoint point = NextPoint(sim, engine, g);
+  const PreemptionPoint point = NextPoint(ctx, engine, g);
   ep.phase = point.mid_packet ? PreemptionPhase::kToPoint : PreemptionPhase::kToPacketEnd;
-  if (point.at - sim.now > timeout) {
+  if (point.at - run.now > timeout) {
     // seed 004: preemption is always requested before a TDR; the engine is reset only when the
     // packet does not reach a preemption point within the timeout.
-    sim.events.Push(sim.now + timeout, SimEventType::kTdrTimeout, engine,
+    run.events.Push(run.now + timeout, SimEventType::kTdrTimeout, engine,
                     static_cast<uint64_t>(ep.request_id));
   } else if (point.mid_packet) {
-    sim.events.Push(point.at, SimEventType::kPreemption, engine,
+    run.events.Push(point.at, SimEventType::kPreemption, engine,
                     static_cast<uint64_t>(ep.request_id));
   }
 }
 
-int32_t ForcedNextQueue(Sim& sim, uint32_t engine) {
-  EnginePreemption& ep = sim.engines[engine].preempt;
+int32_t ForcedNextQueue(const GpuQueues& gpu, EnginePreemption& ep) {
   if (ep.pinned_queue >= 0) {
     const int32_t qi = ep.pinned_queue;
     ep.pinned_queue = -1;
-    if (sim.queues[qi].status == QueueStatus::kReady) return qi;
+    if (gpu.queues[qi].status == QueueStatus::kReady) return qi;
   }
   if (ep.paging_queue >= 0 && ep.skip_before_paging == 0 &&
-      sim.queues[ep.paging_queue].status == QueueStatus::kReady) {
+      gpu.queues[ep.paging_queue].status == QueueStatus::kReady) {
     return ep.paging_queue;
   }
   return -1;
 }
 
-DurationNs BeginPacketWork(Sim& sim, uint32_t engine) {
-  EngineState& en = sim.engines[engine];
-  EnginePreemption& ep = en.preempt;
-  const HwQueue& q = sim.queues[en.running];
+DurationNs BeginPacketWork(EngineContext ctx, uint32_t engine) {
+  SimRun& run = ctx.run;
+  const EngineState& en = ctx.gpu.engines[engine];
+  EnginePreemption& ep = ctx.preemption.engines[engine];
+  const HwQueue& q = ctx.gpu.queues[en.running];
   const GpuCommand& p = q.commands.front();
   if (en.running == ep.paging_queue) {
     ep.paging_queue = -1;
@@ -250,170 +257,170 @@ DurationNs BeginPacketWork(Sim& sim, uint32_t engine) {
     ep.running_paging_first = true;
   }
   DurationNs restore = 0;
-  if (p.preempted) {
-    restore = AdapterOf(sim, engine).context_restore_ns;
-    EventRecord e;
-    e.ts = sim.now;
-    e.kind = EventKind::PacketResumed;
-    e.queue = q.id;
-    e.op = p.op;
-    e.arg2 = p.fence_submission;
-    sim.Emit(e);
+  if (p.preemption.preempted) {
+    restore = AdapterOf(ctx, engine).context_restore_ns;
+    run.Emit(events::PacketResumed{.ts_ns = run.now,
+                                   .queue_id = q.id,
+                                   .packet_id = p.op,
+                                   .fence_submission_id = p.preemption.fence_submission});
   }
-  ep.work_start = sim.now + restore;
-  ep.remaining_at_start = p.remaining_ns;
+  ep.work_start = run.now + restore;
+  ep.remaining_at_start = p.work.remaining_ns;
   return restore;
 }
 
-void OnPacketFinished(Sim& sim, uint32_t engine) {
-  EngineState& en = sim.engines[engine];
-  EnginePreemption& ep = en.preempt;
+void OnPacketFinished(EngineContext ctx, uint32_t engine) {
+  const EngineState& en = ctx.gpu.engines[engine];
+  EnginePreemption& ep = ctx.preemption.engines[engine];
   const uint32_t queue = static_cast<uint32_t>(en.running);
-  const GpuCommand& p = sim.queues[queue].commands.front();
+  const GpuCommand& p = ctx.gpu.queues[queue].commands.front();
   ep.running_paging_first = false;
   if (ep.paging_queue >= 0 && ep.skip_before_paging > 0 &&
       queue != static_cast<uint32_t>(ep.paging_queue)) {
     --ep.skip_before_paging;  // the work that preempted the paging packet has run
   }
-  const bool windows7 = GranularityOf(sim, engine) == G::kNone;
-  if (windows7 && !p.last_split) {
+  const bool windows7 = GranularityOf(ctx, engine) == G::kNone;
+  if (windows7 && !p.preemption.last_split) {
     // seed 004: the Windows 7 scheduler runs the split packets of one render command
     // sequentially, without switching to another context in between.
     ep.pinned_queue = static_cast<int32_t>(queue);
     return;
   }
   if (ep.phase == PreemptionPhase::kToPacketEnd || ep.phase == PreemptionPhase::kToPoint) {
-    RecordCompleted(sim, engine, queue, p.op, windows7 ? G::kNone : G::kDmaBuffer);
+    RecordCompleted(ctx, engine, queue, p.op, windows7 ? G::kNone : G::kDmaBuffer);
     ClearRequest(ep);
   }
 }
 
-void HoldEngineForWait(Sim& sim, uint32_t queue) {
-  const HwQueue& q = sim.queues[queue];
-  EngineState& en = sim.engines[q.engine];
-  if (GranularityOf(sim, q.engine) != G::kNone || en.running >= 0 || en.preempt.wait_holder >= 0) {
+void HoldEngineForWait(EngineContext ctx, uint32_t queue) {
+  const HwQueue& q = ctx.gpu.queues[queue];
+  const EngineState& en = ctx.gpu.engines[q.engine];
+  EnginePreemption& ep = ctx.preemption.engines[q.engine];
+  if (GranularityOf(ctx, q.engine) != G::kNone || en.running >= 0 || ep.wait_holder >= 0) {
     return;  // seed 004: with preemption awareness a wait never holds the engine
   }
-  en.preempt.wait_holder = static_cast<int32_t>(queue);
-  RequestPreemptionIfNeeded(sim, q.engine);
+  ep.wait_holder = static_cast<int32_t>(queue);
+  RequestPreemptionIfNeeded(ctx, q.engine);
 }
 
-void ReleaseWaitHold(Sim& sim, uint32_t queue) {
-  const uint32_t engine = sim.queues[queue].engine;
-  EnginePreemption& ep = sim.engines[engine].preempt;
+void ReleaseWaitHold(EngineContext ctx, uint32_t queue) {
+  const uint32_t engine = ctx.gpu.queues[queue].engine;
+  EnginePreemption& ep = ctx.preemption.engines[engine];
   if (ep.wait_holder != static_cast<int32_t>(queue)) return;
   ep.wait_holder = -1;
   if (ep.phase != PreemptionPhase::kIdle) {
-    RecordCompleted(sim, engine, queue, 0, G::kNone);
+    RecordCompleted(ctx, engine, queue, 0, G::kNone);
     ClearRequest(ep);
   }
-  TryStartEngine(sim, engine);
+  TryStartEngine(ctx, engine);
 }
 
-void OnPreemptionEvent(Sim& sim, uint32_t engine, int64_t preemption_id) {
-  EngineState& en = sim.engines[engine];
-  EnginePreemption& ep = en.preempt;
+void OnPreemptionEvent(EngineContext ctx, uint32_t engine, int64_t preemption_id) {
+  SimRun& run = ctx.run;
+  EngineState& en = ctx.gpu.engines[engine];
+  EnginePreemption& ep = ctx.preemption.engines[engine];
   if (ep.request_id != preemption_id || en.running < 0) return;  // completed at the packet's end
-  HwQueue& q = sim.queues[en.running];
+  HwQueue& q = ctx.gpu.queues[en.running];
   GpuCommand& p = q.commands.front();
   if (ep.phase == PreemptionPhase::kToPoint) {
     // The packet stops at its preemption point; its completion will not come.
-    p.remaining_ns = ep.remaining_at_start - (sim.now - ep.work_start);
+    p.work.remaining_ns = ep.remaining_at_start - (run.now - ep.work_start);
     ++en.generation;
-    EventRecord e;
-    e.ts = sim.now;
-    e.kind = EventKind::PacketPreempted;
-    e.queue = q.id;
-    e.op = p.op;
-    e.value = static_cast<uint64_t>(p.remaining_ns);
-    e.arg0 = preemption_id;
-    e.flags = static_cast<uint32_t>(ep.granularity);
-    sim.Emit(e);
+    run.Emit(events::PacketPreempted{.ts_ns = run.now,
+                                     .queue_id = q.id,
+                                     .packet_id = p.op,
+                                     .remaining_ns = p.work.remaining_ns,
+                                     .preemption_id = preemption_id,
+                                     .granularity = ep.granularity});
     ep.phase = PreemptionPhase::kSaving;
-    sim.events.Push(sim.now + AdapterOf(sim, engine).context_save_ns, SimEventType::kPreemption,
+    run.events.Push(run.now + AdapterOf(ctx, engine).context_save_ns, SimEventType::kPreemption,
                     engine, static_cast<uint64_t>(preemption_id));
     return;
   }
   if (ep.phase != PreemptionPhase::kSaving) return;
-  RecordCompleted(sim, engine, static_cast<uint32_t>(en.running), p.op, ep.granularity);
+  RecordCompleted(ctx, engine, static_cast<uint32_t>(en.running), p.op, ep.granularity);
   // seed 004: preempted paging commands are resubmitted with the fence ids they had and are
   // scheduled before any other command on the engine; other commands get new fence ids.
-  p.preempted = true;
-  if (p.paging) {
+  p.preemption.preempted = true;
+  if (p.preemption.paging) {
     ep.paging_queue = en.running;
     ep.skip_before_paging = 1;
   } else {
-    p.fence_submission = sim.next_packet_id++;
+    p.preemption.fence_submission = ctx.gpu.next_packet_id++;
   }
   q.status = QueueStatus::kReady;
-  q.ready_seq = sim.next_ready_seq++;
+  q.ready_seq = ctx.gpu.next_ready_seq++;
   en.running = -1;
   ClearRequest(ep);
-  TryStartEngine(sim, engine);
+  TryStartEngine(ctx, engine);
 }
 
-void OnTdrTimeout(Sim& sim, uint32_t engine, int64_t preemption_id) {
-  EngineState& en = sim.engines[engine];
-  EnginePreemption& ep = en.preempt;
+namespace {
+
+// The hung context's queued GPU waits are gone with its commands; a wait it held the engine
+// with will not be unblocked by any signal any more.
+void DropWaitsOfQueue(FenceTable& fences, uint32_t queue, bool held_wait) {
+  for (FenceState& f : fences.fences) {
+    std::erase_if(f.unreached_waits, [queue](const OutstandingWait& w) { return w.queue == queue; });
+  }
+  if (!held_wait) return;
+  for (FenceState& f : fences.fences) {
+    std::erase_if(f.gpu_waiters, [queue](const GpuWaiter& w) { return w.queue == queue; });
+  }
+}
+
+}  // namespace
+
+void OnTdrTimeout(EngineContext ctx, FenceTable& fences, uint32_t engine, int64_t preemption_id) {
+  SimRun& run = ctx.run;
+  EngineState& en = ctx.gpu.engines[engine];
+  EnginePreemption& ep = ctx.preemption.engines[engine];
   const int32_t hung = en.running >= 0 ? en.running : ep.wait_holder;
   if (ep.request_id != preemption_id || hung < 0) return;
   // seed 004: no preemption point within the timeout: Timeout Detection and Recovery resets the
   // engine. The hung context loses its packets (the running one and those queued behind it).
-  HwQueue& q = sim.queues[hung];
+  HwQueue& q = ctx.gpu.queues[hung];
   uint64_t packets_lost = 0;
   for (const GpuCommand& c : q.commands) {
     if (c.kind == GpuCommand::Kind::kPacket) ++packets_lost;
   }
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = EventKind::Tdr;
-  e.queue = q.id;
-  e.op = preemption_id;
-  e.value = 1;  // contexts lost: the hung one
-  e.arg0 = sim.adapter_ids[en.adapter];
-  e.arg1 = en.id;
-  e.arg2 = static_cast<int64_t>(packets_lost);
-  sim.Emit(e);
+  run.Emit(events::Tdr{.ts_ns = run.now,
+                       .queue_id = q.id,
+                       .adapter_id = ctx.ids.adapter_ids[en.adapter],
+                       .engine_id = en.id,
+                       .packets_lost = static_cast<int64_t>(packets_lost),
+                       .contexts_lost = 1,  // the hung one
+                       .preemption_id = preemption_id});
   q.commands.clear();
   q.status = QueueStatus::kIdle;
   q.lost = true;
-  for (FenceState& f : sim.fences) {  // its queued waits are gone with its commands
-    std::erase_if(f.unreached_waits, [hung](const OutstandingWait& w) {
-      return w.queue == static_cast<uint32_t>(hung);
-    });
-  }
-  if (ep.wait_holder == hung) {
-    // Its wait is gone: no signal will unblock it any more.
-    for (FenceState& f : sim.fences) {
-      std::erase_if(f.gpu_waiters,
-                    [hung](const GpuWaiter& w) { return w.queue == static_cast<uint32_t>(hung); });
-    }
-    ep.wait_holder = -1;
-  }
+  DropWaitsOfQueue(fences, static_cast<uint32_t>(hung), ep.wait_holder == hung);
+  if (ep.wait_holder == hung) ep.wait_holder = -1;
   if (ep.paging_queue == hung) ep.paging_queue = -1;
   ep.pinned_queue = -1;
   ep.running_paging_first = false;
   ClearRequest(ep);
   ++en.generation;
   en.running = -1;
-  TryStartEngine(sim, engine);
+  TryStartEngine(ctx, engine);
 }
 
-void SubmitRenderCommand(Sim& sim, uint32_t thread, uint32_t queue, const Step& step,
-                         core::model::StringId name, GpuCommand packet, uint32_t flags) {
-  packet.shape = &step.shape;
-  packet.paging = step.paging;
+void SubmitRenderCommand(GpuContext ctx, core::model::ThreadId thread, uint32_t queue,
+                         const Step& step, core::model::StringId name, GpuCommand packet,
+                         uint32_t flags) {
+  packet.preemption.shape = &step.shape;
+  packet.preemption.paging = step.paging;
   if (step.paging) flags |= core::model::kPacketPaging;
   if (step.present) flags |= core::model::kPacketPresent;
   const int64_t splits = std::max<int64_t>(1, step.split_packets);
-  const DurationNs total = packet.remaining_ns;
+  const DurationNs total = packet.work.remaining_ns;
   // seed 004: a render command split into several DMA packets; each is a full submission of its
   // own (the Windows 8 scheduler may run other contexts' packets in between).
-  packet.render_command = splits > 1 ? sim.next_packet_id : 0;
+  packet.preemption.render_command = splits > 1 ? ctx.gpu.next_packet_id : 0;
   for (int64_t i = 0; i < splits; ++i) {
     const DurationNs part = total / splits + (i < total % splits ? 1 : 0);
-    packet.last_split = i == splits - 1;
-    SubmitPacket(sim, thread, queue, part, name, packet, flags);
+    packet.preemption.last_split = i == splits - 1;
+    SubmitPacket(ctx, thread, queue, part, name, packet, flags);
   }
 }
 

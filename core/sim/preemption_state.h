@@ -1,9 +1,9 @@
-// Plain data of the preemption model (seed 004), kept apart from sim_state.h so the scheduler's
-// state reads in one place: how a packet divides into preemption points, what each adapter can
-// do, and the request an engine is working through.
+// Plain data of the preemption model (seed 004), in one place: how a packet divides into
+// preemption points, what each adapter can do, and the request an engine is working through.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/model/types.h"
 
@@ -38,6 +38,17 @@ enum class PreemptionPhase : uint8_t {
   kSaving,          // stopped; the context state is being saved (kPreemption event at the end)
 };
 
+// seed 004, per packet: its structure and where it can stop, the scheduler fence id of its
+// (re)submission, the render command it is a split packet of (0: not split).
+struct PacketPreemption {
+  const PacketShape* shape = nullptr;  // nullptr: PacketShape defaults
+  int64_t fence_submission = 0;
+  int64_t render_command = 0;
+  bool last_split = true;
+  bool paging = false;
+  bool preempted = false;  // stopped mid-way: it resumes (context restore) instead of starting
+};
+
 // Per engine: the pending request and the scheduling rules that follow a preemption.
 struct EnginePreemption {
   PreemptionPhase phase = PreemptionPhase::kIdle;
@@ -58,6 +69,14 @@ struct EnginePreemption {
   bool running_paging_first = false;  // the running packet is that resubmitted paging packet
   // Pre-WDDM 1.2: the queue whose unsatisfied GPU wait the engine is executing (-1: none).
   int32_t wait_holder = -1;
+};
+
+// The preemption model's state: the granularities each adapter runs with and each engine's
+// pending request.
+struct PreemptionState {
+  std::vector<AdapterPreemption> adapters;  // [adapter] granularities as run
+  std::vector<EnginePreemption> engines;    // [engine]
+  int64_t next_preemption_id = 1;
 };
 
 }  // namespace core::sim

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/sim/frame_expr.h"
 #include "core/sim/scenario.h"
 
 namespace core::sim {
@@ -24,9 +25,5 @@ Scenario LoadScenario(const std::string& path_or_name);
 
 // Names of the embedded scenarios (assets/scenarios/*.toml without the extension), sorted.
 std::vector<std::string> EmbeddedScenarioNames();
-
-// Parses a frame expression ("i - 3", "2*i + 1", "i % 3", "7"). Throws core::Error with `where`
-// prefixed to the message.
-FrameExpr ParseFrameExpr(std::string_view text, const std::string& where);
 
 }  // namespace core::sim

@@ -3,23 +3,24 @@
 
 #include <string>
 
+#include "core/sim/background_tasks.h"
 #include "core/sim/preemption.h"
 #include "core/sim/sim_state.h"
 
 namespace core::sim {
 
-using core::model::EventKind;
 using core::model::FenceKind;
 using core::model::kNoWaiterMonitoredValue;
 
 namespace {
 
 void SetUpTopology(Sim& sim, const Scenario& s) {
-  core::store::TraceWriter& w = *sim.writer;
-  const bool native_mode = sim.fence_mode == FenceMode::kNative;
+  core::store::TraceWriter& w = *sim.run.writer;
+  Topology& ids = sim.ids;
+  const bool native_mode = sim.run.fence_mode == FenceMode::kNative;
   const auto process = w.AddProcess({1000, s.process_name});
-  sim.adapter_queues.resize(s.adapters.size());
-  sim.adapter_fences.resize(s.adapters.size());
+  ids.adapter_queues.resize(s.adapters.size());
+  ids.adapter_fences.resize(s.adapters.size());
   for (size_t i = 0; i < s.adapters.size(); ++i) {
     const AdapterSpec& a = s.adapters[i];
     core::store::AdapterInfo info;
@@ -27,16 +28,17 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
     info.luid = static_cast<int64_t>(i + 1);
     info.native_fences = a.native_fences && native_mode;  // as run, not merely as capable
     info.optimized_interrupts = a.optimized_interrupts && info.native_fences;
-    info.preemption_graphics = sim.preemption[i].graphics;  // seed 004: as run
-    info.preemption_compute = sim.preemption[i].compute;
-    sim.adapter_ids.push_back(w.AddAdapter(info));
+    info.preemption_graphics = sim.preemption.adapters[i].graphics;  // seed 004: as run
+    info.preemption_compute = sim.preemption.adapters[i].compute;
+    ids.adapter_ids.push_back(w.AddAdapter(info));
   }
   std::vector<uint32_t> ordinals(s.adapters.size(), 0);
   for (const EngineSpec& e : s.engines) {
     EngineState en;
     en.adapter = e.adapter;
-    en.id = w.AddEngine({sim.adapter_ids[e.adapter], e.type, ordinals[e.adapter]++, e.name});
-    sim.engines.push_back(en);
+    en.id = w.AddEngine({ids.adapter_ids[e.adapter], e.type, ordinals[e.adapter]++, e.name});
+    sim.gpu.engines.push_back(en);
+    sim.preemption.engines.emplace_back();
   }
   for (size_t i = 0; i < s.queues.size(); ++i) {
     const QueueSpec& q = s.queues[i];
@@ -44,16 +46,18 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
     hq.engine = q.engine;
     hq.adapter = s.engines[q.engine].adapter;
     hq.priority = q.priority;
-    hq.id = w.AddQueue({sim.engines[q.engine].id, sim.adapter_ids[hq.adapter], q.type, q.priority,
+    hq.id = w.AddQueue({sim.gpu.engines[q.engine].id, ids.adapter_ids[hq.adapter], q.type, q.priority,
                         process, q.name, static_cast<int32_t>(i)});
     hq.context = w.AddContext({process, hq.id, static_cast<int64_t>(i + 1), q.name});
     const AdapterSpec& a = s.adapters[hq.adapter];
     // seed 003: Dxgkrnl gives each user-mode HWQueue a wait log and a signal log (native fences).
-    hq.has_logs = a.native_fences && native_mode;
-    for (LogBuffer& log : hq.logs) ResizeLog(log, a.log_bytes);
-    sim.engines[q.engine].queues.push_back(static_cast<uint32_t>(i));
-    sim.adapter_queues[hq.adapter].push_back(static_cast<uint32_t>(i));
-    sim.queues.push_back(std::move(hq));
+    QueueLogs logs;
+    logs.enabled = a.native_fences && native_mode;
+    for (LogBuffer& log : logs.logs) ResizeLog(log, a.log_bytes);
+    sim.logs.queues.push_back(logs);
+    sim.gpu.engines[q.engine].queues.push_back(static_cast<uint32_t>(i));
+    ids.adapter_queues[hq.adapter].push_back(static_cast<uint32_t>(i));
+    sim.gpu.queues.push_back(std::move(hq));
   }
   for (size_t i = 0; i < s.fences.size(); ++i) {
     const FenceSpec& spec = s.fences[i];
@@ -70,7 +74,7 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
       f.native_on[a] = native_mode && s.adapters[a].native_fences &&
                        spec.kind != FenceKind::kMonitored;
       mask |= 1u << a;
-      sim.adapter_fences[a].push_back(static_cast<uint32_t>(i));
+      ids.adapter_fences[a].push_back(static_cast<uint32_t>(i));
     }
     f.tracks_monitored = f.native_on[f.owner] && !f.cross_adapter;
     f.monitored = f.cross_adapter ? 0 : kNoWaiterMonitoredValue;
@@ -80,15 +84,16 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
     info.kind = f.cross_adapter ? FenceKind::kCrossAdapter
                                 : (f.native_on[f.owner] ? FenceKind::kNative : FenceKind::kMonitored);
     info.shared = f.cross_adapter;
-    info.owner_adapter = sim.adapter_ids[f.owner];
+    info.owner_adapter = ids.adapter_ids[f.owner];
     info.adapter_mask = mask;
     info.initial_value = spec.initial_value;
     info.handle = static_cast<int64_t>(i + 1);
     f.id = w.AddFence(info);
-    sim.fences.push_back(std::move(f));
+    sim.fences.fences.push_back(std::move(f));
+    sim.waiters.per_fence.emplace_back();
   }
   for (const ResourceSpec& r : s.resources) {
-    sim.resource_ids.push_back(w.AddResource({r.name, r.size_bytes}));
+    ids.resource_ids.push_back(w.AddResource({r.name, r.size_bytes}));
   }
   for (size_t i = 0; i < s.threads.size(); ++i) {
     const ThreadSpec& t = s.threads[i];
@@ -96,41 +101,36 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
     ct.spec = &t;
     ct.id = w.AddThread({process, static_cast<int64_t>(2000 + i),
                          core::model::ThreadKind::kApplication, t.name, static_cast<int32_t>(i)});
-    sim.threads.push_back(ct);
+    sim.cpu.threads.push_back(ct);
     std::vector<core::model::StringId> names;
     if (t.program == ProgramKind::kAsyncComputeGraphics) {
       names = {w.Intern("ComputeDispatch"), w.Intern("GraphicsFrame")};
     } else {
       for (const Step& step : t.steps) names.push_back(w.Intern(step.name));
     }
-    sim.step_name_sids.push_back(std::move(names));
+    sim.cpu.step_name_sids.push_back(std::move(names));
   }
 }
 
 // MonitoredValue as it starts: UINT64_MAX (no CPU waiter), or 0 on each adapter for a
 // cross-adapter fence (seed 003: pinned to 0 for its lifetime).
-void RecordInitialMonitoredValues(Sim& sim) {
-  for (const FenceState& f : sim.fences) {
+void RecordInitialMonitoredValues(SimRun& run, const Topology& ids, const FenceTable& fences) {
+  for (const FenceState& f : fences.fences) {
     if (!f.tracks_monitored && !f.cross_adapter) continue;
     for (uint32_t a : f.adapters) {
       if (!f.native_on[a]) continue;
-      EventRecord e;
-      e.ts = 0;
-      e.kind = EventKind::MonitoredValueUpdated;
-      e.fence = f.id;
-      e.value = f.monitored;
-      e.arg0 = sim.adapter_ids[a];
-      sim.Emit(e);
+      run.Emit(events::MonitoredValueUpdated{
+          .ts_ns = 0, .fence_id = f.id, .monitored_value = f.monitored, .adapter_id = ids.adapter_ids[a]});
       if (!f.cross_adapter) break;
     }
   }
 }
 
-bool AnythingPending(const Sim& sim) {
-  for (const HwQueue& q : sim.queues) {
+bool AnythingPending(const GpuQueues& gpu, const CpuThreads& cpu) {
+  for (const HwQueue& q : gpu.queues) {
     if (!q.commands.empty()) return true;
   }
-  for (const CpuThread& t : sim.threads) {
+  for (const CpuThread& t : cpu.threads) {
     if (t.blocked) return true;
   }
   return false;
@@ -138,31 +138,55 @@ bool AnythingPending(const Sim& sim) {
 
 // seed 003 / issue: a wait nobody satisfied is recorded as pending when the trace ends.
 void RecordPendingWaits(Sim& sim) {
-  for (const HwQueue& q : sim.queues) {
+  SimRun& run = sim.run;
+  const std::vector<FenceState>& fences = sim.fences.fences;
+  for (const HwQueue& q : sim.gpu.queues) {
     for (const GpuCommand& c : q.commands) {
       if (c.kind != GpuCommand::Kind::kWait) continue;
-      EventRecord e;
-      e.ts = sim.now;
-      e.kind = EventKind::WaitPendingAtEnd;
-      e.queue = q.id;
-      e.fence = sim.fences[c.fence].id;
-      e.value = c.value;
-      e.op = c.op;
-      e.arg0 = static_cast<int64_t>(sim.fences[c.fence].current);
-      sim.Emit(e);
+      const FenceState& f = fences[c.fence.fence];
+      run.Emit(events::WaitPendingAtEnd{.ts_ns = run.now,
+                                        .queue_id = q.id,
+                                        .fence_id = f.id,
+                                        .fence_value = c.fence.value,
+                                        .wait_id = c.op,
+                                        .current_value = f.current});
     }
   }
-  for (const FenceState& f : sim.fences) {
-    for (const CpuWaiter& w : f.cpu_waiters) {
-      EventRecord e;
-      e.ts = sim.now;
-      e.kind = EventKind::WaitPendingAtEnd;
-      e.thread = sim.threads[w.thread].id;
-      e.fence = f.id;
-      e.value = w.value;
-      e.op = w.waiter_id;
-      e.arg0 = static_cast<int64_t>(f.current);
-      sim.Emit(e);
+  for (size_t fence = 0; fence < fences.size(); ++fence) {
+    const FenceState& f = fences[fence];
+    for (const CpuWaiter& w : sim.waiters.per_fence[fence]) {
+      run.Emit(events::WaitPendingAtEnd{.ts_ns = run.now,
+                                        .thread_id = sim.cpu.threads[w.thread].id,
+                                        .fence_id = f.id,
+                                        .fence_value = w.value,
+                                        .wait_id = w.waiter_id,
+                                        .current_value = f.current});
+    }
+  }
+}
+
+void HandleEvent(Sim& sim, const SimEvent& ev) {
+  SimRun& run = sim.run;
+  switch (ev.type) {
+    case SimEventType::kThreadStep: RunThread(sim.Thread(), ev.a); break;
+    case SimEventType::kPacketDone: OnPacketDone(sim.Gpu(), ev.a, ev.b); break;
+    case SimEventType::kInterrupt: HandleInterrupt(sim.Gpu(), sim.CpuWait(), ev.b); break;
+    case SimEventType::kWaitRelease: OnWaitRelease(sim.Gpu(), ev.b); break;
+    case SimEventType::kTaskDone: OnTaskDone(sim.Background(), ev.a, ev.b); break;
+    case SimEventType::kPreemption:
+      OnPreemptionEvent(sim.Engine(), ev.a, static_cast<int64_t>(ev.b));
+      break;
+    case SimEventType::kTdrTimeout:
+      OnTdrTimeout(sim.Engine(), sim.fences, ev.a, static_cast<int64_t>(ev.b));
+      break;
+    case SimEventType::kLogRead: {
+      ReadAdapterLogs(run, sim.ids, sim.gpu, sim.logs, ev.a);
+      // Keep reading while anything else can still happen.
+      if (run.events.Size() > run.events.Count(SimEventType::kLogRead)) {
+        run.events.Push(run.now + run.scenario->adapters[ev.a].os_log_read_ns,
+                        SimEventType::kLogRead, ev.a);
+      }
+      break;
     }
   }
 }
@@ -172,80 +196,67 @@ void RecordPendingWaits(Sim& sim) {
 SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& writer,
                          const SimOptions& options) {
   Sim sim;
-  sim.scenario = &scenario;
-  sim.writer = &writer;
+  SimRun& run = sim.run;
+  run.scenario = &scenario;
+  run.writer = &writer;
   const uint64_t seed = options.seed.value_or(scenario.seed);
-  sim.random = SimRandom(seed);
-  sim.fence_mode = options.fence_mode.value_or(scenario.fence_mode);
-  sim.end_limit = options.duration_ns.value_or(scenario.duration_ns);
+  run.random = SimRandom(seed);
+  run.fence_mode = options.fence_mode.value_or(scenario.fence_mode);
+  run.end_limit = options.duration_ns.value_or(scenario.duration_ns);
 
   writer.SetMeta("clock", "sim-gpu-ns");
   writer.SetMeta("scenario", scenario.name);
   writer.SetMeta("scenario_source", scenario.source);
   writer.SetMeta("seed", std::to_string(seed));
-  writer.SetMeta("fence_mode", std::string(FenceModeName(sim.fence_mode)));
-  writer.SetMeta("time_limit_ns", std::to_string(sim.end_limit));
+  writer.SetMeta("fence_mode", std::string(FenceModeName(run.fence_mode)));
+  writer.SetMeta("time_limit_ns", std::to_string(run.end_limit));
   // The run's clock starts at 0, whatever is recorded first (a monitored-mode run records nothing
   // until its first thread starts): every run of a scenario shares this origin, so their queue
   // time splits cover the same span and compare like with like.
   writer.SetMeta("start_ns", "0");
 
-  sim.preemption = ResolvePreemption(scenario, options);
+  sim.preemption.adapters = ResolvePreemption(scenario, options);
   SetUpTopology(sim, scenario);
-  SetUpBackground(sim);
-  RecordInitialMonitoredValues(sim);
-  for (uint32_t t = 0; t < sim.threads.size(); ++t) {
-    if (sim.threads[t].spec->start_after >= 0) continue;  // started by FinishThread
-    sim.events.Push(sim.threads[t].spec->start_ns, SimEventType::kThreadStep, t);
+  SetUpBackground(run, sim.bg, sim.cpu.threads.size());
+  RecordInitialMonitoredValues(run, sim.ids, sim.fences);
+  for (uint32_t t = 0; t < sim.cpu.threads.size(); ++t) {
+    const ThreadSpec& spec = *sim.cpu.threads[t].spec;
+    if (spec.start_after >= 0) continue;  // started by FinishThread
+    run.events.Push(spec.start_ns, SimEventType::kThreadStep, t);
   }
   for (uint32_t a = 0; a < scenario.adapters.size(); ++a) {
     const DurationNs period = scenario.adapters[a].os_log_read_ns;
-    if (period > 0) sim.events.Push(period, SimEventType::kLogRead, a);
+    if (period > 0) run.events.Push(period, SimEventType::kLogRead, a);
   }
 
   uint64_t handled = 0;
   bool hit_limit = false;
-  while (!sim.events.Empty()) {
-    if (sim.events.Top().t > sim.end_limit) {
+  while (!run.events.Empty()) {
+    if (run.events.Top().t > run.end_limit) {
       hit_limit = true;
       break;
     }
-    const SimEvent ev = sim.events.Pop();
-    sim.now = ev.t;
-    switch (ev.type) {
-      case SimEventType::kThreadStep: RunThread(sim, ev.a); break;
-      case SimEventType::kPacketDone: OnPacketDone(sim, ev.a, ev.b); break;
-      case SimEventType::kInterrupt: HandleInterrupt(sim, ev.b); break;
-      case SimEventType::kWaitRelease: OnWaitRelease(sim, ev.b); break;
-      case SimEventType::kTaskDone: OnTaskDone(sim, ev.a, ev.b); break;
-      case SimEventType::kPreemption: OnPreemptionEvent(sim, ev.a, static_cast<int64_t>(ev.b)); break;
-      case SimEventType::kTdrTimeout: OnTdrTimeout(sim, ev.a, static_cast<int64_t>(ev.b)); break;
-      case SimEventType::kLogRead: {
-        ReadAdapterLogs(sim, ev.a);
-        // Keep reading while anything else can still happen.
-        if (sim.events.Size() > sim.events.Count(SimEventType::kLogRead)) {
-          sim.events.Push(sim.now + scenario.adapters[ev.a].os_log_read_ns, SimEventType::kLogRead,
-                          ev.a);
-        }
-        break;
-      }
-    }
-    AdvanceUnblockedQueues(sim);
+    const SimEvent ev = run.events.Pop();
+    run.now = ev.t;
+    HandleEvent(sim, ev);
+    AdvanceUnblockedQueues(sim.Gpu());
     if ((++handled & 0xFFFF) == 0 && options.progress) {
-      options.progress(static_cast<double>(sim.now) / static_cast<double>(sim.end_limit));
+      options.progress(static_cast<double>(run.now) / static_cast<double>(run.end_limit));
     }
   }
   // A run whose remaining waits can never be satisfied lasts until its time limit.
-  if (hit_limit || AnythingPending(sim)) sim.now = sim.end_limit;
-  for (uint32_t a = 0; a < scenario.adapters.size(); ++a) ReadAdapterLogs(sim, a);
+  if (hit_limit || AnythingPending(sim.gpu, sim.cpu)) run.now = run.end_limit;
+  for (uint32_t a = 0; a < scenario.adapters.size(); ++a) {
+    ReadAdapterLogs(run, sim.ids, sim.gpu, sim.logs, a);
+  }
   RecordPendingWaits(sim);
   if (options.progress) options.progress(1.0);
 
   SimSummary summary;
   summary.events = writer.events_written();
-  summary.end_ns = sim.now;
+  summary.end_ns = run.now;
   summary.seed = seed;
-  summary.fence_mode = sim.fence_mode;
+  summary.fence_mode = run.fence_mode;
   return summary;
 }
 

@@ -1,17 +1,22 @@
 // CPU threads running scenario scripts: each frame the thread walks its steps in order; every
 // API call costs CPU time, a CPU wait blocks the thread until the OS releases it.
+#include "core/sim/thread_program.h"
+
 #include "core/model/error.h"
-#include "core/sim/sim_state.h"
+#include "core/sim/async_pipeline_program.h"
+#include "core/sim/background_mode.h"
+#include "core/sim/background_tasks.h"
+#include "core/sim/fence.h"
+#include "core/sim/preemption.h"
+#include "core/sim/shader_pgo.h"
 
 namespace core::sim {
 
-using core::model::EventKind;
-
-void WakeThread(Sim& sim, uint32_t thread) {
-  CpuThread& t = sim.threads[thread];
+void WakeThread(SimRun& run, CpuThreads& cpu, uint32_t thread) {
+  CpuThread& t = cpu.threads[thread];
   if (!t.blocked) return;
   t.blocked = false;
-  sim.events.Push(sim.now, SimEventType::kThreadStep, thread);
+  run.events.Push(run.now, SimEventType::kThreadStep, thread);
 }
 
 namespace {
@@ -29,88 +34,165 @@ uint64_t FenceValueOf(const FrameExpr& expr, int64_t frame) {
 
 }  // namespace
 
-void SubmitPacket(Sim& sim, uint32_t thread, uint32_t queue, DurationNs duration,
-                  core::model::StringId name, GpuCommand packet, uint32_t flags) {
+void SubmitPacket(GpuContext ctx, core::model::ThreadId thread, uint32_t queue,
+                  DurationNs duration, core::model::StringId name, GpuCommand packet,
+                  uint32_t flags) {
+  SimRun& run = ctx.run;
   packet.kind = GpuCommand::Kind::kPacket;
-  packet.op = sim.next_packet_id++;
-  packet.remaining_ns = duration;
-  packet.duration_ns = duration;
-  packet.fence_submission = packet.op;
-  const HwQueue& q = sim.queues[queue];
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = EventKind::PacketSubmitted;
-  e.queue = q.id;
-  e.thread = sim.threads[thread].id;
-  e.op = packet.op;
-  e.value = static_cast<uint64_t>(duration);
-  e.arg0 = q.context;
-  e.arg1 = name;
-  e.arg2 = packet.fence_submission;
-  e.flags = flags;
-  const EventRowId row = sim.Emit(e);
-  if (packet.pso >= 0) {
+  packet.op = ctx.gpu.next_packet_id++;
+  packet.work.remaining_ns = duration;
+  packet.work.duration_ns = duration;
+  packet.preemption.fence_submission = packet.op;
+  const HwQueue& q = ctx.gpu.queues[queue];
+  const EventRowId row = run.Emit(events::PacketSubmitted{
+      .ts_ns = run.now,
+      .queue_id = q.id,
+      .thread_id = thread,
+      .packet_id = packet.op,
+      .planned_duration_ns = duration,
+      .context_id = q.context,
+      .name_sid = name,
+      .fence_submission_id = packet.preemption.fence_submission,
+      .packet_flags = flags});
+  if (packet.pgo.pso >= 0) {
     // Which PSO and constant set the packet runs with (seed 000 PGO), for the details panel.
-    sim.writer->AddEventArg(row, "pso", static_cast<int64_t>(sim.bg.psos[packet.pso].id));
-    sim.writer->AddEventArg(row, "constants", packet.constants);
+    run.writer->AddEventArg(row, "pso", static_cast<int64_t>(ctx.bg.psos[packet.pgo.pso].id));
+    run.writer->AddEventArg(row, "constants", packet.pgo.constants);
   }
-  PushGpuCommand(sim, queue, packet);
+  PushGpuCommand(ctx, queue, packet);
 }
 
 namespace {
 
 // Queue Signal / Wait: records FENCE_SIGNAL_QUEUED / FENCE_WAIT_QUEUED with the CPU timestamp at
 // which it was queued (seed 003) and puts the command in the HW queue.
-void QueueFenceOp(Sim& sim, uint32_t thread, uint32_t queue, uint32_t fence, uint64_t value,
-                  GpuCommand::Kind kind) {
+void QueueFenceOp(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, uint32_t fence,
+                  uint64_t value, GpuCommand::Kind kind) {
+  SimRun& run = ctx.run;
   GpuCommand c;
   c.kind = kind;
-  c.fence = fence;
-  c.value = value;
-  c.op = sim.next_fence_op_id++;
-  EventRecord e;
-  e.ts = sim.now;
-  e.kind = kind == GpuCommand::Kind::kSignal ? EventKind::FenceSignalQueued
-                                             : EventKind::FenceWaitQueued;
-  e.queue = sim.queues[queue].id;
-  e.thread = sim.threads[thread].id;
-  e.fence = sim.fences[fence].id;
-  e.value = value;
-  e.op = c.op;
-  sim.Emit(e);
-  if (kind == GpuCommand::Kind::kWait) NoteQueuedWait(sim, queue, c);
-  PushGpuCommand(sim, queue, c);
-}
-
-}  // namespace
-
-void QueueGpuSignal(Sim& sim, uint32_t thread, uint32_t queue, uint32_t fence, uint64_t value) {
-  QueueFenceOp(sim, thread, queue, fence, value, GpuCommand::Kind::kSignal);
-}
-
-void QueueGpuWait(Sim& sim, uint32_t thread, uint32_t queue, uint32_t fence, uint64_t value) {
-  QueueFenceOp(sim, thread, queue, fence, value, GpuCommand::Kind::kWait);
-}
-
-void RunThread(Sim& sim, uint32_t thread) {
-  CpuThread& t = sim.threads[thread];
-  if (t.done || t.blocked) return;
-  if (t.spec->program == ProgramKind::kAsyncComputeGraphics) {
-    RunAsyncPipeline(sim, thread);
-    return;
+  c.fence = {fence, value};
+  c.op = ctx.fences.next_fence_op_id++;
+  const HwQueue& q = ctx.gpu.queues[queue];
+  const core::model::FenceId fence_id = ctx.fences.fences[fence].id;
+  if (kind == GpuCommand::Kind::kSignal) {
+    run.Emit(events::FenceSignalQueued{.ts_ns = run.now,
+                                       .queue_id = q.id,
+                                       .thread_id = thread,
+                                       .fence_id = fence_id,
+                                       .fence_value = value,
+                                       .signal_id = c.op});
+  } else {
+    run.Emit(events::FenceWaitQueued{.ts_ns = run.now,
+                                     .queue_id = q.id,
+                                     .thread_id = thread,
+                                     .fence_id = fence_id,
+                                     .fence_value = value,
+                                     .wait_id = c.op});
+    NoteQueuedWait(ctx.fences, q, queue, c);
   }
-  const ThreadSpec& spec = *t.spec;
-  const bool endless = spec.frames == 0;
-  if (t.last_step_ts == sim.now) {
+  PushGpuCommand(ctx, queue, c);
+}
+
+// Keeps a program from running forever at one instant of simulated time.
+void CheckTimeAdvances(const SimRun& run, CpuThread& t) {
+  if (t.last_step_ts == run.now) {
     if (++t.steps_at_ts > kMaxStepsAtOneInstant) {
-      throw core::Error(sim.scenario->source + ": thread '" + spec.name +
+      throw core::Error(run.scenario->source + ": thread '" + t.spec->name +
                         "' runs without simulated time passing (give its steps api_call_us, "
                         "duration_us or frame_period_us)");
     }
   } else {
-    t.last_step_ts = sim.now;
+    t.last_step_ts = run.now;
     t.steps_at_ts = 0;
   }
+}
+
+enum class StepResult : uint8_t { kContinue, kBlocked, kFinished };
+
+// Runs one active step; `*cost` is its CPU time.
+StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs* cost) {
+  SimRun& run = ctx.gpu.run;
+  CpuThread& t = ctx.cpu.cpu.threads[thread];
+  const Step& step = t.spec->steps[index];
+  switch (step.op) {
+    case StepOp::kExecute: {
+      GpuCommand c;
+      c.work.uses = step.resources.empty() ? nullptr : &step.resources;
+      c.work.frame = t.frame;
+      c.work.remaining_ns = run.random.Jittered(step.duration_ns, step.jitter);
+      const uint32_t flags = PlanPgoPacket(*run.scenario, ctx.gpu.bg, t.id, step, t.frame, c);
+      SubmitRenderCommand(ctx.gpu, t.id, step.queue, step,
+                          ctx.cpu.cpu.step_name_sids[thread][index], c, flags);
+      break;
+    }
+    case StepOp::kSetBackgroundMode:
+      if (!SetBackgroundProcessingMode(ctx.Background(), thread, step)) {
+        t.blocked = true;  // WaitForSingleObject on the commit's completion event
+        return StepResult::kBlocked;
+      }
+      break;
+    case StepOp::kDestroyPso:
+      DestroyPso(run, ctx.gpu.bg, t.id, static_cast<uint32_t>(step.pso));
+      break;
+    case StepOp::kDestroyDevice:
+      if (!DestroyDevice(ctx.Background(), thread)) {
+        --t.pc;  // run the step again when the in-flight tasks have completed
+        t.blocked = true;
+        return StepResult::kBlocked;
+      }
+      return StepResult::kFinished;
+    case StepOp::kSignal:
+      QueueGpuSignal(ctx.gpu, t.id, step.queue, step.fence, FenceValueOf(step.value, t.frame));
+      break;
+    case StepOp::kWait:
+      QueueGpuWait(ctx.gpu, t.id, step.queue, step.fence, FenceValueOf(step.value, t.frame));
+      break;
+    case StepOp::kCpuSignal:
+      CpuSignal(ctx.gpu, ctx.cpu, t.id, step.fence, FenceValueOf(step.value, t.frame));
+      break;
+    case StepOp::kCpuWork:
+      *cost = run.random.Jittered(step.duration_ns, step.jitter);
+      break;
+    case StepOp::kCpuWait: {
+      std::vector<uint64_t> values;
+      for (const FrameExpr& v : step.values) values.push_back(FenceValueOf(v, t.frame));
+      bool satisfied = false;
+      t.group = BeginCpuWait(ctx.cpu, thread, step.fences, values, step.mode, &satisfied);
+      if (!satisfied) {
+        t.blocked = true;
+        return StepResult::kBlocked;
+      }
+      break;
+    }
+  }
+  return StepResult::kContinue;
+}
+
+}  // namespace
+
+void QueueGpuSignal(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, uint32_t fence,
+                    uint64_t value) {
+  QueueFenceOp(ctx, thread, queue, fence, value, GpuCommand::Kind::kSignal);
+}
+
+void QueueGpuWait(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, uint32_t fence,
+                  uint64_t value) {
+  QueueFenceOp(ctx, thread, queue, fence, value, GpuCommand::Kind::kWait);
+}
+
+void RunThread(ThreadContext ctx, uint32_t thread) {
+  SimRun& run = ctx.gpu.run;
+  CpuThreads& cpu = ctx.cpu.cpu;
+  CpuThread& t = cpu.threads[thread];
+  if (t.done || t.blocked) return;
+  if (t.spec->program == ProgramKind::kAsyncComputeGraphics) {
+    RunAsyncPipeline(ctx, thread);
+    return;
+  }
+  const ThreadSpec& spec = *t.spec;
+  const bool endless = spec.frames == 0;
+  CheckTimeAdvances(run, t);
   while (true) {
     if (t.stop_loop) break;
     if (t.pc == spec.steps.size()) {
@@ -118,83 +200,36 @@ void RunThread(Sim& sim, uint32_t thread) {
       ++t.frame;
       if (spec.frame_period_ns > 0) {
         const TimeNs next = spec.start_ns + (t.frame - 1) * spec.frame_period_ns;
-        if (next > sim.now) {
+        if (next > run.now) {
           if (!endless && t.frame > spec.frames) break;
-          sim.events.Push(next, SimEventType::kThreadStep, thread);
+          run.events.Push(next, SimEventType::kThreadStep, thread);
           return;
         }
       }
     }
     if (!endless && t.frame > spec.frames) break;
     const size_t index = t.pc++;
-    const Step& step = spec.steps[index];
-    if (!StepActive(step, t.frame)) continue;
+    if (!StepActive(spec.steps[index], t.frame)) continue;
     DurationNs cost = spec.api_call_ns;
-    switch (step.op) {
-      case StepOp::kExecute: {
-        GpuCommand c;
-        c.uses = step.resources.empty() ? nullptr : &step.resources;
-        c.frame = t.frame;
-        c.remaining_ns = sim.random.Jittered(step.duration_ns, step.jitter);
-        const uint32_t flags = PlanPgoPacket(sim, thread, step, t.frame, c);
-        SubmitRenderCommand(sim, thread, step.queue, step, sim.step_name_sids[thread][index], c,
-                            flags);
-        break;
-      }
-      case StepOp::kSetBackgroundMode:
-        if (!SetBackgroundProcessingMode(sim, thread, step)) {
-          t.blocked = true;  // WaitForSingleObject on the commit's completion event
-          return;
-        }
-        break;
-      case StepOp::kDestroyPso:
-        DestroyPso(sim, thread, static_cast<uint32_t>(step.pso));
-        break;
-      case StepOp::kDestroyDevice:
-        if (!DestroyDevice(sim, thread)) {
-          --t.pc;  // run the step again when the in-flight tasks have completed
-          t.blocked = true;
-          return;
-        }
-        FinishThread(sim, thread);
-        return;
-      case StepOp::kSignal:
-        QueueGpuSignal(sim, thread, step.queue, step.fence, FenceValueOf(step.value, t.frame));
-        break;
-      case StepOp::kWait:
-        QueueGpuWait(sim, thread, step.queue, step.fence, FenceValueOf(step.value, t.frame));
-        break;
-      case StepOp::kCpuSignal:
-        CpuSignal(sim, thread, step.fence, FenceValueOf(step.value, t.frame));
-        break;
-      case StepOp::kCpuWork:
-        cost = sim.random.Jittered(step.duration_ns, step.jitter);
-        break;
-      case StepOp::kCpuWait: {
-        std::vector<uint64_t> values;
-        for (const FrameExpr& v : step.values) values.push_back(FenceValueOf(v, t.frame));
-        bool satisfied = false;
-        t.group = BeginCpuWait(sim, thread, step.fences, values, step.mode, &satisfied);
-        if (!satisfied) {
-          t.blocked = true;
-          return;
-        }
-        break;
-      }
+    switch (RunStep(ctx, thread, index, &cost)) {
+      case StepResult::kContinue: break;
+      case StepResult::kBlocked: return;
+      case StepResult::kFinished: FinishThread(run, cpu, thread); return;
     }
-    sim.events.Push(sim.now + WithInterference(sim, thread, cost), SimEventType::kThreadStep,
-                    thread);
+    const DurationNs slowed =
+        WithInterference(*run.scenario, ctx.gpu.bg, cpu.threads.size(), thread, cost);
+    run.events.Push(run.now + slowed, SimEventType::kThreadStep, thread);
     return;
   }
-  FinishThread(sim, thread);
+  FinishThread(run, cpu, thread);
 }
 
-void FinishThread(Sim& sim, uint32_t thread) {
-  sim.threads[thread].done = true;
-  for (uint32_t other = 0; other < sim.threads.size(); ++other) {
-    const ThreadSpec& spec = *sim.threads[other].spec;
+void FinishThread(SimRun& run, CpuThreads& cpu, uint32_t thread) {
+  cpu.threads[thread].done = true;
+  for (uint32_t other = 0; other < cpu.threads.size(); ++other) {
+    const ThreadSpec& spec = *cpu.threads[other].spec;
     if (spec.start_after == static_cast<int32_t>(thread)) {
-      sim.events.Push(sim.now + spec.start_ns, SimEventType::kThreadStep, other);
+      run.events.Push(run.now + spec.start_ns, SimEventType::kThreadStep, other);
     }
   }
 }
