@@ -10,6 +10,7 @@
 using core::model::BackgroundMode;
 using core::model::EventKind;
 using core::model::MeasurementsAction;
+namespace events = core::model::events;
 using core::sim::Scenario;
 using core::sim::SimRandom;
 using core::sim::Step;
@@ -117,26 +118,30 @@ void CheckBackgroundRules(const core::store::TraceStore& s, const Scenario& scen
     const int64_t task = ev.op[i];
     switch (ev.kind[i]) {
       case EventKind::ModeChanged: {
-        if (ev.value[i] != 0) {
+        const auto call = events::ModeChanged::At(ev, i);
+        if (call.result != 0) {
           ++refused;  // refused: nothing changes
-          EXPECT_EQ(ev.arg2[i], 0);
+          EXPECT_EQ(call.commit_id, 0);
           break;
         }
-        const bool needs_dev = IsDisabled(ev.arg0[i]) || ev.arg1[i] == 2;
+        const bool high_priority = call.action == MeasurementsAction::kCommitResultsHighPriority;
+        const bool needs_dev = IsDisabled(static_cast<int64_t>(call.mode)) || high_priority;
         EXPECT_TRUE(!needs_dev || scenario.background.developer_mode);
-        mode = ev.arg0[i];
-        if (IsDisabled(mode) && ev.arg2[i] != 0) disabling_commits.insert(ev.arg2[i]);
-        if (ev.arg2[i] != 0) commit_high_priority[ev.arg2[i]] = ev.arg1[i] == 2;
+        mode = static_cast<int64_t>(call.mode);
+        if (IsDisabled(mode) && call.commit_id != 0) disabling_commits.insert(call.commit_id);
+        if (call.commit_id != 0) commit_high_priority[call.commit_id] = high_priority;
         // A high-priority commit boosts from its call until its commit_completed (tasks already
         // queued when the call returns belong to it too).
-        if (ev.arg2[i] != 0 && ev.arg1[i] == 2) open_hp_commits.insert(ev.arg2[i]);
+        if (call.commit_id != 0 && high_priority) open_hp_commits.insert(call.commit_id);
         break;
       }
-      case EventKind::TaskQueued:
-        task_commit[task] = ev.arg2[i];
-        task_pso[task] = ev.arg0[i];
+      case EventKind::TaskQueued: {
+        const auto queued = events::TaskQueued::At(ev, i);
+        task_commit[task] = queued.commit_id;
+        task_pso[task] = queued.pso_id;
         queued_while_disabled[task] = IsDisabled(mode);
         break;
+      }
       case EventKind::TaskStarted: {
         EXPECT_TRUE(started.insert(task).second);
         // No task queued while disabled starts, unless it belongs to the commit made with the
@@ -176,15 +181,18 @@ void CheckBackgroundRules(const core::store::TraceStore& s, const Scenario& scen
         break;
       }
       case EventKind::PsoDestroyed:
-        destroyed_psos.insert(ev.arg0[i]);
+        destroyed_psos.insert(events::PsoDestroyed::At(ev, i).pso_id);
         break;
       case EventKind::VariantApplied:
-        EXPECT_FALSE(destroyed_psos.count(ev.arg0[i])) << "variant for a destroyed PSO";
+        EXPECT_FALSE(destroyed_psos.count(events::VariantApplied::At(ev, i).pso_id))
+            << "variant for a destroyed PSO";
         break;
-      case EventKind::TaskAbandoned:
-        EXPECT_TRUE(destroyed_psos.count(ev.arg0[i]));
-        EXPECT_EQ(task_pso[task], ev.arg0[i]);
+      case EventKind::TaskAbandoned: {
+        const int64_t pso = events::TaskAbandoned::At(ev, i).pso_id;
+        EXPECT_TRUE(destroyed_psos.count(pso));
+        EXPECT_EQ(task_pso[task], pso);
         break;
+      }
       default:
         break;
     }

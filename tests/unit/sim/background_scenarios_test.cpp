@@ -6,6 +6,7 @@
 #include "tests/unit/sim/sim_test_helpers.h"
 
 using core::model::EventKind;
+namespace events = core::model::events;
 using core::sim::LoadScenario;
 using sim_test::EventsOf;
 using sim_test::Simulate;
@@ -40,8 +41,9 @@ TEST(PgoBenchmarkPriming, ConvergesAndTheLastPassIsFasterThanTheFirst) {
   auto calls = EventsOf(s, EventKind::ModeChanged);
   ASSERT_GE(calls.size(), 3u);
   // The first call discards (action 3) in intrusive mode (1); then KEEP_ALL (0) each pass.
-  EXPECT_EQ(s.events.arg0[calls[0]], 1);
-  EXPECT_EQ(s.events.arg1[calls[0]], 3);
+  const auto first = events::ModeChanged::At(s.events, calls[0]);
+  EXPECT_EQ(first.mode, core::model::BackgroundMode::kAllowIntrusiveMeasurements);
+  EXPECT_EQ(first.action, core::model::MeasurementsAction::kDiscardPrevious);
   for (size_t k = 0; k + 1 < calls.size(); ++k) EXPECT_EQ(s.events.flags[calls[k]], 1u) << k;
   EXPECT_EQ(s.events.flags[calls.back()], 0u);  // converged: the loop ended
   EXPECT_LT(calls.size(), 31u);                 // before the 30-pass bound
@@ -83,7 +85,10 @@ TEST(PgoPixSingleFrame, HighPriorityCommitsRunThreeTasksAboveIdleAndSignalTheirE
   // Commits complete only after their tasks; the replay thread waits for each.
   std::map<int64_t, int64_t> last_task_end;  // commit -> time its last task finished
   std::map<int64_t, int64_t> commit_of_task;
-  for (size_t i : EventsOf(s, EventKind::TaskQueued)) commit_of_task[s.events.op[i]] = s.events.arg2[i];
+  for (size_t i : EventsOf(s, EventKind::TaskQueued)) {
+    const auto queued = events::TaskQueued::At(s.events, i);
+    commit_of_task[queued.task_id] = queued.commit_id;
+  }
   for (size_t i : EventsOf(s, EventKind::TaskFinished)) {
     last_task_end[commit_of_task[s.events.op[i]]] = s.events.ts[i];
   }
@@ -126,18 +131,20 @@ TEST(PgoPsoDestroyed, TheCompilingVariantIsAbandonedAndQueuedWorkIsCancelledOnDe
   auto s = Simulate(LoadScenario("pgo_pso_destroyed"), dir, "t.db");
   auto destroyed = EventsOf(s, EventKind::PsoDestroyed);
   ASSERT_EQ(destroyed.size(), 1u);
-  const int64_t pso = s.events.arg0[destroyed[0]];
-  EXPECT_EQ(s.FindPso(static_cast<uint32_t>(pso))->name, "ParticlesPSO");
+  const core::model::PsoId pso = events::PsoDestroyed::At(s.events, destroyed[0]).pso_id;
+  EXPECT_EQ(s.FindPso(pso)->name, "ParticlesPSO");
   auto abandoned = EventsOf(s, EventKind::TaskAbandoned);
   ASSERT_EQ(abandoned.size(), 1u);
-  EXPECT_EQ(s.events.arg0[abandoned[0]], pso);
+  EXPECT_EQ(events::TaskAbandoned::At(s.events, abandoned[0]).pso_id, pso);
   EXPECT_GT(s.events.ts[abandoned[0]], s.events.ts[destroyed[0]]);
   // Its task was queued (after 4 frames) before the PSO went away, and still got its callback.
   int64_t task = s.events.op[abandoned[0]];
   bool finished = false;
   for (size_t i : EventsOf(s, EventKind::TaskFinished)) finished |= s.events.op[i] == task;
   EXPECT_TRUE(finished);
-  for (size_t i : EventsOf(s, EventKind::VariantApplied)) EXPECT_NE(s.events.arg0[i], pso);
+  for (size_t i : EventsOf(s, EventKind::VariantApplied)) {
+    EXPECT_NE(events::VariantApplied::At(s.events, i).pso_id, pso);
+  }
   // Device destruction waits for in-flight tasks: the marker comes after every task_finished.
   auto marker = EventsOf(s, EventKind::Marker);
   ASSERT_EQ(marker.size(), 1u);
@@ -231,7 +238,7 @@ TEST(PgoGameDefault, VariantsLandInTheBackgroundAndPacketsGetFaster) {
   // GBuffer: 900 us at first (ALLOWED adds no GPU cost), then x0.8, then x0.64 (jitter 5%).
   std::vector<uint64_t> gbuffer;
   for (size_t i : EventsOf(s, EventKind::PacketSubmitted)) {
-    if (s.String(static_cast<uint32_t>(s.events.arg1[i])) == "GBuffer") {
+    if (s.String(events::PacketSubmitted::At(s.events, i).name_sid) == "GBuffer") {
       gbuffer.push_back(s.events.value[i]);
     }
   }

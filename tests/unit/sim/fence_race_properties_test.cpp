@@ -13,6 +13,7 @@
 
 namespace sim = core::sim;
 using core::model::EventKind;
+namespace events = core::model::events;
 
 namespace {
 
@@ -151,8 +152,9 @@ TEST(FenceRaceProperties, OutstandingWaitsSurviveARewindAndNewWaitsSeeTheLowerVa
               if (ev.queue[i] == late) late_wait = ev.op[i], value_when_late_queued = value;
               break;
             case EventKind::FenceWaitUnblocked: {
-              ASSERT_TRUE(signals.count(ev.arg1[i])) << "released by an unknown signal";
-              const auto [by_value, by_ts] = signals[ev.arg1[i]];
+              const int64_t by = events::FenceWaitUnblocked::At(ev, i).released_by_signal_id;
+              ASSERT_TRUE(signals.count(by)) << "released by an unknown signal";
+              const auto [by_value, by_ts] = signals[by];
               EXPECT_GE(by_value, ev.value[i]) << "released by a value too low";
               EXPECT_LE(by_ts, ev.ts[i]);
               if (ev.op[i] == early_wait) early_unblocked = ev.ts[i];

@@ -10,6 +10,7 @@
 #include "tests/unit/sim/sim_test_helpers.h"
 
 using core::model::EventKind;
+namespace events = core::model::events;
 using core::model::PreemptionGranularity;
 using core::sim::LoadScenario;
 using core::sim::ParseScenario;
@@ -36,10 +37,22 @@ struct PacketRecord {
   int64_t fence_submission = 0;
 };
 
-// The first record of `kind` naming `queue`; fence_submission is arg2 (submitted / resumed).
+// The scheduler fence id of a packet_submitted or packet_resumed record, else 0.
+int64_t FenceSubmissionOf(const core::store::TraceStore& s, size_t i) {
+  switch (s.events.kind[i]) {
+    case EventKind::PacketSubmitted:
+      return events::PacketSubmitted::At(s.events, i).fence_submission_id;
+    case EventKind::PacketResumed:
+      return events::PacketResumed::At(s.events, i).fence_submission_id;
+    default:
+      return 0;
+  }
+}
+
+// The first record of `kind` naming `queue`.
 PacketRecord First(const core::store::TraceStore& s, EventKind kind, uint32_t queue) {
   for (size_t i : EventsOf(s, kind)) {
-    if (s.events.queue[i] == queue) return {s.events.ts[i], s.events.arg2[i]};
+    if (s.events.queue[i] == queue) return {s.events.ts[i], FenceSubmissionOf(s, i)};
   }
   return {};
 }
@@ -56,7 +69,8 @@ core::model::EngineId EngineNamed(const core::store::TraceStore& s, const std::s
 int64_t MaxLatency(const core::store::TraceStore& s, core::model::EngineId engine) {
   int64_t max = -1;
   for (size_t i : EventsOf(s, EventKind::PreemptionCompleted)) {
-    if (s.events.arg2[i] == engine) max = std::max(max, static_cast<int64_t>(s.events.value[i]));
+    const auto completed = events::PreemptionCompleted::At(s.events, i);
+    if (completed.engine_id == engine) max = std::max(max, completed.latency_ns);
   }
   return max;
 }
@@ -118,7 +132,7 @@ TEST(Preemption, PreemptedPagingPacketKeepsItsFenceIdAndRunsFirst) {
   ASSERT_EQ(requested.size(), 1u);
   EXPECT_EQ(s.events.ts[requested[0]], 150 * kUs);
   EXPECT_EQ(s.events.queue[requested[0]], vidmm);
-  EXPECT_EQ(s.events.arg1[requested[0]], dwm);
+  EXPECT_EQ(events::PreemptionRequested::At(s.events, requested[0]).requesting_queue_id, dwm);
   EXPECT_EQ(s.events.flags[requested[0]], static_cast<uint32_t>(G::kPixel));
   const auto preempted = EventsOf(s, EventKind::PacketPreempted);
   ASSERT_EQ(preempted.size(), 1u);
@@ -154,7 +168,7 @@ TEST(Preemption, PreemptedNonPagingPacketGetsANewFenceIdAndWaitsItsTurn) {
   EXPECT_NE(resumed.fence_submission, submitted.fence_submission);
   EXPECT_GT(resumed.fence_submission, 0);
   for (size_t i : EventsOf(s, EventKind::PacketSubmitted)) {
-    EXPECT_NE(s.events.arg2[i], resumed.fence_submission) << "fence id reused";
+    EXPECT_NE(FenceSubmissionOf(s, i), resumed.fence_submission) << "fence id reused";
   }
   EXPECT_EQ(First(s, EventKind::PacketCompleted, vidmm).ts, 1290 * kUs);
 }
@@ -286,9 +300,10 @@ TEST(Preemption, UnpreemptablePacketEndsInATdr) {
   EXPECT_EQ(s.events.ts[t], 16'666'667 + 2'000'000'000);
   EXPECT_EQ(s.events.queue[t], miner);
   EXPECT_EQ(s.events.op[t], s.events.op[requested[0]]);  // requested before the TDR
-  EXPECT_EQ(s.events.arg2[t], 2);                        // packets lost
-  EXPECT_EQ(s.events.value[t], 1u);                      // contexts lost
-  EXPECT_EQ(s.events.arg1[t], EngineNamed(s, "Compute"));
+  const auto tdr = events::Tdr::At(s.events, t);
+  EXPECT_EQ(tdr.packets_lost, 2);
+  EXPECT_EQ(tdr.contexts_lost, 1u);
+  EXPECT_EQ(tdr.engine_id, EngineNamed(s, "Compute"));
   EXPECT_TRUE(EventsOf(s, EventKind::PreemptionCompleted).empty());
   EXPECT_EQ(First(s, EventKind::PacketCompleted, miner).ts, -1);  // never completed
   // The first composition pass starts at the reset.
@@ -468,7 +483,7 @@ TEST(Preemption, WithoutPreemptionAwarenessAHardwareWaitHoldsTheEngine) {
   ASSERT_EQ(requested.size(), 1u);
   EXPECT_EQ(s.events.ts[requested[0]], 100 * kUs);
   EXPECT_EQ(s.events.queue[requested[0]], app);
-  EXPECT_EQ(s.events.arg0[requested[0]], 0);  // no packet: a wait
+  EXPECT_EQ(events::PreemptionRequested::At(s.events, requested[0]).packet_id, 0);  // a wait
   const auto completed = EventsOf(s, EventKind::PreemptionCompleted);
   ASSERT_EQ(completed.size(), 1u);
   EXPECT_EQ(s.events.value[completed[0]], static_cast<uint64_t>(400 * kUs));
@@ -488,7 +503,7 @@ TEST(Preemption, AHeldWaitPastTheTimeoutEndsInATdr) {
   ASSERT_EQ(tdrs.size(), 1u);
   EXPECT_EQ(s.events.ts[tdrs[0]], 300 * kUs);
   EXPECT_EQ(s.events.queue[tdrs[0]], app);
-  EXPECT_EQ(s.events.arg2[tdrs[0]], 1);
+  EXPECT_EQ(events::Tdr::At(s.events, tdrs[0]).packets_lost, 1);
   EXPECT_EQ(First(s, EventKind::PacketStarted, QueueNamed(s, "dwm")).ts, 300 * kUs);
   EXPECT_EQ(First(s, EventKind::PacketStarted, app).ts, -1);
   EXPECT_EQ(First(s, EventKind::FenceWaitUnblocked, app).ts, -1);

@@ -7,6 +7,7 @@
 #include "tests/unit/sim/sim_test_helpers.h"
 
 using core::model::EventKind;
+namespace events = core::model::events;
 using core::sim::FenceMode;
 using core::sim::LoadScenario;
 using core::sim::SimOptions;
@@ -29,7 +30,8 @@ Unblock FindUnblock(const core::store::TraceStore& s, uint32_t queue, uint32_t f
                     uint64_t value) {
   for (size_t i : EventsOf(s, EventKind::FenceWaitUnblocked)) {
     if (s.events.queue[i] == queue && s.events.fence[i] == fence && s.events.value[i] == value) {
-      return {s.events.ts[i], s.events.arg0[i], s.events.flags[i]};
+      const auto unblocked = events::FenceWaitUnblocked::At(s.events, i);
+      return {unblocked.ts_ns, unblocked.observed_ns, static_cast<uint32_t>(unblocked.wait_path)};
     }
   }
   ADD_FAILURE() << "no unblock of queue " << queue << " fence " << fence << " value " << value;
@@ -83,10 +85,11 @@ TEST(CopyPrepassLighting, FollowsTheSeedTimelineInNativeMode) {
   EXPECT_EQ(s.events.ts[irq], 605000);
   EXPECT_EQ(s.events.fence[irq], compute_fence);
   EXPECT_EQ(s.events.value[irq], 301u);
-  EXPECT_EQ(s.events.arg1[irq], 1);  // one waiter released
+  EXPECT_EQ(events::Interrupt::At(s.events, irq).waiters_released, 1);
   auto released = EventsOf(s, EventKind::CpuWaitReleased);
   ASSERT_EQ(released.size(), 1u);
-  EXPECT_EQ(s.events.arg0[released[0]], s.events.RowIdOf(irq));
+  EXPECT_EQ(events::CpuWaitReleased::At(s.events, released[0]).interrupt_event,
+            s.events.RowIdOf(irq));
   EXPECT_EQ(s.events.ts[released[0]], 605000);
   // MonitoredValue: UINT64_MAX at start (three fences), 300 when the CPU waits, back to MAX.
   std::vector<uint64_t> mv;
@@ -142,9 +145,10 @@ TEST(RingBuffer, CopyQueueStallsOnItsFourthFill) {
   // Map i writes entry i % 3 of the ring (64 KB each).
   auto accesses = EventsOf(s, EventKind::ResourceAccess);
   ASSERT_GE(accesses.size(), 4u);
-  EXPECT_EQ(s.events.flags[accesses[0]], 1u);       // write
-  EXPECT_EQ(s.events.arg1[accesses[0]], 65536);     // frame 1 -> entry 1
-  EXPECT_EQ(s.events.arg2[accesses[0]], 65536);
+  const auto access = events::ResourceAccess::At(s.events, accesses[0]);
+  EXPECT_EQ(access.access, 1u);             // write
+  EXPECT_EQ(access.offset_bytes, 65536);    // frame 1 -> entry 1
+  EXPECT_EQ(access.length_bytes, 65536);
 }
 
 TEST(NeverSignalled, EndsAtTheTimeLimitWithThePendingWaitsRecorded) {
@@ -158,7 +162,7 @@ TEST(NeverSignalled, EndsAtTheTimeLimitWithThePendingWaitsRecorded) {
   for (size_t i : pending) {
     EXPECT_EQ(s.events.fence[i], gate);
     EXPECT_EQ(s.events.value[i], 1u);
-    EXPECT_EQ(s.events.arg0[i], 0);  // CurrentValue at the end
+    EXPECT_EQ(events::WaitPendingAtEnd::At(s.events, i).current_value, 0u);  // at the end
     EXPECT_EQ(s.events.ts[i], 5000000);
     if (s.events.queue[i] == QueueNamed(s, "Graphics")) ++gpu;
     if (s.events.thread[i] != 0) ++cpu;
@@ -195,17 +199,7 @@ TEST(Determinism, SameScenarioAndSeedGiveIdenticalEvents) {
   auto a = Simulate(scenario, dir, "a.db");
   auto b = Simulate(scenario, dir, "b.db");
   ASSERT_EQ(a.events.size(), b.events.size());
-  EXPECT_EQ(a.events.ts, b.events.ts);
-  EXPECT_EQ(a.events.kind, b.events.kind);
-  EXPECT_EQ(a.events.queue, b.events.queue);
-  EXPECT_EQ(a.events.thread, b.events.thread);
-  EXPECT_EQ(a.events.fence, b.events.fence);
-  EXPECT_EQ(a.events.value, b.events.value);
-  EXPECT_EQ(a.events.op, b.events.op);
-  EXPECT_EQ(a.events.arg0, b.events.arg0);
-  EXPECT_EQ(a.events.arg1, b.events.arg1);
-  EXPECT_EQ(a.events.arg2, b.events.arg2);
-  EXPECT_EQ(a.events.flags, b.events.flags);
+  EXPECT_EQ(sim_test::EventTable(a), sim_test::EventTable(b));
   EXPECT_EQ(a.meta.at("seed"), "1");
   EXPECT_EQ(a.meta.at("scenario"), "default");
   SimOptions other;
@@ -223,7 +217,8 @@ TEST(LogOverrun, EveryOverrunIsDetectedAndAnsweredByAFallbackScan) {
   EXPECT_GT(Count(s, EventKind::LogFallbackScan), 0u);
   // The adapter grows logs when tracing: 4 KB -> 8 KB -> 16 KB (the limit) per grown log.
   for (size_t i : EventsOf(s, EventKind::LogResized)) {
-    EXPECT_TRUE(s.events.arg0[i] == 8192 || s.events.arg0[i] == 16384);
+    const int64_t bytes = events::LogResized::At(s.events, i).size_bytes;
+    EXPECT_TRUE(bytes == 8192 || bytes == 16384);
   }
   EXPECT_GT(Count(s, EventKind::LogResized), 0u);
   // Per log: every entry written is either read or reported lost (the run ends with a read).
@@ -232,10 +227,12 @@ TEST(LogOverrun, EveryOverrunIsDetectedAndAnsweredByAFallbackScan) {
     ++written[{s.events.queue[i], s.events.flags[i] & 1}];
   }
   for (size_t i : EventsOf(s, EventKind::LogFlush)) {
-    accounted[{s.events.queue[i], s.events.flags[i] & 1}] += s.events.arg0[i];
+    const auto flush = events::LogFlush::At(s.events, i);
+    accounted[{flush.queue_id, flush.log_type & 1}] += flush.entries_read;
   }
   for (size_t i : EventsOf(s, EventKind::LogOverrun)) {
-    accounted[{s.events.queue[i], s.events.flags[i] & 1}] += s.events.arg0[i];
+    const auto overrun = events::LogOverrun::At(s.events, i);
+    accounted[{overrun.queue_id, overrun.log_type & 1}] += overrun.entries_lost;
   }
   EXPECT_EQ(written, accounted);
 }

@@ -11,6 +11,9 @@
 
 using core::model::EventKind;
 using core::model::FenceKind;
+using core::model::events::CpuWaitReleased;
+using core::model::events::FenceWaitUnblocked;
+namespace events = core::model::events;
 using core::sim::FenceMode;
 using core::sim::Scenario;
 using core::sim::SimRandom;
@@ -256,9 +259,11 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
         if (ev.kind[i] == EventKind::CpuWaitReleased) {
           // No wait released before its value was reached (seed 001 races included).
           EXPECT_GE(highest_seen[fence], ev.value[i]) << "CPU waiter released early, event " << i;
-          EXPECT_GE(static_cast<uint64_t>(ev.arg1[i]), ev.value[i]);
-          if (ev.arg0[i] != 0) {
-            EXPECT_TRUE(interrupt_rows.count(ev.arg0[i])) << "released by a non-interrupt";
+          const auto released = CpuWaitReleased::At(ev, i);
+          EXPECT_GE(released.observed_value, released.fence_value);
+          if (released.interrupt_event != 0) {
+            EXPECT_TRUE(interrupt_rows.count(released.interrupt_event))
+                << "released by a non-interrupt";
           }
         }
         break;
@@ -269,16 +274,17 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
       case EventKind::FenceWaitUnblocked: {
         ++gpu_wait_ends[ev.op[i]];
         EXPECT_GE(highest_seen[fence], ev.value[i]) << "GPU wait released early, event " << i;
-        if (ev.arg1[i] != 0) {
-          ASSERT_TRUE(signals.count(ev.arg1[i]));
-          const Signal& by = signals[ev.arg1[i]];
+        const auto unblocked = FenceWaitUnblocked::At(ev, i);
+        if (unblocked.released_by_signal_id != 0) {
+          ASSERT_TRUE(signals.count(unblocked.released_by_signal_id));
+          const Signal& by = signals[unblocked.released_by_signal_id];
           EXPECT_EQ(by.fence, fence);
           EXPECT_GE(by.value, ev.value[i]) << "released by a signal too low, event " << i;
           EXPECT_LE(by.ts, ev.ts[i]);
         } else {
           EXPECT_GE(f->initial_value, ev.value[i]);
         }
-        EXPECT_LE(ev.arg0[i], ev.ts[i]);  // observed before unblocked
+        EXPECT_LE(unblocked.observed_ns, ev.ts[i]);  // observed before unblocked
         break;
       }
       case EventKind::LogWrite: {
@@ -289,13 +295,14 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
           EXPECT_GE(ev.ts[i], log.last_ts) << "log timestamp went backwards";
           log.last_ts = ev.ts[i];
         }
-        EXPECT_LT(ev.arg0[i], log.capacity);
+        EXPECT_LT(events::LogWrite::At(ev, i).entry_index, log.capacity);
         break;
       }
       case EventKind::LogFlush: {
         LogReplay& log = logs[{ev.queue[i], ev.flags[i] & 1}];
         log.expected_lost = std::max<int64_t>(0, log.since_read - log.capacity);
-        EXPECT_EQ(ev.arg0[i], log.since_read - log.expected_lost);
+        EXPECT_EQ(events::LogFlush::At(ev, i).entries_read,
+                  log.since_read - log.expected_lost);
         log.since_read = 0;
         // The overrun record, when expected, must come right after.
         const bool overrun_next = i + 1 < ev.size() && ev.kind[i + 1] == EventKind::LogOverrun;
@@ -304,12 +311,13 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
       }
       case EventKind::LogOverrun: {
         LogReplay& log = logs[{ev.queue[i], ev.flags[i] & 1}];
-        EXPECT_EQ(ev.arg0[i], log.expected_lost);
+        EXPECT_EQ(events::LogOverrun::At(ev, i).entries_lost, log.expected_lost);
         break;
       }
       case EventKind::LogResized: {
         LogReplay& log = logs[{ev.queue[i], ev.flags[i] & 1}];
-        log.capacity = LogEntries(static_cast<uint32_t>(ev.arg0[i]));
+        log.capacity =
+            LogEntries(static_cast<uint32_t>(events::LogResized::At(ev, i).size_bytes));
         log.since_read = 0;
         break;
       }
@@ -350,7 +358,9 @@ TEST(SimProperties, RandomScenariosKeepTheSeedsRules) {
         case EventKind::FenceRewind: ++rewinds; break;
         case EventKind::LogOverrun: ++overruns; break;
         case EventKind::CpuWaitWithdrawn: ++withdrawn; break;
-        case EventKind::Interrupt: spurious += store.events.arg1[i] == 0; break;
+        case EventKind::Interrupt:
+          spurious += events::Interrupt::At(store.events, i).waiters_released == 0;
+          break;
         default: break;
       }
     }
@@ -369,10 +379,6 @@ TEST(SimProperties, RandomScenariosAreDeterministic) {
     Scenario scenario = RandomScenario(seed * 13);
     auto a = sim_test::Simulate(scenario, dir, "a.db");
     auto b = sim_test::Simulate(scenario, dir, "b.db");
-    EXPECT_EQ(a.events.ts, b.events.ts) << seed;
-    EXPECT_EQ(a.events.kind, b.events.kind) << seed;
-    EXPECT_EQ(a.events.op, b.events.op) << seed;
-    EXPECT_EQ(a.events.arg0, b.events.arg0) << seed;
-    EXPECT_EQ(a.events.arg1, b.events.arg1) << seed;
+    EXPECT_EQ(sim_test::EventTable(a), sim_test::EventTable(b)) << seed;
   }
 }

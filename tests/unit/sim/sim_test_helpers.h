@@ -6,7 +6,9 @@
 #include <string>
 
 #include "core/sim/scenario_loader.h"
+#include "core/model/event_types.h"
 #include "core/sim/simulator.h"
+#include "core/store/query.h"
 #include "core/store/trace_store.h"
 #include "core/store/trace_writer.h"
 #include "tests/support/test_support.h"
@@ -34,6 +36,11 @@ inline std::vector<size_t> EventsOf(const core::store::TraceStore& store,
     if (store.events.kind[i] == kind) out.push_back(i);
   }
   return out;
+}
+
+// Every column of every event, in record order: two runs that must be identical compare equal.
+inline std::vector<std::vector<std::string>> EventTable(const core::store::TraceStore& store) {
+  return core::store::RunQuery(store.path, "SELECT * FROM events ORDER BY rowid").rows;
 }
 
 // Simulates make(seed) for seeds 1..count and hands each scenario and its trace to `check`;
