@@ -13,8 +13,8 @@ namespace core::sim {
 enum class SimEventType : uint8_t {
   kThreadStep,    // a = thread index: the CPU thread runs its next step
   kPacketDone,    // a = engine index, b = engine generation when the packet was started
-  kInterrupt,     // b = index into Sim::interrupts: the OS handles a raised interrupt
-  kWaitRelease,   // b = index into Sim::releases: a held / propagated GPU wait is let go
+  kInterrupt,     // b = index into InterruptState::pending: the OS handles a raised interrupt
+  kWaitRelease,   // b = index into FenceTable::releases: a held / propagated GPU wait is let go
   kLogRead,       // a = adapter index: the OS reads every log of the adapter
   kTaskDone,      // a = background thread index, b = task index: a background task finishes
   kPreemption,    // a = engine index, b = preemption id: preemption point reached / context saved

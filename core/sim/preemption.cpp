@@ -361,7 +361,8 @@ namespace {
 // with will not be unblocked by any signal any more.
 void DropWaitsOfQueue(FenceTable& fences, uint32_t queue, bool held_wait) {
   for (FenceState& f : fences.fences) {
-    std::erase_if(f.unreached_waits, [queue](const OutstandingWait& w) { return w.queue == queue; });
+    std::erase_if(f.unreached_waits,
+                  [queue](const OutstandingWait& w) { return w.queue == queue; });
   }
   if (!held_wait) return;
   for (FenceState& f : fences.fences) {

@@ -14,11 +14,8 @@ using core::model::kNoWaiterMonitoredValue;
 
 namespace {
 
-void SetUpTopology(Sim& sim, const Scenario& s) {
-  core::store::TraceWriter& w = *sim.run.writer;
-  Topology& ids = sim.ids;
-  const bool native_mode = sim.run.fence_mode == FenceMode::kNative;
-  const auto process = w.AddProcess({1000, s.process_name});
+void SetUpAdapters(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
+                   const PreemptionState& preemption, Topology& ids) {
   ids.adapter_queues.resize(s.adapters.size());
   ids.adapter_fences.resize(s.adapters.size());
   for (size_t i = 0; i < s.adapters.size(); ++i) {
@@ -28,17 +25,23 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
     info.luid = static_cast<int64_t>(i + 1);
     info.native_fences = a.native_fences && native_mode;  // as run, not merely as capable
     info.optimized_interrupts = a.optimized_interrupts && info.native_fences;
-    info.preemption_graphics = sim.preemption.adapters[i].graphics;  // seed 004: as run
-    info.preemption_compute = sim.preemption.adapters[i].compute;
+    info.preemption_graphics = preemption.adapters[i].graphics;  // seed 004: as run
+    info.preemption_compute = preemption.adapters[i].compute;
     ids.adapter_ids.push_back(w.AddAdapter(info));
   }
+}
+
+// Engines with their run lists, and the HW queues with their contexts and logs.
+void SetUpQueues(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
+                 core::model::ProcessId process, Topology& ids, GpuQueues& gpu,
+                 PreemptionState& preemption, LogBuffers& logs) {
   std::vector<uint32_t> ordinals(s.adapters.size(), 0);
   for (const EngineSpec& e : s.engines) {
     EngineState en;
     en.adapter = e.adapter;
     en.id = w.AddEngine({ids.adapter_ids[e.adapter], e.type, ordinals[e.adapter]++, e.name});
-    sim.gpu.engines.push_back(en);
-    sim.preemption.engines.emplace_back();
+    gpu.engines.push_back(en);
+    preemption.engines.emplace_back();
   }
   for (size_t i = 0; i < s.queues.size(); ++i) {
     const QueueSpec& q = s.queues[i];
@@ -46,19 +49,23 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
     hq.engine = q.engine;
     hq.adapter = s.engines[q.engine].adapter;
     hq.priority = q.priority;
-    hq.id = w.AddQueue({sim.gpu.engines[q.engine].id, ids.adapter_ids[hq.adapter], q.type, q.priority,
+    hq.id = w.AddQueue({gpu.engines[q.engine].id, ids.adapter_ids[hq.adapter], q.type, q.priority,
                         process, q.name, static_cast<int32_t>(i)});
     hq.context = w.AddContext({process, hq.id, static_cast<int64_t>(i + 1), q.name});
     const AdapterSpec& a = s.adapters[hq.adapter];
     // seed 003: Dxgkrnl gives each user-mode HWQueue a wait log and a signal log (native fences).
-    QueueLogs logs;
-    logs.enabled = a.native_fences && native_mode;
-    for (LogBuffer& log : logs.logs) ResizeLog(log, a.log_bytes);
-    sim.logs.queues.push_back(logs);
-    sim.gpu.engines[q.engine].queues.push_back(static_cast<uint32_t>(i));
+    QueueLogs queue_logs;
+    queue_logs.enabled = a.native_fences && native_mode;
+    for (LogBuffer& log : queue_logs.logs) ResizeLog(log, a.log_bytes);
+    logs.queues.push_back(queue_logs);
+    gpu.engines[q.engine].queues.push_back(static_cast<uint32_t>(i));
     ids.adapter_queues[hq.adapter].push_back(static_cast<uint32_t>(i));
-    sim.gpu.queues.push_back(std::move(hq));
+    gpu.queues.push_back(std::move(hq));
   }
+}
+
+void SetUpFences(core::store::TraceWriter& w, const Scenario& s, bool native_mode, Topology& ids,
+                 FenceTable& fences, CpuWaiterList& waiters) {
   for (size_t i = 0; i < s.fences.size(); ++i) {
     const FenceSpec& spec = s.fences[i];
     FenceState f;
@@ -89,27 +96,42 @@ void SetUpTopology(Sim& sim, const Scenario& s) {
     info.initial_value = spec.initial_value;
     info.handle = static_cast<int64_t>(i + 1);
     f.id = w.AddFence(info);
-    sim.fences.fences.push_back(std::move(f));
-    sim.waiters.per_fence.emplace_back();
+    fences.fences.push_back(std::move(f));
+    waiters.per_fence.emplace_back();
   }
-  for (const ResourceSpec& r : s.resources) {
-    ids.resource_ids.push_back(w.AddResource({r.name, r.size_bytes}));
-  }
+}
+
+void SetUpThreads(core::store::TraceWriter& w, const Scenario& s, core::model::ProcessId process,
+                  CpuThreads& cpu) {
   for (size_t i = 0; i < s.threads.size(); ++i) {
     const ThreadSpec& t = s.threads[i];
     CpuThread ct;
     ct.spec = &t;
     ct.id = w.AddThread({process, static_cast<int64_t>(2000 + i),
                          core::model::ThreadKind::kApplication, t.name, static_cast<int32_t>(i)});
-    sim.cpu.threads.push_back(ct);
+    cpu.threads.push_back(ct);
     std::vector<core::model::StringId> names;
     if (t.program == ProgramKind::kAsyncComputeGraphics) {
       names = {w.Intern("ComputeDispatch"), w.Intern("GraphicsFrame")};
     } else {
       for (const Step& step : t.steps) names.push_back(w.Intern(step.name));
     }
-    sim.cpu.step_name_sids.push_back(std::move(names));
+    cpu.step_name_sids.push_back(std::move(names));
   }
+}
+
+// The scenario's topology in the trace and in the parts' state, in the order the trace lists it.
+void SetUpTopology(Sim& sim, const Scenario& s) {
+  core::store::TraceWriter& w = *sim.run.writer;
+  const bool native_mode = sim.run.fence_mode == FenceMode::kNative;
+  const auto process = w.AddProcess({1000, s.process_name});
+  SetUpAdapters(w, s, native_mode, sim.preemption, sim.ids);
+  SetUpQueues(w, s, native_mode, process, sim.ids, sim.gpu, sim.preemption, sim.logs);
+  SetUpFences(w, s, native_mode, sim.ids, sim.fences, sim.waiters);
+  for (const ResourceSpec& r : s.resources) {
+    sim.ids.resource_ids.push_back(w.AddResource({r.name, r.size_bytes}));
+  }
+  SetUpThreads(w, s, process, sim.cpu);
 }
 
 // MonitoredValue as it starts: UINT64_MAX (no CPU waiter), or 0 on each adapter for a
@@ -119,8 +141,10 @@ void RecordInitialMonitoredValues(SimRun& run, const Topology& ids, const FenceT
     if (!f.tracks_monitored && !f.cross_adapter) continue;
     for (uint32_t a : f.adapters) {
       if (!f.native_on[a]) continue;
-      run.Emit(events::MonitoredValueUpdated{
-          .ts_ns = 0, .fence_id = f.id, .monitored_value = f.monitored, .adapter_id = ids.adapter_ids[a]});
+      run.Emit(events::MonitoredValueUpdated{.ts_ns = 0,
+                                             .fence_id = f.id,
+                                             .monitored_value = f.monitored,
+                                             .adapter_id = ids.adapter_ids[a]});
       if (!f.cross_adapter) break;
     }
   }
@@ -137,10 +161,10 @@ bool AnythingPending(const GpuQueues& gpu, const CpuThreads& cpu) {
 }
 
 // seed 003 / issue: a wait nobody satisfied is recorded as pending when the trace ends.
-void RecordPendingWaits(Sim& sim) {
-  SimRun& run = sim.run;
-  const std::vector<FenceState>& fences = sim.fences.fences;
-  for (const HwQueue& q : sim.gpu.queues) {
+void RecordPendingWaits(SimRun& run, const GpuQueues& gpu, const FenceTable& table,
+                        const CpuWaiterList& waiters, const CpuThreads& cpu) {
+  const std::vector<FenceState>& fences = table.fences;
+  for (const HwQueue& q : gpu.queues) {
     for (const GpuCommand& c : q.commands) {
       if (c.kind != GpuCommand::Kind::kWait) continue;
       const FenceState& f = fences[c.fence.fence];
@@ -154,9 +178,9 @@ void RecordPendingWaits(Sim& sim) {
   }
   for (size_t fence = 0; fence < fences.size(); ++fence) {
     const FenceState& f = fences[fence];
-    for (const CpuWaiter& w : sim.waiters.per_fence[fence]) {
+    for (const CpuWaiter& w : waiters.per_fence[fence]) {
       run.Emit(events::WaitPendingAtEnd{.ts_ns = run.now,
-                                        .thread_id = sim.cpu.threads[w.thread].id,
+                                        .thread_id = cpu.threads[w.thread].id,
                                         .fence_id = f.id,
                                         .fence_value = w.value,
                                         .wait_id = w.waiter_id,
@@ -165,6 +189,7 @@ void RecordPendingWaits(Sim& sim) {
   }
 }
 
+// Dispatches one simulation event to the part it belongs to, with the parts it reaches.
 void HandleEvent(Sim& sim, const SimEvent& ev) {
   SimRun& run = sim.run;
   switch (ev.type) {
@@ -249,7 +274,7 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& wri
   for (uint32_t a = 0; a < scenario.adapters.size(); ++a) {
     ReadAdapterLogs(run, sim.ids, sim.gpu, sim.logs, a);
   }
-  RecordPendingWaits(sim);
+  RecordPendingWaits(run, sim.gpu, sim.fences, sim.waiters, sim.cpu);
   if (options.progress) options.progress(1.0);
 
   SimSummary summary;
