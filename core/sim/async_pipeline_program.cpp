@@ -59,7 +59,7 @@ DurationNs RunStage(GpuContext ctx, CpuThreads& cpu, uint32_t thread, int stage)
 
 void RunAsyncPipeline(ThreadContext ctx, uint32_t thread) {
   SimRun& run = ctx.gpu.run;
-  CpuThreads& cpu = ctx.cpu.cpu;
+  CpuThreads& cpu = ctx.waits.cpu;
   CpuThread& t = cpu.threads[thread];
   const ThreadSpec& spec = *t.spec;
   const AsyncPipelineSpec& a = spec.async;
@@ -73,7 +73,7 @@ void RunAsyncPipeline(ThreadContext ctx, uint32_t thread) {
   int stage = -1;
   if (t.awaiting) {
     t.awaiting = false;
-    stage = ctx.cpu.waiters.groups[t.group].satisfied_member;
+    stage = ctx.waits.waiters.groups[t.group].satisfied_member;
   } else {
     if (spec.frames > 0 && t.frame_numbers[kComputeStage] + t.frame_numbers[kGraphicsStage] >=
                                2 * spec.frames) {
@@ -89,9 +89,9 @@ void RunAsyncPipeline(ThreadContext ctx, uint32_t thread) {
         break;
       }
       const uint64_t value = static_cast<uint64_t>(t.frame_numbers[i] - a.cpu_latency);
-      if (ctx.cpu.fences.fences[stage_fences[i]].current >= value) {
+      if (ctx.waits.fences.fences[stage_fences[i]].current >= value) {
         bool satisfied = false;  // SetEventOnCompletion on a reached value: set at once
-        BeginCpuWait(ctx.cpu, thread, {stage_fences[i]}, {value}, WaitMode::kSingle, &satisfied);
+        BeginCpuWait(ctx.waits, thread, {stage_fences[i]}, {value}, WaitMode::kSingle, &satisfied);
         stage = i;
         break;
       }
@@ -101,7 +101,7 @@ void RunAsyncPipeline(ThreadContext ctx, uint32_t thread) {
     if (stage < 0) {
       // WaitForMultipleObjects(2, handles, FALSE, INFINITE): the lowest signalled index wins.
       bool satisfied = false;
-      t.group = BeginCpuWait(ctx.cpu, thread, fences, values, WaitMode::kAny, &satisfied);
+      t.group = BeginCpuWait(ctx.waits, thread, fences, values, WaitMode::kAny, &satisfied);
       t.blocked = true;
       t.awaiting = true;
       return;

@@ -15,7 +15,6 @@
 
 namespace core::sim {
 
-using core::model::EventKind;
 using core::model::InterruptType;
 using core::model::kInterruptOptimized;
 using core::model::kInterruptScanAll;
@@ -126,7 +125,7 @@ void HandleInterrupt(GpuContext gpu, CpuWaitContext cpu, uint64_t interrupt_inde
       .fences_evaluated = static_cast<int64_t>(evaluated.size()),
       .interrupt_flags = in.flags});
   for (EventRecord& d : run.deferred) {
-    if (d.kind == EventKind::CpuWaitReleased) {
+    if (d.kind == events::CpuWaitReleased::kKind) {
       auto release = events::CpuWaitReleased::Of(d);
       if (release.interrupt_event == kInterruptRowPlaceholder) {
         release.interrupt_event = row;

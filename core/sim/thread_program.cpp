@@ -113,7 +113,7 @@ enum class StepResult : uint8_t { kContinue, kBlocked, kFinished };
 // Runs one active step; `*cost` is its CPU time.
 StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs* cost) {
   SimRun& run = ctx.gpu.run;
-  CpuThread& t = ctx.cpu.cpu.threads[thread];
+  CpuThread& t = ctx.waits.cpu.threads[thread];
   const Step& step = t.spec->steps[index];
   switch (step.op) {
     case StepOp::kExecute: {
@@ -123,7 +123,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       c.work.remaining_ns = run.random.Jittered(step.duration_ns, step.jitter);
       const uint32_t flags = PlanPgoPacket(*run.scenario, ctx.gpu.bg, t.id, step, t.frame, c);
       SubmitRenderCommand(ctx.gpu, t.id, step.queue, step,
-                          ctx.cpu.cpu.step_name_sids[thread][index], c, flags);
+                          ctx.waits.cpu.step_name_sids[thread][index], c, flags);
       break;
     }
     case StepOp::kSetBackgroundMode:
@@ -149,7 +149,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       QueueGpuWait(ctx.gpu, t.id, step.queue, step.fence, FenceValueOf(step.value, t.frame));
       break;
     case StepOp::kCpuSignal:
-      CpuSignal(ctx.gpu, ctx.cpu, t.id, step.fence, FenceValueOf(step.value, t.frame));
+      CpuSignal(ctx.gpu, ctx.waits, t.id, step.fence, FenceValueOf(step.value, t.frame));
       break;
     case StepOp::kCpuWork:
       *cost = run.random.Jittered(step.duration_ns, step.jitter);
@@ -158,7 +158,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       std::vector<uint64_t> values;
       for (const FrameExpr& v : step.values) values.push_back(FenceValueOf(v, t.frame));
       bool satisfied = false;
-      t.group = BeginCpuWait(ctx.cpu, thread, step.fences, values, step.mode, &satisfied);
+      t.group = BeginCpuWait(ctx.waits, thread, step.fences, values, step.mode, &satisfied);
       if (!satisfied) {
         t.blocked = true;
         return StepResult::kBlocked;
@@ -183,7 +183,7 @@ void QueueGpuWait(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, 
 
 void RunThread(ThreadContext ctx, uint32_t thread) {
   SimRun& run = ctx.gpu.run;
-  CpuThreads& cpu = ctx.cpu.cpu;
+  CpuThreads& cpu = ctx.waits.cpu;
   CpuThread& t = cpu.threads[thread];
   if (t.done || t.blocked) return;
   if (t.spec->program == ProgramKind::kAsyncComputeGraphics) {

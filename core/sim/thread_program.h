@@ -41,9 +41,9 @@ struct CpuThreads {
 // A thread step may make any API call: it reaches the GPU side and the CPU waits.
 struct ThreadContext {
   GpuContext gpu;
-  CpuWaitContext cpu;
+  CpuWaitContext waits;
 
-  BackgroundContext Background() const { return {gpu.run, gpu.bg, cpu.cpu}; }
+  BackgroundContext Background() const { return {gpu.run, gpu.bg, waits.cpu}; }
 };
 
 // API calls a CPU thread makes: record the *_QUEUED / packet_submitted event and queue the work.
