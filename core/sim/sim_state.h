@@ -9,6 +9,11 @@
 //   log_buffer.h           per-HWQueue wait and signal logs (seed 003)
 //   background_state.h     the runtime's background thread pool and the driver's PGO (seed 000)
 //   thread_program.h       CPU threads running scenario scripts
+//
+// Functions take the parts they read and write. Where one call reaches several parts (a GPU
+// signal unblocks waits, writes a log entry and raises an interrupt) they take a context of
+// references to just those parts: EngineContext, GpuContext, CpuWaitContext, BackgroundContext,
+// and ThreadContext for a CPU thread's API calls, which may reach any of them.
 #pragma once
 
 #include "core/sim/background_state.h"
