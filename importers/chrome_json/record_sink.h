@@ -30,6 +30,10 @@ class RecordSink {
     m_records.push_back(record);
     return static_cast<uint32_t>(m_records.size() - 1);
   }
+  template <core::model::events::TypedEvent E>
+  uint32_t Add(const E& event) {
+    return Add(event.Record());
+  }
   core::store::EventRecord& at(uint32_t index) { return m_records[index]; }
   void AddFlow(uint32_t from, uint32_t to, core::model::FlowKind kind, core::model::StringId name) {
     m_flows.push_back({from, to, kind, name});
