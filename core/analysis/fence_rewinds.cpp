@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "core/model/event_types.h"
+
 namespace core::analysis {
 
 std::vector<FenceRewind> FindFenceRewinds(const core::store::TraceStore& store,
@@ -18,9 +20,10 @@ std::vector<FenceRewind> FindFenceRewinds(const core::store::TraceStore& store,
   const auto& ev = store.events;
   for (size_t i = 0; i < ev.size(); ++i) {
     if (ev.kind[i] != EventKind::FenceRewind) continue;
-    if (ev.op[i] != 0 && seen_signals.count(ev.op[i])) continue;
-    out.push_back({ev.ts[i], ev.fence[i], static_cast<FenceValue>(ev.arg0[i]), ev.value[i], 0,
-                   ev.op[i]});
+    const auto rewind = events::FenceRewind::At(ev, i);
+    if (rewind.signal_id != 0 && seen_signals.count(rewind.signal_id)) continue;
+    out.push_back({rewind.ts_ns, rewind.fence_id, rewind.previous_value, rewind.fence_value, 0,
+                   rewind.signal_id});
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const FenceRewind& a, const FenceRewind& b) { return a.ts < b.ts; });

@@ -7,6 +7,7 @@
 #include "core/analysis/intervals.h"
 #include "core/analysis/queue_time.h"
 #include "core/analysis/wait_cover.h"
+#include "core/model/event_types.h"
 
 namespace core::analysis {
 
@@ -123,8 +124,8 @@ class SyncNames {
                                [&](TimeNs t, uint32_t e) { return t < ev.ts[e]; });
     // Slices nest, so the latest-starting slice that still runs at `ts` is the innermost.
     while (it != slices.begin()) {
-      const uint32_t e = *--it;
-      if (ev.ts[e] + static_cast<TimeNs>(ev.value[e]) > ts) return static_cast<StringId>(ev.arg0[e]);
+      const auto slice = events::CpuSlice::At(ev, *--it);
+      if (slice.ts_ns + slice.duration_ns > ts) return slice.name_sid;
     }
     return 0;
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/model/event_types.h"
+
 namespace core::analysis {
 
 LaunchCalls FindLaunchCalls(const core::store::TraceStore& store, const Reconstruction& r) {
@@ -31,12 +33,13 @@ LaunchCalls FindLaunchCalls(const core::store::TraceStore& store, const Reconstr
       ++out.flows_unmatched;
       continue;
     }
+    const auto slice = events::CpuSlice::At(ev, from);
     LaunchCall call;
     call.event = static_cast<uint32_t>(from);
-    call.thread = ev.thread[from];
-    call.name = static_cast<StringId>(ev.arg0[from]);
-    call.start = ev.ts[from];
-    call.end = call.start + static_cast<TimeNs>(ev.value[from]);
+    call.thread = slice.thread_id;
+    call.name = slice.name_sid;
+    call.start = slice.ts_ns;
+    call.end = call.start + slice.duration_ns;
     LaunchCall& slot = of_packet[it->second];
     if (slot.event == kNoIndex) {
       ++out.packets_linked;

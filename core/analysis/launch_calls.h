@@ -25,7 +25,7 @@ namespace core::analysis {
 struct LaunchCall {
   uint32_t event = kNoIndex;  // the cpu_slice record (index into TraceStore::events)
   ThreadId thread = 0;        // the thread that made the call
-  StringId name = 0;          // the call's name (cpu_slice.arg0), e.g. cudaLaunchKernel
+  StringId name = 0;          // the call's name (cpu_slice.name_sid), e.g. cudaLaunchKernel
   TimeNs start = kUnknownTime;  // the call began: the launch was being issued from here
   TimeNs end = kUnknownTime;    // the call returned (start + cpu_slice.duration)
 };

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <map>
+#include <type_traits>
 #include <unordered_map>
 
 #include "core/analysis/fence_signal_search.h"
 #include "core/analysis/reconstruction_tables.h"
+#include "core/model/event_types.h"
 
 namespace core::analysis {
 namespace {
@@ -73,43 +75,98 @@ class Builder {
   void Record(uint32_t i) {
     const auto& ev = m_store.events;
     switch (ev.kind[i]) {
-      case EventKind::PacketSubmitted: OnPacketSubmitted(i); break;
-      case EventKind::PacketStarted: OnPacketRun(i, /*resume=*/false); break;
-      case EventKind::PacketResumed: OnPacketRun(i, /*resume=*/true); break;
-      case EventKind::PacketPreempted: OnPacketStop(i, /*preempted=*/true); break;
-      case EventKind::PacketCompleted: OnPacketStop(i, /*preempted=*/false); break;
-      case EventKind::FenceSignalQueued: OnSignalQueued(i); break;
-      case EventKind::FenceSignalExecuted: OnSignalExecuted(i); break;
-      case EventKind::FenceCpuSignal: OnCpuSignal(i); break;
-      case EventKind::FenceRewind: OnRewind(i); break;
-      case EventKind::FenceWaitQueued: OnWaitQueued(i); break;
-      case EventKind::FenceWaitUnblocked: OnWaitUnblocked(i); break;
-      case EventKind::CpuWaitBegin: OnCpuWaitBegin(i); break;
-      case EventKind::CpuWaitReleased: OnCpuWaitReleased(i); break;
-      case EventKind::CpuWaitWithdrawn: OnCpuWaitWithdrawn(i); break;
-      case EventKind::WaitPendingAtEnd: OnWaitPending(i); break;
-      case EventKind::Interrupt: OnInterrupt(i); break;
-      case EventKind::LogOverrun: OnLogOverrun(i); break;
-      case EventKind::TaskQueued: OnTaskQueued(i); break;
-      case EventKind::TaskStarted: OnTaskStarted(i); break;
-      case EventKind::TaskFinished: OnTaskEnded(i, TaskOutcome::kFinished); break;
-      case EventKind::TaskCancelled: OnTaskEnded(i, TaskOutcome::kCancelled); break;
-      case EventKind::TaskAbandoned: OnTaskEnded(i, TaskOutcome::kAbandoned); break;
-      case EventKind::ModeChanged: OnModeChanged(i); break;
-      case EventKind::CommitCompleted: OnCommitCompleted(i); break;
-      case EventKind::PreemptionRequested: OnPreemptionRequested(i); break;
-      case EventKind::PreemptionCompleted: OnPreemptionCompleted(i); break;
-      case EventKind::Tdr: OnTdr(i); break;
+      case EventKind::PacketSubmitted:
+        OnPacketSubmitted(events::PacketSubmitted::At(ev, i), i);
+        break;
+      case EventKind::PacketStarted:
+        OnPacketRun(events::PacketStarted::At(ev, i), i);
+        break;
+      case EventKind::PacketResumed:
+        OnPacketRun(events::PacketResumed::At(ev, i), i);
+        break;
+      case EventKind::PacketPreempted:
+        OnPacketStop(events::PacketPreempted::At(ev, i), i);
+        break;
+      case EventKind::PacketCompleted:
+        OnPacketStop(events::PacketCompleted::At(ev, i), i);
+        break;
+      case EventKind::FenceSignalQueued:
+        OnSignalQueued(events::FenceSignalQueued::At(ev, i), i);
+        break;
+      case EventKind::FenceSignalExecuted:
+        OnSignalExecuted(events::FenceSignalExecuted::At(ev, i), i);
+        break;
+      case EventKind::FenceCpuSignal:
+        OnCpuSignal(events::FenceCpuSignal::At(ev, i), i);
+        break;
+      case EventKind::FenceRewind:
+        OnRewind(events::FenceRewind::At(ev, i));
+        break;
+      case EventKind::FenceWaitQueued:
+        OnWaitQueued(events::FenceWaitQueued::At(ev, i), i);
+        break;
+      case EventKind::FenceWaitUnblocked:
+        OnWaitUnblocked(events::FenceWaitUnblocked::At(ev, i), i);
+        break;
+      case EventKind::CpuWaitBegin:
+        OnCpuWaitBegin(events::CpuWaitBegin::At(ev, i), i);
+        break;
+      case EventKind::CpuWaitReleased:
+        OnCpuWaitReleased(events::CpuWaitReleased::At(ev, i), i);
+        break;
+      case EventKind::CpuWaitWithdrawn:
+        OnCpuWaitWithdrawn(events::CpuWaitWithdrawn::At(ev, i));
+        break;
+      case EventKind::WaitPendingAtEnd:
+        OnWaitPending(events::WaitPendingAtEnd::At(ev, i));
+        break;
+      case EventKind::Interrupt:
+        OnInterrupt(events::Interrupt::At(ev, i), i);
+        break;
+      case EventKind::LogOverrun:
+        OnLogOverrun(events::LogOverrun::At(ev, i), i);
+        break;
+      case EventKind::TaskQueued:
+        OnTaskQueued(events::TaskQueued::At(ev, i));
+        break;
+      case EventKind::TaskStarted:
+        OnTaskStarted(events::TaskStarted::At(ev, i));
+        break;
+      case EventKind::TaskFinished:
+        OnTaskEnded(events::TaskFinished::At(ev, i), TaskOutcome::kFinished, 0);
+        break;
+      case EventKind::TaskCancelled:
+        OnTaskEnded(events::TaskCancelled::At(ev, i), TaskOutcome::kCancelled, 0);
+        break;
+      case EventKind::TaskAbandoned: {
+        const auto e = events::TaskAbandoned::At(ev, i);
+        OnTaskEnded(e, TaskOutcome::kAbandoned, e.pso_id);
+        break;
+      }
+      case EventKind::ModeChanged:
+        OnModeChanged(events::ModeChanged::At(ev, i));
+        break;
+      case EventKind::CommitCompleted:
+        OnCommitCompleted(events::CommitCompleted::At(ev, i));
+        break;
+      case EventKind::PreemptionRequested:
+        OnPreemptionRequested(events::PreemptionRequested::At(ev, i), i);
+        break;
+      case EventKind::PreemptionCompleted:
+        OnPreemptionCompleted(events::PreemptionCompleted::At(ev, i), i);
+        break;
+      case EventKind::Tdr:
+        OnTdr(events::Tdr::At(ev, i), i);
+        break;
       default: break;
     }
   }
 
   // ---- packets ----
-  uint32_t NewPacket(uint32_t i) {
-    const auto& ev = m_store.events;
+  uint32_t NewPacket(int64_t packet_id, QueueId queue) {
     Packet p;
-    p.packet_id = ev.op[i];
-    p.queue = ev.queue[i];
+    p.packet_id = packet_id;
+    p.queue = queue;
     m_boxes.packets.push_back(p);
     m_open_segment.push_back(kNoIndex);
     auto index = static_cast<uint32_t>(m_boxes.packets.size() - 1);
@@ -117,72 +174,76 @@ class Builder {
     return index;
   }
 
-  uint32_t FindPacket(uint32_t i, const char* problem, const char* description) {
-    auto it = m_packet_by_id.find(m_store.events.op[i]);
-    if (it != m_packet_by_id.end() && m_store.events.op[i] != 0) return it->second;
-    m_problems.Count(problem, description, m_store.events.ts[i]);
-    return NewPacket(i);
+  // The packet a started, resumed, preempted or completed record names.
+  template <class E>
+  uint32_t FindPacket(const E& e, const char* problem, const char* description) {
+    auto it = m_packet_by_id.find(e.packet_id);
+    if (it != m_packet_by_id.end() && e.packet_id != 0) return it->second;
+    m_problems.Count(problem, description, e.ts_ns);
+    return NewPacket(e.packet_id, e.queue_id);
   }
 
-  void OnPacketSubmitted(uint32_t i) {
-    const auto& ev = m_store.events;
-    auto it = m_packet_by_id.find(ev.op[i]);
+  void OnPacketSubmitted(const events::PacketSubmitted& e, uint32_t i) {
+    auto it = m_packet_by_id.find(e.packet_id);
     uint32_t index;
-    if (it != m_packet_by_id.end() && ev.op[i] != 0 &&
+    if (it != m_packet_by_id.end() && e.packet_id != 0 &&
         m_boxes.packets[it->second].submit == kUnknownTime) {
       index = it->second;  // started before its submission record (imports)
     } else {
-      if (it != m_packet_by_id.end() && ev.op[i] != 0) {
+      if (it != m_packet_by_id.end() && e.packet_id != 0) {
         m_problems.Count("packet_id_reused", "packet_submitted with a packet id already used",
-                         ev.ts[i]);
+                         e.ts_ns);
       }
-      index = NewPacket(i);
+      index = NewPacket(e.packet_id, e.queue_id);
     }
     Packet& p = m_boxes.packets[index];
-    p.submit = ev.ts[i];
-    p.thread = ev.thread[i];
-    p.planned_ns = static_cast<DurationNs>(ev.value[i]);
-    p.context = static_cast<ContextId>(ev.arg0[i]);
-    p.name = static_cast<StringId>(ev.arg1[i]);
-    p.flags = ev.flags[i];
+    p.submit = e.ts_ns;
+    p.thread = e.thread_id;
+    p.planned_ns = e.planned_duration_ns;
+    p.context = e.context_id;
+    p.name = e.name_sid;
+    p.flags = e.packet_flags;
     p.submit_event = i;
   }
 
-  void OnPacketRun(uint32_t i, bool resume) {
-    const auto& ev = m_store.events;
-    uint32_t index = FindPacket(i, "packet_started_without_submit",
+  // packet_started or packet_resumed.
+  template <class E>
+  void OnPacketRun(const E& e, uint32_t i) {
+    constexpr bool resume = std::is_same_v<E, events::PacketResumed>;
+    uint32_t index = FindPacket(e, "packet_started_without_submit",
                                 "packet_started or packet_resumed with no packet_submitted");
     Packet& p = m_boxes.packets[index];
-    if (p.queue == 0) p.queue = ev.queue[i];
+    if (p.queue == 0) p.queue = e.queue_id;
     if (!resume && p.start == kUnknownTime) {
-      p.start = ev.ts[i];
+      p.start = e.ts_ns;
       p.start_event = i;
     }
     if (m_open_segment[index] != kNoIndex) {
-      m_problems.Count("packet_started_twice", "a packet started while already running",
-                       ev.ts[i]);
+      m_problems.Count("packet_started_twice", "a packet started while already running", e.ts_ns);
       return;
     }
     RunSegment s;
-    s.start = ev.ts[i];
+    s.start = e.ts_ns;
     s.packet = index;
     s.resumed = resume;
     m_segments.push_back(s);
     m_open_segment[index] = static_cast<uint32_t>(m_segments.size() - 1);
   }
 
-  void OnPacketStop(uint32_t i, bool preempted) {
-    const auto& ev = m_store.events;
-    uint32_t index = FindPacket(i, "packet_stopped_without_submit",
+  // packet_preempted or packet_completed.
+  template <class E>
+  void OnPacketStop(const E& e, uint32_t i) {
+    constexpr bool preempted = std::is_same_v<E, events::PacketPreempted>;
+    uint32_t index = FindPacket(e, "packet_stopped_without_submit",
                                 "packet_completed or packet_preempted with no packet_submitted");
     Packet& p = m_boxes.packets[index];
-    if (p.queue == 0) p.queue = ev.queue[i];
-    if (preempted) {
+    if (p.queue == 0) p.queue = e.queue_id;
+    if constexpr (preempted) {
       ++p.preemptions;
-      const uint32_t marker = FindPreemption(ev.arg0[i]);
-      if (marker != kNoIndex) m_boxes.preemptions[marker].preempted = ev.ts[i];
+      const uint32_t marker = FindPreemption(e.preemption_id);
+      if (marker != kNoIndex) m_boxes.preemptions[marker].preempted = e.ts_ns;
     } else {
-      p.end = ev.ts[i];
+      p.end = e.ts_ns;
       p.end_event = i;
     }
     uint32_t open = m_open_segment[index];
@@ -190,11 +251,11 @@ class Builder {
       if (!preempted) {
         m_problems.Count("packet_completed_without_start",
                          "packet_completed with no packet_started: its run time is unknown",
-                         ev.ts[i]);
+                         e.ts_ns);
       }
       return;
     }
-    m_segments[open].end = ev.ts[i];
+    m_segments[open].end = e.ts_ns;
     m_segments[open].preempted = preempted;
     m_open_segment[index] = kNoIndex;
   }
@@ -205,12 +266,14 @@ class Builder {
     return id == 0 || it == m_preemption_by_id.end() ? kNoIndex : it->second;
   }
 
-  uint32_t PreemptionFor(uint32_t i) {
-    uint32_t index = FindPreemption(m_store.events.op[i]);
+  // The marker of a preemption_requested or preemption_completed record.
+  template <class E>
+  uint32_t PreemptionFor(const E& e) {
+    uint32_t index = FindPreemption(e.preemption_id);
     if (index != kNoIndex) return index;
     PreemptionMarker m;
-    m.preemption_id = m_store.events.op[i];
-    m.queue = m_store.events.queue[i];
+    m.preemption_id = e.preemption_id;
+    m.queue = e.queue_id;
     m_boxes.preemptions.push_back(m);
     index = static_cast<uint32_t>(m_boxes.preemptions.size() - 1);
     if (m.preemption_id != 0) m_preemption_by_id[m.preemption_id] = index;
@@ -222,43 +285,40 @@ class Builder {
     return id == 0 || it == m_packet_by_id.end() ? kNoIndex : it->second;
   }
 
-  void OnPreemptionRequested(uint32_t i) {
-    const auto& ev = m_store.events;
-    PreemptionMarker& m = m_boxes.preemptions[PreemptionFor(i)];
-    m.requested = ev.ts[i];
-    m.packet = PacketById(ev.arg0[i]);
-    m.requesting_queue = static_cast<QueueId>(ev.arg1[i]);
-    m.engine = static_cast<EngineId>(ev.arg2[i]);
-    m.granularity = static_cast<PreemptionGranularity>(ev.flags[i]);
+  void OnPreemptionRequested(const events::PreemptionRequested& e, uint32_t i) {
+    PreemptionMarker& m = m_boxes.preemptions[PreemptionFor(e)];
+    m.requested = e.ts_ns;
+    m.packet = PacketById(e.packet_id);
+    m.requesting_queue = e.requesting_queue_id;
+    m.engine = e.engine_id;
+    m.granularity = e.granularity;
     m.requested_event = i;
   }
 
-  void OnPreemptionCompleted(uint32_t i) {
-    const auto& ev = m_store.events;
-    const uint32_t index = PreemptionFor(i);
+  void OnPreemptionCompleted(const events::PreemptionCompleted& e, uint32_t i) {
+    const uint32_t index = PreemptionFor(e);
     PreemptionMarker& m = m_boxes.preemptions[index];
     if (m.requested == kUnknownTime) {
       m_problems.Count("preemption_completed_without_request",
-                       "preemption_completed with no preemption_requested", ev.ts[i]);
+                       "preemption_completed with no preemption_requested", e.ts_ns);
     }
-    m.completed = ev.ts[i];
-    m.latency_ns = static_cast<DurationNs>(ev.value[i]);
-    m.reached = static_cast<PreemptionGranularity>(ev.flags[i]);
-    if (m.packet == kNoIndex) m.packet = PacketById(ev.arg0[i]);
-    if (m.engine == 0) m.engine = static_cast<EngineId>(ev.arg2[i]);
+    m.completed = e.ts_ns;
+    m.latency_ns = e.latency_ns;
+    m.reached = e.granularity;
+    if (m.packet == kNoIndex) m.packet = PacketById(e.packet_id);
+    if (m.engine == 0) m.engine = e.engine_id;
     m.completed_event = i;
   }
 
-  void OnTdr(uint32_t i) {
-    const auto& ev = m_store.events;
+  void OnTdr(const events::Tdr& e, uint32_t i) {
     TdrMarker t;
-    t.ts = ev.ts[i];
-    t.queue = ev.queue[i];
-    t.adapter = static_cast<AdapterId>(ev.arg0[i]);
-    t.engine = static_cast<EngineId>(ev.arg1[i]);
-    t.packets_lost = static_cast<uint64_t>(std::max<int64_t>(0, ev.arg2[i]));
-    t.contexts_lost = ev.value[i];
-    t.preemption_id = ev.op[i];
+    t.ts = e.ts_ns;
+    t.queue = e.queue_id;
+    t.adapter = e.adapter_id;
+    t.engine = e.engine_id;
+    t.packets_lost = static_cast<uint64_t>(std::max<int64_t>(0, e.packets_lost));
+    t.contexts_lost = e.contexts_lost;
+    t.preemption_id = e.preemption_id;
     t.preemption = FindPreemption(t.preemption_id);
     t.event = i;
     m_boxes.tdrs.push_back(t);
@@ -294,11 +354,13 @@ class Builder {
   }
 
   // ---- signals ----
-  uint32_t NewSignal(uint32_t i) {
+  // A signal box for a fence_signal_queued, fence_signal_executed or fence_cpu_signal record.
+  template <class E>
+  uint32_t NewSignal(const E& e) {
     SignalBox s;
-    s.signal_id = m_store.events.op[i];
-    s.fence = m_store.events.fence[i];
-    s.value = m_store.events.value[i];
+    s.signal_id = e.signal_id;
+    s.fence = e.fence_id;
+    s.value = e.fence_value;
     m_boxes.signals.push_back(s);
     auto index = static_cast<uint32_t>(m_boxes.signals.size() - 1);
     if (s.signal_id != 0) m_signal_by_id[s.signal_id] = index;
@@ -307,52 +369,49 @@ class Builder {
 
   uint32_t FindSignal(int64_t id) const { return IndexOfId(m_signal_by_id, id); }
 
-  void OnSignalQueued(uint32_t i) {
-    const auto& ev = m_store.events;
-    uint32_t index = FindSignal(ev.op[i]);
-    if (index == kNoIndex || m_boxes.signals[index].queued != kUnknownTime) index = NewSignal(i);
+  void OnSignalQueued(const events::FenceSignalQueued& e, uint32_t i) {
+    uint32_t index = FindSignal(e.signal_id);
+    if (index == kNoIndex || m_boxes.signals[index].queued != kUnknownTime) index = NewSignal(e);
     SignalBox& s = m_boxes.signals[index];
-    s.queue = ev.queue[i];
-    s.thread = ev.thread[i];
-    s.queued = ev.ts[i];
+    s.queue = e.queue_id;
+    s.thread = e.thread_id;
+    s.queued = e.ts_ns;
     s.queued_event = i;
   }
 
-  void OnSignalExecuted(uint32_t i) {
-    const auto& ev = m_store.events;
-    uint32_t index = FindSignal(ev.op[i]);
+  void OnSignalExecuted(const events::FenceSignalExecuted& e, uint32_t i) {
+    uint32_t index = FindSignal(e.signal_id);
     if (index == kNoIndex || m_boxes.signals[index].executed != kUnknownTime) {
       m_problems.Count("signal_executed_without_queued",
-                       "fence_signal_executed with no fence_signal_queued", ev.ts[i]);
-      index = NewSignal(i);
+                       "fence_signal_executed with no fence_signal_queued", e.ts_ns);
+      index = NewSignal(e);
     }
     SignalBox& s = m_boxes.signals[index];
-    if (s.queue == 0) s.queue = ev.queue[i];
-    s.fence = ev.fence[i];
-    s.value = ev.value[i];
-    s.executed = ev.ts[i];
-    s.previous_value = static_cast<FenceValue>(ev.arg0[i]);
+    if (s.queue == 0) s.queue = e.queue_id;
+    s.fence = e.fence_id;
+    s.value = e.fence_value;
+    s.executed = e.ts_ns;
+    s.previous_value = e.previous_value;
     // seed 001: a fence may be rewound; a lower new value is a rewind.
     if (s.value < s.previous_value) s.rewind = true;
     s.executed_event = i;
     AddExecuted(index);
   }
 
-  void OnCpuSignal(uint32_t i) {
-    const auto& ev = m_store.events;
-    uint32_t index = NewSignal(i);
+  void OnCpuSignal(const events::FenceCpuSignal& e, uint32_t i) {
+    uint32_t index = NewSignal(e);
     SignalBox& s = m_boxes.signals[index];
     s.cpu = true;
-    s.thread = ev.thread[i];
-    s.queued = s.executed = ev.ts[i];
-    s.previous_value = static_cast<FenceValue>(ev.arg0[i]);
+    s.thread = e.thread_id;
+    s.queued = s.executed = e.ts_ns;
+    s.previous_value = e.previous_value;
     if (s.value < s.previous_value) s.rewind = true;
     s.queued_event = s.executed_event = i;
     AddExecuted(index);
   }
 
-  void OnRewind(uint32_t i) {
-    uint32_t index = FindSignal(m_store.events.op[i]);
+  void OnRewind(const events::FenceRewind& e) {
+    uint32_t index = FindSignal(e.signal_id);
     if (index == kNoIndex) return;
     SignalBox& s = m_boxes.signals[index];
     bool was_rewind = s.rewind;
@@ -383,13 +442,14 @@ class Builder {
   }
 
   // ---- GPU waits ----
-  uint32_t NewWait(uint32_t i) {
-    const auto& ev = m_store.events;
+  // A wait box for a fence_wait_queued, fence_wait_unblocked or wait_pending_at_end record.
+  template <class E>
+  uint32_t NewWait(const E& e) {
     WaitBox w;
-    w.wait_id = ev.op[i];
-    w.fence = ev.fence[i];
-    w.value = ev.value[i];
-    w.queue = ev.queue[i];
+    w.wait_id = e.wait_id;
+    w.fence = e.fence_id;
+    w.value = e.fence_value;
+    w.queue = e.queue_id;
     m_boxes.waits.push_back(w);
     m_wait_released_by.push_back(0);
     auto index = static_cast<uint32_t>(m_boxes.waits.size() - 1);
@@ -399,209 +459,203 @@ class Builder {
 
   uint32_t FindWait(int64_t id) const { return IndexOfId(m_wait_by_id, id); }
 
-  void OnWaitQueued(uint32_t i) {
-    const auto& ev = m_store.events;
-    uint32_t index = FindWait(ev.op[i]);
-    if (index == kNoIndex || m_boxes.waits[index].queued != kUnknownTime) index = NewWait(i);
+  void OnWaitQueued(const events::FenceWaitQueued& e, uint32_t i) {
+    uint32_t index = FindWait(e.wait_id);
+    if (index == kNoIndex || m_boxes.waits[index].queued != kUnknownTime) index = NewWait(e);
     WaitBox& w = m_boxes.waits[index];
-    w.thread = ev.thread[i];
-    w.queued = ev.ts[i];
+    w.thread = e.thread_id;
+    w.queued = e.ts_ns;
     w.queued_event = i;
   }
 
-  void OnWaitUnblocked(uint32_t i) {
-    const auto& ev = m_store.events;
-    uint32_t index = FindWait(ev.op[i]);
+  void OnWaitUnblocked(const events::FenceWaitUnblocked& e, uint32_t i) {
+    uint32_t index = FindWait(e.wait_id);
     if (index == kNoIndex || m_boxes.waits[index].unblocked != kUnknownTime) {
       m_problems.Count("wait_unblocked_without_queued",
-                       "fence_wait_unblocked with no fence_wait_queued", ev.ts[i]);
-      index = NewWait(i);
+                       "fence_wait_unblocked with no fence_wait_queued", e.ts_ns);
+      index = NewWait(e);
     }
     WaitBox& w = m_boxes.waits[index];
-    if (w.queue == 0) w.queue = ev.queue[i];
-    w.unblocked = ev.ts[i];
-    if (ev.arg0[i] != 0) w.observed = ev.arg0[i];
-    w.path = static_cast<WaitPath>(ev.flags[i]);
+    if (w.queue == 0) w.queue = e.queue_id;
+    w.unblocked = e.ts_ns;
+    if (e.observed_ns != 0) w.observed = e.observed_ns;
+    w.path = e.wait_path;
     w.unblocked_event = i;
-    w.link_inferred = ev.arg2[i] == static_cast<int64_t>(ReleaseLink::kInferred);
-    m_wait_released_by[index] = ev.arg1[i];
+    w.link_inferred = e.release_link == ReleaseLink::kInferred;
+    m_wait_released_by[index] = e.released_by_signal_id;
   }
 
   // ---- CPU waits ----
-  uint32_t NewCpuWait(uint32_t i) {
-    const auto& ev = m_store.events;
+  // A CPU wait box for a cpu_wait_begin, cpu_wait_released, cpu_wait_withdrawn or
+  // wait_pending_at_end record (whose wait_id is then the waiter id).
+  uint32_t NewCpuWait(int64_t waiter_id, ThreadId thread, FenceId fence, FenceValue value) {
     CpuWait w;
-    w.waiter_id = ev.op[i];
-    w.thread = ev.thread[i];
-    w.fence = ev.fence[i];
-    w.value = ev.value[i];
+    w.waiter_id = waiter_id;
+    w.thread = thread;
+    w.fence = fence;
+    w.value = value;
     m_boxes.cpu_waits.push_back(w);
     m_cpu_wait_interrupt_rowid.push_back(0);
     auto index = static_cast<uint32_t>(m_boxes.cpu_waits.size() - 1);
     if (w.waiter_id != 0) m_cpu_wait_by_id[w.waiter_id] = index;
     return index;
   }
+  template <class E>
+  uint32_t NewCpuWait(const E& e) {
+    return NewCpuWait(e.waiter_id, e.thread_id, e.fence_id, e.fence_value);
+  }
 
   uint32_t FindCpuWait(int64_t id) const { return IndexOfId(m_cpu_wait_by_id, id); }
 
-  void OnCpuWaitBegin(uint32_t i) {
-    const auto& ev = m_store.events;
-    uint32_t index = FindCpuWait(ev.op[i]);
-    if (index == kNoIndex || m_boxes.cpu_waits[index].begin != kUnknownTime) index = NewCpuWait(i);
+  void OnCpuWaitBegin(const events::CpuWaitBegin& e, uint32_t i) {
+    uint32_t index = FindCpuWait(e.waiter_id);
+    if (index == kNoIndex || m_boxes.cpu_waits[index].begin != kUnknownTime) index = NewCpuWait(e);
     CpuWait& w = m_boxes.cpu_waits[index];
-    w.begin = ev.ts[i];
-    w.group = ev.arg0[i];
-    w.mode = static_cast<uint8_t>(ev.flags[i]);
+    w.begin = e.ts_ns;
+    w.group = e.group_id;
+    w.mode = static_cast<uint8_t>(e.wait_mode);
     w.begin_event = i;
   }
 
-  void OnCpuWaitReleased(uint32_t i) {
-    const auto& ev = m_store.events;
-    uint32_t index = FindCpuWait(ev.op[i]);
+  void OnCpuWaitReleased(const events::CpuWaitReleased& e, uint32_t i) {
+    uint32_t index = FindCpuWait(e.waiter_id);
     if (index == kNoIndex || m_boxes.cpu_waits[index].released != kUnknownTime) {
       m_problems.Count("cpu_wait_released_without_begin",
-                       "cpu_wait_released with no cpu_wait_begin", ev.ts[i]);
-      index = NewCpuWait(i);
+                       "cpu_wait_released with no cpu_wait_begin", e.ts_ns);
+      index = NewCpuWait(e);
     }
     CpuWait& w = m_boxes.cpu_waits[index];
-    w.released = ev.ts[i];
-    w.observed_value = static_cast<FenceValue>(ev.arg1[i]);
+    w.released = e.ts_ns;
+    w.observed_value = e.observed_value;
     w.released_event = i;
-    w.link_inferred = ev.arg2[i] == static_cast<int64_t>(ReleaseLink::kInferred);
-    m_cpu_wait_interrupt_rowid[index] = ev.arg0[i];
+    w.link_inferred = e.release_link == ReleaseLink::kInferred;
+    m_cpu_wait_interrupt_rowid[index] = e.interrupt_event;
   }
 
-  void OnCpuWaitWithdrawn(uint32_t i) {
-    uint32_t index = FindCpuWait(m_store.events.op[i]);
+  void OnCpuWaitWithdrawn(const events::CpuWaitWithdrawn& e) {
+    uint32_t index = FindCpuWait(e.waiter_id);
     if (index == kNoIndex) {
       m_problems.Count("cpu_wait_withdrawn_without_begin",
-                       "cpu_wait_withdrawn with no cpu_wait_begin", m_store.events.ts[i]);
-      index = NewCpuWait(i);
+                       "cpu_wait_withdrawn with no cpu_wait_begin", e.ts_ns);
+      index = NewCpuWait(e);
     }
-    m_boxes.cpu_waits[index].withdrawn = m_store.events.ts[i];
+    m_boxes.cpu_waits[index].withdrawn = e.ts_ns;
   }
 
-  void OnWaitPending(uint32_t i) {
-    const auto& ev = m_store.events;
-    if (ev.queue[i] != 0 || ev.thread[i] == 0) {
-      uint32_t index = FindWait(ev.op[i]);
+  void OnWaitPending(const events::WaitPendingAtEnd& e) {
+    if (e.queue_id != 0 || e.thread_id == 0) {
+      uint32_t index = FindWait(e.wait_id);
       if (index == kNoIndex) {
         m_problems.Count("pending_wait_without_queued",
-                         "wait_pending_at_end for a GPU wait with no fence_wait_queued", ev.ts[i]);
-        index = NewWait(i);
+                         "wait_pending_at_end for a GPU wait with no fence_wait_queued", e.ts_ns);
+        index = NewWait(e);
       }
       m_boxes.waits[index].pending_at_end = true;
-      m_boxes.waits[index].value_at_end = static_cast<FenceValue>(ev.arg0[i]);
+      m_boxes.waits[index].value_at_end = e.current_value;
     } else {
-      uint32_t index = FindCpuWait(ev.op[i]);
+      uint32_t index = FindCpuWait(e.wait_id);
       if (index == kNoIndex) {
         m_problems.Count("pending_cpu_wait_without_begin",
-                         "wait_pending_at_end for a CPU wait with no cpu_wait_begin", ev.ts[i]);
-        index = NewCpuWait(i);
+                         "wait_pending_at_end for a CPU wait with no cpu_wait_begin", e.ts_ns);
+        index = NewCpuWait(e.wait_id, e.thread_id, e.fence_id, e.fence_value);
       }
       m_boxes.cpu_waits[index].pending_at_end = true;
-      m_boxes.cpu_waits[index].value_at_end = static_cast<FenceValue>(ev.arg0[i]);
+      m_boxes.cpu_waits[index].value_at_end = e.current_value;
     }
   }
 
   // ---- interrupts and logs ----
-  void OnInterrupt(uint32_t i) {
-    const auto& ev = m_store.events;
+  void OnInterrupt(const events::Interrupt& e, uint32_t i) {
     Interrupt x;
-    x.ts = ev.ts[i];
-    x.queue = ev.queue[i];
-    x.fence = ev.fence[i];
-    x.value = ev.value[i];
-    x.signal_id = ev.op[i];
-    x.adapter = static_cast<AdapterId>(ev.arg0[i]);
-    x.waiters_released = static_cast<uint32_t>(std::max<int64_t>(0, ev.arg1[i]));
-    x.fences_evaluated = static_cast<uint32_t>(std::max<int64_t>(0, ev.arg2[i]));
-    x.flags = ev.flags[i];
+    x.ts = e.ts_ns;
+    x.queue = e.queue_id;
+    x.fence = e.fence_id;
+    x.value = e.fence_value;
+    x.signal_id = e.signal_id;
+    x.adapter = e.adapter_id;
+    x.waiters_released = static_cast<uint32_t>(std::max<int64_t>(0, e.waiters_released));
+    x.fences_evaluated = static_cast<uint32_t>(std::max<int64_t>(0, e.fences_evaluated));
+    x.flags = e.interrupt_flags;
     x.event = i;
     m_boxes.interrupts.push_back(x);
     m_interrupt_by_event[i] = static_cast<uint32_t>(m_boxes.interrupts.size() - 1);
   }
 
-  void OnLogOverrun(uint32_t i) {
-    const auto& ev = m_store.events;
+  void OnLogOverrun(const events::LogOverrun& e, uint32_t i) {
     MissingWindow w;
-    w.queue = ev.queue[i];
-    w.end = ev.ts[i];
-    w.start = ev.arg2[i] != 0 ? std::min<TimeNs>(ev.arg2[i], w.end) : m_out.start_ns;
-    w.entries_lost = static_cast<uint64_t>(std::max<int64_t>(0, ev.arg0[i]));
-    w.log = static_cast<LogType>(ev.flags[i]);
+    w.queue = e.queue_id;
+    w.end = e.ts_ns;
+    w.start =
+        e.missing_since_ns != 0 ? std::min<TimeNs>(e.missing_since_ns, w.end) : m_out.start_ns;
+    w.entries_lost = static_cast<uint64_t>(std::max<int64_t>(0, e.entries_lost));
+    w.log = static_cast<LogType>(e.log_type);
     w.event = i;
     m_missing.push_back(w);
   }
 
   // ---- background tasks and PGO passes ----
-  uint32_t FindOrNewTask(uint32_t i, bool expect_existing) {
-    const auto& ev = m_store.events;
-    auto it = m_task_by_id.find(ev.op[i]);
+  uint32_t FindOrNewTask(int64_t task_id, TimeNs ts, bool expect_existing) {
+    auto it = m_task_by_id.find(task_id);
     if (it != m_task_by_id.end()) return it->second;
     if (expect_existing) {
-      m_problems.Count("task_without_queued", "a background task record with no task_queued",
-                       ev.ts[i]);
+      m_problems.Count("task_without_queued", "a background task record with no task_queued", ts);
     }
     BackgroundTask t;
-    t.task_id = ev.op[i];
+    t.task_id = task_id;
     m_boxes.tasks.push_back(t);
     auto index = static_cast<uint32_t>(m_boxes.tasks.size() - 1);
     m_task_by_id[t.task_id] = index;
     return index;
   }
 
-  void OnTaskQueued(uint32_t i) {
-    const auto& ev = m_store.events;
-    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(i, false)];
-    t.queued = ev.ts[i];
-    t.queued_by = ev.thread[i];
-    t.pso = static_cast<PsoId>(ev.arg0[i]);
-    t.variant = ev.arg1[i];
-    t.commit = ev.arg2[i];
+  void OnTaskQueued(const events::TaskQueued& e) {
+    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(e.task_id, e.ts_ns, false)];
+    t.queued = e.ts_ns;
+    t.queued_by = e.thread_id;
+    t.pso = e.pso_id;
+    t.variant = e.variant;
+    t.commit = e.commit_id;
   }
 
-  void OnTaskStarted(uint32_t i) {
-    const auto& ev = m_store.events;
-    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(i, true)];
-    t.started = ev.ts[i];
-    t.thread = ev.thread[i];
-    t.priority = static_cast<uint8_t>(ev.flags[i]);
+  void OnTaskStarted(const events::TaskStarted& e) {
+    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(e.task_id, e.ts_ns, true)];
+    t.started = e.ts_ns;
+    t.thread = e.thread_id;
+    t.priority = static_cast<uint8_t>(e.priority);
   }
 
-  void OnTaskEnded(uint32_t i, TaskOutcome outcome) {
-    const auto& ev = m_store.events;
-    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(i, true)];
-    t.ended = ev.ts[i];
+  // task_finished, task_cancelled or task_abandoned (`pso`: the abandoned record's pso_id).
+  template <class E>
+  void OnTaskEnded(const E& e, TaskOutcome outcome, PsoId pso) {
+    BackgroundTask& t = m_boxes.tasks[FindOrNewTask(e.task_id, e.ts_ns, true)];
+    t.ended = e.ts_ns;
     t.outcome = outcome;
-    if (outcome == TaskOutcome::kAbandoned && t.pso == 0) t.pso = static_cast<PsoId>(ev.arg0[i]);
+    if (outcome == TaskOutcome::kAbandoned && t.pso == 0) t.pso = pso;
   }
 
-  void OnModeChanged(uint32_t i) {
-    const auto& ev = m_store.events;
+  void OnModeChanged(const events::ModeChanged& e) {
     ModeChange m;
-    m.ts = ev.ts[i];
-    m.thread = ev.thread[i];
-    m.call_id = ev.op[i];
-    m.result = static_cast<int64_t>(ev.value[i]);
-    m.mode = static_cast<BackgroundMode>(ev.arg0[i]);
-    m.action = static_cast<MeasurementsAction>(ev.arg1[i]);
-    m.commit = ev.arg2[i];
-    m.further_measurements_desired = ev.flags[i] != 0;
+    m.ts = e.ts_ns;
+    m.thread = e.thread_id;
+    m.call_id = e.call_id;
+    m.result = static_cast<int64_t>(e.result);
+    m.mode = e.mode;
+    m.action = e.action;
+    m.commit = e.commit_id;
+    m.further_measurements_desired = e.further_measurements_desired != 0;
     m_boxes.mode_changes.push_back(m);
     if (m.commit != 0) m_mode_by_commit[m.commit] = m_boxes.mode_changes.size() - 1;
   }
 
-  void OnCommitCompleted(uint32_t i) {
-    const auto& ev = m_store.events;
-    auto it = m_mode_by_commit.find(ev.op[i]);
+  void OnCommitCompleted(const events::CommitCompleted& e) {
+    auto it = m_mode_by_commit.find(e.commit_id);
     if (it == m_mode_by_commit.end()) {
       m_problems.Count("commit_without_mode_change",
-                       "commit_completed with no mode_changed that started it", ev.ts[i]);
+                       "commit_completed with no mode_changed that started it", e.ts_ns);
       return;
     }
-    m_boxes.mode_changes[it->second].commit_completed = ev.ts[i];
-    m_boxes.mode_changes[it->second].commit_tasks = ev.arg0[i];
+    m_boxes.mode_changes[it->second].commit_completed = e.ts_ns;
+    m_boxes.mode_changes[it->second].commit_tasks = e.tasks;
   }
 
   // ---- linking ----

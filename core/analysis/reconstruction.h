@@ -98,7 +98,8 @@ struct SignalBox {
   int64_t signal_id = 0;
   FenceId fence = 0;
   FenceValue value = 0;
-  FenceValue previous_value = 0;  // CurrentValue before the write (executed record's arg0)
+  FenceValue previous_value =
+      0;  // CurrentValue before the write (fence_signal_executed.previous_value)
   QueueId queue = 0;              // 0 for a CPU signal
   ThreadId thread = 0;            // thread that queued it / called Signal
   TimeNs queued = kUnknownTime;
@@ -138,7 +139,7 @@ struct WaitBox {
   // naming the releasing signal, at or before the unblock. kNoIndex for GPU-native waits.
   uint32_t interrupt = kNoIndex;
   bool pending_at_end = false;     // a wait_pending_at_end record names it
-  FenceValue value_at_end = 0;     // CurrentValue at the end (wait_pending_at_end.arg0)
+  FenceValue value_at_end = 0;     // CurrentValue at the end (wait_pending_at_end.current_value)
   // fence_wait_unblocked.release_link == inferred: the importer worked the releasing signal out
   // from timing and call order; the trace itself did not say.
   bool link_inferred = false;
@@ -159,7 +160,7 @@ struct CpuWait {
   ThreadId thread = 0;
   FenceId fence = 0;
   FenceValue value = 0;
-  int64_t group = 0;     // cpu_wait_begin.arg0
+  int64_t group = 0;     // cpu_wait_begin.group_id
   uint8_t mode = 0;      // 0 single, 1 wait-any, 2 wait-all
   TimeNs begin = kUnknownTime;
   TimeNs released = kUnknownTime;  // kUnknownTime: still waiting at the end
@@ -170,7 +171,7 @@ struct CpuWait {
   // was released first; it is never released itself and is not a pending wait.
   TimeNs withdrawn = kUnknownTime;
   bool pending_at_end = false;
-  FenceValue value_at_end = 0;  // CurrentValue at the end (wait_pending_at_end.arg0)
+  FenceValue value_at_end = 0;  // CurrentValue at the end (wait_pending_at_end.current_value)
   bool link_inferred = false;  // cpu_wait_released.release_link == inferred
   uint32_t begin_event = kNoIndex;
   uint32_t released_event = kNoIndex;

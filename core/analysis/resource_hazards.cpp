@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/model/event_types.h"
+
 namespace core::analysis {
 
 const char* HazardKindName(HazardKind kind) {
@@ -150,12 +152,13 @@ HazardAnalysis FindResourceHazards(const core::store::TraceStore& store, const R
   for (size_t i = 0; i < ev.size(); ++i) {
     if (ev.kind[i] != EventKind::ResourceAccess) continue;
     ++out.accesses;
-    auto it = packet_by_id.find(ev.op[i]);
+    const auto access = events::ResourceAccess::At(ev, i);
+    auto it = packet_by_id.find(access.packet_id);
     if (it == packet_by_id.end()) continue;
     wanted[it->second] = true;
-    by_resource[static_cast<ResourceId>(ev.arg0[i])].push_back(
-        {it->second, ev.queue[i] != 0 ? ev.queue[i] : r.packets[it->second].queue, ev.ts[i],
-         ev.arg1[i], ev.arg2[i], ev.flags[i] == 1});
+    by_resource[access.resource_id].push_back(
+        {it->second, access.queue_id != 0 ? access.queue_id : r.packets[it->second].queue,
+         access.ts_ns, access.offset_bytes, access.length_bytes, access.access == 1});
   }
   if (by_resource.empty()) return out;
   PacketClocks clocks(r, wanted);

@@ -1,5 +1,8 @@
 #include "core/model/event_fields.h"
 
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <type_traits>
 
 #include "core/model/event_field_list.h"
@@ -30,7 +33,37 @@ FENCESCOPE_EVENT_KINDS(FENCESCOPE_FIELD_TABLE)
 #undef FENCESCOPE_FIELD_TABLE
 #undef FENCESCOPE_FIELD_ENTRY
 
+// Per kind id, a bit (1 << EventColumn) for each column that holds a time field.
+constexpr size_t kKindSlots = 1 << 8;
+constexpr std::array<uint16_t, kKindSlots> kTimeColumns = [] {
+  std::array<uint16_t, kKindSlots> out{};
+  auto add = [&](EventKind kind, std::span<const EventField> fields) {
+    for (const EventField& f : fields) {
+      if (f.role == FieldRole::kTime)
+        out[static_cast<size_t>(kind)] |= 1u << static_cast<int>(f.column);
+    }
+  };
+#define FENCESCOPE_TIME_COLUMNS(Kind, id, sql) \
+  static_assert(id < kKindSlots);              \
+  add(EventKind::Kind, k##Kind##Fields);
+  FENCESCOPE_EVENT_KINDS(FENCESCOPE_TIME_COLUMNS)
+#undef FENCESCOPE_TIME_COLUMNS
+  return out;
+}();
+
 }  // namespace
+
+void ShiftTimeFields(EventRecord& record, int64_t offset_ns) {
+  const auto kind = static_cast<size_t>(record.kind);
+  uint16_t columns = kind < kKindSlots ? kTimeColumns[kind] : 0;
+  while (columns != 0) {
+    const auto column = static_cast<EventColumn>(std::countr_zero(columns));
+    columns &= static_cast<uint16_t>(columns - 1);
+    if (const int64_t t = ColumnValue(record, column); t != 0) {
+      SetColumnValue(record, column, t + offset_ns);
+    }
+  }
+}
 
 std::span<const EventField> FieldsOf(EventKind kind) {
   switch (kind) {

@@ -42,6 +42,10 @@ struct EventField {
 // The fields of `kind` after ts_ns, in the order of its SQL view; empty for an unknown kind.
 std::span<const EventField> FieldsOf(EventKind kind);
 
+// Moves every time field (FieldRole::kTime) of `record` that is given (not 0) by `offset_ns`,
+// as when the record's ts is moved to another time base.
+void ShiftTimeFields(EventRecord& record, int64_t offset_ns);
+
 // The field's value in `record`, as SQL stores it (unsigned fields reinterpret the bits).
 inline int64_t FieldValue(const EventRecord& record, const EventField& field) {
   return ColumnValue(record, field.column);

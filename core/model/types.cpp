@@ -1,6 +1,8 @@
 #include "core/model/types.h"
 
 #include <array>
+#include <cstdint>
+#include <utility>
 
 namespace core::model {
 namespace {
@@ -41,6 +43,33 @@ std::string_view MeasurementsActionName(MeasurementsAction action) {
   static constexpr std::array<std::string_view, 4> kNames = {
       "keep_all", "commit_results", "commit_results_high_priority", "discard_previous"};
   return Lookup(kNames, static_cast<size_t>(action));
+}
+std::string_view ReleaseLinkName(ReleaseLink link) {
+  static constexpr std::array<std::string_view, 3> kNames = {"not_given", "from_capture",
+                                                             "inferred"};
+  return Lookup(kNames, static_cast<size_t>(link));
+}
+
+std::string_view EnumValueName(std::string_view enum_name, int64_t value) {
+  using Namer = std::string_view (*)(uint8_t);
+  static constexpr std::pair<std::string_view, Namer> kEnums[] = {
+      {"engine_type", [](uint8_t v) { return EngineTypeName(static_cast<EngineType>(v)); }},
+      {"queue_type", [](uint8_t v) { return QueueTypeName(static_cast<QueueType>(v)); }},
+      {"fence_kind", [](uint8_t v) { return FenceKindName(static_cast<FenceKind>(v)); }},
+      {"preemption_granularity",
+       [](uint8_t v) { return PreemptionGranularityName(static_cast<PreemptionGranularity>(v)); }},
+      {"background_mode",
+       [](uint8_t v) { return BackgroundModeName(static_cast<BackgroundMode>(v)); }},
+      {"measurements_action",
+       [](uint8_t v) { return MeasurementsActionName(static_cast<MeasurementsAction>(v)); }},
+      {"release_link", [](uint8_t v) { return ReleaseLinkName(static_cast<ReleaseLink>(v)); }},
+  };
+  for (const auto& [name, namer] : kEnums) {
+    if (name != enum_name) continue;
+    return value < 0 || value > UINT8_MAX ? std::string_view{"unknown"}
+                                          : namer(static_cast<uint8_t>(value));
+  }
+  return {};
 }
 
 }  // namespace core::model

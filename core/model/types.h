@@ -75,9 +75,9 @@ constexpr uint32_t kLogEntryZeroTimestamp = 4;  // entry has a zero timestamp (s
 // fence_wait_unblocked.flags
 enum class WaitPath : uint8_t { kGpuNative = 0, kCpuHeld = 1, kCrossAdapter = 2 };
 
-// fence_wait_unblocked.arg2 and cpu_wait_released.arg2: how the writer knows what released a
-// wait. kInferred marks a link an importer worked out from timing and call order (the CUDA
-// rules of schemas/kineto_inference.md) rather than read from the capture.
+// fence_wait_unblocked.release_link and cpu_wait_released.release_link: how the writer knows what
+// released a wait. kInferred marks a link an importer worked out from timing and call order (the
+// CUDA rules of schemas/kineto_inference.md) rather than read from the capture.
 enum class ReleaseLink : uint8_t { kNotGiven = 0, kFromCapture = 1, kInferred = 2 };
 
 // Lower-case names as stored in enum_values (and used in JSON output).
@@ -87,5 +87,9 @@ std::string_view FenceKindName(FenceKind kind);
 std::string_view PreemptionGranularityName(PreemptionGranularity granularity);
 std::string_view BackgroundModeName(BackgroundMode mode);
 std::string_view MeasurementsActionName(MeasurementsAction action);
+std::string_view ReleaseLinkName(ReleaseLink link);
+// The name enum_values gives `value` of the enum `enum_name` (as an event field's enum_name
+// says), "unknown" for a value it does not list; empty for an enum this list has no names for.
+std::string_view EnumValueName(std::string_view enum_name, int64_t value);
 
 }  // namespace core::model

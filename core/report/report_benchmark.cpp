@@ -33,30 +33,96 @@ void WriteReportBenchmarkTrace(const std::filesystem::path& path, uint64_t event
     const uint64_t v = i + 1;
     const int64_t copy_packet = id++, gfx_packet = id++, compute_packet = id++;
     const int64_t copy_signal = id++, gfx_signal = id++, wait = id++, waiter = id++;
-    w.Append({t + 0, EventKind::PacketSubmitted, copy, th, 0, 295, copy_packet});
-    w.Append({t + 1, EventKind::FenceWaitQueued, gfx, th, upload, v, wait});
-    w.Append({t + 2, EventKind::PacketSubmitted, gfx, th, 0, 389, gfx_packet});
-    w.Append({t + 3, EventKind::PacketSubmitted, compute, th, 0, 395, compute_packet});
-    w.Append({t + 4, EventKind::FenceSignalQueued, copy, th, upload, v, copy_signal});
-    w.Append({t + 5, EventKind::PacketStarted, copy, 0, 0, 0, copy_packet});
-    w.Append({t + 5, EventKind::PacketStarted, compute, 0, 0, 0, compute_packet});
-    w.Append({t + 6, EventKind::FenceSignalQueued, gfx, th, frame, v, gfx_signal});
-    w.Append({t + 300, EventKind::PacketCompleted, copy, 0, 0, 0, copy_packet});
-    w.Append({t + 301, EventKind::FenceSignalExecuted, copy, 0, upload, v, copy_signal,
-              static_cast<int64_t>(v - 1)});
-    w.Append({t + 302, EventKind::LogWrite, copy, 0, upload, v, copy_signal,
-              static_cast<int64_t>(i % 64), static_cast<int64_t>(i / 64), 0, 1});
-    w.Append({t + 310, EventKind::FenceWaitUnblocked, gfx, 0, upload, v, wait, t + 2, copy_signal});
-    w.Append({t + 311, EventKind::PacketStarted, gfx, 0, 0, 0, gfx_packet});
-    w.Append({t + 320, EventKind::CpuWaitBegin, 0, th, frame, v, waiter});
-    w.Append({t + 400, EventKind::PacketCompleted, compute, 0, 0, 0, compute_packet});
-    w.Append({t + 700, EventKind::PacketCompleted, gfx, 0, 0, 0, gfx_packet});
-    w.Append({t + 701, EventKind::FenceSignalExecuted, gfx, 0, frame, v, gfx_signal,
-              static_cast<int64_t>(v - 1)});
-    EventRowId irq = w.Append({t + 702, EventKind::Interrupt, gfx, 0, frame, v, gfx_signal, a, 1,
-                               1, kInterruptOptimized});
-    w.Append({t + 705, EventKind::CpuWaitReleased, 0, th, frame, v, waiter, irq,
-              static_cast<int64_t>(v)});
+    using namespace core::model::events;  // NOLINT
+    const int64_t log_entry = static_cast<int64_t>(i % 64),
+                  log_wraps = static_cast<int64_t>(i / 64);
+    w.Append(PacketSubmitted{.ts_ns = t + 0,
+                             .queue_id = copy,
+                             .thread_id = th,
+                             .packet_id = copy_packet,
+                             .planned_duration_ns = 295});
+    w.Append(FenceWaitQueued{.ts_ns = t + 1,
+                             .queue_id = gfx,
+                             .thread_id = th,
+                             .fence_id = upload,
+                             .fence_value = v,
+                             .wait_id = wait});
+    w.Append(PacketSubmitted{.ts_ns = t + 2,
+                             .queue_id = gfx,
+                             .thread_id = th,
+                             .packet_id = gfx_packet,
+                             .planned_duration_ns = 389});
+    w.Append(PacketSubmitted{.ts_ns = t + 3,
+                             .queue_id = compute,
+                             .thread_id = th,
+                             .packet_id = compute_packet,
+                             .planned_duration_ns = 395});
+    w.Append(FenceSignalQueued{.ts_ns = t + 4,
+                               .queue_id = copy,
+                               .thread_id = th,
+                               .fence_id = upload,
+                               .fence_value = v,
+                               .signal_id = copy_signal});
+    w.Append(PacketStarted{.ts_ns = t + 5, .queue_id = copy, .packet_id = copy_packet});
+    w.Append(PacketStarted{.ts_ns = t + 5, .queue_id = compute, .packet_id = compute_packet});
+    w.Append(FenceSignalQueued{.ts_ns = t + 6,
+                               .queue_id = gfx,
+                               .thread_id = th,
+                               .fence_id = frame,
+                               .fence_value = v,
+                               .signal_id = gfx_signal});
+    w.Append(PacketCompleted{.ts_ns = t + 300, .queue_id = copy, .packet_id = copy_packet});
+    w.Append(FenceSignalExecuted{.ts_ns = t + 301,
+                                 .queue_id = copy,
+                                 .fence_id = upload,
+                                 .fence_value = v,
+                                 .signal_id = copy_signal,
+                                 .previous_value = v - 1});
+    w.Append(LogWrite{.ts_ns = t + 302,
+                      .queue_id = copy,
+                      .fence_id = upload,
+                      .fence_value = v,
+                      .op_id = copy_signal,
+                      .entry_index = log_entry,
+                      .wraparound_count = log_wraps,
+                      .log_type = 1});
+    w.Append(FenceWaitUnblocked{.ts_ns = t + 310,
+                                .queue_id = gfx,
+                                .fence_id = upload,
+                                .fence_value = v,
+                                .wait_id = wait,
+                                .observed_ns = t + 2,
+                                .released_by_signal_id = copy_signal});
+    w.Append(PacketStarted{.ts_ns = t + 311, .queue_id = gfx, .packet_id = gfx_packet});
+    w.Append(CpuWaitBegin{.ts_ns = t + 320,
+                          .thread_id = th,
+                          .fence_id = frame,
+                          .fence_value = v,
+                          .waiter_id = waiter});
+    w.Append(PacketCompleted{.ts_ns = t + 400, .queue_id = compute, .packet_id = compute_packet});
+    w.Append(PacketCompleted{.ts_ns = t + 700, .queue_id = gfx, .packet_id = gfx_packet});
+    w.Append(FenceSignalExecuted{.ts_ns = t + 701,
+                                 .queue_id = gfx,
+                                 .fence_id = frame,
+                                 .fence_value = v,
+                                 .signal_id = gfx_signal,
+                                 .previous_value = v - 1});
+    EventRowId irq = w.Append(Interrupt{.ts_ns = t + 702,
+                                        .queue_id = gfx,
+                                        .fence_id = frame,
+                                        .fence_value = v,
+                                        .signal_id = gfx_signal,
+                                        .adapter_id = a,
+                                        .waiters_released = 1,
+                                        .fences_evaluated = 1,
+                                        .interrupt_flags = kInterruptOptimized});
+    w.Append(CpuWaitReleased{.ts_ns = t + 705,
+                             .thread_id = th,
+                             .fence_id = frame,
+                             .fence_value = v,
+                             .waiter_id = waiter,
+                             .interrupt_event = irq,
+                             .observed_value = v});
     if (progress && i % 4096 == 0) progress(static_cast<double>(i) / frames);
   }
   w.Commit();

@@ -1,12 +1,13 @@
 #include "core/report/report_json.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "core/model/event_types.h"
 #include "core/report/findings.h"
-#include "core/report/report_sections.h"
 #include "core/report/launch_json.h"
+#include "core/report/report_sections.h"
 
 namespace core::report {
 namespace {
@@ -305,7 +306,9 @@ Json StatsJson(const ReportData& d) {
   uint64_t entries_lost = 0;
   const auto& ev = store.events;
   for (size_t i = 0; i < ev.size(); ++i) {
-    if (ev.kind[i] == EventKind::LogOverrun) entries_lost += static_cast<uint64_t>(std::max<int64_t>(0, ev.arg0[i]));
+    if (ev.kind[i] != EventKind::LogOverrun) continue;
+    entries_lost += static_cast<uint64_t>(
+        std::max<int64_t>(0, core::model::events::LogOverrun::At(ev, i).entries_lost));
   }
   Json logs = Json::Object();
   logs.Set("entries_written", d.Count(EventKind::LogWrite));

@@ -259,6 +259,30 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
 
 }  // namespace
 
+int64_t EventColumns::ColumnValue(EventColumn column, size_t i) const {
+  switch (column) {
+    case EventColumn::kQueue:
+      return queue[i];
+    case EventColumn::kThread:
+      return thread[i];
+    case EventColumn::kFence:
+      return fence[i];
+    case EventColumn::kValue:
+      return static_cast<int64_t>(value[i]);
+    case EventColumn::kOp:
+      return op[i];
+    case EventColumn::kArg0:
+      return arg0[i];
+    case EventColumn::kArg1:
+      return arg1[i];
+    case EventColumn::kArg2:
+      return arg2[i];
+    case EventColumn::kFlags:
+      return flags[i];
+  }
+  return 0;
+}
+
 size_t EventColumns::HeapBytes() const {
   return ts.HeapBytes() + kind.HeapBytes() + queue.HeapBytes() + thread.HeapBytes() +
          fence.HeapBytes() + value.HeapBytes() + op.HeapBytes() + arg0.HeapBytes() +

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/model/event_kind.h"
+#include "core/model/event_record.h"
 #include "core/model/types.h"
 #include "core/store/packed_column.h"
 
@@ -149,6 +150,9 @@ struct EventColumns {
   bool bulk_released = false;
 
   size_t size() const { return ts.size(); }
+  // Column `column` of event i as SQL stores it (value's 64 bits read as signed), for code that
+  // walks the columns or a kind's fields (core/model/event_fields.h) without naming them.
+  int64_t ColumnValue(EventColumn column, size_t i) const;
   // Frees queue, thread, fence, value, op, arg0, arg1, arg2 and flags (about three quarters of
   // the columns' memory). Afterwards only ts, kind and rowid (and TraceStore::index_of_rowid)
   // are valid; the other fields of a record are read from the trace file with RecordReader

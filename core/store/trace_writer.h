@@ -9,8 +9,8 @@
 // and fsync turned off; Commit() syncs the file once before the rename.
 //
 // Ids returned by Add*/Intern are the SQL row ids (1, 2, ...). Append() returns the event's rowid,
-// which later records may reference (e.g. cpu_wait_released.arg0 = the interrupt's rowid).
-// Not thread-safe: one writer, one thread.
+// which later records may reference (e.g. cpu_wait_released.interrupt_event = the interrupt's
+// rowid). Not thread-safe: one writer, one thread.
 #pragma once
 
 #include <cstdint>

@@ -1,15 +1,16 @@
 #include "importers/chrome_json/chrome_json_exporter.h"
 
+#include <fmt/format.h>
+#include <zlib.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <unordered_map>
 
-#include <fmt/format.h>
-#include <zlib.h>
-
 #include "core/model/error.h"
+#include "core/model/event_types.h"
 #include "core/report/json.h"
 #include "core/store/output_file.h"
 #include "core/store/trace_store.h"
@@ -20,6 +21,7 @@ namespace {
 
 using core::model::EventKind;
 using core::store::TraceStore;
+namespace events = core::model::events;
 
 // Track ids in the exported file: threads keep (process id, thread id); queues go into one
 // "process" per adapter, offset so they never collide with CPU processes.
@@ -163,82 +165,113 @@ class Exporter {
   void Pair() {
     const auto& ev = m_store.events;
     for (uint32_t i = 0; i < ev.size(); ++i) {
-      const int64_t op = ev.op[i];
       switch (ev.kind[i]) {
         case EventKind::PacketSubmitted: {
-          Box& b = m_packets[op];
-          b.op = op, b.queue = ev.queue[i], b.thread = ev.thread[i], b.name = ev.arg1[i];
-          b.submit = ev.ts[i];
+          const auto e = events::PacketSubmitted::At(ev, i);
+          Box& b = m_packets[e.packet_id];
+          b.op = e.packet_id, b.queue = e.queue_id, b.thread = e.thread_id, b.name = e.name_sid;
+          b.submit = e.ts_ns;
           break;
         }
         case EventKind::PacketStarted: {
-          Box& b = m_packets[op];
-          b.op = op, b.queue = ev.queue[i];
-          if (b.begin == INT64_MIN) b.begin = ev.ts[i], b.begin_event = i;
+          const auto e = events::PacketStarted::At(ev, i);
+          Box& b = m_packets[e.packet_id];
+          b.op = e.packet_id, b.queue = e.queue_id;
+          if (b.begin == INT64_MIN) b.begin = e.ts_ns, b.begin_event = i;
           break;
         }
-        case EventKind::PacketCompleted:
-          m_packets[op].op = op, m_packets[op].end = ev.ts[i];
+        case EventKind::PacketCompleted: {
+          const auto e = events::PacketCompleted::At(ev, i);
+          m_packets[e.packet_id].op = e.packet_id, m_packets[e.packet_id].end = e.ts_ns;
           break;
+        }
         case EventKind::FenceSignalQueued: {
-          Box& b = m_signals[op];
-          b.op = op, b.queue = ev.queue[i], b.thread = ev.thread[i], b.fence = ev.fence[i];
-          b.value = ev.value[i], b.begin = ev.ts[i], b.begin_event = i;
+          const auto e = events::FenceSignalQueued::At(ev, i);
+          Box& b = m_signals[e.signal_id];
+          b.op = e.signal_id, b.queue = e.queue_id, b.thread = e.thread_id, b.fence = e.fence_id;
+          b.value = e.fence_value, b.begin = e.ts_ns, b.begin_event = i;
           break;
         }
         case EventKind::FenceSignalExecuted: {
-          Box& b = m_signals[op];
-          b.op = op, b.queue = ev.queue[i], b.fence = ev.fence[i], b.value = ev.value[i];
-          b.end = ev.ts[i];
-          if (b.begin == INT64_MIN) b.begin = ev.ts[i], b.begin_event = i;
+          const auto e = events::FenceSignalExecuted::At(ev, i);
+          Box& b = m_signals[e.signal_id];
+          b.op = e.signal_id, b.queue = e.queue_id, b.fence = e.fence_id, b.value = e.fence_value;
+          b.end = e.ts_ns;
+          if (b.begin == INT64_MIN) b.begin = e.ts_ns, b.begin_event = i;
           break;
         }
         case EventKind::FenceCpuSignal: {
-          Box& b = m_signals[op];
-          b.op = op, b.thread = ev.thread[i], b.fence = ev.fence[i], b.value = ev.value[i];
-          b.begin = b.end = ev.ts[i], b.cpu = true, b.begin_event = i;
+          const auto e = events::FenceCpuSignal::At(ev, i);
+          Box& b = m_signals[e.signal_id];
+          b.op = e.signal_id, b.thread = e.thread_id, b.fence = e.fence_id, b.value = e.fence_value;
+          b.begin = b.end = e.ts_ns, b.cpu = true, b.begin_event = i;
           break;
         }
         case EventKind::FenceWaitQueued: {
-          Box& b = m_waits[op];
-          b.op = op, b.queue = ev.queue[i], b.thread = ev.thread[i], b.fence = ev.fence[i];
-          b.value = ev.value[i], b.begin = ev.ts[i], b.begin_event = i;
+          const auto e = events::FenceWaitQueued::At(ev, i);
+          Box& b = m_waits[e.wait_id];
+          b.op = e.wait_id, b.queue = e.queue_id, b.thread = e.thread_id, b.fence = e.fence_id;
+          b.value = e.fence_value, b.begin = e.ts_ns, b.begin_event = i;
           break;
         }
         case EventKind::FenceWaitUnblocked: {
-          Box& b = m_waits[op];
-          b.op = op, b.queue = ev.queue[i], b.fence = ev.fence[i], b.value = ev.value[i];
-          b.end = ev.ts[i], b.released_by = ev.arg1[i];
-          if (b.begin == INT64_MIN) b.begin = ev.ts[i], b.begin_event = i;
+          const auto e = events::FenceWaitUnblocked::At(ev, i);
+          Box& b = m_waits[e.wait_id];
+          b.op = e.wait_id, b.queue = e.queue_id, b.fence = e.fence_id, b.value = e.fence_value;
+          b.end = e.ts_ns, b.released_by = e.released_by_signal_id;
+          if (b.begin == INT64_MIN) b.begin = e.ts_ns, b.begin_event = i;
           break;
         }
         case EventKind::CpuWaitBegin: {
-          Box& b = m_cpu_waits[op];
-          b.op = op, b.thread = ev.thread[i], b.fence = ev.fence[i], b.value = ev.value[i];
-          b.begin = ev.ts[i];
+          const auto e = events::CpuWaitBegin::At(ev, i);
+          Box& b = m_cpu_waits[e.waiter_id];
+          b.op = e.waiter_id, b.thread = e.thread_id, b.fence = e.fence_id, b.value = e.fence_value;
+          b.begin = e.ts_ns;
           break;
         }
         case EventKind::CpuWaitReleased: {
-          Box& b = m_cpu_waits[op];
-          b.op = op, b.thread = ev.thread[i], b.fence = ev.fence[i], b.value = ev.value[i];
-          b.end = ev.ts[i];
-          if (b.begin == INT64_MIN) b.begin = ev.ts[i];
+          const auto e = events::CpuWaitReleased::At(ev, i);
+          Box& b = m_cpu_waits[e.waiter_id];
+          b.op = e.waiter_id, b.thread = e.thread_id, b.fence = e.fence_id, b.value = e.fence_value;
+          b.end = e.ts_ns;
+          if (b.begin == INT64_MIN) b.begin = e.ts_ns;
           break;
         }
         case EventKind::TaskStarted: {
-          Box& b = m_tasks[op];
-          b.op = op, b.thread = ev.thread[i], b.begin = ev.ts[i];
+          const auto e = events::TaskStarted::At(ev, i);
+          Box& b = m_tasks[e.task_id];
+          b.op = e.task_id, b.thread = e.thread_id, b.begin = e.ts_ns;
           break;
         }
         case EventKind::TaskFinished:
+          EndTask(events::TaskFinished::At(ev, i));
+          break;
         case EventKind::TaskCancelled:
+          EndTask(events::TaskCancelled::At(ev, i));
+          break;
         case EventKind::TaskAbandoned:
-          if (m_tasks.count(op)) m_tasks[op].end = ev.ts[i];
+          EndTask(events::TaskAbandoned::At(ev, i));
           break;
         default:
           break;
       }
     }
+  }
+
+  // task_finished, task_cancelled or task_abandoned.
+  template <class E>
+  void EndTask(const E& e) {
+    if (m_tasks.count(e.task_id)) m_tasks[e.task_id].end = e.ts_ns;
+  }
+
+  // An instant or a marker, on its queue or else its thread.
+  void WriteInstant(int64_t ts, uint32_t queue, uint32_t thread, std::string_view name,
+                    std::string_view cat, uint32_t scope) {
+    auto [pid, tid] =
+        queue != 0 ? std::make_pair(QueuePid(queue), int64_t{queue}) : ThreadTrack(thread);
+    Open('i', name, cat, pid, tid, ts);
+    m_out += fmt::format(",\"s\":\"{}\"", scope == 2 ? "g" : scope == 1 ? "p" : "t");
+    Close();
   }
 
   void WriteSlices() {
@@ -247,44 +280,46 @@ class Exporter {
     for (uint32_t i = 0; i < ev.size(); ++i) {
       switch (ev.kind[i]) {
         case EventKind::CpuSlice: {
-          auto [pid, tid] = ThreadTrack(ev.thread[i]);
-          Open('X', Str(ev.arg0[i]), Str(ev.arg1[i]), pid, tid, ev.ts[i]);
-          m_out += fmt::format(",\"dur\":{}", Micros(static_cast<int64_t>(ev.value[i])));
+          const auto e = events::CpuSlice::At(ev, i);
+          auto [pid, tid] = ThreadTrack(e.thread_id);
+          Open('X', Str(e.name_sid), Str(e.category_sid), pid, tid, e.ts_ns);
+          m_out += fmt::format(",\"dur\":{}", Micros(e.duration_ns));
           Close();
           break;
         }
-        case EventKind::Instant:
+        case EventKind::Instant: {
+          const auto e = events::Instant::At(ev, i);
+          WriteInstant(e.ts_ns, e.queue_id, e.thread_id, Str(e.name_sid), Str(e.category_sid),
+                       e.scope);
+          break;
+        }
         case EventKind::Marker: {
-          const bool on_queue = ev.queue[i] != 0;
-          auto [pid, tid] = on_queue ? std::make_pair(QueuePid(ev.queue[i]), int64_t{ev.queue[i]})
-                                     : ThreadTrack(ev.thread[i]);
-          const uint32_t scope = ev.kind[i] == EventKind::Instant ? ev.flags[i] : 0;
-          Open('i', Str(ev.arg0[i]), ev.kind[i] == EventKind::Marker ? "marker" : Str(ev.arg1[i]),
-               pid, tid, ev.ts[i]);
-          m_out += fmt::format(",\"s\":\"{}\"", scope == 2 ? "g" : scope == 1 ? "p" : "t");
-          Close();
+          const auto e = events::Marker::At(ev, i);
+          WriteInstant(e.ts_ns, e.queue_id, e.thread_id, Str(e.name_sid), "marker", 0);
           break;
         }
         case EventKind::Interrupt: {
-          const bool on_queue = ev.queue[i] != 0;
-          const int64_t pid = on_queue ? QueuePid(ev.queue[i]) : kAdapterPidBase + ev.arg0[i];
-          Open('i', "interrupt", "interrupt", pid, on_queue ? ev.queue[i] : 0, ev.ts[i]);
-          m_out += fmt::format(",\"s\":\"{}\",\"args\":{{\"fence\":{},\"value\":{},"
-                               "\"signal_id\":{},\"waiters_released\":{}}}",
-                               on_queue ? "t" : "p", ev.fence[i], ev.value[i], ev.op[i],
-                               ev.arg1[i]);
+          const auto e = events::Interrupt::At(ev, i);
+          const bool on_queue = e.queue_id != 0;
+          const int64_t pid = on_queue ? QueuePid(e.queue_id) : kAdapterPidBase + e.adapter_id;
+          Open('i', "interrupt", "interrupt", pid, on_queue ? e.queue_id : 0, e.ts_ns);
+          m_out += fmt::format(
+              ",\"s\":\"{}\",\"args\":{{\"fence\":{},\"value\":{},"
+              "\"signal_id\":{},\"waiters_released\":{}}}",
+              on_queue ? "t" : "p", e.fence_id, e.fence_value, e.signal_id, e.waiters_released);
           Close();
           break;
         }
         case EventKind::AsyncSlice: {
-          auto [pid, tid] = ThreadTrack(ev.thread[i]);
-          const std::string id = fmt::format(",\"id\":\"{}\"", ev.op[i]);
-          Open('b', Str(ev.arg0[i]), Str(ev.arg1[i]), pid, tid, ev.ts[i]);
+          const auto e = events::AsyncSlice::At(ev, i);
+          auto [pid, tid] = ThreadTrack(e.thread_id);
+          const std::string id = fmt::format(",\"id\":\"{}\"", e.async_id);
+          Open('b', Str(e.name_sid), Str(e.category_sid), pid, tid, e.ts_ns);
           m_out += id;
           Close();
-          const int64_t end = std::min<int64_t>(ev.ts[i] + static_cast<int64_t>(ev.value[i]),
-                                                std::max(trace_end, ev.ts[i]));
-          Open('e', Str(ev.arg0[i]), Str(ev.arg1[i]), pid, tid, end);
+          const int64_t end =
+              std::min<int64_t>(e.ts_ns + e.duration_ns, std::max(trace_end, e.ts_ns));
+          Open('e', Str(e.name_sid), Str(e.category_sid), pid, tid, end);
           m_out += id;
           Close();
           break;

@@ -26,6 +26,7 @@ using core::model::QueueId;
 using core::model::Severity;
 using core::model::ThreadId;
 using core::store::EventRecord;
+namespace events = core::model::events;
 
 // What a category or name string means to the builder, computed once per distinct string.
 enum StringRole : uint16_t {
@@ -351,17 +352,16 @@ class Builder {
       // fencescope's export marks packets the trace never started or completed.
       const KinetoArgs* exported =
           m_is_export && e.extra != kNone ? &m_trace.kineto_args[e.extra] : nullptr;
-      EventRecord submitted;
-      submitted.ts = exported && exported->submitted_ns >= 0 ? exported->submitted_ns : e.ts;
-      submitted.kind = EventKind::PacketSubmitted;
-      submitted.queue = queue;
-      submitted.op = id;
-      submitted.arg1 = e.name;
+      const events::PacketSubmitted submitted{
+          .ts_ns = exported && exported->submitted_ns >= 0 ? exported->submitted_ns : e.ts,
+          .queue_id = queue,
+          .packet_id = id,
+          .name_sid = e.name};
       KinetoPacket packet;
       packet.queue = queue;
       packet.process = track.process;
       packet.submitted_record = m_sink.Add(submitted);
-      packet.submit = submitted.ts;
+      packet.submit = submitted.ts_ns;
       packet.start = e.ts;
       packet.end = e.ts + e.dur;
       if (!m_is_export && e.extra != kNone) {
@@ -371,17 +371,11 @@ class Builder {
         m_stacks[e.track].push_back({e.ts, kNone, kNone});
         return;
       }
-      EventRecord started;
-      started.ts = e.ts;
-      started.kind = EventKind::PacketStarted;
-      started.queue = queue;
-      started.op = id;
-      open.record = m_sink.Add(started);
+      open.record =
+          m_sink.Add(events::PacketStarted{.ts_ns = e.ts, .queue_id = queue, .packet_id = id});
       if (!(exported && exported->open)) {
-        EventRecord completed = started;
-        completed.ts = e.ts + e.dur;
-        completed.kind = EventKind::PacketCompleted;
-        m_sink.Add(completed);
+        m_sink.Add(
+            events::PacketCompleted{.ts_ns = e.ts + e.dur, .queue_id = queue, .packet_id = id});
       }
       packet.started_record = open.record;
       open.packet = static_cast<uint32_t>(m_kineto.packets.size());
@@ -395,14 +389,12 @@ class Builder {
       EmitExportedBox(e, device, role);
       open.record = kNone;
     } else {
-      EventRecord slice;
-      slice.ts = e.ts;
-      slice.kind = EventKind::CpuSlice;
-      slice.thread = ThreadOf(e.track);
-      slice.value = static_cast<uint64_t>(e.dur);
-      slice.arg0 = e.name;
-      slice.arg1 = e.cat;
-      slice.arg2 = static_cast<int64_t>(stack.size());
+      const events::CpuSlice slice{.ts_ns = e.ts,
+                                   .thread_id = ThreadOf(e.track),
+                                   .duration_ns = e.dur,
+                                   .name_sid = e.name,
+                                   .category_sid = e.cat,
+                                   .depth = static_cast<int64_t>(stack.size())};
       open.record = m_sink.Add(slice);
       if ((role & kRuntimeCategory) && e.extra != kNone) {
         const KinetoArgs& args = m_trace.kineto_args[e.extra];
@@ -410,7 +402,7 @@ class Builder {
           KinetoRuntimeCall call;
           call.ts = e.ts;
           call.end = e.ts + e.dur;
-          call.thread = slice.thread;
+          call.thread = slice.thread_id;
           call.record = open.record;
           call.event_record = (Role(e.name) & kEventRecordName) != 0;
           call.stream_wait = (Role(e.name) & kStreamWaitName) != 0;
@@ -454,37 +446,62 @@ class Builder {
   void EmitExportedBox(const ParsedEvent& e, bool device, uint16_t role) {
     const KinetoArgs& args = m_trace.kineto_args[e.extra];
     const core::model::FenceId fence = args.fence > 0 ? FenceOf(args.fence, e.name) : 0;
-    EventRecord first;
-    first.ts = e.ts;
-    first.fence = fence;
-    first.value = args.fence_value;
-    EventRecord second = first;
-    second.ts = e.ts + e.dur;
+    const TimeNs end = e.ts + e.dur;
+    const core::model::FenceValue value = args.fence_value;
+    auto add = [&](const auto& first, const auto& second) {
+      m_sink.Add(first);
+      if (!args.open) m_sink.Add(second);
+    };
     if (role & kExportSignalCat) {
-      first.op = second.op = args.signal_id > 0 ? args.signal_id : m_next_signal_op++;
+      const int64_t op = args.signal_id > 0 ? args.signal_id : m_next_signal_op++;
       if (!device) {
-        first.kind = EventKind::FenceCpuSignal;
-        first.thread = ThreadOf(e.track);
-        m_sink.Add(first);
+        m_sink.Add(events::FenceCpuSignal{.ts_ns = e.ts,
+                                          .thread_id = ThreadOf(e.track),
+                                          .fence_id = fence,
+                                          .fence_value = value,
+                                          .signal_id = op});
         return;
       }
-      first.kind = EventKind::FenceSignalQueued;
-      second.kind = EventKind::FenceSignalExecuted;
-      first.queue = second.queue = QueueOf(e.track);
+      const QueueId queue = QueueOf(e.track);
+      add(events::FenceSignalQueued{.ts_ns = e.ts,
+                                    .queue_id = queue,
+                                    .fence_id = fence,
+                                    .fence_value = value,
+                                    .signal_id = op},
+          events::FenceSignalExecuted{.ts_ns = end,
+                                      .queue_id = queue,
+                                      .fence_id = fence,
+                                      .fence_value = value,
+                                      .signal_id = op});
     } else if (role & kExportWaitCat) {
-      first.op = second.op = m_next_wait_op++;
-      first.kind = EventKind::FenceWaitQueued;
-      second.kind = EventKind::FenceWaitUnblocked;
-      first.queue = second.queue = QueueOf(e.track);
-      second.arg1 = std::max<int64_t>(0, args.signal_id);
+      const int64_t op = m_next_wait_op++;
+      const QueueId queue = QueueOf(e.track);
+      add(events::FenceWaitQueued{.ts_ns = e.ts,
+                                  .queue_id = queue,
+                                  .fence_id = fence,
+                                  .fence_value = value,
+                                  .wait_id = op},
+          events::FenceWaitUnblocked{
+              .ts_ns = end,
+              .queue_id = queue,
+              .fence_id = fence,
+              .fence_value = value,
+              .wait_id = op,
+              .released_by_signal_id = std::max<int64_t>(0, args.signal_id)});
     } else {
-      first.op = second.op = m_next_waiter_op++;
-      first.kind = EventKind::CpuWaitBegin;
-      second.kind = EventKind::CpuWaitReleased;
-      first.thread = second.thread = ThreadOf(e.track);
+      const int64_t op = m_next_waiter_op++;
+      const ThreadId thread = ThreadOf(e.track);
+      add(events::CpuWaitBegin{.ts_ns = e.ts,
+                               .thread_id = thread,
+                               .fence_id = fence,
+                               .fence_value = value,
+                               .waiter_id = op},
+          events::CpuWaitReleased{.ts_ns = end,
+                                  .thread_id = thread,
+                                  .fence_id = fence,
+                                  .fence_value = value,
+                                  .waiter_id = op});
     }
-    m_sink.Add(first);
-    if (!args.open) m_sink.Add(second);
   }
 
   void AddSync(const ParsedEvent& e) {
@@ -642,18 +659,14 @@ class Builder {
         case 'i':
         case 'I':
         case 'R': {
-          EventRecord instant;
-          instant.ts = e.ts;
-          instant.kind = EventKind::Instant;
+          events::Instant instant{
+              .ts_ns = e.ts, .name_sid = e.name, .category_sid = e.cat, .scope = e.scope};
           const auto key = ExportKey(m_trace.tracks[e.track]);
           if (auto queue = m_export_queues.find(key); queue != m_export_queues.end()) {
-            instant.queue = queue->second;  // fencescope's export: an instant on a queue
+            instant.queue_id = queue->second;  // fencescope's export: an instant on a queue
           } else if (!m_has_topology || m_export_threads.count(key)) {
-            instant.thread = e.scope == 2 ? 0 : ThreadOf(e.track);
+            instant.thread_id = e.scope == 2 ? 0 : ThreadOf(e.track);
           }  // else an adapter-wide instant of the export (an interrupt no queue raised)
-          instant.arg0 = e.name;
-          instant.arg1 = e.cat;
-          instant.flags = e.scope;
           m_sink.Add(instant);
           break;
         }
@@ -663,18 +676,16 @@ class Builder {
         case 'b':
         case 'n':
         case 'S': {
-          EventRecord async;
-          async.ts = e.ts;
-          async.kind = EventKind::AsyncSlice;
-          async.thread = ThreadOf(e.track);
-          // Numeric ids as they are; string ids as negative local indices.
-          async.op = (e.bits & kIdIsString) ? -static_cast<int64_t>(e.id) - 1
-                                            : static_cast<int64_t>(e.id);
-          async.value = static_cast<uint64_t>(std::max<TimeNs>(0, e.dur));
-          async.arg0 = e.name;
-          async.arg1 = e.cat;
-          async.arg2 = ProcessIdOf(m_trace.tracks[e.track].process);
-          m_sink.Add(async);
+          m_sink.Add(events::AsyncSlice{
+              .ts_ns = e.ts,
+              .thread_id = ThreadOf(e.track),
+              // Numeric ids as they are; string ids as negative local indices.
+              .async_id = (e.bits & kIdIsString) ? -static_cast<int64_t>(e.id) - 1
+                                                 : static_cast<int64_t>(e.id),
+              .duration_ns = std::max<TimeNs>(0, e.dur),
+              .name_sid = e.name,
+              .category_sid = e.cat,
+              .process_id = ProcessIdOf(m_trace.tracks[e.track].process)});
           break;
         }
         case 's':

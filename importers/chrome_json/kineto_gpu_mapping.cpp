@@ -19,6 +19,7 @@ using core::model::ReleaseLink;
 using core::model::Severity;
 using core::model::ThreadId;
 using core::store::EventRecord;
+namespace events = core::model::events;
 
 // How far back on a thread a wait looks for the record it waits for (records of other events
 // in between are skipped).
@@ -350,24 +351,18 @@ class Mapper {
 
   void AddSignal(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t op,
                  TimeNs queued_at, TimeNs executed_at) {
-    EventRecord queued;
-    queued.ts = queued_at;
-    queued.kind = EventKind::FenceSignalQueued;
-    queued.queue = queue;
-    queued.thread = thread;
-    queued.fence = fence;
-    queued.value = value;
-    queued.op = op;
-    m_sink.Add(queued);
-    EventRecord executed;
-    executed.ts = executed_at;
-    executed.kind = EventKind::FenceSignalExecuted;
-    executed.queue = queue;
-    executed.fence = fence;
-    executed.value = value;
-    executed.op = op;
-    executed.arg0 = static_cast<int64_t>(value - 1);
-    m_sink.Add(executed);
+    m_sink.Add(events::FenceSignalQueued{.ts_ns = queued_at,
+                                         .queue_id = queue,
+                                         .thread_id = thread,
+                                         .fence_id = fence,
+                                         .fence_value = value,
+                                         .signal_id = op});
+    m_sink.Add(events::FenceSignalExecuted{.ts_ns = executed_at,
+                                           .queue_id = queue,
+                                           .fence_id = fence,
+                                           .fence_value = value,
+                                           .signal_id = op,
+                                           .previous_value = value - 1});
   }
 
   // A Stream Wait Event: queued at the cudaStreamWaitEvent call; the stream reaches it when its
@@ -413,27 +408,27 @@ class Mapper {
     const ReleaseLink link = LinkOf(s);
     if (link == ReleaseLink::kInferred) ++m_n.gpu_waits_inferred;
     const int64_t op = m_next_wait++;
-    EventRecord q;
-    q.ts = queued_at;
-    q.kind = EventKind::FenceWaitQueued;
-    q.queue = queue;
-    q.thread = call ? call->thread : 0;
-    q.fence = r ? r->fence
-                : (sync.args.wait_on_event_id >= 0
-                       ? FenceOfEvent(sync.process, sync.args.wait_on_event_id)
-                       : 0);
-    q.value = r ? r->value : 0;
-    q.op = op;
-    m_sink.Add(q);
-    EventRecord u = q;
-    u.ts = unblocked;
-    u.kind = EventKind::FenceWaitUnblocked;
-    u.thread = 0;
-    u.arg0 = observed;  // when the stream reached the wait
-    u.arg1 = signalled ? r->signal_op : 0;
-    u.arg2 = static_cast<int64_t>(link);
-    u.flags = static_cast<uint32_t>(core::model::WaitPath::kGpuNative);
-    m_sink.Add(u);
+    const FenceId fence = r ? r->fence
+                            : (sync.args.wait_on_event_id >= 0
+                                   ? FenceOfEvent(sync.process, sync.args.wait_on_event_id)
+                                   : 0);
+    const uint64_t value = r ? r->value : 0;
+    m_sink.Add(events::FenceWaitQueued{.ts_ns = queued_at,
+                                       .queue_id = queue,
+                                       .thread_id = call ? call->thread : 0,
+                                       .fence_id = fence,
+                                       .fence_value = value,
+                                       .wait_id = op});
+    m_sink.Add(
+        events::FenceWaitUnblocked{.ts_ns = unblocked,
+                                   .queue_id = queue,
+                                   .fence_id = fence,
+                                   .fence_value = value,
+                                   .wait_id = op,
+                                   .observed_ns = observed,  // when the stream reached the wait
+                                   .released_by_signal_id = signalled ? r->signal_op : 0,
+                                   .release_link = link,
+                                   .wait_path = core::model::WaitPath::kGpuNative});
   }
 
   // The fence a Stream Sync / Context Sync waits on: "<stream> synchronize", one per stream,
@@ -513,20 +508,18 @@ class Mapper {
     }
     if (link == ReleaseLink::kInferred) ++m_n.cpu_waits_inferred;
     const int64_t op = m_next_waiter++;
-    EventRecord begin;
-    begin.ts = sync.ts;
-    begin.kind = EventKind::CpuWaitBegin;
-    begin.thread = call->thread;
-    begin.fence = fence;
-    begin.value = value;
-    begin.op = op;
-    m_sink.Add(begin);
-    EventRecord released = begin;
-    released.ts = sync.end;
-    released.kind = EventKind::CpuWaitReleased;
-    released.arg1 = static_cast<int64_t>(value);
-    released.arg2 = static_cast<int64_t>(link);
-    m_sink.Add(released);
+    m_sink.Add(events::CpuWaitBegin{.ts_ns = sync.ts,
+                                    .thread_id = call->thread,
+                                    .fence_id = fence,
+                                    .fence_value = value,
+                                    .waiter_id = op});
+    m_sink.Add(events::CpuWaitReleased{.ts_ns = sync.end,
+                                       .thread_id = call->thread,
+                                       .fence_id = fence,
+                                       .fence_value = value,
+                                       .waiter_id = op,
+                                       .observed_value = value,
+                                       .release_link = link});
   }
 
   void Problem(const char* name, uint64_t count, const char* description) {

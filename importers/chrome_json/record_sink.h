@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/event_fields.h"
 #include "core/store/trace_writer.h"
 #include "importers/chrome_json/two_thread_sort.h"
 
@@ -29,6 +30,10 @@ class RecordSink {
   uint32_t Add(const core::store::EventRecord& record) {
     m_records.push_back(record);
     return static_cast<uint32_t>(m_records.size() - 1);
+  }
+  template <core::model::events::TypedEvent E>
+  uint32_t Add(const E& event) {
+    return Add(event.Record());
   }
   core::store::EventRecord& at(uint32_t index) { return m_records[index]; }
   void AddFlow(uint32_t from, uint32_t to, core::model::FlowKind kind, core::model::StringId name) {
@@ -62,10 +67,7 @@ class RecordSink {
       }
       core::store::EventRecord record = m_records[order[i]];
       record.ts += offset_ns;
-      // fence_wait_unblocked.observed_ns is a time on the same base as ts.
-      if (record.kind == core::model::EventKind::FenceWaitUnblocked && record.arg0 != 0) {
-        record.arg0 += offset_ns;
-      }
+      core::model::ShiftTimeFields(record, offset_ns);  // times on the same base as ts
       rowid[order[i]] = writer.Append(record);
       if ((i & 0xFFFF) == 0) progress(static_cast<double>(i) / order.size());
     }

@@ -21,15 +21,9 @@ constexpr int64_t kSignalCallWindowNs = 1'000'000;
 
 std::pair<uint64_t, uint64_t> Key(const SyncPair& p) { return {p.object, p.value}; }
 
-// A record of `kind` at `ts` on `queue` (0: none) for packet or operation `op` (0: none).
-EventRecord Record(EventKind kind, TimeNs ts, QueueId queue, int64_t op) {
-  EventRecord r;
-  r.kind = kind;
-  r.ts = ts;
-  r.queue = queue;
-  r.op = op;
-  return r;
-}
+// Text markers (marker_type 0) are the ones whose name_sid holds the index of their text in
+// m_marker_texts until ResolveText interns it.
+constexpr uint32_t kTextMarker = 0;
 
 }  // namespace
 
@@ -217,13 +211,6 @@ EtlGpuMapper::FenceState& EtlGpuMapper::Fence(uint64_t handle) {
   return m_fences.emplace(handle, state).first->second;
 }
 
-EventRecord EtlGpuMapper::FenceRecord(EventKind kind, TimeNs ts, const FenceOp& op) {
-  EventRecord r = Record(kind, ts, op.queue, op.op);
-  r.fence = op.fence;
-  r.value = op.value;
-  return r;
-}
-
 EtlGpuMapper::FenceOp& EtlGpuMapper::NewOp(OpKind kind, const SyncPair& pair, uint32_t queue,
                                            uint32_t thread) {
   FenceOp op;
@@ -263,23 +250,20 @@ void EtlGpuMapper::Map(const TimedDxgEvent& e) {
       auto [it, fresh] = m_vsync_names.try_emplace(e.event.vidpn_target, 0);
       if (fresh) it->second = m_writer.Intern(fmt::format("VSync (target {})", it->first));
       // The vsync happened at FrameQPCTime; the DPC reporting it runs a little later.
-      EventRecord r = Record(
-          EventKind::Marker,
-          e.event.frame_qpc > 0 ? QpcToNs(e.event.frame_qpc, m_perf_freq) : e.ts_ns, 0, 0);
-      r.arg0 = it->second;
-      r.arg1 = m_adapter;
-      r.flags = 1;  // marker_type vsync
-      Emit(r);
+      Emit(events::Marker{
+          .ts_ns = e.event.frame_qpc > 0 ? QpcToNs(e.event.frame_qpc, m_perf_freq) : e.ts_ns,
+          .name_sid = it->second,
+          .adapter_id = m_adapter,
+          .marker_type = 1});  // vsync
       ++m_counts.vsyncs;
       break;
     }
     case DxgEventType::kPresent: {
-      EventRecord r = Record(EventKind::Marker, e.ts_ns, 0, 0);
-      r.thread = Thread(e.process_id, e.thread_id);
-      r.arg0 = m_present_name;
-      r.arg1 = m_adapter;
-      r.flags = 2;  // marker_type present
-      Emit(r);
+      Emit(events::Marker{.ts_ns = e.ts_ns,
+                          .thread_id = Thread(e.process_id, e.thread_id),
+                          .name_sid = m_present_name,
+                          .adapter_id = m_adapter,
+                          .marker_type = 2});  // present
       ++m_counts.presents;
       break;
     }
@@ -304,22 +288,27 @@ void EtlGpuMapper::OnQueuePacketStart(const TimedDxgEvent& e) {
   p.tid = e.thread_id;
   p.render = ev.type == DxgEventType::kQueuePacketStart;
   if (p.render) ++m_counts.render_packets;
-  EventRecord r = Record(EventKind::PacketSubmitted, e.ts_ns, c.queue, p.op);
-  r.thread = thread;
-  r.arg0 = c.context;
-  r.arg1 = PacketName(false, ev.packet_type);
-  r.arg2 = ev.sequence;  // SubmitSequence: the context's own submission number
-  r.flags = (ev.present ? kPacketPresent : 0) |
-            (ev.type == DxgEventType::kWaitPacketStart ? kPacketWait : 0) |
-            (ev.type == DxgEventType::kSignalPacketStart ? kPacketSignal : 0);
-  Emit(r);
+  Emit(events::PacketSubmitted{
+      .ts_ns = e.ts_ns,
+      .queue_id = c.queue,
+      .thread_id = thread,
+      .packet_id = p.op,
+      .context_id = c.context,
+      .name_sid = PacketName(false, ev.packet_type),
+      .fence_submission_id = ev.sequence,  // SubmitSequence: the context's own submission number
+      .packet_flags = (ev.present ? kPacketPresent : 0) |
+                      (ev.type == DxgEventType::kWaitPacketStart ? kPacketWait : 0) |
+                      (ev.type == DxgEventType::kSignalPacketStart ? kPacketSignal : 0)});
   ++m_counts.queue_packets;
   const auto key = std::make_pair(ev.context, ev.sequence);
   if (ev.type == DxgEventType::kWaitPacketStart) {
     FenceOp& wait = NewOp(OpKind::kGpuWait, ev.objects[0], c.queue, thread);
-    EventRecord w = FenceRecord(EventKind::FenceWaitQueued, e.ts_ns, wait);
-    w.thread = thread;
-    Emit(w);
+    Emit(events::FenceWaitQueued{.ts_ns = e.ts_ns,
+                                 .queue_id = wait.queue,
+                                 .thread_id = thread,
+                                 .fence_id = wait.fence,
+                                 .fence_value = wait.value,
+                                 .wait_id = wait.op});
     p.wait_op = wait.op;
     m_recent_waits[Key(ev.objects[0])].push_back({ev.context, wait.op});
     ++m_counts.waits_queued;
@@ -338,9 +327,12 @@ void EtlGpuMapper::OnQueuePacketStart(const TimedDxgEvent& e) {
 void EtlGpuMapper::QueueSignal(int64_t ts, SwPacket* packet, uint32_t queue, uint32_t thread,
                                const SyncPair& pair) {
   FenceOp& op = NewOp(OpKind::kSignal, pair, queue, thread);
-  EventRecord r = FenceRecord(EventKind::FenceSignalQueued, ts, op);
-  r.thread = thread;
-  Emit(r);
+  Emit(events::FenceSignalQueued{.ts_ns = ts,
+                                 .queue_id = op.queue,
+                                 .thread_id = thread,
+                                 .fence_id = op.fence,
+                                 .fence_value = op.value,
+                                 .signal_id = op.op});
   if (packet) packet->signal_ops.push_back(op.op);
   m_pending_signals[Key(pair)].push_back(op.op);
   ++m_counts.signals_queued;
@@ -350,9 +342,12 @@ void EtlGpuMapper::ExecuteSignal(int64_t ts, FenceOp& op) {
   if (op.done) return;
   op.done = true;
   FenceState& fence = Fence(op.handle);
-  EventRecord r = FenceRecord(EventKind::FenceSignalExecuted, ts, op);
-  r.arg0 = static_cast<int64_t>(fence.current);
-  Emit(r);
+  Emit(events::FenceSignalExecuted{.ts_ns = ts,
+                                   .queue_id = op.queue,
+                                   .fence_id = op.fence,
+                                   .fence_value = op.value,
+                                   .signal_id = op.op,
+                                   .previous_value = fence.current});
   fence.current = op.value;
   fence.last_signal_op = op.op;
   auto it = m_pending_signals.find({op.handle, op.value});
@@ -382,10 +377,14 @@ void EtlGpuMapper::UnblockWait(int64_t ts, FenceOp& wait) {
       released_by = signal.op;
     }
   }
-  EventRecord r = FenceRecord(EventKind::FenceWaitUnblocked, ts, wait);
-  r.arg1 = released_by;
-  r.flags = static_cast<uint32_t>(WaitPath::kCpuHeld);  // WDDM 2.x: the OS holds GPU waits
-  Emit(r);
+  Emit(events::FenceWaitUnblocked{.ts_ns = ts,
+                                  .queue_id = wait.queue,
+                                  .fence_id = wait.fence,
+                                  .fence_value = wait.value,
+                                  .wait_id = wait.op,
+                                  .released_by_signal_id = released_by,
+                                  // WDDM 2.x: the OS holds GPU waits
+                                  .wait_path = WaitPath::kCpuHeld});
   ++m_counts.waits_unblocked;
   if (released_by) ++m_counts.waits_linked_to_signal;
 }
@@ -398,7 +397,7 @@ void EtlGpuMapper::OnQueuePacketStop(const TimedDxgEvent& e) {
     return;
   }
   SwPacket& p = it->second;
-  Emit(Record(EventKind::PacketCompleted, e.ts_ns, p.queue, p.op));
+  Emit(events::PacketCompleted{.ts_ns = e.ts_ns, .queue_id = p.queue, .packet_id = p.op});
   ++m_counts.queue_packets_completed;
   if (p.render) ++m_counts.render_packets_completed;
   if (!p.started) ++m_counts.completed_without_dma;
@@ -514,14 +513,14 @@ void EtlGpuMapper::RunDma(const Node& node, DmaPacket& dma, int64_t ts) {
   if (dma.started) return;
   dma.started = true;
   if (dma.resumes) {
-    EventRecord r = Record(EventKind::PacketResumed, ts, node.queue, dma.op);
-    r.arg2 = static_cast<int64_t>(dma.submission_id);
-    Emit(r);
+    Emit(events::PacketResumed{.ts_ns = ts,
+                               .queue_id = node.queue,
+                               .packet_id = dma.op,
+                               .fence_submission_id = static_cast<int64_t>(dma.submission_id)});
     return;
   }
-  EventRecord r = Record(EventKind::PacketStarted, ts, node.queue, dma.op);
-  r.arg0 = node.engine;
-  Emit(r);
+  Emit(events::PacketStarted{
+      .ts_ns = ts, .queue_id = node.queue, .packet_id = dma.op, .engine_id = node.engine});
 }
 
 void EtlGpuMapper::OnDmaStart(const TimedDxgEvent& e) {
@@ -541,12 +540,15 @@ void EtlGpuMapper::OnDmaStart(const TimedDxgEvent& e) {
     ++m_counts.dma_resumed;
   } else {
     dma.op = m_next_packet++;
-    EventRecord r = Record(EventKind::PacketSubmitted, e.ts_ns, node.queue, dma.op);
-    r.thread = Thread(e.process_id, e.thread_id);
-    r.arg0 = c.context;
-    r.arg1 = PacketName(true, ev.packet_type);
-    r.arg2 = static_cast<int64_t>(ev.submission_id);  // the node's scheduler fence id
-    if (!m_dma_sequences.insert(key).second) r.flags = kPacketResubmission;
+    events::PacketSubmitted r{.ts_ns = e.ts_ns,
+                              .queue_id = node.queue,
+                              .thread_id = Thread(e.process_id, e.thread_id),
+                              .packet_id = dma.op,
+                              .context_id = c.context,
+                              .name_sid = PacketName(true, ev.packet_type),
+                              // the node's scheduler fence id
+                              .fence_submission_id = static_cast<int64_t>(ev.submission_id)};
+    if (!m_dma_sequences.insert(key).second) r.packet_flags = kPacketResubmission;
     Emit(r);
     ++m_counts.dma_packets;
   }
@@ -558,9 +560,8 @@ void EtlGpuMapper::OnDmaStart(const TimedDxgEvent& e) {
     SwPacket& p = packet->second;
     if (!p.started) {
       p.started = true;
-      EventRecord s = Record(EventKind::PacketStarted, e.ts_ns, p.queue, p.op);
-      s.arg0 = node.engine;
-      Emit(s);
+      Emit(events::PacketStarted{
+          .ts_ns = e.ts_ns, .queue_id = p.queue, .packet_id = p.op, .engine_id = node.engine});
     }
   }
 }
@@ -574,10 +575,11 @@ void EtlGpuMapper::OnDmaInfo(const TimedDxgEvent& e) {
   }
   Node& node = m_nodes[node_it->second];
   if (ev.interrupt_type == 1) {  // DMA_COMPLETED: the interrupt that retires the packet
-    EventRecord irq = Record(EventKind::Interrupt, e.ts_ns, node.queue, 0);
-    irq.arg0 = m_adapter;
-    irq.flags = static_cast<uint32_t>(InterruptType::kDmaCompletion);
-    Emit(irq);
+    Emit(
+        events::Interrupt{.ts_ns = e.ts_ns,
+                          .queue_id = node.queue,
+                          .adapter_id = m_adapter,
+                          .interrupt_flags = static_cast<uint32_t>(InterruptType::kDmaCompletion)});
   }
   auto it = std::find_if(node.fifo.begin(), node.fifo.end(), [&](const DmaPacket& d) {
     return d.submission_id == ev.submission_id;
@@ -587,17 +589,17 @@ void EtlGpuMapper::OnDmaInfo(const TimedDxgEvent& e) {
     return;
   }
   if (it != node.fifo.begin()) ++m_counts.dma_out_of_order;
-  RunDma(node, *it, e.ts_ns);  // completing before reaching the head: it ran, briefly
-  EventRecord r = Record(EventKind::PacketCompleted, e.ts_ns, node.queue, it->op);
+  RunDma(node, *it, e.ts_ns);    // completing before reaching the head: it ran, briefly
   if (ev.interrupt_type == 2) {  // DMA_PREEMPTED: resubmitted later under a new submission id
-    r.kind = EventKind::PacketPreempted;  // remaining work and granularity: not in the event
+    // Remaining work and granularity: not in the event.
+    Emit(events::PacketPreempted{.ts_ns = e.ts_ns, .queue_id = node.queue, .packet_id = it->op});
     m_preempted[{ev.context, ev.sequence}] = it->op;
     ++m_counts.dma_preempted;
   } else {
-    r.arg0 = node.engine;
+    Emit(events::PacketCompleted{
+        .ts_ns = e.ts_ns, .queue_id = node.queue, .packet_id = it->op, .engine_id = node.engine});
     ++m_counts.dma_completed;
   }
-  Emit(r);
   node.fifo.erase(it);
   StartNextDma(node, e.ts_ns);
 }
@@ -608,11 +610,14 @@ void EtlGpuMapper::OnCpuWait(const TimedDxgEvent& e) {
   const int64_t group = ++m_cpu_wait_calls;
   for (const auto& pair : ev.objects) {
     FenceOp& op = NewOp(OpKind::kCpuWait, pair, 0, thread);
-    EventRecord r = FenceRecord(EventKind::CpuWaitBegin, e.ts_ns, op);
-    r.thread = thread;
-    r.arg0 = group;
-    r.flags = ev.objects.size() > 1 ? 2 : 0;  // several objects: wait for all
-    Emit(r);
+    Emit(events::CpuWaitBegin{.ts_ns = e.ts_ns,
+                              .thread_id = thread,
+                              .fence_id = op.fence,
+                              .fence_value = op.value,
+                              .waiter_id = op.op,
+                              .group_id = group,
+                              // several objects: wait for all
+                              .wait_mode = ev.objects.size() > 1 ? 2u : 0u});
     m_pending_cpu_waits[Key(pair)].push_back(op.op);
     ++m_counts.cpu_waits;
   }
@@ -629,26 +634,31 @@ void EtlGpuMapper::OnCpuUnwait(const TimedDxgEvent& e) {
     it->second.pop_front();
     if (it->second.empty()) m_pending_cpu_waits.erase(it);
     op.done = true;
-    EventRecord r = FenceRecord(EventKind::CpuWaitReleased, e.ts_ns, op);
-    r.thread = op.thread;
-    r.arg1 = static_cast<int64_t>(pair.value);
-    Emit(r);
+    Emit(events::CpuWaitReleased{.ts_ns = e.ts_ns,
+                                 .thread_id = op.thread,
+                                 .fence_id = op.fence,
+                                 .fence_value = op.value,
+                                 .waiter_id = op.op,
+                                 .observed_value = pair.value});
     ++m_counts.cpu_waits_released;
   }
 }
 
 void EtlGpuMapper::AddTextMarker(int64_t ts_ns, uint32_t pid, uint32_t tid, std::string_view text) {
-  EventRecord r = Record(EventKind::Marker, ts_ns, 0, 0);
-  r.thread = Thread(pid, tid);
+  const ThreadId thread = Thread(pid, tid);
   m_marker_texts.push_back(text);
-  r.arg0 = -static_cast<int64_t>(m_marker_texts.size());
-  r.flags = 0;  // marker_type text
-  Emit(r);
+  Emit(events::Marker{.ts_ns = ts_ns,
+                      .thread_id = thread,
+                      .name_sid = static_cast<StringId>(m_marker_texts.size() - 1),
+                      .marker_type = kTextMarker});
 }
 
 void EtlGpuMapper::ResolveText(EventRecord& record) {
-  if (record.kind != EventKind::Marker || record.arg0 >= 0) return;
-  record.arg0 = m_writer.Intern(m_marker_texts[static_cast<size_t>(-record.arg0 - 1)]);
+  if (record.kind != EventKind::Marker) return;
+  auto marker = events::Marker::Of(record);
+  if (marker.marker_type != kTextMarker) return;
+  marker.name_sid = m_writer.Intern(m_marker_texts[marker.name_sid]);
+  record = marker.Record();
 }
 
 void EtlGpuMapper::Finish(int64_t end_ns) {
@@ -658,10 +668,14 @@ void EtlGpuMapper::Finish(int64_t end_ns) {
       ++m_counts.signals_never_executed;
       continue;
     }
-    EventRecord r = FenceRecord(EventKind::WaitPendingAtEnd, end_ns, op);
-    r.thread = op.kind == OpKind::kCpuWait ? op.thread : 0;  // a GPU wait names its queue
-    r.arg0 = static_cast<int64_t>(Fence(op.handle).current);
-    Emit(r);
+    Emit(events::WaitPendingAtEnd{
+        .ts_ns = end_ns,
+        .queue_id = op.queue,
+        .thread_id = op.kind == OpKind::kCpuWait ? op.thread : 0,  // a GPU wait names its queue
+        .fence_id = op.fence,
+        .fence_value = op.value,
+        .wait_id = op.op,
+        .current_value = Fence(op.handle).current});
     ++m_counts.waits_pending_at_end;
   }
 }

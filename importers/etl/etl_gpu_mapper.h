@@ -21,14 +21,15 @@
 //   DmaPacket Start with the same hContext and sequence) continues it: packet_resumed when it
 //   reaches the head of the node, then packet_completed under the same packet id.
 // * Fences: one per sync-object handle (monitored when it appears in a FromGpu/FromCpu/UnwaitCpu
-//   event). Signal packets (245, or 245 without objects followed by the SignalSynchronizationObject2
-//   call that names them) queue fence_signal_queued on the context's software queue; execution is
-//   SignalSynchronizationObjectFromGpu (294) for the same (object, value), else the signal
-//   packet's retirement, else (signal calls whose packet is not in the capture) the moment a wait
-//   on that fence is released by it (counted as inferred). Wait packets (244) give
-//   fence_wait_queued, and fence_wait_unblocked at UnwaitQueuePacket (238) with wait_path 1: the
-//   OS held the wait on the CPU (monitored fences, no native GPU waits in WDDM 2.x), arg1 = the
-//   signal op that satisfied it. 231/295 are the API calls behind 244 packets and are merged.
+//   event). Signal packets (245, or 245 without objects followed by the
+//   SignalSynchronizationObject2 call that names them) queue fence_signal_queued on the context's
+//   software queue; execution is SignalSynchronizationObjectFromGpu (294) for the same (object,
+//   value), else the signal packet's retirement, else (signal calls whose packet is not in the
+//   capture) the moment a wait on that fence is released by it (counted as inferred). Wait packets
+//   (244) give fence_wait_queued, and fence_wait_unblocked at UnwaitQueuePacket (238) with
+//   wait_path 1: the OS held the wait on the CPU (monitored fences, no native GPU waits in
+//   WDDM 2.x), released_by_signal_id = the signal op that satisfied it. 231/295 are the API calls
+//   behind 244 packets and are merged.
 // * CPU waits: WaitForSynchronizationObjectFromCpu (297) -> cpu_wait_begin per object,
 //   UnwaitCpuWaiter (300) -> cpu_wait_released for the waiter on the same (object, value).
 // * VSyncDPC -> marker (marker_type vsync) at FrameQPCTime; Present -> marker (present).
@@ -105,7 +106,7 @@ class EtlGpuMapper {
   void Map(const TimedDxgEvent& e);
   // A text marker (string-marker providers) on the thread that wrote it. Its text is interned
   // when written (ResolveText), so that string inserts count as writing, not decoding: until
-  // then the record's arg0 holds -(1 + index into the marker texts).
+  // then the marker's name_sid holds the index of its text in the marker texts.
   void AddTextMarker(int64_t ts_ns, uint32_t pid, uint32_t tid, std::string_view text);
   // Interns a deferred marker text and puts its string id into the record.
   void ResolveText(core::store::EventRecord& record);
@@ -165,13 +166,13 @@ class EtlGpuMapper {
   uint32_t Thread(uint32_t pid, uint32_t tid);
   uint32_t PacketName(bool dma, uint32_t packet_type);
   FenceOp& NewOp(OpKind kind, const SyncPair& pair, uint32_t queue, uint32_t thread);
-  // A record of `kind` naming `op`: its queue (0 for CPU waits), fence, value and op id.
-  static core::store::EventRecord FenceRecord(core::model::EventKind kind, int64_t ts,
-                                              const FenceOp& op);
   uint32_t Process(uint32_t pid);
   Context& ContextFor(uint64_t handle, uint32_t pid);
   FenceState& Fence(uint64_t handle);
-  void Emit(const core::store::EventRecord& r) { m_records.push_back(r); }
+  template <core::model::events::TypedEvent E>
+  void Emit(const E& event) {
+    m_records.push_back(event.Record());
+  }
 
   void OnQueuePacketStart(const TimedDxgEvent& e);
   void OnQueuePacketStop(const TimedDxgEvent& e);

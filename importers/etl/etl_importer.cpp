@@ -125,7 +125,8 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
       {"etl_link_dma_to_queue_packet", c.dma_linked,
        "DMA packets linked to a queue packet by (hContext, ulQueueSubmitSequence)"},
       {"etl_link_waits_to_signal", c.waits_linked_to_signal,
-       "wait packets released with a known releasing signal (fence_wait_unblocked.arg1)"},
+       "wait packets released with a known releasing signal "
+       "(fence_wait_unblocked.released_by_signal_id)"},
       {"etl_hardware_nodes_inferred", c.nodes,
        "GPU nodes inferred from interleaving DMA submission ids (no Context/NodeMetadata "
        "events): engine types unknown"},

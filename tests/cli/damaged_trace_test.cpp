@@ -52,7 +52,7 @@ void ExpectEveryCommandNames(const std::filesystem::path& trace, const std::stri
   const std::vector<std::string> commands = {
       "info " + Quote(trace),
       "stats " + Quote(trace) + " --json",
-      "query " + Quote(trace) + " 'SELECT sum(ts_ns), sum(arg0) FROM events'",
+      "query " + Quote(trace) + " 'SELECT sum(ts_ns), sum(observed_ns) FROM fence_wait_unblocked'",
       "report " + Quote(trace) + " --format json",
       "export " + Quote(trace) + " -o " + Quote(trace.parent_path() / "out.json"),
   };

@@ -4,6 +4,8 @@
 #include "core/store/trace_writer.h"
 #include "tests/support/test_support.h"
 
+namespace events = core::model::events;
+
 using namespace core::store;
 using test_support::RunFencescope;
 using test_support::ScratchDir;
@@ -15,7 +17,11 @@ std::filesystem::path WriteTrace(const ScratchDir& dir) {
   QueueId q = w.AddQueue({0, 0, QueueType::kCopy, 0, 0, "copy, \"main\"", 0});
   FenceId f = w.AddFence({"fence A"});
   for (int i = 1; i <= 3; ++i) {
-    w.Append({i * 1000, EventKind::FenceSignalExecuted, q, 0, f, static_cast<uint64_t>(i), i});
+    w.Append(events::FenceSignalExecuted{.ts_ns = i * 1000,
+                                         .queue_id = q,
+                                         .fence_id = f,
+                                         .fence_value = static_cast<uint64_t>(i),
+                                         .signal_id = i});
   }
   w.CountProblem("test_problem", Severity::kError, "a counted problem", 4, "row 9");
   w.Commit();

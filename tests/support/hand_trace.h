@@ -12,6 +12,7 @@
 namespace hand_trace {
 
 using namespace core::store;  // NOLINT
+namespace events = core::model::events;
 
 class HandTrace {
  public:
@@ -35,34 +36,62 @@ class HandTrace {
   // A packet submitted at `submit` from `thread` that runs [start, end] on `queue`.
   void Packet(QueueId queue, ThreadId thread, int64_t id, TimeNs submit, TimeNs start,
               TimeNs end, uint32_t flags = 0, StringId name = 0) {
-    m_writer.Append({submit, EventKind::PacketSubmitted, queue, thread, 0,
-                     static_cast<uint64_t>(end - start), id, 0, name, 0, flags});
-    m_writer.Append({start, EventKind::PacketStarted, queue, 0, 0, 0, id});
-    m_writer.Append({end, EventKind::PacketCompleted, queue, 0, 0, 0, id});
+    m_writer.Append(events::PacketSubmitted{.ts_ns = submit,
+                                            .queue_id = queue,
+                                            .thread_id = thread,
+                                            .packet_id = id,
+                                            .planned_duration_ns = end - start,
+                                            .name_sid = name,
+                                            .packet_flags = flags});
+    m_writer.Append(events::PacketStarted{.ts_ns = start, .queue_id = queue, .packet_id = id});
+    m_writer.Append(events::PacketCompleted{.ts_ns = end, .queue_id = queue, .packet_id = id});
   }
   void Signal(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,
               TimeNs queued, TimeNs executed, uint64_t previous = 0) {
-    m_writer.Append({queued, EventKind::FenceSignalQueued, queue, thread, fence, value, id});
+    m_writer.Append(events::FenceSignalQueued{.ts_ns = queued,
+                                              .queue_id = queue,
+                                              .thread_id = thread,
+                                              .fence_id = fence,
+                                              .fence_value = value,
+                                              .signal_id = id});
     if (executed >= 0) {
-      m_writer.Append({executed, EventKind::FenceSignalExecuted, queue, 0, fence, value, id,
-                       static_cast<int64_t>(previous)});
+      m_writer.Append(events::FenceSignalExecuted{.ts_ns = executed,
+                                                  .queue_id = queue,
+                                                  .fence_id = fence,
+                                                  .fence_value = value,
+                                                  .signal_id = id,
+                                                  .previous_value = previous});
     }
   }
   // unblocked < 0: never unblocked.
   void Wait(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,
             TimeNs queued, TimeNs unblocked, int64_t released_by = 0) {
-    m_writer.Append({queued, EventKind::FenceWaitQueued, queue, thread, fence, value, id});
+    m_writer.Append(events::FenceWaitQueued{.ts_ns = queued,
+                                            .queue_id = queue,
+                                            .thread_id = thread,
+                                            .fence_id = fence,
+                                            .fence_value = value,
+                                            .wait_id = id});
     if (unblocked >= 0) {
-      m_writer.Append({unblocked, EventKind::FenceWaitUnblocked, queue, 0, fence, value, id, 0,
-                       released_by, 0, 0});
+      m_writer.Append(events::FenceWaitUnblocked{.ts_ns = unblocked,
+                                                 .queue_id = queue,
+                                                 .fence_id = fence,
+                                                 .fence_value = value,
+                                                 .wait_id = id,
+                                                 .released_by_signal_id = released_by});
     }
   }
   // A CUDA runtime call as the Chrome JSON importer writes Kineto's cuda_runtime events: a
-  // cpu_slice on `thread` (value = duration, arg0 = name, arg1 = category, arg2 = depth).
+  // cpu_slice on `thread` named `name` in category cuda_runtime.
   EventRowId RuntimeCall(ThreadId thread, TimeNs ts, TimeNs duration,
                          const std::string& name = "cudaLaunchKernel", int64_t depth = 0) {
-    return m_writer.Append({ts, EventKind::CpuSlice, 0, thread, 0, static_cast<uint64_t>(duration),
-                            0, m_writer.Intern(name), m_writer.Intern("cuda_runtime"), depth});
+    const StringId name_sid = m_writer.Intern(name);
+    return m_writer.Append(events::CpuSlice{.ts_ns = ts,
+                                            .thread_id = thread,
+                                            .duration_ns = duration,
+                                            .name_sid = name_sid,
+                                            .category_sid = m_writer.Intern("cuda_runtime"),
+                                            .depth = depth});
   }
   // A packet launched by `call` (a RuntimeCall rowid, made at `call_ts` on `thread`) as the
   // Kineto importer writes it: packet_submitted at the call's start from the calling thread,
@@ -70,40 +99,93 @@ class HandTrace {
   // from the call's cpu_slice to the packet_started record.
   void LaunchedPacket(QueueId queue, ThreadId thread, int64_t id, EventRowId call, TimeNs call_ts,
                       TimeNs start, TimeNs end, const std::string& name = "kernel") {
-    m_writer.Append({call_ts, EventKind::PacketSubmitted, queue, thread, 0, 0, id, 0,
-                     m_writer.Intern(name)});
-    const EventRowId started = m_writer.Append({start, EventKind::PacketStarted, queue, 0, 0, 0, id});
-    m_writer.Append({end, EventKind::PacketCompleted, queue, 0, 0, 0, id});
+    m_writer.Append(events::PacketSubmitted{.ts_ns = call_ts,
+                                            .queue_id = queue,
+                                            .thread_id = thread,
+                                            .packet_id = id,
+                                            .name_sid = m_writer.Intern(name)});
+    const EventRowId started =
+        m_writer.Append(events::PacketStarted{.ts_ns = start, .queue_id = queue, .packet_id = id});
+    m_writer.Append(events::PacketCompleted{.ts_ns = end, .queue_id = queue, .packet_id = id});
     m_writer.AddFlow(call, started, FlowKind::kCpuLaunch, "ac2g");
   }
   // A packet submitted at `submit` that starts at `start` and is still running at the end.
   void RunningPacket(QueueId queue, ThreadId thread, int64_t id, TimeNs submit, TimeNs start) {
-    m_writer.Append({submit, EventKind::PacketSubmitted, queue, thread, 0, 1000, id});
-    m_writer.Append({start, EventKind::PacketStarted, queue, 0, 0, 0, id});
+    m_writer.Append(events::PacketSubmitted{.ts_ns = submit,
+                                            .queue_id = queue,
+                                            .thread_id = thread,
+                                            .packet_id = id,
+                                            .planned_duration_ns = 1000});
+    m_writer.Append(events::PacketStarted{.ts_ns = start, .queue_id = queue, .packet_id = id});
   }
   // ID3D12Fence::Signal from `thread`: CurrentValue `previous` -> `value` (lower: a rewind).
   void CpuSignal(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs ts,
                  uint64_t previous) {
-    m_writer.Append({ts, EventKind::FenceCpuSignal, 0, thread, fence, value, id,
-                     static_cast<int64_t>(previous)});
+    m_writer.Append(events::FenceCpuSignal{.ts_ns = ts,
+                                           .thread_id = thread,
+                                           .fence_id = fence,
+                                           .fence_value = value,
+                                           .signal_id = id,
+                                           .previous_value = previous});
   }
   // A CPU wait (a D3D12 waiter, or a CUDA stream / event / device sync) that begins at `begin`;
   // released < 0: never released.
   void CpuWait(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs begin,
                TimeNs released) {
-    m_writer.Append({begin, EventKind::CpuWaitBegin, 0, thread, fence, value, id});
+    m_writer.Append(events::CpuWaitBegin{.ts_ns = begin,
+                                         .thread_id = thread,
+                                         .fence_id = fence,
+                                         .fence_value = value,
+                                         .waiter_id = id});
     if (released >= 0) {
-      m_writer.Append({released, EventKind::CpuWaitReleased, 0, thread, fence, value, id});
+      m_writer.Append(events::CpuWaitReleased{.ts_ns = released,
+                                              .thread_id = thread,
+                                              .fence_id = fence,
+                                              .fence_value = value,
+                                              .waiter_id = id});
     }
+  }
+  // The release of CPU wait `id` at `ts` by interrupt `interrupt` (a rowid), seeing `observed`.
+  void CpuWaitRelease(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs ts,
+                      EventRowId interrupt, uint64_t observed) {
+    m_writer.Append(events::CpuWaitReleased{.ts_ns = ts,
+                                            .thread_id = thread,
+                                            .fence_id = fence,
+                                            .fence_value = value,
+                                            .waiter_id = id,
+                                            .interrupt_event = interrupt,
+                                            .observed_value = observed});
+  }
+  // An optimized interrupt of adapter 1 on `queue` for signal `signal_id` (0: none) of
+  // fence = value, one fence evaluated, releasing `waiters` waiters.
+  EventRowId OptimizedInterrupt(QueueId queue, FenceId fence, uint64_t value, int64_t signal_id,
+                                TimeNs ts, int64_t waiters) {
+    return m_writer.Append(events::Interrupt{.ts_ns = ts,
+                                             .queue_id = queue,
+                                             .fence_id = fence,
+                                             .fence_value = value,
+                                             .signal_id = signal_id,
+                                             .adapter_id = 1,
+                                             .waiters_released = waiters,
+                                             .fences_evaluated = 1,
+                                             .interrupt_flags = kInterruptOptimized});
   }
   // wait_pending_at_end for GPU wait `id` on `queue` (queue 0: CPU wait `id` of `thread`), the
   // fence's CurrentValue at the end being `current`.
   void PendingAtEnd(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,
                     TimeNs end, uint64_t current) {
-    m_writer.Append({end, EventKind::WaitPendingAtEnd, queue, queue ? 0 : thread, fence, value,
-                     id, static_cast<int64_t>(current)});
+    m_writer.Append(events::WaitPendingAtEnd{.ts_ns = end,
+                                             .queue_id = queue,
+                                             .thread_id = queue ? 0 : thread,
+                                             .fence_id = fence,
+                                             .fence_value = value,
+                                             .wait_id = id,
+                                             .current_value = current});
   }
-  EventRowId Append(const EventRecord& record) { return m_writer.Append(record); }
+  template <events::TypedEvent E>
+  EventRowId Append(const E& event) {
+    return m_writer.Append(event);
+  }
   TraceWriter& writer() { return m_writer; }
 
   TraceStore Finish(TimeNs start, TimeNs end) {
@@ -154,11 +236,17 @@ inline TraceStore WriteReportTrace(const std::filesystem::path& path) {
   return WriteTraceA(path, [](HandTrace& t) {
     const QueueId copy = 1, gfx = 2;
     const FenceId f = 1;
-    t.Append({0, EventKind::ModeChanged, 0, 1, 0, 0, 1, 0, 0, 0, 1});
-    t.Append({51, EventKind::Interrupt, copy, 0, f, 1, 100, 1, 0, 1, kInterruptOptimized});
-    t.Append({90, EventKind::LogOverrun, copy, 0, 0, 0, 0, 4, 2, 70, 1});
+    t.Append(events::ModeChanged{
+        .ts_ns = 0, .thread_id = 1, .call_id = 1, .further_measurements_desired = 1});
+    t.OptimizedInterrupt(copy, f, 1, 100, 51, 0);
+    t.Append(events::LogOverrun{.ts_ns = 90,
+                                .queue_id = copy,
+                                .entries_lost = 4,
+                                .wraparound_count = 2,
+                                .missing_since_ns = 70,
+                                .log_type = 1});
     t.Wait(gfx, 1, f, 5, 201, 105, -1);
-    t.Append({120, EventKind::WaitPendingAtEnd, gfx, 0, f, 5, 201, 1});
+    t.PendingAtEnd(gfx, 0, f, 5, 201, 120, 1);
   });
 }
 
@@ -180,16 +268,25 @@ inline TraceStore WriteNamedPacketTrace(const std::filesystem::path& path) {
   t.Packet(gfx, th, 2, 0, 10, 30, 0, draw);
   t.Packet(gfx, th, 3, 0, 30, 35, 0, blit);
   t.Packet(gfx, th, 4, 0, 40, 70, 0, draw);
-  t.Append({79, EventKind::PacketSubmitted, gfx, th, 0, 10, 5, 0, draw, 0, 0});
-  t.Append({80, EventKind::PacketStarted, gfx, 0, 0, 0, 5});
-  t.Append({86, EventKind::PacketPreempted, gfx, 0, 0, 4, 5});
+  auto submitted = [&](TimeNs ts, int64_t id) {
+    t.Append(events::PacketSubmitted{.ts_ns = ts,
+                                     .queue_id = gfx,
+                                     .thread_id = th,
+                                     .packet_id = id,
+                                     .planned_duration_ns = 10,
+                                     .name_sid = draw});
+  };
+  submitted(79, 5);
+  t.Append(events::PacketStarted{.ts_ns = 80, .queue_id = gfx, .packet_id = 5});
+  t.Append(
+      events::PacketPreempted{.ts_ns = 86, .queue_id = gfx, .packet_id = 5, .remaining_ns = 4});
   t.Packet(gfx, th, 6, 85, 86, 96, 0, blit);
-  t.Append({96, EventKind::PacketResumed, gfx, 0, 0, 0, 5});
-  t.Append({100, EventKind::PacketCompleted, gfx, 0, 0, 0, 5});
+  t.Append(events::PacketResumed{.ts_ns = 96, .queue_id = gfx, .packet_id = 5});
+  t.Append(events::PacketCompleted{.ts_ns = 100, .queue_id = gfx, .packet_id = 5});
   t.Packet(gfx, th, 7, 100, 110, 150, 0, draw);
-  t.Append({185, EventKind::PacketSubmitted, gfx, th, 0, 10, 8, 0, draw, 0, 0});
-  t.Append({190, EventKind::PacketStarted, gfx, 0, 0, 0, 8});
-  t.Append({195, EventKind::PacketSubmitted, gfx, th, 0, 10, 9, 0, draw, 0, 0});
+  submitted(185, 8);
+  t.Append(events::PacketStarted{.ts_ns = 190, .queue_id = gfx, .packet_id = 8});
+  submitted(195, 9);
   t.Packet(copy, th, 10, 0, 20, 27, 0, draw);
   return t.Finish(0, 200);
 }
@@ -251,9 +348,20 @@ inline TraceStore WriteCudaTrace(const std::filesystem::path& path, bool link_in
   launched(a, 3, 90, 96, 100, 120);
   launched(a, 4, 102, 104, 180, 190);
   t.Signal(b, main, e, 1, 100, 101 * kUs, 180 * kUs);
-  t.Append({103 * kUs, EventKind::FenceWaitQueued, a, main, e, 1, 200});
-  t.Append({180 * kUs, EventKind::FenceWaitUnblocked, a, 0, e, 1, 200, 0, 100,
-            link_inferred ? 2 : 1});
+  t.Append(events::FenceWaitQueued{.ts_ns = 103 * kUs,
+                                   .queue_id = a,
+                                   .thread_id = main,
+                                   .fence_id = e,
+                                   .fence_value = 1,
+                                   .wait_id = 200});
+  t.Append(events::FenceWaitUnblocked{
+      .ts_ns = 180 * kUs,
+      .queue_id = a,
+      .fence_id = e,
+      .fence_value = 1,
+      .wait_id = 200,
+      .released_by_signal_id = 100,
+      .release_link = link_inferred ? ReleaseLink::kInferred : ReleaseLink::kFromCapture});
   t.Packet(a, 0, 5, 250 * kUs, 250 * kUs, 260 * kUs);
   launched(b, 6, 20, 22, 150, 180);
   launched(b, 7, 175, 275, 260, 270, "cudaMemcpy");

@@ -14,6 +14,8 @@
 #include "core/store/trace_writer.h"
 #include "tests/support/test_support.h"
 
+namespace events = core::model::events;
+
 namespace {
 
 using namespace core::store;  // NOLINT
@@ -35,11 +37,25 @@ class EventFilterTest : public testing::Test {
     ThreadId render = w.AddThread({p, 7, ThreadKind::kApplication, "Render", 0});
     FenceId frame = w.AddFence({"FrameFence", FenceKind::kNative, false, gpu, 1, 0, 1});
     // event 0..4, in time order:
-    w.Append({10, EventKind::PacketStarted, copy, 0, 0, 0, 42});               // 0: op 42
-    w.Append({20, EventKind::FenceSignalQueued, gfx, render, frame, 3, 5});    // 1
-    w.Append({30, EventKind::FenceSignalExecuted, gfx, 0, frame, 3, 5, 2});    // 2
-    w.Append({40, EventKind::CpuWaitBegin, 0, render, frame, 42, 9});          // 3: value 42
-    w.Append({50, EventKind::PacketCompleted, gfx, 0, 0, 0, 8});               // 4
+    w.Append(events::PacketStarted{.ts_ns = 10, .queue_id = copy, .packet_id = 42});  // 0: op 42
+    w.Append(events::FenceSignalQueued{.ts_ns = 20,
+                                       .queue_id = gfx,
+                                       .thread_id = render,
+                                       .fence_id = frame,
+                                       .fence_value = 3,
+                                       .signal_id = 5});  // 1
+    w.Append(events::FenceSignalExecuted{.ts_ns = 30,
+                                         .queue_id = gfx,
+                                         .fence_id = frame,
+                                         .fence_value = 3,
+                                         .signal_id = 5,
+                                         .previous_value = 2});  // 2
+    w.Append(events::CpuWaitBegin{.ts_ns = 40,
+                                  .thread_id = render,
+                                  .fence_id = frame,
+                                  .fence_value = 42,
+                                  .waiter_id = 9});                                   // 3: value 42
+    w.Append(events::PacketCompleted{.ts_ns = 50, .queue_id = gfx, .packet_id = 8});  // 4
     w.Commit();
     store_ = LoadTrace(path);
     released_ = LoadTrace(path);
@@ -75,7 +91,7 @@ TEST_F(EventFilterTest, NamesMatchIgnoringCase) {
 TEST_F(EventFilterTest, NumbersMatchOpValueAndArguments) {
   EXPECT_EQ(Filter(0, "42"), (Indices{0, 3}));    // op_id 42, value 42
   EXPECT_EQ(Filter(0, "0x2a"), (Indices{0, 3}));  // the same number in hex
-  EXPECT_EQ(Filter(0, "2"), (Indices{2}));        // arg0 of the executed signal
+  EXPECT_EQ(Filter(0, "2"), (Indices{2}));        // previous_value of the executed signal
   EXPECT_EQ(Filter(0, "5"), (Indices{1, 2}));     // op_id of both signal records
 }
 
@@ -103,11 +119,16 @@ TEST(EventFilterSql, UnsortedRowsAndWindowEdges) {
     EngineId e = w.AddEngine({gpu, EngineType::k3D, 0, "3D"});
     ProcessId p = w.AddProcess({1, "app"});
     QueueId q = w.AddQueue({e, gpu, QueueType::k3D, 0, p, "Graphics", 0});
-    w.Append({20, EventKind::PacketStarted, q, 0, 0, 0, 1});    // rowid 1 -> event 2
-    w.Append({10, EventKind::PacketSubmitted, q, 0, 0, 0, 1});  // rowid 2 -> event 0
-    w.Append({20, EventKind::PacketStarted, q, 0, 0, 0, 2});    // rowid 3 -> event 3
-    w.Append({10, EventKind::PacketSubmitted, q, 0, 0, 0, 2});  // rowid 4 -> event 1
-    w.Append({30, EventKind::PacketCompleted, q, 0, 0, 0, 1});  // rowid 5 -> event 4
+    w.Append(
+        events::PacketStarted{.ts_ns = 20, .queue_id = q, .packet_id = 1});  // rowid 1 -> event 2
+    w.Append(
+        events::PacketSubmitted{.ts_ns = 10, .queue_id = q, .packet_id = 1});  // rowid 2 -> event 0
+    w.Append(
+        events::PacketStarted{.ts_ns = 20, .queue_id = q, .packet_id = 2});  // rowid 3 -> event 3
+    w.Append(
+        events::PacketSubmitted{.ts_ns = 10, .queue_id = q, .packet_id = 2});  // rowid 4 -> event 1
+    w.Append(
+        events::PacketCompleted{.ts_ns = 30, .queue_id = q, .packet_id = 1});  // rowid 5 -> event 4
     w.Commit();
   }
   TraceStore store = LoadTrace(path);

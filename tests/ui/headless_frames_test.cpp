@@ -20,7 +20,6 @@ namespace {
 
 using namespace app::gui;  // NOLINT
 using core::model::EventKind;
-using core::store::EventRecord;
 
 class HeadlessImGui {
  public:
@@ -129,16 +128,35 @@ TEST(RangeStats, BusyBlockedIdleWorkedOutByHand) {
     QueueId b = w.AddQueue({e, gpu, QueueType::k3D, 0, p, "B", 1});
     ThreadId t = w.AddThread({p, 2, ThreadKind::kApplication, "main", 0});
     FenceId f = w.AddFence({"F", FenceKind::kNative, false, gpu, 1, 0, 1});
-    w.Append({50, EventKind::PacketSubmitted, a, t, 0, 100, 1});
-    w.Append({100, EventKind::PacketStarted, a, 0, 0, 0, 1});
-    w.Append({110, EventKind::FenceSignalQueued, b, t, f, 1, 10});
-    w.Append({120, EventKind::FenceWaitQueued, a, t, f, 1, 20});
-    w.Append({200, EventKind::PacketCompleted, a, 0, 0, 0, 1});
-    w.Append({250, EventKind::PacketSubmitted, a, t, 0, 100, 2});
-    w.Append({290, EventKind::FenceSignalExecuted, b, 0, f, 1, 10, 0});
-    w.Append({300, EventKind::FenceWaitUnblocked, a, 0, f, 1, 20, 150, 10, 0, 0});
-    w.Append({300, EventKind::PacketStarted, a, 0, 0, 0, 2});
-    w.Append({400, EventKind::PacketCompleted, a, 0, 0, 0, 2});
+    w.Append(events::PacketSubmitted{
+        .ts_ns = 50, .queue_id = a, .thread_id = t, .packet_id = 1, .planned_duration_ns = 100});
+    w.Append(events::PacketStarted{.ts_ns = 100, .queue_id = a, .packet_id = 1});
+    w.Append(events::FenceSignalQueued{.ts_ns = 110,
+                                       .queue_id = b,
+                                       .thread_id = t,
+                                       .fence_id = f,
+                                       .fence_value = 1,
+                                       .signal_id = 10});
+    w.Append(events::FenceWaitQueued{.ts_ns = 120,
+                                     .queue_id = a,
+                                     .thread_id = t,
+                                     .fence_id = f,
+                                     .fence_value = 1,
+                                     .wait_id = 20});
+    w.Append(events::PacketCompleted{.ts_ns = 200, .queue_id = a, .packet_id = 1});
+    w.Append(events::PacketSubmitted{
+        .ts_ns = 250, .queue_id = a, .thread_id = t, .packet_id = 2, .planned_duration_ns = 100});
+    w.Append(events::FenceSignalExecuted{
+        .ts_ns = 290, .queue_id = b, .fence_id = f, .fence_value = 1, .signal_id = 10});
+    w.Append(events::FenceWaitUnblocked{.ts_ns = 300,
+                                        .queue_id = a,
+                                        .fence_id = f,
+                                        .fence_value = 1,
+                                        .wait_id = 20,
+                                        .observed_ns = 150,
+                                        .released_by_signal_id = 10});
+    w.Append(events::PacketStarted{.ts_ns = 300, .queue_id = a, .packet_id = 2});
+    w.Append(events::PacketCompleted{.ts_ns = 400, .queue_id = a, .packet_id = 2});
     w.SetMeta("start_ns", "0");
     w.SetMeta("end_ns", "1000");
     w.Commit();
@@ -341,14 +359,14 @@ TEST(TimelineModel, VsyncAndTextMarkersAreDrawn) {
     auto adapter = w.AddAdapter({"GPU"});
     auto process = w.AddProcess({7, "app"});
     auto thread = w.AddThread({process, 70, core::model::ThreadKind::kApplication, "main", 0});
-    auto vsync = static_cast<int64_t>(w.Intern("VSync"));
-    auto text = static_cast<int64_t>(w.Intern("frame begin"));
-    w.Append({100, EventKind::Marker, 0, 0, 0, 0, 0, vsync, adapter, 0, 1});
-    w.Append({150, EventKind::Marker, 0, thread, 0, 0, 0, text, 0, 0, 0});
-    w.Append({200, EventKind::Marker, 0, 0, 0, 0, 0, vsync, adapter, 0, 1});
-    // cpu_slice: value = duration, arg0 = name.
-    w.Append({300, EventKind::CpuSlice, 0, thread, 0, 40, 0, text});
-    w.Append({320, EventKind::CpuSlice, 0, thread, 0, 10, 0, vsync});
+    const core::model::StringId vsync = w.Intern("VSync");
+    const core::model::StringId text = w.Intern("frame begin");
+    using namespace core::model::events;  // NOLINT
+    w.Append(Marker{.ts_ns = 100, .name_sid = vsync, .adapter_id = adapter, .marker_type = 1});
+    w.Append(Marker{.ts_ns = 150, .thread_id = thread, .name_sid = text});
+    w.Append(Marker{.ts_ns = 200, .name_sid = vsync, .adapter_id = adapter, .marker_type = 1});
+    w.Append(CpuSlice{.ts_ns = 300, .thread_id = thread, .duration_ns = 40, .name_sid = text});
+    w.Append(CpuSlice{.ts_ns = 320, .thread_id = thread, .duration_ns = 10, .name_sid = vsync});
     w.Commit();
   }
   auto doc = state::LoadDocument(path);

@@ -29,9 +29,15 @@ std::vector<uint8_t> NamesMatching(const Table& table, const std::string& needle
   return match;
 }
 
+// The columns a number is looked for in: those that hold the kinds' operation ids, values,
+// times and other numbers (every field that is not a queue, thread or fence id, nor flags).
+constexpr core::model::EventColumn kNumberColumns[] = {
+    core::model::EventColumn::kOp, core::model::EventColumn::kValue,
+    core::model::EventColumn::kArg0, core::model::EventColumn::kArg1,
+    core::model::EventColumn::kArg2};
+
 // Which records a text filter keeps: those whose kind, queue, thread or fence name contains the
-// text (case-insensitive), or, when the text is a number, whose op_id, value or an argument
-// equals it.
+// text (case-insensitive), or, when the text is a number, that hold it in one of kNumberColumns.
 class TextMatcher {
  public:
   TextMatcher(const core::store::TraceStore& store, const std::string& text)
@@ -58,10 +64,11 @@ class TextMatcher {
         Has(m_fences, m_events.fence[i])) {
       return true;
     }
-    return m_is_number &&
-           (m_events.op[i] == m_number || m_events.value[i] == static_cast<uint64_t>(m_number) ||
-            m_events.arg0[i] == m_number || m_events.arg1[i] == m_number ||
-            m_events.arg2[i] == m_number);
+    if (!m_is_number) return false;
+    for (core::model::EventColumn column : kNumberColumns) {
+      if (m_events.ColumnValue(column, i) == m_number) return true;
+    }
+    return false;
   }
 
  private:

@@ -19,8 +19,10 @@ namespace app::gui::state {
 
 // Event indices in [first, last) whose kind is `kind` (0: any kind) and that match `text`
 // (empty: any): the text is found, ignoring case, in the name of the record's kind, queue,
-// thread or fence, or, when the text is a number (decimal, or 0x hex), equals the record's
-// op_id, value, arg0, arg1 or arg2. A non-empty text needs the bulk columns (throws
+// thread or fence, or, when the text is a number (decimal, or 0x hex), equals one of the
+// record's fields other than its queue, thread and fence ids and flags (the columns op_id, value
+// and the three argument columns; a column the kind gives no field is 0). A non-empty text
+// needs the bulk columns (throws
 // core::Error once they are released: use FilterEventsSql).
 std::vector<uint32_t> FilterEvents(const core::store::TraceStore& store, size_t first, size_t last,
                                    int kind, const std::string& text);

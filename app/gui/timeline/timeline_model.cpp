@@ -9,6 +9,7 @@
 #include "app/gui/timeline/lod.h"
 #include "core/analysis/launch_calls.h"
 #include "core/analysis/queue_length.h"
+#include "core/model/event_types.h"
 
 namespace app::gui::timeline {
 namespace {
@@ -54,7 +55,7 @@ std::vector<Lane> SpreadOverLanes(LaneKind kind, uint32_t queue, const Items& it
     lanes[lane].start.push_back(spans[k].start);
     lanes[lane].end.push_back(spans[k].end);
     if (kind == LaneKind::kCpuSlices) {
-      lanes[lane].names.push_back(static_cast<uint32_t>(store.events.arg0[item]));
+      lanes[lane].names.push_back(core::model::events::CpuSlice::At(store.events, item).name_sid);
     }
     lane_end[lane] = std::max(lane_end[lane], spans[k].end);
   }
@@ -80,12 +81,12 @@ MarkLane MakeMarks(MarkKind kind, uint32_t queue, const Items& items, const Reco
   marks.items.Assign(item_list);
   marks.ts.Assign(ts);
   if (kind == MarkKind::kMarkers) {
-    // marker.flags 1: VSync
+    // marker_type 1: VSync
     std::vector<uint8_t> vsync;
     vsync.reserve(item_list.size());
     for (uint32_t e : item_list) {
       vsync.push_back(store.events.kind[e] == core::model::EventKind::Marker &&
-                      store.events.flags[e] == 1);
+                      core::model::events::Marker::At(store.events, e).marker_type == 1);
     }
     marks.vsync.Assign(vsync);
   }
@@ -360,7 +361,7 @@ struct Builder {
   }
 
   // Markers that belong to no queue or thread: VSync and other display markers, one track per
-  // adapter (marker.arg1) in a "Display" group.
+  // adapter (marker.adapter_id) in a "Display" group.
   void AddDisplayMarkers() {
     std::map<uint32_t, std::vector<uint32_t>> by_adapter;
     const auto& ev = store.events;
@@ -368,7 +369,7 @@ struct Builder {
       if (ev.kind[e] != core::model::EventKind::Marker || ev.queue[e] != 0 || ev.thread[e] != 0) {
         continue;
       }
-      by_adapter[static_cast<uint32_t>(ev.arg1[e])].push_back(e);
+      by_adapter[core::model::events::Marker::At(ev, e).adapter_id].push_back(e);
     }
     if (by_adapter.empty()) return;
     int group = AddGroup("Display", -1);
@@ -552,9 +553,10 @@ ResolvedSpan ResolveSpan(LaneKind kind, uint32_t queue, uint32_t item, const Tra
       const auto& m = r.queues[queue].missing[item];
       return span(m.start, m.end);
     }
-    case LaneKind::kCpuSlices:
-      return span(store.events.ts[item],
-                  store.events.ts[item] + static_cast<TimeNs>(store.events.value[item]));
+    case LaneKind::kCpuSlices: {
+      const auto slice = core::model::events::CpuSlice::At(store.events, item);
+      return span(slice.ts_ns, slice.ts_ns + slice.duration_ns);
+    }
   }
   return {};
 }

@@ -69,7 +69,7 @@ struct Lane {
   PackedColumn<uint32_t> items;    // what span i draws (see LaneKind)
   PackedColumn<TimeNs> start;      // span i, sorted; spans of a lane never overlap
   PackedColumn<TimeNs> end;
-  // kCpuSlices: the slice's name (cpu_slice.arg0, a StringId), so drawing never needs the raw
+  // kCpuSlices: the slice's name (cpu_slice.name_sid), so drawing never needs the raw
   // records. Empty for other kinds.
   PackedColumn<uint32_t> names;
   size_t size() const { return items.size(); }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "app/gui/state/record_fields.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
 #include "core/analysis/packet_stats.h"
@@ -14,8 +15,11 @@ namespace {
 
 using core::analysis::kNoIndex;
 using core::analysis::kUnknownTime;
+using state::FenceName;
+using state::QueueName;
 using state::Selection;
 using state::SelectionKind;
+using state::ThreadName;
 
 void Field(const char* name, const std::string& value) {
   ImGui::TableNextRow();
@@ -30,21 +34,6 @@ std::string Time(const state::Document& doc, core::model::TimeNs t) {
   return fmt::format("{}  ({} ns)", widgets::FormatTime(t, doc.model.start), t);
 }
 
-std::string QueueName(const state::Document& doc, core::model::QueueId q) {
-  const auto* queue = doc.store.FindQueue(q);
-  return queue ? fmt::format("{} (#{})", queue->name, q) : (q ? fmt::format("#{}", q) : "-");
-}
-std::string ThreadName(const state::Document& doc, core::model::ThreadId t) {
-  const auto* thread = doc.store.FindThread(t);
-  return thread ? fmt::format("{} (tid {})", thread->name, thread->tid)
-                : (t ? fmt::format("#{}", t) : "-");
-}
-std::string FenceName(const state::Document& doc, core::model::FenceId f) {
-  const auto* fence = doc.store.FindFence(f);
-  return fence
-             ? fmt::format("{} (#{}, {})", fence->name, f, core::model::FenceKindName(fence->kind))
-             : (f ? fmt::format("#{}", f) : "-");
-}
 std::string Record(const state::Document& doc, uint32_t event) {
   if (event == kNoIndex) return "(none)";
   return fmt::format("rowid {}", doc.store.events.RowIdOf(event));
@@ -62,20 +51,9 @@ std::vector<std::pair<std::string, std::string>> RecordFields(const state::Docum
   std::vector<std::pair<std::string, std::string>> out = {
       {"rowid", fmt::format("{}", doc.store.events.RowIdOf(event))},
       {"kind", std::string(core::model::EventKindName(r.kind))},
-      {"ts_ns", Time(doc, r.ts)},
-      {"queue_id", QueueName(doc, r.queue)},
-      {"thread_id", ThreadName(doc, r.thread)},
-      {"fence_id", FenceName(doc, r.fence)},
-      {"value", fmt::format("{}", r.value)},
-      {"op_id", fmt::format("{}", r.op)},
-      {"arg0", fmt::format("{}", r.arg0)},
-      {"arg1", fmt::format("{}", r.arg1)},
-      {"arg2", fmt::format("{}", r.arg2)},
-      {"flags", fmt::format("{:#x}", r.flags)}};
-  if (r.kind == core::model::EventKind::CpuSlice) {
-    out.emplace_back("name", doc.store.String(static_cast<core::model::StringId>(r.arg0)));
-    out.emplace_back("duration",
-                     widgets::FormatDuration(static_cast<core::model::TimeNs>(r.value)));
+      {"ts_ns", Time(doc, r.ts)}};
+  for (auto& [name, text] : state::NamedFields(doc, r, state::FieldDetail::kFull)) {
+    out.emplace_back(std::string(name), std::move(text));
   }
   return out;
 }
@@ -128,171 +106,197 @@ void DetailsView::DrawTraceSummary(const state::Document& doc) {
   ImGui::TextDisabled("Click an item on the timeline to see its details.");
 }
 
+namespace {
+
+// The fields of each kind of selection.
+void PacketFields(const state::Document& doc, const Selection& sel) {
+  const auto& r = doc.analysis.recon;
+  const auto& p = r.packets[sel.index];
+  Field("packet id", fmt::format("{}", p.packet_id));
+  Field("name", doc.store.String(p.name));
+  Field("queue", QueueName(doc, p.queue));
+  Field("submitted by", ThreadName(doc, p.thread));
+  const auto* ctx = doc.store.FindContext(p.context);
+  Field("context", ctx ? fmt::format("{} (#{})", ctx->name, p.context) : "-");
+  Field("submitted", Time(doc, p.submit));
+  Field("started", Time(doc, p.start));
+  Field("completed", Time(doc, p.end));
+  Field("queue latency", Duration(p.submit, p.start));
+  Field("run time", Duration(p.start, p.end));
+  Field("planned GPU time", widgets::FormatDuration(p.planned_ns));
+  Field("preemptions", fmt::format("{}", p.preemptions));
+  std::string flags;
+  if (p.flags & core::model::kPacketPaging) flags += "paging ";
+  if (p.flags & core::model::kPacketInstrumented) flags += "instrumented ";
+  if (p.flags & core::model::kPacketUsesVariant) flags += "variant ";
+  if (p.flags & core::model::kPacketResubmission) flags += "resubmission ";
+  if (p.flags & core::model::kPacketPresent) flags += "present ";
+  Field("flags", flags.empty() ? "-" : flags);
+  Field("records", fmt::format("{} / {} / {}", Record(doc, p.submit_event),
+                               Record(doc, p.start_event), Record(doc, p.end_event)));
+}
+
+void SignalFields(const state::Document& doc, const Selection& sel) {
+  const auto& r = doc.analysis.recon;
+  const auto& s = r.signals[sel.index];
+  Field("signal id", fmt::format("{}", s.signal_id));
+  Field("fence", FenceName(doc, s.fence));
+  Field("value",
+        fmt::format("{} (was {}){}", s.value, s.previous_value, s.rewind ? "  REWIND" : ""));
+  Field(s.cpu ? "thread (CPU signal)" : "queue",
+        s.cpu ? ThreadName(doc, s.thread) : QueueName(doc, s.queue));
+  if (!s.cpu) Field("queued by", ThreadName(doc, s.thread));
+  Field("queued", Time(doc, s.queued));
+  Field("executed", Time(doc, s.executed));
+  Field("queued -> executed", Duration(s.queued, s.executed));
+  Field("interrupts raised", fmt::format("{}", s.interrupts));
+  Field("records",
+        fmt::format("{} / {}", Record(doc, s.queued_event), Record(doc, s.executed_event)));
+}
+
+void WaitFields(const state::Document& doc, const Selection& sel) {
+  const auto& r = doc.analysis.recon;
+  const auto& w = r.waits[sel.index];
+  Field("wait id", fmt::format("{}", w.wait_id));
+  Field("fence", FenceName(doc, w.fence));
+  Field("waits for", fmt::format(">= {}", w.value));
+  Field("queue", QueueName(doc, w.queue));
+  Field("queued by", ThreadName(doc, w.thread));
+  Field("queued", Time(doc, w.queued));
+  Field("observed on GPU", Time(doc, w.observed));
+  Field("unblocked", Time(doc, w.unblocked));
+  Field("wait time", Duration(w.Begin(), w.unblocked));
+  constexpr const char* kPaths[] = {"GPU-native wait", "held on the CPU by the OS",
+                                    "cross-adapter propagation"};
+  Field("path", kPaths[static_cast<int>(w.path) % 3]);
+  constexpr const char* kLinks[] = {"none found", "explicit (released_by_signal_id)",
+                                    "by fence value"};
+  Field("link", w.link_inferred && w.signal != kNoIndex
+                    ? "inferred by the importer (schemas/kineto_inference.md)"
+                    : kLinks[static_cast<int>(w.link) % 3]);
+  if (w.pending_at_end) Field("pending at end", fmt::format("CurrentValue {}", w.value_at_end));
+  Field("records",
+        fmt::format("{} / {}", Record(doc, w.queued_event), Record(doc, w.unblocked_event)));
+}
+
+void CpuWaitFields(const state::Document& doc, const Selection& sel) {
+  const auto& r = doc.analysis.recon;
+  const auto& w = r.cpu_waits[sel.index];
+  Field("waiter id", fmt::format("{}", w.waiter_id));
+  Field("thread", ThreadName(doc, w.thread));
+  Field("fence", FenceName(doc, w.fence));
+  Field("waits for", fmt::format(">= {}", w.value));
+  constexpr const char* kModes[] = {"single", "wait-any", "wait-all"};
+  Field("mode", kModes[w.mode % 3]);
+  Field("began", Time(doc, w.begin));
+  Field("released", Time(doc, w.released));
+  Field("blocked for", Duration(w.Begin(), w.released));
+  Field("value seen", fmt::format("{}", w.observed_value));
+  if (w.signal != kNoIndex && w.link_inferred) {
+    Field("link", "inferred by the importer (schemas/kineto_inference.md)");
+  }
+  if (w.pending_at_end) Field("pending at end", "yes: never released");
+  Field("records",
+        fmt::format("{} / {}", Record(doc, w.begin_event), Record(doc, w.released_event)));
+}
+
+void TaskFields(const state::Document& doc, const Selection& sel) {
+  const auto& r = doc.analysis.recon;
+  const auto& t = r.tasks[sel.index];
+  constexpr const char* kOutcomes[] = {"pending", "finished", "cancelled", "abandoned"};
+  const auto* pso = doc.store.FindPso(t.pso);
+  Field("task id", fmt::format("{}", t.task_id));
+  Field("PSO", pso ? fmt::format("{} (#{})", pso->name, t.pso) : "-");
+  Field("variant", fmt::format("{}", t.variant));
+  Field("commit", fmt::format("{}", t.commit));
+  Field("queued by", ThreadName(doc, t.queued_by));
+  Field("ran on", ThreadName(doc, t.thread));
+  Field("priority", t.priority ? "above idle (high-priority commit)" : "idle");
+  Field("queued", Time(doc, t.queued));
+  Field("started", Time(doc, t.started));
+  Field("ended", Time(doc, t.ended));
+  Field("run time", Duration(t.started, t.ended));
+  Field("outcome", kOutcomes[static_cast<int>(t.outcome) % 4]);
+}
+
+void InterruptFields(const state::Document& doc, const Selection& sel) {
+  const auto& r = doc.analysis.recon;
+  const auto& i = r.interrupts[sel.index];
+  constexpr const char* kTypes[] = {"native", "monitored", "cross-adapter", "DMA completion"};
+  Field("time", Time(doc, i.ts));
+  Field("type", kTypes[static_cast<int>(i.Type()) % 4]);
+  Field("HWQueue named", i.queue ? QueueName(doc, i.queue) : "none (scan all logs)");
+  Field("fence", FenceName(doc, i.fence));
+  Field("value", fmt::format("{}", i.value));
+  Field("waiters released",
+        fmt::format("{} recorded, {} CPU waits linked", i.waiters_released, i.cpu_waits_linked));
+  Field("fences evaluated", fmt::format("{}", i.fences_evaluated));
+  Field("spurious", i.spurious ? "yes: released nobody (seed 003: permitted race)" : "no");
+  Field("record", Record(doc, i.event));
+}
+
+void ModeChangeFields(const state::Document& doc, const Selection& sel) {
+  const auto& r = doc.analysis.recon;
+  const auto& m = r.mode_changes[sel.index];
+  Field("call id", fmt::format("{}", m.call_id));
+  Field("caller", ThreadName(doc, m.thread));
+  Field("time", Time(doc, m.ts));
+  Field("mode", std::string(core::model::BackgroundModeName(m.mode)));
+  Field("action", std::string(core::model::MeasurementsActionName(m.action)));
+  Field("result", m.result == 0 ? "success" : "refused");
+  Field("FurtherMeasurementsDesired", m.further_measurements_desired ? "TRUE" : "FALSE");
+  Field("commit", fmt::format("{} ({} tasks)", m.commit, m.commit_tasks));
+  Field("commit completed", Time(doc, m.commit_completed));
+}
+
+void MissingFields(const state::Document& doc, const Selection& sel) {
+  const auto& r = doc.analysis.recon;
+  const auto& m = r.queues[sel.queue].missing[sel.index];
+  Field("queue", QueueName(doc, m.queue));
+  Field("missing since", Time(doc, m.start));
+  Field("detected", Time(doc, m.end));
+  Field("entries lost", fmt::format("{}", m.entries_lost));
+  Field("log", m.log == core::model::LogType::kWait ? "wait log" : "signal log");
+  Field("record", Record(doc, m.event));
+}
+
+}  // namespace
+
 void DetailsView::DrawFields(state::Document& doc) {
   const Selection sel = doc.view.selection;
-  const auto& r = doc.analysis.recon;
   if (!ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     return;
   }
   ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
   switch (sel.kind) {
-    case SelectionKind::kPacket: {
-      const auto& p = r.packets[sel.index];
-      Field("packet id", fmt::format("{}", p.packet_id));
-      Field("name", doc.store.String(p.name));
-      Field("queue", QueueName(doc, p.queue));
-      Field("submitted by", ThreadName(doc, p.thread));
-      const auto* ctx = doc.store.FindContext(p.context);
-      Field("context", ctx ? fmt::format("{} (#{})", ctx->name, p.context) : "-");
-      Field("submitted", Time(doc, p.submit));
-      Field("started", Time(doc, p.start));
-      Field("completed", Time(doc, p.end));
-      Field("queue latency", Duration(p.submit, p.start));
-      Field("run time", Duration(p.start, p.end));
-      Field("planned GPU time", widgets::FormatDuration(p.planned_ns));
-      Field("preemptions", fmt::format("{}", p.preemptions));
-      std::string flags;
-      if (p.flags & core::model::kPacketPaging) flags += "paging ";
-      if (p.flags & core::model::kPacketInstrumented) flags += "instrumented ";
-      if (p.flags & core::model::kPacketUsesVariant) flags += "variant ";
-      if (p.flags & core::model::kPacketResubmission) flags += "resubmission ";
-      if (p.flags & core::model::kPacketPresent) flags += "present ";
-      Field("flags", flags.empty() ? "-" : flags);
-      Field("records", fmt::format("{} / {} / {}", Record(doc, p.submit_event),
-                                   Record(doc, p.start_event), Record(doc, p.end_event)));
+    case SelectionKind::kPacket:
+      PacketFields(doc, sel);
       break;
-    }
-    case SelectionKind::kSignal: {
-      const auto& s = r.signals[sel.index];
-      Field("signal id", fmt::format("{}", s.signal_id));
-      Field("fence", FenceName(doc, s.fence));
-      Field("value",
-            fmt::format("{} (was {}){}", s.value, s.previous_value, s.rewind ? "  REWIND" : ""));
-      Field(s.cpu ? "thread (CPU signal)" : "queue",
-            s.cpu ? ThreadName(doc, s.thread) : QueueName(doc, s.queue));
-      if (!s.cpu) Field("queued by", ThreadName(doc, s.thread));
-      Field("queued", Time(doc, s.queued));
-      Field("executed", Time(doc, s.executed));
-      Field("queued -> executed", Duration(s.queued, s.executed));
-      Field("interrupts raised", fmt::format("{}", s.interrupts));
-      Field("records",
-            fmt::format("{} / {}", Record(doc, s.queued_event), Record(doc, s.executed_event)));
+    case SelectionKind::kSignal:
+      SignalFields(doc, sel);
       break;
-    }
-    case SelectionKind::kWait: {
-      const auto& w = r.waits[sel.index];
-      Field("wait id", fmt::format("{}", w.wait_id));
-      Field("fence", FenceName(doc, w.fence));
-      Field("waits for", fmt::format(">= {}", w.value));
-      Field("queue", QueueName(doc, w.queue));
-      Field("queued by", ThreadName(doc, w.thread));
-      Field("queued", Time(doc, w.queued));
-      Field("observed on GPU", Time(doc, w.observed));
-      Field("unblocked", Time(doc, w.unblocked));
-      Field("wait time", Duration(w.Begin(), w.unblocked));
-      constexpr const char* kPaths[] = {"GPU-native wait", "held on the CPU by the OS",
-                                        "cross-adapter propagation"};
-      Field("path", kPaths[static_cast<int>(w.path) % 3]);
-      constexpr const char* kLinks[] = {"none found", "explicit (released_by_signal_id)",
-                                        "by fence value"};
-      Field("link", w.link_inferred && w.signal != kNoIndex
-                        ? "inferred by the importer (schemas/kineto_inference.md)"
-                        : kLinks[static_cast<int>(w.link) % 3]);
-      if (w.pending_at_end) Field("pending at end", fmt::format("CurrentValue {}", w.value_at_end));
-      Field("records",
-            fmt::format("{} / {}", Record(doc, w.queued_event), Record(doc, w.unblocked_event)));
+    case SelectionKind::kWait:
+      WaitFields(doc, sel);
       break;
-    }
-    case SelectionKind::kCpuWait: {
-      const auto& w = r.cpu_waits[sel.index];
-      Field("waiter id", fmt::format("{}", w.waiter_id));
-      Field("thread", ThreadName(doc, w.thread));
-      Field("fence", FenceName(doc, w.fence));
-      Field("waits for", fmt::format(">= {}", w.value));
-      constexpr const char* kModes[] = {"single", "wait-any", "wait-all"};
-      Field("mode", kModes[w.mode % 3]);
-      Field("began", Time(doc, w.begin));
-      Field("released", Time(doc, w.released));
-      Field("blocked for", Duration(w.Begin(), w.released));
-      Field("value seen", fmt::format("{}", w.observed_value));
-      if (w.signal != kNoIndex && w.link_inferred) {
-        Field("link", "inferred by the importer (schemas/kineto_inference.md)");
-      }
-      if (w.pending_at_end) Field("pending at end", "yes: never released");
-      Field("records",
-            fmt::format("{} / {}", Record(doc, w.begin_event), Record(doc, w.released_event)));
+    case SelectionKind::kCpuWait:
+      CpuWaitFields(doc, sel);
       break;
-    }
-    case SelectionKind::kTask: {
-      const auto& t = r.tasks[sel.index];
-      constexpr const char* kOutcomes[] = {"pending", "finished", "cancelled", "abandoned"};
-      const auto* pso = doc.store.FindPso(t.pso);
-      Field("task id", fmt::format("{}", t.task_id));
-      Field("PSO", pso ? fmt::format("{} (#{})", pso->name, t.pso) : "-");
-      Field("variant", fmt::format("{}", t.variant));
-      Field("commit", fmt::format("{}", t.commit));
-      Field("queued by", ThreadName(doc, t.queued_by));
-      Field("ran on", ThreadName(doc, t.thread));
-      Field("priority", t.priority ? "above idle (high-priority commit)" : "idle");
-      Field("queued", Time(doc, t.queued));
-      Field("started", Time(doc, t.started));
-      Field("ended", Time(doc, t.ended));
-      Field("run time", Duration(t.started, t.ended));
-      Field("outcome", kOutcomes[static_cast<int>(t.outcome) % 4]);
+    case SelectionKind::kTask:
+      TaskFields(doc, sel);
       break;
-    }
-    case SelectionKind::kInterrupt: {
-      const auto& i = r.interrupts[sel.index];
-      constexpr const char* kTypes[] = {"native", "monitored", "cross-adapter", "DMA completion"};
-      Field("time", Time(doc, i.ts));
-      Field("type", kTypes[static_cast<int>(i.Type()) % 4]);
-      Field("HWQueue named", i.queue ? QueueName(doc, i.queue) : "none (scan all logs)");
-      Field("fence", FenceName(doc, i.fence));
-      Field("value", fmt::format("{}", i.value));
-      Field("waiters released", fmt::format("{} recorded, {} CPU waits linked", i.waiters_released,
-                                            i.cpu_waits_linked));
-      Field("fences evaluated", fmt::format("{}", i.fences_evaluated));
-      Field("spurious", i.spurious ? "yes: released nobody (seed 003: permitted race)" : "no");
-      Field("record", Record(doc, i.event));
+    case SelectionKind::kInterrupt:
+      InterruptFields(doc, sel);
       break;
-    }
-    case SelectionKind::kModeChange: {
-      const auto& m = r.mode_changes[sel.index];
-      Field("call id", fmt::format("{}", m.call_id));
-      Field("caller", ThreadName(doc, m.thread));
-      Field("time", Time(doc, m.ts));
-      Field("mode", std::string(core::model::BackgroundModeName(m.mode)));
-      Field("action", std::string(core::model::MeasurementsActionName(m.action)));
-      Field("result", m.result == 0 ? "success" : "refused");
-      Field("FurtherMeasurementsDesired", m.further_measurements_desired ? "TRUE" : "FALSE");
-      Field("commit", fmt::format("{} ({} tasks)", m.commit, m.commit_tasks));
-      Field("commit completed", Time(doc, m.commit_completed));
+    case SelectionKind::kModeChange:
+      ModeChangeFields(doc, sel);
       break;
-    }
-    case SelectionKind::kMissing: {
-      const auto& m = r.queues[sel.queue].missing[sel.index];
-      Field("queue", QueueName(doc, m.queue));
-      Field("missing since", Time(doc, m.start));
-      Field("detected", Time(doc, m.end));
-      Field("entries lost", fmt::format("{}", m.entries_lost));
-      Field("log", m.log == core::model::LogType::kWait ? "wait log" : "signal log");
-      Field("record", Record(doc, m.event));
+    case SelectionKind::kMissing:
+      MissingFields(doc, sel);
       break;
-    }
-    case SelectionKind::kEvent: {
-      if (m_fields_doc != &doc || m_fields_for != sel) {
-        m_fields_doc = &doc;
-        m_fields_for = sel;
-        try {
-          m_fields = RecordFields(doc, sel.index);
-        } catch (const std::exception& e) {
-          m_fields = {{"error", e.what()}};
-        }
-      }
-      for (const auto& [name, value] : m_fields) Field(name.c_str(), value);
+    case SelectionKind::kEvent:
+      DrawRecordFields(doc);
       break;
-    }
     case SelectionKind::kPacketName:
       Field("name", core::analysis::PacketLabel(doc.store, sel.index));
       Field("queue", QueueName(doc, sel.queue));
@@ -301,6 +305,21 @@ void DetailsView::DrawFields(state::Document& doc) {
       break;
   }
   ImGui::EndTable();
+}
+
+// The selected record's fields, read once per selection (not every frame).
+void DetailsView::DrawRecordFields(const state::Document& doc) {
+  const Selection sel = doc.view.selection;
+  if (m_fields_doc != &doc || m_fields_for != sel) {
+    m_fields_doc = &doc;
+    m_fields_for = sel;
+    try {
+      m_fields = RecordFields(doc, sel.index);
+    } catch (const std::exception& e) {
+      m_fields = {{"error", e.what()}};
+    }
+  }
+  for (const auto& [name, value] : m_fields) Field(name.c_str(), value);
 }
 
 void DetailsView::RefreshLinks(const state::Document& doc) {

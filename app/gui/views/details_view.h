@@ -11,8 +11,9 @@
 
 namespace app::gui::views {
 
-// The fields the panel lists for record `event` (name, text): every column of the row, read
-// through the document's record reader (from the trace file once the columns are released).
+// The fields the panel lists for record `event` (name, text): its rowid, kind and time, then
+// every named field of its kind (state/record_fields.h), read through the document's record
+// reader (from the trace file once the columns are released).
 // Throws core::Error when the record cannot be read.
 std::vector<std::pair<std::string, std::string>> RecordFields(const state::Document& doc,
                                                               uint32_t event);
@@ -24,6 +25,7 @@ class DetailsView {
  private:
   void DrawTraceSummary(const state::Document& doc);
   void DrawFields(state::Document& doc);
+  void DrawRecordFields(const state::Document& doc);
   void DrawLinks(state::Document& doc);
   void RefreshLinks(const state::Document& doc);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "app/gui/state/event_filter.h"
+#include "app/gui/state/record_fields.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
 #include "core/model/event_kind.h"
@@ -85,9 +86,13 @@ void EventTableView::EnsureRows(state::Document& doc, size_t begin, size_t end, 
   m_cache_row0_valid = false;
   try {
     std::vector<core::store::EventRecord> records = doc.records->Read(events);
-    m_cache_row0 = records.front();
+    auto row_of = [&](const core::store::EventRecord& r) {
+      return Row{r, state::FieldsLine(doc, r)};
+    };
+    m_cache_row0 = row_of(records.front());
     m_cache_row0_valid = true;
-    m_cache.assign(records.begin() + 1, records.end());
+    m_cache.reserve(records.size() - 1);
+    for (size_t k = 1; k < records.size(); ++k) m_cache.push_back(row_of(records[k]));
     m_cache_begin = b;
     m_cache_end = e;
     m_read_error.clear();
@@ -96,7 +101,7 @@ void EventTableView::EnsureRows(state::Document& doc, size_t begin, size_t end, 
   }
 }
 
-const core::store::EventRecord* EventTableView::RowRecord(size_t row) const {
+const EventTableView::Row* EventTableView::CachedRow(size_t row) const {
   if (m_cache_version != m_rows_version) return nullptr;
   if (row >= m_cache_begin && row < m_cache_end) return &m_cache[row - m_cache_begin];
   if (row == 0 && m_cache_row0_valid) return &m_cache_row0;
@@ -128,8 +133,8 @@ void EventTableView::Draw(state::Document& doc) {
   }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
-        "Records whose kind, queue, thread or fence name contains the text, or whose op_id, "
-        "value or an argument equals the number. Enter applies it; an empty text clears it.");
+        "Records whose kind, queue, thread or fence name contains the text, or one of whose "
+        "fields equals the number. Enter applies it; an empty text clears it.");
   }
   ImGui::SameLine();
   int filter = static_cast<int>(m_time_filter);
@@ -155,12 +160,12 @@ void EventTableView::Draw(state::Document& doc) {
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                      ImGuiTableFlags_BordersV | ImGuiTableFlags_Resizable |
                                      ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("events", 12, kFlags)) return;
+  if (!ImGui::BeginTable("events", 7, kFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* name : {"rowid", "time", "kind", "queue", "thread", "fence", "value", "op_id",
-                           "arg0", "arg1", "arg2", "flags"}) {
+  for (const char* name : {"rowid", "time", "kind", "queue", "thread", "fence"}) {
     ImGui::TableSetupColumn(name);
   }
+  ImGui::TableSetupColumn("fields", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(std::min<size_t>(rows, INT32_MAX)));
@@ -181,26 +186,17 @@ void EventTableView::Draw(state::Document& doc) {
       ImGui::TextUnformatted(widgets::FormatTime(e.ts[i], doc.model.start).c_str());
       ImGui::TableSetColumnIndex(2);
       ImGui::TextUnformatted(std::string(core::model::EventKindName(e.kind[i])).c_str());
-      const core::store::EventRecord* r = RowRecord(static_cast<size_t>(row));
-      if (!r) continue;  // the read failed: the error is shown above the table
+      const Row* cached = CachedRow(static_cast<size_t>(row));
+      if (!cached) continue;  // the read failed: the error is shown above the table
+      const core::store::EventRecord& r = cached->record;
       ImGui::TableSetColumnIndex(3);
-      if (const auto* q = doc.store.FindQueue(r->queue)) ImGui::TextUnformatted(q->name.c_str());
+      if (const auto* q = doc.store.FindQueue(r.queue)) ImGui::TextUnformatted(q->name.c_str());
       ImGui::TableSetColumnIndex(4);
-      if (const auto* t = doc.store.FindThread(r->thread)) ImGui::TextUnformatted(t->name.c_str());
+      if (const auto* t = doc.store.FindThread(r.thread)) ImGui::TextUnformatted(t->name.c_str());
       ImGui::TableSetColumnIndex(5);
-      if (const auto* f = doc.store.FindFence(r->fence)) ImGui::TextUnformatted(f->name.c_str());
+      if (const auto* f = doc.store.FindFence(r.fence)) ImGui::TextUnformatted(f->name.c_str());
       ImGui::TableSetColumnIndex(6);
-      ImGui::Text("%llu", static_cast<unsigned long long>(r->value));
-      ImGui::TableSetColumnIndex(7);
-      ImGui::Text("%lld", static_cast<long long>(r->op));
-      ImGui::TableSetColumnIndex(8);
-      ImGui::Text("%lld", static_cast<long long>(r->arg0));
-      ImGui::TableSetColumnIndex(9);
-      ImGui::Text("%lld", static_cast<long long>(r->arg1));
-      ImGui::TableSetColumnIndex(10);
-      ImGui::Text("%lld", static_cast<long long>(r->arg2));
-      ImGui::TableSetColumnIndex(11);
-      ImGui::Text("0x%x", r->flags);
+      ImGui::TextUnformatted(cached->fields.c_str());
     }
   }
   ImGui::EndTable();

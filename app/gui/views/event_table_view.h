@@ -1,13 +1,14 @@
 // The event table: every record of the trace, filterable by kind, by text (a name of the kind,
-// queue, thread or fence, or a number equal to the record's op_id, value or an argument) and by
+// queue, thread or fence, or a number equal to one of the record's fields) and by
 // the visible or selected time range, drawn with ImGuiListClipper so only the rows on screen
 // cost anything (fast on millions of rows). Clicking a row selects the record and moves the
 // timeline to it.
 //
 // The kind and the time range are applied on the UI thread from the resident ts and kind
 // columns; a text filter runs on the document's filter thread (SQL over the trace file) while
-// the table says it is filtering. The raw fields of the rows on screen are read through the
-// document's record reader, once each time the rows on screen or the filter change.
+// the table says it is filtering. The rows on screen are read through the document's record
+// reader, and their named fields written (state/record_fields.h), once each time the rows on
+// screen or the filter change.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +26,15 @@ class EventTableView {
  private:
   enum class TimeFilter : int { kAll = 0, kVisible = 1, kSelectedRange = 2 };
   void Refresh(state::Document& doc);
-  // Makes the records of rows [begin, end) available to RowRecord (reads when they are not).
+  // A row read from the trace: its record and its named fields other than queue, thread and
+  // fence, written on one line.
+  struct Row {
+    core::store::EventRecord record;
+    std::string fields;
+  };
+  // Makes rows [begin, end) available to CachedRow (reads when they are not).
   void EnsureRows(state::Document& doc, size_t begin, size_t end, size_t rows);
-  const core::store::EventRecord* RowRecord(size_t row) const;
+  const Row* CachedRow(size_t row) const;
   uint32_t EventOfRow(size_t row) const {
     return m_use_matches ? m_matches[row] : static_cast<uint32_t>(m_first + row);
   }
@@ -53,8 +60,8 @@ class EventTableView {
   uint64_t m_rows_version = 0;
   uint64_t m_cache_version = UINT64_MAX;
   size_t m_cache_begin = 0, m_cache_end = 0;
-  std::vector<core::store::EventRecord> m_cache;
-  core::store::EventRecord m_cache_row0;
+  std::vector<Row> m_cache;
+  Row m_cache_row0;
   bool m_cache_row0_valid = false;
   std::string m_read_error;
 };

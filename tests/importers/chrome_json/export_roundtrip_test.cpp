@@ -17,6 +17,8 @@
 #include "core/store/trace_writer.h"
 #include "tests/support/test_support.h"
 
+namespace events = core::model::events;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -90,32 +92,74 @@ TEST(ExportRoundTrip, HandWrittenTraceKeepsEveryCount) {
     FenceId f = w.AddFence({"frame fence"});
     StringId name = w.Intern("draw");
     // A CPU slice that launches packet 1 (a cpu_launch flow).
-    EventRowId slice = w.Append({1000, EventKind::CpuSlice, 0, thread, 0, 500, 0, name, 0, 0});
+    EventRowId slice = w.Append(
+        events::CpuSlice{.ts_ns = 1000, .thread_id = thread, .duration_ns = 500, .name_sid = name});
     // Packet 1 on 3D: 1000 submitted, 2000..5000 ran. Packet 2 on copy: 1500, 6000..7000.
     // Packet 3 on copy: submitted at 8000, never started.
-    w.Append({1000, EventKind::PacketSubmitted, g, thread, 0, 0, 1, 0, name});
-    EventRowId started = w.Append({2000, EventKind::PacketStarted, g, 0, 0, 0, 1});
-    w.Append({5000, EventKind::PacketCompleted, g, 0, 0, 0, 1});
-    w.Append({1500, EventKind::PacketSubmitted, c, thread, 0, 0, 2});
-    w.Append({6000, EventKind::PacketStarted, c, 0, 0, 0, 2});
-    w.Append({7000, EventKind::PacketCompleted, c, 0, 0, 0, 2});
-    w.Append({8000, EventKind::PacketSubmitted, c, thread, 0, 0, 3});
+    w.Append(events::PacketSubmitted{
+        .ts_ns = 1000, .queue_id = g, .thread_id = thread, .packet_id = 1, .name_sid = name});
+    EventRowId started =
+        w.Append(events::PacketStarted{.ts_ns = 2000, .queue_id = g, .packet_id = 1});
+    w.Append(events::PacketCompleted{.ts_ns = 5000, .queue_id = g, .packet_id = 1});
+    w.Append(
+        events::PacketSubmitted{.ts_ns = 1500, .queue_id = c, .thread_id = thread, .packet_id = 2});
+    w.Append(events::PacketStarted{.ts_ns = 6000, .queue_id = c, .packet_id = 2});
+    w.Append(events::PacketCompleted{.ts_ns = 7000, .queue_id = c, .packet_id = 2});
+    w.Append(
+        events::PacketSubmitted{.ts_ns = 8000, .queue_id = c, .thread_id = thread, .packet_id = 3});
     // Signal 10 (value 1) on 3D queued 1000, executed 5000; signal 11 (value 2) queued 8000,
     // never executed; a CPU signal 12 of value 3 at 9000.
-    w.Append({1000, EventKind::FenceSignalQueued, g, thread, f, 1, 10});
-    w.Append({5000, EventKind::FenceSignalExecuted, g, 0, f, 1, 10});
-    w.Append({8000, EventKind::FenceSignalQueued, g, thread, f, 2, 11});
-    w.Append({9000, EventKind::FenceCpuSignal, 0, thread, f, 3, 12});
+    w.Append(events::FenceSignalQueued{.ts_ns = 1000,
+                                       .queue_id = g,
+                                       .thread_id = thread,
+                                       .fence_id = f,
+                                       .fence_value = 1,
+                                       .signal_id = 10});
+    w.Append(events::FenceSignalExecuted{
+        .ts_ns = 5000, .queue_id = g, .fence_id = f, .fence_value = 1, .signal_id = 10});
+    w.Append(events::FenceSignalQueued{.ts_ns = 8000,
+                                       .queue_id = g,
+                                       .thread_id = thread,
+                                       .fence_id = f,
+                                       .fence_value = 2,
+                                       .signal_id = 11});
+    w.Append(events::FenceCpuSignal{
+        .ts_ns = 9000, .thread_id = thread, .fence_id = f, .fence_value = 3, .signal_id = 12});
     // Wait 20 on copy for value 1, released by signal 10 (named); wait 21 for value 3, linked by
     // value to the CPU signal.
-    w.Append({1500, EventKind::FenceWaitQueued, c, thread, f, 1, 20});
-    w.Append({5000, EventKind::FenceWaitUnblocked, c, 0, f, 1, 20, 5000, 10});
-    w.Append({8500, EventKind::FenceWaitQueued, c, thread, f, 3, 21});
-    w.Append({9000, EventKind::FenceWaitUnblocked, c, 0, f, 3, 21});
+    w.Append(events::FenceWaitQueued{.ts_ns = 1500,
+                                     .queue_id = c,
+                                     .thread_id = thread,
+                                     .fence_id = f,
+                                     .fence_value = 1,
+                                     .wait_id = 20});
+    w.Append(events::FenceWaitUnblocked{.ts_ns = 5000,
+                                        .queue_id = c,
+                                        .fence_id = f,
+                                        .fence_value = 1,
+                                        .wait_id = 20,
+                                        .observed_ns = 5000,
+                                        .released_by_signal_id = 10});
+    w.Append(events::FenceWaitQueued{.ts_ns = 8500,
+                                     .queue_id = c,
+                                     .thread_id = thread,
+                                     .fence_id = f,
+                                     .fence_value = 3,
+                                     .wait_id = 21});
+    w.Append(events::FenceWaitUnblocked{
+        .ts_ns = 9000, .queue_id = c, .fence_id = f, .fence_value = 3, .wait_id = 21});
     // A CPU wait for value 1 from 1200 to 5000.
-    w.Append({1200, EventKind::CpuWaitBegin, 0, thread, f, 1, 30});
-    w.Append({5000, EventKind::CpuWaitReleased, 0, thread, f, 1, 30});
-    w.Append({5000, EventKind::Interrupt, g, 0, f, 1, 10, adapter, 1});
+    w.Append(events::CpuWaitBegin{
+        .ts_ns = 1200, .thread_id = thread, .fence_id = f, .fence_value = 1, .waiter_id = 30});
+    w.Append(events::CpuWaitReleased{
+        .ts_ns = 5000, .thread_id = thread, .fence_id = f, .fence_value = 1, .waiter_id = 30});
+    w.Append(events::Interrupt{.ts_ns = 5000,
+                               .queue_id = g,
+                               .fence_id = f,
+                               .fence_value = 1,
+                               .signal_id = 10,
+                               .adapter_id = adapter,
+                               .waiters_released = 1});
     w.AddFlow(slice, started, FlowKind::kCpuLaunch);
     CounterSeriesId series = w.AddCounterSeries({"gpu busy", process, "%"});
     for (int i = 0; i < 3; ++i) w.AddCounterSample(series, 1000 * (i + 1), 10.0 * i);

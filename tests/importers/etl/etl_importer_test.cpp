@@ -24,15 +24,17 @@ constexpr std::string_view kDxg = etl_test::kDxgKrnl;
 // 10   178 QueuePacket Start A seq 1 (render)       packet_submitted (software queue A)
 // 20   175 DmaPacket Start A seq 1, submission 500  packet_submitted + packet_started (hardware),
 //                                                   packet_started (software A seq 1)
-// 30   245 signal packet A seq 2 (fence, 5)         packet_submitted (flags 64), fence_signal_queued
-// 31   294 SignalFromGpu A (fence, 5), same thread  the call behind that packet: merged (it asks
+// 30   245 signal packet A seq 2 (fence, 5)         packet_submitted (flags 64),
+// fence_signal_queued 31   294 SignalFromGpu A (fence, 5), same thread  the call behind that
+// packet: merged (it asks
 //                                                   for the signal; it is not its execution)
 // 40   244 wait packet B seq 1 (fence, 5)           packet_submitted (flags 32), fence_wait_queued
 // 41   295 WaitFromGpu B (fence, 5)                 merged into the wait packet
-// 50   177 DmaPacket Info completion 500, type 1    interrupt (dma_completion), packet_completed (hw)
-// 55   180 QueuePacket Stop A seq 1                 packet_completed (software A)
-// 65   297 WaitFromCpu (fence, 6) on thread 201     cpu_wait_begin
-// 70   238 UnwaitQueuePacket (B's wait packet)      fence_wait_unblocked, arg1 = the signal's op;
+// 50   177 DmaPacket Info completion 500, type 1    interrupt (dma_completion), packet_completed
+// (hw) 55   180 QueuePacket Stop A seq 1                 packet_completed (software A) 65   297
+// WaitFromCpu (fence, 6) on thread 201     cpu_wait_begin 70   238 UnwaitQueuePacket (B's wait
+// packet)      fence_wait_unblocked, released_by_signal_id =
+//                                                   the signal's op;
 //                                                   the release shows the signal ran:
 //                                                   fence_signal_executed (before its retirement)
 // 75   180 QueuePacket Stop A seq 2                 packet_completed

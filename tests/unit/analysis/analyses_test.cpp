@@ -121,9 +121,10 @@ TEST(CriticalPath, GoesThroughACpuWaitAndASubmission) {
   FenceId g = t.Fence("g");
   t.Packet(copy, th, 1, 0, 10, 50);
   t.Signal(copy, th, g, 1, 100, 2, 55);
-  t.Append({20, EventKind::CpuWaitBegin, 0, th, g, 1, 900});
-  EventRowId irq = t.Append({56, EventKind::Interrupt, copy, 0, g, 1, 100, 1, 1, 1, 16});
-  t.Append({70, EventKind::CpuWaitReleased, 0, th, g, 1, 900, irq, 1});
+  t.Append(events::CpuWaitBegin{
+      .ts_ns = 20, .thread_id = th, .fence_id = g, .fence_value = 1, .waiter_id = 900});
+  EventRowId irq = t.OptimizedInterrupt(copy, g, 1, 100, 56, 1);
+  t.CpuWaitRelease(th, g, 1, 900, 70, irq, 1);
   t.Packet(compute, th, 3, 0, 0, 30);
   t.Packet(compute, th, 4, 72, 75, 120);
   TraceStore store = t.Finish(0, 130);
@@ -176,11 +177,12 @@ TEST(IdleGaps, PreemptedGapBeforeAResumedSegment) {
   ScratchDir dir;
   HandTrace t(dir / "p.db");
   QueueId q = t.Queue("q");
-  t.Append({0, EventKind::PacketSubmitted, q, 0, 0, 50, 1});
-  t.Append({10, EventKind::PacketStarted, q, 0, 0, 0, 1});
-  t.Append({20, EventKind::PacketPreempted, q, 0, 0, 40, 1});
-  t.Append({30, EventKind::PacketResumed, q, 0, 0, 0, 1});
-  t.Append({70, EventKind::PacketCompleted, q, 0, 0, 0, 1});
+  t.Append(events::PacketSubmitted{
+      .ts_ns = 0, .queue_id = q, .packet_id = 1, .planned_duration_ns = 50});
+  t.Append(events::PacketStarted{.ts_ns = 10, .queue_id = q, .packet_id = 1});
+  t.Append(events::PacketPreempted{.ts_ns = 20, .queue_id = q, .packet_id = 1, .remaining_ns = 40});
+  t.Append(events::PacketResumed{.ts_ns = 30, .queue_id = q, .packet_id = 1});
+  t.Append(events::PacketCompleted{.ts_ns = 70, .queue_id = q, .packet_id = 1});
   TraceStore store = t.Finish(0, 100);
   IdleGaps gaps = AttributeIdleGaps(store, Reconstruct(store));
   const auto& c = gaps.per_queue[0].by_cause;
@@ -205,9 +207,12 @@ TEST(WaitFindings, DetectsACycleAndANeverSignalledWait) {
   t.Wait(b, 0, f2, 1, 2, 12, -1);
   t.Signal(b, 0, f1, 1, 12, 13, -1);
   t.Wait(c, 0, f2, 5, 3, 14, -1);
-  t.Append({100, EventKind::WaitPendingAtEnd, a, 0, f1, 1, 1, 0});
-  t.Append({100, EventKind::WaitPendingAtEnd, b, 0, f2, 1, 2, 0});
-  t.Append({100, EventKind::WaitPendingAtEnd, c, 0, f2, 5, 3, 0});
+  t.Append(events::WaitPendingAtEnd{
+      .ts_ns = 100, .queue_id = a, .fence_id = f1, .fence_value = 1, .wait_id = 1});
+  t.Append(events::WaitPendingAtEnd{
+      .ts_ns = 100, .queue_id = b, .fence_id = f2, .fence_value = 1, .wait_id = 2});
+  t.Append(events::WaitPendingAtEnd{
+      .ts_ns = 100, .queue_id = c, .fence_id = f2, .fence_value = 5, .wait_id = 3});
   TraceStore store = t.Finish(0, 100);
   WaitFindings findings = FindWaitProblems(Reconstruct(store));
   ASSERT_EQ(findings.never_unblocked.size(), 3u);
@@ -241,7 +246,13 @@ TEST(ResourceHazards, UnfencedReadOfWrittenBytesOnlyIsAHazard) {
   FenceId f = t.Fence("f");
   ResourceId res = t.writer().AddResource({"R", 1024});
   auto access = [&](QueueId q, int64_t packet, TimeNs ts, int64_t off, int64_t len, bool write) {
-    t.Append({ts, EventKind::ResourceAccess, q, 0, 0, 0, packet, res, off, len, write ? 1u : 0u});
+    t.Append(events::ResourceAccess{.ts_ns = ts,
+                                    .queue_id = q,
+                                    .packet_id = packet,
+                                    .resource_id = res,
+                                    .offset_bytes = off,
+                                    .length_bytes = len,
+                                    .access = write ? 1u : 0u});
   };
   t.Packet(copy, 0, 1, 0, 0, 10);
   access(copy, 1, 1, 0, 100, true);
@@ -276,11 +287,12 @@ TEST(Interrupts, SpuriousRatioAndPerSignal) {
   QueueId q = t.Queue("q");
   ThreadId th = t.Thread("main");
   FenceId f = t.Fence("f");
-  t.Append({5, EventKind::CpuWaitBegin, 0, th, f, 3, 900});
+  t.Append(events::CpuWaitBegin{
+      .ts_ns = 5, .thread_id = th, .fence_id = f, .fence_value = 3, .waiter_id = 900});
   t.Signal(q, th, f, 3, 7, 1, 30);
-  EventRowId irq = t.Append({31, EventKind::Interrupt, q, 0, f, 3, 7, 1, 1, 1, 16});
-  t.Append({35, EventKind::CpuWaitReleased, 0, th, f, 3, 900, irq, 3});
-  t.Append({36, EventKind::Interrupt, q, 0, f, 3, 0, 1, 0, 1, 16});
+  EventRowId irq = t.OptimizedInterrupt(q, f, 3, 7, 31, 1);
+  t.CpuWaitRelease(th, f, 3, 900, 35, irq, 3);
+  t.OptimizedInterrupt(q, f, 3, 0, 36, 0);
   TraceStore store = t.Finish(0, 100);
   InterruptAnalysis a = ComputeInterrupts(Reconstruct(store), 10);
   EXPECT_EQ(a.total, 2u);
@@ -305,20 +317,33 @@ TEST(PgoSeries, OnePointPerPass) {
   QueueId q = t.Queue("q");
   ThreadId app = t.Thread("app");
   ThreadId bg = t.Thread("bg", ThreadKind::kRuntimeBackground);
-  t.Append({0, EventKind::ModeChanged, 0, app, 0, 0, 1, 1, 0, 0, 1});
-  t.Append({10, EventKind::TaskQueued, 0, app, 0, 0, 1, 1, 1});
-  t.Append({20, EventKind::TaskQueued, 0, app, 0, 0, 2, 1, 2});
-  t.Append({21, EventKind::TaskStarted, 0, bg, 0, 0, 1});
+  t.Append(events::ModeChanged{.ts_ns = 0,
+                               .thread_id = app,
+                               .call_id = 1,
+                               .mode = static_cast<BackgroundMode>(1),
+                               .further_measurements_desired = 1});
+  t.Append(
+      events::TaskQueued{.ts_ns = 10, .thread_id = app, .task_id = 1, .pso_id = 1, .variant = 1});
+  t.Append(
+      events::TaskQueued{.ts_ns = 20, .thread_id = app, .task_id = 2, .pso_id = 1, .variant = 2});
+  t.Append(events::TaskStarted{.ts_ns = 21, .thread_id = bg, .task_id = 1});
   t.Packet(q, app, 1, 25, 30, 70, kPacketInstrumented);
-  t.Append({50, EventKind::TaskFinished, 0, bg, 0, 0, 1});
-  t.Append({51, EventKind::TaskStarted, 0, bg, 0, 0, 2});
-  t.Append({60, EventKind::TaskFinished, 0, bg, 0, 0, 2});
-  t.Append({100, EventKind::ModeChanged, 0, app, 0, 0, 2, 1, 1, 0, 1});
-  t.Append({110, EventKind::TaskQueued, 0, app, 0, 0, 3, 1, 3});
+  t.Append(events::TaskFinished{.ts_ns = 50, .thread_id = bg, .task_id = 1});
+  t.Append(events::TaskStarted{.ts_ns = 51, .thread_id = bg, .task_id = 2});
+  t.Append(events::TaskFinished{.ts_ns = 60, .thread_id = bg, .task_id = 2});
+  t.Append(events::ModeChanged{.ts_ns = 100,
+                               .thread_id = app,
+                               .call_id = 2,
+                               .mode = static_cast<BackgroundMode>(1),
+                               .action = static_cast<MeasurementsAction>(1),
+                               .further_measurements_desired = 1});
+  t.Append(
+      events::TaskQueued{.ts_ns = 110, .thread_id = app, .task_id = 3, .pso_id = 1, .variant = 3});
   t.Packet(q, app, 2, 115, 120, 150);
-  t.Append({111, EventKind::TaskStarted, 0, bg, 0, 0, 3});
-  t.Append({150, EventKind::TaskFinished, 0, bg, 0, 0, 3});
-  t.Append({200, EventKind::ModeChanged, 0, app, 0, 0, 3, 0, 1, 0, 0});
+  t.Append(events::TaskStarted{.ts_ns = 111, .thread_id = bg, .task_id = 3});
+  t.Append(events::TaskFinished{.ts_ns = 150, .thread_id = bg, .task_id = 3});
+  t.Append(events::ModeChanged{
+      .ts_ns = 200, .thread_id = app, .call_id = 3, .action = static_cast<MeasurementsAction>(1)});
   t.Packet(q, app, 3, 205, 210, 230, kPacketUsesVariant);
   t.Packet(q, app, 4, 235, 240, 260, kPacketUsesVariant);
   TraceStore store = t.Finish(0, 300);
@@ -403,13 +428,16 @@ TEST(PgoSeries, SplitAtAppliedVariantsWithoutModeChanges) {
   QueueId q = t.Queue("q");
   ThreadId app = t.Thread("app");
   ThreadId bg = t.Thread("bg", ThreadKind::kRuntimeBackground);
-  t.Append({10, EventKind::TaskQueued, 0, app, 0, 0, 1, 1, 1});
+  t.Append(
+      events::TaskQueued{.ts_ns = 10, .thread_id = app, .task_id = 1, .pso_id = 1, .variant = 1});
   t.Packet(q, app, 1, 15, 20, 60, kPacketInstrumented);
-  t.Append({70, EventKind::TaskStarted, 0, bg, 0, 0, 1});
-  t.Append({99, EventKind::TaskFinished, 0, bg, 0, 0, 1});
-  t.Append({100, EventKind::VariantApplied, 0, 0, 0, 850, 1, 1, 1});
+  t.Append(events::TaskStarted{.ts_ns = 70, .thread_id = bg, .task_id = 1});
+  t.Append(events::TaskFinished{.ts_ns = 99, .thread_id = bg, .task_id = 1});
+  t.Append(events::VariantApplied{
+      .ts_ns = 100, .pso_id = 1, .variant = 1, .speedup_permille = 850, .task_id = 1});
   t.Packet(q, app, 2, 115, 120, 150, kPacketUsesVariant);
-  t.Append({200, EventKind::VariantApplied, 0, 0, 0, 850, 1, 1, 2});
+  t.Append(events::VariantApplied{
+      .ts_ns = 200, .pso_id = 1, .variant = 2, .speedup_permille = 850, .task_id = 1});
   t.Packet(q, app, 3, 215, 220, 240, kPacketUsesVariant);
   t.Packet(q, app, 4, 245, 250, 290);
   TraceStore store = t.Finish(0, 300);

@@ -98,8 +98,19 @@ TraceStore WriteTraceL(const std::filesystem::path& path) {
   FenceId f = t.Fence("F");
   t.Packet(a, th, 1, 0, 100, 400);
   t.Signal(b, th, f, 1, 11, 10, 250);
-  t.Append({300, EventKind::FenceWaitQueued, a, th, f, 1, 21});
-  t.Append({400, EventKind::FenceWaitUnblocked, a, 0, f, 1, 21, 400, 11, 0, 0});
+  t.Append(events::FenceWaitQueued{.ts_ns = 300,
+                                   .queue_id = a,
+                                   .thread_id = th,
+                                   .fence_id = f,
+                                   .fence_value = 1,
+                                   .wait_id = 21});
+  t.Append(events::FenceWaitUnblocked{.ts_ns = 400,
+                                      .queue_id = a,
+                                      .fence_id = f,
+                                      .fence_value = 1,
+                                      .wait_id = 21,
+                                      .observed_ns = 400,
+                                      .released_by_signal_id = 11});
   t.Packet(a, th, 2, 410, 450, 600);
   t.Signal(b, th, f, 2, 12, 420, 500);
   t.Wait(a, th, f, 2, 22, 420, 610, 12);
@@ -158,9 +169,9 @@ TEST(Interrupts, PeakRateIsTheMostInAnyMillisecond) {
                                             core::model::PreemptionGranularity::kPixel,
                                             core::model::PreemptionGranularity::kDispatch});
   for (TimeNs ts : {0, 500'000, 900'000, 2'000'000}) {
-    t.Append({ts, EventKind::Interrupt, q, 0, 0, 0, 0, 1, 0, 0, 0});
+    t.Append(events::Interrupt{.ts_ns = ts, .queue_id = q, .adapter_id = 1});
   }
-  t.Append({200'000, EventKind::Interrupt, 0, 0, 0, 0, 0, static_cast<int64_t>(second), 0, 0, 0});
+  t.Append(events::Interrupt{.ts_ns = 200'000, .adapter_id = static_cast<int64_t>(second)});
   TraceStore store = t.Finish(0, 3'000'000);
   Reconstruction r = Reconstruct(store);
   EXPECT_EQ(PeakInterruptsPerMs(r, 1, TraceSpan(r)), 3u);
@@ -183,9 +194,18 @@ TEST(PgoSeries, ARefusedCallLeavesThePreviousModeInForce) {
   ScratchDir dir;
   HandTrace t(dir / "m.db");
   ThreadId app = t.Thread("app");
-  t.Append({0, EventKind::ModeChanged, 0, app, 0, 0, 1, 1, 0, 0, 1});
-  t.Append({100, EventKind::ModeChanged, 0, app, 0, 1, 2, 2, 0, 0, 1});
-  t.Append({200, EventKind::ModeChanged, 0, app, 0, 0, 3, 0, 0, 0, 0});
+  t.Append(events::ModeChanged{.ts_ns = 0,
+                               .thread_id = app,
+                               .call_id = 1,
+                               .mode = static_cast<BackgroundMode>(1),
+                               .further_measurements_desired = 1});
+  t.Append(events::ModeChanged{.ts_ns = 100,
+                               .thread_id = app,
+                               .call_id = 2,
+                               .result = 1,
+                               .mode = static_cast<BackgroundMode>(2),
+                               .further_measurements_desired = 1});
+  t.Append(events::ModeChanged{.ts_ns = 200, .thread_id = app, .call_id = 3});
   TraceStore store = t.Finish(0, 300);
   PgoSeries s = ComputePgoSeries(store, Reconstruct(store));
   ASSERT_EQ(s.passes.size(), 3u);

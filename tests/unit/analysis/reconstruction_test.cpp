@@ -79,16 +79,23 @@ TEST(Reconstruction, CpuWaitLinksToInterruptAndToleratesMissingRecords) {
   QueueId q = t.Queue("q");
   ThreadId th = t.Thread("main");
   FenceId f = t.Fence("f");
-  t.Append({5, EventKind::CpuWaitBegin, 0, th, f, 3, 900});
+  t.Append(events::CpuWaitBegin{
+      .ts_ns = 5, .thread_id = th, .fence_id = f, .fence_value = 3, .waiter_id = 900});
   t.Signal(q, th, f, 3, 7, 1, 30);
-  EventRowId irq = t.Append({31, EventKind::Interrupt, q, 0, f, 3, 7, 1, 1, 1, 16});
-  t.Append({35, EventKind::CpuWaitReleased, 0, th, f, 3, 900, irq, 3});
+  EventRowId irq = t.OptimizedInterrupt(q, f, 3, 7, 31, 1);
+  t.CpuWaitRelease(th, f, 3, 900, 35, irq, 3);
   // an interrupt that released nobody (seed 003's permitted race)
-  t.Append({36, EventKind::Interrupt, q, 0, f, 3, 0, 1, 0, 1, 16});
+  t.OptimizedInterrupt(q, f, 3, 0, 36, 0);
   // records missing: completed with no start, unblocked with no queued, pending wait.
-  t.Append({40, EventKind::PacketCompleted, q, 0, 0, 0, 55});
-  t.Append({41, EventKind::FenceWaitUnblocked, q, 0, f, 9, 77, 0, 0, 0, 0});
-  t.Append({50, EventKind::WaitPendingAtEnd, q, 0, f, 12, 78, 3});
+  t.Append(events::PacketCompleted{.ts_ns = 40, .queue_id = q, .packet_id = 55});
+  t.Append(events::FenceWaitUnblocked{
+      .ts_ns = 41, .queue_id = q, .fence_id = f, .fence_value = 9, .wait_id = 77});
+  t.Append(events::WaitPendingAtEnd{.ts_ns = 50,
+                                    .queue_id = q,
+                                    .fence_id = f,
+                                    .fence_value = 12,
+                                    .wait_id = 78,
+                                    .current_value = 3});
   auto store = t.Finish(0, 50);
   Reconstruction r = Reconstruct(store);
   ASSERT_EQ(r.cpu_waits.size(), 1u);
@@ -118,12 +125,17 @@ TEST(Reconstruction, PreemptedPacketHasTwoSegmentsAndOverrunMakesAWindow) {
   ScratchDir dir;
   HandTrace t(dir / "t.db");
   QueueId q = t.Queue("q");
-  t.Append({0, EventKind::PacketSubmitted, q, 0, 0, 50, 1});
-  t.Append({10, EventKind::PacketStarted, q, 0, 0, 0, 1});
-  t.Append({20, EventKind::PacketPreempted, q, 0, 0, 40, 1});
-  t.Append({30, EventKind::PacketResumed, q, 0, 0, 0, 1});
-  t.Append({70, EventKind::PacketCompleted, q, 0, 0, 0, 1});
-  t.Append({80, EventKind::LogOverrun, q, 0, 0, 0, 0, 12, 3, 45, 0});
+  t.Append(events::PacketSubmitted{
+      .ts_ns = 0, .queue_id = q, .packet_id = 1, .planned_duration_ns = 50});
+  t.Append(events::PacketStarted{.ts_ns = 10, .queue_id = q, .packet_id = 1});
+  t.Append(events::PacketPreempted{.ts_ns = 20, .queue_id = q, .packet_id = 1, .remaining_ns = 40});
+  t.Append(events::PacketResumed{.ts_ns = 30, .queue_id = q, .packet_id = 1});
+  t.Append(events::PacketCompleted{.ts_ns = 70, .queue_id = q, .packet_id = 1});
+  t.Append(events::LogOverrun{.ts_ns = 80,
+                              .queue_id = q,
+                              .entries_lost = 12,
+                              .wraparound_count = 3,
+                              .missing_since_ns = 45});
   auto store = t.Finish(0, 100);
   Reconstruction r = Reconstruct(store);
   ASSERT_EQ(r.queues[q].segments.size(), 2u);
@@ -149,12 +161,33 @@ TEST(Reconstruction, CpuHeldWaitLinksToTheInterruptOnlyWhenReachedBefore) {
   QueueId b = t.Queue("b");
   FenceId f = t.Fence("f");
   t.Signal(a, 0, f, 1, 7, 1, 20);
-  t.Append({2, EventKind::FenceWaitQueued, b, 0, f, 1, 1});
-  t.Append({3, EventKind::FenceWaitQueued, b, 0, f, 1, 2});
-  t.Append({21, EventKind::Interrupt, 0, 0, f, 1, 7, 1, 0, 1,
-            static_cast<uint32_t>(InterruptType::kMonitored)});
-  t.Append({25, EventKind::FenceWaitUnblocked, b, 0, f, 1, 1, 10, 7, 0, 1});
-  t.Append({30, EventKind::FenceWaitUnblocked, b, 0, f, 1, 2, 30, 7, 0, 1});
+  t.Append(events::FenceWaitQueued{
+      .ts_ns = 2, .queue_id = b, .fence_id = f, .fence_value = 1, .wait_id = 1});
+  t.Append(events::FenceWaitQueued{
+      .ts_ns = 3, .queue_id = b, .fence_id = f, .fence_value = 1, .wait_id = 2});
+  t.Append(events::Interrupt{.ts_ns = 21,
+                             .fence_id = f,
+                             .fence_value = 1,
+                             .signal_id = 7,
+                             .adapter_id = 1,
+                             .fences_evaluated = 1,
+                             .interrupt_flags = static_cast<uint32_t>(InterruptType::kMonitored)});
+  t.Append(events::FenceWaitUnblocked{.ts_ns = 25,
+                                      .queue_id = b,
+                                      .fence_id = f,
+                                      .fence_value = 1,
+                                      .wait_id = 1,
+                                      .observed_ns = 10,
+                                      .released_by_signal_id = 7,
+                                      .wait_path = static_cast<WaitPath>(1)});
+  t.Append(events::FenceWaitUnblocked{.ts_ns = 30,
+                                      .queue_id = b,
+                                      .fence_id = f,
+                                      .fence_value = 1,
+                                      .wait_id = 2,
+                                      .observed_ns = 30,
+                                      .released_by_signal_id = 7,
+                                      .wait_path = static_cast<WaitPath>(1)});
   auto store = t.Finish(0, 40);
   Reconstruction r = Reconstruct(store);
   ASSERT_EQ(r.waits.size(), 2u);

@@ -154,3 +154,73 @@ TEST(EventFields, NamedFieldsReadTheDocumentedColumns) {
   EXPECT_EQ(made.arg1, 8);
   EXPECT_EQ(made.arg2, 1);
 }
+
+TEST(EventFields, ShiftTimeFieldsMovesEveryGivenTimeAndNothingElse) {
+  int count = 0;
+  const EventKind* kinds = AllEventKinds(&count);
+  std::set<std::string> shifted;
+  for (int i = 0; i < count; ++i) {
+    const EventRecord original = DistinctRecord(kinds[i], i);
+    EventRecord moved = original;
+    ShiftTimeFields(moved, 1'000'000);
+    EXPECT_EQ(moved.ts, original.ts) << "ts is the caller's to move";
+    for (const EventField& f : FieldsOf(kinds[i])) {
+      const int64_t delta = ColumnValue(moved, f.column) - ColumnValue(original, f.column);
+      EXPECT_EQ(delta, f.role == FieldRole::kTime ? 1'000'000 : 0)
+          << EventKindName(kinds[i]) << "." << f.name;
+      if (delta != 0)
+        shifted.insert(std::string(EventKindName(kinds[i])) + "." + std::string(f.name));
+    }
+    EventRecord not_given = original;
+    for (const EventField& f : FieldsOf(kinds[i])) {
+      if (f.role == FieldRole::kTime) SetColumnValue(not_given, f.column, 0);
+    }
+    EventRecord still = not_given;
+    ShiftTimeFields(still, 1'000'000);
+    for (const EventField& f : FieldsOf(kinds[i])) {
+      EXPECT_EQ(ColumnValue(still, f.column), ColumnValue(not_given, f.column))
+          << "0 means not given: " << EventKindName(kinds[i]) << "." << f.name;
+    }
+  }
+  EXPECT_EQ(shifted,
+            (std::set<std::string>{"fence_wait_unblocked.observed_ns",
+                                   "log_overrun.missing_since_ns", "log_write.observed_ns"}));
+}
+
+TEST(EventFields, EnumFieldsAreNamedAsEnumValuesNamesThem) {
+  ScratchDir dir;
+  const auto path = dir / "enums.db";
+  {
+    core::store::TraceWriter w(path, "unit-test");
+    w.Commit();
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  int count = 0;
+  const EventKind* kinds = AllEventKinds(&count);
+  std::set<std::string_view> enums;
+  for (int i = 0; i < count; ++i) {
+    for (const EventField& f : FieldsOf(kinds[i])) {
+      if (f.role == FieldRole::kEnum) enums.insert(f.enum_name);
+    }
+  }
+  ASSERT_FALSE(enums.empty());
+  for (std::string_view name : enums) {
+    sqlite3_stmt* stmt = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT value, name FROM enum_values WHERE enum_name = ?1", -1,
+                                 &stmt, nullptr),
+              SQLITE_OK);
+    sqlite3_bind_text(stmt, 1, name.data(), static_cast<int>(name.size()), SQLITE_STATIC);
+    int rows = 0;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      ++rows;
+      const auto text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
+      EXPECT_EQ(EnumValueName(name, sqlite3_column_int64(stmt, 0)), text) << name;
+    }
+    sqlite3_finalize(stmt);
+    EXPECT_GT(rows, 0) << name;
+    EXPECT_EQ(EnumValueName(name, 200), "unknown") << name;
+  }
+  EXPECT_EQ(EnumValueName("no_such_enum", 0), "");
+  sqlite3_close(db);
+}

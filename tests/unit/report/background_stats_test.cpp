@@ -8,6 +8,8 @@
 #include "core/store/trace_writer.h"
 #include "tests/support/test_support.h"
 
+namespace events = core::model::events;
+
 using namespace core::store;
 
 namespace {
@@ -37,31 +39,45 @@ void WriteBackgroundTrace(const std::filesystem::path& path) {
   PsoId pso = w.AddPso({"pso", 1});
   auto mode = [&](TimeNs ts, int64_t call, int result, BackgroundMode m, MeasurementsAction a,
                   bool further) {
-    w.Append({ts, EventKind::ModeChanged, 0, app, 0, static_cast<uint64_t>(result), call,
-              static_cast<int64_t>(m), static_cast<int64_t>(a), 0, further ? 1u : 0u});
+    w.Append(events::ModeChanged{.ts_ns = ts,
+                                 .thread_id = app,
+                                 .call_id = call,
+                                 .result = static_cast<uint64_t>(result),
+                                 .mode = static_cast<BackgroundMode>(static_cast<int64_t>(m)),
+                                 .action = static_cast<MeasurementsAction>(static_cast<int64_t>(a)),
+                                 .further_measurements_desired = further ? 1u : 0u});
   };
   auto packet = [&](int64_t id, TimeNs start, TimeNs end, uint32_t flags) {
-    w.Append({start - 5, EventKind::PacketSubmitted, q, app, 0, 0, id, 0, 0, 0, flags});
-    w.Append({start, EventKind::PacketStarted, q, 0, 0, 0, id});
-    w.Append({end, EventKind::PacketCompleted, q, 0, 0, 0, id});
+    w.Append(events::PacketSubmitted{.ts_ns = start - 5,
+                                     .queue_id = q,
+                                     .thread_id = app,
+                                     .packet_id = id,
+                                     .packet_flags = flags});
+    w.Append(events::PacketStarted{.ts_ns = start, .queue_id = q, .packet_id = id});
+    w.Append(events::PacketCompleted{.ts_ns = end, .queue_id = q, .packet_id = id});
   };
   mode(0, 1, 0, BackgroundMode::kAllowIntrusiveMeasurements, MeasurementsAction::kDiscardPrevious,
        true);
   for (int64_t task = 1; task <= 4; ++task) {
-    w.Append({9 + task, EventKind::TaskQueued, 0, app, 0, 0, task, pso, task});
+    w.Append(events::TaskQueued{
+        .ts_ns = 9 + task, .thread_id = app, .task_id = task, .pso_id = pso, .variant = task});
   }
-  w.Append({13, EventKind::TaskCancelled, 0, app, 0, 0, 4});
-  w.Append({20, EventKind::TaskStarted, 0, rt_a, 0, 0, 1});
-  w.Append({20, EventKind::TaskStarted, 0, rt_b, 0, 0, 2});
+  w.Append(events::TaskCancelled{.ts_ns = 13, .thread_id = app, .task_id = 4});
+  w.Append(events::TaskStarted{.ts_ns = 20, .thread_id = rt_a, .task_id = 1});
+  w.Append(events::TaskStarted{.ts_ns = 20, .thread_id = rt_b, .task_id = 2});
   packet(1, 30, 50, kPacketInstrumented);
-  w.Append({50, EventKind::TaskFinished, 0, rt_a, 0, 0, 1});
-  w.Append({50, EventKind::TaskStarted, 0, rt_a, 0, 0, 3});
-  w.Append({70, EventKind::TaskFinished, 0, rt_b, 0, 0, 2});
-  w.Append({80, EventKind::TaskAbandoned, 0, rt_a, 0, 0, 3, pso});
+  w.Append(events::TaskFinished{.ts_ns = 50, .thread_id = rt_a, .task_id = 1});
+  w.Append(events::TaskStarted{.ts_ns = 50, .thread_id = rt_a, .task_id = 3});
+  w.Append(events::TaskFinished{.ts_ns = 70, .thread_id = rt_b, .task_id = 2});
+  w.Append(events::TaskAbandoned{.ts_ns = 80, .thread_id = rt_a, .task_id = 3, .pso_id = pso});
   mode(100, 2, 0, BackgroundMode::kAllowIntrusiveMeasurements, MeasurementsAction::kKeepAll, true);
   packet(2, 110, 126, kPacketInstrumented);
-  w.Append({150, EventKind::ApiError, 0, app, 0, 0, 3,
-            static_cast<int64_t>(BackgroundMode::kDisableBackgroundWork), 0, 0, 1});
+  w.Append(events::ApiError{.ts_ns = 150,
+                            .thread_id = app,
+                            .call_id = 3,
+                            .mode = static_cast<BackgroundMode>(
+                                static_cast<int64_t>(BackgroundMode::kDisableBackgroundWork)),
+                            .error = 1});
   mode(150, 3, 1, BackgroundMode::kDisableBackgroundWork, MeasurementsAction::kKeepAll, true);
   mode(200, 4, 0, BackgroundMode::kAllowIntrusiveMeasurements, MeasurementsAction::kKeepAll,
        false);

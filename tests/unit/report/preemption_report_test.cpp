@@ -21,6 +21,8 @@
 #include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
 
+namespace events = core::model::events;
+
 using core::model::EventKind;
 using core::model::PreemptionGranularity;
 using hand_trace::HandTrace;
@@ -34,20 +36,73 @@ core::store::TraceStore PreemptionTrace(const ScratchDir& dir) {
   const auto dwm = t.Queue("dwm");
   const int64_t kPixel = static_cast<int64_t>(PreemptionGranularity::kPixel);
   const int64_t kDma = static_cast<int64_t>(PreemptionGranularity::kDmaBuffer);
-  for (int64_t id : {11, 12, 13}) t.Append({0, EventKind::PacketSubmitted, q, 0, 0, 100, id, 0, 0, id});
-  t.Append({90, EventKind::PacketStarted, q, 0, 0, 0, 11});
-  t.Append({100, EventKind::PreemptionRequested, q, 0, 0, 0, 1, 11, dwm, 1, static_cast<uint32_t>(kPixel)});
-  t.Append({130, EventKind::PacketPreempted, q, 0, 0, 60, 11, 1, 0, 0, static_cast<uint32_t>(kPixel)});
-  t.Append({150, EventKind::PreemptionCompleted, q, 0, 0, 50, 1, 11, 0, 1, static_cast<uint32_t>(kPixel)});
-  t.Append({150, EventKind::PacketResumed, q, 0, 0, 0, 11, 0, 0, 99});
-  t.Append({190, EventKind::PacketCompleted, q, 0, 0, 0, 11});
-  t.Append({195, EventKind::PacketStarted, q, 0, 0, 0, 12});
-  t.Append({200, EventKind::PreemptionRequested, q, 0, 0, 0, 2, 12, dwm, 1, static_cast<uint32_t>(kPixel)});
-  t.Append({300, EventKind::PacketCompleted, q, 0, 0, 0, 12});
-  t.Append({300, EventKind::PreemptionCompleted, q, 0, 0, 100, 2, 12, 0, 1, static_cast<uint32_t>(kDma)});
-  t.Append({350, EventKind::PacketStarted, q, 0, 0, 0, 13});
-  t.Append({400, EventKind::PreemptionRequested, q, 0, 0, 0, 3, 13, dwm, 1, static_cast<uint32_t>(kDma)});
-  t.Append({500, EventKind::Tdr, q, 0, 0, 1, 3, 1, 1, 2});
+  for (int64_t id : {11, 12, 13})
+    t.Append(events::PacketSubmitted{.ts_ns = 0,
+                                     .queue_id = q,
+                                     .packet_id = id,
+                                     .planned_duration_ns = 100,
+                                     .fence_submission_id = id});
+  t.Append(events::PacketStarted{.ts_ns = 90, .queue_id = q, .packet_id = 11});
+  t.Append(events::PreemptionRequested{
+      .ts_ns = 100,
+      .queue_id = q,
+      .preemption_id = 1,
+      .packet_id = 11,
+      .requesting_queue_id = dwm,
+      .engine_id = 1,
+      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kPixel))});
+  t.Append(events::PacketPreempted{
+      .ts_ns = 130,
+      .queue_id = q,
+      .packet_id = 11,
+      .remaining_ns = 60,
+      .preemption_id = 1,
+      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kPixel))});
+  t.Append(events::PreemptionCompleted{
+      .ts_ns = 150,
+      .queue_id = q,
+      .preemption_id = 1,
+      .latency_ns = 50,
+      .packet_id = 11,
+      .engine_id = 1,
+      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kPixel))});
+  t.Append(events::PacketResumed{
+      .ts_ns = 150, .queue_id = q, .packet_id = 11, .fence_submission_id = 99});
+  t.Append(events::PacketCompleted{.ts_ns = 190, .queue_id = q, .packet_id = 11});
+  t.Append(events::PacketStarted{.ts_ns = 195, .queue_id = q, .packet_id = 12});
+  t.Append(events::PreemptionRequested{
+      .ts_ns = 200,
+      .queue_id = q,
+      .preemption_id = 2,
+      .packet_id = 12,
+      .requesting_queue_id = dwm,
+      .engine_id = 1,
+      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kPixel))});
+  t.Append(events::PacketCompleted{.ts_ns = 300, .queue_id = q, .packet_id = 12});
+  t.Append(events::PreemptionCompleted{
+      .ts_ns = 300,
+      .queue_id = q,
+      .preemption_id = 2,
+      .latency_ns = 100,
+      .packet_id = 12,
+      .engine_id = 1,
+      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kDma))});
+  t.Append(events::PacketStarted{.ts_ns = 350, .queue_id = q, .packet_id = 13});
+  t.Append(events::PreemptionRequested{
+      .ts_ns = 400,
+      .queue_id = q,
+      .preemption_id = 3,
+      .packet_id = 13,
+      .requesting_queue_id = dwm,
+      .engine_id = 1,
+      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kDma))});
+  t.Append(events::Tdr{.ts_ns = 500,
+                       .queue_id = q,
+                       .adapter_id = 1,
+                       .engine_id = 1,
+                       .packets_lost = 2,
+                       .contexts_lost = 1,
+                       .preemption_id = 3});
   return t.Finish(0, 600);
 }
 

@@ -12,6 +12,8 @@
 #include "core/store/trace_writer.h"
 #include "tests/support/test_support.h"
 
+namespace events = core::model::events;
+
 using namespace core::store;
 using test_support::ReadFile;
 using test_support::ScratchDir;
@@ -33,10 +35,27 @@ void WriteSmallTrace(const std::filesystem::path& path) {
   w.AddPso({"pso", 2});
   w.AddResource({"buf", 4096});
   CounterSeriesId c = w.AddCounterSeries({"interrupts/s", p, "Hz"});
-  EventRowId r1 = w.Append({300, EventKind::FenceSignalExecuted, q1, 0, f, UINT64_MAX, 7, 5});
-  EventRowId r2 = w.Append({100, EventKind::FenceSignalQueued, q1, t, f, UINT64_MAX, 7});
-  w.Append({200, EventKind::FenceWaitQueued, q2, t, f, 6, 8});
-  w.Append({300, EventKind::FenceWaitUnblocked, q2, 0, f, 6, 8, 250, 7, 0, 0});
+  EventRowId r1 = w.Append(events::FenceSignalExecuted{.ts_ns = 300,
+                                                       .queue_id = q1,
+                                                       .fence_id = f,
+                                                       .fence_value = UINT64_MAX,
+                                                       .signal_id = 7,
+                                                       .previous_value = 5});
+  EventRowId r2 = w.Append(events::FenceSignalQueued{.ts_ns = 100,
+                                                     .queue_id = q1,
+                                                     .thread_id = t,
+                                                     .fence_id = f,
+                                                     .fence_value = UINT64_MAX,
+                                                     .signal_id = 7});
+  w.Append(events::FenceWaitQueued{
+      .ts_ns = 200, .queue_id = q2, .thread_id = t, .fence_id = f, .fence_value = 6, .wait_id = 8});
+  w.Append(events::FenceWaitUnblocked{.ts_ns = 300,
+                                      .queue_id = q2,
+                                      .fence_id = f,
+                                      .fence_value = 6,
+                                      .wait_id = 8,
+                                      .observed_ns = 250,
+                                      .released_by_signal_id = 7});
   w.AddCounterSample(c, 150, 2.5);
   w.AddCounterSample(c, 50, 1.0);
   w.AddFlow(r2, r1, FlowKind::kFence, "signal");
@@ -101,8 +120,9 @@ TEST(TraceStore, RoundTripKeepsTopologyEventsAndProblems) {
   EXPECT_EQ(s.events.kind[2], EventKind::FenceSignalExecuted);
   EXPECT_EQ(s.events.kind[3], EventKind::FenceWaitUnblocked);
   EXPECT_EQ(s.events.value[0], UINT64_MAX);
-  EXPECT_EQ(s.events.arg0[3], 250);
-  EXPECT_EQ(s.events.arg1[3], 7);
+  const auto unblocked = core::model::events::FenceWaitUnblocked::At(s.events, 3);
+  EXPECT_EQ(unblocked.observed_ns, 250);
+  EXPECT_EQ(unblocked.released_by_signal_id, 7);
   // Rowids survive the sort: the signal executed was written first.
   EXPECT_EQ(s.events.RowIdOf(2), 1);
   EXPECT_EQ(s.IndexOfRowId(1), 2u);
@@ -129,7 +149,8 @@ TEST(TraceStore, SortedTraceNeedsNoRowIdMap) {
   {
     TraceWriter w(path, "unit-test");
     QueueId q = w.AddQueue({0, 0, QueueType::kCopy, 0, 0, "copy", 0});
-    for (int i = 0; i < 1000; ++i) w.Append({i * 10, EventKind::PacketStarted, q, 0, 0, 0, i});
+    for (int i = 0; i < 1000; ++i)
+      w.Append(events::PacketStarted{.ts_ns = i * 10, .queue_id = q, .packet_id = i});
     w.Commit();
   }
   TraceStore s = LoadTrace(path);
@@ -202,7 +223,7 @@ TEST(TraceWriter, FailedWriteLeavesOldFileByteIdentical) {
   try {
     TraceWriter w(path, "unit-test");
     QueueId q = w.AddQueue({0, 0, QueueType::k3D, 0, 0, "q", 0});
-    for (int i = 0; i < 10000; ++i) w.Append({i, EventKind::PacketStarted, q});
+    for (int i = 0; i < 10000; ++i) w.Append(events::PacketStarted{.ts_ns = i, .queue_id = q});
     throw std::runtime_error("import failed midway");
   } catch (const std::runtime_error&) {
   }
@@ -224,7 +245,7 @@ TEST(TraceWriter, KilledWriterLeavesOldFileInPlace) {
   pid_t child = fork();
   if (child == 0) {
     TraceWriter w(path, "unit-test");
-    for (int i = 0; i < 5000; ++i) w.Append({i, EventKind::PacketStarted});
+    for (int i = 0; i < 5000; ++i) w.Append(events::PacketStarted{.ts_ns = i});
     _exit(3);  // dies without Commit() and without running destructors
   }
   int status = 0;
@@ -296,7 +317,8 @@ TEST(TraceWriter, BlockRangeIndexAnswersQueueWindowLikeAFullScan) {
     // Mostly time-ordered with some out-of-order writes, as an importer might produce.
     for (int i = 0; i < 5000; ++i) {
       TimeNs ts = (i % 97 == 0) ? i * 10 - 3000 : i * 10;
-      w.Append({ts, EventKind::PacketStarted, static_cast<QueueId>(1 + i % 3), 0, 0, 0, i});
+      w.Append(events::PacketStarted{
+          .ts_ns = ts, .queue_id = static_cast<QueueId>(1 + i % 3), .packet_id = i});
     }
     w.Commit();
   }
