@@ -367,7 +367,9 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
   }
 }
 
-size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows) {
+LinkPaintCounts PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top,
+                           size_t max_arrows) {
+  LinkPaintCounts counts;
   const auto& doc = *ctx.doc;
   const auto& links = doc.model.links;
   const auto& to_ts = links.Column<&Link::to_ts>();
@@ -387,6 +389,7 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
     float ya = track_top[l.from_track];
     float yb = track_top[l.to_track];
     if (std::isnan(ya) || std::isnan(yb)) return;
+    ++counts.arrows;
     ya += BoxMiddle(doc, l.from_track, l.from_lane, s);
     yb += BoxMiddle(doc, l.to_track, l.to_lane, s);
     float xa = ctx.left + static_cast<float>(view.ToPx(l.from_ts));
@@ -406,7 +409,8 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
       const Link link = links[i];
       draw_link(link, is_selected(link));
     }
-    return in_range;
+    counts.in_range = in_range;
+    return counts;
   }
   // Too many to draw: only the selected item's arrows, found from the selection itself (a
   // frame never walks all links).
@@ -420,7 +424,8 @@ size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, 
   };
   if (sel.kind == state::SelectionKind::kWait) draw_wait(sel.index, false);
   if (sel.kind == state::SelectionKind::kCpuWait) draw_wait(sel.index, true);
-  return in_range;
+  counts.in_range = in_range;
+  return counts;
 }
 
 }  // namespace app::gui::timeline

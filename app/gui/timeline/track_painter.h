@@ -41,9 +41,17 @@ state::Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
 void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw, float top,
                 float height, bool expanded, TrackHit& hit);
 
+// What PaintLinks drew in one frame.
+struct LinkPaintCounts {
+  size_t in_range = 0;  // links ending in or shortly after the view
+  size_t arrows = 0;    // arrows drawn
+  size_t bundles = 0;   // bundles drawn (each standing for several links)
+};
+
 // Arrows from releasing signals to the waits they released, for links ending in or shortly
 // after the view. `track_top[t]` is the screen y of track t (NaN when not shown). Draws at most
-// `max_arrows`; returns how many links were in range (so the view can say when it held back).
-size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows);
+// `max_arrows`, and only the selected item's arrows when more are in range.
+LinkPaintCounts PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top,
+                           size_t max_arrows);
 
 }  // namespace app::gui::timeline

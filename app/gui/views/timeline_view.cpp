@@ -116,7 +116,8 @@ void TimelineView::Draw(state::Document& doc) {
     float top = area_min.y + row.y - m_scroll_y;
     track_top[row.index] = std::clamp(top, area_min.y - 11.0f * s, area_max.y);
   }
-  m_links_in_range = doc.view.show_arrows ? timeline::PaintLinks(ctx, track_top, MaxArrows()) : 0;
+  m_links = doc.view.show_arrows ? timeline::PaintLinks(ctx, track_top, MaxArrows())
+                                 : timeline::LinkPaintCounts{};
 
   // Selected range, bookmarks, cursor.
   const auto& lod = m_cache.view();
@@ -171,8 +172,8 @@ void TimelineView::Draw(state::Document& doc) {
                       ImVec2(area_max.x + scrollbar_w, bar_y + bar_h), IM_COL32(110, 115, 130, 200),
                       3.0f);
   }
-  if (m_links_in_range > MaxArrows() && doc.view.show_arrows) {
-    std::string note = fmt::format("{} arrows in view: zoom in to see them", m_links_in_range);
+  if (m_links.in_range > MaxArrows() && doc.view.show_arrows) {
+    std::string note = fmt::format("{} arrows in view: zoom in to see them", m_links.in_range);
     dl->AddText(ImVec2(area_min.x + 6 * s, area_max.y - ImGui::GetFontSize() - 4 * s),
                 IM_COL32(230, 230, 160, 220), note.c_str());
   }

@@ -22,6 +22,8 @@ class TimelineView {
   // Draws into the current ImGui window region (the caller sizes it).
   void Draw(state::Document& doc);
   const timeline::DrawCache& cache() const { return m_cache; }
+  // What the arrows of the last frame drew.
+  const timeline::LinkPaintCounts& links() const { return m_links; }
   // Frames in which the draw lists were rebuilt (view changed) since creation.
   uint64_t rebuilds() const { return m_rebuilds; }
   // Screen rectangle of the time area in the last frame (tests drive the mouse with it).
@@ -45,7 +47,7 @@ class TimelineView {
   bool m_press_range = false;  // the press asked for a range (right button, Shift, ruler)
   core::model::TimeNs m_drag_anchor = 0;
   state::TimeRange m_pan_origin;
-  size_t m_links_in_range = 0;
+  timeline::LinkPaintCounts m_links;
   ImVec2 m_area_min{}, m_area_max{};
 };
 
