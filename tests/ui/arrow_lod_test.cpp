@@ -32,11 +32,11 @@ int64_t Count(const std::filesystem::path& db, const std::string& sql) {
 // Links from `from_queue` to `to_queue` whose signal executed in [t0, t1], from the records.
 int64_t LinksBetween(const std::filesystem::path& db, uint32_t from_queue, uint32_t to_queue,
                      TimeNs t0, TimeNs t1) {
-  return Count(db, "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_signal_executed s "
-                   "ON s.signal_id = w.released_by_signal_id WHERE s.queue_id = " +
-                       std::to_string(from_queue) + " AND w.queue_id = " +
-                       std::to_string(to_queue) + " AND s.ts_ns BETWEEN " + std::to_string(t0) +
-                       " AND " + std::to_string(t1));
+  return Count(db,
+               "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_signal_executed s "
+               "ON s.signal_id = w.released_by_signal_id WHERE s.queue_id = " +
+                   std::to_string(from_queue) + " AND w.queue_id = " + std::to_string(to_queue) +
+                   " AND s.ts_ns BETWEEN " + std::to_string(t0) + " AND " + std::to_string(t1));
 }
 
 class DenseArrows : public ::testing::Test {
@@ -109,9 +109,9 @@ TEST_F(DenseArrows, SelectedItemsArrowsAreDrawnInFullAtFullZoomOut) {
   const uint32_t signal = r.waits[wait].signal;
   doc().view.selection = {state::SelectionKind::kSignal, signal, 0};
   m_window.Frame(m_main);
-  const int64_t released = Count(
-      m_db, "SELECT count(*) FROM fence_wait_unblocked WHERE released_by_signal_id = " +
-                std::to_string(r.signals[signal].signal_id));
+  const int64_t released =
+      Count(m_db, "SELECT count(*) FROM fence_wait_unblocked WHERE released_by_signal_id = " +
+                      std::to_string(r.signals[signal].signal_id));
   ASSERT_GE(released, 1);
   EXPECT_EQ(static_cast<int64_t>(m_main.timeline().links().highlighted), released);
 }
@@ -173,15 +173,20 @@ TEST(VsyncLines, OneLinePerVsyncMarkerAcrossTheAdaptersRows) {
     const TimeNs period = 16'666'667;
     for (int64_t f = 0; f < 60; ++f) {
       const TimeNs t = 1'000'000 + f * period;
-      w.Append(ev::PacketSubmitted{.ts_ns = t, .queue_id = queue, .thread_id = thread,
-                                   .packet_id = f + 1, .planned_duration_ns = 5'000'000});
+      w.Append(ev::PacketSubmitted{.ts_ns = t,
+                                   .queue_id = queue,
+                                   .thread_id = thread,
+                                   .packet_id = f + 1,
+                                   .planned_duration_ns = 5'000'000});
       w.Append(ev::PacketStarted{.ts_ns = t + 1'000'000, .queue_id = queue, .packet_id = f + 1});
-      w.Append(
-          ev::PacketCompleted{.ts_ns = t + 6'000'000, .queue_id = queue, .packet_id = f + 1});
-      w.Append(ev::Marker{.ts_ns = t + 7'000'000, .thread_id = thread, .name_sid = present_name,
-                          .adapter_id = gpu, .marker_type = 2});
-      w.Append(ev::Marker{.ts_ns = t + 10'000'000, .name_sid = vsync_name, .adapter_id = gpu,
-                          .marker_type = 1});
+      w.Append(ev::PacketCompleted{.ts_ns = t + 6'000'000, .queue_id = queue, .packet_id = f + 1});
+      w.Append(ev::Marker{.ts_ns = t + 7'000'000,
+                          .thread_id = thread,
+                          .name_sid = present_name,
+                          .adapter_id = gpu,
+                          .marker_type = 2});
+      w.Append(ev::Marker{
+          .ts_ns = t + 10'000'000, .name_sid = vsync_name, .adapter_id = gpu, .marker_type = 1});
       vsyncs.push_back(t + 10'000'000);
     }
     w.Commit();

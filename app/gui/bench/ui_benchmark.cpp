@@ -103,12 +103,12 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     std::filesystem::remove(path);
   }
   out << fmt::format("every open trace holds {:.2f} MB whatever its size\n", fixed_bytes / 1e6);
-  out << fmt::format("{:>11} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8} | {:>22} | {:>22} | {:>13} "
-                     "| {:>24}\n",
-                     "workload", "events", "load s", "RSS B/ev", "net B/ev", "trace B/ev",
-                     "recon B/ev", "UI B/ev", "zoomed out ms (move/still)",
-                     "1 ms window ms (move/still)", "draw items",
-                     "zoomed out links/arrows/bundles");
+  out << fmt::format(
+      "{:>11} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8} | {:>22} | {:>22} | {:>13} "
+      "| {:>24}\n",
+      "workload", "events", "load s", "RSS B/ev", "net B/ev", "trace B/ev", "recon B/ev", "UI B/ev",
+      "zoomed out ms (move/still)", "1 ms window ms (move/still)", "draw items",
+      "zoomed out links/arrows/bundles");
   // One case: `write` writes the trace to the path given and returns its record count.
   auto run_case = [&](const char* workload,
                       const std::function<uint64_t(const std::filesystem::path&)>& write) {
@@ -162,14 +162,15 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     return c;
   };
   for (uint64_t n : event_counts) {
-    results.push_back(run_case(
-        "frames", [n](const std::filesystem::path& path) { return WriteSyntheticWorkload(path, n); }));
+    results.push_back(run_case("frames", [n](const std::filesystem::path& path) {
+      return WriteSyntheticWorkload(path, n);
+    }));
   }
   std::optional<UiBenchCase> dense_result;
   if (dense_wait_events > 0) {
     DenseWaitWorkload dense;
-    dense.steps = std::max<uint64_t>(
-        2, dense_wait_events / (dense.streams * kDenseWaitRecordsPerStreamStep));
+    dense.steps =
+        std::max<uint64_t>(2, dense_wait_events / (dense.streams * kDenseWaitRecordsPerStreamStep));
     dense_result = run_case("dense waits", [&dense](const std::filesystem::path& path) {
       return WriteDenseWaitWorkload(path, dense);
     });
@@ -189,11 +190,12 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     out << fmt::format("worst frame {:.3f} ms (target <= 8 ms)\n", worst);
   }
   if (dense_result) {
-    out << fmt::format("dense waits: {} links in view at full zoom-out drawn as {} arrows and {} "
-                       "bundles; frame {:.3f} ms moving, {:.3f} ms still\n",
-                       dense_result->zoomed_out_links, dense_result->zoomed_out_arrows,
-                       dense_result->zoomed_out_bundles, dense_result->zoomed_out_moving_ms,
-                       dense_result->zoomed_out_still_ms);
+    out << fmt::format(
+        "dense waits: {} links in view at full zoom-out drawn as {} arrows and {} "
+        "bundles; frame {:.3f} ms moving, {:.3f} ms still\n",
+        dense_result->zoomed_out_links, dense_result->zoomed_out_arrows,
+        dense_result->zoomed_out_bundles, dense_result->zoomed_out_moving_ms,
+        dense_result->zoomed_out_still_ms);
   }
   out << "RSS B/ev = resident growth of the process from loading, per event (target <= 32); "
          "net B/ev = the same less what every open trace holds; of which trace B/ev = the event "

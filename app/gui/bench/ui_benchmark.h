@@ -15,7 +15,7 @@
 namespace app::gui::bench {
 
 struct UiBenchCase {
-  const char* workload = "";        // "frames" (synthetic_workload.h) or "dense waits"
+  const char* workload = "";  // "frames" (synthetic_workload.h) or "dense waits"
   uint64_t events = 0;
   double load_seconds = 0;          // LoadTrace + reconstruction + timeline model
   double rss_bytes_per_event = 0;   // resident growth from loading, per event

@@ -124,8 +124,8 @@ LinkPaintCounts PaintLinks(const PaintContext& ctx, const DrawCache& cache,
       auto& row = taken[track];
       if (row.empty()) row.assign(slots, 0);
       const auto first = static_cast<size_t>(std::max(0.0f, (x0 - left) / kLabelSlotPx));
-      const auto last = std::min(slots - 1,
-                                 static_cast<size_t>(std::max(0.0f, (x1 - left) / kLabelSlotPx)));
+      const auto last =
+          std::min(slots - 1, static_cast<size_t>(std::max(0.0f, (x1 - left) / kLabelSlotPx)));
       for (size_t k = first; k <= last; ++k) {
         if (row[k]) return false;
       }
@@ -198,9 +198,9 @@ std::vector<AdapterRows> AdapterStretches(const TimelineModel& model, const std:
   AdapterRows current;
   bool open = false;
   for (const Row& row : rows) {
-    const int adapter =
-        !row.group && static_cast<size_t>(row.index) < adapter_of.size() ? adapter_of[row.index]
-                                                                          : -1;
+    const int adapter = !row.group && static_cast<size_t>(row.index) < adapter_of.size()
+                            ? adapter_of[row.index]
+                            : -1;
     const float y0 = origin_y + row.y;
     const float y1 = y0 + row.height;
     if (open && !row.group && adapter == current.adapter) {

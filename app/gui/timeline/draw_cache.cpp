@@ -29,8 +29,13 @@ void CounterPerBucket(const CounterRow& row, const LodView& view, float width_px
 
 bool DrawCache::Update(const state::Document& doc, float width_px, float min_width_px,
                        float rate_bucket_px, const ArrowLod& arrow_lod) {
-  Key key{&doc,         doc.view.visible,  width_px, min_width_px, doc.view.layout_generation,
-          arrow_lod.near_px, arrow_lod.max_bundle_px};
+  Key key{&doc,
+          doc.view.visible,
+          width_px,
+          min_width_px,
+          doc.view.layout_generation,
+          arrow_lod.near_px,
+          arrow_lod.max_bundle_px};
   if (m_valid && key == m_key) return false;
   m_key = key;
   m_valid = true;

@@ -33,8 +33,7 @@ LinkIndex BuildLinkIndex(const LinkTable& links) {
     pair.to_track = to_track[order[k]];
     ts.clear();
     members.clear();
-    for (; k < n && from_track[order[k]] == pair.from_track &&
-           to_track[order[k]] == pair.to_track;
+    for (; k < n && from_track[order[k]] == pair.from_track && to_track[order[k]] == pair.to_track;
          ++k) {
       const uint32_t l = order[k];
       ts.push_back(from_ts[l]);
@@ -56,8 +55,8 @@ LinkIndex BuildLinkIndex(const LinkTable& links) {
 }
 
 size_t LinkIndex::HeapBytes() const {
-  size_t bytes = pairs.capacity() * sizeof(LinkPair) + by_signal.HeapBytes() +
-                 by_signal_link.HeapBytes();
+  size_t bytes =
+      pairs.capacity() * sizeof(LinkPair) + by_signal.HeapBytes() + by_signal_link.HeapBytes();
   for (const auto& p : pairs) bytes += p.from_ts.HeapBytes() + p.links.HeapBytes();
   return bytes;
 }

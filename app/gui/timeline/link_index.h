@@ -24,14 +24,14 @@ struct Link {
   TimeNs to_ts = 0;
   int from_track = -1;
   int to_track = -1;
-  uint32_t wait = 0;    // index into waits (cpu = false) or cpu_waits (cpu = true)
-  uint32_t signal = 0;  // index into signals
+  uint32_t wait = 0;       // index into waits (cpu = false) or cpu_waits (cpu = true)
+  uint32_t signal = 0;     // index into signals
   uint32_t from_lane = 0;  // index into tracks[from_track].lanes
   uint32_t to_lane = 0;    // index into tracks[to_track].lanes
   bool cpu = false;
   static constexpr auto kPackedFields =
-      std::make_tuple(&Link::from_ts, &Link::to_ts, &Link::from_track, &Link::to_track,
-                      &Link::wait, &Link::signal, &Link::from_lane, &Link::to_lane, &Link::cpu);
+      std::make_tuple(&Link::from_ts, &Link::to_ts, &Link::from_track, &Link::to_track, &Link::wait,
+                      &Link::signal, &Link::from_lane, &Link::to_lane, &Link::cpu);
 };
 
 // Links sorted by to_ts (TimelineModel::links).

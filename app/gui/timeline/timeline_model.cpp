@@ -84,9 +84,10 @@ MarkLane MakeMarks(MarkKind kind, uint32_t queue, const Items& items, const Reco
     std::vector<uint8_t> marker_type;
     marker_type.reserve(item_list.size());
     for (uint32_t e : item_list) {
-      marker_type.push_back(store.events.kind[e] == core::model::EventKind::Marker
-                                ? static_cast<uint8_t>(std::min<uint32_t>(store.events.flags[e], 255))
-                                : kMarkerText);
+      marker_type.push_back(
+          store.events.kind[e] == core::model::EventKind::Marker
+              ? static_cast<uint8_t>(std::min<uint32_t>(store.events.flags[e], 255))
+              : kMarkerText);
     }
     marks.marker_type.Assign(marker_type);
   }

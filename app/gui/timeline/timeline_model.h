@@ -149,7 +149,7 @@ struct TimelineModel {
   TimeNs end = 0;
   std::vector<TrackGroup> groups;
   std::vector<Track> tracks;  // in tree order: a group's tracks follow the group's header
-  LinkTable links;  // sorted by to_ts
+  LinkTable links;            // sorted by to_ts
   TimeNs longest_link_ns = 0;
   LinkIndex link_index;    // the links per pair of rows and per signal
   VsyncLines vsync_lines;  // each adapter's vsync markers, and the adapter of each row

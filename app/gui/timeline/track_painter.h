@@ -1,6 +1,6 @@
 // The Draw half of the timeline: paints one track's prepared draw items (draw_cache.h) and
-// reports what lies under the mouse (the arrows: arrow_painter.h). Reads only the draw lists and the
-// items they name; never walks a track's events.
+// reports what lies under the mouse (the arrows: arrow_painter.h). Reads only the draw lists and
+// the items they name; never walks a track's events.
 #pragma once
 
 #include <imgui.h>

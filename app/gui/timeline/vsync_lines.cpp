@@ -45,8 +45,8 @@ VsyncLines BuildVsyncLines(const core::store::TraceStore& store, const std::vect
 }
 
 size_t VsyncLines::HeapBytes() const {
-  size_t bytes = adapters.capacity() * sizeof(AdapterVsyncs) +
-                 adapter_of_track.capacity() * sizeof(int);
+  size_t bytes =
+      adapters.capacity() * sizeof(AdapterVsyncs) + adapter_of_track.capacity() * sizeof(int);
   for (const auto& a : adapters) bytes += a.ts.HeapBytes();
   return bytes;
 }

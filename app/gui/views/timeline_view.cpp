@@ -121,11 +121,11 @@ void TimelineView::Draw(state::Document& doc) {
     float top = area_min.y + row.y - m_scroll_y;
     track_top[row.index] = std::clamp(top, area_min.y - 11.0f * s, area_max.y);
   }
-  m_vsync_lines = doc.view.show_vsync
-                      ? timeline::PaintVsyncLines(
-                            ctx, m_cache,
-                            timeline::AdapterStretches(doc.model, rows, area_min.y - m_scroll_y))
-                      : 0;
+  m_vsync_lines =
+      doc.view.show_vsync
+          ? timeline::PaintVsyncLines(
+                ctx, m_cache, timeline::AdapterStretches(doc.model, rows, area_min.y - m_scroll_y))
+          : 0;
   // The arrows of the box under the mouse are drawn in full.
   const state::Selection hovered_item =
       hit.valid && hit.folded <= 1 ? hit.selection : state::Selection{};

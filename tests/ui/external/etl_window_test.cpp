@@ -29,8 +29,8 @@ class EtlWindow : public ::testing::Test {
   void SetUp() override {
     m_db = m_dir / "etl.db";
     const auto zip = test_support::SharedDir() / "traces/external/gpuvis/windows_etl.zip";
-    auto r = test_support::RunFencescope("import '" + zip.string() + "' -o '" + m_db.string() +
-                                         "'");
+    auto r =
+        test_support::RunFencescope("import '" + zip.string() + "' -o '" + m_db.string() + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     m_main.OpenNow(m_db);
     ASSERT_NE(m_main.document(), nullptr);
