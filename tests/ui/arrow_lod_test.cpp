@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/gui/bench/dense_wait_workload.h"
+#include "app/gui/timeline/track_layout.h"
 #include "app/gui/views/main_window.h"
 #include "core/model/event_types.h"
 #include "core/store/query.h"
@@ -145,6 +146,44 @@ TEST_F(DenseArrows, ZoomingInSeparatesABundleIntoItsArrows) {
   EXPECT_EQ(static_cast<int64_t>(singles),
             LinksBetween(m_db, QueueOf(from), QueueOf(to), view.start, view.end));
   EXPECT_GE(singles, 5u);
+}
+
+TEST_F(DenseArrows, HoveringAWaitBoxDrawsItsArrow) {
+  // Zoomed in on one step (period 400 us; its waits last 3 us from 1 us in), so that wait
+  // boxes are single items; the mouse on the first one of the top row.
+  const TimeNs period = 400'000;
+  const TimeNs step = (doc().view.trace.start + doc().view.trace.Length() / 2) / period * period;
+  doc().view.visible = {step - 5'000, step + 45'000};
+  m_window.Frames(m_main, 2);
+  const float s = ImGui::GetFontSize() / 15.0f;  // the timeline's DPI factor
+  const auto rows = timeline::LayoutRows(doc().model, doc().view, s);
+  const ImVec2 area = m_main.timeline().area_min();
+  ImVec2 box{-1, -1};
+  uint32_t wait = 0;
+  for (const auto& row : rows) {
+    if (row.group) continue;
+    const auto& track = doc().model.tracks[row.index];
+    for (size_t l = 0; l < track.lanes.size() && box.x < 0; ++l) {
+      if (track.lanes[l].kind != timeline::LaneKind::kWaits) continue;
+      for (const auto& d : cache().Track(row.index).lanes[l]) {
+        if (d.count != 1 || d.x0 < 0 || d.x1 > width() || d.x1 - d.x0 < 4) continue;
+        box = {area.x + (d.x0 + d.x1) / 2,
+               area.y + row.y + timeline::LaneOffset(track, l, s, row.expanded) +
+                   timeline::LaneHeight(track.lanes[l].kind, s) / 2};
+        wait = track.lanes[l].items[d.first];
+        break;
+      }
+    }
+    if (box.x >= 0) break;
+  }
+  ASSERT_GE(box.x, 0) << "no single wait box in view";
+  ImGui::GetIO().MousePos = box;
+  m_window.Frames(m_main, 2);
+  const int64_t releasing = Count(
+      m_db, "SELECT count(*) FROM fence_wait_unblocked WHERE released_by_signal_id != 0 AND "
+            "wait_id = " + std::to_string(doc().analysis.recon.waits[wait].wait_id));
+  EXPECT_EQ(static_cast<int64_t>(m_main.timeline().links().hovered), releasing);
+  EXPECT_EQ(releasing, 1);
 }
 
 TEST_F(DenseArrows, HiddenArrowsBuildNothing) {
