@@ -26,17 +26,22 @@ void RegisterBenchUi(CLI::App& app) {
   auto* cmd = bench->add_subcommand(
       "ui",
       "Timeline frames built headless: ms per frame zoomed out and in a 1 ms window, "
-      "resident bytes per event");
+      "resident bytes per event, draw items and arrows");
   auto events = std::make_shared<std::vector<uint64_t>>();
   auto frames = std::make_shared<int>(40);
   cmd->add_option("--events", *events, "Event counts to measure (default: 10000 1000000 10000000)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{10'000'000'000}));
   cmd->add_option("--frames", *frames, "Frames measured per case (default 40)")
       ->check(CLI::Range(1, 100000));
-  cmd->callback([events, frames] {
+  auto dense = std::make_shared<uint64_t>(200'000);
+  cmd->add_option("--dense-waits", *dense,
+                  "Events of the dense-waits case, 8 streams each waiting on its neighbour "
+                  "every 400 us (default 200000; 0: none)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{100'000'000}));
+  cmd->callback([events, frames, dense] {
     std::vector<uint64_t> counts = *events;
     if (counts.empty()) counts = {10'000, 1'000'000, 10'000'000};
-    gui::bench::RunUiBenchmark(counts, *frames, std::cout);
+    gui::bench::RunUiBenchmark(counts, *frames, std::cout, *dense);
   });
 }
 

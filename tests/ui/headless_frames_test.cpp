@@ -15,24 +15,14 @@
 #include "core/store/trace_writer.h"
 #include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
+#include "tests/ui/headless_window.h"
 
 namespace {
 
 using namespace app::gui;  // NOLINT
 using core::model::EventKind;
 
-class HeadlessImGui {
- public:
-  void Frame(views::MainWindow& main) {
-    ImGui::NewFrame();
-    main.DrawFrame();
-    ImGui::Render();
-    main.ApplyRequests();
-  }
-
- private:
-  platform::HeadlessContext m_context{1280, 800};
-};
+using HeadlessImGui = test_support::HeadlessWindow;
 
 // A renderer without vertex offsets (OpenGL < 3.2) addresses 65536 vertices per draw list;
 // ImGui asserts when a list grows past that. Thousands of arrows in view (a 30K-event trace
@@ -380,10 +370,10 @@ TEST(TimelineModel, VsyncAndTextMarkersAreDrawn) {
       bool thread_track = track.kind == timeline::TrackKind::kThread;
       auto& out = thread_track ? on_thread : display;
       auto& flags = thread_track ? thread_vsync : display_vsync;
-      ASSERT_EQ(marks.vsync.size(), marks.size());
+      ASSERT_EQ(marks.marker_type.size(), marks.size());
       for (size_t i = 0; i < marks.size(); ++i) {
         out.push_back(marks.Time(i));
-        flags.push_back(marks.vsync[i]);
+        flags.push_back(marks.marker_type[i]);
       }
     }
     for (const auto& lane : track.lanes) {

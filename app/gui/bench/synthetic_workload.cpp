@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "app/gui/bench/jitter.h"
 #include "core/store/trace_writer.h"
 
 namespace app::gui::bench {
@@ -12,15 +13,6 @@ using namespace core::store;  // NOLINT
 
 constexpr TimeNs kFramePeriod = 1'000'000;
 constexpr TimeNs kUs = 1000;
-
-// Deterministic jitter in [0, range): a 64-bit LCG, so runs are identical everywhere.
-struct Jitter {
-  uint64_t state = 0x9E3779B97F4A7C15ull;
-  TimeNs Next(TimeNs range) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<TimeNs>((state >> 33) % static_cast<uint64_t>(range));
-  }
-};
 
 }  // namespace
 

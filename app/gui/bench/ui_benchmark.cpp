@@ -9,7 +9,10 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
 
+#include "app/gui/bench/dense_wait_workload.h"
 #include "app/gui/bench/synthetic_workload.h"
 #include "app/gui/platform/headless_context.h"
 #include "app/gui/views/main_window.h"
@@ -63,7 +66,7 @@ double MeasureFrames(views::MainWindow& main, int frames, bool moving, float wid
 }  // namespace
 
 std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_counts, int frames,
-                                        std::ostream& out) {
+                                        std::ostream& out, uint64_t dense_wait_events) {
   frames = std::max(frames, 1);
   platform::HeadlessContext context(1600, 1000);
   ImGuiIO& io = ImGui::GetIO();
@@ -100,14 +103,19 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     std::filesystem::remove(path);
   }
   out << fmt::format("every open trace holds {:.2f} MB whatever its size\n", fixed_bytes / 1e6);
-  out << fmt::format("{:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8} | {:>22} | {:>22} | {:>13}\n",
-                     "events", "load s", "RSS B/ev", "net B/ev", "trace B/ev", "recon B/ev",
-                     "UI B/ev", "zoomed out ms (move/still)", "1 ms window ms (move/still)",
-                     "draw items");
-  for (uint64_t n : event_counts) {
+  out << fmt::format(
+      "{:>11} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8} | {:>22} | {:>22} | {:>13} "
+      "| {:>24}\n",
+      "workload", "events", "load s", "RSS B/ev", "net B/ev", "trace B/ev", "recon B/ev", "UI B/ev",
+      "zoomed out ms (move/still)", "1 ms window ms (move/still)", "draw items",
+      "zoomed out links/arrows/bundles");
+  // One case: `write` writes the trace to the path given and returns its record count.
+  auto run_case = [&](const char* workload,
+                      const std::function<uint64_t(const std::filesystem::path&)>& write) {
     UiBenchCase c;
-    auto path = dir / fmt::format("fencescope-bench-ui-{}-{}.db", n, getpid());
-    c.events = WriteSyntheticWorkload(path, n);
+    c.workload = workload;
+    auto path = dir / fmt::format("fencescope-bench-ui-{}.db", getpid());
+    c.events = write(path);
     std::unique_ptr<state::Document> doc;
     auto t0 = Clock::now();
     const size_t growth = load_measured(path, doc);
@@ -131,6 +139,10 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     c.zoomed_out_moving_ms = MeasureFrames(main, frames, true, width);
     c.zoomed_out_still_ms = MeasureFrames(main, frames, false, width);
     c.zoomed_out_items = main.timeline().cache().items();
+    const auto& links = main.timeline().links();
+    c.zoomed_out_links = links.in_range;
+    c.zoomed_out_arrows = links.arrows;
+    c.zoomed_out_bundles = links.bundles;
     const auto mid = view.trace.start + view.trace.Length() / 2;
     view.visible = {mid, mid + 1'000'000};
     c.window_1ms_moving_ms = MeasureFrames(main, frames, true, width);
@@ -139,15 +151,29 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     // Draw lists: the items of the last rebuild, at their size.
     c.ui_bytes_per_event = static_cast<double>(model_bytes) / c.events;
     out << fmt::format(
-        "{:>10} {:>8.2f} {:>9.1f} {:>9.1f} {:>10.1f} {:>10.1f} {:>8.2f} | {:>10.3f} / {:>9.3f} | "
-        "{:>10.3f} / {:>9.3f} | {:>6} / {:>4}\n",
-        c.events, c.load_seconds, c.rss_bytes_per_event, c.net_bytes_per_event,
-        c.columns_bytes_per_event,
-        c.reconstruction_bytes_per_event, c.ui_bytes_per_event,
+        "{:>11} {:>10} {:>8.2f} {:>9.1f} {:>9.1f} {:>10.1f} {:>10.1f} {:>8.2f} | {:>10.3f} / "
+        "{:>9.3f} | {:>10.3f} / {:>9.3f} | {:>6} / {:>4} | {:>8} / {:>6} / {:>6}\n",
+        c.workload, c.events, c.load_seconds, c.rss_bytes_per_event, c.net_bytes_per_event,
+        c.columns_bytes_per_event, c.reconstruction_bytes_per_event, c.ui_bytes_per_event,
         c.zoomed_out_moving_ms, c.zoomed_out_still_ms, c.window_1ms_moving_ms,
-        c.window_1ms_still_ms, c.zoomed_out_items, c.window_1ms_items);
+        c.window_1ms_still_ms, c.zoomed_out_items, c.window_1ms_items, c.zoomed_out_links,
+        c.zoomed_out_arrows, c.zoomed_out_bundles);
     out.flush();
-    results.push_back(c);
+    return c;
+  };
+  for (uint64_t n : event_counts) {
+    results.push_back(run_case("frames", [n](const std::filesystem::path& path) {
+      return WriteSyntheticWorkload(path, n);
+    }));
+  }
+  std::optional<UiBenchCase> dense_result;
+  if (dense_wait_events > 0) {
+    DenseWaitWorkload dense;
+    dense.steps =
+        std::max<uint64_t>(2, dense_wait_events / (dense.streams * kDenseWaitRecordsPerStreamStep));
+    dense_result = run_case("dense waits", [&dense](const std::filesystem::path& path) {
+      return WriteDenseWaitWorkload(path, dense);
+    });
   }
   if (results.size() >= 2) {
     const auto& small = results.front();
@@ -163,9 +189,18 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
         large.window_1ms_moving_ms / small.window_1ms_moving_ms);
     out << fmt::format("worst frame {:.3f} ms (target <= 8 ms)\n", worst);
   }
+  if (dense_result) {
+    out << fmt::format(
+        "dense waits: {} links in view at full zoom-out drawn as {} arrows and {} "
+        "bundles; frame {:.3f} ms moving, {:.3f} ms still\n",
+        dense_result->zoomed_out_links, dense_result->zoomed_out_arrows,
+        dense_result->zoomed_out_bundles, dense_result->zoomed_out_moving_ms,
+        dense_result->zoomed_out_still_ms);
+  }
   out << "RSS B/ev = resident growth of the process from loading, per event (target <= 32); "
          "net B/ev = the same less what every open trace holds; of which trace B/ev = the event "
          "columns kept, recon B/ev = the reconstruction, UI B/ev = the timeline model\n";
+  if (dense_result) results.push_back(*dense_result);
   return results;
 }
 

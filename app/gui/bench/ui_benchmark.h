@@ -2,7 +2,9 @@
 // example_null pattern) over synthetic workloads of N events and prints CPU ms per frame (thread
 // CPU time, so other processes on the machine do not count) at full zoom-out and in a 1 ms
 // window, with the view moving every frame (the draw lists are rebuilt each frame: the worst
-// case) and standing still, and resident bytes per event.
+// case) and standing still, and resident bytes per event. A further case runs the same frames
+// over a trace dense in fence waits (dense_wait_workload.h), where thousands of
+// signal -> wait arrows are in view at full zoom-out.
 // Targets (issue 6): 10M events <= 2x the 10K frame time; <= 8 ms per frame; <= 32 B/event.
 #pragma once
 
@@ -13,6 +15,7 @@
 namespace app::gui::bench {
 
 struct UiBenchCase {
+  const char* workload = "";  // "frames" (synthetic_workload.h) or "dense waits"
   uint64_t events = 0;
   double load_seconds = 0;          // LoadTrace + reconstruction + timeline model
   double rss_bytes_per_event = 0;   // resident growth from loading, per event
@@ -26,10 +29,15 @@ struct UiBenchCase {
   double window_1ms_still_ms = 0;
   size_t zoomed_out_items = 0;  // draw items (spans + ticks) after LOD
   size_t window_1ms_items = 0;
+  // Arrows at full zoom-out: links in view, single arrows and bundles drawn.
+  size_t zoomed_out_links = 0;
+  size_t zoomed_out_arrows = 0;
+  size_t zoomed_out_bundles = 0;
 };
 
 // Runs every case, printing a line per case as it finishes and a summary against the targets.
+// `dense_wait_events`: size of the dense-waits case (0: none).
 std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_counts, int frames,
-                                        std::ostream& out);
+                                        std::ostream& out, uint64_t dense_wait_events = 0);
 
 }  // namespace app::gui::bench

@@ -43,6 +43,8 @@ Settings LoadSettings(const std::filesystem::path& file) {
         settings.show_fence_boxes = value == "1";
       } else if (key == "show_rate_curve") {
         settings.show_rate_curve = value == "1";
+      } else if (key == "show_vsync") {
+        settings.show_vsync = value == "1";
       } else if (key == "last_scenario") {
         settings.last_scenario = value;
       } else if (key == "last_seed") {
@@ -65,6 +67,7 @@ bool SaveSettings(const Settings& settings, const std::filesystem::path& file) {
   out << "show_arrows = " << (settings.show_arrows ? 1 : 0) << "\n";
   out << "show_fence_boxes = " << (settings.show_fence_boxes ? 1 : 0) << "\n";
   out << "show_rate_curve = " << (settings.show_rate_curve ? 1 : 0) << "\n";
+  out << "show_vsync = " << (settings.show_vsync ? 1 : 0) << "\n";
   out << "last_scenario = " << settings.last_scenario << "\n";
   out << "last_seed = " << settings.last_seed << "\n";
   return WriteTextFileAtomically(file, out.str());

@@ -17,6 +17,7 @@ struct Settings {
   bool show_arrows = true;
   bool show_fence_boxes = true;
   bool show_rate_curve = true;
+  bool show_vsync = true;
   // Simulate dialog defaults.
   std::string last_scenario = "default";
   int64_t last_seed = 1;

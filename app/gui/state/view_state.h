@@ -65,6 +65,7 @@ struct ViewState {
   bool show_arrows = true;
   bool show_fence_boxes = true;
   bool show_rate_curve = true;
+  bool show_vsync = true;          // vsync lines across each adapter's rows
   uint64_t layout_generation = 0;  // bump when order / visibility / toggles change
 };
 

@@ -28,8 +28,14 @@ void CounterPerBucket(const CounterRow& row, const LodView& view, float width_px
 }
 
 bool DrawCache::Update(const state::Document& doc, float width_px, float min_width_px,
-                       float rate_bucket_px) {
-  Key key{&doc, doc.view.visible, width_px, min_width_px, doc.view.layout_generation};
+                       float rate_bucket_px, const ArrowLod& arrow_lod) {
+  Key key{&doc,
+          doc.view.visible,
+          width_px,
+          min_width_px,
+          doc.view.layout_generation,
+          arrow_lod.near_px,
+          arrow_lod.max_bundle_px};
   if (m_valid && key == m_key) return false;
   m_key = key;
   m_valid = true;
@@ -81,6 +87,20 @@ bool DrawCache::Update(const state::Document& doc, float width_px, float min_wid
     } else {
       CounterPerBucket(track.counter, m_view, width_px, rate_bucket_px, draw.counter);
     }
+  }
+  m_arrows.clear();
+  m_arrow_links = 0;
+  if (doc.view.show_arrows) {
+    FoldLinks(model.links, model.link_index, m_view, doc.view.track_hidden, arrow_lod, m_arrows);
+    for (const ArrowDraw& a : m_arrows) m_arrow_links += a.count;
+  }
+  const auto& vsync = model.vsync_lines;
+  m_vsyncs.resize(vsync.adapters.size());
+  LodView vsync_view = m_view;
+  vsync_view.min_width_px = kVsyncMinGapPx * min_width_px / 3.0f;
+  for (size_t a = 0; a < vsync.adapters.size(); ++a) {
+    m_vsyncs[a].clear();
+    if (doc.view.show_vsync) FoldMarksOf(vsync.adapters[a], vsync_view, m_vsyncs[a]);
   }
   return true;
 }

@@ -81,14 +81,17 @@ MarkLane MakeMarks(MarkKind kind, uint32_t queue, const Items& items, const Reco
   marks.items.Assign(item_list);
   marks.ts.Assign(ts);
   if (kind == MarkKind::kMarkers) {
-    // marker_type 1: VSync
-    std::vector<uint8_t> vsync;
-    vsync.reserve(item_list.size());
+    // marker_type (0 text, 1 vsync, 2 present); instants are text
+    std::vector<uint8_t> marker_type;
+    marker_type.reserve(item_list.size());
     for (uint32_t e : item_list) {
-      vsync.push_back(store.events.kind[e] == core::model::EventKind::Marker &&
-                      core::model::events::Marker::At(store.events, e).marker_type == 1);
+      marker_type.push_back(
+          store.events.kind[e] == core::model::EventKind::Marker
+              ? static_cast<uint8_t>(std::min<uint32_t>(
+                    core::model::events::Marker::At(store.events, e).marker_type, 255))
+              : kMarkerText);
     }
-    marks.vsync.Assign(vsync);
+    marks.marker_type.Assign(marker_type);
   }
   return marks;
 }
@@ -458,6 +461,8 @@ TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& 
   b.AddThreads(true);
   if (!r.mode_changes.empty()) b.AddBackgroundGroup();
   b.AddLinks();
+  b.model.link_index = BuildLinkIndex(b.model.links);
+  b.model.vsync_lines = BuildVsyncLines(store, b.model.tracks);
   return std::move(b.model);
 }
 
@@ -509,14 +514,14 @@ uint32_t CounterRow::MaxIn(TimeNs t0, TimeNs t1) const {
 
 size_t TimelineModel::HeapBytes() const {
   size_t bytes = groups.capacity() * sizeof(TrackGroup) + tracks.capacity() * sizeof(Track) +
-                 links.HeapBytes();
+                 links.HeapBytes() + link_index.HeapBytes() + vsync_lines.HeapBytes();
   for (const auto& t : tracks) {
     bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
     for (const auto& l : t.lanes) {
       bytes += l.items.HeapBytes() + l.start.HeapBytes() + l.end.HeapBytes() + l.names.HeapBytes();
     }
     for (const auto& m : t.marks) {
-      bytes += m.items.HeapBytes() + m.ts.HeapBytes() + m.vsync.HeapBytes();
+      bytes += m.items.HeapBytes() + m.ts.HeapBytes() + m.marker_type.HeapBytes();
     }
     bytes += t.counter.ts.HeapBytes() + t.counter.values.HeapBytes() +
              t.counter.block_max.capacity() * sizeof(uint32_t);

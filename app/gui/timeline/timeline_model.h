@@ -24,6 +24,8 @@
 #include <tuple>
 #include <vector>
 
+#include "app/gui/timeline/link_index.h"
+#include "app/gui/timeline/vsync_lines.h"
 #include "core/analysis/reconstruction.h"
 #include "core/store/packed_column.h"
 #include "core/store/packed_table.h"
@@ -57,6 +59,11 @@ enum class MarkKind : uint8_t {
   kMarkers,      // items index TraceStore::events (marker and instant records, e.g. VSync)
 };
 
+// marker.marker_type values (schemas/event_kinds.sql).
+constexpr uint8_t kMarkerText = 0;
+constexpr uint8_t kMarkerVsync = 1;
+constexpr uint8_t kMarkerPresent = 2;
+
 // Lanes and marks are read-only once built; their columns are bit-packed
 // (core/store/packed_column.h): times of neighbouring spans share their high bits, and item
 // indices of one lane grow slowly, so a span takes about 7 bytes instead of 20.
@@ -89,9 +96,9 @@ struct MarkLane {
   uint32_t queue = 0;              // for kPreemptions
   PackedColumn<uint32_t> items;    // what instant i draws (see MarkKind)
   PackedColumn<TimeNs> ts;         // sorted
-  // kMarkers: 1 when the marker is a VSync (marker.flags 1), so drawing never needs the raw
-  // records. Empty for other kinds.
-  PackedColumn<uint8_t> vsync;
+  // kMarkers: the marker's marker_type (kMarkerText, kMarkerVsync, kMarkerPresent; instants are
+  // text), so drawing never needs the raw records. Empty for other kinds.
+  PackedColumn<uint8_t> marker_type;
   size_t size() const { return ts.size(); }
   TimeNs Time(size_t i) const { return ts[i]; }
   size_t FirstAtOrAfter(size_t lo, TimeNs t) const { return ts.LowerBound(t, lo); }
@@ -137,31 +144,15 @@ struct TrackGroup {
   int depth = 0;
 };
 
-// A dependency arrow: from the end of the signal box that released a wait to the end of the
-// wait box, each on the lane that draws the box (a CPU signal is a tick on its thread's mark
-// row: from_lane = that track's lanes.size()).
-struct Link {
-  TimeNs from_ts = 0;
-  TimeNs to_ts = 0;
-  int from_track = -1;
-  int to_track = -1;
-  uint32_t wait = 0;    // index into waits (cpu = false) or cpu_waits (cpu = true)
-  uint32_t signal = 0;  // index into signals
-  uint32_t from_lane = 0;  // index into tracks[from_track].lanes
-  uint32_t to_lane = 0;    // index into tracks[to_track].lanes
-  bool cpu = false;
-  static constexpr auto kPackedFields =
-      std::make_tuple(&Link::from_ts, &Link::to_ts, &Link::from_track, &Link::to_track,
-                      &Link::wait, &Link::signal, &Link::from_lane, &Link::to_lane, &Link::cpu);
-};
-
 struct TimelineModel {
   TimeNs start = 0;
   TimeNs end = 0;
   std::vector<TrackGroup> groups;
   std::vector<Track> tracks;  // in tree order: a group's tracks follow the group's header
-  core::store::PackedTable<Link> links;  // sorted by to_ts
+  LinkTable links;            // sorted by to_ts
   TimeNs longest_link_ns = 0;
+  LinkIndex link_index;    // the links per pair of rows and per signal
+  VsyncLines vsync_lines;  // each adapter's vsync markers, and the adapter of each row
 
   // Heap bytes held by the model (lists of indices), for the bench.
   size_t HeapBytes() const;

@@ -115,7 +115,14 @@ MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_
     case MarkKind::kTdrs:
       return MarkStyle::kError;
     case MarkKind::kMarkers:
-      return marks.vsync[item] != 0 ? MarkStyle::kVsync : MarkStyle::kMarker;
+      switch (marks.marker_type[item]) {
+        case kMarkerVsync:
+          return MarkStyle::kVsync;
+        case kMarkerPresent:
+          return MarkStyle::kPresent;
+        default:
+          return MarkStyle::kMarker;
+      }
   }
   return MarkStyle::kMarker;
 }
@@ -130,23 +137,6 @@ void DrawTextClipped(ImDrawList* draw, float x0, float x1, float y, ImU32 color,
 
 bool Contains(ImVec2 p, float x0, float y0, float x1, float y1) {
   return p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1;
-}
-
-// Height, below the track's top, of the middle of lane `lane` (the mark row when lane ==
-// lanes.size()). A lane folded away in a collapsed track points at the last lane of its kind
-// still shown.
-float BoxMiddle(const state::Document& doc, int track_index, uint32_t lane, float s) {
-  const Track& track = doc.model.tracks[track_index];
-  const auto& expanded = doc.view.track_expanded;
-  bool open = static_cast<size_t>(track_index) < expanded.size() && expanded[track_index];
-  if (lane >= track.lanes.size()) {
-    return LaneOffset(track, track.lanes.size(), s, open) + MarkRowHeight(track, s) / 2;
-  }
-  while (lane > 0 && !LaneShown(track.lanes[lane], open) &&
-         track.lanes[lane - 1].kind == track.lanes[lane].kind) {
-    --lane;
-  }
-  return LaneOffset(track, lane, s, open) + LaneHeight(track.lanes[lane].kind, s) / 2;
 }
 
 // The counter row whose top is at `y0`: a bar per bucket, scaled to the series' maximum, its
@@ -284,10 +274,18 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
           DrawTextClipped(dl, x0, x1, y0 + (y1 - y0 - ImGui::GetFontSize()) * 0.5f,
                           widgets::TextOn(fill), LabelOf(doc, lane, d.first));
         }
-        if (lane.kind == LaneKind::kRunSegments &&
-            doc.analysis.recon.queues[lane.queue].segments[lane.items[d.first]].preempted) {
-          dl->AddTriangleFilled(ImVec2(x1, y0), ImVec2(x1 - 5 * s, y0), ImVec2(x1, y0 + 5 * s),
-                                widgets::MarkColor(MarkStyle::kPreemption));
+        if (lane.kind == LaneKind::kRunSegments) {
+          const auto& r = doc.analysis.recon;
+          const auto& seg = r.queues[lane.queue].segments[lane.items[d.first]];
+          if (seg.preempted) {
+            dl->AddTriangleFilled(ImVec2(x1, y0), ImVec2(x1 - 5 * s, y0), ImVec2(x1, y0 + 5 * s),
+                                  widgets::MarkColor(MarkStyle::kPreemption));
+          } else if (x1 - x0 >= 8.0f * s && seg.packet != core::analysis::kNoIndex &&
+                     (r.packets[seg.packet].flags & core::model::kPacketPresent) != 0) {
+            // A present packet: a bar at its end, as GPUView marks the flip.
+            dl->AddRectFilled(ImVec2(x1 - 2 * s, y0), ImVec2(x1, y1),
+                              widgets::MarkColor(MarkStyle::kPresent));
+          }
         }
         Selection sel = SelectionOfSpan(doc, track, l, d.first);
         if (state::SelectionCovers(doc, doc.view.selection, sel)) {
@@ -365,62 +363,6 @@ void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw,
       }
     }
   }
-}
-
-size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows) {
-  const auto& doc = *ctx.doc;
-  const auto& links = doc.model.links;
-  const auto& to_ts = links.Column<&Link::to_ts>();
-  const LodView& view = *ctx.view;
-  const size_t first = to_ts.LowerBound(view.start);
-  const size_t last = to_ts.UpperBound(view.end + doc.model.longest_link_ns, first);
-  const size_t in_range = last - first;
-  const float s = ctx.scale;
-  const auto& sel = doc.view.selection;
-  auto is_selected = [&](const Link& l) {
-    return (sel.kind == state::SelectionKind::kWait && !l.cpu && l.wait == sel.index) ||
-           (sel.kind == state::SelectionKind::kCpuWait && l.cpu && l.wait == sel.index) ||
-           (sel.kind == state::SelectionKind::kSignal && l.signal == sel.index);
-  };
-  auto draw_link = [&](const Link& l, bool selected) {
-    if (l.from_ts > view.end || l.to_ts < view.start) return;
-    float ya = track_top[l.from_track];
-    float yb = track_top[l.to_track];
-    if (std::isnan(ya) || std::isnan(yb)) return;
-    ya += BoxMiddle(doc, l.from_track, l.from_lane, s);
-    yb += BoxMiddle(doc, l.to_track, l.to_lane, s);
-    float xa = ctx.left + static_cast<float>(view.ToPx(l.from_ts));
-    float xb = ctx.left + static_cast<float>(view.ToPx(l.to_ts));
-    ImU32 color = widgets::ArrowColor(selected);
-    if (!selected && in_range > 150) color = (color & 0x00FFFFFF) | (70u << 24);
-    float bend = std::max(std::abs(xb - xa) * 0.4f, 12.0f * s);
-    ctx.draw->AddBezierCubic(ImVec2(xa, ya), ImVec2(xa + bend, ya), ImVec2(xb - bend, yb),
-                             ImVec2(xb, yb), color, selected ? 2.0f * s : 1.0f * s);
-    float dir = yb >= ya ? -1.0f : 1.0f;
-    ctx.draw->AddTriangleFilled(ImVec2(xb, yb), ImVec2(xb - 6 * s, yb + dir * 3 * s),
-                                ImVec2(xb - 6 * s, yb - dir * 3 * s), color);
-    ctx.draw->AddCircleFilled(ImVec2(xa, ya), 2.0f * s, color);
-  };
-  if (in_range <= max_arrows) {
-    for (size_t i = first; i < last; ++i) {
-      const Link link = links[i];
-      draw_link(link, is_selected(link));
-    }
-    return in_range;
-  }
-  // Too many to draw: only the selected item's arrows, found from the selection itself (a
-  // frame never walks all links).
-  const auto& r = doc.analysis.recon;
-  auto draw_wait = [&](uint32_t wait, bool cpu) {
-    TimeNs to = cpu ? r.cpu_waits[wait].released : r.waits[wait].unblocked;
-    for (size_t i = to_ts.LowerBound(to); i < to_ts.size() && to_ts[i] == to; ++i) {
-      const Link link = links[i];
-      if (link.wait == wait && link.cpu == cpu) draw_link(link, true);
-    }
-  };
-  if (sel.kind == state::SelectionKind::kWait) draw_wait(sel.index, false);
-  if (sel.kind == state::SelectionKind::kCpuWait) draw_wait(sel.index, true);
-  return in_range;
 }
 
 }  // namespace app::gui::timeline

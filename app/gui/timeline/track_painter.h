@@ -1,6 +1,6 @@
-// The Draw half of the timeline: paints one track's prepared draw items (draw_cache.h) and the
-// dependency arrows, and reports what lies under the mouse. Reads only the draw lists and the
-// items they name; never walks a track's events.
+// The Draw half of the timeline: paints one track's prepared draw items (draw_cache.h) and
+// reports what lies under the mouse (the arrows: arrow_painter.h). Reads only the draw lists and
+// the items they name; never walks a track's events.
 #pragma once
 
 #include <imgui.h>
@@ -29,6 +29,7 @@ struct TrackHit {
   int track = -1;
   state::Selection selection;  // the item (or the first item of a folded block)
   uint32_t folded = 0;         // > 1: a folded block of that many items
+  bool bundle = false;         // the block is a bundle of `folded` arrows (arrow_lod.h)
   state::TimeRange range;      // span of the item or block
 };
 
@@ -40,10 +41,5 @@ state::Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
 
 void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw, float top,
                 float height, bool expanded, TrackHit& hit);
-
-// Arrows from releasing signals to the waits they released, for links ending in or shortly
-// after the view. `track_top[t]` is the screen y of track t (NaN when not shown). Draws at most
-// `max_arrows`; returns how many links were in range (so the view can say when it held back).
-size_t PaintLinks(const PaintContext& ctx, const std::vector<float>& track_top, size_t max_arrows);
 
 }  // namespace app::gui::timeline

@@ -78,6 +78,7 @@ void MainWindow::SaveSettings() {
     m_settings.show_arrows = m_doc->view.show_arrows;
     m_settings.show_fence_boxes = m_doc->view.show_fence_boxes;
     m_settings.show_rate_curve = m_doc->view.show_rate_curve;
+    m_settings.show_vsync = m_doc->view.show_vsync;
   }
   state::SaveSettings(m_settings, m_settings_file);
 }
@@ -91,6 +92,7 @@ void MainWindow::SetDocument(std::unique_ptr<state::Document> doc) {
   m_doc->view.show_arrows = m_settings.show_arrows;
   m_doc->view.show_fence_boxes = m_settings.show_fence_boxes;
   m_doc->view.show_rate_curve = m_settings.show_rate_curve;
+  m_doc->view.show_vsync = m_settings.show_vsync;
   ++m_doc->view.layout_generation;
   state::AddRecentFile(m_settings, std::filesystem::absolute(m_doc->path).string());
   SaveSettings();
@@ -194,6 +196,7 @@ void MainWindow::DrawMenuBar() {
     changed |= ImGui::MenuItem("Dependency arrows", nullptr, &view.show_arrows);
     changed |= ImGui::MenuItem("Fence signal / wait boxes", nullptr, &view.show_fence_boxes);
     changed |= ImGui::MenuItem("Interrupt rate curve", nullptr, &view.show_rate_curve);
+    changed |= ImGui::MenuItem("VSync lines", nullptr, &view.show_vsync);
     if (changed) ++view.layout_generation;
     ImGui::Separator();
     for (int i = 0; i < static_cast<int>(Panel::kCount); ++i) {

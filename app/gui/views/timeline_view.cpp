@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "app/gui/state/selection_info.h"
+#include "app/gui/timeline/arrow_painter.h"
 #include "app/gui/timeline/track_layout.h"
 #include "app/gui/widgets/palette.h"
 #include "app/gui/widgets/time_format.h"
@@ -18,9 +19,10 @@ namespace {
 using core::model::TimeNs;
 using timeline::Row;
 
-// Arrows drawn at most in one frame. An arrow is ~40 vertices; a renderer without vertex
-// offsets (OpenGL < 3.2) addresses only 65536 vertices per draw list, so the budget is smaller
-// there (the rest of the timeline's draw list needs room too).
+// Arrows and bundles drawn at most in one frame. An arrow is ~40 vertices; a renderer without
+// vertex offsets (OpenGL < 3.2) addresses only 65536 vertices per draw list, so the budget is
+// smaller there (the rest of the timeline's draw list needs room too). Bundling keeps the
+// arrows in view to about (pairs of rows) x (width / 10 px), under the budget on most traces.
 constexpr size_t kMaxArrows = 3000;
 constexpr size_t kMaxArrowsWith16BitVertexRange = 200;
 
@@ -69,7 +71,10 @@ void TimelineView::Draw(state::Document& doc) {
   const float total_h = rows.empty() ? 0.0f : rows.back().y + rows.back().height;
   m_scroll_y = std::clamp(m_scroll_y, 0.0f, std::max(0.0f, total_h - area_h));
 
-  if (m_cache.Update(doc, width, 3.0f * s, 4.0f * s)) ++m_rebuilds;
+  timeline::ArrowLod arrow_lod;
+  arrow_lod.near_px *= s;
+  arrow_lod.max_bundle_px *= s;
+  if (m_cache.Update(doc, width, 3.0f * s, 4.0f * s, arrow_lod)) ++m_rebuilds;
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(origin, ImVec2(origin.x + avail.x, origin.y + avail.y), true);
@@ -116,7 +121,17 @@ void TimelineView::Draw(state::Document& doc) {
     float top = area_min.y + row.y - m_scroll_y;
     track_top[row.index] = std::clamp(top, area_min.y - 11.0f * s, area_max.y);
   }
-  m_links_in_range = doc.view.show_arrows ? timeline::PaintLinks(ctx, track_top, MaxArrows()) : 0;
+  m_vsync_lines =
+      doc.view.show_vsync
+          ? timeline::PaintVsyncLines(
+                ctx, m_cache, timeline::AdapterStretches(doc.model, rows, area_min.y - m_scroll_y))
+          : 0;
+  // The arrows of the box under the mouse are drawn in full.
+  const state::Selection hovered_item =
+      hit.valid && hit.folded <= 1 ? hit.selection : state::Selection{};
+  m_links = doc.view.show_arrows
+                ? timeline::PaintLinks(ctx, m_cache, track_top, hovered_item, MaxArrows(), hit)
+                : timeline::LinkPaintCounts{};
 
   // Selected range, bookmarks, cursor.
   const auto& lod = m_cache.view();
@@ -171,8 +186,8 @@ void TimelineView::Draw(state::Document& doc) {
                       ImVec2(area_max.x + scrollbar_w, bar_y + bar_h), IM_COL32(110, 115, 130, 200),
                       3.0f);
   }
-  if (m_links_in_range > MaxArrows() && doc.view.show_arrows) {
-    std::string note = fmt::format("{} arrows in view: zoom in to see them", m_links_in_range);
+  if (m_links.held_back && doc.view.show_arrows) {
+    std::string note = fmt::format("{} arrows in view: zoom in to see them", m_links.in_range);
     dl->AddText(ImVec2(area_min.x + 6 * s, area_max.y - ImGui::GetFontSize() - 4 * s),
                 IM_COL32(230, 230, 160, 220), note.c_str());
   }
@@ -320,7 +335,13 @@ void TimelineView::HandleInput(state::Document& doc, ImVec2 area_min, ImVec2 are
 
 void TimelineView::DrawTooltip(const state::Document& doc, const timeline::TrackHit& hit) {
   ImGui::BeginTooltip();
-  if (hit.folded > 1) {
+  if (hit.bundle) {
+    ImGui::Text("%u signal -> wait arrows bundled (their signals are too close to tell apart)",
+                hit.folded);
+    ImGui::Text("%s .. %s", widgets::FormatTime(hit.range.start, doc.model.start).c_str(),
+                widgets::FormatTime(hit.range.end, doc.model.start).c_str());
+    ImGui::TextDisabled("click or double-click to zoom in");
+  } else if (hit.folded > 1) {
     ImGui::Text("%u items folded (narrower than 3 px)", hit.folded);
     ImGui::Text("%s .. %s", widgets::FormatTime(hit.range.start, doc.model.start).c_str(),
                 widgets::FormatTime(hit.range.end, doc.model.start).c_str());

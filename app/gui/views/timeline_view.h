@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "app/gui/state/document.h"
+#include "app/gui/timeline/arrow_painter.h"
 #include "app/gui/timeline/draw_cache.h"
 #include "app/gui/timeline/track_layout.h"
 #include "app/gui/timeline/track_painter.h"
@@ -22,6 +23,10 @@ class TimelineView {
   // Draws into the current ImGui window region (the caller sizes it).
   void Draw(state::Document& doc);
   const timeline::DrawCache& cache() const { return m_cache; }
+  // What the arrows of the last frame drew.
+  const timeline::LinkPaintCounts& links() const { return m_links; }
+  // VSync lines drawn in the last frame.
+  size_t vsync_lines() const { return m_vsync_lines; }
   // Frames in which the draw lists were rebuilt (view changed) since creation.
   uint64_t rebuilds() const { return m_rebuilds; }
   // Screen rectangle of the time area in the last frame (tests drive the mouse with it).
@@ -45,7 +50,8 @@ class TimelineView {
   bool m_press_range = false;  // the press asked for a range (right button, Shift, ruler)
   core::model::TimeNs m_drag_anchor = 0;
   state::TimeRange m_pan_origin;
-  size_t m_links_in_range = 0;
+  timeline::LinkPaintCounts m_links;
+  size_t m_vsync_lines = 0;
   ImVec2 m_area_min{}, m_area_max{};
 };
 

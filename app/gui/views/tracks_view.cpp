@@ -28,6 +28,8 @@ void TracksView::Draw(state::Document& doc) {
   ImGui::SameLine();
   changed |= ImGui::Checkbox("interrupt rate curve", &view.show_rate_curve);
   ImGui::SameLine();
+  changed |= ImGui::Checkbox("vsync lines", &view.show_vsync);
+  ImGui::SameLine();
   if (ImGui::Button("Show all tracks")) {
     std::fill(view.track_hidden.begin(), view.track_hidden.end(), 0);
     std::fill(view.group_collapsed.begin(), view.group_collapsed.end(), 0);

@@ -70,6 +70,8 @@ ImU32 MarkColor(MarkStyle style) {
       return IM_COL32(170, 200, 240, 255);
     case MarkStyle::kVsync:
       return IM_COL32(120, 230, 230, 255);
+    case MarkStyle::kPresent:
+      return IM_COL32(255, 160, 60, 255);
     case MarkStyle::kError:
       return IM_COL32(255, 50, 50, 255);
   }
@@ -106,8 +108,24 @@ ImU32 SelectionEdge() {
 ImU32 HoverOutline() {
   return IM_COL32(255, 255, 255, 230);
 }
-ImU32 ArrowColor(bool highlighted) {
-  return highlighted ? IM_COL32(255, 240, 120, 255) : IM_COL32(230, 230, 240, 150);
+ImU32 ArrowColor(bool highlighted, bool crowded) {
+  if (highlighted) return IM_COL32(255, 240, 120, 255);
+  return crowded ? IM_COL32(230, 230, 240, 80) : IM_COL32(230, 230, 240, 150);
+}
+ImU32 ArrowHover() {
+  return IM_COL32(150, 220, 255, 230);
+}
+ImU32 ArrowBundle(bool crowded) {
+  return crowded ? IM_COL32(200, 205, 225, 90) : IM_COL32(200, 205, 225, 130);
+}
+ImU32 ArrowBundleText() {
+  return IM_COL32(235, 238, 250, 255);
+}
+ImU32 ArrowBundleLabel() {
+  return IM_COL32(40, 44, 56, 215);
+}
+ImU32 VsyncLine() {
+  return IM_COL32(120, 230, 230, 70);
 }
 ImU32 RateCurve() {
   return IM_COL32(250, 210, 70, 200);

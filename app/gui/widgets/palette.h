@@ -32,6 +32,7 @@ enum class MarkStyle : uint8_t {
   kSignalQueued,       // CPU queued a fence signal (thread lane)
   kWaitQueued,         // CPU queued a fence wait (thread lane)
   kVsync,              // display VSync
+  kPresent,            // a present (marker, or the end of a packet flagged present)
   kError,              // API error, TDR
 };
 
@@ -51,7 +52,16 @@ ImU32 RulerText();
 ImU32 SelectionFill();
 ImU32 SelectionEdge();
 ImU32 HoverOutline();
-ImU32 ArrowColor(bool highlighted);
+// `crowded`: many arrows in view, drawn fainter.
+ImU32 ArrowColor(bool highlighted, bool crowded = false);
+// Arrows of the item under the mouse.
+ImU32 ArrowHover();
+// A bundle of arrows (arrow_lod.h), its count label and the label's background.
+ImU32 ArrowBundle(bool crowded = false);
+ImU32 ArrowBundleText();
+ImU32 ArrowBundleLabel();
+// The thin vertical VSync lines across an adapter's rows.
+ImU32 VsyncLine();
 ImU32 RateCurve();
 // Counter rows (queue length): bars, their baseline, the name and value text.
 ImU32 CounterFill();
