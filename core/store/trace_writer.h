@@ -171,8 +171,8 @@ class TraceWriter {
   // inserted into the trace) and a helper thread (a lane chunk, built as a table of its own in
   // memory and copied into the trace as stored rows, which costs a fraction of an insert).
   static constexpr size_t kEventsPerInsert = 64;
-  static constexpr size_t kDirectChunk = 96 * kEventsPerInsert;
-  static constexpr size_t kLaneChunk = 128 * kEventsPerInsert;
+  static constexpr size_t kDirectChunk = 64 * kEventsPerInsert;
+  static constexpr size_t kLaneChunk = 160 * kEventsPerInsert;
   static constexpr size_t kFlowsPerInsert = 64;
   void MaybeCycleTransaction();
   void ChunkFull();
