@@ -18,18 +18,128 @@ namespace {
 // Rows per transaction: bounds the dirty pages SQLite keeps before writing them out.
 constexpr uint64_t kRowsPerTransaction = 1u << 20;
 
-// The rowid is left to SQLite: in a table that only ever grows by appends it is the last rowid
-// plus one, which is the writer's own count (InsertDirect checks), and SQLite then skips
-// the search for an existing row with that rowid that an explicit rowid costs on every insert.
-std::string EventInsertSql(size_t rows) {
-  std::string sql =
-      "INSERT INTO events(ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, "
-      "arg1, arg2, flags) VALUES ";
-  for (size_t r = 0; r < rows; ++r) {
-    if (r) sql += ',';
-    sql += "(?,?,?,?,?,?,?,?,?,?,?)";
+// Events are inserted a chunk at a time by one statement that reads the chunk's records through
+// an eponymous virtual table (EventRows below): no parameter binding per value, one statement
+// step per chunk. The rowid is left to SQLite: in a table that only ever grows by appends it is
+// the last rowid plus one, which is the writer's own count (InsertDirect checks).
+constexpr const char* kEventRowsModule = "fencescope_event_rows";
+constexpr const char* kInsertEventRowsSql =
+    "INSERT INTO main.events(ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, "
+    "arg1, arg2, flags) SELECT * FROM fencescope_event_rows";
+
+// The records a statement reading fencescope_event_rows sees: set before its step.
+struct EventRows {
+  const EventRecord* rows = nullptr;
+  size_t count = 0;
+};
+
+namespace event_rows {
+struct Table {
+  sqlite3_vtab base;
+  const EventRows* source;
+};
+struct Cursor {
+  sqlite3_vtab_cursor base;
+  const EventRows* source;
+  size_t row;
+};
+
+int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
+  const int rc = sqlite3_declare_vtab(db,
+                                      "CREATE TABLE x(ts_ns, kind, queue_id, thread_id, fence_id, "
+                                      "value, op_id, arg0, arg1, arg2, flags)");
+  if (rc != SQLITE_OK) return rc;
+  auto* table = static_cast<Table*>(sqlite3_malloc(sizeof(Table)));
+  if (!table) return SQLITE_NOMEM;
+  *table = Table{{}, static_cast<const EventRows*>(aux)};
+  *out = &table->base;
+  return SQLITE_OK;
+}
+int Disconnect(sqlite3_vtab* table) {
+  sqlite3_free(table);
+  return SQLITE_OK;
+}
+int BestIndex(sqlite3_vtab*, sqlite3_index_info* info) {
+  info->estimatedCost = 1;
+  info->estimatedRows = 4096;
+  return SQLITE_OK;
+}
+int Open(sqlite3_vtab* table, sqlite3_vtab_cursor** out) {
+  auto* cursor = static_cast<Cursor*>(sqlite3_malloc(sizeof(Cursor)));
+  if (!cursor) return SQLITE_NOMEM;
+  *cursor = Cursor{{}, reinterpret_cast<Table*>(table)->source, 0};
+  *out = &cursor->base;
+  return SQLITE_OK;
+}
+int Close(sqlite3_vtab_cursor* cursor) {
+  sqlite3_free(cursor);
+  return SQLITE_OK;
+}
+int Filter(sqlite3_vtab_cursor* cursor, int, const char*, int, sqlite3_value**) {
+  reinterpret_cast<Cursor*>(cursor)->row = 0;
+  return SQLITE_OK;
+}
+int Next(sqlite3_vtab_cursor* cursor) {
+  ++reinterpret_cast<Cursor*>(cursor)->row;
+  return SQLITE_OK;
+}
+int Eof(sqlite3_vtab_cursor* cursor) {
+  const auto* c = reinterpret_cast<Cursor*>(cursor);
+  return c->row >= c->source->count;
+}
+void ResultId(sqlite3_context* context, uint32_t id) {
+  if (id == 0) sqlite3_result_null(context);
+  else sqlite3_result_int64(context, id);
+}
+int Column(sqlite3_vtab_cursor* cursor, sqlite3_context* context, int column) {
+  const auto* c = reinterpret_cast<Cursor*>(cursor);
+  const EventRecord& e = c->source->rows[c->row];
+  switch (column) {
+    case 0: sqlite3_result_int64(context, e.ts); break;
+    case 1: sqlite3_result_int64(context, static_cast<int>(e.kind)); break;
+    case 2: ResultId(context, e.queue); break;
+    case 3: ResultId(context, e.thread); break;
+    case 4: ResultId(context, e.fence); break;
+    case 5: sqlite3_result_int64(context, static_cast<int64_t>(e.value)); break;
+    case 6: sqlite3_result_int64(context, e.op); break;
+    case 7: sqlite3_result_int64(context, e.arg0); break;
+    case 8: sqlite3_result_int64(context, e.arg1); break;
+    case 9: sqlite3_result_int64(context, e.arg2); break;
+    default: sqlite3_result_int64(context, e.flags); break;
   }
-  return sql;
+  return SQLITE_OK;
+}
+int Rowid(sqlite3_vtab_cursor* cursor, sqlite3_int64* rowid) {
+  *rowid = static_cast<sqlite3_int64>(reinterpret_cast<Cursor*>(cursor)->row) + 1;
+  return SQLITE_OK;
+}
+
+// Eponymous only (no xCreate): it exists on the connection, never in the database file.
+const sqlite3_module kModule = {
+    0,       nullptr, Connect, BestIndex, Disconnect, nullptr, Open,    Close,   Filter,
+    Next,    Eof,     Column,  Rowid,     nullptr,    nullptr, nullptr, nullptr, nullptr,
+    nullptr, nullptr, nullptr, nullptr,   nullptr,    nullptr};
+}  // namespace event_rows
+
+// Makes fencescope_event_rows read `source` on `db`; returns the insert statement.
+Statement PrepareEventRowsInsert(sqlite3* db, const EventRows* source, const std::string& label) {
+  if (sqlite3_create_module(db, kEventRowsModule, &event_rows::kModule,
+                            const_cast<EventRows*>(source)) != SQLITE_OK) {
+    throw Error(label + ": cannot register the event rows table: " + sqlite3_errmsg(db));
+  }
+  return Statement(db, kInsertEventRowsSql, label);
+}
+
+// Inserts the records in order through `insert` (PrepareEventRowsInsert over `source`).
+void InsertEvents(Statement& insert, EventRows& source, const std::vector<EventRecord>& records) {
+  source = EventRows{records.data(), records.size()};
+  try {
+    insert.Run();
+  } catch (...) {
+    source = EventRows{};
+    throw;
+  }
+  source = EventRows{};
 }
 
 std::string FlowInsertSql(size_t rows) {
@@ -39,39 +149,6 @@ std::string FlowInsertSql(size_t rows) {
     sql += "(?,?,?,?)";
   }
   return sql;
-}
-
-// Binds `count` records to `s` from column 1 on (11 columns each).
-void BindEvents(Statement& s, const EventRecord* records, size_t count) {
-  int column = 1;
-  for (size_t i = 0; i < count; ++i) {
-    const EventRecord& e = records[i];
-    s.BindInt(column++, e.ts);
-    s.BindInt(column++, static_cast<int>(e.kind));
-    s.BindIdOrNull(column++, e.queue);
-    s.BindIdOrNull(column++, e.thread);
-    s.BindIdOrNull(column++, e.fence);
-    s.BindInt(column++, static_cast<int64_t>(e.value));
-    s.BindInt(column++, e.op);
-    s.BindInt(column++, e.arg0);
-    s.BindInt(column++, e.arg1);
-    s.BindInt(column++, e.arg2);
-    s.BindInt(column++, e.flags);
-  }
-}
-
-// Inserts the records in order: `batch` inserts kEventsPerInsert rows, `single` one.
-void InsertEvents(Statement& batch, Statement& single, size_t per_batch,
-                  const std::vector<EventRecord>& records) {
-  size_t i = 0;
-  for (; i + per_batch <= records.size(); i += per_batch) {
-    BindEvents(batch, records.data() + i, per_batch);
-    batch.Run();
-  }
-  for (; i < records.size(); ++i) {
-    BindEvents(single, records.data() + i, 1);
-    single.Run();
-  }
 }
 
 std::atomic<bool> g_lane_fault{false};
@@ -86,7 +163,9 @@ void InjectHelperLaneFaultForTesting() { g_lane_fault = true; }
 
 struct TraceWriter::Statements {
   Statement string, adapter, engine, queue, process, context, thread, fence, pso, resource,
-      counter_series, event, counter_sample, flow, arg, block, event_batch, flow_batch;
+      counter_series, counter_sample, flow, arg, block, flow_batch;
+  EventRows event_rows;    // what event_insert reads
+  Statement event_insert;  // PrepareEventRowsInsert
 };
 
 // A chunk of events for the helper thread, and once built, the in-memory database holding them
@@ -132,9 +211,9 @@ struct TraceWriter::LaneChunk {
     exec(events_sql);
     exec("BEGIN");
     {
-      Statement batch(db, EventInsertSql(kEventsPerInsert), label);
-      Statement single(db, EventInsertSql(1), label);
-      InsertEvents(batch, single, kEventsPerInsert, records);
+      EventRows source;
+      Statement insert = PrepareEventRowsInsert(db, &source, label);
+      InsertEvents(insert, source, records);
     }
     exec("COMMIT");
     image = sqlite3_serialize(db, "main", &image_size, SQLITE_SERIALIZE_NOCOPY);
@@ -250,16 +329,16 @@ TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
       db.Prepare("INSERT INTO resources(id, name_sid, size_bytes) VALUES (?1,?2,?3)"),
       db.Prepare("INSERT INTO counter_series(id, name_sid, process_id, unit_sid) "
                  "VALUES (?1,?2,?3,?4)"),
-      db.Prepare(EventInsertSql(1)),
       db.Prepare("INSERT INTO counter_samples(series_id, ts_ns, value) VALUES (?1,?2,?3)"),
       db.Prepare("INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES (?1,?2,?3,?4)"),
       db.Prepare("INSERT INTO event_args(event_rowid, key_sid, int_value, real_value, text_sid) "
                  "VALUES (?1,?2,?3,?4,?5)"),
       db.Prepare("INSERT INTO event_blocks(track_kind, track_id, start_ns, end_ns, first_rowid, "
                  "last_rowid, events) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
-      db.Prepare(EventInsertSql(kEventsPerInsert)),
       db.Prepare(FlowInsertSql(kFlowsPerInsert)),
   });
+  m_statements->event_insert =
+      PrepareEventRowsInsert(db.handle(), &m_statements->event_rows, m_temp.string());
   {
     Statement events_sql = db.Prepare("SELECT sql FROM sqlite_master WHERE name = 'events'");
     if (events_sql.Step()) m_events_sql = events_sql.ColumnText(0);
@@ -464,11 +543,10 @@ void TraceWriter::ChunkFull() {
   m_pending.reserve(kDirectChunk);
 }
 
-// Rows are inserted kEventsPerInsert at a time through one multi-row INSERT: one statement step
-// per batch instead of per row is most of what makes bulk inserts fast in SQLite.
+// One statement step inserts the whole chunk (kInsertEventRowsSql).
 void TraceWriter::InsertDirect(const std::vector<EventRecord>& records) {
   if (records.empty()) return;
-  InsertEvents(m_statements->event_batch, m_statements->event, kEventsPerInsert, records);
+  InsertEvents(m_statements->event_insert, m_statements->event_rows, records);
   m_rows_written += records.size();
   // The rowids Append handed out must be the ones SQLite assigned.
   if (sqlite3_last_insert_rowid(m_db->handle()) != static_cast<sqlite3_int64>(m_rows_written)) {

@@ -170,9 +170,8 @@ class TraceWriter {
   // Events are inserted in chunks that alternate between the caller's thread (a direct chunk,
   // inserted into the trace) and a helper thread (a lane chunk, built as a table of its own in
   // memory and copied into the trace as stored rows, which costs a fraction of an insert).
-  static constexpr size_t kEventsPerInsert = 64;
-  static constexpr size_t kDirectChunk = 64 * kEventsPerInsert;
-  static constexpr size_t kLaneChunk = 160 * kEventsPerInsert;
+  static constexpr size_t kDirectChunk = 4096;
+  static constexpr size_t kLaneChunk = 10240;
   static constexpr size_t kFlowsPerInsert = 64;
   void MaybeCycleTransaction();
   void ChunkFull();
