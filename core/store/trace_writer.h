@@ -10,13 +10,12 @@
 //
 // Ids returned by Add*/Intern are the SQL row ids (1, 2, ...). Append() returns the event's rowid,
 // which later records may reference (e.g. cpu_wait_released.arg0 = the interrupt's rowid).
-// Not thread-safe: one writer, one thread. Internally a helper thread builds part of the event
-// rows; its failures are thrown from the caller's calls (Append, Commit) as core::Error.
+// Not thread-safe: one writer, one thread.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -126,7 +125,8 @@ class TraceWriter {
   ResourceId AddResource(const ResourceInfo& info);
   CounterSeriesId AddCounterSeries(const CounterSeriesInfo& info);
 
-  // Appends one event; returns its rowid (1-based, in append order).
+  // Appends one event; returns its rowid (1-based, in append order). A helper thread builds part
+  // of the rows; what fails there is thrown from a later Append or from Commit as core::Error.
   EventRowId Append(const EventRecord& event);
   template <events::TypedEvent Typed>
   EventRowId Append(const Typed& event) {
