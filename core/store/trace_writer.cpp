@@ -1,6 +1,12 @@
 #include "core/store/trace_writer.h"
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "core/model/error.h"
 #include "core/store/output_file.h"
@@ -12,19 +18,140 @@ namespace {
 // Rows per transaction: bounds the dirty pages SQLite keeps before writing them out.
 constexpr uint64_t kRowsPerTransaction = 1u << 20;
 
-// The rowid is left to SQLite: in a table that only ever grows by appends it is the last rowid
-// plus one, which is the writer's own count (FlushPendingEvents checks), and SQLite then skips
-// the search for an existing row with that rowid that an explicit rowid costs on every insert.
-std::string EventInsertSql(size_t rows) {
-  std::string sql =
-      "INSERT INTO events(ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, "
-      "arg1, arg2, flags) VALUES ";
+// Events are inserted a chunk at a time by one statement that reads the chunk's records through
+// an eponymous virtual table (EventRows below): no parameter binding per value, one statement
+// step per chunk. The rowid is left to SQLite: in a table that only ever grows by appends it is
+// the last rowid plus one, which is the writer's own count (InsertDirect checks).
+constexpr const char* kEventRowsModule = "fencescope_event_rows";
+constexpr const char* kInsertEventRowsSql =
+    "INSERT INTO main.events(ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, "
+    "arg1, arg2, flags) SELECT * FROM fencescope_event_rows";
+
+// The records a statement reading fencescope_event_rows sees: set before its step.
+struct EventRows {
+  const EventRecord* rows = nullptr;
+  size_t count = 0;
+};
+
+namespace event_rows {
+struct Table {
+  sqlite3_vtab base;
+  const EventRows* source;
+};
+struct Cursor {
+  sqlite3_vtab_cursor base;
+  const EventRows* source;
+  size_t row;
+};
+
+int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
+  const int rc = sqlite3_declare_vtab(db,
+                                      "CREATE TABLE x(ts_ns, kind, queue_id, thread_id, fence_id, "
+                                      "value, op_id, arg0, arg1, arg2, flags)");
+  if (rc != SQLITE_OK) return rc;
+  auto* table = static_cast<Table*>(sqlite3_malloc(sizeof(Table)));
+  if (!table) return SQLITE_NOMEM;
+  *table = Table{{}, static_cast<const EventRows*>(aux)};
+  *out = &table->base;
+  return SQLITE_OK;
+}
+int Disconnect(sqlite3_vtab* table) {
+  sqlite3_free(table);
+  return SQLITE_OK;
+}
+int BestIndex(sqlite3_vtab*, sqlite3_index_info* info) {
+  info->estimatedCost = 1;
+  info->estimatedRows = 4096;
+  return SQLITE_OK;
+}
+int Open(sqlite3_vtab* table, sqlite3_vtab_cursor** out) {
+  auto* cursor = static_cast<Cursor*>(sqlite3_malloc(sizeof(Cursor)));
+  if (!cursor) return SQLITE_NOMEM;
+  *cursor = Cursor{{}, reinterpret_cast<Table*>(table)->source, 0};
+  *out = &cursor->base;
+  return SQLITE_OK;
+}
+int Close(sqlite3_vtab_cursor* cursor) {
+  sqlite3_free(cursor);
+  return SQLITE_OK;
+}
+int Filter(sqlite3_vtab_cursor* cursor, int, const char*, int, sqlite3_value**) {
+  reinterpret_cast<Cursor*>(cursor)->row = 0;
+  return SQLITE_OK;
+}
+int Next(sqlite3_vtab_cursor* cursor) {
+  ++reinterpret_cast<Cursor*>(cursor)->row;
+  return SQLITE_OK;
+}
+int Eof(sqlite3_vtab_cursor* cursor) {
+  const auto* c = reinterpret_cast<Cursor*>(cursor);
+  return c->row >= c->source->count;
+}
+void ResultId(sqlite3_context* context, uint32_t id) {
+  if (id == 0) sqlite3_result_null(context);
+  else sqlite3_result_int64(context, id);
+}
+int Column(sqlite3_vtab_cursor* cursor, sqlite3_context* context, int column) {
+  const auto* c = reinterpret_cast<Cursor*>(cursor);
+  const EventRecord& e = c->source->rows[c->row];
+  switch (column) {
+    case 0: sqlite3_result_int64(context, e.ts); break;
+    case 1: sqlite3_result_int64(context, static_cast<int>(e.kind)); break;
+    case 2: ResultId(context, e.queue); break;
+    case 3: ResultId(context, e.thread); break;
+    case 4: ResultId(context, e.fence); break;
+    case 5: sqlite3_result_int64(context, static_cast<int64_t>(e.value)); break;
+    case 6: sqlite3_result_int64(context, e.op); break;
+    case 7: sqlite3_result_int64(context, e.arg0); break;
+    case 8: sqlite3_result_int64(context, e.arg1); break;
+    case 9: sqlite3_result_int64(context, e.arg2); break;
+    default: sqlite3_result_int64(context, e.flags); break;
+  }
+  return SQLITE_OK;
+}
+int Rowid(sqlite3_vtab_cursor* cursor, sqlite3_int64* rowid) {
+  *rowid = static_cast<sqlite3_int64>(reinterpret_cast<Cursor*>(cursor)->row) + 1;
+  return SQLITE_OK;
+}
+
+// Eponymous only (no xCreate): it exists on the connection, never in the database file.
+const sqlite3_module kModule = {
+    0,       nullptr, Connect, BestIndex, Disconnect, nullptr, Open,    Close,   Filter,
+    Next,    Eof,     Column,  Rowid,     nullptr,    nullptr, nullptr, nullptr, nullptr,
+    nullptr, nullptr, nullptr, nullptr,   nullptr,    nullptr};
+}  // namespace event_rows
+
+// Makes fencescope_event_rows read `source` on `db`; returns the insert statement.
+Statement PrepareEventRowsInsert(sqlite3* db, const EventRows* source, const std::string& label) {
+  if (sqlite3_create_module(db, kEventRowsModule, &event_rows::kModule,
+                            const_cast<EventRows*>(source)) != SQLITE_OK) {
+    throw Error(label + ": cannot register the event rows table: " + sqlite3_errmsg(db));
+  }
+  return Statement(db, kInsertEventRowsSql, label);
+}
+
+// Inserts the records in order through `insert` (PrepareEventRowsInsert over `source`).
+void InsertEvents(Statement& insert, EventRows& source, const std::vector<EventRecord>& records) {
+  source = EventRows{records.data(), records.size()};
+  try {
+    insert.Run();
+  } catch (...) {
+    source = EventRows{};
+    throw;
+  }
+  source = EventRows{};
+}
+
+std::string FlowInsertSql(size_t rows) {
+  std::string sql = "INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES ";
   for (size_t r = 0; r < rows; ++r) {
     if (r) sql += ',';
-    sql += "(?,?,?,?,?,?,?,?,?,?,?)";
+    sql += "(?,?,?,?)";
   }
   return sql;
 }
+
+std::atomic<bool> g_lane_fault{false};
 
 enum IdSlot {
   kAdapterSlot, kEngineSlot, kQueueSlot, kProcessSlot, kContextSlot, kThreadSlot, kFenceSlot,
@@ -32,9 +159,145 @@ enum IdSlot {
 };
 }  // namespace
 
+void InjectHelperLaneFaultForTesting() { g_lane_fault = true; }
+
 struct TraceWriter::Statements {
   Statement string, adapter, engine, queue, process, context, thread, fence, pso, resource,
-      counter_series, event, counter_sample, flow, arg, block, event_batch;
+      counter_series, counter_sample, flow, arg, block, flow_batch;
+  EventRows event_rows;    // what event_insert reads
+  Statement event_insert;  // PrepareEventRowsInsert
+};
+
+// A chunk of events for the helper thread, and once built, the in-memory database holding them
+// as table `events` (same definition as the trace's, so that SQLite copies its rows into the
+// trace as stored: INSERT INTO events SELECT * FROM <chunk>.events).
+struct TraceWriter::LaneChunk {
+  std::vector<EventRecord> records;
+  uint64_t rows = 0;
+  sqlite3* db = nullptr;
+  unsigned char* image = nullptr;  // the database's bytes, owned by `db`
+  sqlite3_int64 image_size = 0;
+  std::exception_ptr error;
+  bool done = false;
+
+  LaneChunk() = default;
+  LaneChunk(const LaneChunk&) = delete;
+  LaneChunk& operator=(const LaneChunk&) = delete;
+  ~LaneChunk() {
+    if (db) sqlite3_close_v2(db);
+  }
+
+  // Runs on the helper thread.
+  void Build(const std::string& events_sql, const std::string& label) {
+    if (sqlite3_open_v2("chunk", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        "memdb") != SQLITE_OK) {
+      throw Error(label + ": cannot open an in-memory database: " +
+                  (db ? sqlite3_errmsg(db) : "out of memory"));
+    }
+    sqlite3_extended_result_codes(db, 1);
+    if (g_lane_fault.exchange(false)) {
+      sqlite3_int64 limit = 64 * 1024;
+      sqlite3_file_control(db, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit);
+    }
+    auto exec = [&](const std::string& sql) {
+      char* message = nullptr;
+      if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+        std::string text = message ? message : sqlite3_errmsg(db);
+        sqlite3_free(message);
+        throw Error(label + ": SQL error: " + text);
+      }
+    };
+    exec("PRAGMA page_size=8192; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;");
+    exec(events_sql);
+    exec("BEGIN");
+    {
+      EventRows source;
+      Statement insert = PrepareEventRowsInsert(db, &source, label);
+      InsertEvents(insert, source, records);
+    }
+    exec("COMMIT");
+    image = sqlite3_serialize(db, "main", &image_size, SQLITE_SERIALIZE_NOCOPY);
+    if (!image) throw Error(label + ": cannot read back an in-memory database");
+    records = {};
+  }
+};
+
+// The helper thread: builds the chunks handed to it, oldest first. At most kMaxChunks are in
+// its hands at once (one building, one waiting), which bounds the memory it holds.
+class TraceWriter::HelperLane {
+ public:
+  static constexpr size_t kMaxChunks = 2;
+
+  HelperLane(std::string events_sql, std::string label)
+      : m_events_sql(std::move(events_sql)), m_label(std::move(label)),
+        m_thread([this] { Run(); }) {}
+  ~HelperLane() {
+    {
+      std::lock_guard lock(m_mutex);
+      m_stop = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+  }
+
+  size_t in_flight() const { return m_chunks.size(); }
+
+  // Hands over a chunk (the caller takes the oldest before handing over more than kMaxChunks).
+  // Only the caller's thread calls Submit and TakeOldest.
+  void Submit(std::vector<EventRecord> records) {
+    auto chunk = std::make_unique<LaneChunk>();
+    chunk->records = std::move(records);
+    chunk->rows = chunk->records.size();
+    std::unique_lock lock(m_mutex);
+    if (m_chunks.size() >= kMaxChunks) {
+      throw Error(m_label + ": internal error: helper lane over its bound");
+    }
+    m_chunks.push_back(std::move(chunk));
+    lock.unlock();
+    m_wake.notify_one();
+  }
+
+  // Waits for the oldest chunk and returns it built, or throws what building it threw.
+  std::unique_ptr<LaneChunk> TakeOldest() {
+    std::unique_lock lock(m_mutex);
+    m_done.wait(lock, [&] { return m_chunks.front()->done; });
+    std::unique_ptr<LaneChunk> chunk = std::move(m_chunks.front());
+    m_chunks.pop_front();
+    --m_next;
+    lock.unlock();
+    if (chunk->error) std::rethrow_exception(chunk->error);
+    return chunk;
+  }
+
+ private:
+  void Run() {
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+      m_wake.wait(lock, [&] { return m_stop || m_next < m_chunks.size(); });
+      if (m_stop) return;
+      LaneChunk* chunk = m_chunks[m_next].get();
+      ++m_next;
+      lock.unlock();
+      try {
+        chunk->Build(m_events_sql, m_label);
+      } catch (...) {
+        chunk->error = std::current_exception();
+      }
+      lock.lock();
+      chunk->done = true;
+      m_done.notify_all();
+    }
+  }
+
+  const std::string m_events_sql;
+  const std::string m_label;
+  std::mutex m_mutex;
+  std::condition_variable m_wake;  // a chunk was handed over, or stop
+  std::condition_variable m_done;  // a chunk was built
+  std::deque<std::unique_ptr<LaneChunk>> m_chunks;
+  size_t m_next = 0;  // m_chunks[m_next] is the next to build
+  bool m_stop = false;
+  std::thread m_thread;
 };
 
 TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
@@ -66,16 +329,21 @@ TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
       db.Prepare("INSERT INTO resources(id, name_sid, size_bytes) VALUES (?1,?2,?3)"),
       db.Prepare("INSERT INTO counter_series(id, name_sid, process_id, unit_sid) "
                  "VALUES (?1,?2,?3,?4)"),
-      db.Prepare(EventInsertSql(1)),
       db.Prepare("INSERT INTO counter_samples(series_id, ts_ns, value) VALUES (?1,?2,?3)"),
       db.Prepare("INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES (?1,?2,?3,?4)"),
       db.Prepare("INSERT INTO event_args(event_rowid, key_sid, int_value, real_value, text_sid) "
                  "VALUES (?1,?2,?3,?4,?5)"),
       db.Prepare("INSERT INTO event_blocks(track_kind, track_id, start_ns, end_ns, first_rowid, "
                  "last_rowid, events) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
-      db.Prepare(EventInsertSql(kEventsPerInsert)),
+      db.Prepare(FlowInsertSql(kFlowsPerInsert)),
   });
-  m_pending.reserve(kEventsPerInsert);
+  m_statements->event_insert =
+      PrepareEventRowsInsert(db.handle(), &m_statements->event_rows, m_temp.string());
+  {
+    Statement events_sql = db.Prepare("SELECT sql FROM sqlite_master WHERE name = 'events'");
+    if (events_sql.Step()) m_events_sql = events_sql.ColumnText(0);
+  }
+  m_pending.reserve(kDirectChunk);
   m_all_blocks.resize(1);
   m_meta["format"] = std::string(kFormatMarker);
   m_meta["schema_version"] = std::to_string(kSchemaVersion);
@@ -85,9 +353,11 @@ TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
 }
 
 TraceWriter::~TraceWriter() {
+  m_lane.reset();  // stops the helper thread
   if (m_committed) return;
   m_statements.reset();
   if (m_db) m_db->Close();
+  m_attached.reset();
   std::error_code ignored;
   std::filesystem::remove(m_temp, ignored);
 }
@@ -100,7 +370,7 @@ void TraceWriter::MaybeCycleTransaction() {
 }
 
 StringId TraceWriter::Intern(std::string_view text) {
-  auto it = m_strings.find(std::string(text));
+  auto it = m_strings.find(text);
   if (it != m_strings.end()) return it->second;
   StringId id = static_cast<StringId>(m_strings.size() + 1);
   m_strings.emplace(std::string(text), id);
@@ -237,7 +507,7 @@ CounterSeriesId TraceWriter::AddCounterSeries(const CounterSeriesInfo& info) {
 EventRowId TraceWriter::Append(const EventRecord& e) {
   EventRowId rowid = static_cast<EventRowId>(++m_events);
   m_pending.push_back(e);
-  if (m_pending.size() == kEventsPerInsert) FlushPendingEvents();
+  if (m_pending.size() == (m_held.empty() ? kDirectChunk : kLaneChunk)) ChunkFull();
   if (m_events == 1) {
     m_min_ts = m_max_ts = e.ts;
   } else {
@@ -252,40 +522,68 @@ EventRowId TraceWriter::Append(const EventRecord& e) {
   return rowid;
 }
 
-// Rows are inserted kEventsPerInsert at a time through one multi-row INSERT: one statement step
-// per batch instead of per row is most of what makes bulk inserts fast in SQLite.
-void TraceWriter::FlushPendingEvents() {
-  if (m_pending.empty()) return;
-  const bool full = m_pending.size() == kEventsPerInsert;
-  Statement& s = full ? m_statements->event_batch : m_statements->event;
-  int column = 1;
-  for (const EventRecord& e : m_pending) {
-    s.BindInt(column++, e.ts);
-    s.BindInt(column++, static_cast<int>(e.kind));
-    s.BindIdOrNull(column++, e.queue);
-    s.BindIdOrNull(column++, e.thread);
-    s.BindIdOrNull(column++, e.fence);
-    s.BindInt(column++, static_cast<int64_t>(e.value));
-    s.BindInt(column++, e.op);
-    s.BindInt(column++, e.arg0);
-    s.BindInt(column++, e.arg1);
-    s.BindInt(column++, e.arg2);
-    s.BindInt(column++, e.flags);
-    if (!full) {
-      s.Run();
-      column = 1;
-    }
+// Chunks go: direct, lane, direct, lane, ... A full direct chunk is held until the lane chunk
+// after it is full; then the lane chunk is handed to the helper thread and the direct chunk is
+// inserted on this thread while the helper builds. A lane chunk is copied into the trace before
+// the next direct chunk is inserted, so rows reach the table in append order.
+void TraceWriter::ChunkFull() {
+  if (m_held.empty()) {
+    m_held.swap(m_pending);
+    m_pending.clear();
+    m_pending.reserve(kLaneChunk);
+    return;
   }
-  if (full) s.Run();
+  if (!m_lane) m_lane = std::make_unique<HelperLane>(m_events_sql, m_target.string());
+  m_lane->Submit(std::move(m_pending));
+  m_pending = {};
+  while (m_lane->in_flight() > 1) TransferOldestLaneChunk();
+  InsertDirect(m_held);
+  m_held.clear();
+  m_pending.swap(m_held);  // reuses the held chunk's storage
+  m_pending.reserve(kDirectChunk);
+}
+
+// One statement step inserts the whole chunk (kInsertEventRowsSql).
+void TraceWriter::InsertDirect(const std::vector<EventRecord>& records) {
+  if (records.empty()) return;
+  InsertEvents(m_statements->event_insert, m_statements->event_rows, records);
+  m_rows_written += records.size();
   // The rowids Append handed out must be the ones SQLite assigned.
-  if (sqlite3_last_insert_rowid(m_db->handle()) != static_cast<sqlite3_int64>(m_events)) {
+  if (sqlite3_last_insert_rowid(m_db->handle()) != static_cast<sqlite3_int64>(m_rows_written)) {
     throw Error(m_target.string() + ": internal error: event rowids out of step");
   }
-  m_rows_in_transaction += m_pending.size();
-  m_pending.clear();
+  m_rows_in_transaction += records.size();
   if (m_rows_in_transaction >= kRowsPerTransaction) {
     m_db->Exec("COMMIT; BEGIN");
     m_rows_in_transaction = 0;
+  }
+}
+
+// Copies the rows of the oldest lane chunk into the trace as SQLite stored them. The chunk's
+// database is attached read-only over its bytes; detaching needs the transaction ended.
+void TraceWriter::TransferOldestLaneChunk() {
+  m_attached = m_lane->TakeOldest();
+  m_db->Exec("ATTACH ':memory:' AS lane");
+  if (sqlite3_deserialize(m_db->handle(), "lane", m_attached->image, m_attached->image_size,
+                          m_attached->image_size, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK) {
+    throw Error(m_target.string() + ": cannot attach an in-memory database: " +
+                sqlite3_errmsg(m_db->handle()));
+  }
+  m_db->Exec("INSERT INTO main.events SELECT * FROM lane.events; COMMIT; DETACH lane; BEGIN");
+  m_rows_in_transaction = 0;
+  m_rows_written += m_attached->rows;
+  m_attached.reset();
+}
+
+void TraceWriter::FlushAllEvents() {
+  while (m_lane && m_lane->in_flight() > 0) TransferOldestLaneChunk();
+  InsertDirect(m_held);
+  m_held.clear();
+  InsertDirect(m_pending);
+  m_pending.clear();
+  const int64_t last = m_db->QueryInt("SELECT max(rowid) FROM events");
+  if (last != static_cast<int64_t>(m_events)) {
+    throw Error(m_target.string() + ": internal error: event rowids out of step");
   }
 }
 
@@ -329,14 +627,32 @@ void TraceWriter::AddCounterSample(CounterSeriesId series, TimeNs ts, double val
 }
 
 void TraceWriter::AddFlow(EventRowId from, EventRowId to, FlowKind kind, std::string_view name) {
-  auto& s = m_statements->flow;
-  s.BindInt(1, from);
-  s.BindInt(2, to);
-  s.BindInt(3, static_cast<int>(kind));
-  if (name.empty()) s.BindNull(4);
-  else s.BindInt(4, Intern(name));
-  s.Run();
-  MaybeCycleTransaction();
+  m_pending_flows.push_back({from, to, static_cast<int>(kind), name.empty() ? 0 : Intern(name)});
+  if (m_pending_flows.size() == kFlowsPerInsert) FlushPendingFlows();
+}
+
+void TraceWriter::FlushPendingFlows() {
+  if (m_pending_flows.empty()) return;
+  const bool full = m_pending_flows.size() == kFlowsPerInsert;
+  Statement& s = full ? m_statements->flow_batch : m_statements->flow;
+  int column = 1;
+  for (const PendingFlow& f : m_pending_flows) {
+    s.BindInt(column++, f.from);
+    s.BindInt(column++, f.to);
+    s.BindInt(column++, f.kind);
+    s.BindIdOrNull(column++, f.name);
+    if (!full) {
+      s.Run();
+      column = 1;
+    }
+  }
+  if (full) s.Run();
+  m_rows_in_transaction += m_pending_flows.size();
+  m_pending_flows.clear();
+  if (m_rows_in_transaction >= kRowsPerTransaction) {
+    m_db->Exec("COMMIT; BEGIN");
+    m_rows_in_transaction = 0;
+  }
 }
 
 void TraceWriter::AddEventArg(EventRowId event, std::string_view key, int64_t value) {
@@ -387,7 +703,9 @@ void TraceWriter::SetMeta(std::string_view key, std::string_view value) {
 
 void TraceWriter::Commit() {
   if (m_committed) throw Error(m_target.string() + ": trace already committed");
-  FlushPendingEvents();
+  FlushAllEvents();
+  m_lane.reset();
+  FlushPendingFlows();
   m_meta["events"] = std::to_string(m_events);
   m_meta["events_sorted"] = m_sorted ? "1" : "0";
   if (!m_meta.count("start_ns")) m_meta["start_ns"] = std::to_string(m_min_ts);

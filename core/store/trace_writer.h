@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -124,7 +125,8 @@ class TraceWriter {
   ResourceId AddResource(const ResourceInfo& info);
   CounterSeriesId AddCounterSeries(const CounterSeriesInfo& info);
 
-  // Appends one event; returns its rowid (1-based, in append order).
+  // Appends one event; returns its rowid (1-based, in append order). A helper thread builds part
+  // of the rows; what fails there is thrown from a later Append or from Commit as core::Error.
   EventRowId Append(const EventRecord& event);
   template <events::TypedEvent Typed>
   EventRowId Append(const Typed& event) {
@@ -155,6 +157,8 @@ class TraceWriter {
 
  private:
   struct Statements;
+  class HelperLane;
+  struct LaneChunk;
   // One open run of the block range index (schemas/trace_schema.sql, event_blocks).
   struct Block {
     TimeNs start = 0;
@@ -163,18 +167,43 @@ class TraceWriter {
     EventRowId last = 0;
     uint32_t events = 0;
   };
+  // Events are inserted in chunks that alternate between the caller's thread (a direct chunk,
+  // inserted into the trace) and a helper thread (a lane chunk, built as a table of its own in
+  // memory and copied into the trace as stored rows, which costs a fraction of an insert).
+  static constexpr size_t kDirectChunk = 4096;
+  static constexpr size_t kLaneChunk = 10240;
+  static constexpr size_t kFlowsPerInsert = 64;
   void MaybeCycleTransaction();
-  void FlushPendingEvents();
-  static constexpr size_t kEventsPerInsert = 64;
+  void ChunkFull();
+  void InsertDirect(const std::vector<EventRecord>& records);
+  void TransferOldestLaneChunk();
+  void FlushAllEvents();
+  void FlushPendingFlows();
   void AddToBlock(std::vector<Block>& blocks, int track_kind, uint32_t track_id, TimeNs ts,
                   EventRowId rowid);
   void FlushBlock(int track_kind, uint32_t track_id, Block& block);
 
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const noexcept {
+      return std::hash<std::string_view>{}(text);
+    }
+  };
+  struct PendingFlow {
+    EventRowId from;
+    EventRowId to;
+    int kind;
+    StringId name;  // 0: no name
+  };
+
   std::filesystem::path m_target;
   std::filesystem::path m_temp;
+  std::unique_ptr<HelperLane> m_lane;         // started by the first lane chunk
+  std::unique_ptr<LaneChunk> m_attached;      // lane chunk being copied (outlives its ATTACH)
   std::unique_ptr<class Database> m_db;
   std::unique_ptr<Statements> m_statements;
-  std::unordered_map<std::string, StringId> m_strings;
+  std::string m_events_sql;                   // CREATE TABLE events, for the lane's tables
+  std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> m_strings;
   std::unordered_map<std::string, std::string> m_meta;
   struct Problem {
     int severity;
@@ -183,12 +212,16 @@ class TraceWriter {
     std::string place;
   };
   std::unordered_map<std::string, Problem> m_problems;
-  std::vector<EventRecord> m_pending;  // appended, not yet inserted (< kEventsPerInsert)
+  std::vector<EventRecord> m_pending;  // appended, not yet inserted nor handed to the lane
+  std::vector<EventRecord> m_held;     // a full direct chunk, inserted when the lane chunk
+                                       // after it is handed over
+  std::vector<PendingFlow> m_pending_flows;
   std::vector<Block> m_queue_blocks;   // [queue id]
   std::vector<Block> m_thread_blocks;  // [thread id]
   std::vector<Block> m_all_blocks;     // [0]
   uint32_t m_next_id[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   uint64_t m_events = 0;
+  uint64_t m_rows_written = 0;  // events in the table (the rest are pending, held or in the lane)
   uint64_t m_rows_in_transaction = 0;
   TimeNs m_min_ts = 0;
   TimeNs m_max_ts = 0;
@@ -196,5 +229,8 @@ class TraceWriter {
   bool m_sorted = true;
   bool m_committed = false;
 };
+
+// For tests: the next chunk of events built on a writer's helper thread fails as on a full disk.
+void InjectHelperLaneFaultForTesting();
 
 }  // namespace core::store

@@ -254,6 +254,115 @@ TEST(TraceWriter, KilledWriterLeavesOldFileInPlace) {
   EXPECT_NO_THROW(LoadTrace(path));
 }
 
+// Enough events that the writer hands some of them to its helper thread (several chunks each
+// way, and a partial one at Commit): every row must come back as appended, rowid for rowid.
+TEST(TraceWriter, ManyEventsComeBackInAppendOrder) {
+  ScratchDir dir;
+  auto path = dir / "many.db";
+  constexpr int64_t kEvents = 100'003;
+  auto event = [](int64_t i) {
+    EventRecord e;
+    e.ts = (i * 7919) % 100'000;  // out of time order: the writer must keep append order
+    e.kind = static_cast<EventKind>(i % 5);
+    e.queue = static_cast<QueueId>(i % 3);
+    e.thread = static_cast<ThreadId>(i % 4 == 0 ? 1 : 0);
+    e.fence = static_cast<FenceId>(i % 7 == 0 ? 0 : 1);
+    e.value = i % 11 == 0 ? UINT64_MAX : static_cast<uint64_t>(i);
+    e.op = -i;
+    e.arg0 = i * 3;
+    e.arg1 = i % 2;
+    e.arg2 = INT64_MIN + i;
+    e.flags = static_cast<uint32_t>(i % 13);
+    return e;
+  };
+  {
+    TraceWriter w(path, "unit-test");
+    w.AddQueue({0, 0, QueueType::k3D, 0, 0, "q1", 0});
+    w.AddQueue({0, 0, QueueType::k3D, 0, 0, "q2", 0});
+    w.AddThread({0, 1, ThreadKind::kApplication, "t", 0});
+    w.AddFence({"f"});
+    for (int64_t i = 0; i < kEvents; ++i) {
+      ASSERT_EQ(w.Append(event(i)), i + 1);
+      if (i % 1000 == 999) w.AddFlow(i, i + 1, FlowKind::kGeneric, i % 2000 == 999 ? "" : "x");
+    }
+    w.Commit();
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* s = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, "
+                               "op_id, arg0, arg1, arg2, flags FROM events ORDER BY rowid",
+                               -1, &s, nullptr),
+            SQLITE_OK);
+  auto id_or_null = [&](int column) -> int64_t {
+    return sqlite3_column_type(s, column) == SQLITE_NULL ? 0 : sqlite3_column_int64(s, column);
+  };
+  int64_t i = 0;
+  int mismatches = 0;
+  while (sqlite3_step(s) == SQLITE_ROW && mismatches < 5) {
+    const EventRecord e = event(i);
+    const bool same = sqlite3_column_int64(s, 0) == i + 1 && sqlite3_column_int64(s, 1) == e.ts &&
+                      sqlite3_column_int64(s, 2) == static_cast<int64_t>(e.kind) &&
+                      id_or_null(3) == e.queue && id_or_null(4) == e.thread &&
+                      id_or_null(5) == e.fence &&
+                      sqlite3_column_int64(s, 6) == static_cast<int64_t>(e.value) &&
+                      sqlite3_column_int64(s, 7) == e.op && sqlite3_column_int64(s, 8) == e.arg0 &&
+                      sqlite3_column_int64(s, 9) == e.arg1 && sqlite3_column_int64(s, 10) == e.arg2 &&
+                      sqlite3_column_int64(s, 11) == e.flags;
+    if (!same) {
+      ADD_FAILURE() << "event " << i + 1 << " differs";
+      ++mismatches;
+    }
+    ++i;
+  }
+  EXPECT_EQ(i, kEvents);
+  sqlite3_finalize(s);
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT count(*), sum(from_event), count(name_sid) FROM flows", -1,
+                               &s, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int64(s, 0), 100);
+  EXPECT_EQ(sqlite3_column_int64(s, 1), 999 * 100 + 1000 * (99 * 100 / 2));
+  EXPECT_EQ(sqlite3_column_int64(s, 2), 50);
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  EXPECT_EQ(LoadTrace(path).events.size(), static_cast<size_t>(kEvents));
+}
+
+// A failure while the helper thread builds its rows (here a full in-memory disk) is thrown on
+// the caller's thread as core::Error naming the trace, and nothing is left on disk.
+TEST(TraceWriter, HelperThreadFailureIsThrownToTheCallerAndLeavesNoFile) {
+  ScratchDir dir;
+  auto path = dir / "failed.db";
+  std::filesystem::path temp;
+  std::string message;
+  InjectHelperLaneFaultForTesting();
+  try {
+    TraceWriter w(path, "unit-test");
+    temp = w.temporary_path();
+    for (int64_t i = 0; i < 200'000; ++i) w.Append({i, EventKind::PacketStarted});
+    w.Commit();
+  } catch (const core::Error& e) {
+    message = e.what();
+  }
+  ASSERT_FALSE(message.empty()) << "the helper thread's failure was not reported";
+  EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("full"), std::string::npos) << message;
+  EXPECT_FALSE(temp.empty());
+  EXPECT_FALSE(std::filesystem::exists(temp));
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  // The next writer is not affected.
+  {
+    TraceWriter w(path, "unit-test");
+    for (int64_t i = 0; i < 50'000; ++i) w.Append({i, EventKind::PacketStarted});
+    w.Commit();
+  }
+  EXPECT_EQ(LoadTrace(path).events.size(), 50'000u);
+}
+
 TEST(TraceWriter, CommitReplacesOldFile) {
   ScratchDir dir;
   auto path = dir / "t.db";
