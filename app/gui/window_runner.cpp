@@ -68,7 +68,7 @@ Selection ParseSelect(const state::Document& doc, const std::string& text) {
                   text, kind));
 }
 
-void ApplyOptions(views::MainWindow& main, const RunOptions& options) {
+void ApplyOptions(views::MainWindow& main, const RunOptions& options, bool screenshot) {
   if (!options.panel.empty()) {
     auto panel = views::ParsePanel(options.panel);
     if (!panel) {
@@ -95,7 +95,11 @@ void ApplyOptions(views::MainWindow& main, const RunOptions& options) {
     state::ZoomTo(doc->view, *options.window);
     doc->view.visible = *options.window;
   }
-  if (!options.sql.empty()) main.sql_console().Run(*doc, options.sql);
+  if (!options.sql.empty()) {
+    main.sql_console().Run(*doc, options.sql);
+    // a screenshot shows the result, not the running query
+    if (screenshot) main.sql_console().Wait();
+  }
 }
 
 }  // namespace
@@ -120,7 +124,7 @@ int RunWindow(const RunOptions& options) {
 
   views::MainWindow main(settings, settings_file);
   if (doc) main.SetDocument(std::move(doc));
-  ApplyOptions(main, options);
+  ApplyOptions(main, options, screenshot);
   platform::Window window(window_options);
 
   for (int frame = 0; !window.ShouldClose() && !main.WantsQuit(); ++frame) {

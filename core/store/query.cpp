@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -30,6 +31,13 @@ int ReadOnlyAuthorizer(void*, int action, const char* arg1, const char* arg2, co
       return SQLITE_OK;
     case SQLITE_FUNCTION:  // arg2 is the function's name
       return IsOneOf(arg2, {"fts3_tokenizer", "load_extension"}) ? SQLITE_DENY : SQLITE_OK;
+    case SQLITE_UPDATE:
+      // The first use of a table-valued function (pragma_table_info('events'), json_each(...))
+      // on a connection declares its columns, and SQLite checks that declaration as an UPDATE
+      // of the schema table (arg1, column arg2) though nothing is written. A real UPDATE of it
+      // is still refused: it would write (sqlite3_stmt_readonly below), the connection is
+      // read-only and defensive. Any other table: refused.
+      return IsOneOf(arg1, {"sqlite_master"}) ? SQLITE_OK : SQLITE_DENY;
     case SQLITE_PRAGMA:  // arg1 the pragma, arg2 its argument (NULL when none)
       if (IsOneOf(arg1, {"table_info", "table_xinfo", "index_list", "index_info", "index_xinfo",
                          "foreign_key_list"})) {
@@ -46,16 +54,25 @@ int ReadOnlyAuthorizer(void*, int action, const char* arg1, const char* arg2, co
   }
 }
 
-struct Deadline {
-  std::chrono::steady_clock::time_point at;
-  bool reached = false;
+// What the progress handler checks: the stop flag, then the time limit.
+struct StopCheck {
+  const std::atomic<bool>* stop = nullptr;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  bool stopped = false;
+  bool deadline_reached = false;
 };
 
-int StopAtDeadline(void* data) {
-  auto* deadline = static_cast<Deadline*>(data);
-  if (std::chrono::steady_clock::now() < deadline->at) return 0;
-  deadline->reached = true;
-  return 1;
+int StopOnFlagOrDeadline(void* data) {
+  auto* check = static_cast<StopCheck*>(data);
+  if (check->stop && check->stop->load(std::memory_order_relaxed)) {
+    check->stopped = true;
+    return 1;
+  }
+  if (check->deadline && std::chrono::steady_clock::now() >= *check->deadline) {
+    check->deadline_reached = true;
+    return 1;
+  }
+  return 0;
 }
 
 // `text` without leading white space and SQL comments.
@@ -97,6 +114,9 @@ class PreparedQuery {
       const size_t end = rest.find(';');
       std::string second(rest.substr(0, end));
       if (second.size() > 80) second = second.substr(0, 77) + "...";
+      // the destructor does not run for a constructor that throws
+      sqlite3_finalize(m_stmt);
+      m_stmt = nullptr;
       throw Error(fmt::format("{}: SQL error: one statement at a time; a second statement "
                               "follows at character {}: \"{}\" (nothing was run)",
                               name, rest.data() - sql.c_str() + 1, second));
@@ -114,8 +134,9 @@ class PreparedQuery {
 }  // namespace
 
 QueryResult RunQuery(const std::filesystem::path& trace, const std::string& sql,
-                     size_t max_rows, double timeout_seconds) {
-  Deadline deadline;  // outlives the connection whose progress handler points at it
+                     size_t max_rows, double timeout_seconds, const std::atomic<bool>* stop) {
+  StopCheck check;  // outlives the connection whose progress handler points at it
+  check.stop = stop;
   Database db = OpenTrace(trace);
   sqlite3* handle = db.handle();
   sqlite3_db_config(handle, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, nullptr);
@@ -128,10 +149,12 @@ QueryResult RunQuery(const std::filesystem::path& trace, const std::string& sql,
     throw Error(name + ": SQL error: the statement would write (the query console only reads)");
   }
   if (timeout_seconds > 0) {
-    deadline.at = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(timeout_seconds));
-    sqlite3_progress_handler(handle, 10000, StopAtDeadline, &deadline);
+    check.deadline = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(timeout_seconds));
+  }
+  if (check.deadline || check.stop) {
+    sqlite3_progress_handler(handle, 10000, StopOnFlagOrDeadline, &check);
   }
   QueryResult result;
   const int columns = sqlite3_column_count(s.get());
@@ -140,7 +163,8 @@ QueryResult RunQuery(const std::filesystem::path& trace, const std::string& sql,
     const int rc = sqlite3_step(s.get());
     if (rc == SQLITE_DONE) break;
     if (rc != SQLITE_ROW) {
-      if (deadline.reached) {
+      if (check.stopped) throw QueryStopped(name + ": query stopped");
+      if (check.deadline_reached) {
         throw Error(fmt::format("{}: query stopped: the time limit of {:g} s was reached "
                                 "(--timeout SECONDS to allow more)",
                                 name, timeout_seconds));

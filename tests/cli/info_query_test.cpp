@@ -103,6 +103,39 @@ TEST(CliQuery, VacuumIntoAttachAndPragmaWritesAreRefusedAndWriteNothing) {
   EXPECT_EQ(columns.exit_code, 0) << columns.err;
 }
 
+// Table-valued pragma functions read the schema like their PRAGMAs (the same ones are allowed);
+// the schema table their first use declares stays unwritable.
+TEST(CliQuery, PragmaFunctionsReadTheSchema) {
+  ScratchDir dir;
+  auto trace = WriteTrace(dir);
+  auto query = [&](const std::string& sql) {
+    return RunFencescope("query --csv " + test_support::Quote(trace) + " \"" + sql + "\"");
+  };
+  auto columns = query("SELECT name FROM pragma_table_info('meta') ORDER BY cid");
+  EXPECT_EQ(columns.exit_code, 0) << columns.err;
+  EXPECT_EQ(columns.out, "name\r\nkey\r\nvalue\r\n");
+  auto joined = query(
+      "SELECT count(*) > 3 FROM sqlite_master m JOIN pragma_table_info(m.name) c "
+      "WHERE m.name = 'events'");
+  EXPECT_EQ(joined.out, "count(*) > 3\r\n1\r\n") << joined.err;
+  for (const char* sql : {"SELECT count(*) > 0 FROM pragma_table_list",
+                          "SELECT count(*) >= 0 FROM pragma_index_list('events')",
+                          "SELECT * FROM pragma_user_version",
+                          "SELECT count(*) FROM json_each('[1, 2]')"}) {
+    auto r = query(sql);
+    EXPECT_EQ(r.exit_code, 0) << sql << "\n" << r.err;
+  }
+  for (const char* sql :
+       {"SELECT * FROM pragma_journal_mode", "SELECT * FROM pragma_writable_schema",
+        "UPDATE sqlite_master SET sql = 'x'",
+        "SELECT * FROM pragma_table_info('meta'); UPDATE sqlite_master SET sql = 'x'"}) {
+    auto r = query(sql);
+    EXPECT_NE(r.exit_code, 0) << sql << "\n" << r.out;
+  }
+  auto version = query("SELECT * FROM pragma_user_version");
+  EXPECT_EQ(version.out, "user_version\r\n1\r\n");
+}
+
 TEST(CliQuery, ASecondStatementIsAnErrorNamingItAndNothingRuns) {
   ScratchDir dir;
   auto trace = WriteTrace(dir);

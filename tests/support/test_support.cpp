@@ -58,6 +58,15 @@ CommandResult RunCommand(const std::string& shell_command) {
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = ReadFile(out);
   result.err = ReadFile(err);
+  // A sanitizer report from the child (build/asan) fails the test even where the test expects
+  // the command to fail: its exit code alone would not tell.
+  for (const char* report :
+       {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", ": runtime error: "}) {
+    if (result.err.find(report) != std::string::npos) {
+      ADD_FAILURE() << "sanitizer report from `" << shell_command << "`:\n" << result.err;
+      break;
+    }
+  }
   return result;
 }
 
