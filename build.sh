@@ -2,9 +2,9 @@
 # The two commands of the README:
 #   ./build.sh run    install what is missing, build (Release), open the window on a freshly
 #                     simulated default scenario
-#   ./build.sh test   install what is missing, build both configurations (with and without the
-#                     window), and run the whole test suite (window tests under Xvfb); then the
-#                     suite again, without the window, built with ASan + UBSan in build/asan
+#   ./build.sh test   install what is missing, build the suite twice and run it in each: without
+#                     the window under ASan + UBSan (build/asan), and Release with the window
+#                     (build/release, window tests under Xvfb)
 #   ./build.sh golden rewrite the golden files under tests/golden after an intended change
 #   ./build.sh fuzz [SECONDS]  build the libFuzzer harnesses (clang, ASan + UBSan) in build/fuzz
 #                     and run each for SECONDS (default 60), printing executions and crashes
@@ -49,8 +49,11 @@ trap 'rc=$?; if [ "$rc" -ne 0 ] && [ -n "$current_step" ]; then
 configure_and_build() {  # dir gui(ON|OFF) [more cmake options]
   # ccache: the second configuration compiles the same core, importer and test sources again;
   # with the cache those compile once.
+  # CCACHE_NOHASHDIR: the sanitizer build carries debug line info, which would otherwise make
+  # ccache key every object on the build directory's path (no reuse across checkouts).
   local dir="$1" gui="$2"
   shift 2
+  export CCACHE_NOHASHDIR=true
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DFENCESCOPE_GUI="$gui" \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache "$@" >/dev/null
   cmake --build "$dir" -j"$(jobs)"
@@ -65,22 +68,20 @@ case "${1:-}" in
     ;;
   test)
     install_missing "${BUILD_PACKAGES[@]}" "${GUI_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-    # The window-less build first: it proves core, importers and the CLI need no UI library.
-    step "test: building build/nogui (Release, no window)"
-    configure_and_build build/nogui OFF
-    step "test: running the tests of build/nogui"
-    (cd build/nogui && ctest --output-on-failure -j"$(jobs)")
-    step "test: building build/release (Release, with the window)"
-    configure_and_build build/release ON
-    step "test: running the tests of build/release (window tests under Xvfb)"
-    (cd build/release && xvfb-run -a -s "-screen 0 1600x1000x24" \
-      ctest --output-on-failure -j"$(jobs)")
-    # The same suite (no window) built with ASan + UBSan at -O1: any finding fails its test.
-    # tests/CMakeLists.txt lists the few tests that cannot run there (reported as not run).
+    # Two builds, each running the whole suite:
+    # - build/asan: no window, ASan + UBSan at -O1. Being window-less it also proves that core,
+    #   importers and the CLI need no UI library; any sanitizer finding fails its test.
+    #   tests/CMakeLists.txt lists the few tests that cannot run there (reported as not run).
+    # - build/release: the product as users build it, window tests under Xvfb.
     step "test: building build/asan (ASan + UBSan, no window)"
     configure_and_build build/asan OFF -DFENCESCOPE_SANITIZE=ON
     step "test: running the tests of build/asan"
     (cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      ctest --output-on-failure -j"$(jobs)")
+    step "test: building build/release (Release, with the window)"
+    configure_and_build build/release ON
+    step "test: running the tests of build/release (window tests under Xvfb)"
+    (cd build/release && xvfb-run -a -s "-screen 0 1600x1000x24" \
       ctest --output-on-failure -j"$(jobs)")
     step "test: all passed"
     ;;
