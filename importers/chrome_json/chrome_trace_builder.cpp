@@ -172,7 +172,7 @@ class Builder {
         !entry.pid.is_string && it != m_export_processes.end()) {
       return m_process_ids[process] = it->second;
     }
-    core::store::ProcessInfo info;
+    core::model::Process info;
     info.pid = entry.pid.is_string ? 0 : entry.pid.value;
     info.name = entry.name;
     if (!entry.labels.empty()) {
@@ -188,7 +188,7 @@ class Builder {
     if (auto it = m_export_threads.find(ExportKey(track)); it != m_export_threads.end()) {
       return m_threads[track_index] = it->second;
     }
-    core::store::ThreadInfo info;
+    core::model::Thread info;
     info.process = ProcessIdOf(track.process);
     info.tid = track.tid.is_string ? 0 : track.tid.value;
     info.name = track.name;
@@ -203,7 +203,7 @@ class Builder {
   core::model::AdapterId AdapterOf(uint32_t process) {
     if (m_adapters[process]) return m_adapters[process];
     const ProcessEntry& entry = m_trace.processes[process];
-    core::store::AdapterInfo info;
+    core::model::Adapter info;
     info.name = !entry.labels.empty() ? entry.labels : fmt::format("GPU {}", KeyText(entry.pid));
     return m_adapters[process] = m_writer.AddAdapter(info);
   }
@@ -216,7 +216,7 @@ class Builder {
       return m_queues[track_index] = it->second;
     }
     const ProcessEntry& process = m_trace.processes[track.process];
-    core::store::QueueInfo info;
+    core::model::Queue info;
     info.adapter = AdapterOf(track.process);
     info.process = ProcessIdOf(track.process);
     info.type = m_has_kernel[track_index] ? core::model::QueueType::kCompute
@@ -437,7 +437,7 @@ class Builder {
   core::model::FenceId FenceOf(int64_t key, StringId name) {
     auto it = m_fences.find(key);
     if (it != m_fences.end()) return it->second;
-    core::store::FenceInfo info;
+    core::model::Fence info;
     info.name = name ? m_trace.writer_strings[name] : fmt::format("fence {}", key);
     return m_fences[key] = m_writer.AddFence(info);
   }
@@ -550,7 +550,7 @@ class Builder {
                                  v.key);
       auto it = m_series.find(key);
       if (it == m_series.end()) {
-        core::store::CounterSeriesInfo info;
+        core::model::CounterSeries info;
         info.process = process;
         // Series per args key; an id makes the counter "name[id]" (trace-formats §1.5).
         info.name = m_trace.writer_strings[e.name];

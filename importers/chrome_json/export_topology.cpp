@@ -144,40 +144,41 @@ ExportTopology ReadExportTopology(std::string_view json) {
   };
   using namespace core::model;  // NOLINT
   each("adapters", [&](const Fields& f) {
-    t.adapters.push_back({f.Id("id"), f.String("name"), f.Int("luid"), f.Int("native_fences") != 0,
+    t.adapters.push_back({f.String("name"), f.Int("luid"), f.Int("native_fences") != 0,
                           f.Int("optimized_interrupts") != 0,
                           static_cast<PreemptionGranularity>(f.Int("preemption_graphics")),
-                          static_cast<PreemptionGranularity>(f.Int("preemption_compute"))});
+                          static_cast<PreemptionGranularity>(f.Int("preemption_compute")),
+                          f.Id("id")});
   });
   each("engines", [&](const Fields& f) {
-    t.engines.push_back({f.Id("id"), f.Id("adapter"), static_cast<EngineType>(f.Int("type")),
-                         f.Id("ordinal"), f.String("name")});
+    t.engines.push_back({f.Id("adapter"), static_cast<EngineType>(f.Int("type")), f.Id("ordinal"),
+                         f.String("name"), f.Id("id")});
   });
   each("processes", [&](const Fields& f) {
-    t.processes.push_back({f.Id("id"), f.Int("pid"), f.String("name")});
+    t.processes.push_back({f.Int("pid"), f.String("name"), f.Id("id")});
     t.process_track_pids.push_back(f.Int("track_pid"));
   });
   each("queues", [&](const Fields& f) {
-    t.queues.push_back({f.Id("id"), f.Id("engine"), f.Id("adapter"),
-                        static_cast<QueueType>(f.Int("type")),
+    t.queues.push_back({f.Id("engine"), f.Id("adapter"), static_cast<QueueType>(f.Int("type")),
                         static_cast<int32_t>(f.Int("priority")), f.Id("process"), f.String("name"),
-                        static_cast<int32_t>(f.Int("sort_index"))});
+                        static_cast<int32_t>(f.Int("sort_index")), f.Id("id")});
     t.queue_tracks.push_back(f.Track());
   });
   each("contexts", [&](const Fields& f) {
     t.contexts.push_back(
-        {f.Id("id"), f.Id("process"), f.Id("queue"), f.Int("handle"), f.String("name")});
+        {f.Id("process"), f.Id("queue"), f.Int("handle"), f.String("name"), f.Id("id")});
   });
   each("threads", [&](const Fields& f) {
-    t.threads.push_back({f.Id("id"), f.Id("process"), f.Int("tid"),
-                         static_cast<ThreadKind>(f.Int("kind")), f.String("name"),
-                         static_cast<int32_t>(f.Int("sort_index"))});
+    t.threads.push_back({f.Id("process"), f.Int("tid"), static_cast<ThreadKind>(f.Int("kind")),
+                         f.String("name"), static_cast<int32_t>(f.Int("sort_index")),
+                         f.Id("id")});
     t.thread_tracks.push_back(f.Track());
   });
   each("fences", [&](const Fields& f) {
-    t.fences.push_back({f.Id("id"), f.String("name"), static_cast<FenceKind>(f.Int("kind")),
+    t.fences.push_back({f.String("name"), static_cast<FenceKind>(f.Int("kind")),
                         f.Int("shared") != 0, f.Id("owner_adapter"), f.Id("adapter_mask"),
-                        static_cast<FenceValue>(f.Int("initial_value")), f.Int("handle")});
+                        static_cast<FenceValue>(f.Int("initial_value")), f.Int("handle"),
+                        f.Id("id")});
   });
   return t;
 }
