@@ -137,6 +137,17 @@ inline constexpr auto kTopologyTables =
     std::tie(kAdapterTable, kEngineTable, kQueueTable, kProcessTable, kContextTable, kThreadTable,
              kFenceTable, kPsoTable, kResourceTable, kCounterSeriesTable);
 
+// The column's name without its storage suffix ("name_sid" -> "name", "adapter_id" ->
+// "adapter", "id" stays): the key a topology row has in fencescope's JSON export.
+inline std::string_view TopologyKey(std::string_view sql) {
+  for (std::string_view suffix : {std::string_view("_sid"), std::string_view("_id")}) {
+    if (sql.size() > suffix.size() && sql.substr(sql.size() - suffix.size()) == suffix) {
+      return sql.substr(0, sql.size() - suffix.size());
+    }
+  }
+  return sql;
+}
+
 // "INSERT INTO <table>(<columns>) VALUES (?1, ...)".
 template <typename Row, size_t N>
 std::string TopologyInsertSql(const TopologyTable<Row, N>& table) {

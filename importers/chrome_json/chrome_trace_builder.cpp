@@ -13,7 +13,7 @@
 
 #include "core/model/error.h"
 #include "importers/chrome_json/event_pairing.h"
-#include "importers/chrome_json/export_topology.h"
+#include "importers/chrome_json/export_topology_reader.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 #include "importers/chrome_json/record_sink.h"
 
@@ -36,7 +36,8 @@ enum StringRole : uint16_t {
   kSyncCategory = 8,       // cuda_sync
   kEventRecordName = 16,   // cudaEventRecord*, hipEventRecord*
   kEnclosingFlowCat = 32,  // input, ipc.flow: flow ends bind to the enclosing slice (catapult)
-  // Categories of fencescope's own export (chrome_json_exporter.h), read only in such files.
+  // Categories of fencescope's own export (core/export/chrome_json_export.h), read only in
+  // such files.
   kExportSignalCat = 64,   // fence_signal
   kExportWaitCat = 128,    // fence_wait
   kExportCpuWaitCat = 256, // cpu_wait
