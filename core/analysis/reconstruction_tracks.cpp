@@ -49,7 +49,9 @@ void BuildTrackLists(const core::store::TraceStore& store, Boxes& boxes,
     if (box.cpu) thread_slot(box.thread).cpu_signals.push_back(s);
     else queue_slot(box.queue).signals.push_back(s);
   }
-  for (uint32_t w = 0; w < boxes.waits.size(); ++w) queue_slot(boxes.waits[w].queue).waits.push_back(w);
+  for (uint32_t w = 0; w < boxes.waits.size(); ++w) {
+    queue_slot(boxes.waits[w].queue).waits.push_back(w);
+  }
   for (uint32_t w = 0; w < boxes.cpu_waits.size(); ++w) {
     thread_slot(boxes.cpu_waits[w].thread).cpu_waits.push_back(w);
   }
@@ -60,7 +62,9 @@ void BuildTrackLists(const core::store::TraceStore& store, Boxes& boxes,
   for (uint32_t x = 0; x < boxes.preemptions.size(); ++x) {
     queue_slot(boxes.preemptions[x].queue).preemptions.push_back(x);
   }
-  for (uint32_t x = 0; x < boxes.tdrs.size(); ++x) queue_slot(boxes.tdrs[x].queue).tdrs.push_back(x);
+  for (uint32_t x = 0; x < boxes.tdrs.size(); ++x) {
+    queue_slot(boxes.tdrs[x].queue).tdrs.push_back(x);
+  }
   std::stable_sort(boxes.tasks.begin(), boxes.tasks.end(),
                    [](const BackgroundTask& a, const BackgroundTask& b) {
                      return FirstKnown(a.queued, a.started, a.ended) <

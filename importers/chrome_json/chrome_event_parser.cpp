@@ -591,8 +591,8 @@ struct ChromeEventParser::Impl {
   // One field of an event object, by key (switched on its length first: the common keys are
   // short and distinct by length). Inlined into ParseObject's loop: called once per field, it
   // is the importer's hottest code, and inlined the key comparisons fold into a few compares.
-  [[gnu::always_inline]] void ReadField(std::string_view key, od::value& v, ParsedEvent& ev, ObjectFields& f,
-                 uint64_t offset) {
+  [[gnu::always_inline]] void ReadField(std::string_view key, od::value& v, ParsedEvent& ev,
+                                        ObjectFields& f, uint64_t offset) {
     switch (key.size()) {
       case 2:
         if (key == "ph") {
