@@ -4,7 +4,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/terminal_progress.h"
-#include "importers/chrome_json/chrome_json_exporter.h"
+#include "core/export/chrome_json_export.h"
 
 namespace app::cli {
 
@@ -19,7 +19,7 @@ void RegisterExportCommand(CLI::App& app) {
       ->required();
   cmd->callback([trace, output] {
     TerminalProgress progress("export");
-    const auto summary = importers::chrome_json::ExportChromeJson(
+    const auto summary = core::exporting::ExportChromeJson(
         *trace, *output, [&progress](double f) { progress.Update(f); });
     progress.Finish();
     std::cout << fmt::format("exported {} -> {}: {} JSON events\n", *trace, *output,

@@ -25,34 +25,6 @@ uint32_t IndexOfId(const Map& by_id, int64_t id) {
 
 using core::store::TraceStore;
 
-TimeNs FirstKnown(TimeNs a, TimeNs b, TimeNs c = kUnknownTime) {
-  if (a != kUnknownTime) return a;
-  if (b != kUnknownTime) return b;
-  return c;
-}
-
-// Named counters, kept by name so the output order is stable.
-class ProblemCounter {
- public:
-  void Count(const char* name, const char* description, TimeNs ts) {
-    auto [it, inserted] = m_problems.try_emplace(name);
-    if (inserted) {
-      it->second.name = name;
-      it->second.description = description;
-      it->second.first_ts = ts;
-    }
-    ++it->second.count;
-  }
-  std::vector<LinkProblem> Take() {
-    std::vector<LinkProblem> out;
-    for (auto& [name, problem] : m_problems) out.push_back(std::move(problem));
-    return out;
-  }
-
- private:
-  std::map<std::string, LinkProblem> m_problems;
-};
-
 class Builder {
  public:
   Builder(const TraceStore& store, Reconstruction& out) : m_store(store), m_out(out) {}
@@ -66,7 +38,7 @@ class Builder {
     LinkWaits();
     LinkCpuWaits();
     LinkInterrupts();
-    BuildTracks();
+    BuildTrackLists(m_store, m_boxes, m_segments, m_missing, m_queues, m_threads, m_problems);
     m_out.problems = m_problems.Take();
     PackReconstruction(m_boxes, m_queues, m_threads, m_out);
   }
@@ -752,92 +724,6 @@ class Builder {
       if (ts > w.unblocked || (reached != kUnknownTime && ts < reached)) continue;
       w.interrupt = it->second;
       ++m_boxes.interrupts[it->second].gpu_waits_linked;
-    }
-  }
-
-  // ---- per-track lists ----
-  template <typename Key>
-  static void SortBy(std::vector<uint32_t>& list, Key key) {
-    std::stable_sort(list.begin(), list.end(),
-                     [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-  }
-
-  void BuildTracks() {
-    size_t queue_count = m_store.queues.size() + 1;
-    size_t thread_count = m_store.threads.size() + 1;
-    auto queue_slot = [&](QueueId q) -> PlainQueueTrack& {
-      if (q >= m_queues.size()) {
-        m_problems.Count("unknown_queue_id", "a record names a queue id not in `queues`", 0);
-        return m_queues[0];
-      }
-      return m_queues[q];
-    };
-    auto thread_slot = [&](ThreadId t) -> PlainThreadTrack& {
-      if (t >= m_threads.size()) {
-        m_problems.Count("unknown_thread_id", "a record names a thread id not in `threads`", 0);
-        return m_threads[0];
-      }
-      return m_threads[t];
-    };
-    m_queues.resize(queue_count);
-    m_threads.resize(thread_count);
-
-    auto& packets = m_boxes.packets;
-    for (uint32_t p = 0; p < packets.size(); ++p) {
-      queue_slot(packets[p].queue).packets.push_back(p);
-      if (packets[p].submit != kUnknownTime) thread_slot(packets[p].thread).submissions.push_back(p);
-    }
-    for (const RunSegment& s : m_segments) queue_slot(packets[s.packet].queue).segments.push_back(s);
-    for (uint32_t s = 0; s < m_boxes.signals.size(); ++s) {
-      const SignalBox& box = m_boxes.signals[s];
-      if (box.cpu) thread_slot(box.thread).cpu_signals.push_back(s);
-      else queue_slot(box.queue).signals.push_back(s);
-    }
-    for (uint32_t w = 0; w < m_boxes.waits.size(); ++w) queue_slot(m_boxes.waits[w].queue).waits.push_back(w);
-    for (uint32_t w = 0; w < m_boxes.cpu_waits.size(); ++w) {
-      thread_slot(m_boxes.cpu_waits[w].thread).cpu_waits.push_back(w);
-    }
-    for (uint32_t x = 0; x < m_boxes.interrupts.size(); ++x) {
-      queue_slot(m_boxes.interrupts[x].queue).interrupts.push_back(x);
-    }
-    for (const MissingWindow& w : m_missing) queue_slot(w.queue).missing.push_back(w);
-    for (uint32_t x = 0; x < m_boxes.preemptions.size(); ++x) {
-      queue_slot(m_boxes.preemptions[x].queue).preemptions.push_back(x);
-    }
-    for (uint32_t x = 0; x < m_boxes.tdrs.size(); ++x) queue_slot(m_boxes.tdrs[x].queue).tdrs.push_back(x);
-    std::stable_sort(m_boxes.tasks.begin(), m_boxes.tasks.end(),
-                     [](const BackgroundTask& a, const BackgroundTask& b) {
-                       return FirstKnown(a.queued, a.started, a.ended) <
-                              FirstKnown(b.queued, b.started, b.ended);
-                     });
-    for (uint32_t t = 0; t < m_boxes.tasks.size(); ++t) {
-      if (m_boxes.tasks[t].thread != 0) thread_slot(m_boxes.tasks[t].thread).tasks.push_back(t);
-    }
-
-    for (PlainQueueTrack& q : m_queues) {
-      SortBy(q.packets, [&](uint32_t p) {
-        return FirstKnown(packets[p].start, packets[p].submit, packets[p].end);
-      });
-      std::stable_sort(q.segments.begin(), q.segments.end(),
-                       [](const RunSegment& a, const RunSegment& b) { return a.start < b.start; });
-      for (uint32_t s = 0; s < q.segments.size(); ++s) {
-        Packet& p = packets[q.segments[s].packet];
-        if (p.segments++ == 0) p.first_segment = s;
-      }
-      SortBy(q.signals, [&](uint32_t s) {
-        return FirstKnown(m_boxes.signals[s].queued, m_boxes.signals[s].executed);
-      });
-      SortBy(q.waits, [&](uint32_t w) { return m_boxes.waits[w].Begin(); });
-      SortBy(q.preemptions, [&](uint32_t x) { return m_boxes.preemptions[x].Begin(); });
-      std::stable_sort(q.missing.begin(), q.missing.end(),
-                       [](const MissingWindow& a, const MissingWindow& b) {
-                         return a.start < b.start;
-                       });
-    }
-    for (PlainThreadTrack& t : m_threads) {
-      SortBy(t.cpu_waits, [&](uint32_t w) { return m_boxes.cpu_waits[w].Begin(); });
-      SortBy(t.submissions, [&](uint32_t p) { return packets[p].submit; });
-      SortBy(t.tasks, [&](uint32_t k) { return m_boxes.tasks[k].started; });
     }
   }
 

@@ -20,7 +20,7 @@ void SetUpAdapters(core::store::TraceWriter& w, const Scenario& s, bool native_m
   ids.adapter_fences.resize(s.adapters.size());
   for (size_t i = 0; i < s.adapters.size(); ++i) {
     const AdapterSpec& a = s.adapters[i];
-    core::store::AdapterInfo info;
+    core::model::Adapter info;
     info.name = a.name;
     info.luid = static_cast<int64_t>(i + 1);
     info.native_fences = a.native_fences && native_mode;  // as run, not merely as capable
@@ -86,7 +86,7 @@ void SetUpFences(core::store::TraceWriter& w, const Scenario& s, bool native_mod
     f.tracks_monitored = f.native_on[f.owner] && !f.cross_adapter;
     f.monitored = f.cross_adapter ? 0 : kNoWaiterMonitoredValue;
     f.current = spec.initial_value;
-    core::store::FenceInfo info;
+    core::model::Fence info;
     info.name = spec.name;
     info.kind = f.cross_adapter ? FenceKind::kCrossAdapter
                                 : (f.native_on[f.owner] ? FenceKind::kNative : FenceKind::kMonitored);

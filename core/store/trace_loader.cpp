@@ -10,6 +10,7 @@
 #include "core/model/error.h"
 #include "core/store/event_row.h"
 #include "core/store/trace_file.h"
+#include "core/store/topology_tables.h"
 #include "core/store/trace_store.h"
 
 namespace core::store {
@@ -55,8 +56,16 @@ struct ReadColumns {
   }
 };
 
-uint32_t IdColumn(const Statement& s, int index) {
+uint32_t NullableId(const Statement& s, int index) {
   return s.ColumnIsNull(index) ? 0u : static_cast<uint32_t>(s.ColumnInt(index));
+}
+
+template <typename Row, size_t N, typename Name>
+void LoadTopologyTable(Database& db, const TopologyTable<Row, N>& table, const Name& name,
+                       TraceStore& store) {
+  Statement s = db.Prepare(TopologySelectSql(table));
+  std::vector<Row>& rows = store.*table.rows;
+  while (s.Step()) rows.push_back(ReadTopologyRow(s, table, name));
 }
 
 void LoadTopology(Database& db, TraceStore& store) {
@@ -72,95 +81,9 @@ void LoadTopology(Database& db, TraceStore& store) {
   auto name = [&](int64_t sid) -> std::string {
     return sid > 0 && static_cast<size_t>(sid) < store.strings.size() ? store.strings[sid] : "";
   };
+  std::apply([&](const auto&... table) { (LoadTopologyTable(db, table, name, store), ...); },
+             kTopologyTables);
   {
-    Statement s = db.Prepare(
-        "SELECT id, name_sid, luid, native_fences, optimized_interrupts, preemption_graphics, "
-        "preemption_compute FROM adapters ORDER BY id");
-    while (s.Step()) {
-      store.adapters.push_back(Adapter{
-          IdColumn(s, 0), name(s.ColumnInt(1)), s.ColumnInt(2), s.ColumnInt(3) != 0,
-          s.ColumnInt(4) != 0, static_cast<PreemptionGranularity>(s.ColumnInt(5)),
-          static_cast<PreemptionGranularity>(s.ColumnInt(6))});
-    }
-  }
-  {
-    Statement s =
-        db.Prepare("SELECT id, adapter_id, type, ordinal, name_sid FROM engines ORDER BY id");
-    while (s.Step()) {
-      store.engines.push_back(Engine{IdColumn(s, 0), IdColumn(s, 1),
-                                     static_cast<EngineType>(s.ColumnInt(2)),
-                                     static_cast<uint32_t>(s.ColumnInt(3)), name(s.ColumnInt(4))});
-    }
-  }
-  {
-    Statement s = db.Prepare(
-        "SELECT id, engine_id, adapter_id, type, priority, process_id, name_sid, sort_index "
-        "FROM queues ORDER BY id");
-    while (s.Step()) {
-      store.queues.push_back(Queue{IdColumn(s, 0), IdColumn(s, 1), IdColumn(s, 2),
-                                   static_cast<QueueType>(s.ColumnInt(3)),
-                                   static_cast<int32_t>(s.ColumnInt(4)), IdColumn(s, 5),
-                                   name(s.ColumnInt(6)), static_cast<int32_t>(s.ColumnInt(7))});
-    }
-  }
-  {
-    Statement s = db.Prepare("SELECT id, pid, name_sid FROM processes ORDER BY id");
-    while (s.Step()) {
-      store.processes.push_back(Process{IdColumn(s, 0), s.ColumnInt(1), name(s.ColumnInt(2))});
-    }
-  }
-  {
-    Statement s = db.Prepare(
-        "SELECT id, process_id, queue_id, handle, name_sid FROM contexts ORDER BY id");
-    while (s.Step()) {
-      store.contexts.push_back(Context{IdColumn(s, 0), IdColumn(s, 1), IdColumn(s, 2),
-                                       s.ColumnInt(3), name(s.ColumnInt(4))});
-    }
-  }
-  {
-    Statement s = db.Prepare(
-        "SELECT id, process_id, tid, kind, name_sid, sort_index FROM threads ORDER BY id");
-    while (s.Step()) {
-      store.threads.push_back(Thread{IdColumn(s, 0), IdColumn(s, 1), s.ColumnInt(2),
-                                     static_cast<ThreadKind>(s.ColumnInt(3)),
-                                     name(s.ColumnInt(4)), static_cast<int32_t>(s.ColumnInt(5))});
-    }
-  }
-  {
-    Statement s = db.Prepare(
-        "SELECT id, name_sid, kind, shared, owner_adapter_id, adapter_mask, initial_value, handle "
-        "FROM fences ORDER BY id");
-    while (s.Step()) {
-      store.fences.push_back(Fence{IdColumn(s, 0), name(s.ColumnInt(1)),
-                                   static_cast<FenceKind>(s.ColumnInt(2)), s.ColumnInt(3) != 0,
-                                   IdColumn(s, 4), static_cast<uint32_t>(s.ColumnInt(5)),
-                                   static_cast<FenceValue>(s.ColumnInt(6)), s.ColumnInt(7)});
-    }
-  }
-  {
-    Statement s = db.Prepare("SELECT id, name_sid, shaders FROM psos ORDER BY id");
-    while (s.Step()) {
-      store.psos.push_back(
-          Pso{IdColumn(s, 0), name(s.ColumnInt(1)), static_cast<uint32_t>(s.ColumnInt(2))});
-    }
-  }
-  {
-    Statement s = db.Prepare("SELECT id, name_sid, size_bytes FROM resources ORDER BY id");
-    while (s.Step()) {
-      store.resources.push_back(Resource{IdColumn(s, 0), name(s.ColumnInt(1)), s.ColumnInt(2)});
-    }
-  }
-  {
-    Statement s = db.Prepare(
-        "SELECT id, name_sid, process_id, unit_sid FROM counter_series ORDER BY id");
-    while (s.Step()) {
-      CounterSeries series;
-      series.id = IdColumn(s, 0);
-      series.name = name(s.ColumnInt(1));
-      series.process = IdColumn(s, 2);
-      series.unit = s.ColumnIsNull(3) ? "" : name(s.ColumnInt(3));
-      store.counters.push_back(std::move(series));
-    }
     Statement samples = db.Prepare(
         "SELECT series_id, ts_ns, value FROM counter_samples ORDER BY series_id, ts_ns");
     while (samples.Step()) {
@@ -174,7 +97,7 @@ void LoadTopology(Database& db, TraceStore& store) {
     Statement s = db.Prepare("SELECT from_event, to_event, kind, name_sid FROM flows");
     while (s.Step()) {
       store.flows.push_back(Flow{s.ColumnInt(0), s.ColumnInt(1),
-                                 static_cast<FlowKind>(s.ColumnInt(2)), IdColumn(s, 3)});
+                                 static_cast<FlowKind>(s.ColumnInt(2)), NullableId(s, 3)});
     }
   }
   {

@@ -23,96 +23,13 @@
 
 #include "core/model/event_kind.h"
 #include "core/model/event_record.h"
+#include "core/model/topology.h"
 #include "core/model/types.h"
 #include "core/store/packed_column.h"
 
 namespace core::store {
 
 using namespace core::model;  // NOLINT
-
-struct Adapter {
-  AdapterId id = 0;
-  std::string name;
-  int64_t luid = 0;
-  bool native_fences = false;
-  bool optimized_interrupts = false;
-  PreemptionGranularity preemption_graphics = PreemptionGranularity::kNone;
-  PreemptionGranularity preemption_compute = PreemptionGranularity::kNone;
-};
-
-struct Engine {
-  EngineId id = 0;
-  AdapterId adapter = 0;
-  EngineType type = EngineType::k3D;
-  uint32_t ordinal = 0;
-  std::string name;
-};
-
-struct Queue {
-  QueueId id = 0;
-  EngineId engine = 0;
-  AdapterId adapter = 0;
-  QueueType type = QueueType::k3D;
-  int32_t priority = 0;
-  ProcessId process = 0;
-  std::string name;
-  int32_t sort_index = 0;
-};
-
-struct Process {
-  ProcessId id = 0;
-  int64_t pid = 0;
-  std::string name;
-};
-
-struct Context {
-  ContextId id = 0;
-  ProcessId process = 0;
-  QueueId queue = 0;
-  int64_t handle = 0;
-  std::string name;
-};
-
-struct Thread {
-  ThreadId id = 0;
-  ProcessId process = 0;
-  int64_t tid = 0;
-  ThreadKind kind = ThreadKind::kApplication;
-  std::string name;
-  int32_t sort_index = 0;
-};
-
-struct Fence {
-  FenceId id = 0;
-  std::string name;
-  FenceKind kind = FenceKind::kNative;
-  bool shared = false;
-  AdapterId owner_adapter = 0;
-  uint32_t adapter_mask = 0;
-  FenceValue initial_value = 0;
-  int64_t handle = 0;
-};
-
-struct Pso {
-  PsoId id = 0;
-  std::string name;
-  uint32_t shaders = 1;
-};
-
-struct Resource {
-  ResourceId id = 0;
-  std::string name;
-  int64_t size_bytes = 0;
-};
-
-struct CounterSeries {
-  CounterSeriesId id = 0;
-  std::string name;
-  ProcessId process = 0;
-  std::string unit;
-  std::vector<TimeNs> ts;       // sorted
-  std::vector<double> values;   // same length as ts
-};
 
 struct Flow {
   EventRowId from = 0;

@@ -12,6 +12,7 @@
 #include "core/store/output_file.h"
 #include "core/store/schema_sql.h"
 #include "core/store/sqlite_db.h"
+#include "core/store/topology_tables.h"
 
 namespace core::store {
 namespace {
@@ -312,23 +313,16 @@ TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
   auto& db = *m_db;
   m_statements = std::make_unique<Statements>(Statements{
       db.Prepare("INSERT INTO strings(id, value) VALUES (?1, ?2)"),
-      db.Prepare("INSERT INTO adapters(id, name_sid, luid, native_fences, optimized_interrupts, "
-                 "preemption_graphics, preemption_compute) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
-      db.Prepare("INSERT INTO engines(id, adapter_id, type, ordinal, name_sid) "
-                 "VALUES (?1,?2,?3,?4,?5)"),
-      db.Prepare("INSERT INTO queues(id, engine_id, adapter_id, type, priority, process_id, "
-                 "name_sid, sort_index) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"),
-      db.Prepare("INSERT INTO processes(id, pid, name_sid) VALUES (?1,?2,?3)"),
-      db.Prepare("INSERT INTO contexts(id, process_id, queue_id, handle, name_sid) "
-                 "VALUES (?1,?2,?3,?4,?5)"),
-      db.Prepare("INSERT INTO threads(id, process_id, tid, kind, name_sid, sort_index) "
-                 "VALUES (?1,?2,?3,?4,?5,?6)"),
-      db.Prepare("INSERT INTO fences(id, name_sid, kind, shared, owner_adapter_id, adapter_mask, "
-                 "initial_value, handle) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"),
-      db.Prepare("INSERT INTO psos(id, name_sid, shaders) VALUES (?1,?2,?3)"),
-      db.Prepare("INSERT INTO resources(id, name_sid, size_bytes) VALUES (?1,?2,?3)"),
-      db.Prepare("INSERT INTO counter_series(id, name_sid, process_id, unit_sid) "
-                 "VALUES (?1,?2,?3,?4)"),
+      db.Prepare(TopologyInsertSql(kAdapterTable)),
+      db.Prepare(TopologyInsertSql(kEngineTable)),
+      db.Prepare(TopologyInsertSql(kQueueTable)),
+      db.Prepare(TopologyInsertSql(kProcessTable)),
+      db.Prepare(TopologyInsertSql(kContextTable)),
+      db.Prepare(TopologyInsertSql(kThreadTable)),
+      db.Prepare(TopologyInsertSql(kFenceTable)),
+      db.Prepare(TopologyInsertSql(kPsoTable)),
+      db.Prepare(TopologyInsertSql(kResourceTable)),
+      db.Prepare(TopologyInsertSql(kCounterSeriesTable)),
       db.Prepare("INSERT INTO counter_samples(series_id, ts_ns, value) VALUES (?1,?2,?3)"),
       db.Prepare("INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES (?1,?2,?3,?4)"),
       db.Prepare("INSERT INTO event_args(event_rowid, key_sid, int_value, real_value, text_sid) "
@@ -381,127 +375,55 @@ StringId TraceWriter::Intern(std::string_view text) {
   return id;
 }
 
-AdapterId TraceWriter::AddAdapter(const AdapterInfo& info) {
-  AdapterId id = m_next_id[kAdapterSlot]++;
-  auto& s = m_statements->adapter;
-  s.BindInt(1, id);
-  s.BindInt(2, Intern(info.name));
-  s.BindInt(3, info.luid);
-  s.BindInt(4, info.native_fences);
-  s.BindInt(5, info.optimized_interrupts);
-  s.BindInt(6, static_cast<int>(info.preemption_graphics));
-  s.BindInt(7, static_cast<int>(info.preemption_compute));
+namespace {
+// Inserts one topology row with id `id`, its strings interned through `writer`.
+template <typename Row, size_t N>
+uint32_t InsertTopologyRow(TraceWriter& writer, Statement& s, const TopologyTable<Row, N>& table,
+                           uint32_t id, const Row& row) {
+  BindTopologyRow(s, table, id, row, [&](std::string_view text) { return writer.Intern(text); });
   s.Run();
   return id;
 }
+}  // namespace
 
-EngineId TraceWriter::AddEngine(const EngineInfo& info) {
-  EngineId id = m_next_id[kEngineSlot]++;
-  auto& s = m_statements->engine;
-  s.BindInt(1, id);
-  s.BindIdOrNull(2, info.adapter);
-  s.BindInt(3, static_cast<int>(info.type));
-  s.BindInt(4, info.ordinal);
-  s.BindInt(5, Intern(info.name));
-  s.Run();
-  return id;
+AdapterId TraceWriter::AddAdapter(const Adapter& row) {
+  return InsertTopologyRow(*this, m_statements->adapter, kAdapterTable, m_next_id[kAdapterSlot]++, row);
 }
 
-QueueId TraceWriter::AddQueue(const QueueInfo& info) {
-  QueueId id = m_next_id[kQueueSlot]++;
-  auto& s = m_statements->queue;
-  s.BindInt(1, id);
-  s.BindIdOrNull(2, info.engine);
-  s.BindIdOrNull(3, info.adapter);
-  s.BindInt(4, static_cast<int>(info.type));
-  s.BindInt(5, info.priority);
-  s.BindIdOrNull(6, info.process);
-  s.BindInt(7, Intern(info.name));
-  s.BindInt(8, info.sort_index);
-  s.Run();
-  return id;
+EngineId TraceWriter::AddEngine(const Engine& row) {
+  return InsertTopologyRow(*this, m_statements->engine, kEngineTable, m_next_id[kEngineSlot]++, row);
 }
 
-ProcessId TraceWriter::AddProcess(const ProcessInfo& info) {
-  ProcessId id = m_next_id[kProcessSlot]++;
-  auto& s = m_statements->process;
-  s.BindInt(1, id);
-  s.BindInt(2, info.pid);
-  s.BindInt(3, Intern(info.name));
-  s.Run();
-  return id;
+QueueId TraceWriter::AddQueue(const Queue& row) {
+  return InsertTopologyRow(*this, m_statements->queue, kQueueTable, m_next_id[kQueueSlot]++, row);
 }
 
-ContextId TraceWriter::AddContext(const ContextInfo& info) {
-  ContextId id = m_next_id[kContextSlot]++;
-  auto& s = m_statements->context;
-  s.BindInt(1, id);
-  s.BindIdOrNull(2, info.process);
-  s.BindIdOrNull(3, info.queue);
-  s.BindInt(4, info.handle);
-  s.BindInt(5, Intern(info.name));
-  s.Run();
-  return id;
+ProcessId TraceWriter::AddProcess(const Process& row) {
+  return InsertTopologyRow(*this, m_statements->process, kProcessTable, m_next_id[kProcessSlot]++, row);
 }
 
-ThreadId TraceWriter::AddThread(const ThreadInfo& info) {
-  ThreadId id = m_next_id[kThreadSlot]++;
-  auto& s = m_statements->thread;
-  s.BindInt(1, id);
-  s.BindIdOrNull(2, info.process);
-  s.BindInt(3, info.tid);
-  s.BindInt(4, static_cast<int>(info.kind));
-  s.BindInt(5, Intern(info.name));
-  s.BindInt(6, info.sort_index);
-  s.Run();
-  return id;
+ContextId TraceWriter::AddContext(const Context& row) {
+  return InsertTopologyRow(*this, m_statements->context, kContextTable, m_next_id[kContextSlot]++, row);
 }
 
-FenceId TraceWriter::AddFence(const FenceInfo& info) {
-  FenceId id = m_next_id[kFenceSlot]++;
-  auto& s = m_statements->fence;
-  s.BindInt(1, id);
-  s.BindInt(2, Intern(info.name));
-  s.BindInt(3, static_cast<int>(info.kind));
-  s.BindInt(4, info.shared);
-  s.BindIdOrNull(5, info.owner_adapter);
-  s.BindInt(6, info.adapter_mask);
-  s.BindInt(7, static_cast<int64_t>(info.initial_value));
-  s.BindInt(8, info.handle);
-  s.Run();
-  return id;
+ThreadId TraceWriter::AddThread(const Thread& row) {
+  return InsertTopologyRow(*this, m_statements->thread, kThreadTable, m_next_id[kThreadSlot]++, row);
 }
 
-PsoId TraceWriter::AddPso(const PsoInfo& info) {
-  PsoId id = m_next_id[kPsoSlot]++;
-  auto& s = m_statements->pso;
-  s.BindInt(1, id);
-  s.BindInt(2, Intern(info.name));
-  s.BindInt(3, info.shaders);
-  s.Run();
-  return id;
+FenceId TraceWriter::AddFence(const Fence& row) {
+  return InsertTopologyRow(*this, m_statements->fence, kFenceTable, m_next_id[kFenceSlot]++, row);
 }
 
-ResourceId TraceWriter::AddResource(const ResourceInfo& info) {
-  ResourceId id = m_next_id[kResourceSlot]++;
-  auto& s = m_statements->resource;
-  s.BindInt(1, id);
-  s.BindInt(2, Intern(info.name));
-  s.BindInt(3, info.size_bytes);
-  s.Run();
-  return id;
+PsoId TraceWriter::AddPso(const Pso& row) {
+  return InsertTopologyRow(*this, m_statements->pso, kPsoTable, m_next_id[kPsoSlot]++, row);
 }
 
-CounterSeriesId TraceWriter::AddCounterSeries(const CounterSeriesInfo& info) {
-  CounterSeriesId id = m_next_id[kCounterSlot]++;
-  auto& s = m_statements->counter_series;
-  s.BindInt(1, id);
-  s.BindInt(2, Intern(info.name));
-  s.BindIdOrNull(3, info.process);
-  if (info.unit.empty()) s.BindNull(4);
-  else s.BindInt(4, Intern(info.unit));
-  s.Run();
-  return id;
+ResourceId TraceWriter::AddResource(const Resource& row) {
+  return InsertTopologyRow(*this, m_statements->resource, kResourceTable, m_next_id[kResourceSlot]++, row);
+}
+
+CounterSeriesId TraceWriter::AddCounterSeries(const CounterSeries& row) {
+  return InsertTopologyRow(*this, m_statements->counter_series, kCounterSeriesTable, m_next_id[kCounterSlot]++, row);
 }
 
 EventRowId TraceWriter::Append(const EventRecord& e) {

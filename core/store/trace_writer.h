@@ -25,83 +25,12 @@
 #include "core/model/event_kind.h"
 #include "core/model/event_record.h"
 #include "core/model/event_types.h"
+#include "core/model/topology.h"
 #include "core/model/types.h"
 
 namespace core::store {
 
 using namespace core::model;  // NOLINT: value types are the vocabulary of this header
-
-struct AdapterInfo {
-  std::string name;
-  int64_t luid = 0;
-  bool native_fences = false;
-  bool optimized_interrupts = false;
-  PreemptionGranularity preemption_graphics = PreemptionGranularity::kNone;
-  PreemptionGranularity preemption_compute = PreemptionGranularity::kNone;
-};
-
-struct EngineInfo {
-  AdapterId adapter = 0;
-  EngineType type = EngineType::k3D;
-  uint32_t ordinal = 0;
-  std::string name;
-};
-
-struct QueueInfo {
-  EngineId engine = 0;
-  AdapterId adapter = 0;
-  QueueType type = QueueType::k3D;
-  int32_t priority = 0;
-  ProcessId process = 0;
-  std::string name;
-  int32_t sort_index = 0;
-};
-
-struct ProcessInfo {
-  int64_t pid = 0;
-  std::string name;
-};
-
-struct ContextInfo {
-  ProcessId process = 0;
-  QueueId queue = 0;
-  int64_t handle = 0;
-  std::string name;
-};
-
-struct ThreadInfo {
-  ProcessId process = 0;
-  int64_t tid = 0;
-  ThreadKind kind = ThreadKind::kApplication;
-  std::string name;
-  int32_t sort_index = 0;
-};
-
-struct FenceInfo {
-  std::string name;
-  FenceKind kind = FenceKind::kNative;
-  bool shared = false;
-  AdapterId owner_adapter = 0;
-  uint32_t adapter_mask = 0;
-  FenceValue initial_value = 0;
-  int64_t handle = 0;
-};
-
-struct PsoInfo {
-  std::string name;
-  uint32_t shaders = 1;
-};
-
-struct ResourceInfo {
-  std::string name;
-  int64_t size_bytes = 0;
-};
-
-struct CounterSeriesInfo {
-  std::string name;
-  ProcessId process = 0;
-  std::string unit;
-};
 
 class TraceWriter {
  public:
@@ -114,16 +43,16 @@ class TraceWriter {
 
   StringId Intern(std::string_view text);
 
-  AdapterId AddAdapter(const AdapterInfo& info);
-  EngineId AddEngine(const EngineInfo& info);
-  QueueId AddQueue(const QueueInfo& info);
-  ProcessId AddProcess(const ProcessInfo& info);
-  ContextId AddContext(const ContextInfo& info);
-  ThreadId AddThread(const ThreadInfo& info);
-  FenceId AddFence(const FenceInfo& info);
-  PsoId AddPso(const PsoInfo& info);
-  ResourceId AddResource(const ResourceInfo& info);
-  CounterSeriesId AddCounterSeries(const CounterSeriesInfo& info);
+  AdapterId AddAdapter(const Adapter& row);
+  EngineId AddEngine(const Engine& row);
+  QueueId AddQueue(const Queue& row);
+  ProcessId AddProcess(const Process& row);
+  ContextId AddContext(const Context& row);
+  ThreadId AddThread(const Thread& row);
+  FenceId AddFence(const Fence& row);
+  PsoId AddPso(const Pso& row);
+  ResourceId AddResource(const Resource& row);
+  CounterSeriesId AddCounterSeries(const CounterSeries& row);
 
   // Appends one event; returns its rowid (1-based, in append order). A helper thread builds part
   // of the rows; what fails there is thrown from a later Append or from Commit as core::Error.

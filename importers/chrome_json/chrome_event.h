@@ -86,7 +86,7 @@ struct KinetoArgs {
   int64_t wait_on_stream = -1;
   int64_t wait_on_record_correlation = -1;  // wait_on_cuda_event_record_corr_id
   int64_t wait_on_event_id = -1;            // wait_on_cuda_event_id
-  // fencescope's own export (chrome_json_exporter.h): fence boxes.
+  // fencescope's own export (core/export/chrome_json_export.h): fence boxes.
   int64_t fence = -1;
   uint64_t fence_value = 0;
   int64_t signal_id = -1;

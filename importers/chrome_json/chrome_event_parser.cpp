@@ -546,147 +546,173 @@ struct ChromeEventParser::Impl {
     last_track = kNone;
   }
 
-  void ParseObject(od::object& obj, uint64_t offset) {
-    ParsedEvent ev;
-    ev.offset = offset;
-    ev.seq = static_cast<uint32_t>(trace->events.size());
+  // What ParseObject gathers from one event's fields before it resolves names, ids and tracks.
+  // The string views point into the parser's string buffer: valid until the next event.
+  struct ObjectFields {
     bool has_ts = false, has_pid = false, has_tid = false;
     IdKey pid, tid;
-    // Views into the parser's string buffer: valid until the next event is parsed.
     std::string_view name, cat, scope_text;
     bool has_name = false, has_cat = false;
     std::string id_text, bind_text;
     bool has_id = false, has_bind = false, id2_local = false;
+    int kineto_cat = 1;  // unknown until cat is read: gather the Kineto args anyway
+  };
+
+  void ParseObject(od::object& obj, uint64_t offset) {
+    ParsedEvent ev;
+    ev.offset = offset;
+    ev.seq = static_cast<uint32_t>(trace->events.size());
+    ObjectFields f;
     number_count = 0;
     arg_name.clear();
     arg_labels.clear();
     has_sort_index = false;
     has_kineto = false;
     kineto = KinetoArgs{};
-    int kineto_cat = 1;  // unknown until cat is read: gather the Kineto args anyway
     for (auto field_result : obj) {
       od::field field;
       const std::string_view key = ReadKey(std::move(field_result), &field, offset, "");
       od::value v = field.value();
-      switch (key.size()) {
-        case 2:
-          if (key == "ph") {
-            std::string_view ph = ReadString(v, offset, "ph");
-            if (ph.size() != 1) Bad(offset, fmt::format("'ph' \"{}\" is not one letter", ph));
-            ev.ph = ph[0];
-          } else if (key == "ts") {
-            ev.ts = ReadMicros(v, offset, "ts");
-            has_ts = true;
-          } else if (key == "id") {
-            id_text = ReadIdText(v, offset, "id");
-            has_id = true;
-          } else if (key == "bp") {
-            if (ReadString(v, offset, "bp") == "e") ev.bits |= kBindEnclosing;
-          }
-          break;
-        case 1:
-          if (key == "s") {
-            std::string_view s = ReadString(v, offset, "s");
-            ev.scope = s == "g" ? 2 : s == "p" ? 1 : 0;
-          }
-          break;
-        case 3:
-          if (key == "dur") {
-            ev.dur = ReadMicros(v, offset, "dur");
-            ev.bits |= kHasDuration;
-          } else if (key == "pid") {
-            pid = ReadPidOrTid(v, offset, "pid");
-            has_pid = true;
-          } else if (key == "tid") {
-            tid = ReadPidOrTid(v, offset, "tid");
-            has_tid = true;
-          } else if (key == "cat") {
-            cat = ReadString(v, offset, "cat");
-            has_cat = true;
-            kineto_cat = IsKinetoCategory(cat) ? 1 : 0;
-          } else if (key == "id2") {
-            od::object id2;
-            if (v.get_object().get(id2)) Bad(offset, "'id2' must be an object");
-            for (auto f : id2) {
-              od::field idf;
-              if (std::move(f).get(idf)) Bad(offset, "'id2': invalid JSON");
-              std::string_view k;
-              if (idf.unescaped_key().get(k)) Bad(offset, "'id2': invalid JSON");
-              od::value iv = idf.value();
-              id_text = ReadIdText(iv, offset, "id2");
-              id2_local = k == "local";
-              has_id = true;
-            }
-          }
-          break;
-        case 4:
-          if (key == "name") {
-            name = ReadString(v, offset, "name");
-            has_name = true;
-          } else if (key == "args") {
-            // Only counters, metadata and the Kineto GPU events have arguments we read; when the
-            // phase and category are already known the rest are skipped unread.
-            const bool wanted = ev.ph == 0 || ev.ph == 'C' || ev.ph == 'M' ||
-                                (ev.ph == 'X' && kineto_cat != 0);
-            if (wanted) ReadArgs(v, ev.ph, kineto_cat, offset);
-          }
-          break;
-        case 5:
-          if (key == "scope") scope_text = ReadString(v, offset, "scope");
-          break;
-        case 7:
-          if (key == "bind_id") {
-            bind_text = ReadIdText(v, offset, "bind_id");
-            has_bind = true;
-          } else if (key == "flow_in") {
-            bool b = false;
-            if (v.get_bool().get(b)) Bad(offset, "'flow_in' must be true or false");
-            if (b) ev.bits |= kFlowIn;
-          }
-          break;
-        case 8:
-          if (key == "flow_out") {
-            bool b = false;
-            if (v.get_bool().get(b)) Bad(offset, "'flow_out' must be true or false");
-            if (b) ev.bits |= kFlowOut;
-          }
-          break;
-        default:
-          break;
-      }
+      ReadField(key, v, ev, f, offset);
     }
     if (ev.ph == 0) Bad(offset, "the event has no 'ph'");
-    if (!has_ts && ev.ph != 'M') Bad(offset, "the event has no 'ts'");
-    if (!has_pid) pid = IdKey{};
+    if (!f.has_ts && ev.ph != 'M') Bad(offset, "the event has no 'ts'");
+    if (!f.has_pid) f.pid = IdKey{};
     // Counters are per process: their tid does not matter (trace-formats §1.5).
-    if (!has_tid || ev.ph == 'C') tid = IdKey{};
-    ev.track = TrackOf(pid, tid);
-    ev.name = has_name ? Intern(name) : 0;
-    ev.cat = has_cat ? InternCategory(cat) : 0;
-    if (has_id) {
-      ev.bits |= kHasId;
-      uint64_t numeric = 0;
-      auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), numeric);
-      if (scope_text.empty() && !id2_local && ec == std::errc() &&
-          end == id_text.data() + id_text.size()) {
-        ev.id = numeric;
-      } else {
-        // Ids are namespaced by scope, and a local id2 by its process (catapult's key).
-        std::string key = std::string(scope_text) + ":" + id_text;
-        if (id2_local) {
-          key += pid.is_string ? ":s:" + trace->local_strings[pid.value]
-                               : fmt::format(":n:{}", pid.value);
-        }
-        ev.id = Local(key);
-        ev.bits |= kIdIsString;
-      }
-    }
-    if (has_bind) ev.bind_id = Local(bind_text);
+    if (!f.has_tid || ev.ph == 'C') f.tid = IdKey{};
+    ev.track = TrackOf(f.pid, f.tid);
+    ev.name = f.has_name ? Intern(f.name) : 0;
+    ev.cat = f.has_cat ? InternCategory(f.cat) : 0;
+    if (f.has_id) ResolveId(ev, f);
+    if (f.has_bind) ev.bind_id = Local(f.bind_text);
+    if (KeepByPhase(ev, f)) trace->events.push_back(ev);
+  }
 
+  // One field of an event object, by key (switched on its length first: the common keys are
+  // short and distinct by length). Inlined into ParseObject's loop: called once per field, it
+  // is the importer's hottest code, and inlined the key comparisons fold into a few compares.
+  [[gnu::always_inline]] void ReadField(std::string_view key, od::value& v, ParsedEvent& ev,
+                                        ObjectFields& f, uint64_t offset) {
+    switch (key.size()) {
+      case 2:
+        if (key == "ph") {
+          std::string_view ph = ReadString(v, offset, "ph");
+          if (ph.size() != 1) Bad(offset, fmt::format("'ph' \"{}\" is not one letter", ph));
+          ev.ph = ph[0];
+        } else if (key == "ts") {
+          ev.ts = ReadMicros(v, offset, "ts");
+          f.has_ts = true;
+        } else if (key == "id") {
+          f.id_text = ReadIdText(v, offset, "id");
+          f.has_id = true;
+        } else if (key == "bp") {
+          if (ReadString(v, offset, "bp") == "e") ev.bits |= kBindEnclosing;
+        }
+        break;
+      case 1:
+        if (key == "s") {
+          std::string_view s = ReadString(v, offset, "s");
+          ev.scope = s == "g" ? 2 : s == "p" ? 1 : 0;
+        }
+        break;
+      case 3:
+        if (key == "dur") {
+          ev.dur = ReadMicros(v, offset, "dur");
+          ev.bits |= kHasDuration;
+        } else if (key == "pid") {
+          f.pid = ReadPidOrTid(v, offset, "pid");
+          f.has_pid = true;
+        } else if (key == "tid") {
+          f.tid = ReadPidOrTid(v, offset, "tid");
+          f.has_tid = true;
+        } else if (key == "cat") {
+          f.cat = ReadString(v, offset, "cat");
+          f.has_cat = true;
+          f.kineto_cat = IsKinetoCategory(f.cat) ? 1 : 0;
+        } else if (key == "id2") {
+          ReadId2(v, f, offset);
+        }
+        break;
+      case 4:
+        if (key == "name") {
+          f.name = ReadString(v, offset, "name");
+          f.has_name = true;
+        } else if (key == "args") {
+          // Only counters, metadata and the Kineto GPU events have arguments we read; when the
+          // phase and category are already known the rest are skipped unread.
+          const bool wanted = ev.ph == 0 || ev.ph == 'C' || ev.ph == 'M' ||
+                              (ev.ph == 'X' && f.kineto_cat != 0);
+          if (wanted) ReadArgs(v, ev.ph, f.kineto_cat, offset);
+        }
+        break;
+      case 5:
+        if (key == "scope") f.scope_text = ReadString(v, offset, "scope");
+        break;
+      case 7:
+        if (key == "bind_id") {
+          f.bind_text = ReadIdText(v, offset, "bind_id");
+          f.has_bind = true;
+        } else if (key == "flow_in") {
+          bool b = false;
+          if (v.get_bool().get(b)) Bad(offset, "'flow_in' must be true or false");
+          if (b) ev.bits |= kFlowIn;
+        }
+        break;
+      case 8:
+        if (key == "flow_out") {
+          bool b = false;
+          if (v.get_bool().get(b)) Bad(offset, "'flow_out' must be true or false");
+          if (b) ev.bits |= kFlowOut;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  // "id2": {"local": ...} or {"global": ...}.
+  void ReadId2(od::value& v, ObjectFields& f, uint64_t offset) {
+    od::object id2;
+    if (v.get_object().get(id2)) Bad(offset, "'id2' must be an object");
+    for (auto member : id2) {
+      od::field idf;
+      if (std::move(member).get(idf)) Bad(offset, "'id2': invalid JSON");
+      std::string_view k;
+      if (idf.unescaped_key().get(k)) Bad(offset, "'id2': invalid JSON");
+      od::value iv = idf.value();
+      f.id_text = ReadIdText(iv, offset, "id2");
+      f.id2_local = k == "local";
+      f.has_id = true;
+    }
+  }
+
+  // The event's id: the number itself, or for a scoped, local or non-numeric id a local string.
+  void ResolveId(ParsedEvent& ev, const ObjectFields& f) {
+    ev.bits |= kHasId;
+    uint64_t numeric = 0;
+    const char* text_end = f.id_text.data() + f.id_text.size();
+    auto [end, ec] = std::from_chars(f.id_text.data(), text_end, numeric);
+    if (f.scope_text.empty() && !f.id2_local && ec == std::errc() && end == text_end) {
+      ev.id = numeric;
+    } else {
+      // Ids are namespaced by scope, and a local id2 by its process (catapult's key).
+      std::string key = std::string(f.scope_text) + ":" + f.id_text;
+      if (f.id2_local) {
+        key += f.pid.is_string ? ":s:" + trace->local_strings[f.pid.value]
+                               : fmt::format(":n:{}", f.pid.value);
+      }
+      ev.id = Local(key);
+      ev.bits |= kIdIsString;
+    }
+  }
+
+  // What the phase asks for besides the common fields; false for an event folded into the
+  // tables instead of kept (metadata).
+  bool KeepByPhase(ParsedEvent& ev, const ObjectFields& f) {
     switch (ev.ph) {
       case 'M':
-        ApplyMetadata(name, ev.track);
-        return;  // metadata is folded into the tables, not kept as an event
+        ApplyMetadata(f.name, ev.track);
+        return false;  // metadata is folded into the tables, not kept as an event
       case 'C': {
         ev.extra = static_cast<uint32_t>(trace->counter_values.size());
         for (size_t i = 0; i < number_count; ++i) {
@@ -696,13 +722,13 @@ struct ChromeEventParser::Impl {
         break;
       }
       case 'X':
-        if (has_cat && IsPacketCategory(cat)) {
+        if (f.has_cat && IsPacketCategory(f.cat)) {
           trace->tracks[ev.track].gpu_stream = true;
           trace->processes[trace->tracks[ev.track].process].gpu_device = true;
-        } else if (has_cat && cat == "cuda_sync") {
+        } else if (f.has_cat && f.cat == "cuda_sync") {
           trace->processes[trace->tracks[ev.track].process].gpu_device = true;
         }
-        if (has_kineto && kineto_cat) {
+        if (has_kineto && f.kineto_cat) {
           ev.extra = static_cast<uint32_t>(trace->kineto_args.size());
           trace->kineto_args.push_back(kineto);
         }
@@ -710,7 +736,7 @@ struct ChromeEventParser::Impl {
       default:
         break;
     }
-    trace->events.push_back(ev);
+    return true;
   }
 };
 

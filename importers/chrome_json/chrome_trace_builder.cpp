@@ -13,7 +13,7 @@
 
 #include "core/model/error.h"
 #include "importers/chrome_json/event_pairing.h"
-#include "importers/chrome_json/export_topology.h"
+#include "importers/chrome_json/export_topology_reader.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 #include "importers/chrome_json/record_sink.h"
 
@@ -36,7 +36,8 @@ enum StringRole : uint16_t {
   kSyncCategory = 8,       // cuda_sync
   kEventRecordName = 16,   // cudaEventRecord*, hipEventRecord*
   kEnclosingFlowCat = 32,  // input, ipc.flow: flow ends bind to the enclosing slice (catapult)
-  // Categories of fencescope's own export (chrome_json_exporter.h), read only in such files.
+  // Categories of fencescope's own export (core/export/chrome_json_export.h), read only in
+  // such files.
   kExportSignalCat = 64,   // fence_signal
   kExportWaitCat = 128,    // fence_wait
   kExportCpuWaitCat = 256, // cpu_wait
@@ -172,7 +173,7 @@ class Builder {
         !entry.pid.is_string && it != m_export_processes.end()) {
       return m_process_ids[process] = it->second;
     }
-    core::store::ProcessInfo info;
+    core::model::Process info;
     info.pid = entry.pid.is_string ? 0 : entry.pid.value;
     info.name = entry.name;
     if (!entry.labels.empty()) {
@@ -188,7 +189,7 @@ class Builder {
     if (auto it = m_export_threads.find(ExportKey(track)); it != m_export_threads.end()) {
       return m_threads[track_index] = it->second;
     }
-    core::store::ThreadInfo info;
+    core::model::Thread info;
     info.process = ProcessIdOf(track.process);
     info.tid = track.tid.is_string ? 0 : track.tid.value;
     info.name = track.name;
@@ -203,7 +204,7 @@ class Builder {
   core::model::AdapterId AdapterOf(uint32_t process) {
     if (m_adapters[process]) return m_adapters[process];
     const ProcessEntry& entry = m_trace.processes[process];
-    core::store::AdapterInfo info;
+    core::model::Adapter info;
     info.name = !entry.labels.empty() ? entry.labels : fmt::format("GPU {}", KeyText(entry.pid));
     return m_adapters[process] = m_writer.AddAdapter(info);
   }
@@ -216,7 +217,7 @@ class Builder {
       return m_queues[track_index] = it->second;
     }
     const ProcessEntry& process = m_trace.processes[track.process];
-    core::store::QueueInfo info;
+    core::model::Queue info;
     info.adapter = AdapterOf(track.process);
     info.process = ProcessIdOf(track.process);
     info.type = m_has_kernel[track_index] ? core::model::QueueType::kCompute
@@ -437,7 +438,7 @@ class Builder {
   core::model::FenceId FenceOf(int64_t key, StringId name) {
     auto it = m_fences.find(key);
     if (it != m_fences.end()) return it->second;
-    core::store::FenceInfo info;
+    core::model::Fence info;
     info.name = name ? m_trace.writer_strings[name] : fmt::format("fence {}", key);
     return m_fences[key] = m_writer.AddFence(info);
   }
@@ -550,7 +551,7 @@ class Builder {
                                  v.key);
       auto it = m_series.find(key);
       if (it == m_series.end()) {
-        core::store::CounterSeriesInfo info;
+        core::model::CounterSeries info;
         info.process = process;
         // Series per args key; an id makes the counter "name[id]" (trace-formats §1.5).
         info.name = m_trace.writer_strings[e.name];

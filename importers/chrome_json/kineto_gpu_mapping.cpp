@@ -311,7 +311,7 @@ class Mapper {
   FenceId FenceOfEvent(uint32_t device, int64_t event) {
     auto [it, added] = m_event_fences.try_emplace({device, event}, 0);
     if (added) {
-      core::store::FenceInfo info;
+      core::model::Fence info;
       info.name = fmt::format("CUDA event {}", event);
       info.kind = core::model::FenceKind::kOther;
       info.handle = event;
@@ -436,7 +436,7 @@ class Mapper {
   FenceId SyncFenceOf(QueueId queue) {
     auto [it, added] = m_sync_fences.try_emplace(queue, 0);
     if (added) {
-      core::store::FenceInfo info;
+      core::model::Fence info;
       info.name = m_queue_name(queue) + " synchronize";
       info.kind = core::model::FenceKind::kOther;
       it->second = m_writer.AddFence(info);

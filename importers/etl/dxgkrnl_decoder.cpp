@@ -56,6 +56,239 @@ void ReadContexts(Cursor& c, DxgEvent* out) {
   for (auto& ctx : out->contexts) ctx = c.Ptr();
 }
 
+// QueuePacket Start / Info / Stop (the wait and signal packets too) and UnwaitQueuePacket.
+bool DecodeQueuePacket(uint16_t id, uint8_t version, Cursor& c, DxgEvent* out) {
+  const uint32_t pair = c.pointer_size() + 8;  // one object handle + one u64 fence value
+  switch (id) {
+    case 178:
+      if (version != 1) return false;
+      out->type = DxgEventType::kQueuePacketStart;
+      out->context = c.Ptr();
+      out->packet_type = c.U32();
+      out->sequence = c.U32();
+      c.U64();  // DmaBufferSize
+      c.U32();  // AllocationListSize
+      c.U32();  // PatchLocationListSize
+      out->present = c.Bool();
+      c.Ptr();  // hDmaBuffer
+      out->queue_packet = c.Ptr();
+      c.U64();  // ProgressFenceValue
+      break;
+    case 244:
+      if (version != 1) return false;
+      out->type = DxgEventType::kWaitPacketStart;
+      out->packet_type = 4;  // wait packet
+      out->context = c.Ptr();
+      out->sequence = c.U32();
+      out->flags = c.U32();
+      out->objects.resize(1);
+      out->objects[0].object = c.Ptr();
+      out->objects[0].value = c.U64();
+      out->queue_packet = c.Ptr();
+      break;
+    case 245: {
+      if (version != 2) return false;
+      out->type = DxgEventType::kSignalPacketStart;
+      out->packet_type = 5;  // signal packet
+      out->context = c.Ptr();
+      out->sequence = c.U32();
+      out->flags = c.U32();
+      ReadObjects(c, c.Count(pair), out);
+      out->queue_packet = c.Ptr();
+      break;
+    }
+    case 179:
+      if (version != 0) return false;
+      out->type = DxgEventType::kQueuePacketInfo;
+      out->context = c.Ptr();
+      out->packet_type = c.U32();
+      out->sequence = c.U32();
+      break;
+    case 180:
+      if (version != 1) return false;
+      out->type = DxgEventType::kQueuePacketStop;
+      out->context = c.Ptr();
+      out->packet_type = c.U32();
+      out->sequence = c.U32();
+      out->preempted = c.Bool();
+      out->timed_out = c.Bool();
+      out->queue_packet = c.Ptr();
+      break;
+    case 238:
+      if (version != 0) return false;
+      out->type = DxgEventType::kUnwaitQueuePacket;
+      out->queue_packet = c.Ptr();
+      out->context = c.Ptr();
+      break;
+    default:
+      return false;
+  }
+  return true;
+}
+
+// DmaPacket Start / Info / Stop.
+bool DecodeDmaPacket(uint16_t id, uint8_t version, Cursor& c, DxgEvent* out) {
+  switch (id) {
+    case 175:
+      if (version != 1) return false;
+      out->type = DxgEventType::kDmaPacketStart;
+      out->context = c.Ptr();
+      out->queue_context = c.Ptr();
+      out->packet_type = c.U32();
+      out->submission_id = c.U64();
+      out->sequence = c.U32();
+      c.Ptr();  // pDmaBuffer
+      c.U32();  // QuantumStatus
+      break;
+    case 177:
+      if (version != 1) return false;
+      out->type = DxgEventType::kDmaPacketInfo;
+      out->context = c.Ptr();
+      out->packet_type = c.U32();
+      out->submission_id = c.U64();
+      out->sequence = c.U32();
+      out->interrupt_type = c.U32();
+      c.U32();  // QuantumStatus
+      c.U64();  // FaultedVirtualAddress
+      c.U32();  // PageFaultFlags
+      c.Ptr();  // FaultedProcessHandle
+      break;
+    case 176:
+      if (version != 0) return false;
+      out->type = DxgEventType::kDmaPacketStop;
+      out->context = c.Ptr();
+      out->packet_type = c.U32();
+      out->submission_id = c.U64();
+      out->sequence = c.U32();
+      out->preempted = c.Bool();
+      break;
+    default:
+      return false;
+  }
+  return true;
+}
+
+// VSync, SelectContext and Present.
+bool DecodeDisplay(uint16_t id, uint8_t version, Cursor& c, DxgEvent* out) {
+  switch (id) {
+    case 17:
+      if (version != 0) return false;
+      out->type = DxgEventType::kVSyncDpc;
+      out->adapter = c.Ptr();
+      out->vidpn_target = c.U32();
+      c.U64();  // ScannedPhysicalAddress
+      out->vidpn_source = c.U32();
+      out->frame_number = c.U32();
+      out->frame_qpc = static_cast<int64_t>(c.U64());
+      c.Ptr();  // hFlipDevice
+      out->flags = c.U32();  // FlipType
+      c.U64();  // FlipFenceId
+      break;
+    case 23:
+      if (version != 0) return false;
+      out->type = DxgEventType::kSelectContext;
+      out->adapter = c.Ptr();
+      out->context = c.Ptr();
+      out->node_ordinal = c.U32();
+      c.U32();  // ReadyContextPriorityMapBits
+      c.U64();  // ReadyNodeSwMapBits
+      c.U64();  // ReadyNodeHwMapBits
+      break;
+    case 181:
+      if (version != 0) return false;
+      out->type = DxgEventType::kVSyncInterrupt;
+      out->adapter = c.Ptr();
+      out->vidpn_target = c.U32();
+      c.U64();  // ScannedPhysicalAddress
+      break;
+    case 184:
+      if (version > 1) return false;
+      out->type = DxgEventType::kPresent;
+      out->context = c.U32();  // hContext is a 32-bit handle here
+      c.Ptr();                 // hWindow
+      out->vidpn_source = c.U32();
+      if (version == 1) c.U32();  // FlipInterval
+      out->flags = c.U32();
+      c.U32();  // ReturnStatus
+      c.Ptr();  // hSrcAllocHandle
+      c.Ptr();  // hDstAllocHandle
+      break;
+    default:
+      return false;
+  }
+  return true;
+}
+
+// Synchronization object waits and signals (CPU, GPU and legacy).
+bool DecodeSyncObject(uint16_t id, uint8_t version, Cursor& c, DxgEvent* out) {
+  const uint8_t pointer_size = c.pointer_size();
+  const uint32_t pair = c.pointer_size() + 8;  // one object handle + one u64 fence value
+  switch (id) {
+    case 230: {
+      if (version != 0) return false;
+      out->type = DxgEventType::kSignalSyncObject2;
+      ReadContexts(c, out);
+      uint32_t n = c.Count(pair);
+      out->objects.resize(n);
+      for (auto& o : out->objects) o.object = c.Ptr();
+      out->flags = c.U32();
+      for (auto& o : out->objects) o.value = c.U64();
+      break;
+    }
+    case 294: {
+      if (version != 0) return false;
+      out->type = DxgEventType::kSignalFromGpu;
+      ReadContexts(c, out);
+      out->flags = c.U32();
+      ReadObjects(c, c.Count(pair), out);
+      break;
+    }
+    case 231:
+    case 295:
+      if (version != 0) return false;
+      out->type = id == 231 ? DxgEventType::kWaitSyncObject2 : DxgEventType::kWaitFromGpu;
+      out->context = c.Ptr();
+      ReadObjects(c, c.Count(pair), out);
+      break;
+    case 297:
+      if (version != 0) return false;
+      out->type = DxgEventType::kWaitFromCpu;
+      out->context = c.Ptr();  // hDevice
+      ReadObjects(c, c.Count(pair), out);
+      out->async_event = c.Ptr();
+      out->flags = c.U32();
+      break;
+    case 300: {
+      if (version != 0) return false;
+      out->type = DxgEventType::kUnwaitCpuWaiter;
+      out->context = c.Ptr();  // Event
+      uint32_t n = c.Count(pair);
+      out->objects.resize(n);
+      for (auto& o : out->objects) o.value = c.U64();  // values first, then objects
+      for (auto& o : out->objects) o.object = c.Ptr();
+      out->flags = c.U32();
+      break;
+    }
+    case 100:
+    case 101: {
+      if (version != 0) return false;
+      out->type = id == 100 ? DxgEventType::kWaitSyncObject2 : DxgEventType::kSignalSyncObject2;
+      out->context = c.Ptr();
+      uint32_t n = c.Count(pointer_size);
+      out->objects.resize(n);
+      for (auto& o : out->objects) o.object = c.Ptr();
+      if (id == 101) out->flags = c.U32();
+      uint64_t value = c.U64();
+      for (auto& o : out->objects) o.value = value;
+      if (id == 101) out->contexts.assign(1, out->context);
+      break;
+    }
+    default:
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool IsDecodedDxgKrnlId(uint16_t id) {
@@ -75,205 +308,11 @@ DecodeStatus DecodeDxgKrnl(uint16_t id, uint8_t version, uint8_t pointer_size,
   if (!IsDecodedDxgKrnlId(id)) return DecodeStatus::kNotDecoded;
   *out = DxgEvent{};
   Cursor c(payload, pointer_size);
-  const uint32_t pair = pointer_size + 8;  // one object handle + one u64 fence value
-  switch (id) {
-    case 178:
-      if (version != 1) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kQueuePacketStart;
-      out->context = c.Ptr();
-      out->packet_type = c.U32();
-      out->sequence = c.U32();
-      c.U64();  // DmaBufferSize
-      c.U32();  // AllocationListSize
-      c.U32();  // PatchLocationListSize
-      out->present = c.Bool();
-      c.Ptr();  // hDmaBuffer
-      out->queue_packet = c.Ptr();
-      c.U64();  // ProgressFenceValue
-      break;
-    case 244:
-      if (version != 1) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kWaitPacketStart;
-      out->packet_type = 4;  // wait packet
-      out->context = c.Ptr();
-      out->sequence = c.U32();
-      out->flags = c.U32();
-      out->objects.resize(1);
-      out->objects[0].object = c.Ptr();
-      out->objects[0].value = c.U64();
-      out->queue_packet = c.Ptr();
-      break;
-    case 245: {
-      if (version != 2) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kSignalPacketStart;
-      out->packet_type = 5;  // signal packet
-      out->context = c.Ptr();
-      out->sequence = c.U32();
-      out->flags = c.U32();
-      ReadObjects(c, c.Count(pair), out);
-      out->queue_packet = c.Ptr();
-      break;
-    }
-    case 179:
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kQueuePacketInfo;
-      out->context = c.Ptr();
-      out->packet_type = c.U32();
-      out->sequence = c.U32();
-      break;
-    case 180:
-      if (version != 1) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kQueuePacketStop;
-      out->context = c.Ptr();
-      out->packet_type = c.U32();
-      out->sequence = c.U32();
-      out->preempted = c.Bool();
-      out->timed_out = c.Bool();
-      out->queue_packet = c.Ptr();
-      break;
-    case 238:
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kUnwaitQueuePacket;
-      out->queue_packet = c.Ptr();
-      out->context = c.Ptr();
-      break;
-    case 175:
-      if (version != 1) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kDmaPacketStart;
-      out->context = c.Ptr();
-      out->queue_context = c.Ptr();
-      out->packet_type = c.U32();
-      out->submission_id = c.U64();
-      out->sequence = c.U32();
-      c.Ptr();  // pDmaBuffer
-      c.U32();  // QuantumStatus
-      break;
-    case 177:
-      if (version != 1) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kDmaPacketInfo;
-      out->context = c.Ptr();
-      out->packet_type = c.U32();
-      out->submission_id = c.U64();
-      out->sequence = c.U32();
-      out->interrupt_type = c.U32();
-      c.U32();  // QuantumStatus
-      c.U64();  // FaultedVirtualAddress
-      c.U32();  // PageFaultFlags
-      c.Ptr();  // FaultedProcessHandle
-      break;
-    case 176:
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kDmaPacketStop;
-      out->context = c.Ptr();
-      out->packet_type = c.U32();
-      out->submission_id = c.U64();
-      out->sequence = c.U32();
-      out->preempted = c.Bool();
-      break;
-    case 17:
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kVSyncDpc;
-      out->adapter = c.Ptr();
-      out->vidpn_target = c.U32();
-      c.U64();  // ScannedPhysicalAddress
-      out->vidpn_source = c.U32();
-      out->frame_number = c.U32();
-      out->frame_qpc = static_cast<int64_t>(c.U64());
-      c.Ptr();  // hFlipDevice
-      out->flags = c.U32();  // FlipType
-      c.U64();  // FlipFenceId
-      break;
-    case 23:
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kSelectContext;
-      out->adapter = c.Ptr();
-      out->context = c.Ptr();
-      out->node_ordinal = c.U32();
-      c.U32();  // ReadyContextPriorityMapBits
-      c.U64();  // ReadyNodeSwMapBits
-      c.U64();  // ReadyNodeHwMapBits
-      break;
-    case 181:
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kVSyncInterrupt;
-      out->adapter = c.Ptr();
-      out->vidpn_target = c.U32();
-      c.U64();  // ScannedPhysicalAddress
-      break;
-    case 184:
-      if (version > 1) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kPresent;
-      out->context = c.U32();  // hContext is a 32-bit handle here
-      c.Ptr();                 // hWindow
-      out->vidpn_source = c.U32();
-      if (version == 1) c.U32();  // FlipInterval
-      out->flags = c.U32();
-      c.U32();  // ReturnStatus
-      c.Ptr();  // hSrcAllocHandle
-      c.Ptr();  // hDstAllocHandle
-      break;
-    case 230: {
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kSignalSyncObject2;
-      ReadContexts(c, out);
-      uint32_t n = c.Count(pair);
-      out->objects.resize(n);
-      for (auto& o : out->objects) o.object = c.Ptr();
-      out->flags = c.U32();
-      for (auto& o : out->objects) o.value = c.U64();
-      break;
-    }
-    case 294: {
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kSignalFromGpu;
-      ReadContexts(c, out);
-      out->flags = c.U32();
-      ReadObjects(c, c.Count(pair), out);
-      break;
-    }
-    case 231:
-    case 295:
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = id == 231 ? DxgEventType::kWaitSyncObject2 : DxgEventType::kWaitFromGpu;
-      out->context = c.Ptr();
-      ReadObjects(c, c.Count(pair), out);
-      break;
-    case 297:
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kWaitFromCpu;
-      out->context = c.Ptr();  // hDevice
-      ReadObjects(c, c.Count(pair), out);
-      out->async_event = c.Ptr();
-      out->flags = c.U32();
-      break;
-    case 300: {
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = DxgEventType::kUnwaitCpuWaiter;
-      out->context = c.Ptr();  // Event
-      uint32_t n = c.Count(pair);
-      out->objects.resize(n);
-      for (auto& o : out->objects) o.value = c.U64();  // values first, then objects
-      for (auto& o : out->objects) o.object = c.Ptr();
-      out->flags = c.U32();
-      break;
-    }
-    case 100:
-    case 101: {
-      if (version != 0) return DecodeStatus::kNotDecoded;
-      out->type = id == 100 ? DxgEventType::kWaitSyncObject2 : DxgEventType::kSignalSyncObject2;
-      out->context = c.Ptr();
-      uint32_t n = c.Count(pointer_size);
-      out->objects.resize(n);
-      for (auto& o : out->objects) o.object = c.Ptr();
-      if (id == 101) out->flags = c.U32();
-      uint64_t value = c.U64();
-      for (auto& o : out->objects) o.value = value;
-      if (id == 101) out->contexts.assign(1, out->context);
-      break;
-    }
-    default:
-      return DecodeStatus::kNotDecoded;
-  }
+  // Each id belongs to one family; a family refuses (false) a version it does not know.
+  const bool decoded = DecodeQueuePacket(id, version, c, out) ||
+                       DecodeDmaPacket(id, version, c, out) || DecodeDisplay(id, version, c, out) ||
+                       DecodeSyncObject(id, version, c, out);
+  if (!decoded) return DecodeStatus::kNotDecoded;
   return c.Exact() ? DecodeStatus::kDecoded : DecodeStatus::kBadSize;
 }
 

@@ -10,7 +10,7 @@
 namespace importers::etl {
 
 using namespace core::model;  // NOLINT: the model's vocabulary
-using namespace core::store;  // NOLINT: *Info structs and EventRecord
+using namespace core::store;  // NOLINT: TraceWriter and EventRecord
 
 namespace {
 
@@ -69,7 +69,7 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
         break;
     }
   }
-  AdapterInfo adapter;
+  core::model::Adapter adapter;
   adapter.name = "GPU (DxgKrnl)";
   m_adapter = m_writer.AddAdapter(adapter);
 
@@ -102,7 +102,7 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
     if (known.size() > 1) ++m_counts.node_ordinal_conflicts;
     const int index = static_cast<int>(m_nodes.size());
     Node node;
-    EngineInfo engine;
+    core::model::Engine engine;
     engine.adapter = m_adapter;
     engine.type = EngineType::kOther;  // no Context/NodeMetadata events name the engine type
     if (known.empty()) {
@@ -115,7 +115,7 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
       ++m_counts.nodes_with_ordinal;
     }
     node.engine = m_writer.AddEngine(engine);
-    QueueInfo queue;
+    core::model::Queue queue;
     queue.engine = node.engine;
     queue.adapter = m_adapter;
     queue.type = QueueType::kOther;
@@ -137,7 +137,7 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
 uint32_t EtlGpuMapper::Process(uint32_t pid) {
   auto it = m_processes.find(pid);
   if (it != m_processes.end()) return it->second;
-  ProcessInfo info;
+  core::model::Process info;
   info.pid = pid;
   info.name = pid == 4 ? "System (pid 4)" : fmt::format("pid {}", pid);
   uint32_t id = m_writer.AddProcess(info);
@@ -149,7 +149,7 @@ uint32_t EtlGpuMapper::Thread(uint32_t pid, uint32_t tid) {
   const uint64_t key = (static_cast<uint64_t>(pid) << 32) | tid;
   auto it = m_threads.find(key);
   if (it != m_threads.end()) return it->second;
-  ThreadInfo info;
+  core::model::Thread info;
   info.process = Process(pid);
   info.tid = tid;
   info.kind = pid == 4 ? ThreadKind::kOs : ThreadKind::kApplication;
@@ -179,7 +179,7 @@ EtlGpuMapper::Context& EtlGpuMapper::ContextFor(uint64_t handle, uint32_t pid) {
   Context c;
   auto node = m_context_node.find(handle);
   c.node = node != m_context_node.end() ? node->second : -1;
-  QueueInfo queue;
+  core::model::Queue queue;
   queue.engine = c.node >= 0 ? m_nodes[c.node].engine : 0;
   queue.adapter = m_adapter;
   queue.type = QueueType::kSoftware;
@@ -187,7 +187,7 @@ EtlGpuMapper::Context& EtlGpuMapper::ContextFor(uint64_t handle, uint32_t pid) {
   queue.name = fmt::format("context 0x{:x} (software queue)", handle);
   queue.sort_index = static_cast<int32_t>(100 + m_contexts.size());
   c.queue = m_writer.AddQueue(queue);
-  ContextInfo context;
+  core::model::Context context;
   context.process = process;
   context.queue = c.queue;
   context.handle = static_cast<int64_t>(handle);
@@ -199,7 +199,7 @@ EtlGpuMapper::Context& EtlGpuMapper::ContextFor(uint64_t handle, uint32_t pid) {
 EtlGpuMapper::FenceState& EtlGpuMapper::Fence(uint64_t handle) {
   auto it = m_fences.find(handle);
   if (it != m_fences.end()) return it->second;
-  FenceInfo info;
+  core::model::Fence info;
   const bool monitored = m_monitored.count(handle) != 0;
   info.name = fmt::format("{} 0x{:x}", monitored ? "monitored fence" : "sync object", handle);
   info.kind = monitored ? FenceKind::kMonitored : FenceKind::kOther;

@@ -170,6 +170,17 @@ class HandTrace {
                                              .fences_evaluated = 1,
                                              .interrupt_flags = kInterruptOptimized});
   }
+  // Seed 003's interrupt story on `queue`: CPU waiter 900 of `thread` waits for `fence` >= 3
+  // from 5; signal 7 (value 3) is queued at 1 and executed at 30; its optimized interrupt at 31
+  // releases the waiter at 35; a second interrupt at 36 releases nobody (the permitted race).
+  void CpuWaitReleasedByInterruptThenSpurious(QueueId queue, ThreadId thread, FenceId fence) {
+    m_writer.Append(events::CpuWaitBegin{
+        .ts_ns = 5, .thread_id = thread, .fence_id = fence, .fence_value = 3, .waiter_id = 900});
+    Signal(queue, thread, fence, 3, 7, 1, 30);
+    EventRowId irq = OptimizedInterrupt(queue, fence, 3, 7, 31, 1);
+    CpuWaitRelease(thread, fence, 3, 900, 35, irq, 3);
+    OptimizedInterrupt(queue, fence, 3, 0, 36, 0);
+  }
   // wait_pending_at_end for GPU wait `id` on `queue` (queue 0: CPU wait `id` of `thread`), the
   // fence's CurrentValue at the end being `current`.
   void PendingAtEnd(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,

@@ -84,9 +84,9 @@ TEST(ExportRoundTrip, HandWrittenTraceKeepsEveryCount) {
     AdapterId adapter = w.AddAdapter({"dGPU"});
     ProcessId process = w.AddProcess({42, "game"});
     ThreadId thread = w.AddThread({process, 7, ThreadKind::kApplication, "render", 0});
-    QueueInfo q3d;
+    Queue q3d;
     q3d.adapter = adapter, q3d.type = QueueType::k3D, q3d.name = "3D";
-    QueueInfo qcopy = q3d;
+    Queue qcopy = q3d;
     qcopy.type = QueueType::kCopy, qcopy.name = "copy";
     QueueId g = w.AddQueue(q3d), c = w.AddQueue(qcopy);
     FenceId f = w.AddFence({"frame fence"});

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/store/query.h"
-#include "importers/chrome_json/chrome_json_exporter.h"
+#include "core/export/chrome_json_export.h"
 #include "importers/import_file.h"
 #include "tests/support/test_support.h"
 
@@ -22,7 +22,7 @@ TEST(KinetoExportRoundTrip, AlexnetKeepsPacketsSignalsWaitsAndTimes) {
       "traces/external/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz";
   const fs::path first = dir / "first.db", json = dir / "export.json", second = dir / "second.db";
   importers::ImportFile(source, first);
-  importers::chrome_json::ExportChromeJson(first, json);
+  core::exporting::ExportChromeJson(first, json);
   importers::ImportFile(json, second);
   const std::string packets =
       "SELECT b.ts_ns, s.ts_ns, c.ts_ns FROM packet_submitted s JOIN packet_started b USING "

@@ -287,12 +287,7 @@ TEST(Interrupts, SpuriousRatioAndPerSignal) {
   QueueId q = t.Queue("q");
   ThreadId th = t.Thread("main");
   FenceId f = t.Fence("f");
-  t.Append(events::CpuWaitBegin{
-      .ts_ns = 5, .thread_id = th, .fence_id = f, .fence_value = 3, .waiter_id = 900});
-  t.Signal(q, th, f, 3, 7, 1, 30);
-  EventRowId irq = t.OptimizedInterrupt(q, f, 3, 7, 31, 1);
-  t.CpuWaitRelease(th, f, 3, 900, 35, irq, 3);
-  t.OptimizedInterrupt(q, f, 3, 0, 36, 0);
+  t.CpuWaitReleasedByInterruptThenSpurious(q, th, f);
   TraceStore store = t.Finish(0, 100);
   InterruptAnalysis a = ComputeInterrupts(Reconstruct(store), 10);
   EXPECT_EQ(a.total, 2u);

@@ -79,13 +79,7 @@ TEST(Reconstruction, CpuWaitLinksToInterruptAndToleratesMissingRecords) {
   QueueId q = t.Queue("q");
   ThreadId th = t.Thread("main");
   FenceId f = t.Fence("f");
-  t.Append(events::CpuWaitBegin{
-      .ts_ns = 5, .thread_id = th, .fence_id = f, .fence_value = 3, .waiter_id = 900});
-  t.Signal(q, th, f, 3, 7, 1, 30);
-  EventRowId irq = t.OptimizedInterrupt(q, f, 3, 7, 31, 1);
-  t.CpuWaitRelease(th, f, 3, 900, 35, irq, 3);
-  // an interrupt that released nobody (seed 003's permitted race)
-  t.OptimizedInterrupt(q, f, 3, 0, 36, 0);
+  t.CpuWaitReleasedByInterruptThenSpurious(q, th, f);
   // records missing: completed with no start, unblocked with no queued, pending wait.
   t.Append(events::PacketCompleted{.ts_ns = 40, .queue_id = q, .packet_id = 55});
   t.Append(events::FenceWaitUnblocked{

@@ -25,6 +25,7 @@ namespace events = core::model::events;
 
 using core::model::EventKind;
 using core::model::PreemptionGranularity;
+using core::model::TimeNs;
 using hand_trace::HandTrace;
 using test_support::ScratchDir;
 
@@ -34,8 +35,28 @@ core::store::TraceStore PreemptionTrace(const ScratchDir& dir) {
   HandTrace t(dir / "t.db");
   const auto q = t.Queue("game");
   const auto dwm = t.Queue("dwm");
-  const int64_t kPixel = static_cast<int64_t>(PreemptionGranularity::kPixel);
-  const int64_t kDma = static_cast<int64_t>(PreemptionGranularity::kDmaBuffer);
+  const auto kPixel = PreemptionGranularity::kPixel;
+  const auto kDma = PreemptionGranularity::kDmaBuffer;
+  // dwm asks for the engine while `packet` of the game's queue runs.
+  auto requested = [&](TimeNs ts, int64_t id, int64_t packet, PreemptionGranularity granularity) {
+    t.Append(events::PreemptionRequested{.ts_ns = ts,
+                                         .queue_id = q,
+                                         .preemption_id = id,
+                                         .packet_id = packet,
+                                         .requesting_queue_id = dwm,
+                                         .engine_id = 1,
+                                         .granularity = granularity});
+  };
+  auto completed = [&](TimeNs ts, int64_t id, int64_t latency, int64_t packet,
+                       PreemptionGranularity granularity) {
+    t.Append(events::PreemptionCompleted{.ts_ns = ts,
+                                         .queue_id = q,
+                                         .preemption_id = id,
+                                         .latency_ns = latency,
+                                         .packet_id = packet,
+                                         .engine_id = 1,
+                                         .granularity = granularity});
+  };
   for (int64_t id : {11, 12, 13})
     t.Append(events::PacketSubmitted{.ts_ns = 0,
                                      .queue_id = q,
@@ -43,59 +64,23 @@ core::store::TraceStore PreemptionTrace(const ScratchDir& dir) {
                                      .planned_duration_ns = 100,
                                      .fence_submission_id = id});
   t.Append(events::PacketStarted{.ts_ns = 90, .queue_id = q, .packet_id = 11});
-  t.Append(events::PreemptionRequested{
-      .ts_ns = 100,
-      .queue_id = q,
-      .preemption_id = 1,
-      .packet_id = 11,
-      .requesting_queue_id = dwm,
-      .engine_id = 1,
-      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kPixel))});
-  t.Append(events::PacketPreempted{
-      .ts_ns = 130,
-      .queue_id = q,
-      .packet_id = 11,
-      .remaining_ns = 60,
-      .preemption_id = 1,
-      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kPixel))});
-  t.Append(events::PreemptionCompleted{
-      .ts_ns = 150,
-      .queue_id = q,
-      .preemption_id = 1,
-      .latency_ns = 50,
-      .packet_id = 11,
-      .engine_id = 1,
-      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kPixel))});
+  requested(100, 1, 11, kPixel);
+  t.Append(events::PacketPreempted{.ts_ns = 130,
+                                   .queue_id = q,
+                                   .packet_id = 11,
+                                   .remaining_ns = 60,
+                                   .preemption_id = 1,
+                                   .granularity = kPixel});
+  completed(150, 1, 50, 11, kPixel);
   t.Append(events::PacketResumed{
       .ts_ns = 150, .queue_id = q, .packet_id = 11, .fence_submission_id = 99});
   t.Append(events::PacketCompleted{.ts_ns = 190, .queue_id = q, .packet_id = 11});
   t.Append(events::PacketStarted{.ts_ns = 195, .queue_id = q, .packet_id = 12});
-  t.Append(events::PreemptionRequested{
-      .ts_ns = 200,
-      .queue_id = q,
-      .preemption_id = 2,
-      .packet_id = 12,
-      .requesting_queue_id = dwm,
-      .engine_id = 1,
-      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kPixel))});
+  requested(200, 2, 12, kPixel);
   t.Append(events::PacketCompleted{.ts_ns = 300, .queue_id = q, .packet_id = 12});
-  t.Append(events::PreemptionCompleted{
-      .ts_ns = 300,
-      .queue_id = q,
-      .preemption_id = 2,
-      .latency_ns = 100,
-      .packet_id = 12,
-      .engine_id = 1,
-      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kDma))});
+  completed(300, 2, 100, 12, kDma);
   t.Append(events::PacketStarted{.ts_ns = 350, .queue_id = q, .packet_id = 13});
-  t.Append(events::PreemptionRequested{
-      .ts_ns = 400,
-      .queue_id = q,
-      .preemption_id = 3,
-      .packet_id = 13,
-      .requesting_queue_id = dwm,
-      .engine_id = 1,
-      .granularity = static_cast<PreemptionGranularity>(static_cast<uint32_t>(kDma))});
+  requested(400, 3, 13, kDma);
   t.Append(events::Tdr{.ts_ns = 500,
                        .queue_id = q,
                        .adapter_id = 1,

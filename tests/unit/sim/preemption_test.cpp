@@ -2,6 +2,7 @@
 // (api_call_us = 0, no jitter, context save and restore 20 us each).
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "core/analysis/reconstruction.h"
@@ -237,22 +238,20 @@ TEST(Preemption, WithoutPreemptionAwarenessSplitPacketsRunBackToBack) {
   EXPECT_EQ(s.adapters[0].preemption_graphics, G::kNone);
 }
 
-// The embedded `preemption` scenario once per granularity: finer granularity, lower maximum
-// latency. Bounds by hand: a game DMA packet is at most 12 ms x 1.1 / 3 = 4.4 ms of 4
-// primitives x 100 triangles x 256 pixels; a simulation packet at most 30 ms x 1.1 / 2 =
-// 16.5 ms of 2 dispatches x 32 groups x 256 threads; a mid-packet stop adds the 20 us save.
-TEST(Preemption, FinerGraphicsGranularityLowersMaximumLatency) {
-  const G order[] = {G::kNone, G::kDmaBuffer, G::kPrimitive, G::kTriangle, G::kPixel, G::kShader};
-  const int64_t bound[] = {13'200 * kUs, 4'400 * kUs, 1'100 * kUs + 20 * kUs, 11 * kUs + 20 * kUs,
-                           20 * kUs + 43, 20 * kUs + 1};
+// Simulates the embedded `preemption` scenario once per granularity of `order` (coarsest
+// first), set as `field` of the options: the maximum preemption latency on `engine` stays
+// within `bound` and falls with each finer granularity.
+template <size_t N>
+void ExpectLatencyFallsWithGranularity(const G (&order)[N], const int64_t (&bound)[N],
+                                       std::optional<G> SimOptions::*field, const char* engine) {
   ScratchDir dir;
   int64_t previous = -1;
-  for (size_t i = 0; i < std::size(order); ++i) {
+  for (size_t i = 0; i < N; ++i) {
     SimOptions options;
-    options.preemption_graphics = order[i];
+    options.*field = order[i];
     const std::string name(core::model::PreemptionGranularityName(order[i]));
     auto s = Simulate(LoadScenario("preemption"), dir, name + ".db", options);
-    const int64_t max = MaxLatency(s, EngineNamed(s, "3D"));
+    const int64_t max = MaxLatency(s, EngineNamed(s, engine));
     ASSERT_GT(max, 0) << name;
     EXPECT_LE(max, bound[i]) << name;
     if (previous >= 0) {
@@ -262,26 +261,23 @@ TEST(Preemption, FinerGraphicsGranularityLowersMaximumLatency) {
   }
 }
 
+// The embedded `preemption` scenario once per granularity: finer granularity, lower maximum
+// latency. Bounds by hand: a game DMA packet is at most 12 ms x 1.1 / 3 = 4.4 ms of 4
+// primitives x 100 triangles x 256 pixels; a simulation packet at most 30 ms x 1.1 / 2 =
+// 16.5 ms of 2 dispatches x 32 groups x 256 threads; a mid-packet stop adds the 20 us save.
+TEST(Preemption, FinerGraphicsGranularityLowersMaximumLatency) {
+  const G order[] = {G::kNone, G::kDmaBuffer, G::kPrimitive, G::kTriangle, G::kPixel, G::kShader};
+  const int64_t bound[] = {13'200 * kUs, 4'400 * kUs, 1'100 * kUs + 20 * kUs, 11 * kUs + 20 * kUs,
+                           20 * kUs + 43, 20 * kUs + 1};
+  ExpectLatencyFallsWithGranularity(order, bound, &SimOptions::preemption_graphics, "3D");
+}
+
 TEST(Preemption, FinerComputeGranularityLowersMaximumLatency) {
   const G order[] = {G::kNone, G::kDmaBuffer, G::kDispatch, G::kThreadGroup, G::kThread,
                      G::kShader};
   const int64_t bound[] = {33'000 * kUs, 16'500 * kUs, 8'250 * kUs + 20 * kUs, 258 * kUs + 20 * kUs,
                            20 * kUs + 2 * kUs, 20 * kUs + 1 * kUs};
-  ScratchDir dir;
-  int64_t previous = -1;
-  for (size_t i = 0; i < std::size(order); ++i) {
-    SimOptions options;
-    options.preemption_compute = order[i];
-    const std::string name(core::model::PreemptionGranularityName(order[i]));
-    auto s = Simulate(LoadScenario("preemption"), dir, name + ".db", options);
-    const int64_t max = MaxLatency(s, EngineNamed(s, "Compute"));
-    ASSERT_GT(max, 0) << name;
-    EXPECT_LE(max, bound[i]) << name;
-    if (previous >= 0) {
-      EXPECT_LT(max, previous) << name << " is not below the coarser one";
-    }
-    previous = max;
-  }
+  ExpectLatencyFallsWithGranularity(order, bound, &SimOptions::preemption_compute, "Compute");
 }
 
 // tdr.toml: the composition pass at 16 666 667 ns asks for the compute engine; the 2.5 s

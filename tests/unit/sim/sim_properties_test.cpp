@@ -162,6 +162,80 @@ Scenario RandomScenario(uint64_t seed) {
 }
 
 // Checks the seeds' rules on one trace; `adapter_log_bytes` gives each queue's initial log size.
+// seed 002: each queue's wait and signal log buffers replayed record by record: entries written
+// since the last read, what a read must find lost, and the capacity after a resize.
+class LogReplay {
+ public:
+  LogReplay(const core::store::TraceStore& s, const Scenario& scenario) {
+    for (const auto& q : s.queues) {
+      const uint32_t bytes = scenario.adapters[q.adapter - 1].log_bytes;
+      for (uint32_t type = 0; type < 2; ++type) {
+        m_logs[{q.id, type}].capacity = LogEntries(bytes);
+      }
+    }
+  }
+
+  // A log_write, log_flush, log_overrun or log_resized record.
+  void OnRecord(const core::store::EventColumns& ev, size_t i) {
+    switch (ev.kind[i]) {
+      case EventKind::LogWrite: {
+        Log& log = LogOf(ev, i);
+        ++log.since_read;
+        const bool zero = (ev.flags[i] & core::model::kLogEntryZeroTimestamp) != 0;
+        if (!zero) {
+          EXPECT_GE(ev.ts[i], log.last_ts) << "log timestamp went backwards";
+          log.last_ts = ev.ts[i];
+        }
+        EXPECT_LT(events::LogWrite::At(ev, i).entry_index, log.capacity);
+        break;
+      }
+      case EventKind::LogFlush: {
+        Log& log = LogOf(ev, i);
+        log.expected_lost = std::max<int64_t>(0, log.since_read - log.capacity);
+        EXPECT_EQ(events::LogFlush::At(ev, i).entries_read,
+                  log.since_read - log.expected_lost);
+        log.since_read = 0;
+        // The overrun record, when expected, must come right after.
+        const bool overrun_next = i + 1 < ev.size() && ev.kind[i + 1] == EventKind::LogOverrun;
+        EXPECT_EQ(overrun_next, log.expected_lost > 0) << "overrun not detected, event " << i;
+        break;
+      }
+      case EventKind::LogOverrun: {
+        Log& log = LogOf(ev, i);
+        EXPECT_EQ(events::LogOverrun::At(ev, i).entries_lost, log.expected_lost);
+        break;
+      }
+      case EventKind::LogResized: {
+        Log& log = LogOf(ev, i);
+        log.capacity =
+            LogEntries(static_cast<uint32_t>(events::LogResized::At(ev, i).size_bytes));
+        log.since_read = 0;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // Every log entry written was read or reported lost by the final read.
+  void CheckAllRead() const {
+    for (const auto& [key, log] : m_logs) EXPECT_EQ(log.since_read, 0);
+  }
+
+ private:
+  struct Log {
+    uint32_t capacity = 0;
+    int64_t since_read = 0;
+    int64_t expected_lost = 0;
+    int64_t last_ts = 0;
+  };
+  // The log record i is about: its queue's wait (flags bit 0 clear) or signal log.
+  Log& LogOf(const core::store::EventColumns& ev, size_t i) {
+    return m_logs[{ev.queue[i], ev.flags[i] & 1}];
+  }
+  std::map<std::pair<uint32_t, uint32_t>, Log> m_logs;  // (queue, log type)
+};
+
 void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
   const auto& ev = s.events;
   struct Signal {
@@ -181,20 +255,7 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
   std::set<int64_t> signals_that_must_interrupt;
   std::map<int64_t, int> gpu_wait_ends;
   std::set<int64_t> gpu_waits_queued;
-  // Log replay per (queue, type).
-  struct LogReplay {
-    uint32_t capacity = 0;
-    int64_t since_read = 0;
-    int64_t expected_lost = 0;
-    int64_t last_ts = 0;
-  };
-  std::map<std::pair<uint32_t, uint32_t>, LogReplay> logs;
-  for (const auto& q : s.queues) {
-    const uint32_t bytes = scenario.adapters[q.adapter - 1].log_bytes;
-    for (uint32_t type = 0; type < 2; ++type) {
-      logs[{q.id, type}].capacity = LogEntries(bytes);
-    }
-  }
+  LogReplay logs(s, scenario);
   auto expected_mv = [&](uint32_t fence) {
     const auto& set = cpu_pending[fence];
     return set.empty() ? UINT64_MAX : *set.begin() - 1;
@@ -287,40 +348,12 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
         EXPECT_LE(unblocked.observed_ns, ev.ts[i]);  // observed before unblocked
         break;
       }
-      case EventKind::LogWrite: {
-        LogReplay& log = logs[{ev.queue[i], ev.flags[i] & 1}];
-        ++log.since_read;
-        const bool zero = (ev.flags[i] & core::model::kLogEntryZeroTimestamp) != 0;
-        if (!zero) {
-          EXPECT_GE(ev.ts[i], log.last_ts) << "log timestamp went backwards";
-          log.last_ts = ev.ts[i];
-        }
-        EXPECT_LT(events::LogWrite::At(ev, i).entry_index, log.capacity);
+      case EventKind::LogWrite:
+      case EventKind::LogFlush:
+      case EventKind::LogOverrun:
+      case EventKind::LogResized:
+        logs.OnRecord(ev, i);
         break;
-      }
-      case EventKind::LogFlush: {
-        LogReplay& log = logs[{ev.queue[i], ev.flags[i] & 1}];
-        log.expected_lost = std::max<int64_t>(0, log.since_read - log.capacity);
-        EXPECT_EQ(events::LogFlush::At(ev, i).entries_read,
-                  log.since_read - log.expected_lost);
-        log.since_read = 0;
-        // The overrun record, when expected, must come right after.
-        const bool overrun_next = i + 1 < ev.size() && ev.kind[i + 1] == EventKind::LogOverrun;
-        EXPECT_EQ(overrun_next, log.expected_lost > 0) << "overrun not detected, event " << i;
-        break;
-      }
-      case EventKind::LogOverrun: {
-        LogReplay& log = logs[{ev.queue[i], ev.flags[i] & 1}];
-        EXPECT_EQ(events::LogOverrun::At(ev, i).entries_lost, log.expected_lost);
-        break;
-      }
-      case EventKind::LogResized: {
-        LogReplay& log = logs[{ev.queue[i], ev.flags[i] & 1}];
-        log.capacity =
-            LogEntries(static_cast<uint32_t>(events::LogResized::At(ev, i).size_bytes));
-        log.since_read = 0;
-        break;
-      }
       default:
         break;
     }
@@ -341,8 +374,7 @@ void CheckRules(const core::store::TraceStore& s, const Scenario& scenario) {
   for (const auto& [signal, flags] : interrupt_of_signal) {
     EXPECT_TRUE(signals_that_must_interrupt.count(signal)) << "interrupt without cause " << signal;
   }
-  // Every log entry written was read or reported lost by the final read.
-  for (const auto& [key, log] : logs) EXPECT_EQ(log.since_read, 0);
+  logs.CheckAllRead();
 }
 
 }  // namespace

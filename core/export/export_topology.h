@@ -17,37 +17,21 @@
 //                   "handle"}]}
 // Ids and references are the exported trace's; enums are their numbers in the schema; `track`
 // / `track_pid` are the pid and tid of the track that holds the queue's or thread's events in
-// the file (the fence boxes name their fence by its "id").
+// the file (the fence boxes name their fence by its "id"). The importer reads the member back
+// with importers/chrome_json/export_topology_reader.h.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "core/store/trace_store.h"
 
-namespace importers::chrome_json {
+namespace core::exporting {
 
 struct ExportTrack {
   int64_t pid = 0;
   int64_t tid = 0;
-};
-
-struct ExportTopology {
-  core::model::TimeNs start_ns = 0;
-  core::model::TimeNs end_ns = 0;
-  std::vector<core::store::Adapter> adapters;
-  std::vector<core::store::Engine> engines;
-  std::vector<core::store::Process> processes;
-  std::vector<int64_t> process_track_pids;  // per process
-  std::vector<core::store::Queue> queues;
-  std::vector<ExportTrack> queue_tracks;  // per queue
-  std::vector<core::store::Context> contexts;
-  std::vector<core::store::Thread> threads;
-  std::vector<ExportTrack> thread_tracks;  // per thread
-  std::vector<core::store::Fence> fences;
 };
 
 // The member's value (a JSON object) for `store`; the callbacks give each track's pid and tid.
@@ -57,7 +41,4 @@ std::string ExportTopologyJson(
     const std::function<ExportTrack(const core::store::Queue&)>& queue_track,
     const std::function<ExportTrack(const core::store::Thread&)>& thread_track);
 
-// Reads the member's value. Throws core::Error naming what is wrong.
-ExportTopology ReadExportTopology(std::string_view json);
-
-}  // namespace importers::chrome_json
+}  // namespace core::exporting

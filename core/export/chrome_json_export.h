@@ -15,7 +15,7 @@
 #include <filesystem>
 #include <functional>
 
-namespace importers::chrome_json {
+namespace core::exporting {
 
 struct ExportSummary {
   uint64_t json_events = 0;
@@ -27,4 +27,4 @@ ExportSummary ExportChromeJson(const std::filesystem::path& trace,
                                const std::filesystem::path& output,
                                const std::function<void(double)>& progress = {});
 
-}  // namespace importers::chrome_json
+}  // namespace core::exporting

@@ -1,4 +1,4 @@
-#include "importers/chrome_json/chrome_json_exporter.h"
+#include "core/export/chrome_json_export.h"
 
 #include <fmt/format.h>
 #include <zlib.h>
@@ -6,20 +6,21 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <string>
-#include <unordered_map>
 
-#include "core/model/error.h"
+#include "core/analysis/reconstruction.h"
+#include "core/export/export_topology.h"
 #include "core/model/event_types.h"
 #include "core/report/json.h"
 #include "core/store/output_file.h"
 #include "core/store/trace_store.h"
-#include "importers/chrome_json/export_topology.h"
 
-namespace importers::chrome_json {
+namespace core::exporting {
 namespace {
 
 using core::model::EventKind;
+using core::model::TimeNs;
 using core::store::TraceStore;
 namespace events = core::model::events;
 
@@ -40,24 +41,26 @@ std::string Micros(int64_t ns) {
   return fmt::format("{}{}.{:03d}", sign, a / 1000, a % 1000);
 }
 
-struct Box {
-  int64_t op = 0;
-  uint32_t queue = 0;
-  uint32_t thread = 0;
-  uint32_t fence = 0;
-  uint64_t value = 0;
-  int64_t begin = INT64_MIN;
-  int64_t end = INT64_MIN;
-  int64_t name = 0;
-  int64_t released_by = 0;  // waits: signal op id
-  int64_t submit = INT64_MIN;  // packets: packet_submitted time
-  bool cpu = false;
-  uint32_t begin_event = UINT32_MAX;  // event index of the record the box starts with
-};
+using analysis::kNoIndex;
+using analysis::kUnknownTime;
+
+// The indices of `table`'s rows ordered by operation id (`id_of`; ties keep table order): each
+// kind of box is listed in the file by its id.
+template <typename Table, typename IdOf>
+std::vector<uint32_t> ByOpId(const Table& table, const IdOf& id_of) {
+  std::vector<int64_t> ids(table.size());
+  for (uint32_t i = 0; i < table.size(); ++i) ids[i] = id_of(table[i]);
+  std::vector<uint32_t> order(table.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return ids[a] < ids[b]; });
+  return order;
+}
 
 class Exporter {
  public:
-  explicit Exporter(const TraceStore& store) : m_store(store) {}
+  Exporter(const TraceStore& store, const analysis::Reconstruction& boxes)
+      : m_store(store), m_boxes(boxes) {}
 
   std::string Run(uint64_t* count, const std::function<void(double)>& progress) {
     m_out.reserve(1 << 20);
@@ -73,7 +76,6 @@ class Exporter {
         });
     m_out += ",\n\"traceEvents\":[\n";
     WriteTracks();
-    Pair();
     if (progress) progress(0.3);
     WriteSlices();
     WriteBoxes();
@@ -161,109 +163,6 @@ class Exporter {
     }
   }
 
-  // Pairs the records of each box by its op id.
-  void Pair() {
-    const auto& ev = m_store.events;
-    for (uint32_t i = 0; i < ev.size(); ++i) {
-      switch (ev.kind[i]) {
-        case EventKind::PacketSubmitted: {
-          const auto e = events::PacketSubmitted::At(ev, i);
-          Box& b = m_packets[e.packet_id];
-          b.op = e.packet_id, b.queue = e.queue_id, b.thread = e.thread_id, b.name = e.name_sid;
-          b.submit = e.ts_ns;
-          break;
-        }
-        case EventKind::PacketStarted: {
-          const auto e = events::PacketStarted::At(ev, i);
-          Box& b = m_packets[e.packet_id];
-          b.op = e.packet_id, b.queue = e.queue_id;
-          if (b.begin == INT64_MIN) b.begin = e.ts_ns, b.begin_event = i;
-          break;
-        }
-        case EventKind::PacketCompleted: {
-          const auto e = events::PacketCompleted::At(ev, i);
-          m_packets[e.packet_id].op = e.packet_id, m_packets[e.packet_id].end = e.ts_ns;
-          break;
-        }
-        case EventKind::FenceSignalQueued: {
-          const auto e = events::FenceSignalQueued::At(ev, i);
-          Box& b = m_signals[e.signal_id];
-          b.op = e.signal_id, b.queue = e.queue_id, b.thread = e.thread_id, b.fence = e.fence_id;
-          b.value = e.fence_value, b.begin = e.ts_ns, b.begin_event = i;
-          break;
-        }
-        case EventKind::FenceSignalExecuted: {
-          const auto e = events::FenceSignalExecuted::At(ev, i);
-          Box& b = m_signals[e.signal_id];
-          b.op = e.signal_id, b.queue = e.queue_id, b.fence = e.fence_id, b.value = e.fence_value;
-          b.end = e.ts_ns;
-          if (b.begin == INT64_MIN) b.begin = e.ts_ns, b.begin_event = i;
-          break;
-        }
-        case EventKind::FenceCpuSignal: {
-          const auto e = events::FenceCpuSignal::At(ev, i);
-          Box& b = m_signals[e.signal_id];
-          b.op = e.signal_id, b.thread = e.thread_id, b.fence = e.fence_id, b.value = e.fence_value;
-          b.begin = b.end = e.ts_ns, b.cpu = true, b.begin_event = i;
-          break;
-        }
-        case EventKind::FenceWaitQueued: {
-          const auto e = events::FenceWaitQueued::At(ev, i);
-          Box& b = m_waits[e.wait_id];
-          b.op = e.wait_id, b.queue = e.queue_id, b.thread = e.thread_id, b.fence = e.fence_id;
-          b.value = e.fence_value, b.begin = e.ts_ns, b.begin_event = i;
-          break;
-        }
-        case EventKind::FenceWaitUnblocked: {
-          const auto e = events::FenceWaitUnblocked::At(ev, i);
-          Box& b = m_waits[e.wait_id];
-          b.op = e.wait_id, b.queue = e.queue_id, b.fence = e.fence_id, b.value = e.fence_value;
-          b.end = e.ts_ns, b.released_by = e.released_by_signal_id;
-          if (b.begin == INT64_MIN) b.begin = e.ts_ns, b.begin_event = i;
-          break;
-        }
-        case EventKind::CpuWaitBegin: {
-          const auto e = events::CpuWaitBegin::At(ev, i);
-          Box& b = m_cpu_waits[e.waiter_id];
-          b.op = e.waiter_id, b.thread = e.thread_id, b.fence = e.fence_id, b.value = e.fence_value;
-          b.begin = e.ts_ns;
-          break;
-        }
-        case EventKind::CpuWaitReleased: {
-          const auto e = events::CpuWaitReleased::At(ev, i);
-          Box& b = m_cpu_waits[e.waiter_id];
-          b.op = e.waiter_id, b.thread = e.thread_id, b.fence = e.fence_id, b.value = e.fence_value;
-          b.end = e.ts_ns;
-          if (b.begin == INT64_MIN) b.begin = e.ts_ns;
-          break;
-        }
-        case EventKind::TaskStarted: {
-          const auto e = events::TaskStarted::At(ev, i);
-          Box& b = m_tasks[e.task_id];
-          b.op = e.task_id, b.thread = e.thread_id, b.begin = e.ts_ns;
-          break;
-        }
-        case EventKind::TaskFinished:
-          EndTask(events::TaskFinished::At(ev, i));
-          break;
-        case EventKind::TaskCancelled:
-          EndTask(events::TaskCancelled::At(ev, i));
-          break;
-        case EventKind::TaskAbandoned:
-          EndTask(events::TaskAbandoned::At(ev, i));
-          break;
-        default:
-          break;
-      }
-    }
-  }
-
-  // task_finished, task_cancelled or task_abandoned.
-  template <class E>
-  void EndTask(const E& e) {
-    if (m_tasks.count(e.task_id)) m_tasks[e.task_id].end = e.ts_ns;
-  }
-
   // An instant or a marker, on its queue or else its thread.
   void WriteInstant(int64_t ts, uint32_t queue, uint32_t thread, std::string_view name,
                     std::string_view cat, uint32_t scope) {
@@ -335,97 +234,124 @@ class Exporter {
     return f && !f->name.empty() ? f->name : fmt::format("fence {}", fence);
   }
 
+  // Where a box of a queue (GPU) or of a thread (CPU) is drawn.
+  std::pair<int64_t, int64_t> Track(bool cpu, uint32_t queue, uint32_t thread) const {
+    return cpu ? ThreadTrack(thread) : std::make_pair(QueuePid(queue), int64_t{queue});
+  }
+
+  // ",\"dur\":..." of a box from `begin` to `end`, drawn to the trace's end when never ended.
+  std::string Duration(TimeNs begin, TimeNs end) const {
+    const TimeNs until = end == kUnknownTime ? m_store.end_ns() : end;
+    return fmt::format(",\"dur\":{}", Micros(std::max<int64_t>(0, until - begin)));
+  }
+  static const char* OpenMark(TimeNs end) { return end == kUnknownTime ? ",\"open\":1" : ""; }
+
+  // Boxes the trace never ended are drawn to its end and marked "open":1 (a packet never
+  // started: a zero-length box at its submit time, "not_started":1), so that the importer
+  // recreates only the records that existed.
   void WriteBoxes() {
-    const int64_t trace_end = m_store.end_ns();
-    // Boxes the trace never ended are drawn to its end and marked "open":1 (a packet never
-    // started: a zero-length box at its submit time, "not_started":1), so that the importer
-    // recreates only the records that existed.
-    for (const auto& [op, b] : m_packets) {
-      const bool started = b.begin != INT64_MIN;
-      const int64_t begin = started ? b.begin : b.submit;
-      if (begin == INT64_MIN) continue;
+    WritePackets();
+    const auto& signals = m_boxes.signals;
+    for (uint32_t s : ByOpId(signals, [](const auto& b) { return b.signal_id; })) {
+      const analysis::SignalBox b = signals[s];
+      const TimeNs begin = SignalBegin(b);
+      auto [pid, tid] = Track(b.cpu, b.queue, b.thread);
+      Open('X', FenceName(b.fence), "fence_signal", pid, tid, begin);
+      m_out += Duration(begin, b.executed);
+      m_out += fmt::format(",\"args\":{{\"fence\":{},\"value\":{},\"signal_id\":{}{}}}", b.fence,
+                           b.value, b.signal_id, OpenMark(b.executed));
+      Close();
+    }
+    const auto& waits = m_boxes.waits;
+    for (uint32_t w : ByOpId(waits, [](const auto& b) { return b.wait_id; })) {
+      const analysis::WaitBox b = waits[w];
+      const TimeNs begin = WaitBegin(b);
+      if (begin == kUnknownTime) continue;  // only a wait_pending_at_end record
+      Open('X', FenceName(b.fence), "fence_wait", QueuePid(b.queue), b.queue, begin);
+      m_out += Duration(begin, b.unblocked);
+      m_out += fmt::format(",\"args\":{{\"fence\":{},\"value\":{},\"wait_id\":{},"
+                           "\"signal_id\":{}{}}}",
+                           b.fence, b.value, b.wait_id, ReleasingSignalId(b),
+                           OpenMark(b.unblocked));
+      Close();
+    }
+    const auto& cpu_waits = m_boxes.cpu_waits;
+    for (uint32_t w : ByOpId(cpu_waits, [](const auto& b) { return b.waiter_id; })) {
+      const analysis::CpuWait b = cpu_waits[w];
+      const TimeNs begin = b.Begin();
+      if (begin == kUnknownTime) continue;  // only a withdrawn or pending-at-end record
+      auto [pid, tid] = ThreadTrack(b.thread);
+      Open('X', b.fence ? FenceName(b.fence) : "CPU wait", "cpu_wait", pid, tid, begin);
+      m_out += Duration(begin, b.released);
+      m_out += fmt::format(",\"args\":{{\"fence\":{},\"value\":{}{}}}", b.fence, b.value,
+                           OpenMark(b.released));
+      Close();
+    }
+  }
+
+  void WritePackets() {
+    const auto& packets = m_boxes.packets;
+    for (uint32_t p : ByOpId(packets, [](const auto& b) { return b.packet_id; })) {
+      const analysis::Packet b = packets[p];
+      const bool started = b.start != kUnknownTime;
+      const TimeNs begin = started ? b.start : b.submit;
+      if (begin == kUnknownTime) continue;
       const auto* q = m_store.FindQueue(b.queue);
       const bool copy = q && q->type == core::model::QueueType::kCopy;
-      const std::string name = b.name ? Str(b.name) : fmt::format("packet {}", op);
+      const std::string name = b.name ? Str(b.name) : fmt::format("packet {}", b.packet_id);
       Open('X', name, copy ? "gpu_memcpy" : "kernel", QueuePid(b.queue), b.queue, begin);
-      const int64_t end = !started ? begin : b.end == INT64_MIN ? trace_end : b.end;
-      m_out += fmt::format(",\"dur\":{},\"args\":{{\"packet_id\":{}", Micros(end - begin), op);
-      if (b.submit != INT64_MIN) m_out += fmt::format(",\"submitted_ns\":{}", b.submit);
+      const TimeNs end = !started ? begin : b.end == kUnknownTime ? m_store.end_ns() : b.end;
+      m_out += fmt::format(",\"dur\":{}", Micros(end - begin));
+      m_out += fmt::format(",\"args\":{{\"packet_id\":{}", b.packet_id);
+      if (b.submit != kUnknownTime) m_out += fmt::format(",\"submitted_ns\":{}", b.submit);
       if (!started) m_out += ",\"not_started\":1";
-      else if (b.end == INT64_MIN) m_out += ",\"open\":1";
+      else if (b.end == kUnknownTime) m_out += ",\"open\":1";
       m_out += "}";
       Close();
     }
-    for (const auto& [op, b] : m_signals) {
-      auto [pid, tid] = b.cpu ? ThreadTrack(b.thread)
-                              : std::make_pair(QueuePid(b.queue), int64_t{b.queue});
-      Open('X', FenceName(b.fence), "fence_signal", pid, tid, b.begin);
-      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
-      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{},\"signal_id\":{}{}}}",
-                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value, op,
-                           b.end == INT64_MIN ? ",\"open\":1" : "");
-      Close();
-    }
-    for (const auto& [op, b] : m_waits) {
-      Open('X', FenceName(b.fence), "fence_wait", QueuePid(b.queue), b.queue, b.begin);
-      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
-      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{},\"wait_id\":{},"
-                           "\"signal_id\":{}{}}}",
-                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value, op,
-                           b.end == INT64_MIN ? 0 : ReleasingSignal(b),
-                           b.end == INT64_MIN ? ",\"open\":1" : "");
-      Close();
-    }
-    for (const auto& [op, b] : m_cpu_waits) {
-      auto [pid, tid] = ThreadTrack(b.thread);
-      Open('X', b.fence ? FenceName(b.fence) : "CPU wait", "cpu_wait", pid, tid, b.begin);
-      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
-      m_out += fmt::format(",\"dur\":{},\"args\":{{\"fence\":{},\"value\":{}{}}}",
-                           Micros(std::max<int64_t>(0, end - b.begin)), b.fence, b.value,
-                           b.end == INT64_MIN ? ",\"open\":1" : "");
-      Close();
-    }
   }
 
-  // Driver background tasks (shader PGO) as slices on their runtime thread.
+  // Driver background tasks (shader PGO) that started, as slices on their runtime thread.
   void WriteTasks() {
-    const int64_t trace_end = m_store.end_ns();
-    for (const auto& [op, b] : m_tasks) {
+    const auto& tasks = m_boxes.tasks;
+    for (uint32_t t : ByOpId(tasks, [](const auto& b) { return b.task_id; })) {
+      const analysis::BackgroundTask b = tasks[t];
+      if (b.started == kUnknownTime) continue;
       auto [pid, tid] = ThreadTrack(b.thread);
-      Open('X', fmt::format("task {}", op), "background_task", pid, tid, b.begin);
-      const int64_t end = b.end == INT64_MIN ? trace_end : b.end;
-      m_out += fmt::format(",\"dur\":{}", Micros(std::max<int64_t>(0, end - b.begin)));
+      Open('X', fmt::format("task {}", b.task_id), "background_task", pid, tid, b.started);
+      m_out += Duration(b.started, b.ended);
       Close();
     }
   }
 
-  // The signal that released a wait: the one the trace names, else the first signal of the
-  // fence reaching the wait's value.
-  int64_t ReleasingSignal(const Box& wait) const {
-    if (wait.released_by != 0 && m_signals.count(wait.released_by)) return wait.released_by;
-    const Box* best = nullptr;
-    for (const auto& [op, s] : m_signals) {
-      if (s.fence != wait.fence || s.value < wait.value || s.end == INT64_MIN) continue;
-      if (!best || s.end < best->end) best = &s;
-    }
-    return best ? best->op : 0;
+  // A signal box starts when it was queued (a CPU signal: when it was made), else executed.
+  static TimeNs SignalBegin(const analysis::SignalBox& b) {
+    return b.queued != kUnknownTime ? b.queued : b.executed;
+  }
+  static TimeNs WaitBegin(const analysis::WaitBox& b) {
+    return b.queued != kUnknownTime ? b.queued : b.unblocked;
+  }
+
+  // The signal_id of the signal the reconstruction linked to an unblocked wait, 0 for none.
+  int64_t ReleasingSignalId(const analysis::WaitBox& wait) const {
+    if (wait.unblocked == kUnknownTime || wait.signal == kNoIndex) return 0;
+    return m_boxes.signals.Get<&analysis::SignalBox::signal_id>(wait.signal);
   }
 
   void WriteArrows() {
     // Signal -> wait arrows as flow v1 pairs (cat "fence"). The importer relinks through the
     // wait's signal_id arg, so these are for the viewers.
-    for (const auto& [op, w] : m_waits) {
-      if (w.end == INT64_MIN) continue;  // never released
-      const int64_t signal = ReleasingSignal(w);
-      if (signal == 0) continue;
-      const Box& s = m_signals.at(signal);
-      auto [spid, stid] = s.cpu ? ThreadTrack(s.thread)
-                                : std::make_pair(QueuePid(s.queue), int64_t{s.queue});
+    const auto& waits = m_boxes.waits;
+    for (uint32_t w : ByOpId(waits, [](const auto& b) { return b.wait_id; })) {
+      const analysis::WaitBox wait = waits[w];
+      if (wait.unblocked == kUnknownTime || wait.signal == kNoIndex) continue;
+      const analysis::SignalBox s = m_boxes.signals[wait.signal];
+      auto [spid, stid] = Track(s.cpu, s.queue, s.thread);
       const std::string id = fmt::format(",\"id\":\"fence-{}\"", ++m_flow_ids);
-      Open('s', "fence", "fence", spid, stid, s.begin);
+      Open('s', "fence", "fence", spid, stid, SignalBegin(s));
       m_out += id;
       Close();
-      Open('f', "fence", "fence", QueuePid(w.queue), w.queue, w.begin);
+      Open('f', "fence", "fence", QueuePid(wait.queue), wait.queue, WaitBegin(wait));
       m_out += id + ",\"bp\":\"e\"";
       Close();
     }
@@ -472,10 +398,10 @@ class Exporter {
   }
 
   const TraceStore& m_store;
+  const analysis::Reconstruction& m_boxes;
   std::string m_out;
   uint64_t m_events = 0;
   uint64_t m_flow_ids = 0;
-  std::map<int64_t, Box> m_packets, m_signals, m_waits, m_cpu_waits, m_tasks;
 };
 
 // A gzip stream when the name ends in .gz, else the text as it is; false on a write error.
@@ -506,8 +432,9 @@ ExportSummary ExportChromeJson(const std::filesystem::path& trace,
   core::store::CheckOutputIsNotInput(trace, output, "input trace");
   core::store::ResolveOutputTarget(output);  // refuse a device or FIFO before the work
   const TraceStore store = core::store::LoadTrace(trace);
+  const analysis::Reconstruction boxes = analysis::Reconstruct(store);
   ExportSummary summary;
-  Exporter exporter(store);
+  Exporter exporter(store, boxes);
   const std::string text = exporter.Run(&summary.json_events, progress);
   const bool gzip = output.extension() == ".gz";
   core::store::WriteFileAtomically(
@@ -516,4 +443,4 @@ ExportSummary ExportChromeJson(const std::filesystem::path& trace,
   return summary;
 }
 
-}  // namespace importers::chrome_json
+}  // namespace core::exporting
