@@ -10,6 +10,7 @@
 #include "importers/etl/dxgkrnl_decoder.h"
 #include "importers/etl/etl_gpu_mapper.h"
 #include "importers/etl/etl_reader.h"
+#include "importers/etl/process_names.h"
 
 namespace importers::etl {
 namespace {
@@ -45,7 +46,9 @@ struct TupleCount {
 
 std::string ProviderName(const Guid& guid) {
   const std::string text = guid.ToString();
-  return text == kDxgKrnlProvider ? std::string("Microsoft-Windows-DxgKrnl") : "{" + text + "}";
+  if (text == kDxgKrnlProvider) return "Microsoft-Windows-DxgKrnl";
+  if (text == kKernelProcessProvider) return "Microsoft-Windows-Kernel-Process";
+  return "{" + text + "}";
 }
 
 std::string FiletimeIso(int64_t filetime) {
@@ -193,9 +196,14 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   auto t1 = Clock::now();
   const int64_t freq = file.header.perf_freq;
   int dxg = -1;
+  int kernel_process = -1;
   for (size_t i = 0; i < file.providers.size(); ++i) {
     if (file.providers[i].ToString() == kDxgKrnlProvider) dxg = static_cast<int>(i);
+    if (file.providers[i].ToString() == kKernelProcessProvider) {
+      kernel_process = static_cast<int>(i);
+    }
   }
+  std::unordered_map<uint32_t, std::string> process_names;  // pid -> image, first seen
   // Key: provider << 24 | id << 8 | version (sorted when written out).
   std::unordered_map<uint64_t, TupleCount> tuples;
   std::vector<TimedDxgEvent> decoded;  // only the mapped ids: a small share of the records
@@ -238,6 +246,14 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
       }
       continue;
     }
+    if (ev.provider == kernel_process) {
+      ProcessName name;
+      if (DecodeProcessName(ev.id, ev.version, payload, &name)) {
+        tc.fate = TupleCount::Fate::kDecoded;
+        process_names.try_emplace(name.pid, std::move(name.image));
+      }
+      continue;
+    }
     std::string_view text;
     if (AsMarkerText(payload, &text)) {
       tc.fate = TupleCount::Fate::kMarker;
@@ -250,6 +266,7 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = {decoded[i].ts_ns, i};
   std::sort(order.begin(), order.end());
   EtlGpuMapper mapper(writer, freq);
+  for (auto& [pid, image] : process_names) mapper.NameProcess(pid, std::move(image));
   mapper.Prepare(decoded);
   for (const auto& [ts, i] : order) mapper.Map(decoded[i]);
   for (const MarkerRef& m : markers) mapper.AddTextMarker(m.ts, m.pid, m.tid, m.text);
