@@ -229,8 +229,9 @@ class Builder {
     const std::string stream =
         track.tid.is_string && tid.rfind("stream ", 0) == 0 ? tid : fmt::format("stream {}", tid);
     const std::string device = !process.labels.empty() ? process.labels
-                               : !process.name.empty() ? process.name
-                                                       : fmt::format("GPU {}", KeyText(process.pid));
+                               : !process.name.empty()
+                                   ? process.name
+                                   : fmt::format("GPU {}", KeyText(process.pid));
     info.name = name.empty() || name == stream || name == tid
                     ? fmt::format("{} {}", device, stream)
                     : fmt::format("{} {} ({})", device, stream, name);

@@ -1,11 +1,11 @@
 #include "importers/etl/etl_importer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "importers/etl/dxgkrnl_decoder.h"
 #include "importers/etl/etl_gpu_mapper.h"

@@ -224,13 +224,27 @@ TEST(EtlImporterProcesses, ContextRowsCarryTheirProcessAndNode) {
   // ProcessID, sequence, CreateTime, parent, parent sequence, session, flags, elevation type,
   // elevated, then a SID with 1 sub-authority (12 bytes), then ImageName.
   b.Event(kKernelProcess, 15, 1, 1,
-          Bytes().U32(100).U64(1).U64(0).U32(4).U64(0).U32(1).U32(0).U32(1).U32(0)
-              .U8(1).U8(1).Zeros(6).U32(0x3000)
+          Bytes()
+              .U32(100)
+              .U64(1)
+              .U64(0)
+              .U32(4)
+              .U64(0)
+              .U32(1)
+              .U32(0)
+              .U32(1)
+              .U32(0)
+              .U8(1)
+              .U8(1)
+              .Zeros(6)
+              .U32(0x3000)
               .Utf16("\\Device\\HarddiskVolume2\\Games\\game.exe")
-              .U32(0).U32(0).U16(0).U16(0),
+              .U32(0)
+              .U32(0)
+              .U16(0)
+              .U16(0),
           4, 8);
-  b.Event(kKernelProcess, 1, 0, 2,
-          Bytes().U32(300).U64(0).U32(4).U32(1).Utf16("tool.exe"), 4, 8);
+  b.Event(kKernelProcess, 1, 0, 2, Bytes().U32(300).U64(0).U32(4).U32(1).Utf16("tool.exe"), 4, 8);
   b.Event(kDxg, 23, 0, 5, Bytes().U64(0xAD).U64(kCtxA).U32(3).U32(0).U64(1).U64(0xFF), 4, 8);
   b.Event(kDxg, 178, 1, 10,
           Bytes().U64(kCtxA).U32(0).U32(1).U64(64).U32(0).U32(0).U32(0).U64(0).U64(0x1A1).U64(0),
@@ -246,19 +260,23 @@ TEST(EtlImporterProcesses, ContextRowsCarryTheirProcessAndNode) {
     writer.Commit();
   }
   auto rows = core::store::RunQuery(
-                  db, "SELECT s.value, p.pid FROM queues q JOIN strings s ON s.id = q.name_sid "
-                      "JOIN processes p ON p.id = q.process_id WHERE q.type = 4 ORDER BY p.pid")
+                  db,
+                  "SELECT s.value, p.pid FROM queues q JOIN strings s ON s.id = q.name_sid "
+                  "JOIN processes p ON p.id = q.process_id WHERE q.type = 4 ORDER BY p.pid")
                   .rows;
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0][0], "game.exe (pid 100): node 3 context 0xa000");
   EXPECT_EQ(rows[1][0], "pid 500: context 0xb000 (node unknown)");
-  EXPECT_EQ(Cell(db, "SELECT s.value FROM processes p JOIN strings s ON s.id = p.name_sid "
-                     "WHERE p.pid = 100"),
+  EXPECT_EQ(Cell(db,
+                 "SELECT s.value FROM processes p JOIN strings s ON s.id = p.name_sid "
+                 "WHERE p.pid = 100"),
             "game.exe");
-  EXPECT_EQ(Cell(db, "SELECT count(*) FROM contexts c JOIN processes p ON p.id = c.process_id "
-                     "WHERE p.pid = 100"),
+  EXPECT_EQ(Cell(db,
+                 "SELECT count(*) FROM contexts c JOIN processes p ON p.id = c.process_id "
+                 "WHERE p.pid = 100"),
             "1");
-  EXPECT_EQ(Cell(db, "SELECT count FROM import_problems WHERE name = "
-                     "'etl_read Microsoft-Windows-Kernel-Process id 15 v1'"),
+  EXPECT_EQ(Cell(db,
+                 "SELECT count FROM import_problems WHERE name = "
+                 "'etl_read Microsoft-Windows-Kernel-Process id 15 v1'"),
             "1");
 }

@@ -304,12 +304,10 @@ TEST_F(EtlSample, ContextRowsCarryTheProcessThatOwnsThem) {
   // {4: 1, 704: 1, 1072: 1, 2092: 1, 2272: 1, 14196: 1, 14808: 2, 15524: 5}. The capture has no
   // process rundown, so rows name the pid alone.
   const std::pair<const char*, int> kOwners[] = {
-      {"0xffff840589fd0810", 4},     {"0xffffd687d8119820", 704},
-      {"0xffffd687dc138010", 14808}, {"0xffffd687eff87260", 15524},
-      {"0xffffd687f0c5fe50", 15524}, {"0xffffd687f7239c90", 14808},
-      {"0xffffd687fb6d7ab0", 2272},  {"0xffffd687fdf35b00", 14196},
-      {"0xffffd68808e8d8f0", 15524}, {"0xffffd6880b68f720", 15524},
-      {"0xffffd6880b769010", 15524}, {"0xffffd6880c5d1c70", 1072},
+      {"0xffff840589fd0810", 4},     {"0xffffd687d8119820", 704},   {"0xffffd687dc138010", 14808},
+      {"0xffffd687eff87260", 15524}, {"0xffffd687f0c5fe50", 15524}, {"0xffffd687f7239c90", 14808},
+      {"0xffffd687fb6d7ab0", 2272},  {"0xffffd687fdf35b00", 14196}, {"0xffffd68808e8d8f0", 15524},
+      {"0xffffd6880b68f720", 15524}, {"0xffffd6880b769010", 15524}, {"0xffffd6880c5d1c70", 1072},
       {"0xffffd6880dfc1a30", 2092}};
   for (const auto& [handle, pid] : kOwners) {
     const std::string where = std::string("WHERE printf('0x%x', c.handle) = '") + handle + "'";
@@ -318,7 +316,8 @@ TEST_F(EtlSample, ContextRowsCarryTheProcessThatOwnsThem) {
         << handle;
     const std::string name =
         Q("SELECT s.value FROM contexts c JOIN queues q ON q.id = c.queue_id "
-          "JOIN strings s ON s.id = q.name_sid " + where);
+          "JOIN strings s ON s.id = q.name_sid " +
+          where);
     const std::string process = pid == 4 ? "System (pid 4)" : "pid " + std::to_string(pid);
     EXPECT_EQ(name.rfind(process + ": ", 0), 0u) << name;
     EXPECT_NE(name.find(std::string("context ") + handle), std::string::npos) << name;
