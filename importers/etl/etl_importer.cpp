@@ -265,6 +265,18 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   std::vector<std::pair<int64_t, uint32_t>> order(decoded.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = {decoded[i].ts_ns, i};
   std::sort(order.begin(), order.end());
+  // Classic kernel logger process records (DCStart rundown, starts) name the processes the
+  // Kernel-Process provider did not; the first name seen for a pid is kept.
+  uint64_t kernel_process_records = 0;
+  for (const EtlProcessRecord& rec : file.process_records) {
+    ProcessName name;
+    if (DecodeKernelProcessName(rec.type, rec.version, rec.pointer_size,
+                                bytes.substr(rec.payload_offset, rec.payload_size), &name)) {
+      process_names.try_emplace(name.pid, std::move(name.image));
+      ++kernel_process_records;
+    }
+  }
+  const size_t named_processes = process_names.size();
   EtlGpuMapper mapper(writer, freq);
   for (auto& [pid, image] : process_names) mapper.NameProcess(pid, std::move(image));
   mapper.Prepare(decoded);
@@ -307,6 +319,17 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
     }
   }
   WriteMapperCounts(mapper.counts(), writer);
+  if (kernel_process_records) {
+    writer.CountProblem("etl_kernel_process_records", Severity::kInfo,
+                        "classic kernel logger Process records (Start, DCStart, DCEnd) decoded",
+                        kernel_process_records);
+  }
+  if (named_processes) {
+    writer.CountProblem("etl_named_processes", Severity::kInfo,
+                        "processes whose image name the capture gives (process rundown or start "
+                        "events)",
+                        named_processes);
+  }
   const size_t total = records.size();
   for (size_t i = 0; i < total; ++i) {
     mapper.ResolveText(records[i]);

@@ -45,4 +45,35 @@ bool DecodeProcessName(uint16_t id, uint8_t version, std::string_view payload, P
   return true;
 }
 
+bool DecodeKernelProcessName(uint8_t type, uint16_t version, uint8_t pointer_size,
+                             std::string_view payload, ProcessName* out) {
+  if (type != 1 && type != 3 && type != 4) return false;
+  if (version < 2 || version > 5) return false;
+  const size_t ptr = pointer_size == 4 ? 4 : 8;
+  size_t at = ptr + 16;         // UniqueProcessKey .. ExitStatus
+  if (version >= 3) at += ptr;  // DirectoryTableBase
+  if (version >= 4) at += 4;    // Flags
+  if (payload.size() < at + 4) return false;
+  uint32_t pid = 0;
+  std::memcpy(&pid, payload.data() + ptr, 4);
+  uint32_t sid_start = 0;
+  std::memcpy(&sid_start, payload.data() + at, 4);
+  if (sid_start == 0) {
+    at += 4;
+  } else {
+    if (payload.size() < at + 2 * ptr + 8) return false;
+    const auto sub_authorities = static_cast<unsigned char>(payload[at + 2 * ptr + 1]);
+    at += 2 * ptr + 8 + 4 * size_t{sub_authorities};
+  }
+  const size_t end = payload.find('\0', at);
+  if (at >= payload.size() || end == std::string_view::npos || end == at) return false;
+  std::string image(payload.substr(at, end - at));
+  for (char& c : image) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80) c = '?';
+  }
+  out->pid = pid;
+  out->image = std::move(image);
+  return true;
+}
+
 }  // namespace importers::etl

@@ -23,6 +23,17 @@ struct ProcessName {
   std::string image;  // the file name of ImageName, without its directory
 };
 
+// The classic kernel logger's Process events (SYSTEM_TRACE_HEADER, group 3: Start 1, DCStart 3,
+// DCEnd 4), by the header's version (pointer-sized fields follow the header's pointer size):
+//   v2      UniqueProcessKey ptr, ProcessId u32, ParentId u32, SessionId u32, ExitStatus i32,
+//           UserSID, ImageFileName (ANSI, NUL-terminated), CommandLine (UTF-16)
+//   v3      ... ExitStatus i32, DirectoryTableBase ptr, UserSID, ImageFileName, ...
+//   v4, v5  ... DirectoryTableBase ptr, Flags u32, UserSID, ImageFileName, ...
+// UserSID is 4 zero bytes when absent, else a TOKEN_USER (two pointers) and the SID
+// (8 + 4 * SubAuthorityCount bytes).
+bool DecodeKernelProcessName(uint8_t type, uint16_t version, uint8_t pointer_size,
+                             std::string_view payload, ProcessName* out);
+
 // Decodes a Kernel-Process ProcessStart / ProcessRundown payload; false for other ids, versions
 // it does not know, or a payload too short for its layout.
 bool DecodeProcessName(uint16_t id, uint8_t version, std::string_view payload, ProcessName* out);
