@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/report/report_data.h"
 #include "core/store/trace_store.h"
@@ -17,7 +18,8 @@ struct AnalysedTrace {
 };
 
 // Throws core::Error for a file that is not a trace.
-// path_until_ns: see core::report::AnalyseTrace (negative: the end of the last run).
-AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, int64_t path_until_ns = -1);
+// path_until: the time the critical path is walked back from, as the user typed it
+// (core/analysis/time_input.h; empty: the end of the last run). A time outside the trace throws.
+AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, std::string_view path_until = {});
 
 }  // namespace app::cli

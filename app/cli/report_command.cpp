@@ -22,7 +22,7 @@ void RegisterReportCommand(CLI::App& app) {
     std::string output;
     std::string format;
     std::vector<std::string> fail_if;
-    int64_t path_until_ns = -1;
+    std::string path_until;
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("TRACE", options->trace, "fencescope trace database")->required();
@@ -31,10 +31,10 @@ void RegisterReportCommand(CLI::App& app) {
                   "(.html, .json, .md; JSON on standard output) unless --format is given");
   cmd->add_option("--format", options->format, "html | json | md")
       ->check(CLI::IsMember({"html", "json", "md"}));
-  cmd->add_option("--path-until", options->path_until_ns,
-                  "Walk the critical path back from this time (ns from the trace start) instead "
-                  "of the end of the last packet")
-      ->check(FiniteRange(0, 1e18));
+  cmd->add_option("--path-until", options->path_until,
+                  "Walk the critical path back from this time instead of the end of the last "
+                  "packet: ns from the trace start (or with a unit: 1.5ms, 2s), or an absolute "
+                  "clock value written @NS; it must lie inside the trace");
   cmd->add_option("--fail-if", options->fail_if,
                   "Exit with code 3 when EXPR over the JSON keys is true, e.g. "
                   "\"interrupts.spurious > 10 || fences.waits_never_unblocked > 0\" (may repeat)");
@@ -48,7 +48,7 @@ void RegisterReportCommand(CLI::App& app) {
       std::string ext = std::filesystem::path(options->output).extension().string();
       format = ext == ".json" ? "json" : ext == ".md" ? "md" : options->output.empty() ? "json" : "html";
     }
-    AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/true, options->path_until_ns);
+    AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/true, options->path_until);
     core::report::Json json = core::report::ReportJson(t.data);
     // evaluate the gates first: an unknown key is an error before anything is written
     std::vector<std::string> tripped;

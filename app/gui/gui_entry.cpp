@@ -51,16 +51,18 @@ void RegisterWindowCommands(CLI::App& app) {
   auto* view = app.add_subcommand("view", "Open a trace in the window");
   auto options = std::make_shared<gui::RunOptions>();
   auto trace = std::make_shared<std::string>();
-  auto window = std::make_shared<std::vector<int64_t>>();
-  auto range = std::make_shared<std::vector<int64_t>>();
   auto size = std::make_shared<std::vector<int>>();
   view->add_option("FILE", *trace, "Trace database (.db) to open")->required();
   view->add_option("--screenshot", options->screenshot,
                    "Render headless (e.g. under xvfb-run), write this PNG and exit");
   view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)")
       ->check(CLI::Range(1, 100000));
-  view->add_option("--window", *window, "Visible range START_NS END_NS (trace time)")->expected(2);
-  view->add_option("--range", *range, "Selected range START_NS END_NS (range statistics)")
+  view->add_option("--window", options->window,
+                   "Visible range START END: ns from the trace start (or with a unit: 1.5ms, "
+                   "2s), or absolute clock values written @NS; it must overlap the trace")
+      ->expected(2);
+  view->add_option("--range", options->range,
+                   "Selected range START END (range statistics), written as for --window")
       ->expected(2);
   view->add_option("--select", options->select,
                    "Select an item: event:ROWID, packet:ID, signal:ID, wait:ID, task:ID");
@@ -72,11 +74,9 @@ void RegisterWindowCommands(CLI::App& app) {
       ->expected(2)
       ->check(CLI::Range(1, 16384));
   cli::AddMaxInflatedOption(*view, options->max_inflated);
-  view->callback([options, trace, window, range, size] {
+  view->callback([options, trace, size] {
     gui::RunOptions run = *options;
     run.trace = *trace;
-    if (window->size() == 2) run.window = gui::state::TimeRange{(*window)[0], (*window)[1]};
-    if (range->size() == 2) run.range = gui::state::TimeRange{(*range)[0], (*range)[1]};
     if (size->size() == 2) {
       run.width = std::max(320, (*size)[0]);
       run.height = std::max(240, (*size)[1]);

@@ -9,6 +9,7 @@
 #include "app/gui/platform/window.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/views/main_window.h"
+#include "core/analysis/time_input.h"
 #include "core/model/error.h"
 #include "core/store/output_file.h"
 
@@ -68,6 +69,8 @@ Selection ParseSelect(const state::Document& doc, const std::string& text) {
                   text, kind));
 }
 
+}  // namespace
+
 void ApplyOptions(views::MainWindow& main, const RunOptions& options, bool screenshot) {
   if (!options.panel.empty()) {
     auto panel = views::ParsePanel(options.panel);
@@ -86,14 +89,19 @@ void ApplyOptions(views::MainWindow& main, const RunOptions& options, bool scree
     doc->view.selection = sel;
     state::ZoomTo(doc->view, state::SelectionTimeRange(*doc, sel));
   }
-  if (options.range) doc->view.selected_range = *options.range;
-  if (options.window) {
-    if (!options.window->Valid()) {
-      throw core::Error(fmt::format("--window {} {}: the end must be after the start",
-                                    options.window->start, options.window->end));
-    }
-    state::ZoomTo(doc->view, *options.window);
-    doc->view.visible = *options.window;
+  const core::analysis::TraceClock clock =
+      core::analysis::ClockOf(doc->store, doc->path.filename().string());
+  if (options.range.size() == 2) {
+    const auto r =
+        core::analysis::ParseRangeInTrace("--range", options.range[0], options.range[1], clock);
+    doc->view.selected_range = {r.start, r.end};
+  }
+  if (options.window.size() == 2) {
+    const auto w =
+        core::analysis::ParseRangeInTrace("--window", options.window[0], options.window[1], clock);
+    const state::TimeRange window{w.start, w.end};
+    state::ZoomTo(doc->view, window);
+    doc->view.visible = window;
   }
   if (!options.sql.empty()) {
     main.sql_console().Run(*doc, options.sql);
@@ -101,8 +109,6 @@ void ApplyOptions(views::MainWindow& main, const RunOptions& options, bool scree
     if (screenshot) main.sql_console().Wait();
   }
 }
-
-}  // namespace
 
 int RunWindow(const RunOptions& options) {
   const bool screenshot = !options.screenshot.empty();

@@ -222,12 +222,20 @@ class Builder {
     info.process = ProcessIdOf(track.process);
     info.type = m_has_kernel[track_index] ? core::model::QueueType::kCompute
                                           : core::model::QueueType::kOther;
-    std::string stream = track.name;
-    while (!stream.empty() && stream.back() == ' ') stream.pop_back();
-    if (stream.empty()) stream = fmt::format("stream {}", KeyText(track.tid));
-    const std::string device =
-        !process.labels.empty() ? process.labels : fmt::format("GPU {}", KeyText(process.pid));
-    info.name = fmt::format("{} {}", device, stream);
+    // Device, stream id, then the stream's own name when the trace gives one (thread_name
+    // metadata other than Kineto's "stream N").
+    std::string name = track.name;
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    const std::string tid = KeyText(track.tid);
+    const std::string stream =
+        track.tid.is_string && tid.rfind("stream ", 0) == 0 ? tid : fmt::format("stream {}", tid);
+    const std::string device = !process.labels.empty() ? process.labels
+                               : !process.name.empty()
+                                   ? process.name
+                                   : fmt::format("GPU {}", KeyText(process.pid));
+    info.name = name.empty() || name == stream || name == tid
+                    ? fmt::format("{} {}", device, stream)
+                    : fmt::format("{} {} ({})", device, stream, name);
     info.sort_index = track.has_sort_index ? track.sort_index
                                            : static_cast<int32_t>(track.tid.value);
     m_queues[track_index] = m_writer.AddQueue(info);

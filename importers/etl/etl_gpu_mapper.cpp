@@ -115,6 +115,7 @@ void EtlGpuMapper::Prepare(const std::vector<TimedDxgEvent>& events) {
       ++m_counts.nodes_with_ordinal;
     }
     node.engine = m_writer.AddEngine(engine);
+    node.name = engine.name;
     core::model::Queue queue;
     queue.engine = node.engine;
     queue.adapter = m_adapter;
@@ -139,10 +140,19 @@ uint32_t EtlGpuMapper::Process(uint32_t pid) {
   if (it != m_processes.end()) return it->second;
   core::model::Process info;
   info.pid = pid;
-  info.name = pid == 4 ? "System (pid 4)" : fmt::format("pid {}", pid);
+  auto named = m_process_names.find(pid);
+  info.name = named != m_process_names.end() ? named->second
+              : pid == 4                     ? std::string("System (pid 4)")
+                                             : fmt::format("pid {}", pid);
   uint32_t id = m_writer.AddProcess(info);
   m_processes[pid] = id;
   return id;
+}
+
+std::string EtlGpuMapper::ProcessLabel(uint32_t pid) const {
+  auto named = m_process_names.find(pid);
+  if (named != m_process_names.end()) return fmt::format("{} (pid {})", named->second, pid);
+  return pid == 4 ? std::string("System (pid 4)") : fmt::format("pid {}", pid);
 }
 
 uint32_t EtlGpuMapper::Thread(uint32_t pid, uint32_t tid) {
@@ -175,7 +185,8 @@ EtlGpuMapper::Context& EtlGpuMapper::ContextFor(uint64_t handle, uint32_t pid) {
   auto it = m_contexts.find(handle);
   if (it != m_contexts.end()) return it->second;
   auto owner = m_context_pid.find(handle);
-  const uint32_t process = Process(owner != m_context_pid.end() ? owner->second : pid);
+  const uint32_t owner_pid = owner != m_context_pid.end() ? owner->second : pid;
+  const uint32_t process = Process(owner_pid);
   Context c;
   auto node = m_context_node.find(handle);
   c.node = node != m_context_node.end() ? node->second : -1;
@@ -184,7 +195,12 @@ EtlGpuMapper::Context& EtlGpuMapper::ContextFor(uint64_t handle, uint32_t pid) {
   queue.adapter = m_adapter;
   queue.type = QueueType::kSoftware;
   queue.process = process;
-  queue.name = fmt::format("context 0x{:x} (software queue)", handle);
+  // GPUView's row name: the owning process first (what stays readable when the name is cut
+  // off), then the node the context runs on, then the context.
+  queue.name = c.node >= 0 ? fmt::format("{}: {} context 0x{:x}", ProcessLabel(owner_pid),
+                                         m_nodes[c.node].name, handle)
+                           : fmt::format("{}: context 0x{:x} (node unknown)",
+                                         ProcessLabel(owner_pid), handle);
   queue.sort_index = static_cast<int32_t>(100 + m_contexts.size());
   c.queue = m_writer.AddQueue(queue);
   core::model::Context context;

@@ -99,6 +99,8 @@ class EtlGpuMapper {
   // `perf_freq`: QPC ticks per second, to place VSyncDPC markers at their FrameQPCTime.
   EtlGpuMapper(core::store::TraceWriter& writer, int64_t perf_freq);
 
+  // The image name of process `pid` (from process rundown or start events), before Prepare.
+  void NameProcess(uint32_t pid, std::string image) { m_process_names[pid] = std::move(image); }
   // Sees every event once before mapping (any order): node inference, fence kinds, context
   // owners, so that the topology tables are complete and stable.
   void Prepare(const std::vector<TimedDxgEvent>& events);
@@ -142,6 +144,7 @@ class EtlGpuMapper {
   };
   struct Node {
     uint32_t engine = 0;
+    std::string name;  // the engine's name ("node 0")
     uint32_t queue = 0;
     std::deque<DmaPacket> fifo;  // submitted, not completed, in submission order
   };
@@ -167,6 +170,8 @@ class EtlGpuMapper {
   uint32_t PacketName(bool dma, uint32_t packet_type);
   FenceOp& NewOp(OpKind kind, const SyncPair& pair, uint32_t queue, uint32_t thread);
   uint32_t Process(uint32_t pid);
+  // "image (pid N)" when the capture names the process, else "pid N".
+  std::string ProcessLabel(uint32_t pid) const;
   Context& ContextFor(uint64_t handle, uint32_t pid);
   FenceState& Fence(uint64_t handle);
   template <core::model::events::TypedEvent E>
@@ -202,6 +207,7 @@ class EtlGpuMapper {
   std::unordered_map<uint64_t, Context> m_contexts;
   std::unordered_map<uint64_t, FenceState> m_fences;
   std::unordered_map<uint32_t, uint32_t> m_processes;
+  std::unordered_map<uint32_t, std::string> m_process_names;  // pid -> image name
   std::unordered_map<uint64_t, uint32_t> m_threads;   // (pid << 32 | tid) -> threads.id
   std::map<std::pair<uint64_t, uint32_t>, SwPacket> m_packets;  // (hContext, SubmitSequence)
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_by_queue_packet;

@@ -1,15 +1,16 @@
 #include "importers/etl/etl_importer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <unordered_map>
 
-#include <fmt/format.h>
-
 #include "importers/etl/dxgkrnl_decoder.h"
 #include "importers/etl/etl_gpu_mapper.h"
 #include "importers/etl/etl_reader.h"
+#include "importers/etl/process_names.h"
 
 namespace importers::etl {
 namespace {
@@ -45,7 +46,9 @@ struct TupleCount {
 
 std::string ProviderName(const Guid& guid) {
   const std::string text = guid.ToString();
-  return text == kDxgKrnlProvider ? std::string("Microsoft-Windows-DxgKrnl") : "{" + text + "}";
+  if (text == kDxgKrnlProvider) return "Microsoft-Windows-DxgKrnl";
+  if (text == kKernelProcessProvider) return "Microsoft-Windows-Kernel-Process";
+  return "{" + text + "}";
 }
 
 std::string FiletimeIso(int64_t filetime) {
@@ -193,9 +196,14 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   auto t1 = Clock::now();
   const int64_t freq = file.header.perf_freq;
   int dxg = -1;
+  int kernel_process = -1;
   for (size_t i = 0; i < file.providers.size(); ++i) {
     if (file.providers[i].ToString() == kDxgKrnlProvider) dxg = static_cast<int>(i);
+    if (file.providers[i].ToString() == kKernelProcessProvider) {
+      kernel_process = static_cast<int>(i);
+    }
   }
+  std::unordered_map<uint32_t, std::string> process_names;  // pid -> image, first seen
   // Key: provider << 24 | id << 8 | version (sorted when written out).
   std::unordered_map<uint64_t, TupleCount> tuples;
   std::vector<TimedDxgEvent> decoded;  // only the mapped ids: a small share of the records
@@ -238,6 +246,14 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
       }
       continue;
     }
+    if (ev.provider == kernel_process) {
+      ProcessName name;
+      if (DecodeProcessName(ev.id, ev.version, payload, &name)) {
+        tc.fate = TupleCount::Fate::kDecoded;
+        process_names.try_emplace(name.pid, std::move(name.image));
+      }
+      continue;
+    }
     std::string_view text;
     if (AsMarkerText(payload, &text)) {
       tc.fate = TupleCount::Fate::kMarker;
@@ -249,7 +265,20 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   std::vector<std::pair<int64_t, uint32_t>> order(decoded.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = {decoded[i].ts_ns, i};
   std::sort(order.begin(), order.end());
+  // Classic kernel logger process records (DCStart rundown, starts) name the processes the
+  // Kernel-Process provider did not; the first name seen for a pid is kept.
+  uint64_t kernel_process_records = 0;
+  for (const EtlProcessRecord& rec : file.process_records) {
+    ProcessName name;
+    if (DecodeKernelProcessName(rec.type, rec.version, rec.pointer_size,
+                                bytes.substr(rec.payload_offset, rec.payload_size), &name)) {
+      process_names.try_emplace(name.pid, std::move(name.image));
+      ++kernel_process_records;
+    }
+  }
+  const size_t named_processes = process_names.size();
   EtlGpuMapper mapper(writer, freq);
+  for (auto& [pid, image] : process_names) mapper.NameProcess(pid, std::move(image));
   mapper.Prepare(decoded);
   for (const auto& [ts, i] : order) mapper.Map(decoded[i]);
   for (const MarkerRef& m : markers) mapper.AddTextMarker(m.ts, m.pid, m.tid, m.text);
@@ -290,6 +319,17 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
     }
   }
   WriteMapperCounts(mapper.counts(), writer);
+  if (kernel_process_records) {
+    writer.CountProblem("etl_kernel_process_records", Severity::kInfo,
+                        "classic kernel logger Process records (Start, DCStart, DCEnd) decoded",
+                        kernel_process_records);
+  }
+  if (named_processes) {
+    writer.CountProblem("etl_named_processes", Severity::kInfo,
+                        "processes whose image name the capture gives (process rundown or start "
+                        "events)",
+                        named_processes);
+  }
   const size_t total = records.size();
   for (size_t i = 0; i < total; ++i) {
     mapper.ResolveText(records[i]);

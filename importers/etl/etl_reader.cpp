@@ -145,6 +145,17 @@ class BufferWalker {
         const uint32_t header_size = header_type == kSystem32 ? 32 : 40;
         CheckSize(rec_offset, pos, record_size, header_size, in_use);
         ++system_records;
+        constexpr uint8_t kProcessGroup = 3;
+        if (m_file.header.present && static_cast<uint8_t>(rec[7]) == kProcessGroup) {
+          EtlProcessRecord process;
+          process.type = static_cast<uint8_t>(rec[6]);
+          process.version = Load<uint16_t>(rec);
+          process.pointer_size = header_type == kSystem32 ? 4 : 8;
+          process.process_id = Load<uint32_t>(rec + 12);
+          process.payload_offset = rec_offset + header_size;
+          process.payload_size = record_size - header_size;
+          m_file.process_records.push_back(process);
+        }
         if (!m_file.header.present) {
           m_file.header = ParseLogfileHeader(rec + header_size, rec + record_size,
                                              header_type == kSystem32 ? 4 : 8,
@@ -321,6 +332,7 @@ EtlFile ReadEtl(std::string_view bytes, std::string_view source, const EtlReadOp
     }
     ++file.buffers;
     const size_t events_before = file.events.size();
+    const size_t processes_before = file.process_records.size();
     const uint64_t left = bytes.size() - offset;
     uint32_t size = 0;
     try {
@@ -339,6 +351,7 @@ EtlFile ReadEtl(std::string_view bytes, std::string_view source, const EtlReadOp
       walker.Walk(offset, size);
     } catch (const BufferFault& fault) {
       file.events.resize(events_before);
+      file.process_records.resize(processes_before);
       const std::string place = fmt::format("byte offset {}: {}", fault.offset, fault.reason);
       if (!options.lenient) {
         throw core::Error(fmt::format("{}: corrupt ETL buffer {} at {}", source, file.buffers,

@@ -76,6 +76,17 @@ struct EtlEvent {
   uint64_t payload_offset = 0;  // byte offset of the payload in the container
 };
 
+// A SYSTEM_TRACE_HEADER record of the classic kernel logger's process group (HookId group 3):
+// Process Start (type 1), DCStart (3, the processes alive when the session began), DCEnd (4).
+struct EtlProcessRecord {
+  uint8_t type = 0;          // HookId type (the event's opcode)
+  uint16_t version = 0;      // the header's Version: the payload's layout
+  uint8_t pointer_size = 8;  // 4 for a 32-bit header, else 8
+  uint32_t process_id = 0;   // the header's ProcessId (of the writer, not the payload's)
+  uint32_t payload_size = 0;
+  uint64_t payload_offset = 0;
+};
+
 struct EtlFile {
   LogfileHeader header;
   std::vector<Guid> providers;  // distinct providers in order of first appearance
@@ -85,6 +96,7 @@ struct EtlFile {
   uint64_t missing_buffers = 0;  // buffers the logfile header counts but the file lacks
   std::string first_skip_place;  // "byte offset N: reason" of the first skipped buffer
   uint64_t system_records = 0;   // SYSTEM_TRACE_HEADER records (incl. the logfile header)
+  std::vector<EtlProcessRecord> process_records;  // those of the process group
   uint64_t other_records = 0;    // records of other header types (skipped, counted)
   uint64_t extended_events = 0;  // EVENT_HEADER records with extended data items
 };

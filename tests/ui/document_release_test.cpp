@@ -96,7 +96,7 @@ TEST_F(DocumentRelease, BulkColumnsAreReleasedAndDetailsComeFromTheFile) {
                                              "queue_id", "rowid", "signal_id", "ts_ns"}));
   EXPECT_EQ(fields["rowid"], fmt::format("{}", e.RowIdOf(chosen)));
   EXPECT_EQ(fields["kind"], "fence_signal_executed");
-  EXPECT_NE(fields["ts_ns"].find(fmt::format("({} ns)", s.ColumnInt(0))), std::string::npos);
+  EXPECT_NE(fields["ts_ns"].find(fmt::format("(@{} ns)", s.ColumnInt(0))), std::string::npos);
   EXPECT_EQ(fields["fence_value"], fmt::format("{}", static_cast<uint64_t>(s.ColumnInt(1))));
   EXPECT_EQ(fields["signal_id"], fmt::format("{}", s.ColumnInt(2)));
   EXPECT_EQ(fields["previous_value"], fmt::format("{}", static_cast<uint64_t>(s.ColumnInt(3))));
@@ -125,7 +125,7 @@ TEST_F(DocumentRelease, AnUnblockedWaitShowsItsNamedFields) {
 
   auto fields = AsMap(views::RecordFields(doc, chosen));
   EXPECT_EQ(fields["kind"], "fence_wait_unblocked");
-  EXPECT_EQ(fields["observed_ns"], fmt::format("{}  ({} ns)", observed_text, observed));
+  EXPECT_EQ(fields["observed_ns"], fmt::format("{} (@{} ns)", observed_text, observed));
   EXPECT_EQ(fields["released_by_signal_id"], fmt::format("{}", s.ColumnInt(1)));
   EXPECT_EQ(fields["release_link"].rfind(s.ColumnText(2) + " (", 0), 0u) << fields["release_link"];
   EXPECT_EQ(fields["wait_path"], fmt::format("{}", s.ColumnInt(3)));

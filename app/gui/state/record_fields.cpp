@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "app/gui/widgets/time_format.h"
+#include "core/analysis/time_input.h"
 
 namespace app::gui::state {
 namespace {
@@ -70,8 +71,8 @@ std::string FieldText(const Document& doc, const core::store::EventRecord& recor
       return fmt::format("{}", v);
     case FieldRole::kTime: {
       if (v == 0) return "0 (not given)";
-      const std::string time = widgets::FormatTime(v, doc.model.start);
-      return full ? fmt::format("{}  ({} ns)", time, v) : time;
+      return full ? core::analysis::FormatTraceTime(v, doc.model.start)
+                  : widgets::FormatTime(v, doc.model.start);
     }
     case FieldRole::kDuration:
       return widgets::FormatDuration(v);

@@ -33,6 +33,8 @@ Settings LoadSettings(const std::filesystem::path& file) {
         }
       } else if (key == "timeline_fraction") {
         settings.timeline_fraction = std::clamp(std::stof(value), 0.2f, 0.9f);
+      } else if (key == "label_width") {
+        settings.label_width = std::clamp(std::stof(value), 80.0f, 2000.0f);
       } else if (key == "details_width") {
         settings.details_width = std::clamp(std::stof(value), 120.0f, 2000.0f);
       } else if (key == "bottom_tab") {
@@ -63,6 +65,7 @@ bool SaveSettings(const Settings& settings, const std::filesystem::path& file) {
   for (const auto& path : settings.recent_files) out << "recent = " << path << "\n";
   out << "timeline_fraction = " << settings.timeline_fraction << "\n";
   out << "details_width = " << settings.details_width << "\n";
+  out << "label_width = " << settings.label_width << "\n";
   out << "bottom_tab = " << settings.bottom_tab << "\n";
   out << "show_arrows = " << (settings.show_arrows ? 1 : 0) << "\n";
   out << "show_fence_boxes = " << (settings.show_fence_boxes ? 1 : 0) << "\n";

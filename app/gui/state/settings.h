@@ -13,6 +13,7 @@ struct Settings {
   std::vector<std::string> recent_files;  // most recent first, at most kMaxRecent
   float timeline_fraction = 0.64f;        // share of the height given to the timeline
   float details_width = 380.0f;           // width of the details panel, unscaled pixels
+  float label_width = 280.0f;             // width of the timeline's row names, unscaled pixels
   int bottom_tab = 0;                     // last panel shown under the timeline
   bool show_arrows = true;
   bool show_fence_boxes = true;

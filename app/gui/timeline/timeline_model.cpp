@@ -231,6 +231,11 @@ struct Builder {
     uint32_t current_adapter = UINT32_MAX, current_engine = UINT32_MAX;
     int adapter_group = -1, engine_group = -1;
     for (const auto* q : queues) {
+      // A process's own queues (ETW contexts) go under the process, with its threads.
+      if (q->type == core::model::QueueType::kSoftware && q->process != 0) {
+        queues_of_process[q->process].push_back(q);
+        continue;
+      }
       if (q->adapter != current_adapter) {
         current_adapter = q->adapter;
         const auto* adapter = store.FindAdapter(q->adapter);
@@ -269,13 +274,53 @@ struct Builder {
         if (group < 0) group = AddBackgroundGroup();
       } else if (t->process != current_process) {
         current_process = t->process;
-        const auto* process = store.FindProcess(t->process);
-        group = AddGroup(process ? fmt::format("Process {} ({})", process->name, process->pid)
-                                 : std::string("Threads"),
-                         -1);
+        group = AddProcessGroup(t->process);
       }
       AddThreadTrack(*t, group);
     }
+    if (background) return;
+    for (const auto& [process, queues] : queues_of_process) {
+      if (queues.empty()) continue;
+      AddProcessGroup(process);
+    }
+  }
+
+  // [process id] its software queues (contexts) not yet placed, in display order.
+  std::map<uint32_t, std::vector<const core::store::Queue*>> queues_of_process;
+
+  // "Process vrcompositor.exe (pid 15524)", or "Process pid 15524" when the trace names only the
+  // pid; the process's contexts come first under it.
+  int AddProcessGroup(uint32_t id) {
+    const auto* process = store.FindProcess(id);
+    std::string label = "Threads";
+    if (process) {
+      const std::string pid = fmt::format("pid {}", process->pid);
+      label = process->name.empty() || process->name == pid ? "Process " + pid
+              : process->name.find("(" + pid + ")") != std::string::npos
+                  ? "Process " + process->name
+                  : fmt::format("Process {} ({})", process->name, pid);
+    }
+    const int group = AddGroup(std::move(label), -1);
+    auto it = queues_of_process.find(id);
+    if (it != queues_of_process.end()) {
+      for (const auto* q : it->second) {
+        const size_t before = model.tracks.size();
+        AddQueueTrack(*q, group);
+        if (model.tracks.size() == before) continue;
+        // Under its process a context's row need not repeat the process: "pid 15524: node 0
+        // context 0x..." reads "node 0 context 0x...", its whole name on hover.
+        Track& track = model.tracks.back();
+        const size_t colon = track.label.find(": ");
+        if (process && colon != std::string::npos &&
+            track.label.substr(0, colon).find(fmt::format("pid {}", process->pid)) !=
+                std::string::npos) {
+          track.full_name = track.label;
+          track.label.erase(0, colon + 2);
+        }
+      }
+      it->second.clear();
+    }
+    return group;
   }
 
   int m_background_group = -1;

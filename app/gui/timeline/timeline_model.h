@@ -132,6 +132,7 @@ struct Track {
   uint32_t id = 0;  // queue id, thread id, adapter id (interrupts); 0 for the PGO row
   int group = -1;   // index into TimelineModel::groups
   std::string label;
+  std::string full_name;  // shown on hover when the label shortens it (else empty)
   std::vector<Lane> lanes;
   std::vector<MarkLane> marks;
   bool rate_curve = false;  // draw the rate of marks[0] (interrupts per ms)

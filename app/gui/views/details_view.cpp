@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "app/gui/state/record_fields.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/widgets/time_format.h"
 #include "core/analysis/packet_stats.h"
+#include "core/analysis/time_input.h"
 #include "core/model/event_kind.h"
 #include "core/report/figure_labels.h"
 
@@ -21,17 +24,31 @@ using state::Selection;
 using state::SelectionKind;
 using state::ThreadName;
 
+// Both columns of a field table: the names get at most 40% of the panel (long names, such as
+// an ETW capture's `etl_read <provider> id N vM` counters, wrap) and the values the rest, so a
+// value never shrinks to a letter per line.
+void SetupFieldColumns() {
+  const float width =
+      std::min(11.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x * 0.4f);
+  ImGui::TableSetupColumn("field",
+                          ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize,
+                          std::max(width, 1.0f));
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+}
+
 void Field(const char* name, const std::string& value) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
-  ImGui::TextDisabled("%s", name);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", name);
+  ImGui::PopStyleColor();
   ImGui::TableSetColumnIndex(1);
   ImGui::TextWrapped("%s", value.c_str());
 }
 
 std::string Time(const state::Document& doc, core::model::TimeNs t) {
   if (t == kUnknownTime) return "(no record)";
-  return fmt::format("{}  ({} ns)", widgets::FormatTime(t, doc.model.start), t);
+  return core::analysis::FormatTraceTime(t, doc.model.start);
 }
 
 std::string Record(const state::Document& doc, uint32_t event) {
@@ -76,8 +93,7 @@ void DetailsView::DrawTraceSummary(const state::Document& doc) {
   ImGui::TextWrapped("%s", doc.path.string().c_str());
   ImGui::Separator();
   if (ImGui::BeginTable("summary", 2, ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    SetupFieldColumns();
     Field("source", doc.store.MetaOr("source", "?"));
     Field("scenario", doc.store.MetaOr("scenario", "-"));
     Field("events", fmt::format("{}", doc.store.events.size()));
@@ -267,8 +283,7 @@ void DetailsView::DrawFields(state::Document& doc) {
   if (!ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     return;
   }
-  ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+  SetupFieldColumns();
   switch (sel.kind) {
     case SelectionKind::kPacket:
       PacketFields(doc, sel);

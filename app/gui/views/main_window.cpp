@@ -264,7 +264,9 @@ void MainWindow::DrawWorkspace() {
 
   ImGui::BeginChild("timeline_pane", ImVec2(avail.x - details_w - bar, timeline_h), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  m_timeline.set_label_width(m_settings.label_width);
   m_timeline.Draw(doc);
+  m_settings.label_width = m_timeline.label_width();
   ImGui::EndChild();
   ImGui::SameLine(0, 0);
   float dx = Splitter("##vsplit", ImVec2(bar, timeline_h));

@@ -52,7 +52,8 @@ void TimelineView::Draw(state::Document& doc) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.x < 50 || avail.y < 50) return;
-  const float label_w = 240.0f * s;
+  const float label_w =
+      std::clamp(m_label_width * s, 80.0f * s, std::max(80.0f * s, avail.x * 0.6f));
   const float ruler_h = 24.0f * s;
   const float scrollbar_w = 10.0f * s;
   const ImVec2 ruler_min(origin.x + label_w, origin.y);
@@ -66,6 +67,19 @@ void TimelineView::Draw(state::Document& doc) {
   ImGui::InvisibleButton("##timeline", avail,
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   const bool hovered = ImGui::IsItemHovered();
+  // The row names' right edge: drag it to resize the column (kept in the settings).
+  {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float edge = origin.x + label_w;
+    const bool on_edge = hovered && io.MousePos.x >= edge - 5.0f * s && io.MousePos.x <= edge &&
+                         io.MousePos.y >= area_min.y;
+    if (on_edge && ImGui::IsMouseClicked(0)) m_resizing_labels = true;
+    if (m_resizing_labels && !ImGui::IsMouseDown(0)) m_resizing_labels = false;
+    if (m_resizing_labels && io.MouseDelta.x != 0) {
+      m_label_width = std::clamp(m_label_width + io.MouseDelta.x / s, 80.0f, 2000.0f);
+    }
+    if (on_edge || m_resizing_labels) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+  }
 
   std::vector<Row> rows = timeline::LayoutRows(doc.model, doc.view, s);
   const float total_h = rows.empty() ? 0.0f : rows.back().y + rows.back().height;
@@ -193,7 +207,7 @@ void TimelineView::Draw(state::Document& doc) {
   }
   dl->PopClipRect();
 
-  HandleInput(doc, area_min, area_max, ruler_min, hit);
+  if (!m_resizing_labels) HandleInput(doc, area_min, area_max, ruler_min, hit);
   if (hit.valid && m_drag == Drag::kNone) DrawTooltip(doc, hit);
 }
 
@@ -205,8 +219,18 @@ void TimelineView::DrawLabels(state::Document& doc, const std::vector<Row>& rows
   dl->AddRectFilled(ImVec2(origin.x, area_top), ImVec2(origin.x + width, area_bottom),
                     IM_COL32(28, 30, 36, 255));
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const bool clicked = ImGui::IsMouseClicked(0) && ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsMouseClicked(0) && ImGui::IsItemHovered() && !m_resizing_labels;
   const bool right_clicked = ImGui::IsMouseClicked(1) && ImGui::IsItemHovered();
+  // A name cut off by the column's edge is shown whole in a tooltip.
+  auto whole_on_hover = [&](bool inside, float text_x, const std::string& text,
+                            const std::string& full_name) {
+    if (!inside || m_resizing_labels || !ImGui::IsItemHovered()) return;
+    if (!full_name.empty()) {
+      ImGui::SetTooltip("%s", full_name.c_str());
+    } else if (text_x + ImGui::CalcTextSize(text.c_str()).x > origin.x + width - 4 * s) {
+      ImGui::SetTooltip("%s", text.c_str());
+    }
+  };
   for (const Row& row : rows) {
     float top = area_top + row.y - scroll_y;
     if (top > area_bottom || top + row.height < area_top) continue;
@@ -230,6 +254,7 @@ void TimelineView::DrawLabels(state::Document& doc, const std::vector<Row>& rows
       }
       dl->AddText(ImVec2(x + 14 * s, top + (row.height - ImGui::GetFontSize()) * 0.5f),
                   IM_COL32(240, 240, 245, 255), group.label.c_str());
+      whole_on_hover(inside, x + 14 * s, group.label, {});
       if (inside && clicked && row.index < static_cast<int>(doc.view.group_collapsed.size())) {
         doc.view.group_collapsed[row.index] ^= 1;
         ++doc.view.layout_generation;
@@ -237,6 +262,7 @@ void TimelineView::DrawLabels(state::Document& doc, const std::vector<Row>& rows
     } else {
       const auto& track = doc.model.tracks[row.index];
       dl->AddText(ImVec2(x + 14 * s, top + 4 * s), widgets::TrackHeaderText(), track.label.c_str());
+      whole_on_hover(inside, x + 14 * s, track.label, track.full_name);
       size_t hidden = timeline::HiddenLanes(track, row.expanded);
       bool expandable = row.expanded || hidden > 0;
       if (expandable) {

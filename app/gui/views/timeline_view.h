@@ -6,6 +6,7 @@
 //   W / S            zoom in / out       A / D          pan left / right
 //   Home             fit the trace       Z              zoom to the selected range
 //   B                bookmark at the cursor             Esc  clear selection and range
+//   drag the right edge of the row names to widen them; hover a cut-off name to read it whole
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,9 @@ class TimelineView {
   // Screen rectangle of the time area in the last frame (tests drive the mouse with it).
   ImVec2 area_min() const { return m_area_min; }
   ImVec2 area_max() const { return m_area_max; }
+  // Width of the row-name column, unscaled pixels; the user drags its right edge to change it.
+  float label_width() const { return m_label_width; }
+  void set_label_width(float width) { m_label_width = width; }
 
  private:
   void DrawLabels(state::Document& doc, const std::vector<timeline::Row>& rows, ImVec2 origin,
@@ -53,6 +57,8 @@ class TimelineView {
   timeline::LinkPaintCounts m_links;
   size_t m_vsync_lines = 0;
   ImVec2 m_area_min{}, m_area_max{};
+  float m_label_width = 280.0f;
+  bool m_resizing_labels = false;  // the label column's edge is being dragged
 };
 
 }  // namespace app::gui::views

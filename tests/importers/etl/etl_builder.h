@@ -91,6 +91,17 @@ class EtlBuilder {
     AddRecord(r.str());
   }
 
+  // A 64-bit SYSTEM_TRACE_HEADER record of the classic kernel logger (HookId group and type).
+  void SystemEvent(uint8_t group, uint8_t type, uint16_t version, int64_t qpc, const Bytes& payload,
+                   uint32_t pid = 4, uint32_t tid = 8) {
+    Bytes r;
+    r.U16(version).U8(0x02).U8(0xC0).U16(static_cast<uint16_t>(40 + payload.size()));
+    r.U8(type).U8(group);
+    r.U32(tid).U32(pid).U64(static_cast<uint64_t>(qpc)).U32(0).U32(0).Zeros(8);
+    r.Raw(payload.str().data(), payload.size());
+    AddRecord(r.str());
+  }
+
   // An EVENT_HEADER (64-bit) record.
   void Event(std::string_view provider, uint16_t id, uint8_t version, int64_t qpc,
              const Bytes& payload, uint32_t pid = 100, uint32_t tid = 200, uint8_t opcode = 0) {

@@ -214,3 +214,109 @@ TEST(EtlImporterPreemption, PreemptedDmaPacketResumesUnderItsResubmission) {
             "packet_resumed@3000,packet_completed@4000");
   EXPECT_EQ(Cell(dir / "t.db", "SELECT count(DISTINCT op_id) FROM events WHERE kind <> 30"), "1");
 }
+
+// Kernel-Process ProcessRundown (id 15 v1) names pid 100, the owner of context A; ProcessStart
+// v0 names pid 300, which owns no context; a classic kernel Process DCStart (v4, with a SID)
+// names pid 500, the owner of context B, and one without a SID (v3) pid 600. Pid 700 of a
+// third context is never named.
+TEST(EtlImporterProcesses, ContextRowsCarryTheirProcessAndNode) {
+  constexpr std::string_view kKernelProcess = "22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716";
+  EtlBuilder b;
+  b.LogfileHeader();
+  // ProcessID, sequence, CreateTime, parent, parent sequence, session, flags, elevation type,
+  // elevated, then a SID with 1 sub-authority (12 bytes), then ImageName.
+  b.Event(kKernelProcess, 15, 1, 1,
+          Bytes()
+              .U32(100)
+              .U64(1)
+              .U64(0)
+              .U32(4)
+              .U64(0)
+              .U32(1)
+              .U32(0)
+              .U32(1)
+              .U32(0)
+              .U8(1)
+              .U8(1)
+              .Zeros(6)
+              .U32(0x3000)
+              .Utf16("\\Device\\HarddiskVolume2\\Games\\game.exe")
+              .U32(0)
+              .U32(0)
+              .U16(0)
+              .U16(0),
+          4, 8);
+  b.Event(kKernelProcess, 1, 0, 2, Bytes().U32(300).U64(0).U32(4).U32(1).Utf16("tool.exe"), 4, 8);
+  // UniqueProcessKey, ProcessId, ParentId, SessionId, ExitStatus, DirectoryTableBase, Flags,
+  // TOKEN_USER (two pointers), SID with 2 sub-authorities, ImageFileName, CommandLine.
+  b.SystemEvent(3, 3, 4, 3,
+                Bytes()
+                    .U64(0xFFFF0001)
+                    .U32(500)
+                    .U32(4)
+                    .U32(1)
+                    .U32(0)
+                    .U64(0x1AB000)
+                    .U32(0)
+                    .U64(0xFFFF0002)
+                    .U64(0)
+                    .U8(1)
+                    .U8(2)
+                    .Zeros(6)
+                    .U32(21)
+                    .U32(1001)
+                    .Text("worker.exe")
+                    .Utf16("worker.exe --run"));
+  b.SystemEvent(3, 1, 3, 4,
+                Bytes()
+                    .U64(0xFFFF0003)
+                    .U32(600)
+                    .U32(4)
+                    .U32(1)
+                    .U32(0)
+                    .U64(0x1AC000)
+                    .U32(0)
+                    .Text("idle.exe")
+                    .Utf16("idle.exe"));
+  b.Event(kDxg, 23, 0, 5, Bytes().U64(0xAD).U64(kCtxA).U32(3).U32(0).U64(1).U64(0xFF), 4, 8);
+  b.Event(kDxg, 178, 1, 10,
+          Bytes().U64(kCtxA).U32(0).U32(1).U64(64).U32(0).U32(0).U32(0).U64(0).U64(0x1A1).U64(0),
+          100, 200);
+  b.Event(kDxg, 178, 1, 12,
+          Bytes().U64(0xC000).U32(0).U32(1).U64(64).U32(0).U32(0).U32(0).U64(0).U64(0x1C1).U64(0),
+          700, 701);
+  b.Event(kDxg, 175, 1, 20, Bytes().U64(kCtxA).U64(0).U32(0).U64(500).U32(1).U64(0).U32(0), 4, 8);
+  b.Event(kDxg, 244, 1, 40, Bytes().U64(kCtxB).U32(1).U32(0).U64(kFence).U64(5).U64(0x1B1), 500,
+          501);
+  ScratchDir dir;
+  const auto db = dir / "trace.db";
+  {
+    core::store::TraceWriter writer(db, "etl");
+    ImportEtl(b.Finish(), "capture.etl", writer, {});
+    writer.Commit();
+  }
+  auto rows = core::store::RunQuery(
+                  db,
+                  "SELECT s.value, p.pid FROM queues q JOIN strings s ON s.id = q.name_sid "
+                  "JOIN processes p ON p.id = q.process_id WHERE q.type = 4 ORDER BY p.pid")
+                  .rows;
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0][0], "game.exe (pid 100): node 3 context 0xa000");
+  EXPECT_EQ(rows[1][0], "worker.exe (pid 500): context 0xb000 (node unknown)");
+  EXPECT_EQ(rows[2][0], "pid 700: context 0xc000 (node unknown)");
+  EXPECT_EQ(Cell(db, "SELECT count FROM import_problems WHERE name = 'etl_kernel_process_records'"),
+            "2");
+  EXPECT_EQ(Cell(db, "SELECT count FROM import_problems WHERE name = 'etl_named_processes'"), "4");
+  EXPECT_EQ(Cell(db,
+                 "SELECT s.value FROM processes p JOIN strings s ON s.id = p.name_sid "
+                 "WHERE p.pid = 100"),
+            "game.exe");
+  EXPECT_EQ(Cell(db,
+                 "SELECT count(*) FROM contexts c JOIN processes p ON p.id = c.process_id "
+                 "WHERE p.pid = 100"),
+            "1");
+  EXPECT_EQ(Cell(db,
+                 "SELECT count FROM import_problems WHERE name = "
+                 "'etl_read Microsoft-Windows-Kernel-Process id 15 v1'"),
+            "1");
+}

@@ -1,9 +1,10 @@
 // The window on the real SteamVR ETW capture (../shared/traces/external/gpuvis/windows_etl.zip):
-// vsync lines and arrows at full zoom-out. The vsync markers are the capture's VSyncDPC events
-// (438, counted apart from the importer by tests/importers/external/etl/etl_counts.py and
-// checked by etl_sample_test.cpp); the expected line counts are those markers in the window,
-// counted with SQL over the imported trace.
+// vsync lines and arrows at full zoom-out, context rows under their process, the label column. The
+// vsync markers are the capture's VSyncDPC events (438, counted apart from the importer by
+// tests/importers/external/etl/etl_counts.py and checked by etl_sample_test.cpp); the expected line
+// counts are those markers in the window, counted with SQL over the imported trace.
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 #include <map>
 #include <string>
@@ -80,3 +81,47 @@ TEST_F(EtlWindow, ArrowsAtFullZoomOutStayWithinTheBound) {
 }
 
 }  // namespace
+
+// Each context's row sits under the group of the process that owns it (queues.process_id), named
+// without repeating the process; its whole name (the queue's) is kept for the hover.
+TEST_F(EtlWindow, ContextRowsGroupUnderTheirProcess) {
+  const auto& model = doc().model;
+  size_t contexts = 0;
+  for (const auto& track : model.tracks) {
+    if (track.kind != timeline::TrackKind::kQueue) continue;
+    const auto* queue = doc().store.FindQueue(track.id);
+    ASSERT_NE(queue, nullptr);
+    if (queue->type != core::model::QueueType::kSoftware) continue;
+    ++contexts;
+    const auto* process = doc().store.FindProcess(queue->process);
+    ASSERT_NE(process, nullptr) << queue->name;
+    ASSERT_GE(track.group, 0);
+    const std::string pid = "pid " + std::to_string(process->pid);
+    EXPECT_NE(model.groups[track.group].label.find(pid), std::string::npos)
+        << model.groups[track.group].label << " / " << queue->name;
+    EXPECT_EQ(model.groups[track.group].parent, -1);
+    EXPECT_EQ(track.full_name, queue->name);
+    EXPECT_EQ(queue->name.size(), track.label.size() + queue->name.find(": ") + 2) << track.label;
+  }
+  EXPECT_EQ(static_cast<int64_t>(contexts),
+            Count(m_db, "SELECT count(*) FROM queues WHERE type = 4"));
+}
+
+// The row names' column is as wide as the settings say, and dragging its edge widens it.
+TEST_F(EtlWindow, TheLabelColumnResizesByItsEdge) {
+  const float before = m_main.timeline().label_width();
+  const ImVec2 area_min = m_main.timeline().area_min();
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 edge(area_min.x - 2, area_min.y + 40);
+  io.MousePos = edge;
+  m_window.Frame(m_main);
+  io.MouseDown[0] = true;
+  m_window.Frame(m_main);
+  io.MousePos = ImVec2(edge.x + 60, edge.y);
+  m_window.Frame(m_main);
+  io.MouseDown[0] = false;
+  m_window.Frame(m_main);
+  const float scale = ImGui::GetFontSize() / 15.0f;
+  EXPECT_NEAR(m_main.timeline().label_width(), before + 60 / scale, 1.0f);
+  EXPECT_NEAR(m_main.timeline().area_min().x, area_min.x + 60, 1.0f);
+}

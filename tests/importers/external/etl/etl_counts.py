@@ -74,7 +74,8 @@ def main():
                 per_event[key] += 1
                 sizes[key].add(len(payload))
                 if prov == DXG:
-                    dxg.append((ts, eid, ver, payload))
+                    pid, = struct.unpack_from("<I", data, rec + 12)  # EVENT_HEADER.ProcessId
+                    dxg.append((ts, eid, ver, payload, pid))
             off += (rsize + 7) & ~7
         pos += size
     out["buffers"] = buffers
@@ -87,7 +88,7 @@ def main():
     # QueuePacket start (178) -> stop (180) on (hContext, SubmitSequence).
     qstart = {}
     qstop = set()
-    for ts, eid, ver, p in dxg:
+    for ts, eid, ver, p, *_ in dxg:
         if eid in (178, 244, 245):
             ctx, seq = struct.unpack_from("<QI", p, 0) if eid == 244 or eid == 245 else \
                 (struct.unpack_from("<Q", p, 0)[0], struct.unpack_from("<I", p, 12)[0])
@@ -103,7 +104,7 @@ def main():
     # Wait (244) and signal (245) packets and their stops.
     wait_keys = set()
     signal_keys = set()
-    for ts, eid, ver, p in dxg:
+    for ts, eid, ver, p, *_ in dxg:
         if eid == 244:
             ctx, seq = struct.unpack_from("<QI", p, 0)
             wait_keys.add((ctx, seq))
@@ -119,7 +120,7 @@ def main():
     dstart = {}
     dinfo = set()
     dma_queue_link = 0
-    for ts, eid, ver, p in dxg:
+    for ts, eid, ver, p, *_ in dxg:
         if eid == 175:
             ctx, qctx, ptype, sub, qseq = struct.unpack_from("<QQIQI", p, 0)
             dstart[sub] = (ctx, qseq)
@@ -131,7 +132,7 @@ def main():
     # (hContext, ulQueueSubmitSequence): the packet resubmitted.
     preempted = set()
     resubmitted = 0
-    for ts, eid, ver, p in sorted(dxg, key=lambda e: e[0]):
+    for ts, eid, ver, p, *_ in sorted(dxg, key=lambda e: e[0]):
         if eid == 177:
             ctx, ptype, comp, qseq, itype = struct.unpack_from("<QIQII", p, 0)
             if itype == 2:
@@ -146,7 +147,7 @@ def main():
     out["dma_linked_to_queue_packet"] = sum(1 for v in dstart.values() if v in qstart)
     out["dma_info_177"] = ids.get(177, 0)
     out["dma_completion_interrupts"] = sum(
-        1 for ts, eid, ver, p in dxg if eid == 177 and struct.unpack_from("<I", p, 24)[0] == 1)
+        1 for ts, eid, ver, p, *_ in dxg if eid == 177 and struct.unpack_from("<I", p, 24)[0] == 1)
 
     # Wait packets (244) released by UnwaitQueuePacket (238, matched on pQueuePacket), and of
     # those, the ones for which some signal of the same sync object reaching the waited value
@@ -169,7 +170,7 @@ def main():
     best = collections.defaultdict(lambda: -1)  # handle -> highest value signalled so far
     released = 0
     released_after_signal = 0
-    for ts, eid, ver, p in by_time:
+    for ts, eid, ver, p, *_ in by_time:
         if eid in (245, 230, 294):
             for h, v in pairs(eid, p):
                 best[h] = max(best[h], v)
@@ -188,7 +189,7 @@ def main():
     window = perf_freq // 1000
     recent = {}  # (handle, value) -> time of the last 245 packet queueing it
     behind_packet = without_packet = 0
-    for ts, eid, ver, p in by_time:
+    for ts, eid, ver, p, *_ in by_time:
         if eid == 245:
             for pair in pairs(eid, p):
                 recent[pair] = ts
@@ -203,10 +204,10 @@ def main():
     out["wait_packets_released_by_unwait"] = released
     out["wait_packets_released_after_a_signal"] = released_after_signal
     out["cpu_wait_objects_297"] = sum(struct.unpack_from("<I", p, 8)[0]
-                                      for ts, eid, ver, p in dxg if eid == 297)
+                                      for ts, eid, ver, p, *_ in dxg if eid == 297)
     out["vsync_dpc_17"] = ids.get(17, 0)
     signal_contexts = set()
-    for ts, eid, ver, p in dxg:
+    for ts, eid, ver, p, *_ in dxg:
         if eid in (230, 294):
             c, = struct.unpack_from("<I", p, 0)
             signal_contexts |= set(struct.unpack_from(f"<{c}Q", p, 4))
@@ -218,7 +219,7 @@ def main():
     out["dma_contexts"] = len({v[0] for v in dstart.values()})
     # SelectContext (23): pDxgAdapter, hContext, u32 NodeOrdinal, ... -> DMA contexts per node.
     node_of = {}
-    for ts, eid, ver, p in dxg:
+    for ts, eid, ver, p, *_ in dxg:
         if eid == 23:
             ctx, node = struct.unpack_from("<QI", p, 8)
             node_of.setdefault(ctx, node)
@@ -228,6 +229,15 @@ def main():
     out["string_markers"] = sum(v for k, v in per_event.items() if k.startswith(marker_prov))
     out["distinct_provider_id_version"] = len(per_event)
     out["payload_sizes"] = {k: sorted(v) for k, v in sorted(sizes.items()) if k.startswith(DXG)}
+    # The process that owns each context: the EVENT_HEADER ProcessId of the context's first queue
+    # packet (178/244/245 name hContext first), counted per pid.
+    owner = {}
+    for ts, eid, ver, p, pid in sorted(dxg, key=lambda e: e[0]):
+        if eid in (178, 244, 245):
+            ctx, = struct.unpack_from("<Q", p, 0)
+            owner.setdefault(ctx, pid)
+    out["contexts_per_owner_pid"] = {str(k): v for k, v in sorted(collections.Counter(owner.values()).items())}
+    out["context_owner_pid"] = {f"0x{k:x}": v for k, v in sorted(owner.items())}
     if dxg:
         t0 = min(e[0] for e in dxg)
         t1 = max(e[0] for e in dxg)

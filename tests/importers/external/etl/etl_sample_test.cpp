@@ -297,3 +297,42 @@ TEST_F(EtlSample, StatsCountThePreemptedDmaPackets) {
   EXPECT_EQ(JsonNumberAfter(r.out, "preemption", "preemptions"), 25);
   EXPECT_EQ(JsonNumberAfter(r.out, "preemption", "requests"), 0);
 }
+
+TEST_F(EtlSample, ContextRowsCarryTheProcessThatOwnsThem) {
+  // etl_counts.py context_owner_pid: the EVENT_HEADER ProcessId of each context's first queue
+  // packet (178/244/245), for the 13 contexts with queue packets; contexts_per_owner_pid
+  // {4: 1, 704: 1, 1072: 1, 2092: 1, 2272: 1, 14196: 1, 14808: 2, 15524: 5}. The capture has no
+  // process rundown, so rows name the pid alone.
+  const std::pair<const char*, int> kOwners[] = {
+      {"0xffff840589fd0810", 4},     {"0xffffd687d8119820", 704},   {"0xffffd687dc138010", 14808},
+      {"0xffffd687eff87260", 15524}, {"0xffffd687f0c5fe50", 15524}, {"0xffffd687f7239c90", 14808},
+      {"0xffffd687fb6d7ab0", 2272},  {"0xffffd687fdf35b00", 14196}, {"0xffffd68808e8d8f0", 15524},
+      {"0xffffd6880b68f720", 15524}, {"0xffffd6880b769010", 15524}, {"0xffffd6880c5d1c70", 1072},
+      {"0xffffd6880dfc1a30", 2092}};
+  for (const auto& [handle, pid] : kOwners) {
+    const std::string where = std::string("WHERE printf('0x%x', c.handle) = '") + handle + "'";
+    EXPECT_EQ(Q("SELECT p.pid FROM contexts c JOIN processes p ON p.id = c.process_id " + where),
+              std::to_string(pid))
+        << handle;
+    const std::string name =
+        Q("SELECT s.value FROM contexts c JOIN queues q ON q.id = c.queue_id "
+          "JOIN strings s ON s.id = q.name_sid " +
+          where);
+    const std::string process = pid == 4 ? "System (pid 4)" : "pid " + std::to_string(pid);
+    EXPECT_EQ(name.rfind(process + ": ", 0), 0u) << name;
+    EXPECT_NE(name.find(std::string("context ") + handle), std::string::npos) << name;
+  }
+  // Every software queue is linked to its context's process, and names it.
+  EXPECT_EQ(Q("SELECT count(*) FROM queues q JOIN contexts c ON c.queue_id = q.id "
+              "WHERE q.type = 4 AND q.process_id = c.process_id"),
+            Q("SELECT count(*) FROM queues WHERE type = 4"));
+  EXPECT_EQ(Q("SELECT count(*) FROM queues q JOIN processes p ON p.id = q.process_id "
+              "JOIN strings s ON s.id = q.name_sid WHERE q.type = 4 AND "
+              "(s.value LIKE 'pid ' || p.pid || ': %' OR s.value LIKE 'System (pid 4): %')"),
+            Q("SELECT count(*) FROM queues WHERE type = 4"));
+  // Contexts that reached the hardware name their node (SelectContext ordinal).
+  EXPECT_EQ(Q("SELECT s.value FROM contexts c JOIN queues q ON q.id = c.queue_id "
+              "JOIN strings s ON s.id = q.name_sid "
+              "WHERE printf('0x%x', c.handle) = '0xffffd6880c5d1c70'"),
+            "pid 1072: node 0 context 0xffffd6880c5d1c70");
+}
