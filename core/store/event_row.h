@@ -12,6 +12,10 @@ namespace core::store {
 inline constexpr const char* kEventRowColumns =
     "rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, arg1, arg2, flags";
 
+// The columns of `events` that hold a plain number whatever the kind (ids of operations, values,
+// the kind-specific fields): what a search for a number compares, as a SQL list.
+inline constexpr const char* kEventNumberColumns = "op_id, value, arg0, arg1, arg2";
+
 inline EventRowId EventRowIdOf(sqlite3_stmt* row) { return sqlite3_column_int64(row, 0); }
 
 inline EventRecord EventRecordOf(sqlite3_stmt* row) {

@@ -8,6 +8,7 @@
 
 #include "core/model/error.h"
 #include "core/model/event_kind.h"
+#include "core/store/event_row.h"
 
 namespace app::gui::state {
 namespace {
@@ -84,8 +85,9 @@ class TextMatcher {
 
 // One query for the whole filter. Names are matched in SQL against the file's own tables
 // (lower() and instr() fold ASCII case like std::tolower in the "C" locale); ?7 is NULL when the
-// text is not a number, which makes every "= ?7" false.
-constexpr const char* kFilterSql = R"sql(
+// text is not a number, which makes "?7 IN (...)" false.
+std::string FilterSql() {
+  return std::string(R"sql(
 SELECT rowid FROM events
 WHERE rowid BETWEEN ?1 AND ?2 AND ts_ns BETWEEN ?3 AND ?4
   AND (?5 = 0 OR kind = ?5)
@@ -96,8 +98,8 @@ WHERE rowid BETWEEN ?1 AND ?2 AND ts_ns BETWEEN ?3 AND ?4
                      WHERE instr(lower(s.value), ?6) > 0)
     OR fence_id IN (SELECT f.id FROM fences f JOIN strings s ON s.id = f.name_sid
                     WHERE instr(lower(s.value), ?6) > 0)
-    OR op_id = ?7 OR value = ?7 OR arg0 = ?7 OR arg1 = ?7 OR arg2 = ?7)
-)sql";
+    OR ?7 IN ()sql") + core::store::kEventNumberColumns + "))";
+}
 
 }  // namespace
 
@@ -126,7 +128,7 @@ std::vector<uint32_t> FilterEventsSql(const core::store::TraceStore& store,
       high = std::max(high, events.rowid[i]);
     }
   }
-  core::store::Statement s = db.Prepare(kFilterSql);
+  core::store::Statement s = db.Prepare(FilterSql());
   s.BindInt(1, low);
   s.BindInt(2, high);
   s.BindInt(3, events.ts[first]);
