@@ -283,17 +283,13 @@ Json CompareJson(const Comparison& c) {
   j.Set("a_duration_ns", c.a_span_ns);
   j.Set("b_duration_ns", c.b_span_ns);
   j.Set("rates", c.rates);
-  Json queues = Json::Array();
-  for (const QueueDiff& q : c.queues) {
-    Json qj = Json::Object();
-    qj.Set("name", q.queue);
-    qj.Set("identity", q.identity);
-    Json metrics = Json::Array();
-    for (const MetricDiff& m : q.metrics) metrics.Push(MetricJson(m));
-    qj.Set("metrics", std::move(metrics));
-    queues.Push(std::move(qj));
-  }
-  j.Set("queues", std::move(queues));
+  j.Set("queues", ObjectArray(c.queues, [](Json& qj, const QueueDiff& q) {
+          qj.Set("name", q.queue);
+          qj.Set("identity", q.identity);
+          Json metrics = Json::Array();
+          for (const MetricDiff& m : q.metrics) metrics.Push(MetricJson(m));
+          qj.Set("metrics", std::move(metrics));
+        }));
   Json metrics = Json::Array();
   for (const MetricDiff& m : c.metrics) metrics.Push(MetricJson(m));
   j.Set("metrics", std::move(metrics));

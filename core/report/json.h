@@ -62,4 +62,16 @@ class Json {
 // JSON string escaping (without the quotes).
 std::string JsonEscape(std::string_view text);
 
+// An array with one object per element of `rows`, each written by `fill(object, row)`.
+template <class Rows, class Fill>
+Json ObjectArray(const Rows& rows, Fill fill) {
+  Json list = Json::Array();
+  for (const auto& row : rows) {
+    Json x = Json::Object();
+    fill(x, row);
+    list.Push(std::move(x));
+  }
+  return list;
+}
+
 }  // namespace core::report

@@ -1,39 +1,31 @@
 #include "core/report/launch_json.h"
 
+#include "core/report/report_json.h"
+
 namespace core::report {
 
 using namespace core::analysis;  // NOLINT
 
 Json FenceGapsJson(const ReportData& d, const std::vector<FenceGapTotal>& totals) {
-  Json list = Json::Array();
-  for (const FenceGapTotal& f : totals) {
-    Json x = Json::Object();
+  return ObjectArray(totals, [&](Json& x, const FenceGapTotal& f) {
     x.Set("fence", d.FenceName(f.fence));
     x.Set("from", d.SignallerName(f.signalling, f.cpu_signal));
     x.Set("ns", f.ns);
     x.Set("link_inferred_ns", f.link_inferred_ns);
-    list.Push(std::move(x));
-  }
-  return list;
+  });
 }
 
 Json SyncGapsJson(const ReportData& d, const std::vector<SyncGapTotal>& totals) {
-  Json list = Json::Array();
-  for (const SyncGapTotal& s : totals) {
-    Json x = Json::Object();
+  return ObjectArray(totals, [&](Json& x, const SyncGapTotal& s) {
     x.Set("thread", d.ThreadName(s.thread));
     x.Set("call", s.call != 0 ? d.store->String(s.call) : std::string());
     x.Set("fence", s.fence != 0 ? d.FenceName(s.fence) : std::string());
     x.Set("ns", s.ns);
-    list.Push(std::move(x));
-  }
-  return list;
+  });
 }
 
 Json IdleSplitJson(const ReportData& d) {
-  Json list = Json::Array();
-  for (const QueueIdleSplit& s : d.gaps.split) {
-    Json q = Json::Object();
+  return ObjectArray(d.gaps.split, [&](Json& q, const QueueIdleSplit& s) {
     q.Set("name", d.QueueName(s.queue));
     q.Set("kernel_wait_max_ns", kKernelWaitMaxNs);
     for (size_t c = 0; c < kIdleClasses; ++c) {
@@ -48,46 +40,30 @@ Json IdleSplitJson(const ReportData& d) {
     q.Set("outside_ns", s.outside_ns);
     q.Set("other_waiting_on", FenceGapsJson(d, s.other_on_fence));
     q.Set("other_synchronised_on", SyncGapsJson(d, s.other_on_sync));
-    list.Push(std::move(q));
-  }
-  return list;
+  });
 }
 
 Json LaunchDelayJson(const ReportData& d) {
-  Json list = Json::Array();
-  for (const QueueLaunchDelay& q : d.launch_delays.per_queue) {
-    Json x = Json::Object();
+  auto outlier_json = [&](Json& y, const LaunchDelayOutlier& o) {
+    y.Set("packet", o.name != 0 ? d.store->String(o.name) : std::string());
+    y.Set("packet_id", d.recon.packets.Get<&Packet::packet_id>(o.packet));
+    y.Set("start_ns", o.start);
+    y.Set("call_end_ns", o.call_end);
+    y.Set("thread", d.ThreadName(o.thread));
+    y.Set("delay_ns", o.delay);
+  };
+  return ObjectArray(d.launch_delays.per_queue, [&](Json& x, const QueueLaunchDelay& q) {
     x.Set("name", d.QueueName(q.queue));
-    x.Set("count", q.delay.count);
-    x.Set("p50_ns", q.delay.p50);
-    x.Set("p90_ns", q.delay.p90);
-    x.Set("p99_ns", q.delay.p99);
-    x.Set("max_ns", q.delay.max);
-    x.Set("mean_ns", q.delay.mean);
+    SetPercentiles(x, q.delay);
     x.Set("negative", q.negative);
     x.Set("without_launch", q.without_launch);
-    Json outliers = Json::Array();
-    for (const LaunchDelayOutlier& o : q.outliers) {
-      Json y = Json::Object();
-      y.Set("packet", o.name != 0 ? d.store->String(o.name) : std::string());
-      y.Set("packet_id", d.recon.packets.Get<&Packet::packet_id>(o.packet));
-      y.Set("start_ns", o.start);
-      y.Set("call_end_ns", o.call_end);
-      y.Set("thread", d.ThreadName(o.thread));
-      y.Set("delay_ns", o.delay);
-      outliers.Push(std::move(y));
-    }
-    x.Set("outliers", std::move(outliers));
-    list.Push(std::move(x));
-  }
-  return list;
+    x.Set("outliers", ObjectArray(q.outliers, outlier_json));
+  });
 }
 
 Json QueueLengthJson(const ReportData& d) {
   const QueueLengths& all = d.queue_lengths;
-  Json list = Json::Array();
-  for (const QueueLength& q : all.per_queue) {
-    Json x = Json::Object();
+  return ObjectArray(all.per_queue, [&](Json& x, const QueueLength& q) {
     x.Set("name", d.QueueName(q.queue));
     x.Set("source", all.from_launch_calls ? "launch_calls" : "packet_submitted");
     x.Set("max", q.max);
@@ -101,9 +77,7 @@ Json QueueLengthJson(const ReportData& d) {
     for (uint32_t v : q.bin_max) max.Push(v);
     series.Set("max", std::move(max));
     x.Set("series", std::move(series));
-    list.Push(std::move(x));
-  }
-  return list;
+  });
 }
 
 Json LaunchLinksJson(const ReportData& d) {

@@ -16,12 +16,7 @@ using namespace core::analysis;  // NOLINT
 
 Json PercentilesJson(const Percentiles& p) {
   Json j = Json::Object();
-  j.Set("count", p.count);
-  j.Set("p50_ns", p.p50);
-  j.Set("p90_ns", p.p90);
-  j.Set("p99_ns", p.p99);
-  j.Set("max_ns", p.max);
-  j.Set("mean_ns", p.mean);
+  SetPercentiles(j, p);
   return j;
 }
 
@@ -89,16 +84,12 @@ Json CriticalPathJson(const ReportData& d) {
   j.Set("start_ns", p.start);
   j.Set("end_ns", p.end);
   j.Set("length_ns", p.Length());
-  Json shares = Json::Array();
-  for (const PathShare& s : p.shares) {
-    Json share = Json::Object();
-    share.Set("track", s.queue ? "queue" : "thread");
-    share.Set("name", s.queue ? d.QueueName(s.queue) : d.ThreadName(s.thread));
-    share.Set("ns", s.ns);
-    share.Set("share", s.share);
-    shares.Push(std::move(share));
-  }
-  j.Set("shares", std::move(shares));
+  j.Set("shares", ObjectArray(p.shares, [&](Json& share, const PathShare& s) {
+          share.Set("track", s.queue ? "queue" : "thread");
+          share.Set("name", s.queue ? d.QueueName(s.queue) : d.ThreadName(s.thread));
+          share.Set("ns", s.ns);
+          share.Set("share", s.share);
+        }));
   j.Set("steps_total", static_cast<uint64_t>(p.steps.size()));
   Json steps = Json::Array();
   // the latest steps matter most: keep the tail when capping
@@ -125,9 +116,7 @@ Json CriticalPathJson(const ReportData& d) {
 
 // The waits held longest, each with the signal and the packet that released it.
 Json LongestWaitsJson(const ReportData& d) {
-  Json j = Json::Array();
-  for (const HeldWait& w : d.longest_waits) {
-    Json x = Json::Object();
+  return ObjectArray(d.longest_waits, [&](Json& x, const HeldWait& w) {
     x.Set("kind", w.cpu ? "cpu" : "gpu");
     x.Set("waiting", w.cpu ? d.ThreadName(w.thread) : d.QueueName(w.queue));
     x.Set("fence", d.FenceName(w.fence));
@@ -142,15 +131,11 @@ Json LongestWaitsJson(const ReportData& d) {
     x.Set("released_by_packet",
           w.packet != kNoIndex ? d.store->String(d.recon.packets[w.packet].name) : "");
     x.Set("link", !signal ? "none" : w.link_inferred ? "inferred" : "from_trace");
-    j.Push(std::move(x));
-  }
-  return j;
+  });
 }
 
 Json PacketStatsJson(const ReportData& d) {
-  Json j = Json::Array();
-  for (const PacketNameStats& row : d.packet_stats) {
-    Json x = Json::Object();
+  return ObjectArray(d.packet_stats, [&](Json& x, const PacketNameStats& row) {
     x.Set("name", d.store->String(row.name));
     x.Set("queue", d.QueueName(row.queue));
     x.Set("count", row.count);
@@ -159,15 +144,11 @@ Json PacketStatsJson(const ReportData& d) {
     x.Set("p50_ns", row.p50_ns);
     x.Set("p99_ns", row.p99_ns);
     x.Set("max_ns", row.max_ns);
-    j.Push(std::move(x));
-  }
-  return j;
+  });
 }
 
 Json PgoJson(const ReportData& d) {
-  Json j = Json::Array();
-  for (const PgoPass& p : d.pgo.passes) {
-    Json pass = Json::Object();
+  return ObjectArray(d.pgo.passes, [&](Json& pass, const PgoPass& p) {
     pass.Set("boundary", d.pgo.boundary == PgoBoundary::kVariantApplied ? "variant_applied"
                                                                            : "mode_changed");
     pass.Set("start_ns", p.start);
@@ -189,9 +170,7 @@ Json PgoJson(const ReportData& d) {
     pass.Set("pgo_packets", p.pgo_packets);
     pass.Set("mean_pgo_packet_ns", p.mean_pgo_packet_ns);
     pass.Set("variants_applied", p.variants_applied);
-    j.Push(std::move(pass));
-  }
-  return j;
+  });
 }
 
 Json FindingsJson(const ReportData& d) {
@@ -220,6 +199,15 @@ Json FindingsJson(const ReportData& d) {
 }
 
 }  // namespace
+
+void SetPercentiles(Json& j, const Percentiles& p) {
+  j.Set("count", p.count);
+  j.Set("p50_ns", p.p50);
+  j.Set("p90_ns", p.p90);
+  j.Set("p99_ns", p.p99);
+  j.Set("max_ns", p.max);
+  j.Set("mean_ns", p.mean);
+}
 
 Json StatsJson(const ReportData& d) {
   const auto& store = *d.store;
@@ -357,46 +345,33 @@ Json StatsJson(const ReportData& d) {
 }
 
 Json PreemptionLatencyJson(const ReportData& d) {
-  Json per = Json::Array();
-  for (const GranularityLatency& g : d.preemption.per_granularity) {
-    Json x = Json::Object();
+  return ObjectArray(d.preemption.per_granularity, [](Json& x, const GranularityLatency& g) {
     x.Set("granularity", std::string(PreemptionGranularityName(g.granularity)));
     x.Set("requests", g.requests);
     x.Set("completed", g.latency.count);
     x.Set("p50_ns", g.latency.p50);
     x.Set("p99_ns", g.latency.p99);
     x.Set("max_ns", g.latency.max);
-    per.Push(std::move(x));
-  }
-  return per;
+  });
 }
 
 Json ReportJson(const ReportData& d) {
   Json j = StatsJson(d);
-  Json pairs = Json::Array();
-  for (const QueuePairWait& p : d.queue_time.pairs) {
-    Json pair = Json::Object();
-    pair.Set("waiting", d.QueueName(p.waiting));
-    pair.Set("signalling", d.SignallerName(p.signalling, p.cpu_signal));
-    pair.Set("waiting_ns", p.waiting_ns);
-    pair.Set("waits", p.waits);
-    pairs.Push(std::move(pair));
-  }
-  j.Set("queue_pairs", std::move(pairs));
-
-  Json gaps = Json::Array();
-  for (const QueueGaps& g : d.gaps.per_queue) {
-    Json q = Json::Object();
-    q.Set("name", d.QueueName(g.queue));
-    for (size_t c = 0; c < kGapCauses; ++c) {
-      q.Set(std::string(GapCauseName(static_cast<GapCause>(c))) + "_ns", g.by_cause[c]);
-    }
-    q.Set("engine_busy_ns", g.engine_busy_ns);
-    q.Set("waiting_on", FenceGapsJson(d, g.per_fence));
-    q.Set("synchronised_on", SyncGapsJson(d, g.per_sync));
-    gaps.Push(std::move(q));
-  }
-  j.Set("idle_gaps", std::move(gaps));
+  j.Set("queue_pairs", ObjectArray(d.queue_time.pairs, [&](Json& pair, const QueuePairWait& p) {
+          pair.Set("waiting", d.QueueName(p.waiting));
+          pair.Set("signalling", d.SignallerName(p.signalling, p.cpu_signal));
+          pair.Set("waiting_ns", p.waiting_ns);
+          pair.Set("waits", p.waits);
+        }));
+  j.Set("idle_gaps", ObjectArray(d.gaps.per_queue, [&](Json& q, const QueueGaps& g) {
+          q.Set("name", d.QueueName(g.queue));
+          for (size_t c = 0; c < kGapCauses; ++c) {
+            q.Set(std::string(GapCauseName(static_cast<GapCause>(c))) + "_ns", g.by_cause[c]);
+          }
+          q.Set("engine_busy_ns", g.engine_busy_ns);
+          q.Set("waiting_on", FenceGapsJson(d, g.per_fence));
+          q.Set("synchronised_on", SyncGapsJson(d, g.per_sync));
+        }));
   j.Set("idle_split", IdleSplitJson(d));
   j.Set("launch_links", LaunchLinksJson(d));
   j.Set("launch_delay", LaunchDelayJson(d));
@@ -407,19 +382,13 @@ Json ReportJson(const ReportData& d) {
   Json counts = Json::Array();
   for (uint64_t c : d.interrupts.count) counts.Push(c);
   rate.Set("counts", std::move(counts));
-  Json per_fence = Json::Array();
-  for (const FenceInterrupts& f : d.interrupts.per_fence) {
-    Json x = Json::Object();
-    x.Set("fence", d.FenceName(f.fence));
-    x.Set("interrupts", f.interrupts);
-    x.Set("signals_executed", f.signals_executed);
-    per_fence.Push(std::move(x));
-  }
-  rate.Set("per_fence", std::move(per_fence));
-  Json per_adapter = Json::Array();
-  for (const AdapterInterrupts& a : d.interrupts.per_adapter) {
+  rate.Set("per_fence", ObjectArray(d.interrupts.per_fence, [&](Json& x, const FenceInterrupts& f) {
+             x.Set("fence", d.FenceName(f.fence));
+             x.Set("interrupts", f.interrupts);
+             x.Set("signals_executed", f.signals_executed);
+           }));
+  auto adapter_json = [&](Json& x, const AdapterInterrupts& a) {
     const auto* adapter = d.store->FindAdapter(a.adapter);
-    Json x = Json::Object();
     x.Set("adapter", adapter ? adapter->name : "");
     x.Set("interrupts", a.total);
     x.Set("spurious", a.spurious);
@@ -428,9 +397,8 @@ Json ReportJson(const ReportData& d) {
     x.Set("waiters_released", a.waiters_released);
     x.Set("mean_per_ms", a.mean_per_ms);
     x.Set("peak_per_ms", a.peak_per_ms);
-    per_adapter.Push(std::move(x));
-  }
-  rate.Set("per_adapter", std::move(per_adapter));
+  };
+  rate.Set("per_adapter", ObjectArray(d.interrupts.per_adapter, adapter_json));
   j.Set("interrupt_rate", std::move(rate));
 
   j.Set("critical_path", CriticalPathJson(d));

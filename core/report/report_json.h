@@ -69,6 +69,10 @@ Json StatsJson(const ReportData& data);
 // `data` must have been analysed with full = true.
 Json ReportJson(const ReportData& data);
 
+// The nearest-rank figures of `p` as members of `j`: count, p50_ns, p90_ns, p99_ns, max_ns and
+// mean_ns, in that order.
+void SetPercentiles(Json& j, const analysis::Percentiles& p);
+
 // Caps on the lists a report prints (the counts are always complete).
 constexpr size_t kMaxListedFindings = 1000;
 constexpr size_t kMaxListedPathSteps = 2000;

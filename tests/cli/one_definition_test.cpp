@@ -41,6 +41,11 @@ std::string ReportFile(const ScratchDir& dir, const std::filesystem::path& trace
   return ReadFile(dir / file);
 }
 
+// `report TRACE --format json`, parsed.
+Json ReportJsonOf(const std::filesystem::path& trace) {
+  return RunFencescopeJson("report " + Quote(trace) + " --format json");
+}
+
 
 
 std::string Str(const Json& j, const std::string& key) {
@@ -79,7 +84,7 @@ TEST(OneDefinition, PerQueuePacketCountsSayWhatTheyCount) {
   ScratchDir dir;
   auto trace = Simulate(dir, "default");
   Json stats = RunFencescopeJson("stats --json " + Quote(trace));
-  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
+  Json report = ReportJsonOf(trace);
   const Json* queues = stats.Find("queues");
   ASSERT_NE(queues, nullptr);
   ASSERT_EQ(queues->size(), static_cast<size_t>(SqlCount(trace, "SELECT COUNT(*) FROM queues")));
@@ -137,7 +142,7 @@ TEST(OneDefinition, PerQueuePacketCountsSayWhatTheyCount) {
 TEST(OneDefinition, SignalExecutedToUnblockedIsOneFigureEverywhere) {
   ScratchDir dir;
   auto trace = Simulate(dir, "default");
-  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
+  Json report = ReportJsonOf(trace);
   const std::string join =
       " FROM fence_wait_unblocked u JOIN fence_signal_executed s ON s.signal_id = "
       "u.released_by_signal_id";
@@ -181,7 +186,7 @@ TEST(OneDefinition, SignalExecutedToUnblockedIsOneFigureEverywhere) {
 TEST(OneDefinition, RefusedModeCallsLeaveThePreviousModeInForce) {
   ScratchDir dir;
   auto trace = Simulate(dir, "pgo_no_developer_mode");
-  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
+  Json report = ReportJsonOf(trace);
   const char* kModes[] = {"allowed", "allow_intrusive_measurements", "disable_background_work",
                           "disable_profiling_by_system"};
   auto calls = Rows(trace, "SELECT result, mode FROM mode_changed ORDER BY ts_ns, event_id");
@@ -209,7 +214,7 @@ TEST(OneDefinition, FurtherMeasurementsDesiredHasOneAnswer) {
   ScratchDir dir;
   auto trace = Simulate(dir, "default");
   ASSERT_EQ(SqlCount(trace, "SELECT COUNT(*) FROM mode_changed"), 0);
-  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
+  Json report = ReportJsonOf(trace);
   const Json* passes = report.Find("pgo_series");
   ASSERT_NE(passes, nullptr);
   ASSERT_GT(passes->size(), 0u);
@@ -238,7 +243,7 @@ TEST(OneDefinition, FurtherMeasurementsDesiredHasOneAnswer) {
 TEST(OneDefinition, InterruptPeakRateAndTheRateAxisInTimeUnits) {
   ScratchDir dir;
   auto trace = Simulate(dir, "default");
-  Json report = RunFencescopeJson("report " + Quote(trace) + " --format json");
+  Json report = ReportJsonOf(trace);
   const std::string window =
       "SELECT MAX(n) FROM (SELECT (SELECT COUNT(*) FROM interrupt j WHERE j.ts_ns >= i.ts_ns AND "
       "j.ts_ns < i.ts_ns + 1000000{}) AS n FROM interrupt i{})";

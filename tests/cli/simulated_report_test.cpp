@@ -184,10 +184,7 @@ TEST(SimulatedReport, NeverSignalledScenarioTripsTheGateAndNamesTheFence) {
 TEST(SimulatedReport, LogOverrunScenarioHasDataMissingWindows) {
   ScratchDir dir;
   auto trace = dir / "overrun.db";
-  Simulate("log_overrun", trace);
-  auto store = core::store::LoadTrace(trace);
-  ReportData d = AnalyseTrace(store, true);
-  Json j = ReportJson(d);
+  Json j = SimulatedReportJson("log_overrun", trace, true);
   EXPECT_EQ(At(j, "log_buffers.overruns"), SqlCount(trace, "SELECT COUNT(*) FROM log_overrun"));
   EXPECT_EQ(At(j, "log_buffers.entries_lost"),
             SqlCount(trace, "SELECT COALESCE(SUM(entries_lost), 0) FROM log_overrun"));

@@ -118,6 +118,21 @@ class HandTrace {
                                             .planned_duration_ns = 1000});
     m_writer.Append(events::PacketStarted{.ts_ns = start, .queue_id = queue, .packet_id = id});
   }
+  // A packet submitted at `submit` (from no thread) that runs [start, preempted], is preempted,
+  // resumes at `resumed` and completes at `end`; planned for its whole run time.
+  void PreemptedPacket(QueueId queue, int64_t id, TimeNs submit, TimeNs start, TimeNs preempted,
+                       TimeNs resumed, TimeNs end) {
+    m_writer.Append(
+        events::PacketSubmitted{.ts_ns = submit,
+                                .queue_id = queue,
+                                .packet_id = id,
+                                .planned_duration_ns = (preempted - start) + (end - resumed)});
+    m_writer.Append(events::PacketStarted{.ts_ns = start, .queue_id = queue, .packet_id = id});
+    m_writer.Append(events::PacketPreempted{
+        .ts_ns = preempted, .queue_id = queue, .packet_id = id, .remaining_ns = end - resumed});
+    m_writer.Append(events::PacketResumed{.ts_ns = resumed, .queue_id = queue, .packet_id = id});
+    m_writer.Append(events::PacketCompleted{.ts_ns = end, .queue_id = queue, .packet_id = id});
+  }
   // ID3D12Fence::Signal from `thread`: CurrentValue `previous` -> `value` (lower: a rewind).
   void CpuSignal(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs ts,
                  uint64_t previous) {

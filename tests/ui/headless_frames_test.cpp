@@ -6,7 +6,6 @@
 #include <imgui.h>
 
 #include "app/gui/bench/synthetic_workload.h"
-#include "app/gui/platform/headless_context.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/state/simulation_job.h"
 #include "app/gui/views/main_window.h"
@@ -210,13 +209,7 @@ class NavigationTest : public ::testing::Test {
     Frame();
     Frame();
   }
-  void Frame() {
-    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-    ImGui::NewFrame();
-    main_.DrawFrame();
-    ImGui::Render();
-    main_.ApplyRequests();
-  }
+  void Frame() { window_.Frame(main_); }
   state::Document& doc() { return *main_.document(); }
   float Width() const { return main_.timeline().area_max().x - main_.timeline().area_min().x; }
   core::model::TimeNs TimeAt(float x) {
@@ -227,7 +220,7 @@ class NavigationTest : public ::testing::Test {
 
   test_support::ScratchDir dir_;
   std::filesystem::path path_;
-  platform::HeadlessContext context_{1280, 800};
+  test_support::HeadlessWindow window_;
   views::MainWindow main_{{}, {}};
 };
 

@@ -7,10 +7,10 @@
 #include <chrono>
 #include <thread>
 
-#include "app/gui/platform/headless_context.h"
 #include "app/gui/views/main_window.h"
 #include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
+#include "tests/ui/headless_window.h"
 
 namespace {
 
@@ -25,13 +25,7 @@ class SqlConsoleTest : public ::testing::Test {
     main_.ShowPanel(views::Panel::kSql);
     Frame();
   }
-  void Frame() {
-    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-    ImGui::NewFrame();
-    main_.DrawFrame();
-    ImGui::Render();
-    main_.ApplyRequests();
-  }
+  void Frame() { window_.Frame(main_); }
   // Frames, 10 ms apart, until `done` or `bound` has passed; whether `done` became true.
   template <class Done>
   bool FramesUntil(Done done, std::chrono::milliseconds bound) {
@@ -47,7 +41,7 @@ class SqlConsoleTest : public ::testing::Test {
   views::SqlConsoleView& console() { return main_.sql_console(); }
 
   test_support::ScratchDir dir_;
-  platform::HeadlessContext context_{1280, 800};
+  test_support::HeadlessWindow window_;
   views::MainWindow main_{{}, {}};
 };
 

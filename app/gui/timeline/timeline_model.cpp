@@ -359,6 +359,18 @@ struct Builder {
     return m_background_group;
   }
 
+  // A track of `adapter` in `group`, labelled "<adapter name> <what>" (`unnamed` when the
+  // adapter is not in the trace).
+  Track AdapterTrack(uint32_t adapter, int group, const char* what, const char* unnamed) {
+    Track track;
+    track.kind = TrackKind::kInterrupts;
+    track.id = adapter;
+    track.group = group;
+    const auto* a = store.FindAdapter(adapter);
+    track.label = a ? fmt::format("{} {}", a->name, what) : std::string(unnamed);
+    return track;
+  }
+
   void AddInterrupts() {
     if (r.interrupts.empty()) return;
     int group = AddGroup("Interrupts", -1);
@@ -367,12 +379,7 @@ struct Builder {
     std::sort(adapters.begin(), adapters.end());
     adapters.erase(std::unique(adapters.begin(), adapters.end()), adapters.end());
     for (uint32_t adapter : adapters) {
-      Track track;
-      track.kind = TrackKind::kInterrupts;
-      track.id = adapter;
-      track.group = group;
-      const auto* a = store.FindAdapter(adapter);
-      track.label = a ? fmt::format("{} interrupts", a->name) : std::string("interrupts");
+      Track track = AdapterTrack(adapter, group, "interrupts", "interrupts");
       track.rate_curve = true;
       std::vector<uint32_t> ticks;
       for (uint32_t i = 0; i < r.interrupts.size(); ++i) {
@@ -422,12 +429,7 @@ struct Builder {
     if (by_adapter.empty()) return;
     int group = AddGroup("Display", -1);
     for (auto& [adapter, events] : by_adapter) {
-      Track track;
-      track.kind = TrackKind::kInterrupts;
-      track.id = adapter;
-      track.group = group;
-      const auto* a = store.FindAdapter(adapter);
-      track.label = a ? fmt::format("{} VSync / markers", a->name) : std::string("markers");
+      Track track = AdapterTrack(adapter, group, "VSync / markers", "markers");
       track.marks.push_back(MakeMarks(MarkKind::kMarkers, 0, events, r, store));
       model.tracks.push_back(std::move(track));
     }

@@ -6,6 +6,19 @@
 #include "app/gui/widgets/time_format.h"
 
 namespace app::gui::views {
+namespace {
+
+// Column `column` of the current row: `text`, or the count `n`.
+void TextCell(int column, const char* text) {
+  ImGui::TableSetColumnIndex(column);
+  ImGui::TextUnformatted(text);
+}
+void CountCell(int column, uint64_t n) {
+  ImGui::TableSetColumnIndex(column);
+  ImGui::Text("%llu", static_cast<unsigned long long>(n));
+}
+
+}  // namespace
 
 void InterruptsView::Draw(state::Document& doc) {
   const auto& r = doc.analysis.recon;
@@ -29,24 +42,18 @@ void InterruptsView::Draw(state::Document& doc) {
     ImGui::TableHeadersRow();
     for (const auto& s : doc.analysis.interrupts.per_adapter) {
       ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
       const auto* a = doc.store.FindAdapter(s.adapter);
-      ImGui::TextUnformatted(a ? a->name.c_str() : "-");
-      ImGui::TableSetColumnIndex(1);
-      ImGui::Text("%llu", static_cast<unsigned long long>(s.total));
+      TextCell(0, a ? a->name.c_str() : "-");
+      CountCell(1, s.total);
       ImGui::TableSetColumnIndex(2);
       ImGui::Text("%llu (%.1f%%)", static_cast<unsigned long long>(s.spurious),
                   100.0 * s.spurious / std::max<uint64_t>(1, s.total));
-      ImGui::TableSetColumnIndex(3);
-      ImGui::Text("%llu", static_cast<unsigned long long>(s.optimized));
-      ImGui::TableSetColumnIndex(4);
-      ImGui::Text("%llu", static_cast<unsigned long long>(s.scan_all));
-      ImGui::TableSetColumnIndex(5);
-      ImGui::Text("%llu", static_cast<unsigned long long>(s.waiters_released));
+      CountCell(3, s.optimized);
+      CountCell(4, s.scan_all);
+      CountCell(5, s.waiters_released);
       ImGui::TableSetColumnIndex(6);
       ImGui::Text("%.2f", s.mean_per_ms);
-      ImGui::TableSetColumnIndex(7);
-      ImGui::Text("%llu", static_cast<unsigned long long>(s.peak_per_ms));
+      CountCell(7, s.peak_per_ms);
     }
     ImGui::EndTable();
   }
@@ -81,18 +88,13 @@ void InterruptsView::Draw(state::Document& doc) {
         state::JumpTo(doc, sel);
       }
       ImGui::PopID();
-      ImGui::TableSetColumnIndex(1);
       const auto* q = doc.store.FindQueue(i.queue);
-      ImGui::TextUnformatted(q ? q->name.c_str() : "(scan all)");
-      ImGui::TableSetColumnIndex(2);
+      TextCell(1, q ? q->name.c_str() : "(scan all)");
       const auto* f = doc.store.FindFence(i.fence);
-      ImGui::TextUnformatted(f ? f->name.c_str() : "-");
-      ImGui::TableSetColumnIndex(3);
-      ImGui::Text("%llu", static_cast<unsigned long long>(i.value));
-      ImGui::TableSetColumnIndex(4);
-      ImGui::Text("%u", i.waiters_released);
-      ImGui::TableSetColumnIndex(5);
-      ImGui::TextUnformatted(i.spurious ? "yes" : "");
+      TextCell(2, f ? f->name.c_str() : "-");
+      CountCell(3, i.value);
+      CountCell(4, i.waiters_released);
+      TextCell(5, i.spurious ? "yes" : "");
     }
   }
   ImGui::EndTable();

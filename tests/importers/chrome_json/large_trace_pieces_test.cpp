@@ -102,7 +102,22 @@ constexpr const char* kCounterSamples =
 const std::string kExpectedCounterSamples =
     fmt::format("{} {}", kSlices / 100, 100 * (kSlices / 100) * (kSlices / 100 - 1) / 2);
 
-using LargeTracePieces = ChromeJsonImport;
+class LargeTracePieces : public ChromeJsonImport {
+ protected:
+  // Importing `json` fails with an error that names byte `offset` and says `why`; `slice` (if
+  // not empty) names the case in the failure message.
+  void ExpectRefusedAt(const std::string& json, size_t offset, const std::string& why,
+                       const std::string& slice = "") {
+    try {
+      Import(json);
+      ADD_FAILURE() << slice << (slice.empty() ? "" : ": ") << "no error";
+    } catch (const core::Error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(fmt::format("byte {} ", offset)), std::string::npos) << message;
+      EXPECT_NE(message.find(why), std::string::npos) << message;
+    }
+  }
+};
 
 TEST_F(LargeTracePieces, EveryEventIsKeptOnItsThreadUnderItsLastName) {
   const std::string json = MakeTrace();
@@ -124,14 +139,7 @@ TEST_F(LargeTracePieces, ABadEventInTheMiddleIsNamedByItsOffsetOrSkipped) {
   for (int bad : {kSlices / 3, kSlices - 50}) {
     size_t offset = 0;
     const std::string json = MakeTrace(bad, &offset);
-    try {
-      Import(json);
-      ADD_FAILURE() << "slice " << bad << ": no error";
-    } catch (const core::Error& e) {
-      const std::string message = e.what();
-      EXPECT_NE(message.find(fmt::format("byte {} ", offset)), std::string::npos) << message;
-      EXPECT_NE(message.find("'ts' must be a number"), std::string::npos) << message;
-    }
+    ExpectRefusedAt(json, offset, "'ts' must be a number", fmt::format("slice {}", bad));
     importers::ImportOptions lenient;
     lenient.lenient = true;
     auto db = Import(json, lenient);
@@ -147,14 +155,7 @@ TEST_F(LargeTracePieces, AMismatchedBracketInAnUnreadMemberIsNamedByItsOffset) {
   for (int bad : {kSlices / 3, kSlices - 50}) {
     size_t offset = 0;
     const std::string json = MakeTrace(bad, &offset, true);
-    try {
-      Import(json);
-      ADD_FAILURE() << "slice " << bad << ": no error";
-    } catch (const core::Error& e) {
-      const std::string message = e.what();
-      EXPECT_NE(message.find(fmt::format("byte {} ", offset)), std::string::npos) << message;
-      EXPECT_NE(message.find("unexpected '}' (expected ']')"), std::string::npos) << message;
-    }
+    ExpectRefusedAt(json, offset, "unexpected '}' (expected ']')", fmt::format("slice {}", bad));
   }
 }
 
@@ -163,14 +164,7 @@ TEST_F(LargeTracePieces, ATruncatedLargeTraceFailsAtTheCutEvent) {
   // Cut in the middle of an event at about 60%: the error names that event's first byte.
   const size_t event = json.find("{\"ph\":\"X\"", json.size() * 3 / 5);
   ASSERT_NE(event, std::string::npos);
-  try {
-    Import(json.substr(0, event + 20));
-    ADD_FAILURE() << "no error";
-  } catch (const core::Error& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find(fmt::format("byte {} ", event)), std::string::npos) << message;
-    EXPECT_NE(message.find("truncated"), std::string::npos) << message;
-  }
+  ExpectRefusedAt(json.substr(0, event + 20), event, "truncated");
 }
 
 }  // namespace

@@ -177,12 +177,7 @@ TEST(IdleGaps, PreemptedGapBeforeAResumedSegment) {
   ScratchDir dir;
   HandTrace t(dir / "p.db");
   QueueId q = t.Queue("q");
-  t.Append(events::PacketSubmitted{
-      .ts_ns = 0, .queue_id = q, .packet_id = 1, .planned_duration_ns = 50});
-  t.Append(events::PacketStarted{.ts_ns = 10, .queue_id = q, .packet_id = 1});
-  t.Append(events::PacketPreempted{.ts_ns = 20, .queue_id = q, .packet_id = 1, .remaining_ns = 40});
-  t.Append(events::PacketResumed{.ts_ns = 30, .queue_id = q, .packet_id = 1});
-  t.Append(events::PacketCompleted{.ts_ns = 70, .queue_id = q, .packet_id = 1});
+  t.PreemptedPacket(q, 1, 0, 10, 20, 30, 70);
   TraceStore store = t.Finish(0, 100);
   IdleGaps gaps = AttributeIdleGaps(store, Reconstruct(store));
   const auto& c = gaps.per_queue[0].by_cause;

@@ -119,12 +119,7 @@ TEST(Reconstruction, PreemptedPacketHasTwoSegmentsAndOverrunMakesAWindow) {
   ScratchDir dir;
   HandTrace t(dir / "t.db");
   QueueId q = t.Queue("q");
-  t.Append(events::PacketSubmitted{
-      .ts_ns = 0, .queue_id = q, .packet_id = 1, .planned_duration_ns = 50});
-  t.Append(events::PacketStarted{.ts_ns = 10, .queue_id = q, .packet_id = 1});
-  t.Append(events::PacketPreempted{.ts_ns = 20, .queue_id = q, .packet_id = 1, .remaining_ns = 40});
-  t.Append(events::PacketResumed{.ts_ns = 30, .queue_id = q, .packet_id = 1});
-  t.Append(events::PacketCompleted{.ts_ns = 70, .queue_id = q, .packet_id = 1});
+  t.PreemptedPacket(q, 1, 0, 10, 20, 30, 70);
   t.Append(events::LogOverrun{.ts_ns = 80,
                               .queue_id = q,
                               .entries_lost = 12,

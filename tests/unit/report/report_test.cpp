@@ -126,11 +126,9 @@ TEST(StatsJson, KeysAndHandWorkedValues) {
 }
 
 TEST(ReportJson, SupersetWithPathLatencyFindingsPgo) {
-  ScratchDir dir;
-  TraceStore store = hand_trace::WriteReportTrace(dir / "r.db");
-  ReportData d = AnalyseTrace(store, true);
-  Json stats = StatsJson(d);
-  Json j = ReportJson(d);
+  const FullReport r([](const auto& path) { return hand_trace::WriteReportTrace(path); });
+  const Json& j = r.json;
+  Json stats = StatsJson(r.data);
   for (const auto& [key, value] : stats.members()) EXPECT_NE(j.Find(key), nullptr) << key;
   for (const char* key : {"critical_path", "latency", "findings", "pgo_series"}) {
     EXPECT_NE(j.Find(key), nullptr) << key;
@@ -151,10 +149,8 @@ TEST(ReportJson, SupersetWithPathLatencyFindingsPgo) {
 }
 
 TEST(FailIf, ComparisonsLogicAndErrors) {
-  ScratchDir dir;
-  TraceStore store = hand_trace::WriteReportTrace(dir / "r.db");
-  ReportData d = AnalyseTrace(store, true);
-  Json j = ReportJson(d);
+  const FullReport r([](const auto& path) { return hand_trace::WriteReportTrace(path); });
+  const Json& j = r.json;
   EXPECT_TRUE(EvaluateFailIf(j, "interrupts.spurious > 0"));
   EXPECT_FALSE(EvaluateFailIf(j, "interrupts.spurious > 10"));
   EXPECT_TRUE(EvaluateFailIf(j, "interrupts.spurious > 10 || fences.waits_never_unblocked > 0"));
@@ -177,10 +173,8 @@ TEST(FailIf, ComparisonsLogicAndErrors) {
 }
 
 TEST(ReportHtml, SectionsAndDrawnCharts) {
-  ScratchDir dir;
-  TraceStore store = hand_trace::WriteReportTrace(dir / "r.db");
-  ReportData d = AnalyseTrace(store, true);
-  std::string html = ReportHtml(d);
+  const FullReport r([](const auto& path) { return hand_trace::WriteReportTrace(path); });
+  std::string html = ReportHtml(r.data);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   for (const char* id : {"summary", "timeline", "queues", "gaps", "interrupts", "latency",
                          "critical-path", "pgo", "findings"}) {
@@ -198,7 +192,7 @@ TEST(ReportHtml, SectionsAndDrawnCharts) {
   EXPECT_EQ(html.find("https://"), std::string::npos);
   EXPECT_NE(html.find("never unblocked"), std::string::npos);
   EXPECT_NE(html.find("overran"), std::string::npos);
-  std::string md = ReportMarkdown(d);
+  std::string md = ReportMarkdown(r.data);
   for (const char* heading : {"## Summary", "## Queues", "## Wait latency", "## Critical path",
                               "## PGO convergence", "## Findings"}) {
     EXPECT_NE(md.find(heading), std::string::npos) << heading;
