@@ -146,7 +146,11 @@ uint32_t FtraceGpuMapper::Thread(int32_t pid, int32_t tgid, std::string_view com
 FtraceGpuMapper::FenceState& FtraceGpuMapper::Fence(uint64_t context, std::string_view driver,
                                                     std::string_view timeline) {
   auto it = m_fences.find(context);
-  if (it != m_fences.end()) return it->second;
+  if (it != m_fences.end()) {
+    // A fence first met as a dependency learns its ring when its own events name it.
+    if (it->second.queue == 0 && !timeline.empty()) it->second.queue = QueueFor(driver, timeline).id;
+    return it->second;
+  }
   FenceInfo info;
   info.name = driver.empty() ? fmt::format("fence context {}", context)
                              : fmt::format("{} {} context {}", driver, timeline, context);
@@ -355,6 +359,7 @@ void FtraceGpuMapper::OnDrmSchedJob(const FtraceEvent& e, int stage) {
   const std::string_view ring = e.Text("ring").value_or("");
   auto it = m_jobs.find({hi, lo});
   Job* job = it != m_jobs.end() ? &it->second : nullptr;
+  if (stage == 2 && !job) return;  // completed already (its fence's signal) or never seen
   if (stage == 0 || !job) {
     if (ring.empty()) {
       ++m_counts.unmapped_events;
@@ -367,7 +372,10 @@ void FtraceGpuMapper::OnDrmSchedJob(const FtraceEvent& e, int stage) {
     if (auto id = e.Number("id")) m_job_by_id[{std::string(ring), *id}] = {hi, lo};
   }
   if (stage == 1) StartJob(e.ts_ns, *job);
-  if (stage == 2) CompleteJob(e.ts_ns, *job);
+  if (stage == 2) {
+    CompleteJob(e.ts_ns, *job);
+    m_jobs.erase({hi, lo});
+  }
 }
 
 void FtraceGpuMapper::OnWaitDep(const FtraceEvent& e) {
@@ -380,6 +388,11 @@ void FtraceGpuMapper::OnWaitDep(const FtraceEvent& e) {
   }
   Queue& q = QueueFor(e.Text("dev").value_or("drm"), ring);
   FenceState& fence = Fence(*context, "", "");
+  // The dependency is a job's finished fence: it is signalled on that job's ring.
+  if (auto dep = e.Number("fence"); dep && fence.queue == 0) {
+    auto job = m_jobs.find({*dep, kPointerKey});
+    if (job != m_jobs.end()) fence.queue = job->second.queue;
+  }
   GpuWait wait;
   wait.op = m_next_op++;
   wait.queue = q.id;
@@ -418,7 +431,10 @@ void FtraceGpuMapper::OnDmaFence(const FtraceEvent& e) {
   if (what == "signaled") {
     SignalFence(e.ts_ns, *context, *seqno, driver, timeline);
     auto job = m_jobs.find({*context, *seqno});
-    if (job != m_jobs.end()) CompleteJob(e.ts_ns, job->second);
+    if (job != m_jobs.end()) {
+      CompleteJob(e.ts_ns, job->second);
+      m_jobs.erase(job);  // a finished fence signals once
+    }
     return;
   }
   FenceState& fence = Fence(*context, driver, timeline);
