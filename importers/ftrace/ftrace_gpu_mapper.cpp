@@ -515,6 +515,51 @@ void FtraceGpuMapper::OnI915(const FtraceEvent& e) {
   }
 }
 
+// xe: xe_sched_job_create / _run / _free, keyed by the job's fence pointer, on the queue of its
+// GuC context (the format names no ring). The free comes after the job's completion: it is the
+// latest the capture says it had finished.
+// msm: msm_gpu_submit / _submit_flush / _submit_retired, keyed by (ring, submit id).
+void FtraceGpuMapper::OnDriverJob(const FtraceEvent& e, std::string_view driver, int stage) {
+  uint64_t hi = 0;
+  std::string ring;
+  if (driver == "xe") {
+    const auto fence = e.Number("fence");
+    const auto guc = e.Number("guc_id");
+    if (!fence || !guc) {
+      ++m_counts.unmapped_events;
+      return;
+    }
+    hi = *fence;
+    ring = fmt::format("guc {}", *guc);
+  } else {
+    const auto id = e.Number("id");
+    std::string_view ring_text = e.Text("ring").value_or("");
+    ring_text = ring_text.substr(0, ring_text.find(':'));  // flush prints ring:fence-seqno
+    const auto ring_index = ParseFtraceNumber(ring_text);
+    if (!id || !ring_index) {
+      ++m_counts.unmapped_events;
+      return;
+    }
+    hi = *ring_index << 32 | (*id & 0xffffffffu);
+    ring = fmt::format("ring {}", *ring_index);
+  }
+  const std::string_view adapter = driver == "xe" ? e.Text("dev").value_or("xe") : driver;
+  const uint64_t lo = kPointerKey - 1;  // apart from drm_sched's pointer keys
+  auto it = m_jobs.find({hi, lo});
+  Job* job = it != m_jobs.end() ? &it->second : nullptr;
+  if (stage == 2 && !job) return;
+  if (!job) {
+    Queue& q = QueueFor(adapter, ring);
+    job = SubmitJob(e.ts_ns, hi, lo, q, stage == 0 ? Thread(e.pid, e.tgid, e.comm) : 0, "job");
+    if (stage != 0) ++m_counts.jobs_without_submit;
+  }
+  if (stage == 1) StartJob(e.ts_ns, *job);
+  if (stage == 2) {
+    CompleteJob(e.ts_ns, *job);
+    m_jobs.erase({hi, lo});
+  }
+}
+
 void FtraceGpuMapper::Map(const FtraceEvent& e) {
   m_last_ts = std::max(m_last_ts, e.ts_ns);
   auto counted = m_counts.events_by_name.find(e.name);
@@ -553,6 +598,12 @@ void FtraceGpuMapper::Map(const FtraceEvent& e) {
     }
   } else if (StartsWith(n, "i915_request_") || StartsWith(n, "i915_gem_request_")) {
     OnI915(e);
+  } else if (n == "xe_sched_job_create" || n == "xe_sched_job_run" ||
+             n == "xe_sched_job_free") {
+    OnDriverJob(e, "xe", n == "xe_sched_job_create" ? 0 : n == "xe_sched_job_run" ? 1 : 2);
+  } else if (n == "msm_gpu_submit" || n == "msm_gpu_submit_flush" ||
+             n == "msm_gpu_submit_retired") {
+    OnDriverJob(e, "msm", n == "msm_gpu_submit" ? 0 : n == "msm_gpu_submit_flush" ? 1 : 2);
   } else if (n == "drm_vblank_event") {
     const auto crtc = e.Number("crtc");
     Emit(events::Marker{.ts_ns = e.ts_ns,

@@ -17,6 +17,9 @@
 //   "driver timeline context N", seqno as the value. dma_fence_emit / _init (or a job's
 //   submission for its finished fence) queues a signal, dma_fence_signaled executes it on the
 //   queue of the fence's timeline (a signal with nothing queued is queued at its execution).
+// * xe: xe_sched_job_create / _run / _free (submitted / started / completed: the free follows
+//   the completion) on a queue per GuC context ("guc N"), keyed by the job's fence pointer.
+//   msm: msm_gpu_submit / _submit_flush / _submit_retired on "ring N", keyed by (ring, id).
 // * drm_sched_job_wait_dep: a GPU wait of the job's ring on the dependency fence (context,
 //   seq), unblocked by that fence's signal (released_by_signal_id) or, failing that, when the
 //   job runs.
@@ -137,6 +140,7 @@ class FtraceGpuMapper {
   void OnWaitDep(const FtraceEvent& e);
   void OnDmaFence(const FtraceEvent& e);
   void OnI915(const FtraceEvent& e);
+  void OnDriverJob(const FtraceEvent& e, std::string_view driver, int stage);
   void OnSchedSwitch(const FtraceEvent& e);
 
   template <core::model::events::TypedEvent E>

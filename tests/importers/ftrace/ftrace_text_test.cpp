@@ -249,3 +249,23 @@ TEST(FtraceText, SniffedByContentInsideGzip) {
   EXPECT_EQ(summary.format, importers::FileFormat::kFtraceText);
   EXPECT_EQ(summary.container, importers::FileFormat::kGzip);
 }
+
+TEST(FtraceText, XeAndMsmJobs) {
+  Imported t("xe_msm_jobs.txt");
+  // xe: one job on GuC context 7 (create, run, free); msm: submit 42 on ring 0 (submit, flush,
+  // retired) and submit 43 on ring 1 (submitted only).
+  EXPECT_EQ(t.Q(PerQueue("packet_submitted")), "guc 7:1 ring 0:1 ring 1:1");
+  EXPECT_EQ(t.Q(PerQueue("packet_started")), "guc 7:1 ring 0:1");
+  EXPECT_EQ(t.Q(PerQueue("packet_completed")), "guc 7:1 ring 0:1");
+  EXPECT_EQ(t.Q("SELECT group_concat(ts_ns, ' ') FROM (SELECT ts_ns FROM packet_completed "
+                "ORDER BY 1)"),
+            "500001000000 600002000000");
+  EXPECT_EQ(t.Q("SELECT count(*) FROM packet_submitted WHERE thread_id > 0"), "3");
+  EXPECT_EQ(t.Q("SELECT group_concat(n, ' ') FROM (SELECT s.value AS n FROM adapters a "
+                "JOIN strings s ON s.id = a.name_sid ORDER BY 1)"),
+            "0000:03:00.0 msm");
+  // xe_sched_job_exec is read and counted, not mapped.
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'ftrace_not_mapped "
+                "xe_sched_job_exec'"),
+            "1");
+}
