@@ -196,3 +196,31 @@ TEST(FtraceSampleDamaged, TruncatedDatNamesTheFileAndTheByte) {
     EXPECT_FALSE(fs::exists(dir / "cut.db"));
   }
 }
+
+// Perfetto's systrace samples (../shared/traces/external/perfetto), figures read off their lines.
+TEST(FtraceSystrace, ContinuationLinesAreBrokenLinesAndNamesComeFromSchedSwitch) {
+  ScratchDir dir;
+  const fs::path perfetto = test_support::SharedDir() / "traces/external/perfetto";
+  // bad_print.systrace: lines 2 and 3 continue line 1's event; lines 4 and 5 are atrace
+  // markers of surfaceflinger.
+  auto r = RunFencescope("import " + Quote(perfetto / "bad_print.systrace") + " -o " +
+                         Quote(dir / "bad.db"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = core::store::RunQuery(dir / "bad.db",
+                                    "SELECT count, first_place FROM import_problems "
+                                    "WHERE name = 'ftrace_bad_line'")
+                  .rows;
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0], "2");
+  EXPECT_NE(rows[0][1].find("line 2: some = 000"), std::string::npos) << rows[0][1];
+  EXPECT_EQ(Counts(dir / "bad.db", "SELECT s.value, count(*) FROM marker m JOIN strings s ON "
+                                   "s.id = m.name_sid GROUP BY 1"),
+            (std::map<std::string, int64_t>{{"B|598|some event", 1}, {"E|598", 1}}));
+  // unknown_thread_name.systrace: `<...>-19999` is named by the sched_switch before it.
+  r = RunFencescope("import " + Quote(perfetto / "unknown_thread_name.systrace") + " -o " +
+                    Quote(dir / "names.db"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Counts(dir / "names.db", "SELECT s.value, t.tid FROM threads t JOIN strings s ON "
+                                     "s.id = t.name_sid"),
+            (std::map<std::string, int64_t>{{"real_name", 19999}}));
+}
