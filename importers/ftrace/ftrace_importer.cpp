@@ -130,7 +130,8 @@ FtraceImportStats ImportFtraceText(std::string_view text, const std::string& lab
           first_bad = fmt::format("{}: line {}: {}", label, number,
                                   line.substr(0, std::min<size_t>(line.size(), 80)));
         }
-      });
+      },
+      /*with_fields=*/false);
   if (lines.empty()) {
     throw core::Error(fmt::format(
         "{}: no ftrace event lines (TASK-PID [CPU] SECONDS: EVENT: DETAILS){}", label,

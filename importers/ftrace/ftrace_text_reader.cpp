@@ -185,7 +185,7 @@ void SplitDetails(std::string_view d, std::vector<FtraceField>& fields) {
   }
 }
 
-bool ParseFtraceLine(std::string_view line, FtraceEvent& e) {
+bool ParseFtraceLine(std::string_view line, FtraceEvent& e, bool with_fields) {
   // The CPU field: the first "[ddd]" preceded by a space.
   size_t lb = std::string_view::npos;
   for (size_t i = line.find('['); i != std::string_view::npos; i = line.find('[', i + 1)) {
@@ -239,6 +239,7 @@ bool ParseFtraceLine(std::string_view line, FtraceEvent& e) {
   }
   e.details = Trim(rest.substr(colon + 1));
   e.fields.clear();
+  if (!with_fields) return true;
   if (IsPrintEvent(e.name)) {
     e.details = PrintText(e.details);
     return true;
@@ -272,7 +273,8 @@ bool LooksLikeFtraceText(std::string_view prefix) {
 
 TextScanCounts ScanFtraceText(std::string_view text,
                               const std::function<void(const FtraceEvent&)>& on_event,
-                              const std::function<void(uint64_t, std::string_view)>& on_bad_line) {
+                              const std::function<void(uint64_t, std::string_view)>& on_bad_line,
+                              bool with_fields) {
   TextScanCounts counts;
   FtraceEvent e;
   e.fields.reserve(16);
@@ -301,7 +303,7 @@ TextScanCounts ScanFtraceText(std::string_view text,
     }
     ++counts.lines;
     e.place = number;
-    if (!ParseFtraceLine(trimmed, e)) {
+    if (!ParseFtraceLine(trimmed, e, with_fields)) {
       ++counts.bad_lines;
       if (!counts.first_bad_line) counts.first_bad_line = number;
       on_bad_line(number, trimmed);

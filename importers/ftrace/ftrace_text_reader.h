@@ -22,9 +22,9 @@
 
 namespace importers::ftrace {
 
-// Parses one line (without its newline) into `event` (fields split from the details). Returns
-// false when the line is not an event line.
-bool ParseFtraceLine(std::string_view line, FtraceEvent& event);
+// Parses one line (without its newline) into `event` (fields split from the details unless
+// `with_fields` is false). Returns false when the line is not an event line.
+bool ParseFtraceLine(std::string_view line, FtraceEvent& event, bool with_fields = true);
 
 // True when the first bytes of a file look like ftrace text: a `# tracer:` or `cpus=N` header,
 // or event lines.
@@ -40,9 +40,11 @@ struct TextScanCounts {
 };
 
 // Calls `on_event` for every event line in file order, `on_bad_line(line_number, line)` for
-// broken ones. Views are valid during the call.
+// broken ones (events without their fields unless `with_fields`). Views are valid during the
+// call.
 TextScanCounts ScanFtraceText(std::string_view text,
                               const std::function<void(const FtraceEvent&)>& on_event,
-                              const std::function<void(uint64_t, std::string_view)>& on_bad_line);
+                              const std::function<void(uint64_t, std::string_view)>& on_bad_line,
+                              bool with_fields = true);
 
 }  // namespace importers::ftrace
