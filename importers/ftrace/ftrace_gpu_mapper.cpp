@@ -332,6 +332,11 @@ void FtraceGpuMapper::OnAmdgpuJob(const FtraceEvent& e, bool run) {
     job = &it->second;
   }
   StartJob(e.ts_ns, *job);
+  // The job's scheduled fence (context - 1, same seqno) signals as soon as it has run.
+  if (*context > 0) {
+    FenceState& scheduled = Fence(*context - 1, "amd_sched", ring);
+    QueueSignal(e.ts_ns, scheduled, *context - 1, *seqno, Thread(e.pid, e.tgid, e.comm));
+  }
 }
 
 // drm_sched_job / drm_run_job / drm_sched_process_job (fence=%p) and the newer

@@ -11,8 +11,9 @@
 //   amdgpu_sched_run_job / drm_run_job / drm_sched_job_run / i915_request_in are started,
 //   the job's finished fence dma_fence_signaled / drm_sched_process_job / drm_sched_job_done /
 //   i915_request_out (or _retire) are completed. An amdgpu job is keyed by its finished fence
-//   (context, seqno); its scheduled fence is (context - 1, seqno). A job first seen running
-//   (kernel submissions) is submitted when it runs, with no CPU thread.
+//   (context, seqno); its scheduled fence is (context - 1, seqno), whose signal is queued when
+//   the job runs. A job first seen running (kernel submissions) is submitted when it runs, with
+//   no CPU thread.
 // * Fences: one per dma_fence context (the kernel allocates contexts globally), named
 //   "driver timeline context N", seqno as the value. dma_fence_emit / _init (or a job's
 //   submission for its finished fence) queues a signal, dma_fence_signaled executes it on the
