@@ -69,8 +69,8 @@ void BenchEtl(const importers::DecodedInput& input, int repeat,
                            100.0 * std::max(best.Write(), best.Decode()) / best.Total());
 }
 
-// ftrace text or trace-cmd .dat: the whole import next to a raw pass that only finds the line
-// ends of the same bytes (the least any line reader does).
+// ftrace text or trace-cmd .dat: the whole import, and for text next to a raw pass that only
+// finds the line ends of the same bytes (the least any line reader does).
 void BenchFtrace(const importers::DecodedInput& input, int repeat,
                  const std::filesystem::path& scratch) {
   const bool text = input.content == importers::FileFormat::kFtraceText;
@@ -112,14 +112,20 @@ void BenchFtrace(const importers::DecodedInput& input, int repeat,
   const double mb = static_cast<double>(input.bytes.size()) / 1e6;
   std::cout << fmt::format("input                 {} ({}, {:.1f} MB; best of {})\n", input.label,
                            text ? "ftrace text" : "trace-cmd .dat", mb, repeat);
-  std::cout << fmt::format("events read           {} ({} lines, {} broken) -> {} trace events\n",
-                           best.events, lines, best.bad_lines, best.records_written);
+  if (text) {
+    std::cout << fmt::format("events read           {} ({} lines, {} broken) -> {} trace events\n",
+                             best.events, lines, best.bad_lines, best.records_written);
+  } else {
+    std::cout << fmt::format("records read          {} -> {} trace events\n", best.events,
+                             best.records_written);
+  }
   std::cout << fmt::format("read + map            {:8.3f} s  {:9.1f} MB/s   (in memory)\n",
                            best.read_seconds, mb / best.read_seconds);
   std::cout << fmt::format("SQLite inserts        {:8.3f} s  (+ commit {:.3f} s)\n",
                            best.write_seconds, best_commit);
   std::cout << fmt::format("import total          {:8.3f} s  {:9.1f} MB/s\n", best_total,
                            mb / best_total);
+  if (!text) return;  // a line scan means nothing on the binary .dat
   std::cout << fmt::format("raw line scan         {:8.3f} s  {:9.1f} MB/s   (memchr for line ends)\n",
                            raw_seconds, mb / raw_seconds);
   std::cout << fmt::format("import/raw ratio      {:.3f}\n", raw_seconds / best_total);
