@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 
 BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates ccache
   libsqlite3-dev zlib1g-dev libcli11-dev libtomlplusplus-dev libsimdjson-dev libfmt-dev
-  libgtest-dev libgmock-dev libbenchmark-dev)
+  libgtest-dev libgmock-dev libbenchmark-dev libtracecmd-dev libtraceevent-dev)
 GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev)
 TEST_PACKAGES=(xvfb xauth python3)
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev python3)
@@ -108,7 +108,8 @@ case "${1:-}" in
     cmake --build build/fuzz -j"$(jobs)"
     fuzz=build/fuzz
     seeds="$fuzz/seeds"
-    mkdir -p "$seeds"/{chrome_json,etl,compressed_input,scenario,fail_if,trace_db}
+    mkdir -p "$seeds"/{chrome_json,etl,compressed_input,scenario,fail_if,trace_db,ftrace_text}
+    cp tests/importers/ftrace/data/*.txt "$seeds/ftrace_text/"
     cp assets/scenarios/*.toml tests/cli/scenarios/*.toml "$seeds/scenario/"
     ASAN_OPTIONS=detect_leaks=0 "$fuzz/app/fencescope" simulate async_compute_graphics --duration-ms 2 \
       -o "$seeds/trace_db/simulated.db" >/dev/null
@@ -136,7 +137,7 @@ PY
     shared_etl=../shared/traces/external/etl
     printf '%-24s %12s %8s\n' harness executions crashes
     status=0
-    for name in chrome_json etl compressed_input scenario fail_if trace_db; do
+    for name in chrome_json etl compressed_input scenario fail_if trace_db ftrace_text; do
       corpus="$fuzz/corpus/$name"
       artifacts="$fuzz/artifacts/$name/"
       mkdir -p "$corpus" "$artifacts"

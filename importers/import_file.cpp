@@ -11,6 +11,7 @@
 #include "importers/common/compressed_input.h"
 #include "importers/common/text_place.h"
 #include "importers/etl/etl_importer.h"
+#include "importers/ftrace/ftrace_importer.h"
 
 namespace importers {
 
@@ -43,13 +44,27 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
       writer.Commit();
       break;
     }
+    case FileFormat::kTraceDat: {
+      core::store::TraceWriter writer(output, "ftrace-dat");
+      ftrace::ImportTraceDat(decoded.bytes.view(), decoded.label, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
+    case FileFormat::kFtraceText: {
+      core::store::TraceWriter writer(output, "ftrace-text");
+      ftrace::ImportFtraceText(decoded.bytes.view(), decoded.label, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
     case FileFormat::kFencescopeTrace:
       throw core::Error(fmt::format("{}: already a fencescope trace (open it directly)",
                                     decoded.label));
     default:
       throw core::Error(fmt::format(
-          "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON or "
-          "an ETW .etl, possibly inside gzip or zip)",
+          "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON, "
+          "an ETW .etl, a trace-cmd .dat or ftrace text, possibly inside gzip or zip)",
           DescribePlace(decoded.label, decoded.bytes.view(), 0), FileFormatName(decoded.content)));
   }
   if (options.progress) options.progress(1.0);

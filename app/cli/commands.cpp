@@ -33,6 +33,7 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterSimulateCommand(app);
   RegisterBenchCommand(app);
   RegisterImportCommand(app);
+  RegisterRecordCommand(app);
   RegisterExportCommand(app);
   RegisterStatsCommand(app);
   RegisterReportCommand(app);

@@ -14,6 +14,7 @@ void RegisterBenchCommand(CLI::App& app);
 // `bench import FILE` (app/cli/bench_import_command.cpp), added by RegisterBenchCommand.
 void RegisterBenchImport(CLI::App& bench);
 void RegisterImportCommand(CLI::App& app);
+void RegisterRecordCommand(CLI::App& app);
 void RegisterExportCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterReportCommand(CLI::App& app);

@@ -11,7 +11,8 @@ namespace app::cli {
 void RegisterImportCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "import", "Import a trace from another tool (Chrome trace-event JSON / PyTorch Kineto, "
-                "ETW .etl with DxgKrnl events; plain, gzip or zip) into a fencescope trace "
+                "ETW .etl with DxgKrnl events, trace-cmd .dat and ftrace text; plain, gzip or zip) "
+                "into a fencescope trace "
                 "database");
   auto input = std::make_shared<std::string>();
   auto output = std::make_shared<std::string>();

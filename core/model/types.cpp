@@ -17,6 +17,17 @@ std::string_view EngineTypeName(EngineType type) {
                                                              "other"};
   return Lookup(kNames, static_cast<size_t>(type));
 }
+QueueType QueueTypeOf(EngineType type) {
+  switch (type) {
+    case EngineType::k3D: return QueueType::k3D;
+    case EngineType::kCompute: return QueueType::kCompute;
+    case EngineType::kCopy: return QueueType::kCopy;
+    case EngineType::kVideo: return QueueType::kVideo;
+    case EngineType::kOther: break;
+  }
+  return QueueType::kOther;
+}
+
 std::string_view QueueTypeName(QueueType type) {
   static constexpr std::array<std::string_view, 6> kNames = {"3d",    "compute",  "copy",
                                                              "video", "software", "other"};

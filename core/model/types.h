@@ -80,6 +80,9 @@ enum class WaitPath : uint8_t { kGpuNative = 0, kCpuHeld = 1, kCrossAdapter = 2 
 // CUDA rules of schemas/kineto_inference.md) rather than read from the capture.
 enum class ReleaseLink : uint8_t { kNotGiven = 0, kFromCapture = 1, kInferred = 2 };
 
+// The queue type that feeds an engine of this type (other engines: QueueType::kOther).
+QueueType QueueTypeOf(EngineType type);
+
 // Lower-case names as stored in enum_values (and used in JSON output).
 std::string_view EngineTypeName(EngineType type);
 std::string_view QueueTypeName(QueueType type);

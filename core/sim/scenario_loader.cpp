@@ -183,16 +183,6 @@ EngineType ParseEngineType(TableReader& r, std::string_view key, const std::stri
   r.Fail(key, "unknown engine type '" + text + "' (3d, compute, copy, video)");
 }
 
-QueueType QueueTypeOf(EngineType type) {
-  switch (type) {
-    case EngineType::k3D: return QueueType::k3D;
-    case EngineType::kCompute: return QueueType::kCompute;
-    case EngineType::kCopy: return QueueType::kCopy;
-    case EngineType::kVideo: return QueueType::kVideo;
-    default: return QueueType::kOther;
-  }
-}
-
 // Visits each table of an array of tables `key` in `root` (absent: none).
 template <typename F>
 void ForEachTable(TableReader& parent, const toml::table& root, std::string_view key, F&& f) {

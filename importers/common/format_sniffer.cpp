@@ -5,6 +5,8 @@
 
 #include "core/model/error.h"
 #include "importers/etl/etl_reader.h"
+#include "importers/ftrace/ftrace_text_reader.h"
+#include "importers/ftrace/trace_dat_reader.h"
 
 namespace importers {
 
@@ -15,6 +17,8 @@ std::string_view FileFormatName(FileFormat format) {
     case FileFormat::kZip: return "zip";
     case FileFormat::kJson: return "JSON";
     case FileFormat::kEtl: return "ETW .etl";
+    case FileFormat::kTraceDat: return "trace-cmd .dat";
+    case FileFormat::kFtraceText: return "ftrace text";
     case FileFormat::kUnknown: break;
   }
   return "unknown";
@@ -44,6 +48,8 @@ FileFormat SniffBytes(std::string_view prefix) {
   // ETL: a WMI buffer header (u32 buffer size at 0, bytes in use at 0x30) whose first record, at
   // 0x48, is the TRACE_LOGFILE_HEADER in a system trace header (checked on a real capture).
   if (etl::LooksLikeEtl(prefix)) return FileFormat::kEtl;
+  if (ftrace::LooksLikeTraceDat(prefix)) return FileFormat::kTraceDat;
+  if (ftrace::LooksLikeFtraceText(prefix)) return FileFormat::kFtraceText;
   return FileFormat::kUnknown;
 }
 

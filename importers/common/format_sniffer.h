@@ -13,6 +13,8 @@ enum class FileFormat {
   kZip,              // zip archive (content sniffed per member)
   kJson,             // starts with '[' or '{' after optional BOM and white space
   kEtl,              // ETW log: WMI buffer header followed by the logfile header
+  kTraceDat,         // trace-cmd .dat: 17 08 44 "tracing"
+  kFtraceText,       // ftrace text: `# tracer:` / `cpus=N` header or TASK-PID [CPU] lines
 };
 
 std::string_view FileFormatName(FileFormat format);

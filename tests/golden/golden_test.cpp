@@ -100,4 +100,14 @@ TEST(GoldenImport, CudaTraces) {
   }
 }
 
+// A small trace-cmd report text of one amdgpu frame (tests/importers/ftrace/data), imported.
+TEST(GoldenImport, FtraceText) {
+  ScratchDir dir;
+  const fs::path text = test_support::SourceDir() / "tests/importers/ftrace/data/amdgpu_frame.txt";
+  const fs::path db = dir / "amdgpu_frame.db";
+  auto r = RunFencescope("import " + Quote(text) + " -o " + Quote(db));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CheckTrace("importers/ftrace_amdgpu_frame", db);
+}
+
 }  // namespace

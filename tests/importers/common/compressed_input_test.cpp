@@ -92,7 +92,11 @@ TEST(Sniffer, ContentDecidesNotTheName) {
   EXPECT_EQ(SniffBytes("\xEF\xBB\xBF \n\t[{}]"), FileFormat::kJson);
   EXPECT_EQ(SniffBytes("  {\"traceEvents\":[]}"), FileFormat::kJson);
   EXPECT_EQ(SniffBytes(std::string("SQLite format 3\0", 16)), FileFormat::kFencescopeTrace);
-  EXPECT_EQ(SniffBytes("# tracer: nop"), FileFormat::kUnknown);
+  EXPECT_EQ(SniffBytes("# tracer: nop"), FileFormat::kFtraceText);
+  EXPECT_EQ(SniffBytes("cpus=4\n  steam-25475 [003] 630659.115986: sched_switch: x"),
+            FileFormat::kFtraceText);
+  EXPECT_EQ(SniffBytes(std::string("\x17\x08\x44tracing6\0", 18)), FileFormat::kTraceDat);
+  EXPECT_EQ(SniffBytes("not a trace at all\n"), FileFormat::kUnknown);
   EXPECT_EQ(SniffBytes(""), FileFormat::kUnknown);
 }
 

@@ -1,0 +1,185 @@
+#include "importers/ftrace/ftrace_importer.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "core/model/error.h"
+#include "importers/ftrace/ftrace_gpu_mapper.h"
+#include "importers/ftrace/ftrace_text_reader.h"
+#include "importers/ftrace/trace_dat_reader.h"
+
+namespace importers::ftrace {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using core::model::Severity;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+void WriteCounts(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
+  for (const auto& [name, count] : c.events_by_name) {
+    w.CountProblem("ftrace_event " + name, Severity::kInfo,
+                   fmt::format("ftrace events read: {}", name), count);
+  }
+  for (const auto& [name, count] : c.unmapped_by_name) {
+    w.CountProblem("ftrace_not_mapped " + name, Severity::kInfo,
+                   fmt::format("{} events read but not mapped to the trace model", name), count);
+  }
+  struct Row {
+    const char* name;
+    uint64_t count;
+    const char* description;
+  };
+  const Row rows[] = {
+      {"ftrace_link_cpu_submit_to_run", c.cpu_submits_run,
+       "CPU submits (amdgpu_cs_ioctl, drm_sched_job, i915_request_add) whose job was seen "
+       "running on its ring"},
+      {"ftrace_job_without_submit", c.jobs_without_submit,
+       "jobs first seen running (kernel submissions, or submitted before the capture): "
+       "submitted when they ran, with no CPU thread"},
+      {"ftrace_signal_without_emit", c.signals_without_emit,
+       "fence signals with no dma_fence_emit / _init or job submission before them: queued at "
+       "their execution"},
+      {"ftrace_gpu_wait_released_by_signal", c.gpu_waits_released_by_signal,
+       "drm_sched_job_wait_dep waits released by their dependency fence's signal"},
+      {"ftrace_cpu_wait_end_without_start", c.cpu_wait_end_without_start,
+       "dma_fence_wait_end with no wait_start of the same task and fence"},
+      {"ftrace_malformed_gpu_event", c.unmapped_events,
+       "GPU events missing the fields the mapping needs (skipped)"},
+  };
+  for (const Row& row : rows) {
+    if (row.count) w.CountProblem(row.name, Severity::kInfo, row.description, row.count);
+  }
+}
+
+// Appends the mapped records and the counters; times reading (since `t0`) and writing.
+void FinishImport(FtraceGpuMapper& mapper, core::store::TraceWriter& writer,
+                  const ImportOptions& options, Clock::time_point t0, FtraceImportStats& stats) {
+  if (options.progress) options.progress(0.6);
+  auto t1 = Clock::now();
+  mapper.Finish();
+  WriteCounts(mapper.counts(), writer);
+  stats.read_seconds = std::chrono::duration<double>(t1 - t0).count();
+  stats.write_seconds = Seconds(t1);
+  stats.records_written = writer.events_written();
+}
+
+}  // namespace
+
+FtraceImportStats ImportTraceDat(std::string_view bytes, const std::string& label,
+                                 core::store::TraceWriter& writer, const ImportOptions& options) {
+  FtraceImportStats stats;
+  stats.input_bytes = bytes.size();
+  auto t0 = Clock::now();
+  FtraceGpuMapper mapper(writer);
+  TraceDatInfo info = ReadTraceDat(
+      bytes, label,
+      [&](const FtraceEvent& e) {
+        mapper.Map(e);
+        ++stats.events;
+      },
+      [&](const TraceDatInfo& header) { mapper.SetTgids(header.tgids); });
+  writer.SetMeta("source", "ftrace-dat");
+  writer.SetMeta("source_file", label);
+  writer.SetMeta("clock", info.clock.empty() ? "local (the file does not name its clock)"
+                                             : info.clock);
+  writer.SetMeta("processors", std::to_string(info.cpus));
+  writer.SetMeta("trace_dat_version", info.version);
+  if (!info.uname.empty()) writer.SetMeta("uname", info.uname);
+  if (info.tgid_table_option) {
+    writer.CountProblem("ftrace_dat_tgid_option", Severity::kInfo,
+                        "option 8 holds a `pid tgid` table (patched trace-cmd, gpuvis) instead "
+                        "of a CPU count: read as the thread-to-process table",
+                        info.tgids.size());
+  }
+  if (info.unknown_event_records) {
+    writer.CountProblem("ftrace_dat_unknown_event", Severity::kError,
+                        "records whose event id has no format in the file (skipped)",
+                        info.unknown_event_records);
+  }
+  FinishImport(mapper, writer, options, t0, stats);
+  return stats;
+}
+
+FtraceImportStats ImportFtraceText(std::string_view text, const std::string& label,
+                                   core::store::TraceWriter& writer, const ImportOptions& options) {
+  FtraceImportStats stats;
+  stats.input_bytes = text.size();
+  auto t0 = Clock::now();
+  // Pass 1: where each event line is and its time; file order is kept unless the lines are not
+  // in time order (per-CPU trace_pipe dumps), then they are mapped in (stable) time order.
+  struct LineRef {
+    int64_t ts;
+    uint64_t number;
+  };
+  std::vector<LineRef> lines;
+  uint64_t bad = 0;
+  std::string first_bad;
+  TextScanCounts counts = ScanFtraceText(
+      text,
+      [&](const FtraceEvent& e) {
+        lines.push_back({e.ts_ns, e.place});
+      },
+      [&](uint64_t number, std::string_view line) {
+        ++bad;
+        if (first_bad.empty()) {
+          first_bad = fmt::format("{}: line {}: {}", label, number,
+                                  line.substr(0, std::min<size_t>(line.size(), 80)));
+        }
+      },
+      /*with_fields=*/false);
+  if (lines.empty()) {
+    throw core::Error(fmt::format(
+        "{}: no ftrace event lines (TASK-PID [CPU] SECONDS: EVENT: DETAILS){}", label,
+        first_bad.empty() ? std::string() : "; first line that is not one: " + first_bad));
+  }
+  if (!counts.sorted) {
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const LineRef& a, const LineRef& b) { return a.ts < b.ts; });
+  }
+  FtraceGpuMapper mapper(writer);
+  // Pass 2 over the event lines (line numbers locate them).
+  std::vector<size_t> line_start;
+  line_start.reserve(counts.lines + 16);
+  {
+    size_t pos = 0;
+    line_start.push_back(0);  // line numbers are 1-based
+    while (pos < text.size()) {
+      line_start.push_back(pos);
+      const size_t end = text.find('\n', pos);
+      if (end == std::string_view::npos) break;
+      pos = end + 1;
+    }
+  }
+  FtraceEvent e;
+  e.fields.reserve(16);
+  for (const LineRef& ref : lines) {
+    const size_t start = line_start[ref.number];
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (!ParseFtraceLine(line, e)) continue;
+    e.place = ref.number;
+    mapper.Map(e);
+  }
+  stats.events = lines.size();
+  stats.bad_lines = bad;
+  writer.SetMeta("source", "ftrace-text");
+  writer.SetMeta("source_file", label);
+  writer.SetMeta("clock", counts.clock.empty() ? "local (the text does not name its clock)"
+                                               : std::string(counts.clock));
+  if (bad) {
+    writer.CountProblem("ftrace_bad_line", Severity::kError,
+                        "text lines that are not ftrace event lines (skipped)", bad, first_bad);
+  }
+  FinishImport(mapper, writer, options, t0, stats);
+  return stats;
+}
+
+}  // namespace importers::ftrace

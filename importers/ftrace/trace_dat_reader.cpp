@@ -1,0 +1,357 @@
+#include "importers/ftrace/trace_dat_reader.h"
+
+#include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <event-parse.h>
+#include <fmt/format.h>
+
+#include "core/model/error.h"
+
+// libtracecmd's reading API. Its header (trace-cmd.h) pulls in tracefs.h, which does not compile
+// as C++, so the functions used here are declared as the library exports them.
+extern "C" {
+struct tracecmd_input;
+enum { TRACECMD_FL_LOAD_NO_PLUGINS = 1 << 0, TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS = 1 << 1 };
+struct tracecmd_input* tracecmd_open_fd(int fd, int flags);
+void tracecmd_close(struct tracecmd_input* handle);
+struct tep_handle* tracecmd_get_tep(struct tracecmd_input* handle);
+int tracecmd_iterate_events(struct tracecmd_input* handle, cpu_set_t* cpus, int cpu_size,
+                            int (*callback)(struct tracecmd_input* handle, struct tep_record*,
+                                            int, void*),
+                            void* callback_data);
+void tracecmd_set_loglevel(enum tep_loglevel level);
+int tracecmd_cpus(struct tracecmd_input* handle);
+}
+
+namespace importers::ftrace {
+namespace {
+
+constexpr char kMagic[] = "\x17\x08\x44tracing";
+constexpr uint16_t kOptionTraceClock = 4;
+constexpr uint16_t kOptionUname = 5;
+constexpr uint16_t kOptionCpuCount = 8;
+constexpr uint16_t kOptionRenamed = 0x7ffe;  // an id libtracecmd does not know: skipped by size
+
+// Walks the length-prefixed sections of a version 6 header.
+class HeaderWalk {
+ public:
+  HeaderWalk(std::string_view bytes, const std::string& label) : m_bytes(bytes), m_label(label) {}
+
+  size_t pos() const { return m_pos; }
+  void Need(uint64_t count, std::string_view what) {
+    if (count > m_bytes.size() || m_pos > m_bytes.size() - count) {
+      throw core::Error(fmt::format(
+          "{}: truncated trace-cmd .dat: {} needs {} bytes at byte offset {}, but the file ends "
+          "at byte {}",
+          m_label, what, count, m_pos, m_bytes.size()));
+    }
+  }
+  uint64_t Number(int size, std::string_view what) {
+    Need(static_cast<uint64_t>(size), what);
+    uint64_t v = 0;
+    for (int i = 0; i < size; ++i) {
+      const auto byte = static_cast<uint8_t>(m_bytes[m_pos + (m_big ? i : size - 1 - i)]);
+      v = (v << 8) | byte;
+    }
+    m_pos += static_cast<size_t>(size);
+    return v;
+  }
+  std::string_view String(std::string_view what) {
+    const size_t end = m_bytes.find('\0', m_pos);
+    if (end == std::string_view::npos) Need(m_bytes.size() - m_pos + 1, what);
+    std::string_view s = m_bytes.substr(m_pos, end - m_pos);
+    m_pos = end + 1;
+    return s;
+  }
+  std::string_view Take(uint64_t count, std::string_view what) {
+    Need(count, what);
+    std::string_view s = m_bytes.substr(m_pos, count);
+    m_pos += count;
+    return s;
+  }
+  void Expect(std::string_view tag, std::string_view what) {
+    std::string_view got = Take(tag.size(), what);
+    if (got != tag) {
+      throw core::Error(fmt::format("{}: damaged trace-cmd .dat: expected the {} tag at byte "
+                                    "offset {}",
+                                    m_label, what, m_pos - tag.size()));
+    }
+  }
+  void set_big_endian(bool big) { m_big = big; }
+
+ private:
+  std::string_view m_bytes;
+  const std::string& m_label;
+  size_t m_pos = 0;
+  bool m_big = false;
+};
+
+struct OptionPatch {
+  size_t id_offset = 0;  // where the option id (u16) of the tgid table is
+};
+
+void ParseTgids(std::string_view text, std::unordered_map<int32_t, int32_t>& out) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    int32_t pid = 0, tgid = 0;
+    if (std::sscanf(std::string(line).c_str(), "%d %d", &pid, &tgid) == 2) out[pid] = tgid;
+  }
+}
+
+// Checks a version 6 file's sections and reads its options; returns the offsets of option ids
+// to rename in the copy handed to libtracecmd.
+std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string& label,
+                                      TraceDatInfo& info) {
+  HeaderWalk w(bytes, label);
+  w.Take(10, "magic");
+  w.String("version");
+  const uint64_t endian = w.Number(1, "endianness byte");
+  w.set_big_endian(endian != 0);
+  w.Number(1, "long size");
+  w.Number(4, "page size");
+  w.Expect(std::string_view("header_page\0", 12), "header_page");
+  w.Take(w.Number(8, "header_page size"), "header_page format");
+  w.Expect(std::string_view("header_event\0", 13), "header_event");
+  w.Take(w.Number(8, "header_event size"), "header_event format");
+  const uint64_t ftrace_formats = w.Number(4, "ftrace format count");
+  for (uint64_t i = 0; i < ftrace_formats; ++i) {
+    w.Take(w.Number(8, "ftrace format size"), "ftrace format");
+  }
+  const uint64_t systems = w.Number(4, "event system count");
+  for (uint64_t s = 0; s < systems; ++s) {
+    w.String("event system name");
+    const uint64_t count = w.Number(4, "event format count");
+    for (uint64_t i = 0; i < count; ++i) w.Take(w.Number(8, "event format size"), "event format");
+  }
+  w.Take(w.Number(4, "kallsyms size"), "kallsyms");
+  w.Take(w.Number(4, "printk formats size"), "printk formats");
+  w.Take(w.Number(8, "saved cmdlines size"), "saved cmdlines");
+  const uint64_t cpus = w.Number(4, "CPU count");
+  info.cpus = static_cast<int>(cpus);
+  std::vector<OptionPatch> patches;
+  std::string_view section = w.Take(10, "section tag");
+  if (section == std::string_view("options  \0", 10)) {
+    while (true) {
+      const size_t id_offset = w.pos();
+      const auto id = static_cast<uint16_t>(w.Number(2, "option id"));
+      if (id == 0) break;
+      const uint64_t size = w.Number(4, "option size");
+      std::string_view data = w.Take(size, fmt::format("option {}", id));
+      if (id == kOptionTraceClock) {
+        // "[local] global counter ...": the clock in brackets, or the whole text.
+        const size_t open = data.find('['), close = data.find(']');
+        std::string_view clock = data;
+        if (open != std::string_view::npos && close != std::string_view::npos && close > open) {
+          clock = data.substr(open + 1, close - open - 1);
+        }
+        while (!clock.empty() && (clock.back() == '\0' || clock.back() == '\n')) {
+          clock.remove_suffix(1);
+        }
+        info.clock = std::string(clock);
+      } else if (id == kOptionUname) {
+        info.uname = std::string(data.substr(0, data.find('\0')));
+      } else if (id == kOptionCpuCount && size > 8) {
+        info.tgid_table_option = true;
+        ParseTgids(data, info.tgids);
+        patches.push_back({id_offset});
+      }
+    }
+    section = w.Take(10, "section tag");
+  }
+  if (section == std::string_view("flyrecord\0", 10)) {
+    for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
+      const uint64_t offset = w.Number(8, "CPU data offset");
+      const uint64_t size = w.Number(8, "CPU data size");
+      if (offset > bytes.size() || size > bytes.size() - offset) {
+        throw core::Error(fmt::format(
+            "{}: truncated trace-cmd .dat: CPU {}'s ring-buffer data runs from byte offset {} "
+            "to {}, but the file ends at byte {}",
+            label, cpu, offset, offset + size, bytes.size()));
+      }
+    }
+  } else if (section != std::string_view("latency  \0", 10)) {
+    throw core::Error(fmt::format(
+        "{}: damaged trace-cmd .dat: no flyrecord or latency section at byte offset {}", label,
+        w.pos() - 10));
+  }
+  return patches;
+}
+
+struct ReadContext {
+  const std::function<void(const FtraceEvent&)>* on_event;
+  TraceDatInfo* info;
+  FtraceEvent event;
+  std::vector<std::string> numbers;  // text of numeric fields of the current record
+};
+
+std::string_view FieldString(const tep_format_field* f, const tep_record* r, tep_handle* tep) {
+  const char* data = static_cast<const char*>(r->data);
+  size_t offset = static_cast<size_t>(f->offset);
+  size_t length = static_cast<size_t>(f->size);
+  if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+    const uint64_t loc = tep_read_number(tep, data + offset, f->size);
+    offset = loc & 0xffff;
+    length = (loc >> 16) & 0xffff;
+    if (f->flags & TEP_FIELD_IS_RELATIVE) offset += static_cast<size_t>(f->offset + f->size);
+  } else if (length == 0) {
+    length = r->size > static_cast<int>(offset) ? static_cast<size_t>(r->size) - offset : 0;
+  }
+  if (offset > static_cast<size_t>(r->size)) return {};
+  length = std::min(length, static_cast<size_t>(r->size) - offset);
+  std::string_view s(data + offset, length);
+  const size_t nul = s.find('\0');
+  if (nul != std::string_view::npos) s = s.substr(0, nul);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.remove_suffix(1);
+  return s;
+}
+
+int OnRecord(tracecmd_input* handle, tep_record* record, int /*cpu*/, void* data) {
+  auto& ctx = *static_cast<ReadContext*>(data);
+  tep_handle* tep = tracecmd_get_tep(handle);
+  ++ctx.info->records;
+  tep_event* event = tep_find_event_by_record(tep, record);
+  if (!event) {
+    ++ctx.info->unknown_event_records;
+    return 0;
+  }
+  FtraceEvent& e = ctx.event;
+  e.ts_ns = static_cast<int64_t>(record->ts);
+  e.cpu = record->cpu;
+  e.pid = tep_data_pid(tep, record);
+  auto tgid = ctx.info->tgids.find(e.pid);
+  e.tgid = tgid != ctx.info->tgids.end() ? tgid->second : -1;
+  const char* comm = tep_data_comm_from_pid(tep, e.pid);
+  e.comm = comm && std::strcmp(comm, "<...>") != 0 ? std::string_view(comm) : std::string_view();
+  e.name = event->name;
+  e.details = {};
+  e.place = record->offset;
+  e.fields.clear();
+  size_t n = 0;
+  for (tep_format_field* f = event->format.fields; f; f = f->next) ++n;
+  if (ctx.numbers.size() < n) ctx.numbers.resize(n);
+  size_t i = 0;
+  for (tep_format_field* f = event->format.fields; f; f = f->next, ++i) {
+    std::string_view text;
+    if (f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) {
+      text = FieldString(f, record, tep);
+    } else if (f->flags & TEP_FIELD_IS_ARRAY) {
+      continue;
+    } else {
+      if (f->offset + f->size > record->size) continue;
+      uint64_t v = tep_read_number(tep, static_cast<const char*>(record->data) + f->offset, f->size);
+      if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+        const int shift = 64 - 8 * f->size;
+        ctx.numbers[i] = std::to_string(static_cast<int64_t>(v << shift) >> shift);
+      } else if (f->flags & TEP_FIELD_IS_SIGNED) {
+        ctx.numbers[i] = std::to_string(static_cast<int64_t>(v));
+      } else {
+        ctx.numbers[i] = std::to_string(v);
+      }
+      text = ctx.numbers[i];
+    }
+    e.fields.push_back({f->name, text});
+  }
+  if (e.name == "print") {
+    if (auto buf = e.Text("buf")) e.details = *buf;
+  }
+  (*ctx.on_event)(e);
+  return 0;
+}
+
+struct Handle {
+  tracecmd_input* input = nullptr;
+  ~Handle() {
+    if (input) tracecmd_close(input);  // closes the memory file too
+  }
+};
+
+}  // namespace
+
+bool LooksLikeTraceDat(std::string_view prefix) {
+  return prefix.size() >= 10 && std::memcmp(prefix.data(), kMagic, 10) == 0;
+}
+
+TraceDatInfo ReadTraceDat(std::string_view bytes, const std::string& label,
+                          const std::function<void(const FtraceEvent&)>& on_event,
+                          const std::function<void(const TraceDatInfo&)>& on_header) {
+  TraceDatInfo info;
+  if (!LooksLikeTraceDat(bytes)) {
+    throw core::Error(fmt::format("{}: not a trace-cmd .dat file (no 17 08 44 'tracing' magic "
+                                  "at byte offset 0)",
+                                  label));
+  }
+  {
+    const size_t end = bytes.find('\0', 10);
+    if (end == std::string_view::npos || end > 16) {
+      throw core::Error(fmt::format("{}: truncated trace-cmd .dat: no version string at byte "
+                                    "offset 10",
+                                    label));
+    }
+    info.version = std::string(bytes.substr(10, end - 10));
+  }
+  std::vector<OptionPatch> patches;
+  if (info.version == "6") patches = WalkVersion6(bytes, label, info);
+
+  const int fd = memfd_create("fencescope-trace.dat", MFD_CLOEXEC);
+  if (fd < 0) {
+    throw core::Error(fmt::format("{}: cannot create a memory file for libtracecmd: {}", label,
+                                  std::strerror(errno)));
+  }
+  size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n <= 0) {
+      ::close(fd);
+      throw core::Error(fmt::format("{}: cannot fill a memory file for libtracecmd: {}", label,
+                                    std::strerror(errno)));
+    }
+    written += static_cast<size_t>(n);
+  }
+  for (const OptionPatch& patch : patches) {
+    // The id is little- or big-endian like the file; 0x7ffe reads the same both ways only
+    // when written per the file's order.
+    unsigned char id[2];
+    const bool big = bytes[10 + info.version.size() + 1] != 0;
+    id[big ? 0 : 1] = kOptionRenamed >> 8;
+    id[big ? 1 : 0] = kOptionRenamed & 0xff;
+    if (::pwrite(fd, id, 2, static_cast<off_t>(patch.id_offset)) != 2) {
+      ::close(fd);
+      throw core::Error(fmt::format("{}: cannot patch the memory file for libtracecmd", label));
+    }
+  }
+  ::lseek(fd, 0, SEEK_SET);
+  tracecmd_set_loglevel(TEP_LOG_NONE);
+  Handle handle;
+  handle.input = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
+                                          TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+  if (!handle.input) {
+    ::close(fd);
+    throw core::Error(fmt::format(
+        "{}: libtracecmd could not read this trace-cmd .dat (version {}): its headers, event "
+        "formats or CPU data are damaged or of an unsupported layout",
+        label, info.version));
+  }
+  if (info.cpus == 0) info.cpus = tracecmd_cpus(handle.input);
+  if (on_header) on_header(info);
+  ReadContext ctx{&on_event, &info, {}, {}};
+  ctx.event.fields.reserve(16);
+  if (tracecmd_iterate_events(handle.input, nullptr, 0, OnRecord, &ctx) < 0) {
+    throw core::Error(fmt::format("{}: libtracecmd failed while reading the CPU buffers after "
+                                  "{} records",
+                                  label, info.records));
+  }
+  return info;
+}
+
+}  // namespace importers::ftrace

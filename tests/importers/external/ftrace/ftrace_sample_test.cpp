@@ -1,0 +1,226 @@
+// The ftrace importers on the gpuvis Linux capture: ../shared/traces/external/gpuvis/
+// amdgpu_trace.zip (a trace-cmd .dat, kernel 4.11, amdgpu) and its `trace-cmd report` text
+// (gpuvis/derived/amdgpu.dat.trace-cmd-report.txt.gz).
+//
+// Expected figures come from report_counts.py (next to this file), run here on the report text:
+// it counts event lines, jobs per ring by (context, seqno), CPU submits and vblanks with
+// regular expressions and nothing of fencescope. Both the .dat and the text are compared with
+// them, and with each other through `fencescope query`.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/store/query.h"
+#include "importers/common/compressed_input.h"
+#include "tests/support/test_support.h"
+
+using test_support::Quote;
+using test_support::RunFencescope;
+using test_support::ScratchDir;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path SampleDat() { return test_support::SharedDir() / "traces/external/gpuvis/amdgpu_trace.zip"; }
+fs::path SampleText() {
+  return test_support::SharedDir() /
+         "traces/external/gpuvis/derived/amdgpu.dat.trace-cmd-report.txt.gz";
+}
+
+std::map<std::string, int64_t> ScriptCounts() {
+  const fs::path script =
+      test_support::SourceDir() / "tests/importers/external/ftrace/report_counts.py";
+  auto run = test_support::RunCommand("python3 " + Quote(script) + " " + Quote(SampleText()));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  std::map<std::string, int64_t> out;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t tab = line.find('\t');
+    if (tab != std::string::npos) out[line.substr(0, tab)] = std::stoll(line.substr(tab + 1));
+  }
+  return out;
+}
+
+// key -> count from a two-column query (key, count).
+std::map<std::string, int64_t> Counts(const fs::path& db, const std::string& sql) {
+  std::map<std::string, int64_t> out;
+  auto r = core::store::RunQuery(db, sql);
+  for (const auto& row : r.rows) out[row[0]] = std::stoll(row[1]);
+  return out;
+}
+
+// Figures of the script's kind `prefix` ("started ", "vblank crtc "), keyed by what follows.
+std::map<std::string, int64_t> Expected(const std::map<std::string, int64_t>& all,
+                                        const std::string& prefix) {
+  std::map<std::string, int64_t> out;
+  for (const auto& [key, count] : all) {
+    if (key.rfind(prefix, 0) == 0) out[key.substr(prefix.size())] = count;
+  }
+  return out;
+}
+
+std::string PerQueue(const std::string& view, const std::string& where = "1") {
+  return "SELECT s.value, count(*) FROM " + view +
+         " v JOIN queues q ON q.id = v.queue_id JOIN strings s ON s.id = q.name_sid WHERE " +
+         where + " GROUP BY 1";
+}
+
+class FtraceSample : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    s_dir = new ScratchDir();
+    s_expected = new std::map<std::string, int64_t>(ScriptCounts());
+    for (const auto& [input, db] : {std::pair{SampleDat(), "dat.db"}, {SampleText(), "text.db"}}) {
+      auto r = RunFencescope("import " + Quote(input) + " -o " + Quote(*s_dir / db));
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+  }
+  static void TearDownTestSuite() {
+    delete s_expected;
+    delete s_dir;
+  }
+  static fs::path Db(const char* name) { return *s_dir / name; }
+
+  void ExpectScriptFigures(const fs::path& db) {
+    SCOPED_TRACE(db.filename().string());
+    const auto& all = *s_expected;
+    ASSERT_FALSE(all.empty()) << "report_counts.py gave nothing";
+    EXPECT_EQ(Counts(db, "SELECT substr(name, 14), count FROM import_problems "
+                         "WHERE name LIKE 'ftrace_event %'"),
+              Expected(all, "events "));
+    EXPECT_EQ(Counts(db, PerQueue("packet_submitted")), Expected(all, "submitted "));
+    EXPECT_EQ(Counts(db, PerQueue("packet_started")), Expected(all, "started "));
+    EXPECT_EQ(Counts(db, PerQueue("packet_completed")), Expected(all, "completed "));
+    // CPU submits: jobs submitted by a thread (amdgpu_cs_ioctl), and those seen running.
+    EXPECT_EQ(Counts(db, PerQueue("packet_submitted", "v.thread_id > 0")),
+              Expected(all, "cpu_submits "));
+    EXPECT_EQ(Counts(db, PerQueue("packet_submitted", "v.thread_id > 0 AND v.packet_id IN "
+                                                      "(SELECT packet_id FROM packet_started)")),
+              Expected(all, "cpu_submits_run "));
+    EXPECT_EQ(Counts(db, PerQueue("fence_signal_executed")), Expected(all, "signals "));
+    EXPECT_EQ(Counts(db, "SELECT substr(s.value, 13, length(s.value) - 13), count(*) "
+                         "FROM marker m JOIN strings s ON s.id = m.name_sid "
+                         "WHERE m.marker_type = 1 GROUP BY 1"),
+              Expected(all, "vblank crtc "));
+  }
+
+  static ScratchDir* s_dir;
+  static std::map<std::string, int64_t>* s_expected;
+};
+ScratchDir* FtraceSample::s_dir = nullptr;
+std::map<std::string, int64_t>* FtraceSample::s_expected = nullptr;
+
+}  // namespace
+
+TEST_F(FtraceSample, DatMatchesTheReportScript) { ExpectScriptFigures(Db("dat.db")); }
+
+TEST_F(FtraceSample, ReportTextMatchesTheReportScript) { ExpectScriptFigures(Db("text.db")); }
+
+TEST_F(FtraceSample, ScriptFiguresAgreeWithTheGuide) {
+  // shared/guide/trace-formats.md 3.3: cs_ioctl -> sched_run_job linked 665 of 755; crtc 0 and 1.
+  const auto& all = *s_expected;
+  EXPECT_EQ(all.at("cpu_submits gfx"), 755);
+  EXPECT_EQ(all.at("cpu_submits_run gfx"), 665);
+  EXPECT_EQ(all.at("events amdgpu_sched_run_job"), 693);
+  EXPECT_EQ(Expected(all, "vblank crtc ").size(), 2u);
+}
+
+TEST_F(FtraceSample, DatAndReportTextGiveTheSameTrace) {
+  const std::string per_kind_and_queue =
+      "SELECT k.name || ' ' || coalesce(s.value, '-'), count(*) FROM events e "
+      "JOIN event_kinds k ON k.id = e.kind LEFT JOIN queues q ON q.id = e.queue_id "
+      "LEFT JOIN strings s ON s.id = q.name_sid GROUP BY 1";
+  const auto dat = Counts(Db("dat.db"), per_kind_and_queue);
+  EXPECT_EQ(dat, Counts(Db("text.db"), per_kind_and_queue));
+  EXPECT_EQ(dat.at("packet_started gfx"), 669);
+  // Through the CLI too, as a user would compare them.
+  const std::string sql = " \"SELECT kind, queue_id, count(*) FROM events GROUP BY 1, 2\"";
+  auto a = RunFencescope("query --csv " + Quote(Db("dat.db")) + sql);
+  auto b = RunFencescope("query --csv " + Quote(Db("text.db")) + sql);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST_F(FtraceSample, DatHeadersGiveCpusKernelAndTgids) {
+  auto r = core::store::RunQuery(Db("dat.db"), "SELECT value FROM meta WHERE key = 'processors'");
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0][0], "4");
+  r = core::store::RunQuery(Db("dat.db"), "SELECT value FROM meta WHERE key = 'uname'");
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_NE(r.rows[0][0].find("4.11.0"), std::string::npos);
+  // The patched trace-cmd's pid/tgid option: threads grouped into fewer processes.
+  r = core::store::RunQuery(Db("dat.db"),
+                            "SELECT (SELECT count(*) FROM threads) > (SELECT count(*) FROM "
+                            "processes), (SELECT count FROM import_problems WHERE name = "
+                            "'ftrace_dat_tgid_option') > 0");
+  EXPECT_EQ(r.rows[0][0], "1");
+  EXPECT_EQ(r.rows[0][1], "1");
+}
+
+TEST_F(FtraceSample, ReportRunsOnTheImportedCapture) {
+  auto r = RunFencescope("report " + Quote(Db("dat.db")) + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"gfx\""), std::string::npos);
+}
+
+TEST(FtraceSampleDamaged, TruncatedDatNamesTheFileAndTheByte) {
+  ScratchDir dir;
+  const fs::path dat = dir / "amdgpu.dat";
+  {
+    const importers::DecodedInput member = importers::ReadInput(SampleDat());
+    std::ofstream out(dat, std::ios::binary);
+    out.write(member.bytes.data(), static_cast<std::streamsize>(member.bytes.size()));
+  }
+  const auto size = fs::file_size(dat);
+  ASSERT_EQ(size, 9469952u);
+  struct Cut {
+    uint64_t bytes;
+    const char* says;
+  };
+  // 3,000 bytes end inside the ftrace formats; the last CPU's data runs to the end of the file.
+  for (const Cut& cut : {Cut{3000, "ftrace format needs 733 bytes at byte offset 2909"},
+                         Cut{size - 4096, "ring-buffer data"}}) {
+    SCOPED_TRACE(cut.bytes);
+    const fs::path cut_file = dir / ("cut-" + std::to_string(cut.bytes) + ".dat");
+    fs::copy_file(dat, cut_file, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut_file, cut.bytes);
+    auto run = RunFencescope("import " + Quote(cut_file) + " -o " + Quote(dir / "cut.db"));
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_NE(run.err.find(cut_file.filename().string()), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("truncated"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("byte offset"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(cut.says), std::string::npos) << run.err;
+    EXPECT_FALSE(fs::exists(dir / "cut.db"));
+  }
+}
+
+// Perfetto's systrace samples (../shared/traces/external/perfetto), figures read off their lines.
+TEST(FtraceSystrace, ContinuationLinesAreBrokenLinesAndNamesComeFromSchedSwitch) {
+  ScratchDir dir;
+  const fs::path perfetto = test_support::SharedDir() / "traces/external/perfetto";
+  // bad_print.systrace: lines 2 and 3 continue line 1's event; lines 4 and 5 are atrace
+  // markers of surfaceflinger.
+  auto r = RunFencescope("import " + Quote(perfetto / "bad_print.systrace") + " -o " +
+                         Quote(dir / "bad.db"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = core::store::RunQuery(dir / "bad.db",
+                                    "SELECT count, first_place FROM import_problems "
+                                    "WHERE name = 'ftrace_bad_line'")
+                  .rows;
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0], "2");
+  EXPECT_NE(rows[0][1].find("line 2: some = 000"), std::string::npos) << rows[0][1];
+  EXPECT_EQ(Counts(dir / "bad.db", "SELECT s.value, count(*) FROM marker m JOIN strings s ON "
+                                   "s.id = m.name_sid GROUP BY 1"),
+            (std::map<std::string, int64_t>{{"B|598|some event", 1}, {"E|598", 1}}));
+  // unknown_thread_name.systrace: `<...>-19999` is named by the sched_switch before it.
+  r = RunFencescope("import " + Quote(perfetto / "unknown_thread_name.systrace") + " -o " +
+                    Quote(dir / "names.db"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Counts(dir / "names.db", "SELECT s.value, t.tid FROM threads t JOIN strings s ON "
+                                     "s.id = t.name_sid"),
+            (std::map<std::string, int64_t>{{"real_name", 19999}}));
+}

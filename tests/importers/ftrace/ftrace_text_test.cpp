@@ -1,0 +1,271 @@
+// The ftrace text importer on small hand-written traces (data/): every expected figure below is
+// counted by hand from the fixture's lines, as the comments say.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/model/error.h"
+#include "core/store/query.h"
+#include "importers/ftrace/ftrace_text_reader.h"
+#include "importers/import_file.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using importers::ftrace::FtraceEvent;
+using importers::ftrace::ParseFtraceLine;
+using test_support::ScratchDir;
+
+fs::path Fixture(const std::string& name) {
+  return test_support::SourceDir() / "tests/importers/ftrace/data" / name;
+}
+
+std::vector<std::vector<std::string>> Rows(const fs::path& db, const std::string& sql) {
+  return core::store::RunQuery(db, sql).rows;
+}
+std::string Cell(const fs::path& db, const std::string& sql) {
+  auto rows = Rows(db, sql);
+  if (rows.empty() || rows[0].empty()) return "<none>";
+  return rows[0][0];
+}
+
+class Imported {
+ public:
+  explicit Imported(const std::string& fixture) : m_db(m_dir / "trace.db") {
+    importers::ImportFile(Fixture(fixture), m_db);
+  }
+  std::string Q(const std::string& sql) const { return Cell(m_db, sql); }
+  std::vector<std::vector<std::string>> R(const std::string& sql) const { return Rows(m_db, sql); }
+  const fs::path& db() const { return m_db; }
+
+ private:
+  ScratchDir m_dir;
+  fs::path m_db;
+};
+
+std::string PerQueue(const std::string& view) {
+  return "SELECT group_concat(n || ':' || c, ' ') FROM (SELECT s.value AS n, count(*) AS c FROM " +
+         view + " v JOIN queues q ON q.id = v.queue_id JOIN strings s ON s.id = q.name_sid "
+                "GROUP BY 1 ORDER BY 1)";
+}
+
+}  // namespace
+
+TEST(FtraceLine, TraceCmdReportWithSchedPlugin) {
+  FtraceEvent e;
+  ASSERT_TRUE(ParseFtraceLine(
+      "           steam-25475 [003] 630659.115986: sched_switch:         steam:25475 [120] S "
+      "==> swapper/3:0 [120]",
+      e));
+  EXPECT_EQ(e.comm, "steam");
+  EXPECT_EQ(e.pid, 25475);
+  EXPECT_EQ(e.tgid, -1);
+  EXPECT_EQ(e.cpu, 3);
+  EXPECT_EQ(e.ts_ns, 630659115986000);
+  EXPECT_EQ(e.name, "sched_switch");
+  EXPECT_EQ(e.Text("prev_comm").value_or(""), "steam");
+  EXPECT_EQ(e.Number("prev_pid").value_or(1), 25475u);
+  EXPECT_EQ(e.Text("prev_state").value_or(""), "S");
+  EXPECT_EQ(e.Text("next_comm").value_or(""), "swapper/3");
+  EXPECT_EQ(e.Number("next_pid").value_or(1), 0u);
+  // A comm holding ':' keeps it; the pid is after the last one.
+  ASSERT_TRUE(ParseFtraceLine(
+      " CIPCServer::Thr-20388 [003] 630659.120964: sched_switch: CIPCServer::Thr:20388 [120] S "
+      "==> swapper/3:0 [120]",
+      e));
+  EXPECT_EQ(e.comm, "CIPCServer::Thr");
+  EXPECT_EQ(e.Text("prev_comm").value_or(""), "CIPCServer::Thr");
+}
+
+TEST(FtraceLine, TgidColumnFlagsAndUnknownNames) {
+  FtraceEvent e;
+  // TGID column, 5-character flags, a comm with dashes and spaces, 9 decimals.
+  ASSERT_TRUE(ParseFtraceLine(
+      "  Chrome IO-thread-1234  ( 1000) [001] d..3. 5.000000001: dma_fence_signaled: "
+      "driver=i915 timeline=rcs0 context=7 seqno=9",
+      e));
+  EXPECT_EQ(e.comm, "Chrome IO-thread");
+  EXPECT_EQ(e.pid, 1234);
+  EXPECT_EQ(e.tgid, 1000);
+  EXPECT_EQ(e.ts_ns, 5'000'000'001);
+  EXPECT_EQ(e.Text("timeline").value_or(""), "rcs0");
+  EXPECT_EQ(e.Number("seqno").value_or(0), 9u);
+  // Unknown TGID, 4-character flags, `<...>`.
+  ASSERT_TRUE(ParseFtraceLine(
+      "           <...>-19999 (-----) [001] d..3  1234.000002: sched_wake_idle_without_ipi: "
+      "cpu=2",
+      e));
+  EXPECT_TRUE(e.comm.empty());
+  EXPECT_EQ(e.pid, 19999);
+  EXPECT_EQ(e.tgid, -1);
+  // Kernels before 3.3: no flags.
+  ASSERT_TRUE(ParseFtraceLine(
+      "     kworker/0:0-13696 [000] 50260.647590: sched_wakeup: comm=mmcqd/0 pid=95 prio=120 "
+      "success=1 target_cpu=000",
+      e));
+  EXPECT_EQ(e.comm, "kworker/0:0");
+  EXPECT_EQ(e.Number("pid").value_or(0), 95u);
+  // print: the ip before the text is dropped.
+  ASSERT_TRUE(ParseFtraceLine(
+      "    RenderThread-25155 [003] 630659.131089: print:                0xffffffffabf5a467: "
+      "[Compositor] Present() Begin",
+      e));
+  EXPECT_EQ(e.details, "[Compositor] Present() Begin");
+  for (const char* bad : {"some = 000, other = 0x4", "   Xorg-900   [00",
+                          "   Xorg-900   [000] 400.00x300: dma_fence_emit: driver=amdgpu",
+                          "# tracer: nop"}) {
+    EXPECT_FALSE(ParseFtraceLine(bad, e)) << bad;
+  }
+}
+
+TEST(FtraceText, DrmSchedDependencies) {
+  Imported t("drm_sched_deps.txt");
+  // Jobs: sdma0 job 1; gfx jobs 1, 2, 3 (drm_sched_job lines), all from glxgears.
+  EXPECT_EQ(t.Q(PerQueue("packet_submitted")), "gfx:3 sdma0:1");
+  EXPECT_EQ(t.Q("SELECT count(*) FROM packet_submitted WHERE thread_id > 0"), "4");
+  // drm_run_job: sdma0 job 1, gfx jobs 1 and 2; drm_sched_process_job: sdma0 job 1, gfx job 1.
+  EXPECT_EQ(t.Q(PerQueue("packet_started")), "gfx:2 sdma0:1");
+  EXPECT_EQ(t.Q(PerQueue("packet_completed")), "gfx:1 sdma0:1");
+  // Three wait_dep lines, all GPU waits of the gfx ring.
+  EXPECT_EQ(t.Q(PerQueue("fence_wait_queued")), "gfx:3");
+  // Job 1 waits for context 50 seqno 7: released by its signal at 100.001000 on sdma0, the ring
+  // whose job the fence is. Job 2 waits for context 60 (never signalled): unblocked when it runs
+  // at 100.004000, with no signal. Job 3 waits for seqno 5 of context 50, already passed.
+  auto rows = t.R(
+      "SELECT u.ts_ns, u.fence_value, u.released_by_signal_id > 0, u.release_link, "
+      "coalesce(x.queue_id = (SELECT q.id FROM queues q JOIN strings s ON s.id = q.name_sid "
+      "WHERE s.value = 'sdma0'), 0) FROM fence_wait_unblocked u "
+      "LEFT JOIN fence_signal_executed x ON x.signal_id = u.released_by_signal_id "
+      "ORDER BY u.ts_ns");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"100001000000", "7", "1", "1", "1"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"100004000000", "3", "0", "0", "0"}));
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"100005100000", "5", "1", "1", "1"}));
+  // The wait and the signal are on one fence object.
+  EXPECT_EQ(t.Q("SELECT count(DISTINCT fence_id) FROM (SELECT fence_id FROM fence_wait_queued "
+                "WHERE fence_value IN (5, 7) UNION ALL SELECT fence_id FROM "
+                "fence_signal_executed)"),
+            "1");
+  EXPECT_EQ(t.Q("SELECT count(*) FROM import_problems WHERE name = 'ftrace_bad_line'"), "0");
+}
+
+TEST(FtraceText, DmaFenceCpuWaits) {
+  Imported t("dma_fence_cpu_waits.txt");
+  // wait_start: Xorg seqno 10, pid 901 seqno 11, kwin seqno 12; wait_end for the first two.
+  EXPECT_EQ(t.Q("SELECT count(*) FROM cpu_wait_begin"), "3");
+  auto rows = t.R(
+      "SELECT r.fence_value, r.observed_value, r.release_link, s.value FROM cpu_wait_released r "
+      "JOIN threads t ON t.id = r.thread_id JOIN strings s ON s.id = t.name_sid ORDER BY 1");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"10", "10", "1", "Xorg"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"11", "11", "1", "pid 901"}));
+  EXPECT_EQ(t.Q("SELECT fence_value FROM wait_pending_at_end"), "12");
+  // Seqno 10 emitted by Xorg, 11 signalled with no emit before it.
+  EXPECT_EQ(t.Q("SELECT count(*) FROM fence_signal_queued"), "2");
+  EXPECT_EQ(t.Q(PerQueue("fence_signal_executed")), "gfx:2");
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'ftrace_signal_without_emit'"),
+            "1");
+  // sched_switch: Xorg sleeps from 200.000300 to 200.002040, inside its wait
+  // (200.000200 .. 200.002050), then runs until the trace ends (200.005000).
+  rows = t.R(
+      "SELECT c.ts_ns, c.duration_ns, n.value FROM cpu_slice c JOIN strings n ON "
+      "n.id = c.name_sid ORDER BY c.ts_ns");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"200000300000", "1740000", "sleeping"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"200002040000", "2960000", "running"}));
+}
+
+TEST(FtraceText, I915Requests) {
+  Imported t("i915_requests.txt");
+  auto rows = t.R(
+      "SELECT s.value, q.type, a.name FROM queues q JOIN strings s ON s.id = q.name_sid "
+      "JOIN (SELECT a.id, sa.value AS name FROM adapters a JOIN strings sa ON "
+      "sa.id = a.name_sid) a ON a.id = q.adapter_id ORDER BY 1");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"bcs0", "2", "i915"}));  // engine 1:0, copy
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"rcs0", "0", "i915"}));  // engine 0:0, 3d
+  // One request per engine: queued/added (one job), in, out.
+  EXPECT_EQ(t.Q(PerQueue("packet_submitted")), "bcs0:1 rcs0:1");
+  EXPECT_EQ(t.Q("SELECT ts_ns FROM packet_submitted p JOIN queues q ON q.id = p.queue_id "
+                "JOIN strings s ON s.id = q.name_sid WHERE s.value = 'rcs0'"),
+            "300000100000");
+  EXPECT_EQ(t.Q(PerQueue("packet_started")), "bcs0:1 rcs0:1");
+  EXPECT_EQ(t.Q(PerQueue("packet_completed")), "bcs0:1 rcs0:1");
+  EXPECT_EQ(t.Q("SELECT ts_ns FROM packet_completed p JOIN queues q ON q.id = p.queue_id "
+                "JOIN strings s ON s.id = q.name_sid WHERE s.value = 'rcs0'"),
+            "300001000000");
+  // glxgears waits for ctx 20 seqno 5, released after the request's out (its fence signal).
+  EXPECT_EQ(t.Q("SELECT count(*) FROM cpu_wait_begin"), "1");
+  EXPECT_EQ(t.Q("SELECT ts_ns || ' ' || release_link FROM cpu_wait_released"), "300001050000 1");
+  EXPECT_EQ(t.Q(PerQueue("fence_signal_executed")), "bcs0:1 rcs0:1");
+  EXPECT_EQ(t.Q("SELECT s.value FROM marker m JOIN strings s ON s.id = m.name_sid"),
+            "B|3100|frame 1");
+}
+
+TEST(FtraceText, BrokenLinesAreCountedWithTheirLineNumbers) {
+  Imported t("bad_lines.txt");
+  // Lines 3, 5 (timestamp 400.00x300), 6 and 8 (cut off) are not event lines.
+  EXPECT_EQ(t.Q("SELECT count || ' ' || severity FROM import_problems "
+                "WHERE name = 'ftrace_bad_line'"),
+            "4 1");
+  const std::string place =
+      t.Q("SELECT first_place FROM import_problems WHERE name = 'ftrace_bad_line'");
+  EXPECT_NE(place.find("bad_lines.txt: line 3: this is not an ftrace line"), std::string::npos)
+      << place;
+  // Lines 2, 4 and 7 are read: a signal (emitted, executed) and a vblank on crtc 0.
+  EXPECT_EQ(t.Q("SELECT count(*) FROM fence_signal_executed"), "1");
+  EXPECT_EQ(t.Q("SELECT s.value || ' ' || m.marker_type FROM marker m JOIN strings s ON "
+                "s.id = m.name_sid"),
+            "VSync (crtc 0) 1");
+}
+
+TEST(FtraceText, TextWithoutEventLinesIsAnErrorNamingTheFile) {
+  ScratchDir dir;
+  const fs::path input = dir / "empty.trace";
+  {
+    std::ofstream out(input);
+    out << "# tracer: nop\n#\nnot an event line\n";
+  }
+  try {
+    importers::ImportFile(input, dir / "out.db");
+    FAIL() << "imported a text with no event line";
+  } catch (const core::Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("empty.trace"), std::string::npos) << message;
+    EXPECT_NE(message.find("line 3"), std::string::npos) << message;
+  }
+  EXPECT_FALSE(fs::exists(dir / "out.db"));
+}
+
+TEST(FtraceText, SniffedByContentInsideGzip) {
+  ScratchDir dir;
+  const fs::path gz = dir / "capture.bin";
+  auto r = test_support::RunCommand("(gzip -c " +
+                                    test_support::Quote(Fixture("i915_requests.txt")) + " > " +
+                                    test_support::Quote(gz) + ")");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto summary = importers::ImportFile(gz, dir / "out.db");
+  EXPECT_EQ(summary.format, importers::FileFormat::kFtraceText);
+  EXPECT_EQ(summary.container, importers::FileFormat::kGzip);
+}
+
+TEST(FtraceText, XeAndMsmJobs) {
+  Imported t("xe_msm_jobs.txt");
+  // xe: one job on GuC context 7 (create, run, free); msm: submit 42 on ring 0 (submit, flush,
+  // retired) and submit 43 on ring 1 (submitted only).
+  EXPECT_EQ(t.Q(PerQueue("packet_submitted")), "guc 7:1 ring 0:1 ring 1:1");
+  EXPECT_EQ(t.Q(PerQueue("packet_started")), "guc 7:1 ring 0:1");
+  EXPECT_EQ(t.Q(PerQueue("packet_completed")), "guc 7:1 ring 0:1");
+  EXPECT_EQ(t.Q("SELECT group_concat(ts_ns, ' ') FROM (SELECT ts_ns FROM packet_completed "
+                "ORDER BY 1)"),
+            "500001000000 600002000000");
+  EXPECT_EQ(t.Q("SELECT count(*) FROM packet_submitted WHERE thread_id > 0"), "3");
+  EXPECT_EQ(t.Q("SELECT group_concat(n, ' ') FROM (SELECT s.value AS n FROM adapters a "
+                "JOIN strings s ON s.id = a.name_sid ORDER BY 1)"),
+            "0000:03:00.0 msm");
+  // xe_sched_job_exec is read and counted, not mapped.
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'ftrace_not_mapped "
+                "xe_sched_job_exec'"),
+            "1");
+}
