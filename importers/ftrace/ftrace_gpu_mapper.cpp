@@ -83,7 +83,7 @@ uint32_t FtraceGpuMapper::Adapter(std::string_view driver) {
   const std::string_view name = AdapterName(driver);
   auto it = m_adapters.find(name);
   if (it != m_adapters.end()) return it->second;
-  AdapterInfo info;
+  core::model::Adapter info;
   info.name = std::string(name);
   const uint32_t id = m_writer.AddAdapter(info);
   m_adapters.emplace(std::string(name), id);
@@ -95,12 +95,12 @@ FtraceGpuMapper::Queue& FtraceGpuMapper::QueueFor(std::string_view driver, std::
   auto key = std::make_pair(adapter, std::string(ring));
   auto it = m_queues.find(key);
   if (it != m_queues.end()) return it->second;
-  EngineInfo engine;
+  core::model::Engine engine;
   engine.adapter = adapter;
   engine.type = EngineTypeOfRing(ring);
   engine.ordinal = static_cast<uint32_t>(m_queues.size());
   engine.name = std::string(ring);
-  QueueInfo queue;
+  core::model::Queue queue;
   queue.engine = m_writer.AddEngine(engine);
   queue.adapter = adapter;
   queue.type = QueueTypeOf(engine.type);
@@ -124,7 +124,7 @@ uint32_t FtraceGpuMapper::Thread(int32_t pid, int32_t tgid, std::string_view com
   }
   auto process = m_processes.find(tgid);
   if (process == m_processes.end()) {
-    ProcessInfo info;
+    core::model::Process info;
     info.pid = tgid;
     auto leader = m_comms.find(tgid);
     info.name = tgid == pid               ? name
@@ -132,7 +132,7 @@ uint32_t FtraceGpuMapper::Thread(int32_t pid, int32_t tgid, std::string_view com
                                           : fmt::format("pid {}", tgid);
     process = m_processes.emplace(tgid, m_writer.AddProcess(info)).first;
   }
-  ThreadInfo info;
+  core::model::Thread info;
   info.process = process->second;
   info.tid = pid;
   info.kind = pid == 0 ? ThreadKind::kOs : ThreadKind::kApplication;
@@ -151,7 +151,7 @@ FtraceGpuMapper::FenceState& FtraceGpuMapper::Fence(uint64_t context, std::strin
     if (it->second.queue == 0 && !timeline.empty()) it->second.queue = QueueFor(driver, timeline).id;
     return it->second;
   }
-  FenceInfo info;
+  core::model::Fence info;
   info.name = driver.empty() ? fmt::format("fence context {}", context)
                              : fmt::format("{} {} context {}", driver, timeline, context);
   info.kind = FenceKind::kNative;
