@@ -37,6 +37,7 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterStatsCommand(app);
   RegisterReportCommand(app);
   RegisterCompareCommand(app);
+  RegisterCaptureCommand(app);
 }
 
 }  // namespace app::cli
