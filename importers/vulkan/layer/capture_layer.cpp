@@ -312,7 +312,9 @@ struct QueueState {
   std::vector<Slot> slots;
   uint32_t next = 0;    // slot to use next
   uint32_t oldest = 0;  // oldest slot whose results are not read yet
-  std::mutex mutex;     // taken by device-level collection (vkDeviceWaitIdle) and destruction
+  // Guards the slots between a submission on the queue and device-level collection
+  // (vkDeviceWaitIdle); never held across a call into the driver.
+  std::mutex mutex;
 };
 
 void Calibrate(DeviceData& d, bool force) {
@@ -474,7 +476,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit(VkQueue queue, uint32_t count,
   QueueState* q = QueueOf(d, queue);
   if (!q || !Out().active()) return d.QueueSubmit(queue, count, submits, fence);
   const uint64_t now = NowNs();
-  std::lock_guard queue_lock(q->mutex);
+  std::unique_lock queue_lock(q->mutex);
   if (!q->ready) SetupQueue(d, *q);
   Collect(d, *q, false);
   Calibrate(d, false);
@@ -497,6 +499,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit(VkQueue queue, uint32_t count,
     copies[i].pCommandBuffers = list.data();
     timed[i] = true;
   }
+  queue_lock.unlock();
   const VkResult result = d.QueueSubmit(queue, count, copies.data(), fence);
   for (uint32_t i = 0; i < count; ++i) {
     const VkSubmitInfo& s = submits[i];
@@ -536,7 +539,7 @@ VkResult QueueSubmit2Common(PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t cou
   QueueState* q = QueueOf(d, queue);
   if (!q || !Out().active()) return next(queue, count, submits, fence);
   const uint64_t now = NowNs();
-  std::lock_guard queue_lock(q->mutex);
+  std::unique_lock queue_lock(q->mutex);
   if (!q->ready) SetupQueue(d, *q);
   Collect(d, *q, false);
   Calibrate(d, false);
@@ -558,6 +561,7 @@ VkResult QueueSubmit2Common(PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t cou
     copies[i].pCommandBufferInfos = list.data();
     timed[i] = true;
   }
+  queue_lock.unlock();
   const VkResult result = next(queue, count, copies.data(), fence);
   for (uint32_t i = 0; i < count; ++i) {
     const VkSubmitInfo2& s = submits[i];
@@ -789,7 +793,7 @@ VKAPI_ATTR void VKAPI_CALL Layer_DestroyDevice(VkDevice device,
   }
   DeviceData& d = *owned;
   for (auto& [handle, q] : d.queues) {
-    std::lock_guard lock(q->mutex);
+    // No other call can use the device any more.
     if (q->timed) {
       d.QueueWaitIdle(handle);
       Collect(d, *q, true);
