@@ -665,7 +665,6 @@ void FileImporter::BuildEvents() {
   }
 
   // Executed GPU signals, with the value each fence held before.
-  std::map<uint64_t, QueueId> batch_queue;
   for (auto& [handle, f] : m_fences) {
     std::vector<Signal*> order;
     for (Signal& s : f.signals) order.push_back(&s);
@@ -752,6 +751,7 @@ void FileImporter::BuildEvents() {
   for (size_t i = 0; i < waits.size(); ++i) {
     CpuWait& w = *waits[i];
     const auto& items = cpu_items[i];
+    if (items.empty()) continue;
     if (w.result.result != kVkSuccess) {
       m_writer.CountProblem("vulkan_cpu_wait_not_satisfied", Severity::kInfo,
                             "CPU wait calls that returned without the wait satisfied (a "
@@ -766,12 +766,10 @@ void FileImporter::BuildEvents() {
     size_t satisfied = SIZE_MAX;
     TimeNs satisfied_at = 0;
     std::vector<const Signal*> signals(items.size(), nullptr);
+    // Queue and device idle waits wait on the queues' idle fences.
+    const CpuWaitObject object = CpuWaitObject(w.items.front().object_kind);
+    const bool idle = object == CpuWaitObject::kQueue || object == CpuWaitObject::kDevice;
     for (size_t k = 0; k < items.size(); ++k) {
-      const bool idle = w.items.empty() ? false
-                                        : CpuWaitObject(w.items.front().object_kind) ==
-                                                  CpuWaitObject::kQueue ||
-                                              CpuWaitObject(w.items.front().object_kind) ==
-                                                  CpuWaitObject::kDevice;
       FenceState& f = fence_of(items[k].fence, idle);
       signals[k] = items[k].value == 0 ? nullptr : SatisfyingSignal(f, items[k].value);
       const TimeNs at = signals[k] ? signals[k]->executed : TimeNs(w.result.begin_cpu_ns);
@@ -779,8 +777,6 @@ void FileImporter::BuildEvents() {
     }
     std::vector<int64_t> waiter_ids(items.size());
     for (size_t k = 0; k < items.size(); ++k) {
-      const bool idle = CpuWaitObject(w.items.front().object_kind) == CpuWaitObject::kQueue ||
-                        CpuWaitObject(w.items.front().object_kind) == CpuWaitObject::kDevice;
       FenceState& f = fence_of(items[k].fence, idle);
       waiter_ids[k] = m_next_op++;
       Emit(events::CpuWaitBegin{.ts_ns = TimeNs(w.result.begin_cpu_ns),
@@ -793,8 +789,6 @@ void FileImporter::BuildEvents() {
     }
     bool linked = false;
     for (size_t k = 0; k < items.size(); ++k) {
-      const bool idle = CpuWaitObject(w.items.front().object_kind) == CpuWaitObject::kQueue ||
-                        CpuWaitObject(w.items.front().object_kind) == CpuWaitObject::kDevice;
       FenceState& f = fence_of(items[k].fence, idle);
       const TimeNs end = TimeNs(w.result.end_cpu_ns);
       if (mode == 1 && k != satisfied) {
@@ -828,8 +822,6 @@ void FileImporter::BuildEvents() {
   }
 
   // Presents: one marker per swapchain image presented.
-  const StringId present_category = m_writer.Intern("present");
-  (void)present_category;
   for (const Present& p : m_presents) {
     if (!m_queues.count(p.record.queue)) continue;
     QueueState& q = m_queues[p.record.queue];
