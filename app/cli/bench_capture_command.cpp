@@ -1,5 +1,8 @@
 // `fencescope bench capture [--frames N] [--runs R]`: vkcube --c N without and with the
 // capture layer, frames per second of each and their ratio (with / without).
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
