@@ -1,13 +1,12 @@
 // `fencescope bench capture [--frames N] [--runs R]`: vkcube --c N without and with the
 // capture layer, frames per second of each and their ratio (with / without).
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "app/cli/capture_run.h"
 #include "app/cli/commands.h"
@@ -57,9 +56,10 @@ void RunBenchCapture(const BenchCaptureOptions& o) {
     const auto files = RecordFiles(scratch / "records");
     if (with.exit_code != 0 || files.empty()) {
       fs::remove_all(scratch);
-      throw core::Error(fmt::format("bench capture: {} with the layer failed (exit {}, {} "
-                                    "record files)",
-                                    o.app, with.exit_code, files.size()));
+      throw core::Error(
+          fmt::format("bench capture: {} with the layer failed (exit {}, {} "
+                      "record files)",
+                      o.app, with.exit_code, files.size()));
     }
     const double fps_without = o.frames / without.seconds;
     const double fps_with = o.frames / with.seconds;
@@ -76,9 +76,10 @@ void RunBenchCapture(const BenchCaptureOptions& o) {
     }
   }
   fs::remove_all(scratch);
-  fmt::print("{} --c {} (best of {}): without layer {:.1f} frames/s, with layer {:.1f} "
-             "frames/s, ratio {:.3f}\n",
-             o.app, o.frames, o.runs, best_without, best_with, best_with / best_without);
+  fmt::print(
+      "{} --c {} (best of {}): without layer {:.1f} frames/s, with layer {:.1f} "
+      "frames/s, ratio {:.3f}\n",
+      o.app, o.frames, o.runs, best_without, best_with, best_with / best_without);
 }
 
 }  // namespace

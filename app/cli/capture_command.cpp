@@ -4,6 +4,7 @@
 // the layer wrote when enabled by hand.
 // `fencescope bench capture [--frames N]`: vkcube with and without the layer.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,18 +12,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "app/cli/commands.h"
 #include "app/cli/capture_run.h"
+#include "app/cli/commands.h"
 #include "app/gui_entry.h"
 #include "core/model/error.h"
 #include "core/store/trace_writer.h"
@@ -35,7 +34,9 @@ namespace fs = std::filesystem;
 namespace {
 
 volatile sig_atomic_t g_interrupted = 0;
-void OnInterrupt(int) { g_interrupted = 1; }
+void OnInterrupt(int) {
+  g_interrupted = 1;
+}
 
 }  // namespace
 
@@ -80,7 +81,8 @@ AppRun RunApp(const std::vector<std::string>& argv,
     fmt::print(stderr, "fencescope: capture: cannot run {}: {}\n", argv[0], strerror(errno));
     _exit(127);
   }
-  struct sigaction action {}, old_int {};
+  struct sigaction action {
+  }, old_int{};
   action.sa_handler = OnInterrupt;
   sigaction(SIGINT, &action, &old_int);
   AppRun run;
@@ -139,9 +141,9 @@ void Convert(const std::vector<fs::path>& files, const fs::path& out) {
   fmt::print(
       "{}: {} events from {} process(es): {} batches ({} with GPU times), {} GPU waits, {} GPU "
       "signals, {} CPU signals, {} CPU waits ({} linked to a signal), {} presents, {} acquires\n",
-      out.string(), stats.events, stats.files, stats.batches, stats.timed_batches,
-      stats.gpu_waits, stats.gpu_signals, stats.cpu_signals, stats.cpu_waits,
-      stats.cpu_waits_linked, stats.presents, stats.acquires);
+      out.string(), stats.events, stats.files, stats.batches, stats.timed_batches, stats.gpu_waits,
+      stats.gpu_signals, stats.cpu_signals, stats.cpu_waits, stats.cpu_waits_linked, stats.presents,
+      stats.acquires);
 }
 
 struct CaptureOptions {

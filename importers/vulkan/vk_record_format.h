@@ -18,21 +18,21 @@ inline constexpr uint64_t kRecordMagic = 0x3152565346534646ull;  // "FFSFSVR1"
 inline constexpr uint32_t kRecordVersion = 1;
 
 enum class RecordType : uint16_t {
-  kFileHeader = 1,   // FileHeader: first record of a file
-  kThread = 2,       // ThreadRecord + name: the first record of each thread
-  kDevice = 3,       // DeviceRecord + name: a VkDevice and its physical device
-  kQueue = 4,        // QueueRecord: a VkQueue first seen
-  kCalibration = 5,  // CalibrationRecord: a pair of GPU and CPU clock samples
-  kSemaphore = 6,    // SemaphoreRecord: a VkSemaphore created
-  kBatch = 7,        // BatchRecord: one batch of vkQueueSubmit / vkQueueSubmit2
-  kBatchSync = 8,    // BatchSyncRecord: one wait or signal of a batch (after its BatchRecord)
-  kBatchGpu = 9,     // BatchGpuRecord: a batch's timestamps, once the GPU wrote them
-  kHostSignal = 10,  // HostSignalRecord: vkSignalSemaphore
-  kCpuWaitItem = 11, // CpuWaitItemRecord: one object a CPU wait call waits on
-  kCpuWaitDone = 12, // CpuWaitDoneRecord: the CPU wait call returned
-  kPresent = 13,     // PresentRecord: one swapchain image of vkQueuePresentKHR
-  kAcquire = 14,     // AcquireRecord: vkAcquireNextImageKHR / vkAcquireNextImage2KHR
-  kName = 15,        // NameRecord + text: a debug-utils object name
+  kFileHeader = 1,    // FileHeader: first record of a file
+  kThread = 2,        // ThreadRecord + name: the first record of each thread
+  kDevice = 3,        // DeviceRecord + name: a VkDevice and its physical device
+  kQueue = 4,         // QueueRecord: a VkQueue first seen
+  kCalibration = 5,   // CalibrationRecord: a pair of GPU and CPU clock samples
+  kSemaphore = 6,     // SemaphoreRecord: a VkSemaphore created
+  kBatch = 7,         // BatchRecord: one batch of vkQueueSubmit / vkQueueSubmit2
+  kBatchSync = 8,     // BatchSyncRecord: one wait or signal of a batch (after its BatchRecord)
+  kBatchGpu = 9,      // BatchGpuRecord: a batch's timestamps, once the GPU wrote them
+  kHostSignal = 10,   // HostSignalRecord: vkSignalSemaphore
+  kCpuWaitItem = 11,  // CpuWaitItemRecord: one object a CPU wait call waits on
+  kCpuWaitDone = 12,  // CpuWaitDoneRecord: the CPU wait call returned
+  kPresent = 13,      // PresentRecord: one swapchain image of vkQueuePresentKHR
+  kAcquire = 14,      // AcquireRecord: vkAcquireNextImageKHR / vkAcquireNextImage2KHR
+  kName = 15,         // NameRecord + text: a debug-utils object name
 };
 
 struct RecordHeader {
@@ -69,8 +69,8 @@ struct QueueRecord {
   uint64_t queue;
   uint32_t family;
   uint32_t index;
-  uint32_t flags;                // VkQueueFlags of the family
-  uint32_t timestamp_valid_bits; // 0: no timestamps on this family
+  uint32_t flags;                 // VkQueueFlags of the family
+  uint32_t timestamp_valid_bits;  // 0: no timestamps on this family
 };
 
 struct CalibrationRecord {
@@ -93,11 +93,11 @@ struct SemaphoreRecord {
 struct BatchRecord {
   uint64_t batch_id;  // unique in the process
   uint64_t queue;
-  uint64_t cpu_ns;    // vkQueueSubmit entry
+  uint64_t cpu_ns;  // vkQueueSubmit entry
   uint32_t command_buffers;
-  uint32_t timed;     // 1: timestamps written around the batch (a BatchGpu record follows)
+  uint32_t timed;  // 1: timestamps written around the batch (a BatchGpu record follows)
   uint32_t submit2;
-  uint32_t result;    // VkResult of the call
+  uint32_t result;  // VkResult of the call
 };
 
 enum class SyncRole : uint32_t { kWait = 0, kSignal = 1, kFence = 2 };
@@ -107,7 +107,7 @@ struct BatchSyncRecord {
   uint64_t object;  // VkSemaphore, or the batch's VkFence
   uint64_t value;   // timeline value (0 for binary semaphores and fences)
   uint64_t stage_mask;
-  uint32_t role;    // SyncRole
+  uint32_t role;  // SyncRole
   uint32_t reserved;
 };
 
@@ -127,9 +127,9 @@ struct HostSignalRecord {
 enum class CpuWaitObject : uint32_t { kFence = 0, kSemaphore = 1, kQueue = 2, kDevice = 3 };
 
 struct CpuWaitItemRecord {
-  uint64_t group;   // pairs the items with their CpuWaitDone
-  uint64_t object;  // VkFence, VkSemaphore, VkQueue or VkDevice
-  uint64_t value;   // timeline value for semaphores
+  uint64_t group;        // pairs the items with their CpuWaitDone
+  uint64_t object;       // VkFence, VkSemaphore, VkQueue or VkDevice
+  uint64_t value;        // timeline value for semaphores
   uint32_t object_kind;  // CpuWaitObject
   uint32_t reserved;
 };
@@ -139,8 +139,8 @@ struct CpuWaitDoneRecord {
   uint64_t begin_cpu_ns;
   uint64_t end_cpu_ns;
   uint64_t timeout_ns;
-  int32_t result;    // VkResult
-  uint32_t wait_all; // 1: all objects (vkWaitForFences waitAll, semaphores without WAIT_ANY)
+  int32_t result;     // VkResult
+  uint32_t wait_all;  // 1: all objects (vkWaitForFences waitAll, semaphores without WAIT_ANY)
 };
 
 struct PresentRecord {

@@ -1,5 +1,7 @@
 #include "importers/vulkan/vk_record_importer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -7,8 +9,6 @@
 #include <map>
 #include <string>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "core/model/error.h"
 #include "importers/vulkan/vk_record_format.h"
@@ -268,8 +268,7 @@ void FileImporter::Parse(const std::vector<uint8_t>& bytes, const std::string& l
       }
       default:
         m_writer.CountProblem("vulkan_unknown_record", Severity::kInfo,
-                              "records of a type this importer does not know (skipped)", 1,
-                              label);
+                              "records of a type this importer does not know (skipped)", 1, label);
         break;
     }
   }
@@ -315,8 +314,8 @@ FenceState& FileImporter::Fence(uint64_t handle, SemaphoreKind kind_if_new) {
 }
 
 TimeNs FileImporter::GpuTime(DeviceState& device, uint64_t ticks) {
-  const double period = device.record.timestamp_period_ns > 0 ? device.record.timestamp_period_ns
-                                                              : 1.0;
+  const double period =
+      device.record.timestamp_period_ns > 0 ? device.record.timestamp_period_ns : 1.0;
   if (!device.calibrations.empty()) {
     // The latest calibration at or before the ticks (the first one otherwise).
     const CalibrationRecord* use = &device.calibrations.front();
@@ -332,9 +331,9 @@ TimeNs FileImporter::GpuTime(DeviceState& device, uint64_t ticks) {
 void FileImporter::BuildTopology() {
   core::store::ProcessInfo process;
   process.pid = m_header.pid;
-  process.name = m_header.process_name[0] ? fmt::format("{} ({})", m_header.process_name,
-                                                        m_header.pid)
-                                          : fmt::format("process {}", m_header.pid);
+  process.name = m_header.process_name[0]
+                     ? fmt::format("{} ({})", m_header.process_name, m_header.pid)
+                     : fmt::format("process {}", m_header.pid);
   m_process = m_writer.AddProcess(process);
 
   std::map<uint64_t, AdapterId> adapters;  // by physical device
@@ -420,9 +419,8 @@ void FileImporter::BuildEvents() {
   for (auto& [handle, device] : m_devices) {
     if (!device.calibrations.empty()) continue;
     // No calibration: the GPU clock is placed so that no batch starts before its submission.
-    const double period = device.record.timestamp_period_ns > 0
-                              ? device.record.timestamp_period_ns
-                              : 1.0;
+    const double period =
+        device.record.timestamp_period_ns > 0 ? device.record.timestamp_period_ns : 1.0;
     for (Batch* b : batches) {
       if (!b->has_gpu || b->device != handle) continue;
       const double offset = double(b->record.cpu_ns) - double(b->start_ticks) * period;
@@ -514,8 +512,8 @@ void FileImporter::BuildEvents() {
         }
         for (const BatchSyncRecord& s : b.syncs) {
           const SyncRole role = SyncRole(s.role);
-          FenceState& f = Fence(s.object, role == SyncRole::kFence ? SemaphoreKind::kFence
-                                                                  : SemaphoreKind::kBinary);
+          FenceState& f = Fence(
+              s.object, role == SyncRole::kFence ? SemaphoreKind::kFence : SemaphoreKind::kBinary);
           if (role == SyncRole::kWait) {
             const uint64_t value = f.kind == SemaphoreKind::kTimeline ? s.value : f.count;
             gpu_waits.push_back({&b, s.object, value});
@@ -540,17 +538,17 @@ void FileImporter::BuildEvents() {
         const Acquire& a = m_acquires[op.index];
         ++m_stats.acquires;
         const ThreadId thread = Thread(a.tid);
-        Emit(events::Marker{
-            .ts_ns = TimeNs(a.record.end_cpu_ns),
-            .thread_id = thread,
-            .name_sid = m_writer.Intern(fmt::format("vkAcquireNextImageKHR swapchain {:#x} image {}",
-                                                    a.record.swapchain, a.record.image_index)),
-            .marker_type = 0});
+        Emit(events::Marker{.ts_ns = TimeNs(a.record.end_cpu_ns),
+                            .thread_id = thread,
+                            .name_sid = m_writer.Intern(
+                                fmt::format("vkAcquireNextImageKHR swapchain {:#x} image {}",
+                                            a.record.swapchain, a.record.image_index)),
+                            .marker_type = 0});
         if (a.record.result < 0) break;
         for (uint64_t handle : {a.record.semaphore, a.record.fence}) {
           if (!handle) continue;
-          FenceState& f = Fence(handle, handle == a.record.fence ? SemaphoreKind::kFence
-                                                                : SemaphoreKind::kBinary);
+          FenceState& f = Fence(
+              handle, handle == a.record.fence ? SemaphoreKind::kFence : SemaphoreKind::kBinary);
           const uint64_t value = ++f.count;
           const int64_t signal_id = m_next_op++;
           ++m_stats.cpu_signals;
@@ -608,9 +606,8 @@ void FileImporter::BuildEvents() {
                 QueueState& q = m_queues[queue];
                 if (!q.idle_fence) {
                   core::store::FenceInfo info;
-                  info.name = fmt::format("{} (idle)", fmt::format("VkQueue {}.{}",
-                                                                   q.record.family,
-                                                                   q.record.index));
+                  info.name = fmt::format(
+                      "{} (idle)", fmt::format("VkQueue {}.{}", q.record.family, q.record.index));
                   info.kind = FenceKind::kOther;
                   info.handle = int64_t(queue);
                   q.idle_fence = m_writer.AddFence(info);
@@ -723,8 +720,8 @@ void FileImporter::BuildEvents() {
     const bool at_once = gw.value <= f.initial && f.kind == SemaphoreKind::kTimeline;
     if (signal || at_once) {
       const TimeNs unblocked = signal ? std::max(queued, signal->executed) : queued;
-      const ReleaseLink link = f.kind == SemaphoreKind::kTimeline ? ReleaseLink::kFromCapture
-                                                                  : ReleaseLink::kInferred;
+      const ReleaseLink link =
+          f.kind == SemaphoreKind::kTimeline ? ReleaseLink::kFromCapture : ReleaseLink::kInferred;
       Emit(events::FenceWaitUnblocked{.ts_ns = unblocked,
                                       .queue_id = q.id,
                                       .fence_id = f.id,
@@ -802,7 +799,7 @@ void FileImporter::BuildEvents() {
         continue;
       }
       const Signal* s = signals[k];
-      const ReleaseLink link = !s ? ReleaseLink::kNotGiven
+      const ReleaseLink link = !s                                   ? ReleaseLink::kNotGiven
                                : f.kind == SemaphoreKind::kTimeline ? ReleaseLink::kFromCapture
                                                                     : ReleaseLink::kInferred;
       const size_t released =
@@ -863,9 +860,8 @@ VulkanImportStats ImportVulkanRecords(const std::vector<std::filesystem::path>& 
     importer.Run(file);
     ++stats.files;
   }
-  std::stable_sort(events.begin(), events.end(), [](const Gathered& a, const Gathered& b) {
-    return a.record.ts < b.record.ts;
-  });
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Gathered& a, const Gathered& b) { return a.record.ts < b.record.ts; });
   std::vector<EventRowId> rows(events.size());
   for (const Gathered& g : events) rows[g.order] = writer.Append(g.record);
   for (const auto& [from, to] : flows) writer.AddFlow(rows[from], rows[to], FlowKind::kFence);

@@ -2,13 +2,12 @@
 // (lavapipe), the timeline program of tests/vulkan/program (every record kind, counts known
 // from its code), vkcube and vkd3d-gears under a display. A test whose component cannot start
 // (no Vulkan device, no display, program not installed) is skipped with the reason.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "core/store/sqlite_db.h"
 #include "tests/support/test_support.h"
@@ -49,7 +48,9 @@ bool Installed(const std::string& program) {
   return RunCommand("command -v " + program).exit_code == 0;
 }
 
-int64_t Count(core::store::Database& db, const std::string& sql) { return db.QueryInt(sql); }
+int64_t Count(core::store::Database& db, const std::string& sql) {
+  return db.QueryInt(sql);
+}
 
 TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
@@ -73,30 +74,35 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 2);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_started"), 2);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 2);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted s JOIN packet_started b USING "
-                      "(packet_id) JOIN packet_completed c USING (packet_id) "
-                      "WHERE s.ts_ns <= b.ts_ns AND b.ts_ns <= c.ts_ns"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM packet_submitted s JOIN packet_started b USING "
+                  "(packet_id) JOIN packet_completed c USING (packet_id) "
+                  "WHERE s.ts_ns <= b.ts_ns AND b.ts_ns <= c.ts_ns"),
             2);
   // Batch 1 ran only after the host signal released it.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_started p, fence_cpu_signal h "
-                      "WHERE p.ts_ns >= h.ts_ns"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM packet_started p, fence_cpu_signal h "
+                  "WHERE p.ts_ns >= h.ts_ns"),
             2);
 
   // GPU waits: T>=1 (batch 1), B and T>=2 (batch 2); each unblocked and linked to its signal.
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_queued"), 3);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked"), 3);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE released_by_signal_id > "
-                      "0"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_wait_unblocked WHERE released_by_signal_id > "
+                  "0"),
             3);
   // T >= 1 was released by the host signal.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_cpu_signal h ON "
-                      "h.signal_id = w.released_by_signal_id WHERE w.fence_value = 1 AND "
-                      "h.fence_value = 1"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_cpu_signal h ON "
+                  "h.signal_id = w.released_by_signal_id WHERE w.fence_value = 1 AND "
+                  "h.fence_value = 1"),
             1);
   // B and T >= 2 were released by batch 1's signals, executed at its GPU end.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_signal_executed s "
-                      "ON s.signal_id = w.released_by_signal_id AND s.fence_id = w.fence_id "
-                      "WHERE s.ts_ns = (SELECT min(ts_ns) FROM packet_completed)"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_signal_executed s "
+                  "ON s.signal_id = w.released_by_signal_id AND s.fence_id = w.fence_id "
+                  "WHERE s.ts_ns = (SELECT min(ts_ns) FROM packet_completed)"),
             2);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE release_link = 1"), 1 + 1);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE release_link = 2"), 1);
@@ -104,11 +110,13 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   // Signals: batch 1 T=2 and B, batch 2 T=3 and F, the idle fence's value 2 (both idle waits).
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_queued"), 5);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_executed"), 5);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_executed WHERE fence_value = 3 AND "
-                      "previous_value = 2"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_signal_executed WHERE fence_value = 3 AND "
+                  "previous_value = 2"),
             1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_executed s JOIN packet_completed c ON "
-                      "s.ts_ns = c.ts_ns"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_signal_executed s JOIN packet_completed c ON "
+                  "s.ts_ns = c.ts_ns"),
             5);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_cpu_signal"), 1);
 
@@ -117,9 +125,10 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_begin"), 4);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 4);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM flows WHERE kind = 2"), 4);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM flows f JOIN events s ON s.rowid = f.from_event "
-                      "JOIN cpu_wait_released r ON r.event_id = f.to_event "
-                      "WHERE s.kind = 11 AND s.fence_id = r.fence_id AND s.ts_ns <= r.ts_ns"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM flows f JOIN events s ON s.rowid = f.from_event "
+                  "JOIN cpu_wait_released r ON r.event_id = f.to_event "
+                  "WHERE s.kind = 11 AND s.fence_id = r.fence_id AND s.ts_ns <= r.ts_ns"),
             4);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM marker"), 0);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM wait_pending_at_end"), 0);
@@ -132,13 +141,13 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
 TEST_F(VulkanCapture, RecordsWrittenByHandConvert) {
   if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
   ScratchDir dir;
-  const auto layer_dir = std::filesystem::path(FENCESCOPE_EXECUTABLE).parent_path() /
-                         "vulkan_layer";
+  const auto layer_dir =
+      std::filesystem::path(FENCESCOPE_EXECUTABLE).parent_path() / "vulkan_layer";
   const auto records = dir / "by_hand.fsvk";
-  auto run = RunCommand(fmt::format(
-      "VK_LAYER_PATH={} VK_INSTANCE_LAYERS=VK_LAYER_FENCESCOPE_capture "
-      "FENCESCOPE_CAPTURE_OUT={} {}",
-      Quote(layer_dir), Quote(records), Quote(kProgram)));
+  auto run =
+      RunCommand(fmt::format("VK_LAYER_PATH={} VK_INSTANCE_LAYERS=VK_LAYER_FENCESCOPE_capture "
+                             "FENCESCOPE_CAPTURE_OUT={} {}",
+                             Quote(layer_dir), Quote(records), Quote(kProgram)));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_TRUE(std::filesystem::exists(records));
   const auto db_path = dir / "by_hand.db";
@@ -154,8 +163,8 @@ TEST_F(VulkanCapture, StoppedAfterDurationKeepsWhatItDid) {
   if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
   ScratchDir dir;
   const auto db_path = dir / "stopped.db";
-  auto run = RunFencescope(fmt::format("capture -o {} --duration 1.5 -- {} --hang",
-                                       Quote(db_path), Quote(kProgram)));
+  auto run = RunFencescope(
+      fmt::format("capture -o {} --duration 1.5 -- {} --hang", Quote(db_path), Quote(kProgram)));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("ended by signal 2"), std::string::npos) << run.err;
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
@@ -167,9 +176,10 @@ TEST_F(VulkanCapture, ApplicationIgnoringSigintIsStoppedWithSigterm) {
   if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
   ScratchDir dir;
   const auto db_path = dir / "sigterm.db";
-  auto run = RunFencescope(fmt::format("capture -o {} --duration 1 --grace 0.5 -- {} --hang "
-                                       "--ignore-sigint",
-                                       Quote(db_path), Quote(kProgram)));
+  auto run =
+      RunFencescope(fmt::format("capture -o {} --duration 1 --grace 0.5 -- {} --hang "
+                                "--ignore-sigint",
+                                Quote(db_path), Quote(kProgram)));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("ended by signal 15"), std::string::npos) << run.err;
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
@@ -207,25 +217,27 @@ TEST_F(VulkanCapture, VkcubeFixedFrameCount) {
   ScratchDir dir;
   const auto db_path = dir / "vkcube.db";
   constexpr int kFrames = 60;
-  auto run = RunFencescope(
-      fmt::format("capture -o {} -- vkcube --c {}", Quote(db_path), kFrames));
+  auto run = RunFencescope(fmt::format("capture -o {} -- vkcube --c {}", Quote(db_path), kFrames));
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
   EXPECT_GE(Count(db, "SELECT count(*) FROM packet_submitted"), kFrames);
-  EXPECT_GE(Count(db, "SELECT count(*) FROM packet_submitted s JOIN packet_started b USING "
-                      "(packet_id) JOIN packet_completed c USING (packet_id) "
-                      "WHERE s.ts_ns <= b.ts_ns AND b.ts_ns <= c.ts_ns"),
+  EXPECT_GE(Count(db,
+                  "SELECT count(*) FROM packet_submitted s JOIN packet_started b USING "
+                  "(packet_id) JOIN packet_completed c USING (packet_id) "
+                  "WHERE s.ts_ns <= b.ts_ns AND b.ts_ns <= c.ts_ns"),
             kFrames);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM marker WHERE marker_type = 2"), kFrames);
   // Frame fences waited for on the CPU: every wait on a submitted fence is linked to it.
   EXPECT_GE(Count(db, "SELECT count(*) FROM cpu_wait_released"), kFrames - 2);
   EXPECT_GE(Count(db, "SELECT count(*) FROM flows WHERE kind = 2"), kFrames - 2);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released r WHERE fence_value > 0 AND NOT "
-                      "EXISTS (SELECT 1 FROM flows f WHERE f.to_event = r.event_id)"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM cpu_wait_released r WHERE fence_value > 0 AND NOT "
+                  "EXISTS (SELECT 1 FROM flows f WHERE f.to_event = r.event_id)"),
             0);
   // Each frame's acquire semaphore is waited for by a batch, linked to the acquire.
-  EXPECT_GE(Count(db, "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_cpu_signal s ON "
-                      "s.signal_id = w.released_by_signal_id"),
+  EXPECT_GE(Count(db,
+                  "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_cpu_signal s ON "
+                  "s.signal_id = w.released_by_signal_id"),
             kFrames);
   auto report = RunFencescope(fmt::format("report {}", Quote(db_path)));
   EXPECT_EQ(report.exit_code, 0) << report.err;

@@ -97,8 +97,7 @@ class Recorder {
              uint16_t extra_size = 0) {
     if (!active()) return;
     ThreadBuffer& buffer = Buffer();
-    RecordHeader header{type, uint16_t(sizeof(RecordHeader) + sizeof(Payload) + extra_size),
-                        Tid()};
+    RecordHeader header{type, uint16_t(sizeof(RecordHeader) + sizeof(Payload) + extra_size), Tid()};
     std::lock_guard lock(buffer.mutex);
     auto& b = buffer.bytes;
     const size_t at = b.size();
@@ -238,7 +237,9 @@ std::atomic<uint64_t> g_next_id{1};
 
 // ---- Dispatch ---------------------------------------------------------------------------
 
-void* DispatchKey(const void* object) { return *static_cast<void* const*>(object); }
+void* DispatchKey(const void* object) {
+  return *static_cast<void* const*>(object);
+}
 
 struct InstanceData {
   VkInstance instance;
@@ -259,15 +260,17 @@ struct DeviceData {
   PFN_vkSetDeviceLoaderData set_loader_data;
   std::vector<VkQueueFamilyProperties> families;
   bool calibrated = false;
-#define FS_DEVICE_FUNCS(X)                                                                    \
-  X(DestroyDevice) X(GetDeviceQueue) X(GetDeviceQueue2) X(QueueSubmit) X(QueueSubmit2)        \
-  X(QueueSubmit2KHR) X(QueueWaitIdle) X(DeviceWaitIdle) X(WaitForFences) X(WaitSemaphores)    \
-  X(WaitSemaphoresKHR) X(SignalSemaphore) X(SignalSemaphoreKHR) X(CreateSemaphore)            \
-  X(CreateFence) X(QueuePresentKHR) X(AcquireNextImageKHR) X(AcquireNextImage2KHR)            \
-  X(CreateCommandPool) X(DestroyCommandPool) X(AllocateCommandBuffers) X(BeginCommandBuffer)  \
-  X(EndCommandBuffer) X(CmdResetQueryPool) X(CmdWriteTimestamp) X(CreateQueryPool)            \
-  X(DestroyQueryPool) X(GetQueryPoolResults) X(GetCalibratedTimestampsEXT)                    \
-  X(SetDebugUtilsObjectNameEXT)
+#define FS_DEVICE_FUNCS(X)                                                                       \
+  X(DestroyDevice)                                                                               \
+  X(GetDeviceQueue) X(GetDeviceQueue2) X(QueueSubmit) X(QueueSubmit2) X(QueueSubmit2KHR)         \
+      X(QueueWaitIdle) X(DeviceWaitIdle) X(WaitForFences) X(WaitSemaphores) X(WaitSemaphoresKHR) \
+          X(SignalSemaphore) X(SignalSemaphoreKHR) X(CreateSemaphore) X(CreateFence)             \
+              X(QueuePresentKHR) X(AcquireNextImageKHR) X(AcquireNextImage2KHR)                  \
+                  X(CreateCommandPool) X(DestroyCommandPool) X(AllocateCommandBuffers)           \
+                      X(BeginCommandBuffer) X(EndCommandBuffer) X(CmdResetQueryPool)             \
+                          X(CmdWriteTimestamp) X(CreateQueryPool) X(DestroyQueryPool)            \
+                              X(GetQueryPoolResults) X(GetCalibratedTimestampsEXT)               \
+                                  X(SetDebugUtilsObjectNameEXT)
 #define FS_MEMBER(name) PFN_vk##name name = nullptr;
   FS_DEVICE_FUNCS(FS_MEMBER)
 #undef FS_MEMBER
@@ -341,17 +344,19 @@ void SetupQueue(DeviceData& d, QueueState& q) {
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0,
                                     q.family};
   if (d.CreateCommandPool(d.device, &pool_info, nullptr, &q.pool) != VK_SUCCESS) return;
-  VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, nullptr, 0,
-                                   VK_QUERY_TYPE_TIMESTAMP, QueueState::kSlots * 2, 0};
+  VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                   nullptr,
+                                   0,
+                                   VK_QUERY_TYPE_TIMESTAMP,
+                                   QueueState::kSlots * 2,
+                                   0};
   if (d.CreateQueryPool(d.device, &query_info, nullptr, &q.queries) != VK_SUCCESS) return;
   std::vector<VkCommandBuffer> buffers(QueueState::kSlots * 2);
-  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr,
-                                    q.pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                    uint32_t(buffers.size())};
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, q.pool,
+                                    VK_COMMAND_BUFFER_LEVEL_PRIMARY, uint32_t(buffers.size())};
   if (d.AllocateCommandBuffers(d.device, &alloc, buffers.data()) != VK_SUCCESS) return;
   q.slots.resize(QueueState::kSlots);
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, 0,
-                                 nullptr};
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, 0, nullptr};
   for (uint32_t i = 0; i < QueueState::kSlots; ++i) {
     for (int which = 0; which < 2; ++which) {
       VkCommandBuffer cb = buffers[i * 2 + which];
@@ -438,8 +443,7 @@ void WriteSync(uint64_t batch, uint64_t object, uint64_t value, uint64_t stages,
 
 // ---- Intercepted device functions --------------------------------------------------------
 
-void GetDeviceQueueCommon(DeviceData& d, uint32_t family, uint32_t index,
-                                                VkQueue queue) {
+void GetDeviceQueueCommon(DeviceData& d, uint32_t family, uint32_t index, VkQueue queue) {
   if (!queue) return;
   {
     std::lock_guard lock(d.queues_mutex);
@@ -503,23 +507,23 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit(VkQueue queue, uint32_t count,
   const VkResult result = d.QueueSubmit(queue, count, copies.data(), fence);
   for (uint32_t i = 0; i < count; ++i) {
     const VkSubmitInfo& s = submits[i];
-    Out().Write(RecordType::kBatch,
-                BatchRecord{ids[i], H(queue), now, s.commandBufferCount, timed[i] ? 1u : 0u, 0,
-                            uint32_t(result)});
+    Out().Write(RecordType::kBatch, BatchRecord{ids[i], H(queue), now, s.commandBufferCount,
+                                                timed[i] ? 1u : 0u, 0, uint32_t(result)});
     auto* values = FindInChain<VkTimelineSemaphoreSubmitInfo>(
         s.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
     for (uint32_t w = 0; w < s.waitSemaphoreCount; ++w) {
-      const uint64_t value = values && w < values->waitSemaphoreValueCount && values->pWaitSemaphoreValues
-                                 ? values->pWaitSemaphoreValues[w]
-                                 : 0;
+      const uint64_t value =
+          values && w < values->waitSemaphoreValueCount && values->pWaitSemaphoreValues
+              ? values->pWaitSemaphoreValues[w]
+              : 0;
       WriteSync(ids[i], H(s.pWaitSemaphores[w]), value,
                 s.pWaitDstStageMask ? s.pWaitDstStageMask[w] : 0, SyncRole::kWait);
     }
     for (uint32_t g = 0; g < s.signalSemaphoreCount; ++g) {
-      const uint64_t value = values && g < values->signalSemaphoreValueCount &&
-                                     values->pSignalSemaphoreValues
-                                 ? values->pSignalSemaphoreValues[g]
-                                 : 0;
+      const uint64_t value =
+          values && g < values->signalSemaphoreValueCount && values->pSignalSemaphoreValues
+              ? values->pSignalSemaphoreValues[g]
+              : 0;
       WriteSync(ids[i], H(s.pSignalSemaphores[g]), value, 0, SyncRole::kSignal);
     }
     if (fence && i + 1 == count) WriteSync(ids[i], H(fence), 0, 0, SyncRole::kFence);
@@ -565,9 +569,8 @@ VkResult QueueSubmit2Common(PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t cou
   const VkResult result = next(queue, count, copies.data(), fence);
   for (uint32_t i = 0; i < count; ++i) {
     const VkSubmitInfo2& s = submits[i];
-    Out().Write(RecordType::kBatch,
-                BatchRecord{ids[i], H(queue), now, s.commandBufferInfoCount, timed[i] ? 1u : 0u,
-                            1, uint32_t(result)});
+    Out().Write(RecordType::kBatch, BatchRecord{ids[i], H(queue), now, s.commandBufferInfoCount,
+                                                timed[i] ? 1u : 0u, 1, uint32_t(result)});
     for (uint32_t w = 0; w < s.waitSemaphoreInfoCount; ++w) {
       const auto& info = s.pWaitSemaphoreInfos[w];
       WriteSync(ids[i], H(info.semaphore), info.value, info.stageMask, SyncRole::kWait);
@@ -591,14 +594,12 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit2(VkQueue queue, uint32_t count,
   return QueueSubmit2Common(DeviceOf(queue)->QueueSubmit2, queue, count, submits, fence);
 }
 VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit2KHR(VkQueue queue, uint32_t count,
-                                                     const VkSubmitInfo2* submits,
-                                                     VkFence fence) {
+                                                     const VkSubmitInfo2* submits, VkFence fence) {
   return QueueSubmit2Common(DeviceOf(queue)->QueueSubmit2KHR, queue, count, submits, fence);
 }
 
 void WaitItem(uint64_t group, uint64_t object, uint64_t value, CpuWaitObject kind) {
-  Out().Write(RecordType::kCpuWaitItem,
-              CpuWaitItemRecord{group, object, value, uint32_t(kind), 0});
+  Out().Write(RecordType::kCpuWaitItem, CpuWaitItemRecord{group, object, value, uint32_t(kind), 0});
 }
 void WaitDone(uint64_t group, uint64_t begin, uint64_t timeout, VkResult result, bool all) {
   Out().Write(RecordType::kCpuWaitDone,
@@ -708,11 +709,10 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateSemaphore(VkDevice device,
     auto* type = FindInChain<VkSemaphoreTypeCreateInfo>(
         info->pNext, VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
     const bool timeline = type && type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE;
-    Out().Write(RecordType::kSemaphore,
-                SemaphoreRecord{H(device), H(*semaphore),
-                                uint32_t(timeline ? SemaphoreKind::kTimeline
-                                                  : SemaphoreKind::kBinary),
-                                0, timeline ? type->initialValue : 0});
+    Out().Write(RecordType::kSemaphore, SemaphoreRecord{H(device), H(*semaphore),
+                                                        uint32_t(timeline ? SemaphoreKind::kTimeline
+                                                                          : SemaphoreKind::kBinary),
+                                                        0, timeline ? type->initialValue : 0});
   }
   return result;
 }
@@ -730,8 +730,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateFence(VkDevice device, const VkFenceC
   return result;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL Layer_QueuePresentKHR(VkQueue queue,
-                                                     const VkPresentInfoKHR* info) {
+VKAPI_ATTR VkResult VKAPI_CALL Layer_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* info) {
   DeviceData& d = *DeviceOf(queue);
   const uint64_t now = NowNs();
   const VkResult result = d.QueuePresentKHR(queue, info);
@@ -743,14 +742,13 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueuePresentKHR(VkQueue queue,
   return result;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL Layer_AcquireNextImageKHR(VkDevice device,
-                                                         VkSwapchainKHR swapchain,
+VKAPI_ATTR VkResult VKAPI_CALL Layer_AcquireNextImageKHR(VkDevice device, VkSwapchainKHR swapchain,
                                                          uint64_t timeout, VkSemaphore semaphore,
                                                          VkFence fence, uint32_t* index) {
   DeviceData& d = *DeviceOf(device);
   const uint64_t begin = NowNs();
-  const VkResult result = d.AcquireNextImageKHR(device, swapchain, timeout, semaphore, fence,
-                                                index);
+  const VkResult result =
+      d.AcquireNextImageKHR(device, swapchain, timeout, semaphore, fence, index);
   Out().Write(RecordType::kAcquire,
               AcquireRecord{H(swapchain), H(semaphore), H(fence), begin, NowNs(),
                             result >= 0 ? *index : UINT32_MAX, int32_t(result)});
@@ -764,13 +762,13 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_AcquireNextImage2KHR(VkDevice device,
   const uint64_t begin = NowNs();
   const VkResult result = d.AcquireNextImage2KHR(device, info, index);
   Out().Write(RecordType::kAcquire,
-              AcquireRecord{H(info->swapchain), H(info->semaphore), H(info->fence), begin,
-                            NowNs(), result >= 0 ? *index : UINT32_MAX, int32_t(result)});
+              AcquireRecord{H(info->swapchain), H(info->semaphore), H(info->fence), begin, NowNs(),
+                            result >= 0 ? *index : UINT32_MAX, int32_t(result)});
   return result;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL Layer_SetDebugUtilsObjectNameEXT(
-    VkDevice device, const VkDebugUtilsObjectNameInfoEXT* info) {
+VKAPI_ATTR VkResult VKAPI_CALL
+Layer_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* info) {
   DeviceData& d = *DeviceOf(device);
   if (info->pObjectName) {
     const size_t length = std::min<size_t>(std::strlen(info->pObjectName), 200);
@@ -916,8 +914,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateDevice(VkPhysicalDevice physical,
   std::vector<const char*> extensions(info->ppEnabledExtensionNames,
                                       info->ppEnabledExtensionNames + info->enabledExtensionCount);
   VkDeviceCreateInfo copy = *info;
-  if (calibrate &&
-      std::none_of(extensions.begin(), extensions.end(), [](const char* e) {
+  if (calibrate && std::none_of(extensions.begin(), extensions.end(), [](const char* e) {
         return std::strcmp(e, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) == 0;
       })) {
     extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
@@ -933,8 +930,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateDevice(VkPhysicalDevice physical,
   data->gdpa = gdpa;
   data->set_loader_data = callback ? callback->u.pfnSetDeviceLoaderData : nullptr;
   data->calibrated = calibrate;
-#define FS_LOAD(name) \
-  data->name = reinterpret_cast<PFN_vk##name>(gdpa(*device, "vk" #name));
+#define FS_LOAD(name) data->name = reinterpret_cast<PFN_vk##name>(gdpa(*device, "vk" #name));
   FS_DEVICE_FUNCS(FS_LOAD)
 #undef FS_LOAD
   uint32_t families = 0;
@@ -943,8 +939,13 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateDevice(VkPhysicalDevice physical,
   inst->GetPhysicalDeviceQueueFamilyProperties(physical, &families, data->families.data());
   VkPhysicalDeviceProperties props{};
   inst->GetPhysicalDeviceProperties(physical, &props);
-  DeviceRecord record{H(*device), H(physical), props.vendorID, props.deviceID,
-                      props.limits.timestampPeriod, calibrate ? 1u : 0u, {}};
+  DeviceRecord record{H(*device),
+                      H(physical),
+                      props.vendorID,
+                      props.deviceID,
+                      props.limits.timestampPeriod,
+                      calibrate ? 1u : 0u,
+                      {}};
   std::memcpy(record.name, props.deviceName,
               std::min(std::strlen(props.deviceName), sizeof record.name - 1));
   Out().Write(RecordType::kDevice, record);
@@ -965,12 +966,13 @@ PFN_vkVoidFunction DeviceFunction(const char* name) {
 #define FS_ENTRY(name) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&Layer_##name)},
   static const Entry kEntries[] = {
       FS_ENTRY(GetDeviceProcAddr) FS_ENTRY(DestroyDevice) FS_ENTRY(GetDeviceQueue)
-      FS_ENTRY(GetDeviceQueue2) FS_ENTRY(QueueSubmit) FS_ENTRY(QueueSubmit2)
-      FS_ENTRY(QueueSubmit2KHR) FS_ENTRY(QueueWaitIdle) FS_ENTRY(DeviceWaitIdle)
-      FS_ENTRY(WaitForFences) FS_ENTRY(WaitSemaphores) FS_ENTRY(WaitSemaphoresKHR)
-      FS_ENTRY(SignalSemaphore) FS_ENTRY(SignalSemaphoreKHR) FS_ENTRY(CreateSemaphore)
-      FS_ENTRY(CreateFence) FS_ENTRY(QueuePresentKHR) FS_ENTRY(AcquireNextImageKHR)
-      FS_ENTRY(AcquireNextImage2KHR) FS_ENTRY(SetDebugUtilsObjectNameEXT)};
+          FS_ENTRY(GetDeviceQueue2) FS_ENTRY(QueueSubmit) FS_ENTRY(QueueSubmit2)
+              FS_ENTRY(QueueSubmit2KHR) FS_ENTRY(QueueWaitIdle) FS_ENTRY(DeviceWaitIdle)
+                  FS_ENTRY(WaitForFences) FS_ENTRY(WaitSemaphores) FS_ENTRY(WaitSemaphoresKHR)
+                      FS_ENTRY(SignalSemaphore) FS_ENTRY(SignalSemaphoreKHR)
+                          FS_ENTRY(CreateSemaphore) FS_ENTRY(CreateFence) FS_ENTRY(QueuePresentKHR)
+                              FS_ENTRY(AcquireNextImageKHR) FS_ENTRY(AcquireNextImage2KHR)
+                                  FS_ENTRY(SetDebugUtilsObjectNameEXT)};
 #undef FS_ENTRY
   for (const Entry& e : kEntries) {
     if (std::strcmp(e.name, name) == 0) return e.function;

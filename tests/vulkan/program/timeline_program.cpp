@@ -8,13 +8,13 @@
 // Options: --hang (sleep after the waits until killed), --ignore-sigint.
 // Exit 77 (with the reason on stderr) when there is no Vulkan 1.3 device with timeline
 // semaphores and synchronization2.
+#include <unistd.h>
 #include <vulkan/vulkan.h>
 
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <unistd.h>
 #include <thread>
 #include <vector>
 
@@ -25,10 +25,10 @@ int Fail(const char* what, VkResult r) {
   return 1;
 }
 
-#define CHECK(call)                                 \
-  do {                                              \
-    const VkResult r_ = (call);                     \
-    if (r_ != VK_SUCCESS) return Fail(#call, r_);   \
+#define CHECK(call)                               \
+  do {                                            \
+    const VkResult r_ = (call);                   \
+    if (r_ != VK_SUCCESS) return Fail(#call, r_); \
   } while (0)
 
 }  // namespace
@@ -66,14 +66,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "timeline_program: no Vulkan 1.3 device (%u devices)\n", count);
     return 77;
   }
-  VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceVulkan13Features features13{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                               &features13};
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features12};
   vkGetPhysicalDeviceFeatures2(physical, &features);
   if (!features12.timelineSemaphore || !features13.synchronization2) {
-    std::fprintf(stderr, "timeline_program: the device lacks timeline semaphores or "
-                         "synchronization2\n");
+    std::fprintf(stderr,
+                 "timeline_program: the device lacks timeline semaphores or "
+                 "synchronization2\n");
     return 77;
   }
   VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -150,13 +152,12 @@ int main(int argc, char** argv) {
   CHECK(vkQueueSubmit(queue, 1, &submit1, VK_NULL_HANDLE));
 
   // Batch 2: wait B and T >= 2; signal T = 3 and the fence.
-  VkSemaphoreSubmitInfo waits2[2] = {
-      {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, binary, 0,
-       VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0},
-      {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, timeline, 2,
-       VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0}};
+  VkSemaphoreSubmitInfo waits2[2] = {{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, binary, 0,
+                                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0},
+                                     {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, timeline, 2,
+                                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0}};
   VkSemaphoreSubmitInfo signal2{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, timeline, 3,
-                                VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0};
+                                VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,    0};
   VkCommandBufferSubmitInfo cb2{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, cbs[1], 0};
   VkSubmitInfo2 submit2{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
   submit2.waitSemaphoreInfoCount = 2;
