@@ -102,6 +102,7 @@ void RegisterBenchCommand(CLI::App& app) {
   RegisterBenchSimulate(*bench);
   RegisterBenchImport(*bench);
   RegisterBenchReport(*bench);
+  RegisterBenchCapture(*bench);
 }
 
 }  // namespace app::cli

@@ -19,6 +19,10 @@ void RegisterExportCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterReportCommand(CLI::App& app);
 void RegisterCompareCommand(CLI::App& app);
+// `capture` (app/cli/capture_command.cpp): a Vulkan application through the capture layer.
+void RegisterCaptureCommand(CLI::App& app);
+// `bench capture` (app/cli/bench_capture_command.cpp), added by RegisterBenchCommand.
+void RegisterBenchCapture(CLI::App& bench);
 
 // A check for a numeric option: a finite number in [min, max] (CLI::Range lets NaN through).
 CLI::Validator FiniteRange(double min, double max);

@@ -1,0 +1,264 @@
+// `fencescope capture` with the Vulkan layer on real components: Mesa's software driver
+// (lavapipe), the timeline program of tests/vulkan/program (every record kind, counts known
+// from its code), vkcube and vkd3d-gears under a display. A test whose component cannot start
+// (no Vulkan device, no display, program not installed) is skipped with the reason.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "core/store/sqlite_db.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+using test_support::Quote;
+using test_support::RunCommand;
+using test_support::RunFencescope;
+using test_support::ScratchDir;
+
+const std::string kProgram = FENCESCOPE_VK_TIMELINE_PROGRAM;
+
+class VulkanCapture : public ::testing::Test {
+ protected:
+  void SetUp() override { setenv("LP_NUM_THREADS", "1", 1); }
+};
+
+// Empty when the timeline program runs here; else why it cannot.
+std::string ProgramUnavailable() {
+  if (kProgram.empty()) return "the Vulkan test program is not built (no libvulkan-dev)";
+  static const std::string reason = [] {
+    auto run = RunCommand(Quote(kProgram));
+    if (run.exit_code == 0) return std::string();
+    return fmt::format("no usable Vulkan device (timeline program exit {}): {}", run.exit_code,
+                       run.err);
+  }();
+  return reason;
+}
+
+std::string NoDisplay() {
+  const char* display = std::getenv("DISPLAY");
+  if (!display || !*display) return "no display (DISPLAY unset): run under xvfb-run";
+  return {};
+}
+
+bool Installed(const std::string& program) {
+  return RunCommand("command -v " + program).exit_code == 0;
+}
+
+int64_t Count(core::store::Database& db, const std::string& sql) {
+  return db.QueryInt(sql);
+}
+
+TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
+  if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  const auto db_path = dir / "timeline.db";
+  auto run = RunFencescope(fmt::format("capture -o {} -- {}", Quote(db_path), Quote(kProgram)));
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  EXPECT_NE(run.out.find("2 batches (2 with GPU times)"), std::string::npos) << run.out;
+  core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
+
+  // Topology: lavapipe's one queue family (graphics + compute + transfer), one queue, the main
+  // thread and the host-signal thread; T, B, F and the queue's idle fence.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM adapters"), 1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM queues"), 1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM processes"), 1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM threads"), 2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM engines WHERE type = 0"), 1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fences"), 4);
+
+  // Two batches, each with GPU times inside its submission..completion order.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_started"), 2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 2);
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM packet_submitted s JOIN packet_started b USING "
+                  "(packet_id) JOIN packet_completed c USING (packet_id) "
+                  "WHERE s.ts_ns <= b.ts_ns AND b.ts_ns <= c.ts_ns"),
+            2);
+  // Batch 1 ran only after the host signal released it.
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM packet_started p, fence_cpu_signal h "
+                  "WHERE p.ts_ns >= h.ts_ns"),
+            2);
+
+  // GPU waits: T>=1 (batch 1), B and T>=2 (batch 2); each unblocked and linked to its signal.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_queued"), 3);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked"), 3);
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_wait_unblocked WHERE released_by_signal_id > "
+                  "0"),
+            3);
+  // T >= 1 was released by the host signal.
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_cpu_signal h ON "
+                  "h.signal_id = w.released_by_signal_id WHERE w.fence_value = 1 AND "
+                  "h.fence_value = 1"),
+            1);
+  // B and T >= 2 were released by batch 1's signals, executed at its GPU end.
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_signal_executed s "
+                  "ON s.signal_id = w.released_by_signal_id AND s.fence_id = w.fence_id "
+                  "WHERE s.ts_ns = (SELECT min(ts_ns) FROM packet_completed)"),
+            2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE release_link = 1"), 1 + 1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE release_link = 2"), 1);
+
+  // Signals: batch 1 T=2 and B, batch 2 T=3 and F, the idle fence's value 2 (both idle waits).
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_queued"), 5);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_executed"), 5);
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_signal_executed WHERE fence_value = 3 AND "
+                  "previous_value = 2"),
+            1);
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM fence_signal_executed s JOIN packet_completed c ON "
+                  "s.ts_ns = c.ts_ns"),
+            5);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_cpu_signal"), 1);
+
+  // CPU waits: vkWaitSemaphores, vkWaitForFences, vkQueueWaitIdle, vkDeviceWaitIdle; each
+  // released after the signal that satisfied it, linked by a fence flow.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_begin"), 4);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 4);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM flows WHERE kind = 2"), 4);
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM flows f JOIN events s ON s.rowid = f.from_event "
+                  "JOIN cpu_wait_released r ON r.event_id = f.to_event "
+                  "WHERE s.kind = 11 AND s.fence_id = r.fence_id AND s.ts_ns <= r.ts_ns"),
+            4);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM marker"), 0);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM wait_pending_at_end"), 0);
+
+  // The report opens the capture.
+  auto report = RunFencescope(fmt::format("report {}", Quote(db_path)));
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+}
+
+TEST_F(VulkanCapture, RecordsWrittenByHandConvert) {
+  if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  const auto layer_dir =
+      std::filesystem::path(FENCESCOPE_EXECUTABLE).parent_path() / "vulkan_layer";
+  const auto records = dir / "by_hand.fsvk";
+  auto run =
+      RunCommand(fmt::format("VK_LAYER_PATH={} VK_INSTANCE_LAYERS=VK_LAYER_FENCESCOPE_capture "
+                             "FENCESCOPE_CAPTURE_OUT={} {}",
+                             Quote(layer_dir), Quote(records), Quote(kProgram)));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_TRUE(std::filesystem::exists(records));
+  const auto db_path = dir / "by_hand.db";
+  auto convert =
+      RunFencescope(fmt::format("capture -o {} --records {}", Quote(db_path), Quote(records)));
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 4);
+}
+
+TEST_F(VulkanCapture, StoppedAfterDurationKeepsWhatItDid) {
+  if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  const auto db_path = dir / "stopped.db";
+  auto run = RunFencescope(
+      fmt::format("capture -o {} --duration 1.5 -- {} --hang", Quote(db_path), Quote(kProgram)));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("ended by signal 2"), std::string::npos) << run.err;
+  core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 4);
+}
+
+TEST_F(VulkanCapture, ApplicationIgnoringSigintIsStoppedWithSigterm) {
+  if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  const auto db_path = dir / "sigterm.db";
+  auto run =
+      RunFencescope(fmt::format("capture -o {} --duration 1 --grace 0.5 -- {} --hang "
+                                "--ignore-sigint",
+                                Quote(db_path), Quote(kProgram)));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("ended by signal 15"), std::string::npos) << run.err;
+  core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 2);
+}
+
+TEST_F(VulkanCapture, LayerThatDoesNotLoadIsReported) {
+  if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  // A manifest whose library is missing: the loader skips the layer and the program runs.
+  std::filesystem::create_directories(dir / "layer");
+  {
+    std::FILE* f = std::fopen((dir / "layer" / "VkLayer_fencescope_capture.json").c_str(), "w");
+    ASSERT_TRUE(f);
+    std::fputs(R"({"file_format_version": "1.1.2", "layer": {"name": )"
+               R"("VK_LAYER_FENCESCOPE_capture", "type": "GLOBAL", "library_path": )"
+               R"("./missing.so", "api_version": "1.3.0", "implementation_version": "1", )"
+               R"("description": "broken"}})",
+               f);
+    std::fclose(f);
+  }
+  const auto db_path = dir / "none.db";
+  setenv("FENCESCOPE_VULKAN_LAYER_DIR", (dir / "layer").c_str(), 1);
+  auto run = RunFencescope(fmt::format("capture -o {} -- {}", Quote(db_path), Quote(kProgram)));
+  unsetenv("FENCESCOPE_VULKAN_LAYER_DIR");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("did not load"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(db_path));
+}
+
+TEST_F(VulkanCapture, VkcubeFixedFrameCount) {
+  if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = NoDisplay(); !why.empty()) GTEST_SKIP() << why;
+  if (!Installed("vkcube")) GTEST_SKIP() << "vkcube is not installed (vulkan-tools)";
+  ScratchDir dir;
+  const auto db_path = dir / "vkcube.db";
+  constexpr int kFrames = 60;
+  auto run = RunFencescope(fmt::format("capture -o {} -- vkcube --c {}", Quote(db_path), kFrames));
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
+  EXPECT_GE(Count(db, "SELECT count(*) FROM packet_submitted"), kFrames);
+  EXPECT_GE(Count(db,
+                  "SELECT count(*) FROM packet_submitted s JOIN packet_started b USING "
+                  "(packet_id) JOIN packet_completed c USING (packet_id) "
+                  "WHERE s.ts_ns <= b.ts_ns AND b.ts_ns <= c.ts_ns"),
+            kFrames);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM marker WHERE marker_type = 2"), kFrames);
+  // Frame fences waited for on the CPU: every wait on a submitted fence is linked to it.
+  EXPECT_GE(Count(db, "SELECT count(*) FROM cpu_wait_released"), kFrames - 2);
+  EXPECT_GE(Count(db, "SELECT count(*) FROM flows WHERE kind = 2"), kFrames - 2);
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM cpu_wait_released r WHERE fence_value > 0 AND NOT "
+                  "EXISTS (SELECT 1 FROM flows f WHERE f.to_event = r.event_id)"),
+            0);
+  // Each frame's acquire semaphore is waited for by a batch, linked to the acquire.
+  EXPECT_GE(Count(db,
+                  "SELECT count(*) FROM fence_wait_unblocked w JOIN fence_cpu_signal s ON "
+                  "s.signal_id = w.released_by_signal_id"),
+            kFrames);
+  auto report = RunFencescope(fmt::format("report {}", Quote(db_path)));
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+}
+
+TEST_F(VulkanCapture, Vkd3dGearsForTwoSeconds) {
+  if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = NoDisplay(); !why.empty()) GTEST_SKIP() << why;
+  if (!Installed("vkd3d-gears")) GTEST_SKIP() << "vkd3d-gears is not installed (vkd3d-demos)";
+  ScratchDir dir;
+  const auto db_path = dir / "gears.db";
+  auto run = RunFencescope(
+      fmt::format("capture -o {} --duration 2 --grace 1 -- vkd3d-gears", Quote(db_path)));
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
+  const int64_t presents = Count(db, "SELECT count(*) FROM marker WHERE marker_type = 2");
+  EXPECT_GE(presents, 2);
+  EXPECT_GE(Count(db, "SELECT count(*) FROM packet_completed"), presents);
+  // D3D12 fence waits become VkFence / semaphore waits on vkd3d's threads.
+  EXPECT_GE(Count(db, "SELECT count(*) FROM cpu_wait_released"), 1);
+  EXPECT_GE(Count(db, "SELECT count(*) FROM threads"), 2);
+}
+
+}  // namespace

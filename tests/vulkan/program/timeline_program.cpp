@@ -1,0 +1,195 @@
+// A Vulkan program with a known pattern of queue work, semaphores, fences and host waits, for
+// the capture tests (tests/vulkan/capture_test.cpp). On one queue (lavapipe has one):
+//   batch 1 (vkQueueSubmit):  waits timeline T >= 1; signals T = 2 and binary B
+//   batch 2 (vkQueueSubmit2): waits B and T >= 2;    signals T = 3 and fence F
+//   host:  vkSignalSemaphore(T, 1) from a second thread, which lets batch 1 run (submitted
+//          before it; a driver without wait-before-signal holds the submitting thread until)
+//   host:  vkWaitSemaphores(T >= 3), vkWaitForFences(F), vkQueueWaitIdle, vkDeviceWaitIdle
+// Options: --hang (sleep after the waits until killed), --ignore-sigint.
+// Exit 77 (with the reason on stderr) when there is no Vulkan 1.3 device with timeline
+// semaphores and synchronization2.
+#include <unistd.h>
+#include <vulkan/vulkan.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace {
+
+int Fail(const char* what, VkResult r) {
+  std::fprintf(stderr, "timeline_program: %s failed (VkResult %d)\n", what, int(r));
+  return 1;
+}
+
+#define CHECK(call)                               \
+  do {                                            \
+    const VkResult r_ = (call);                   \
+    if (r_ != VK_SUCCESS) return Fail(#call, r_); \
+  } while (0)
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool hang = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--hang") == 0) hang = true;
+    if (std::strcmp(argv[i], "--ignore-sigint") == 0) std::signal(SIGINT, SIG_IGN);
+  }
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "timeline_program";
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo instance_info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  instance_info.pApplicationInfo = &app;
+  VkInstance instance;
+  if (VkResult r = vkCreateInstance(&instance_info, nullptr, &instance); r != VK_SUCCESS) {
+    std::fprintf(stderr, "timeline_program: no Vulkan: vkCreateInstance returned %d\n", int(r));
+    return 77;
+  }
+  uint32_t count = 0;
+  vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> physicals(count);
+  vkEnumeratePhysicalDevices(instance, &count, physicals.data());
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  for (VkPhysicalDevice p : physicals) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(p, &props);
+    if (props.apiVersion >= VK_API_VERSION_1_3) {
+      physical = p;
+      break;
+    }
+  }
+  if (!physical) {
+    std::fprintf(stderr, "timeline_program: no Vulkan 1.3 device (%u devices)\n", count);
+    return 77;
+  }
+  VkPhysicalDeviceVulkan13Features features13{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                              &features13};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features12};
+  vkGetPhysicalDeviceFeatures2(physical, &features);
+  if (!features12.timelineSemaphore || !features13.synchronization2) {
+    std::fprintf(stderr,
+                 "timeline_program: the device lacks timeline semaphores or "
+                 "synchronization2\n");
+    return 77;
+  }
+  VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  enable13.synchronization2 = VK_TRUE;
+  VkPhysicalDeviceVulkan12Features enable12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            &enable13};
+  enable12.timelineSemaphore = VK_TRUE;
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = 0;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable12};
+  device_info.queueCreateInfoCount = 1;
+  device_info.pQueueCreateInfos = &queue_info;
+  VkDevice device;
+  CHECK(vkCreateDevice(physical, &device_info, nullptr, &device));
+  VkQueue queue;
+  vkGetDeviceQueue(device, 0, 0, &queue);
+
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.queueFamilyIndex = 0;
+  VkCommandPool pool;
+  CHECK(vkCreateCommandPool(device, &pool_info, nullptr, &pool));
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  alloc.commandPool = pool;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 2;
+  VkCommandBuffer cbs[2];
+  CHECK(vkAllocateCommandBuffers(device, &alloc, cbs));
+  for (VkCommandBuffer cb : cbs) {
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cb, &begin));
+    CHECK(vkEndCommandBuffer(cb));
+  }
+
+  VkSemaphoreTypeCreateInfo timeline_type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  timeline_type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  timeline_type.initialValue = 0;
+  VkSemaphoreCreateInfo timeline_info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &timeline_type};
+  VkSemaphore timeline, binary;
+  CHECK(vkCreateSemaphore(device, &timeline_info, nullptr, &timeline));
+  VkSemaphoreCreateInfo binary_info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  CHECK(vkCreateSemaphore(device, &binary_info, nullptr, &binary));
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence;
+  CHECK(vkCreateFence(device, &fence_info, nullptr, &fence));
+
+  // Batch 1: wait T >= 1; signal T = 2 and B.
+  const uint64_t wait1 = 1;
+  const uint64_t signal1[2] = {2, 0};
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.waitSemaphoreValueCount = 1;
+  values.pWaitSemaphoreValues = &wait1;
+  values.signalSemaphoreValueCount = 2;
+  values.pSignalSemaphoreValues = signal1;
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  const VkSemaphore signals1[2] = {timeline, binary};
+  VkSubmitInfo submit1{VK_STRUCTURE_TYPE_SUBMIT_INFO, &values};
+  submit1.waitSemaphoreCount = 1;
+  submit1.pWaitSemaphores = &timeline;
+  submit1.pWaitDstStageMask = &stage;
+  submit1.commandBufferCount = 1;
+  submit1.pCommandBuffers = &cbs[0];
+  submit1.signalSemaphoreCount = 2;
+  submit1.pSignalSemaphores = signals1;
+  std::thread signaller([&] {
+    usleep(50000);
+    VkSemaphoreSignalInfo host_signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    host_signal.semaphore = timeline;
+    host_signal.value = 1;
+    if (vkSignalSemaphore(device, &host_signal) != VK_SUCCESS) std::abort();
+  });
+  CHECK(vkQueueSubmit(queue, 1, &submit1, VK_NULL_HANDLE));
+
+  // Batch 2: wait B and T >= 2; signal T = 3 and the fence.
+  VkSemaphoreSubmitInfo waits2[2] = {{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, binary, 0,
+                                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0},
+                                     {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, timeline, 2,
+                                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0}};
+  VkSemaphoreSubmitInfo signal2{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, timeline, 3,
+                                VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,    0};
+  VkCommandBufferSubmitInfo cb2{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, cbs[1], 0};
+  VkSubmitInfo2 submit2{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+  submit2.waitSemaphoreInfoCount = 2;
+  submit2.pWaitSemaphoreInfos = waits2;
+  submit2.commandBufferInfoCount = 1;
+  submit2.pCommandBufferInfos = &cb2;
+  submit2.signalSemaphoreInfoCount = 1;
+  submit2.pSignalSemaphoreInfos = &signal2;
+  CHECK(vkQueueSubmit2(queue, 1, &submit2, fence));
+
+  signaller.join();
+
+  const uint64_t wait_value = 3;
+  VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wait_info.semaphoreCount = 1;
+  wait_info.pSemaphores = &timeline;
+  wait_info.pValues = &wait_value;
+  CHECK(vkWaitSemaphores(device, &wait_info, UINT64_MAX));
+  CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
+  CHECK(vkQueueWaitIdle(queue));
+  CHECK(vkDeviceWaitIdle(device));
+  std::printf("timeline_program: done\n");
+  std::fflush(stdout);
+  if (hang) {
+    for (;;) pause();
+  }
+
+  vkDestroyFence(device, fence, nullptr);
+  vkDestroySemaphore(device, binary, nullptr);
+  vkDestroySemaphore(device, timeline, nullptr);
+  vkDestroyCommandPool(device, pool, nullptr);
+  vkDestroyDevice(device, nullptr);
+  vkDestroyInstance(instance, nullptr);
+  return 0;
+}
