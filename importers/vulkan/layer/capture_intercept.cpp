@@ -1,0 +1,386 @@
+#include "importers/vulkan/layer/capture_intercept.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "importers/vulkan/layer/capture_device.h"
+#include "importers/vulkan/layer/capture_recorder.h"
+#include "importers/vulkan/layer/capture_timing.h"
+
+namespace fencescope_layer {
+
+namespace {
+
+bool HasDeviceGroupInfo(const void* next) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(next); s; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO) return true;
+  }
+  return false;
+}
+
+template <class T>
+const T* FindInChain(const void* next, VkStructureType type) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(next); s; s = s->pNext) {
+    if (s->sType == type) return reinterpret_cast<const T*>(s);
+  }
+  return nullptr;
+}
+
+void WriteSync(uint64_t batch, uint64_t object, uint64_t value, uint64_t stages, SyncRole role) {
+  Out().Write(RecordType::kBatchSync,
+              BatchSyncRecord{batch, object, value, stages, uint32_t(role), 0});
+}
+
+// ---- Intercepted device functions --------------------------------------------------------
+
+void GetDeviceQueueCommon(DeviceData& d, uint32_t family, uint32_t index, VkQueue queue) {
+  if (!queue) return;
+  {
+    std::lock_guard lock(d.queues_mutex);
+    auto& state = d.queues[queue];
+    if (state) return;
+    state = std::make_unique<QueueState>();
+    state->queue = queue;
+    state->family = family;
+    state->index = index;
+  }
+  const VkQueueFamilyProperties props =
+      family < d.families.size() ? d.families[family] : VkQueueFamilyProperties{};
+  Out().Write(RecordType::kQueue, QueueRecord{H(d.device), H(queue), family, index,
+                                              props.queueFlags, props.timestampValidBits});
+}
+
+VKAPI_ATTR void VKAPI_CALL Layer_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index,
+                                                VkQueue* queue) {
+  DeviceData& d = *DeviceOf(device);
+  d.GetDeviceQueue(device, family, index, queue);
+  GetDeviceQueueCommon(d, family, index, *queue);
+}
+
+VKAPI_ATTR void VKAPI_CALL Layer_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2* info,
+                                                 VkQueue* queue) {
+  DeviceData& d = *DeviceOf(device);
+  d.GetDeviceQueue2(device, info, queue);
+  GetDeviceQueueCommon(d, info->queueFamilyIndex, info->queueIndex, *queue);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit(VkQueue queue, uint32_t count,
+                                                 const VkSubmitInfo* submits, VkFence fence) {
+  DeviceData& d = *DeviceOf(queue);
+  QueueState* q = QueueOf(d, queue);
+  if (!q || !Out().active()) return d.QueueSubmit(queue, count, submits, fence);
+  const uint64_t now = NowNs();
+  std::unique_lock queue_lock(q->mutex);
+  if (!q->ready) SetupQueue(d, *q);
+  Collect(d, *q, false);
+  Calibrate(d, false);
+  std::vector<VkSubmitInfo> copies(submits, submits + count);
+  std::vector<std::vector<VkCommandBuffer>> buffers(count);
+  std::vector<uint64_t> ids(count);
+  std::vector<bool> timed(count, false);
+  for (uint32_t i = 0; i < count; ++i) {
+    ids[i] = g_next_id.fetch_add(1);
+    if (HasDeviceGroupInfo(submits[i].pNext)) continue;
+    QueueState::Slot* slot = TakeSlot(d, *q, ids[i]);
+    if (!slot) continue;
+    auto& list = buffers[i];
+    list.reserve(submits[i].commandBufferCount + 2);
+    list.push_back(slot->begin);
+    list.insert(list.end(), submits[i].pCommandBuffers,
+                submits[i].pCommandBuffers + submits[i].commandBufferCount);
+    list.push_back(slot->end);
+    copies[i].commandBufferCount = uint32_t(list.size());
+    copies[i].pCommandBuffers = list.data();
+    timed[i] = true;
+  }
+  queue_lock.unlock();
+  const VkResult result = d.QueueSubmit(queue, count, copies.data(), fence);
+  for (uint32_t i = 0; i < count; ++i) {
+    const VkSubmitInfo& s = submits[i];
+    Out().Write(RecordType::kBatch, BatchRecord{ids[i], H(queue), now, s.commandBufferCount,
+                                                timed[i] ? 1u : 0u, 0, uint32_t(result)});
+    auto* values = FindInChain<VkTimelineSemaphoreSubmitInfo>(
+        s.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+    for (uint32_t w = 0; w < s.waitSemaphoreCount; ++w) {
+      const uint64_t value =
+          values && w < values->waitSemaphoreValueCount && values->pWaitSemaphoreValues
+              ? values->pWaitSemaphoreValues[w]
+              : 0;
+      WriteSync(ids[i], H(s.pWaitSemaphores[w]), value,
+                s.pWaitDstStageMask ? s.pWaitDstStageMask[w] : 0, SyncRole::kWait);
+    }
+    for (uint32_t g = 0; g < s.signalSemaphoreCount; ++g) {
+      const uint64_t value =
+          values && g < values->signalSemaphoreValueCount && values->pSignalSemaphoreValues
+              ? values->pSignalSemaphoreValues[g]
+              : 0;
+      WriteSync(ids[i], H(s.pSignalSemaphores[g]), value, 0, SyncRole::kSignal);
+    }
+    if (fence && i + 1 == count) WriteSync(ids[i], H(fence), 0, 0, SyncRole::kFence);
+  }
+  if (count == 0 && fence) {
+    // A fence-only submission: signalled when the queue's earlier work is done.
+    const uint64_t id = g_next_id.fetch_add(1);
+    Out().Write(RecordType::kBatch, BatchRecord{id, H(queue), now, 0, 0, 0, uint32_t(result)});
+    WriteSync(id, H(fence), 0, 0, SyncRole::kFence);
+  }
+  return result;
+}
+
+VkResult QueueSubmit2Common(PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t count,
+                            const VkSubmitInfo2* submits, VkFence fence) {
+  DeviceData& d = *DeviceOf(queue);
+  QueueState* q = QueueOf(d, queue);
+  if (!q || !Out().active()) return next(queue, count, submits, fence);
+  const uint64_t now = NowNs();
+  std::unique_lock queue_lock(q->mutex);
+  if (!q->ready) SetupQueue(d, *q);
+  Collect(d, *q, false);
+  Calibrate(d, false);
+  std::vector<VkSubmitInfo2> copies(submits, submits + count);
+  std::vector<std::vector<VkCommandBufferSubmitInfo>> buffers(count);
+  std::vector<uint64_t> ids(count);
+  std::vector<bool> timed(count, false);
+  for (uint32_t i = 0; i < count; ++i) {
+    ids[i] = g_next_id.fetch_add(1);
+    QueueState::Slot* slot = TakeSlot(d, *q, ids[i]);
+    if (!slot) continue;
+    auto& list = buffers[i];
+    list.reserve(submits[i].commandBufferInfoCount + 2);
+    list.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, slot->begin, 0});
+    list.insert(list.end(), submits[i].pCommandBufferInfos,
+                submits[i].pCommandBufferInfos + submits[i].commandBufferInfoCount);
+    list.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, slot->end, 0});
+    copies[i].commandBufferInfoCount = uint32_t(list.size());
+    copies[i].pCommandBufferInfos = list.data();
+    timed[i] = true;
+  }
+  queue_lock.unlock();
+  const VkResult result = next(queue, count, copies.data(), fence);
+  for (uint32_t i = 0; i < count; ++i) {
+    const VkSubmitInfo2& s = submits[i];
+    Out().Write(RecordType::kBatch, BatchRecord{ids[i], H(queue), now, s.commandBufferInfoCount,
+                                                timed[i] ? 1u : 0u, 1, uint32_t(result)});
+    for (uint32_t w = 0; w < s.waitSemaphoreInfoCount; ++w) {
+      const auto& info = s.pWaitSemaphoreInfos[w];
+      WriteSync(ids[i], H(info.semaphore), info.value, info.stageMask, SyncRole::kWait);
+    }
+    for (uint32_t g = 0; g < s.signalSemaphoreInfoCount; ++g) {
+      const auto& info = s.pSignalSemaphoreInfos[g];
+      WriteSync(ids[i], H(info.semaphore), info.value, info.stageMask, SyncRole::kSignal);
+    }
+    if (fence && i + 1 == count) WriteSync(ids[i], H(fence), 0, 0, SyncRole::kFence);
+  }
+  if (count == 0 && fence) {
+    const uint64_t id = g_next_id.fetch_add(1);
+    Out().Write(RecordType::kBatch, BatchRecord{id, H(queue), now, 0, 0, 1, uint32_t(result)});
+    WriteSync(id, H(fence), 0, 0, SyncRole::kFence);
+  }
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit2(VkQueue queue, uint32_t count,
+                                                  const VkSubmitInfo2* submits, VkFence fence) {
+  return QueueSubmit2Common(DeviceOf(queue)->QueueSubmit2, queue, count, submits, fence);
+}
+VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit2KHR(VkQueue queue, uint32_t count,
+                                                     const VkSubmitInfo2* submits, VkFence fence) {
+  return QueueSubmit2Common(DeviceOf(queue)->QueueSubmit2KHR, queue, count, submits, fence);
+}
+
+void WaitItem(uint64_t group, uint64_t object, uint64_t value, CpuWaitObject kind) {
+  Out().Write(RecordType::kCpuWaitItem, CpuWaitItemRecord{group, object, value, uint32_t(kind), 0});
+}
+void WaitDone(uint64_t group, uint64_t begin, uint64_t timeout, VkResult result, bool all) {
+  Out().Write(RecordType::kCpuWaitDone,
+              CpuWaitDoneRecord{group, begin, NowNs(), timeout, int32_t(result), all ? 1u : 0u});
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueWaitIdle(VkQueue queue) {
+  DeviceData& d = *DeviceOf(queue);
+  const uint64_t group = g_next_id.fetch_add(1);
+  const uint64_t begin = NowNs();
+  WaitItem(group, H(queue), 0, CpuWaitObject::kQueue);
+  const VkResult result = d.QueueWaitIdle(queue);
+  WaitDone(group, begin, UINT64_MAX, result, true);
+  if (QueueState* q = QueueOf(d, queue)) {
+    std::lock_guard lock(q->mutex);
+    Collect(d, *q, false);
+  }
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_DeviceWaitIdle(VkDevice device) {
+  DeviceData& d = *DeviceOf(device);
+  const uint64_t group = g_next_id.fetch_add(1);
+  const uint64_t begin = NowNs();
+  WaitItem(group, H(device), 0, CpuWaitObject::kDevice);
+  const VkResult result = d.DeviceWaitIdle(device);
+  WaitDone(group, begin, UINT64_MAX, result, true);
+  CollectAll(d);
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_WaitForFences(VkDevice device, uint32_t count,
+                                                   const VkFence* fences, VkBool32 all,
+                                                   uint64_t timeout) {
+  DeviceData& d = *DeviceOf(device);
+  const uint64_t group = g_next_id.fetch_add(1);
+  const uint64_t begin = NowNs();
+  for (uint32_t i = 0; i < count; ++i) WaitItem(group, H(fences[i]), 0, CpuWaitObject::kFence);
+  const VkResult result = d.WaitForFences(device, count, fences, all, timeout);
+  WaitDone(group, begin, timeout, result, all || count == 1);
+  return result;
+}
+
+VkResult WaitSemaphoresCommon(PFN_vkWaitSemaphores next, VkDevice device,
+                              const VkSemaphoreWaitInfo* info, uint64_t timeout) {
+  const uint64_t group = g_next_id.fetch_add(1);
+  const uint64_t begin = NowNs();
+  for (uint32_t i = 0; i < info->semaphoreCount; ++i) {
+    WaitItem(group, H(info->pSemaphores[i]), info->pValues[i], CpuWaitObject::kSemaphore);
+  }
+  const VkResult result = next(device, info, timeout);
+  const bool any = (info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && info->semaphoreCount > 1;
+  WaitDone(group, begin, timeout, result, !any);
+  return result;
+}
+VKAPI_ATTR VkResult VKAPI_CALL Layer_WaitSemaphores(VkDevice device,
+                                                    const VkSemaphoreWaitInfo* info,
+                                                    uint64_t timeout) {
+  return WaitSemaphoresCommon(DeviceOf(device)->WaitSemaphores, device, info, timeout);
+}
+VKAPI_ATTR VkResult VKAPI_CALL Layer_WaitSemaphoresKHR(VkDevice device,
+                                                       const VkSemaphoreWaitInfo* info,
+                                                       uint64_t timeout) {
+  return WaitSemaphoresCommon(DeviceOf(device)->WaitSemaphoresKHR, device, info, timeout);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_SignalSemaphore(VkDevice device,
+                                                     const VkSemaphoreSignalInfo* info) {
+  DeviceData& d = *DeviceOf(device);
+  const uint64_t now = NowNs();
+  const VkResult result = d.SignalSemaphore(device, info);
+  if (result == VK_SUCCESS) {
+    Out().Write(RecordType::kHostSignal, HostSignalRecord{H(info->semaphore), info->value, now});
+  }
+  return result;
+}
+VKAPI_ATTR VkResult VKAPI_CALL Layer_SignalSemaphoreKHR(VkDevice device,
+                                                        const VkSemaphoreSignalInfo* info) {
+  DeviceData& d = *DeviceOf(device);
+  const uint64_t now = NowNs();
+  const VkResult result = d.SignalSemaphoreKHR(device, info);
+  if (result == VK_SUCCESS) {
+    Out().Write(RecordType::kHostSignal, HostSignalRecord{H(info->semaphore), info->value, now});
+  }
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateSemaphore(VkDevice device,
+                                                     const VkSemaphoreCreateInfo* info,
+                                                     const VkAllocationCallbacks* allocator,
+                                                     VkSemaphore* semaphore) {
+  DeviceData& d = *DeviceOf(device);
+  const VkResult result = d.CreateSemaphore(device, info, allocator, semaphore);
+  if (result == VK_SUCCESS) {
+    auto* type = FindInChain<VkSemaphoreTypeCreateInfo>(
+        info->pNext, VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+    const bool timeline = type && type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE;
+    Out().Write(RecordType::kSemaphore, SemaphoreRecord{H(device), H(*semaphore),
+                                                        uint32_t(timeline ? SemaphoreKind::kTimeline
+                                                                          : SemaphoreKind::kBinary),
+                                                        0, timeline ? type->initialValue : 0});
+  }
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateFence(VkDevice device, const VkFenceCreateInfo* info,
+                                                 const VkAllocationCallbacks* allocator,
+                                                 VkFence* fence) {
+  DeviceData& d = *DeviceOf(device);
+  const VkResult result = d.CreateFence(device, info, allocator, fence);
+  if (result == VK_SUCCESS) {
+    Out().Write(RecordType::kSemaphore,
+                SemaphoreRecord{H(device), H(*fence), uint32_t(SemaphoreKind::kFence),
+                                (info->flags & VK_FENCE_CREATE_SIGNALED_BIT) ? 1u : 0u, 0});
+  }
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* info) {
+  DeviceData& d = *DeviceOf(queue);
+  const uint64_t now = NowNs();
+  const VkResult result = d.QueuePresentKHR(queue, info);
+  for (uint32_t i = 0; i < info->swapchainCount; ++i) {
+    const VkResult one = info->pResults ? info->pResults[i] : result;
+    Out().Write(RecordType::kPresent, PresentRecord{H(queue), H(info->pSwapchains[i]), now,
+                                                    info->pImageIndices[i], int32_t(one)});
+  }
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_AcquireNextImageKHR(VkDevice device, VkSwapchainKHR swapchain,
+                                                         uint64_t timeout, VkSemaphore semaphore,
+                                                         VkFence fence, uint32_t* index) {
+  DeviceData& d = *DeviceOf(device);
+  const uint64_t begin = NowNs();
+  const VkResult result =
+      d.AcquireNextImageKHR(device, swapchain, timeout, semaphore, fence, index);
+  Out().Write(RecordType::kAcquire,
+              AcquireRecord{H(swapchain), H(semaphore), H(fence), begin, NowNs(),
+                            result >= 0 ? *index : UINT32_MAX, int32_t(result)});
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL Layer_AcquireNextImage2KHR(VkDevice device,
+                                                          const VkAcquireNextImageInfoKHR* info,
+                                                          uint32_t* index) {
+  DeviceData& d = *DeviceOf(device);
+  const uint64_t begin = NowNs();
+  const VkResult result = d.AcquireNextImage2KHR(device, info, index);
+  Out().Write(RecordType::kAcquire,
+              AcquireRecord{H(info->swapchain), H(info->semaphore), H(info->fence), begin, NowNs(),
+                            result >= 0 ? *index : UINT32_MAX, int32_t(result)});
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+Layer_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* info) {
+  DeviceData& d = *DeviceOf(device);
+  if (info->pObjectName) {
+    const size_t length = std::min<size_t>(std::strlen(info->pObjectName), 200);
+    Out().Write(RecordType::kName,
+                NameRecord{info->objectHandle, uint32_t(info->objectType), uint32_t(length)},
+                info->pObjectName, uint16_t(length));
+  }
+  return d.SetDebugUtilsObjectNameEXT ? d.SetDebugUtilsObjectNameEXT(device, info) : VK_SUCCESS;
+}
+
+}  // namespace
+
+PFN_vkVoidFunction InterceptedFunction(const char* name) {
+  struct Entry {
+    const char* name;
+    PFN_vkVoidFunction function;
+  };
+#define FS_ENTRY(name) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&Layer_##name)},
+  static const Entry kEntries[] = {
+      FS_ENTRY(GetDeviceQueue) FS_ENTRY(GetDeviceQueue2) FS_ENTRY(QueueSubmit)
+          FS_ENTRY(QueueSubmit2) FS_ENTRY(QueueSubmit2KHR) FS_ENTRY(QueueWaitIdle)
+              FS_ENTRY(DeviceWaitIdle) FS_ENTRY(WaitForFences) FS_ENTRY(WaitSemaphores)
+                  FS_ENTRY(WaitSemaphoresKHR) FS_ENTRY(SignalSemaphore) FS_ENTRY(SignalSemaphoreKHR)
+                      FS_ENTRY(CreateSemaphore) FS_ENTRY(CreateFence) FS_ENTRY(QueuePresentKHR)
+                          FS_ENTRY(AcquireNextImageKHR) FS_ENTRY(AcquireNextImage2KHR)
+                              FS_ENTRY(SetDebugUtilsObjectNameEXT)};
+#undef FS_ENTRY
+  for (const Entry& e : kEntries) {
+    if (std::strcmp(e.name, name) == 0) return e.function;
+  }
+  return nullptr;
+}
+
+}  // namespace fencescope_layer
