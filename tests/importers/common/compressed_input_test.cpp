@@ -95,7 +95,9 @@ TEST(Sniffer, ContentDecidesNotTheName) {
   EXPECT_EQ(SniffBytes("# tracer: nop"), FileFormat::kFtraceText);
   EXPECT_EQ(SniffBytes("cpus=4\n  steam-25475 [003] 630659.115986: sched_switch: x"),
             FileFormat::kFtraceText);
-  EXPECT_EQ(SniffBytes(std::string("\x17\x08\x44tracing6\0", 18)), FileFormat::kTraceDat);
+  // trace-cmd .dat: magic 17 08 44 "tracing", version "6\0", then the header's first fields
+  EXPECT_EQ(SniffBytes(std::string("\x17\x08\x44tracing6", 11) + std::string(7, '\0')),
+            FileFormat::kTraceDat);
   EXPECT_EQ(SniffBytes("not a trace at all\n"), FileFormat::kUnknown);
   EXPECT_EQ(SniffBytes(""), FileFormat::kUnknown);
 }
