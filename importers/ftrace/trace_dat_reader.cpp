@@ -250,7 +250,7 @@ int OnRecord(tracecmd_input* handle, tep_record* record, int /*cpu*/, void* data
     } else {
       if (f->offset + f->size > record->size) continue;
       uint64_t v = tep_read_number(tep, static_cast<const char*>(record->data) + f->offset, f->size);
-      if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+      if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size < 8) {  // sign-extend
         const int shift = 64 - 8 * f->size;
         ctx.numbers[i] = std::to_string(static_cast<int64_t>(v << shift) >> shift);
       } else if (f->flags & TEP_FIELD_IS_SIGNED) {

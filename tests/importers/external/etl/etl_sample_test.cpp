@@ -37,19 +37,24 @@ class EtlSample : public ::testing::Test {
     s_dir = new ScratchDir();
     s_db = new std::filesystem::path(*s_dir / "sample.db");
     auto r = RunFencescope("import '" + SampleZip().string() + "' -o '" + s_db->string() + "'");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
+    s_setup_error = new std::string(r.exit_code == 0 ? "" : "import failed: " + r.err);
   }
+  // A failed import in SetUpTestSuite would only skip the tests; fail each of them instead.
+  void SetUp() override { ASSERT_TRUE(s_setup_error->empty()) << *s_setup_error; }
   static void TearDownTestSuite() {
     delete s_db;
     delete s_dir;
+    delete s_setup_error;
   }
   static std::string Q(const std::string& sql) { return Cell(*s_db, sql); }
 
   static ScratchDir* s_dir;
   static std::filesystem::path* s_db;
+  static std::string* s_setup_error;
 };
 ScratchDir* EtlSample::s_dir = nullptr;
 std::filesystem::path* EtlSample::s_db = nullptr;
+std::string* EtlSample::s_setup_error = nullptr;
 
 }  // namespace
 

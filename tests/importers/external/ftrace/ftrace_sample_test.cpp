@@ -73,14 +73,18 @@ class FtraceSample : public ::testing::Test {
   static void SetUpTestSuite() {
     s_dir = new ScratchDir();
     s_expected = new std::map<std::string, int64_t>(ScriptCounts());
+    s_setup_error = new std::string();
     for (const auto& [input, db] : {std::pair{SampleDat(), "dat.db"}, {SampleText(), "text.db"}}) {
       auto r = RunFencescope("import " + Quote(input) + " -o " + Quote(*s_dir / db));
-      ASSERT_EQ(r.exit_code, 0) << r.err;
+      if (r.exit_code != 0) *s_setup_error += "import of " + input.string() + " failed: " + r.err;
     }
   }
+  // A failed import in SetUpTestSuite would only skip the tests; fail each of them instead.
+  void SetUp() override { ASSERT_TRUE(s_setup_error->empty()) << *s_setup_error; }
   static void TearDownTestSuite() {
     delete s_expected;
     delete s_dir;
+    delete s_setup_error;
   }
   static fs::path Db(const char* name) { return *s_dir / name; }
 
@@ -109,9 +113,11 @@ class FtraceSample : public ::testing::Test {
 
   static ScratchDir* s_dir;
   static std::map<std::string, int64_t>* s_expected;
+  static std::string* s_setup_error;
 };
 ScratchDir* FtraceSample::s_dir = nullptr;
 std::map<std::string, int64_t>* FtraceSample::s_expected = nullptr;
+std::string* FtraceSample::s_setup_error = nullptr;
 
 }  // namespace
 
