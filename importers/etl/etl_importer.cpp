@@ -11,6 +11,7 @@
 #include "importers/etl/etl_gpu_mapper.h"
 #include "importers/etl/etl_reader.h"
 #include "importers/etl/process_names.h"
+#include "importers/common/import_counters.h"
 
 namespace importers::etl {
 namespace {
@@ -110,12 +111,7 @@ void WriteCaptureFacts(const EtlFile& file, const std::string& label,
 }
 
 void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
-  struct Row {
-    const char* name;
-    uint64_t count;
-    const char* description;
-  };
-  const Row rows[] = {
+  const ImportCounter rows[] = {
       {"etl_link_queue_packets_completed", c.queue_packets_completed,
        "queue packets (all types) whose Start and Stop (hContext, SubmitSequence) are both in "
        "the capture"},
@@ -168,9 +164,7 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
       {"etl_cpu_unwait_without_wait", c.cpu_unwaits_without_wait,
        "UnwaitCpuWaiter for a CPU wait that began before the capture or through another API"},
   };
-  for (const Row& row : rows) {
-    if (row.count) w.CountProblem(row.name, Severity::kInfo, row.description, row.count);
-  }
+  CountNonZero(w, rows);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "importers/ftrace/ftrace_gpu_mapper.h"
 #include "importers/ftrace/ftrace_text_reader.h"
 #include "importers/ftrace/trace_dat_reader.h"
+#include "importers/common/import_counters.h"
 
 namespace importers::ftrace {
 namespace {
@@ -29,12 +30,7 @@ void WriteCounts(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
     w.CountProblem("ftrace_not_mapped " + name, Severity::kInfo,
                    fmt::format("{} events read but not mapped to the trace model", name), count);
   }
-  struct Row {
-    const char* name;
-    uint64_t count;
-    const char* description;
-  };
-  const Row rows[] = {
+  const ImportCounter rows[] = {
       {"ftrace_link_cpu_submit_to_run", c.cpu_submits_run,
        "CPU submits (amdgpu_cs_ioctl, drm_sched_job, i915_request_add) whose job was seen "
        "running on its ring"},
@@ -51,9 +47,7 @@ void WriteCounts(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
       {"ftrace_malformed_gpu_event", c.unmapped_events,
        "GPU events missing the fields the mapping needs (skipped)"},
   };
-  for (const Row& row : rows) {
-    if (row.count) w.CountProblem(row.name, Severity::kInfo, row.description, row.count);
-  }
+  CountNonZero(w, rows);
 }
 
 // Appends the mapped records and the counters; times reading (since `t0`) and writing.
