@@ -281,6 +281,7 @@ std::string QueueSection(const ReportData& d) {
                                 kPacketsRunningAtEnd);
   std::vector<StackedRow> split, gaps;
   for (const QueueTime& t : d.queue_time.queues) {
+    if (d.IsQuietQueue(t.queue)) continue;
     const auto* q = d.store->FindQueue(t.queue);
     out += Row({d.QueueName(t.queue), q ? std::string(QueueTypeName(q->type)) : "",
                 std::to_string(t.counts.submitted), std::to_string(t.counts.started),
@@ -290,15 +291,23 @@ std::string QueueSection(const ReportData& d) {
     split.push_back({d.QueueName(t.queue), {double(t.busy_ns), double(t.waiting_ns), double(t.idle_ns)}});
   }
   out += "</table>\n";
+  if (std::string quiet = d.QuietQueuesSentence(); !quiet.empty()) {
+    out += "<p>" + XmlEscape(quiet) + "</p>\n";
+  }
   out += SvgStackedBars("Time split per queue", {"busy", "waiting on a fence", "idle"},
                         {kBusy, kWaiting, kIdle}, split, "ns");
   out += Section("pairs", "Queue pairs: time one queue was held by another's signals");
-  out += "<table><tr><th>waiting queue</th><th>signalled by</th><th>held</th><th>waits</th></tr>\n";
-  for (const QueuePairWait& p : d.queue_time.pairs) {
-    out += Row({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
-                FormatDuration(p.waiting_ns), std::to_string(p.waits)});
+  if (d.queue_time.pairs.empty()) {
+    out += "<p>No queue was held by a wait in this trace.</p>\n";
+  } else {
+    out += "<table><tr><th>waiting queue</th><th>signalled by</th><th>held</th><th>waits</th>"
+           "</tr>\n";
+    for (const QueuePairWait& p : d.queue_time.pairs) {
+      out += Row({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
+                  FormatDuration(p.waiting_ns), std::to_string(p.waits)});
+    }
+    out += "</table>\n";
   }
-  out += "</table>\n";
   out += Section("gaps", "Idle-gap attribution");
   out += "<p>Every idle nanosecond of a queue gets one cause. Launch-bound and synchronised "
          "apply where the next packet's launch call is known (a CPU launch flow, e.g. Kineto's "
@@ -311,6 +320,7 @@ std::string QueueSection(const ReportData& d) {
          "<th>synchronised</th><th>of which engine busy with another queue</th>"
          "<th>fences waited on</th><th>host syncs</th></tr>\n";
   for (const QueueGaps& g : d.gaps.per_queue) {
+    if (d.IsQuietQueue(g.queue)) continue;
     std::string fences, syncs;
     for (const FenceGapTotal& f : g.per_fence) {
       if (!fences.empty()) fences += "; ";

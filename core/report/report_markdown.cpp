@@ -133,6 +133,7 @@ std::string Gaps(uint64_t gaps, DurationNs ns) { return fmt::format("{} ({})", D
 std::string LaunchMarkdown(const ReportData& d) {
   std::vector<std::vector<std::string>> rows;
   for (const QueueIdleSplit& s : d.gaps.split) {
+    if (d.IsQuietQueue(s.queue)) continue;
     std::vector<std::string> row = {d.QueueName(s.queue)};
     for (size_t c = 0; c < kIdleClasses; ++c) row.push_back(Gaps(s.gaps[c], s.ns[c]));
     std::string why;
@@ -232,6 +233,7 @@ std::string ReportMarkdown(const ReportData& d) {
   out += "## Queues\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const QueueTime& t : d.queue_time.queues) {
+    if (d.IsQuietQueue(t.queue)) continue;
     rows.push_back({d.QueueName(t.queue), std::to_string(t.counts.submitted),
                     std::to_string(t.counts.started), std::to_string(t.counts.completed),
                     std::to_string(t.counts.running_at_end), D(t.busy_ns), D(t.waiting_ns),
@@ -240,14 +242,18 @@ std::string ReportMarkdown(const ReportData& d) {
   out += Table({"queue", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
                 kPacketsRunningAtEnd, "busy", "waiting", "idle"},
                rows);
+  if (std::string quiet = d.QuietQueuesSentence(); !quiet.empty()) out += quiet + "\n\n";
   rows.clear();
   for (const QueuePairWait& p : d.queue_time.pairs) {
     rows.push_back({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
                     D(p.waiting_ns), std::to_string(p.waits)});
   }
-  out += "### Queue pairs\n\n" + Table({"waiting queue", "signalled by", "held", "waits"}, rows);
+  out += "### Queue pairs\n\n";
+  out += rows.empty() ? std::string("No queue was held by a wait in this trace.\n\n")
+                      : Table({"waiting queue", "signalled by", "held", "waits"}, rows);
   rows.clear();
   for (const QueueGaps& g : d.gaps.per_queue) {
+    if (d.IsQuietQueue(g.queue)) continue;
     std::vector<std::string> row = {d.QueueName(g.queue)};
     for (DurationNs ns : g.by_cause) row.push_back(D(ns));
     std::string syncs;
