@@ -93,12 +93,24 @@ std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
   constexpr int kWidth = 960, kLabel = 170, kRowH = 26;
   TimeNs t0 = d.recon.start_ns, t1 = std::max(d.recon.end_ns, t0 + 1);
   double ns_per_px = static_cast<double>(t1 - t0) / (kWidth - kLabel - 10);
-  // CPU threads that waited on fences or ran background tasks get a row below the queues
+  // CPU threads that waited on fences, ran background tasks or are on the critical path get a
+  // row below the queues; queues that did nothing in the capture get none (the sentence under
+  // the queue table names them)
+  std::vector<std::vector<Interval>> thread_path(d.recon.threads.size());
+  for (const PathStep& s : d.critical_path.steps) {
+    if (s.thread && s.thread < thread_path.size()) thread_path[s.thread].push_back({s.start, s.end});
+  }
   std::vector<ThreadId> threads;
   for (const ThreadTrack& t : d.recon.threads) {
-    if (t.id != 0 && (!t.cpu_waits.empty() || !t.tasks.empty())) threads.push_back(t.id);
+    if (t.id != 0 && (!t.cpu_waits.empty() || !t.tasks.empty() || !thread_path[t.id].empty())) {
+      threads.push_back(t.id);
+    }
   }
-  const size_t rows = store.queues.size() + threads.size();
+  std::vector<const core::model::Queue*> queues;
+  for (const auto& q : store.queues) {
+    if (!d.IsQuietQueue(q.id)) queues.push_back(&q);
+  }
+  const size_t rows = queues.size() + threads.size();
   int height = 40 + static_cast<int>(rows) * kRowH + 30;
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
@@ -111,11 +123,11 @@ std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
   for (const PathStep& s : d.critical_path.steps) {
     if (s.queue && s.queue < path.size()) path[s.queue].push_back({s.start, s.end});
   }
-  for (size_t i = 0; i < store.queues.size(); ++i) {
-    QueueId q = store.queues[i].id;
+  for (size_t i = 0; i < queues.size(); ++i) {
+    QueueId q = queues[i]->id;
     int y = 30 + static_cast<int>(i) * kRowH;
     out += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"11\">{}</text>", y + 13,
-                       XmlEscape(store.queues[i].name));
+                       XmlEscape(queues[i]->name));
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", kLabel,
                        y, kWidth - kLabel - 10, kIdle);
     std::vector<Interval> waiting;
@@ -130,15 +142,11 @@ std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
       out += PreemptionMarks(d, q, t0, ns_per_px, kLabel, y);
     }
   }
-  std::vector<std::vector<Interval>> thread_path(d.recon.threads.size());
-  for (const PathStep& s : d.critical_path.steps) {
-    if (s.thread && s.thread < thread_path.size()) thread_path[s.thread].push_back({s.start, s.end});
-  }
   for (size_t i = 0; i < threads.size(); ++i) {
     const ThreadTrack& t = d.recon.threads[threads[i]];
-    int y = 30 + static_cast<int>(store.queues.size() + i) * kRowH;
+    int y = 30 + static_cast<int>(queues.size() + i) * kRowH;
     out += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"11\">{}</text>", y + 13,
-                       XmlEscape("thread " + d.ThreadName(t.id)));
+                       XmlEscape(d.TrackName(0, t.id)));
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", kLabel,
                        y, kWidth - kLabel - 10, kIdle);
     std::vector<Interval> blocked, tasks;

@@ -486,3 +486,41 @@ TEST(ReportText, ThreadTrackNamesDoNotRepeatThread) {
   EXPECT_EQ(r.data.TrackName(0, 1), "thread 12 (main)");
   EXPECT_EQ(r.data.TrackName(0, 2), "thread render");
 }
+
+// A legend wider than its chart wraps onto more lines (the chart grows to hold them) instead of
+// running off the right edge: every entry's text starts inside the chart.
+TEST(SvgChart, LongLegendsWrapInsideTheChart) {
+  const std::vector<std::string> labels = {"waiting_on_fence", "preempted", "nothing_submitted",
+                                           "submitted_not_running", "launch_bound",
+                                           "synchronised"};
+  const std::vector<std::string> colours(labels.size(), "#888");
+  const std::string one_row = SvgStackedBars("t", {"a"}, {"#888"}, {{"q", {1.0}}}, "ns", 720);
+  const std::string svg = SvgStackedBars("t", labels, colours, {{"q", {1, 1, 1, 1, 1, 1}}}, "ns", 720);
+  auto height = [](const std::string& s) {
+    const size_t at = s.find("height=\"") + 8;
+    return std::stoi(s.substr(at, s.find('"', at) - at));
+  };
+  EXPECT_EQ(height(svg), height(one_row) + 16);  // 160 + the entries' widths needs two lines
+  for (const std::string& label : labels) {
+    const size_t text = svg.find(">" + label + "</text>");
+    ASSERT_NE(text, std::string::npos) << label;
+    const size_t x_at = svg.rfind("<text x=\"", text) + 9;
+    EXPECT_LT(std::stoi(svg.substr(x_at)), 720) << label;
+  }
+}
+
+// The per-queue overview gives a row to a thread that is on the critical path even when it
+// never waited (a launching thread), named once as "thread <name>".
+TEST(ReportHtml, OverviewShowsThreadsOnTheCriticalPath) {
+  FullReport r([](const auto& path) {
+    hand_trace::HandTrace t(path);
+    t.Packet(t.Queue("stream"), t.Thread("launcher"), 1, 100, 110, 190);
+    return t.Finish(0, 200);
+  });
+  const std::string html = ReportHtml(r.data);
+  const size_t begin = html.find("<title>Per-queue timeline overview</title>");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string overview = html.substr(begin, html.find("</svg>", begin) - begin);
+  EXPECT_EQ(Count(overview, ">thread launcher</text>"), 1u) << overview;
+  EXPECT_EQ(Count(overview, ">stream</text>"), 1u) << overview;
+}
