@@ -11,6 +11,7 @@
 #include "core/report/html_parts.h"
 #include "core/report/report_html_launch.h"
 #include "core/report/report_json.h"
+#include "core/report/import_problems_report.h"
 #include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
 
@@ -622,32 +623,44 @@ std::string ReportHtml(const ReportData& d) {
       "</style></head><body>\n";
   out += fmt::format("<h1>fencescope report: {}</h1>\n", XmlEscape(d.store->path.filename().string()));
   // Sections for record families the trace has none of are left out (report_sections.h).
-  std::vector<std::pair<const char*, const char*>> nav = {
-      {"summary", "summary"}, {"timeline", "timeline"}, {"queues", "queues"},
-      {"packets", "packets"}};
+  const bool gpu = HasGpuWork(d);
+  std::vector<std::pair<const char*, const char*>> nav = {{"summary", "summary"}};
+  if (gpu) {
+    nav.insert(nav.end(), {{"timeline", "timeline"}, {"queues", "queues"}, {"packets", "packets"}});
+  }
   if (sections.interrupts) nav.emplace_back("interrupts", "interrupts");
-  nav.emplace_back("latency", "latency");
-  nav.emplace_back("longest-waits", "longest waits");
-  nav.emplace_back("critical-path", "critical path");
+  if (gpu) {
+    nav.insert(nav.end(), {{"latency", "latency"},
+                           {"longest-waits", "longest waits"},
+                           {"critical-path", "critical path"}});
+  }
   if (sections.background) nav.emplace_back("pgo", "PGO");
   if (sections.preemption) nav.emplace_back("preemption", "preemption");
-  nav.emplace_back("launch", "launches");
+  if (gpu) nav.emplace_back("launch", "launches");
   nav.emplace_back("findings", "findings");
+  nav.emplace_back("import", "import");
   out += "<nav>";
   for (auto [id, label] : nav) out += fmt::format("<a href=\"#{}\">{}</a>", id, label);
   out += "</nav>\n";
   out += SummarySection(d, stats, sections);
-  out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d, sections);
-  out += QueueSection(d);
-  out += PacketStatsSection(d);
+  if (HasGpuWork(d)) {
+    out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d, sections);
+    out += QueueSection(d);
+    out += PacketStatsSection(d);
+  } else {
+    out += "<p>" + XmlEscape(NoGpuWorkSentence(d)) + "</p>\n";
+  }
   if (sections.interrupts) out += InterruptSection(d);
-  out += LatencySection(d);
-  out += LongestWaitsSection(d);
-  out += LaunchSection(d);
-  out += PathSection(d);
+  if (HasGpuWork(d)) {
+    out += LatencySection(d);
+    out += LongestWaitsSection(d);
+    out += LaunchSection(d);
+    out += PathSection(d);
+  }
   if (sections.background) out += PgoSection(d);
   if (sections.preemption) out += PreemptionSection(d);
   out += FindingsSection(d);
+  out += ImportProblemsHtml(d);
   out += ProblemsSection(d);
   out += kSortScript;
   out += "</body></html>\n";

@@ -4,6 +4,7 @@
 
 #include "core/report/figure_labels.h"
 #include "core/report/findings.h"
+#include "core/report/import_problems_report.h"
 #include "core/report/report_json.h"
 #include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
@@ -188,48 +189,9 @@ std::string LaunchMarkdown(const ReportData& d) {
   return out;
 }
 
-}  // namespace
-
-std::string ReportMarkdown(const ReportData& d) {
-  std::string out = fmt::format("# fencescope report: {}\n\n", d.store->path.filename().string());
-  Json stats = StatsJson(d);
-  const Json& fences = *stats.Find("fences");
-  // Sections for record families the trace has none of are left out (report_sections.h).
-  const ReportSections sections = SectionsOf(d);
-  out += "## Summary\n\n";
-  const PacketCounts packets = TotalPacketCounts(d.queue_time);
-  std::vector<std::vector<std::string>> summary = {
-      {"source", d.store->MetaOr("source", "")},
-      {"duration", D(static_cast<double>(d.recon.end_ns - d.recon.start_ns))},
-      {"events", std::to_string(d.store->events.size())},
-      {fmt::format("{} / {} / {} / {}", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
-                   kPacketsRunningAtEnd),
-       fmt::format("{} / {} / {} / {}", packets.submitted, packets.started, packets.completed,
-                   packets.running_at_end)},
-      {"GPU signals executed", std::to_string(fences.Find("signals_executed")->Int())}};
-  if (sections.interrupts) {
-    summary.push_back({"interrupts", std::to_string(d.interrupts.total)});
-    summary.push_back({"spurious interrupts", fmt::format("{} ({:.1f}%)", d.interrupts.spurious,
-                                                          100 * d.interrupts.spurious_ratio)});
-    summary.push_back(
-        {"interrupts per GPU signal", fmt::format("{:.3f}", d.interrupts.per_signal)});
-  }
-  summary.push_back({"waits never unblocked", std::to_string(d.waits.never_unblocked.size())});
-  summary.push_back(
-      {"waits stuck after a rewind", std::to_string(d.waits.stuck_after_rewind.size())});
-  summary.push_back({"waits pending at the end (released if the trace went on)",
-                     std::to_string(d.waits.pending_at_end.size())});
-  summary.push_back({"waits whose signal is not in the capture",
-                     std::to_string(d.waits.signal_not_in_capture.size())});
-  summary.push_back({"wait cycles", std::to_string(d.waits.cycles.size())});
-  if (sections.log_buffers) {
-    summary.push_back({"log overruns", std::to_string(d.overruns.overruns)});
-  }
-  summary.push_back({"resource hazards", std::to_string(d.hazards.hazards)});
-  summary.push_back({"fence rewinds", std::to_string(d.rewinds.size())});
-  summary.push_back({"critical path", D(static_cast<double>(d.critical_path.Length()))});
-  out += Table({"figure", "value"}, summary);
-
+// The queue, packet, latency, longest-wait and critical-path sections.
+std::string GpuMarkdown(const ReportData& d) {
+  std::string out;
   out += "## Queues\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const QueueTime& t : d.queue_time.queues) {
@@ -301,13 +263,64 @@ std::string ReportMarkdown(const ReportData& d) {
   }
   out += Table({"track", "share", "time"}, rows);
   out += PathStepsTable(d);
+  return out;
+}
+
+}  // namespace
+
+std::string ReportMarkdown(const ReportData& d) {
+  std::string out = fmt::format("# fencescope report: {}\n\n", d.store->path.filename().string());
+  Json stats = StatsJson(d);
+  const Json& fences = *stats.Find("fences");
+  // Sections for record families the trace has none of are left out (report_sections.h).
+  const ReportSections sections = SectionsOf(d);
+  out += "## Summary\n\n";
+  const PacketCounts packets = TotalPacketCounts(d.queue_time);
+  std::vector<std::vector<std::string>> summary = {
+      {"source", d.store->MetaOr("source", "")},
+      {"duration", D(static_cast<double>(d.recon.end_ns - d.recon.start_ns))},
+      {"events", std::to_string(d.store->events.size())},
+      {fmt::format("{} / {} / {} / {}", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
+                   kPacketsRunningAtEnd),
+       fmt::format("{} / {} / {} / {}", packets.submitted, packets.started, packets.completed,
+                   packets.running_at_end)},
+      {"GPU signals executed", std::to_string(fences.Find("signals_executed")->Int())}};
+  if (sections.interrupts) {
+    summary.push_back({"interrupts", std::to_string(d.interrupts.total)});
+    summary.push_back({"spurious interrupts", fmt::format("{} ({:.1f}%)", d.interrupts.spurious,
+                                                          100 * d.interrupts.spurious_ratio)});
+    summary.push_back(
+        {"interrupts per GPU signal", fmt::format("{:.3f}", d.interrupts.per_signal)});
+  }
+  summary.push_back({"waits never unblocked", std::to_string(d.waits.never_unblocked.size())});
+  summary.push_back(
+      {"waits stuck after a rewind", std::to_string(d.waits.stuck_after_rewind.size())});
+  summary.push_back({"waits pending at the end (released if the trace went on)",
+                     std::to_string(d.waits.pending_at_end.size())});
+  summary.push_back({"waits whose signal is not in the capture",
+                     std::to_string(d.waits.signal_not_in_capture.size())});
+  summary.push_back({"wait cycles", std::to_string(d.waits.cycles.size())});
+  if (sections.log_buffers) {
+    summary.push_back({"log overruns", std::to_string(d.overruns.overruns)});
+  }
+  summary.push_back({"resource hazards", std::to_string(d.hazards.hazards)});
+  summary.push_back({"fence rewinds", std::to_string(d.rewinds.size())});
+  summary.push_back({"critical path", D(static_cast<double>(d.critical_path.Length()))});
+  out += Table({"figure", "value"}, summary);
+
+  if (HasGpuWork(d)) {
+    out += GpuMarkdown(d);
+  } else {
+    out += NoGpuWorkSentence(d) + "\n\n";
+  }
 
   if (sections.background) out += PgoMarkdown(d);
   // seed 004: preemption latency per granularity in force at the request.
   if (sections.preemption) out += PreemptionMarkdown(d);
 
+  out += ImportProblemsMarkdown(d);
   out += "## Findings\n\n";
-  rows.clear();
+  std::vector<std::vector<std::string>> rows;
   std::vector<Finding> findings = CollectFindings(d);
   for (size_t i = 0; i < findings.size() && i < kMaxListedFindings; ++i) {
     rows.push_back({findings[i].kind, fmt::format("{} ns", findings[i].ts - d.recon.start_ns),
