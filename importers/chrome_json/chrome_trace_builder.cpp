@@ -16,6 +16,7 @@
 #include "importers/chrome_json/export_topology_reader.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 #include "importers/chrome_json/record_sink.h"
+#include "importers/common/release_pages.h"
 
 namespace importers::chrome_json {
 namespace {
@@ -663,7 +664,12 @@ class Builder {
     m_kineto.runtime_by_correlation.reserve(runtime_calls);
     const size_t n = m_trace.events.size();
     for (size_t i = 0; i < n; ++i) {
-      if ((i & 0xFFFF) == 0) report(0.2 + 0.3 * static_cast<double>(i) / std::max<size_t>(n, 1));
+      if ((i & 0xFFFF) == 0) {
+        report(0.2 + 0.3 * static_cast<double>(i) / std::max<size_t>(n, 1));
+        // Events are read once, in order: those before i are records now, and their memory
+        // goes back while the records grow (the two together were the import's peak).
+        ReleaseFinishedPages(m_trace.events.data(), m_trace.events.data() + i);
+      }
       const ParsedEvent& e = m_trace.events[i];
       if (e.bits & kConsumed) continue;
       switch (e.ph) {

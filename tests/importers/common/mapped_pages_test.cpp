@@ -5,20 +5,24 @@
 
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "importers/common/byte_buffer.h"
+#include "importers/common/release_pages.h"
 #include "tests/support/test_support.h"
 
 namespace {
 
-// Resident bytes of file-backed pages mapped into this process (RssFile of /proc/self/status).
-int64_t ResidentFileBytes() {
+// Resident bytes of this process from /proc/self/status: "RssFile:" (file-backed pages) or
+// "RssAnon:" (anonymous memory).
+int64_t Resident(const std::string& key) {
   std::ifstream status("/proc/self/status");
   for (std::string line; std::getline(status, line);) {
-    if (line.rfind("RssFile:", 0) == 0) return std::stoll(line.substr(8)) * 1024;
+    if (line.rfind(key, 0) == 0) return std::stoll(line.substr(key.size())) * 1024;
   }
   return -1;
 }
+int64_t ResidentFileBytes() { return Resident("RssFile:"); }
 
 }  // namespace
 
@@ -46,4 +50,18 @@ TEST(MappedPages, DroppedPagesLeaveResidentMemoryAndReadBackUnchanged) {
   heap.Append(bytes.data(), 4096);
   heap.DropMappedPagesBefore(4096);
   EXPECT_EQ(heap.view(), bytes.substr(0, 4096));
+}
+
+// The parsed events' front, once turned into records, goes back to the kernel while the vector
+// lives on; what is after the released part is untouched.
+TEST(ReleaseFinishedPages, WholePagesOfTheFrontLeaveAndTheRestIsKept) {
+  if (Resident("RssAnon:") < 0) GTEST_SKIP() << "/proc/self/status has no RssAnon here";
+  std::vector<uint64_t> events(8u << 20 >> 3);  // 8 MB, every page written
+  for (size_t i = 0; i < events.size(); ++i) events[i] = i * 3 + 1;
+  const int64_t before = Resident("RssAnon:");
+  const size_t finished = events.size() * 3 / 4;  // the first 6 MB
+  importers::ReleaseFinishedPages(events.data(), events.data() + finished);
+  const int64_t after = Resident("RssAnon:");
+  EXPECT_GE(before - after, int64_t{5} << 20) << before << " -> " << after;
+  for (size_t i = finished; i < events.size(); ++i) ASSERT_EQ(events[i], i * 3 + 1) << i;
 }
