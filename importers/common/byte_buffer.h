@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace importers {
@@ -29,6 +30,9 @@ class ByteBuffer {
   // cache's, so a large input does not double the process's own memory. Zero pages follow the
   // end, which gives the padding. Throws core::Error when the file cannot be mapped.
   static ByteBuffer MapFile(const std::filesystem::path& path, size_t size);
+  // The same for the first `size` bytes of an open file (`what` names it in messages); the
+  // descriptor may be closed afterwards.
+  static ByteBuffer MapDescriptor(int fd, size_t size, const std::string& what);
 
   const char* data() const { return m_data.get(); }
   char* data() { return m_data.get(); }

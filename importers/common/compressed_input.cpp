@@ -1,6 +1,8 @@
 #include "importers/common/compressed_input.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <new>
 #include <cstring>
 #include <fstream>
 #include <vector>
@@ -13,6 +15,7 @@
 #include <zlib.h>
 
 #include "core/model/error.h"
+#include "importers/common/inflated_output.h"
 
 namespace importers {
 namespace {
@@ -54,9 +57,11 @@ InflateLimit MaxInflatedLimit(uint64_t max_inflated) {
 // Inflates `in` with the given zlib window setting (16 + MAX_WBITS: gzip; -MAX_WBITS: raw
 // deflate as in zip). `base` is the offset of `in` in the file, for messages. Gzip files may
 // hold several members back to back; each one is inflated in turn. Throws once the output
-// passes `limit.bytes`, naming the compressed byte reached; the buffer never grows far past it.
+// passes `limit.bytes`, naming the compressed byte reached. Output goes out a megabyte at a time.
 void Inflate(std::string_view in, int window_bits, uint64_t base, const std::string& label,
-             const InflateLimit& limit, ByteBuffer& out) {
+             const InflateLimit& limit, InflatedOutput& out) {
+  constexpr size_t kPiece = size_t{1} << 20;
+  std::unique_ptr<char[]> piece(new char[kPiece]);
   z_stream stream{};
   if (inflateInit2(&stream, window_bits) != Z_OK) {
     throw core::Error(label + ": cannot initialise zlib");
@@ -73,17 +78,10 @@ void Inflate(std::string_view in, int window_bits, uint64_t base, const std::str
     stream.avail_in = static_cast<uInt>(chunk);
     int rc = Z_OK;
     while (rc == Z_OK) {
-      if (out.capacity() - out.size() < (1u << 16)) {
-        // grow by doubling, but never far past the limit (one byte past it is how it is seen)
-        const uint64_t cap = limit.bytes + (1u << 16) + 1;
-        out.Reserve(static_cast<size_t>(
-            std::min<uint64_t>(uint64_t{out.capacity()} * 2 + (1u << 20), cap)));
-      }
-      const size_t room = std::min<size_t>(out.capacity() - out.size(), 1u << 30);
-      stream.next_out = reinterpret_cast<Bytef*>(out.data() + out.size());
-      stream.avail_out = static_cast<uInt>(room);
+      stream.next_out = reinterpret_cast<Bytef*>(piece.get());
+      stream.avail_out = static_cast<uInt>(kPiece);
       rc = inflate(&stream, Z_NO_FLUSH);
-      out.Grow(room - stream.avail_out);
+      out.Append(piece.get(), kPiece - stream.avail_out, label);
       if (out.size() > limit.bytes) {
         throw core::Error(fmt::format(
             "{}: byte {}: the {} content inflates to more than {}; stopped there", label,
@@ -91,7 +89,7 @@ void Inflate(std::string_view in, int window_bits, uint64_t base, const std::str
             limit.what));
       }
       if (rc == Z_BUF_ERROR && stream.avail_in == 0) break;
-      if (rc == Z_BUF_ERROR) rc = Z_OK;  // output full: loop to grow it
+      if (rc == Z_BUF_ERROR) rc = Z_OK;  // the piece was full: go on with another
     }
     consumed += chunk - stream.avail_in;
     if (rc == Z_STREAM_END) {
@@ -228,8 +226,8 @@ ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std:
   }
   const std::string member_label = label + ":" + m.name;
   std::string_view body = zip.substr(data, m.compressed);
-  // The declared size is a hint for the buffer and a limit (more is an error anyway).
-  ByteBuffer out(FirstBufferSize(m.uncompressed, m.compressed, max_inflated));
+  // The declared size is a hint for a heap buffer and a limit (more is an error anyway).
+  InflatedOutput out(FirstBufferSize(m.uncompressed, m.compressed, max_inflated));
   InflateLimit limit = MaxInflatedLimit(max_inflated);
   if (m.uncompressed < max_inflated) {
     limit = {m.uncompressed,
@@ -241,7 +239,7 @@ ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std:
                                     "than {}",
                                     member_label, data, body.size(), limit.what));
     }
-    out.Append(body.data(), body.size());
+    out.Append(body.data(), body.size(), member_label);
   } else if (m.method == 8) {
     Inflate(body, -MAX_WBITS, data, member_label, limit, out);
   } else {
@@ -255,30 +253,24 @@ ByteBuffer ExtractZipMember(std::string_view zip, const ZipMember& m, const std:
                                   "directory says {}",
                                   label, data, m.name, out.size(), m.uncompressed));
   }
-  uLong crc = crc32(0L, Z_NULL, 0);
-  for (size_t done = 0; done < out.size();) {
-    const size_t n = std::min<size_t>(out.size() - done, 1u << 30);
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(out.data() + done), static_cast<uInt>(n));
-    done += n;
-  }
+  const uLong crc = out.crc();
   if (crc != m.crc) {
     throw core::Error(fmt::format("{}: byte {}: CRC mismatch in zip member '{}'", label, data,
                                   m.name));
   }
-  return out;
+  return out.Finish(member_label);
 }
 
 }  // namespace
 
 ByteBuffer InflateGzip(std::string_view compressed, const std::string& label,
                        uint64_t max_inflated) {
-  ByteBuffer out;
-  // The gzip trailer holds the size modulo 2^32: a first guess for the buffer, no more.
+  // The gzip trailer holds the size modulo 2^32: a first guess for a heap buffer, no more.
   uint64_t declared = uint64_t{compressed.size()} * 4;
   if (compressed.size() >= 18) declared = std::max<uint64_t>(declared, U32(compressed.end() - 4));
-  out.Reserve(FirstBufferSize(declared, compressed.size(), max_inflated));
+  InflatedOutput out(FirstBufferSize(declared, compressed.size(), max_inflated));
   Inflate(compressed, 16 + MAX_WBITS, 0, label, MaxInflatedLimit(max_inflated), out);
-  return out;
+  return out.Finish(label);
 }
 
 DecodedInput DecodeBytes(std::string_view file_bytes, const std::string& label,
@@ -326,22 +318,34 @@ void ByteBuffer::DropMappedPagesBefore(size_t end) const {
 }
 
 ByteBuffer ByteBuffer::MapFile(const std::filesystem::path& path, size_t size) {
+  if (size == 0) return MapDescriptor(-1, 0, path.string());
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw core::Error(path.string() + ": cannot open");
+  try {
+    ByteBuffer buffer = MapDescriptor(fd, size, path.string());
+    close(fd);
+    return buffer;
+  } catch (...) {
+    close(fd);
+    throw;
+  }
+}
+
+ByteBuffer ByteBuffer::MapDescriptor(int fd, size_t size, const std::string& what) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   // Whole pages for the file and its padding, plus one: the anonymous mapping reserves them as
   // zero pages, and the file is then mapped over the start.
   const size_t length = (size + kPadding + page - 1) / page * page + page;
   void* base = mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == MAP_FAILED) throw core::Error(path.string() + ": cannot map the file into memory");
+  // No address space left (a memory limit): reported like any other allocation that failed,
+  // with the file and the step (import_file.cpp).
+  if (base == MAP_FAILED && errno == ENOMEM) throw std::bad_alloc();
+  if (base == MAP_FAILED) throw core::Error(what + ": cannot map the file into memory");
   ByteBuffer buffer;
   buffer.m_data = std::unique_ptr<char, Release>(static_cast<char*>(base), Release{length});
   if (size > 0) {
-    const int fd = open(path.c_str(), O_RDONLY);
-    if (fd < 0) throw core::Error(path.string() + ": cannot open");
     void* mapped = mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
-    close(fd);
-    if (mapped == MAP_FAILED) {
-      throw core::Error(path.string() + ": cannot map the file into memory");
-    }
+    if (mapped == MAP_FAILED) throw core::Error(what + ": cannot map the file into memory");
   }
   buffer.m_size = size;
   buffer.m_capacity = size;

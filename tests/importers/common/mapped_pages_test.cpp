@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <zlib.h>
+
 #include "importers/common/byte_buffer.h"
+#include "importers/common/compressed_input.h"
 #include "importers/common/release_pages.h"
 #include "tests/support/test_support.h"
 
@@ -64,4 +67,31 @@ TEST(ReleaseFinishedPages, WholePagesOfTheFrontLeaveAndTheRestIsKept) {
   const int64_t after = Resident("RssAnon:");
   EXPECT_GE(before - after, int64_t{5} << 20) << before << " -> " << after;
   for (size_t i = finished; i < events.size(); ++i) ASSERT_EQ(events[i], i * 3 + 1) << i;
+}
+
+// A gzip input inflates a megabyte at a time into an unnamed temporary file that is then mapped
+// like a plain input: decompressing 48 MB leaves next to none of it resident, and every byte
+// reads back as compressed.
+TEST(InflatedOutput, GzipContentIsNotHeldInMemoryAndReadsBackWhole) {
+  if (Resident("RssAnon:") < 0) GTEST_SKIP() << "/proc/self/status has no RssAnon here";
+  std::string text;
+  for (int i = 0; text.size() < (48u << 20); ++i) text += "{\"ph\":\"X\",\"ts\":" + std::to_string(i) + "},\n";
+  std::string gz(compressBound(text.size()) + 64, '\0');
+  z_stream z{};
+  ASSERT_EQ(deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  z.next_in = reinterpret_cast<Bytef*>(text.data());
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(gz.data());
+  z.avail_out = static_cast<uInt>(gz.size());
+  ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  gz.resize(z.total_out);
+  deflateEnd(&z);
+
+  const int64_t before = Resident("RssAnon:") + Resident("RssFile:");
+  importers::ByteBuffer inflated = importers::InflateGzip(gz, "t.json.gz");
+  const int64_t after = Resident("RssAnon:") + Resident("RssFile:");
+  EXPECT_LT(after - before, int64_t{8} << 20) << before << " -> " << after;
+  ASSERT_EQ(inflated.size(), text.size());
+  EXPECT_TRUE(inflated.view() == text);
+  EXPECT_EQ(inflated.data()[inflated.size()], '\0');  // the zero padding after the content
 }
