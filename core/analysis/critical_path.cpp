@@ -21,11 +21,7 @@ const char* PathStepKindName(PathStepKind kind) {
 
 namespace {
 
-struct Position {
-  bool on_thread = false;
-  uint32_t track = 0;  // queue or thread id
-  TimeNs t = 0;
-};
+using Position = PathPosition;
 
 class Walker {
  public:
@@ -60,10 +56,8 @@ class Walker {
     }
   }
 
-  CriticalPath Walk(TimeNs until) {
+  CriticalPath Walk(Position pos) {
     CriticalPath path;
-    Position pos;
-    if (!FindEnd(until, pos)) return path;
     path.end = pos.t;
     size_t budget = 4 * (m_r.packets.size() + m_r.waits.size() + m_r.cpu_waits.size()) + 16;
     bool moving = true;
@@ -78,21 +72,6 @@ class Walker {
   }
 
  private:
-  bool FindEnd(TimeNs until, Position& pos) const {
-    bool found = false;
-    for (const QueueTrack& q : m_r.queues) {
-      for (const RunSegment& s : q.segments) {
-        TimeNs end = until == kUnknownTime ? s.end : std::min(s.end, until);
-        if (s.start >= end && until != kUnknownTime) continue;
-        if (!found || end > pos.t) {
-          pos = {false, q.id, end};
-          found = true;
-        }
-      }
-    }
-    return found;
-  }
-
   void Add(PathStepKind kind, const Position& at, TimeNs start, TimeNs end,
            uint32_t packet = kNoIndex, uint32_t wait = kNoIndex, uint32_t signal = kNoIndex) {
     if (end < start) start = end;
@@ -107,7 +86,8 @@ class Walker {
     m_steps.push_back(s);
   }
 
-  // Jumps to the signal's queue (or thread for a CPU signal) at its execution time.
+  // Jumps to the signal's queue (or thread for a CPU signal) at its execution time; the last
+  // step (the wait it released) is marked as a jump.
   bool JumpToSignal(uint32_t signal, Position& pos) {
     const SignalBox& s = m_r.signals[signal];
     if (s.cpu) {
@@ -117,6 +97,7 @@ class Walker {
       if (s.queue == 0 || s.queue >= m_r.queues.size()) return false;
       pos = {false, s.queue, s.executed};
     }
+    m_steps.back().jumped = true;
     return true;
   }
 
@@ -188,6 +169,7 @@ class Walker {
       ThreadId thread = m_r.packets[packet].thread;
       if (thread != 0 && thread < m_r.threads.size()) {
         Add(PathStepKind::kSubmit, pos, submit, at, packet);
+        m_steps.back().jumped = true;
         pos = {true, thread, submit};
         return true;
       }
@@ -284,10 +266,27 @@ class Walker {
   std::vector<PathStep> m_steps;
 };
 
+// The latest run segment end in the trace (clipped to `until` unless kUnknownTime); of equal
+// ends, the lower queue id.
+bool LatestRunEnd(const Reconstruction& r, TimeNs until, PathPosition& pos) {
+  bool found = false;
+  for (const QueueTrack& q : r.queues) {
+    for (const RunSegment& s : q.segments) {
+      TimeNs end = until == kUnknownTime ? s.end : std::min(s.end, until);
+      if (s.start >= end && until != kUnknownTime) continue;
+      if (!found || end > pos.t) {
+        pos = {false, q.id, end};
+        found = true;
+      }
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
-CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
-  CriticalPath path = Walker(r).Walk(until);
+CriticalPath WalkBackFrom(const Reconstruction& r, const PathPosition& from) {
+  CriticalPath path = Walker(r).Walk(from);
   // Name the work behind each wait: built only when a path step needs it.
   PacketCompletions completions;
   bool indexed = false;
@@ -300,6 +299,17 @@ CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
     s.released_by_packet = PacketBeforeSignal(r, completions, s.signal);
   }
   return path;
+}
+
+size_t JumpCount(const CriticalPath& path) {
+  return static_cast<size_t>(std::count_if(path.steps.begin(), path.steps.end(),
+                                           [](const PathStep& s) { return s.jumped; }));
+}
+
+CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
+  PathPosition end;
+  if (!LatestRunEnd(r, until, end)) return {};
+  return WalkBackFrom(r, end);
 }
 
 }  // namespace core::analysis
