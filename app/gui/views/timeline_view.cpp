@@ -47,7 +47,16 @@ bool KeyPressed(int key) {
 
 }  // namespace
 
-void TimelineView::Draw(state::Document& doc) {
+void TimelineView::UpdateChain(const state::Document& doc, const state::SelectionChain& chain,
+                               bool cache_rebuilt) {
+  const bool changed = m_chain.generation != chain.generation;
+  if (changed) m_chain = timeline::BuildChainOverlay(doc, chain);
+  if (changed || cache_rebuilt) {
+    timeline::FoldChain(m_chain, m_cache.view(), doc.view.track_hidden, m_chain_draw);
+  }
+}
+
+void TimelineView::Draw(state::Document& doc, const state::SelectionChain& chain) {
   const float s = Scale();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -88,7 +97,9 @@ void TimelineView::Draw(state::Document& doc) {
   timeline::ArrowLod arrow_lod;
   arrow_lod.near_px *= s;
   arrow_lod.max_bundle_px *= s;
-  if (m_cache.Update(doc, width, 3.0f * s, 4.0f * s, arrow_lod)) ++m_rebuilds;
+  const bool rebuilt = m_cache.Update(doc, width, 3.0f * s, 4.0f * s, arrow_lod);
+  if (rebuilt) ++m_rebuilds;
+  UpdateChain(doc, chain, rebuilt);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(origin, ImVec2(origin.x + avail.x, origin.y + avail.y), true);
@@ -129,6 +140,8 @@ void TimelineView::Draw(state::Document& doc) {
     timeline::PaintTrack(ctx, row.index, m_cache.Track(row.index), top, row.height, row.expanded,
                          hit);
   }
+  // The selected item's chain over the boxes of the rows in sight.
+  m_chain_bands = timeline::PaintChainSteps(ctx, m_chain_draw, track_top);
   // Tracks scrolled out of sight still anchor arrows at the area's edge.
   for (const Row& row : rows) {
     if (row.group || !std::isnan(track_top[row.index])) continue;
@@ -144,7 +157,8 @@ void TimelineView::Draw(state::Document& doc) {
   const state::Selection hovered_item =
       hit.valid && hit.folded <= 1 ? hit.selection : state::Selection{};
   m_links = doc.view.show_arrows
-                ? timeline::PaintLinks(ctx, m_cache, track_top, hovered_item, MaxArrows(), hit)
+                ? timeline::PaintLinks(ctx, m_cache, track_top, hovered_item, m_chain_draw,
+                                       MaxArrows(), hit)
                 : timeline::LinkPaintCounts{};
 
   // Selected range, bookmarks, cursor.

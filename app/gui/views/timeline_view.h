@@ -12,7 +12,9 @@
 #include <cstdint>
 
 #include "app/gui/state/document.h"
+#include "app/gui/state/selection_chain.h"
 #include "app/gui/timeline/arrow_painter.h"
+#include "app/gui/timeline/chain_overlay.h"
 #include "app/gui/timeline/draw_cache.h"
 #include "app/gui/timeline/track_layout.h"
 #include "app/gui/timeline/track_painter.h"
@@ -21,13 +23,16 @@ namespace app::gui::views {
 
 class TimelineView {
  public:
-  // Draws into the current ImGui window region (the caller sizes it).
-  void Draw(state::Document& doc);
+  // Draws into the current ImGui window region (the caller sizes it), with the chain of causes
+  // of the selected item (`chain`, kept up to date by the caller) highlighted.
+  void Draw(state::Document& doc, const state::SelectionChain& chain);
   const timeline::DrawCache& cache() const { return m_cache; }
   // What the arrows of the last frame drew.
   const timeline::LinkPaintCounts& links() const { return m_links; }
   // VSync lines drawn in the last frame.
   size_t vsync_lines() const { return m_vsync_lines; }
+  // Bands of the selected item's chain drawn in the last frame (its arrows: links().chain).
+  size_t chain_bands() const { return m_chain_bands; }
   // Frames in which the draw lists were rebuilt (view changed) since creation.
   uint64_t rebuilds() const { return m_rebuilds; }
   // Screen rectangle of the time area in the last frame (tests drive the mouse with it).
@@ -44,7 +49,15 @@ class TimelineView {
                    const timeline::TrackHit& hit);
   void DrawTooltip(const state::Document& doc, const timeline::TrackHit& hit);
 
+  // Rebuilds the chain's rows and arrows when the chain changed, and its draw items when the
+  // chain or the draw cache did.
+  void UpdateChain(const state::Document& doc, const state::SelectionChain& chain,
+                   bool cache_rebuilt);
+
   timeline::DrawCache m_cache;
+  timeline::ChainOverlay m_chain;
+  timeline::ChainDraw m_chain_draw;
+  size_t m_chain_bands = 0;
   uint64_t m_rebuilds = 0;
   float m_scroll_y = 0;
   // Mouse gesture in progress.
