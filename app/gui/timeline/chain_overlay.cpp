@@ -98,6 +98,7 @@ ChainOverlay BuildChainOverlay(const state::Document& doc, const state::Selectio
   overlay.generation = chain.generation;
   if (chain.path.steps.empty()) return overlay;
   const TrackOf tracks = TracksOf(doc.model);
+  overlay.item_track = tracks.Of(chain.path.steps.back());
   for (const PathStep& step : chain.path.steps) {
     const int track = tracks.Of(step);
     if (track >= 0) overlay.bands.push_back({step.start, step.end, track});

@@ -36,6 +36,7 @@ struct ChainOverlay {
   uint64_t generation = 0;         // SelectionChain::generation it was built from
   std::vector<ChainArrow> arrows;  // one per jump whose rows the timeline has
   std::vector<ChainBand> bands;    // one per step whose row the timeline has, chronological
+  int item_track = -1;             // the row of the chain's last step: the selected item's
 };
 
 ChainOverlay BuildChainOverlay(const state::Document& doc, const state::SelectionChain& chain);

@@ -73,7 +73,9 @@ void ChainStepsView::Draw(state::Document& doc, const state::SelectionChain& cha
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(widgets::FormatDuration(step.end - step.start).c_str());
       ImGui::TableSetColumnIndex(2);
-      ImGui::TextUnformatted(WhereOf(doc, step).c_str());
+      const std::string where = WhereOf(doc, step);
+      ImGui::TextUnformatted(where.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", where.c_str());
     }
   }
   ImGui::EndTable();

@@ -50,7 +50,10 @@ bool KeyPressed(int key) {
 void TimelineView::UpdateChain(const state::Document& doc, const state::SelectionChain& chain,
                                bool cache_rebuilt) {
   const bool changed = m_chain.generation != chain.generation;
-  if (changed) m_chain = timeline::BuildChainOverlay(doc, chain);
+  if (changed) {
+    m_chain = timeline::BuildChainOverlay(doc, chain);
+    m_scroll_to_track = m_chain.item_track;
+  }
   if (changed || cache_rebuilt) {
     timeline::FoldChain(m_chain, m_cache.view(), doc.view.track_hidden, m_chain_draw);
   }
@@ -90,16 +93,26 @@ void TimelineView::Draw(state::Document& doc, const state::SelectionChain& chain
     if (on_edge || m_resizing_labels) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
   }
 
-  std::vector<Row> rows = timeline::LayoutRows(doc.model, doc.view, s);
-  const float total_h = rows.empty() ? 0.0f : rows.back().y + rows.back().height;
-  m_scroll_y = std::clamp(m_scroll_y, 0.0f, std::max(0.0f, total_h - area_h));
-
   timeline::ArrowLod arrow_lod;
   arrow_lod.near_px *= s;
   arrow_lod.max_bundle_px *= s;
   const bool rebuilt = m_cache.Update(doc, width, 3.0f * s, 4.0f * s, arrow_lod);
   if (rebuilt) ++m_rebuilds;
   UpdateChain(doc, chain, rebuilt);
+
+  std::vector<Row> rows = timeline::LayoutRows(doc.model, doc.view, s);
+  const float total_h = rows.empty() ? 0.0f : rows.back().y + rows.back().height;
+  // A selection made elsewhere (details panel, --select) whose row is out of sight: bring the
+  // row to the upper third of the area.
+  for (const Row& row : rows) {
+    if (m_scroll_to_track < 0) break;
+    if (row.group || row.index != m_scroll_to_track) continue;
+    if (row.y < m_scroll_y || row.y + row.height > m_scroll_y + area_h) {
+      m_scroll_y = row.y - area_h / 3;
+    }
+  }
+  m_scroll_to_track = -1;  // once: a row in a collapsed group stays where it is
+  m_scroll_y = std::clamp(m_scroll_y, 0.0f, std::max(0.0f, total_h - area_h));
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(origin, ImVec2(origin.x + avail.x, origin.y + avail.y), true);

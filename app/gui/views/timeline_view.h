@@ -57,6 +57,7 @@ class TimelineView {
   timeline::DrawCache m_cache;
   timeline::ChainOverlay m_chain;
   timeline::ChainDraw m_chain_draw;
+  int m_scroll_to_track = -1;  // a new chain's item row, brought into sight once if it is not
   size_t m_chain_bands = 0;
   uint64_t m_rebuilds = 0;
   float m_scroll_y = 0;
