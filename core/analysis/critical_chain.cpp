@@ -54,9 +54,14 @@ bool ChainEndOf(const Reconstruction& r, const ChainItem& item, PathPosition& fr
 }
 
 CriticalPath ComputeChainTo(const Reconstruction& r, const ChainItem& item) {
+  return ComputeChainTo(r, IndexForPaths(r), item);
+}
+
+CriticalPath ComputeChainTo(const Reconstruction& r, const PathIndex& index,
+                            const ChainItem& item) {
   PathPosition from;
   if (!ChainEndOf(r, item, from)) return {};
-  return WalkBackFrom(r, from);
+  return WalkBackFrom(r, index, from);
 }
 
 }  // namespace core::analysis

@@ -37,7 +37,9 @@ struct ChainItem {
 // or names no track.
 bool ChainEndOf(const Reconstruction& r, const ChainItem& item, PathPosition& from);
 
-// The chain ending at `item`; no steps when ChainEndOf is false.
+// The chain ending at `item`; no steps when ChainEndOf is false. Several chains of one
+// reconstruction share its PathIndex (critical_path.h); the first form builds one.
 CriticalPath ComputeChainTo(const Reconstruction& r, const ChainItem& item);
+CriticalPath ComputeChainTo(const Reconstruction& r, const PathIndex& index, const ChainItem& item);
 
 }  // namespace core::analysis

@@ -23,38 +23,18 @@ namespace {
 
 using Position = PathPosition;
 
+bool ByTime(const std::pair<TimeNs, uint32_t>& a, const std::pair<TimeNs, uint32_t>& b) {
+  return a.first < b.first;
+}
+
 class Walker {
  public:
-  explicit Walker(const Reconstruction& r) : m_r(r) {
-    // Every step searches a queue's segment starts and scans 64 segment ends: plain copies of
-    // those two columns for the walk (16 bytes a segment, freed with the walker).
-    m_segment_start.resize(r.queues.size());
-    m_segment_end.resize(r.queues.size());
-    for (const QueueTrack& q : r.queues) {
-      m_segment_start[q.id].resize(q.segments.size());
-      q.segments.Column<&RunSegment::start>().Decode(0, q.segments.size(),
-                                                     m_segment_start[q.id].data());
-      m_segment_end[q.id].resize(q.segments.size());
-      q.segments.Column<&RunSegment::end>().Decode(0, q.segments.size(),
-                                                   m_segment_end[q.id].data());
-    }
-    m_unblocks.resize(r.queues.size());
-    for (const QueueTrack& q : r.queues) {
-      for (uint32_t w : q.waits) {
-        if (r.waits[w].unblocked != kUnknownTime) m_unblocks[q.id].push_back({r.waits[w].unblocked, w});
-      }
-      std::stable_sort(m_unblocks[q.id].begin(), m_unblocks[q.id].end(), ByTime);
-    }
-    m_releases.resize(r.threads.size());
-    for (const ThreadTrack& t : r.threads) {
-      for (uint32_t w : t.cpu_waits) {
-        if (r.cpu_waits[w].released != kUnknownTime) {
-          m_releases[t.id].push_back({r.cpu_waits[w].released, w});
-        }
-      }
-      std::stable_sort(m_releases[t.id].begin(), m_releases[t.id].end(), ByTime);
-    }
-  }
+  Walker(const Reconstruction& r, const PathIndex& index)
+      : m_r(r),
+        m_unblocks(index.unblocks),
+        m_releases(index.releases),
+        m_segment_start(index.segment_start),
+        m_segment_end(index.segment_end) {}
 
   CriticalPath Walk(Position pos) {
     CriticalPath path;
@@ -235,10 +215,7 @@ class Walker {
     }
   }
 
-  using TimedWaits = std::vector<std::vector<std::pair<TimeNs, uint32_t>>>;
-  static bool ByTime(const std::pair<TimeNs, uint32_t>& a, const std::pair<TimeNs, uint32_t>& b) {
-    return a.first < b.first;
-  }
+  using TimedWaits = PathIndex::TimedWaits;
   // The wait of `track` with the latest time at or before `t`; among waits sharing that time,
   // the one with the greatest `signal_time`. kNoIndex when none.
   template <typename SignalTime>
@@ -258,10 +235,10 @@ class Walker {
   }
 
   const Reconstruction& m_r;
-  TimedWaits m_unblocks;  // [queue] -> (unblocked, wait) by time
-  TimedWaits m_releases;  // [thread] -> (released, cpu wait) by time
-  std::vector<std::vector<TimeNs>> m_segment_start;  // [queue] -> RunSegment::start, by start
-  std::vector<std::vector<TimeNs>> m_segment_end;    // [queue] -> RunSegment::end, same order
+  const TimedWaits& m_unblocks;
+  const TimedWaits& m_releases;
+  const std::vector<std::vector<TimeNs>>& m_segment_start;
+  const std::vector<std::vector<TimeNs>>& m_segment_end;
   bool m_strictly_before = false;
   std::vector<PathStep> m_steps;
 };
@@ -283,20 +260,55 @@ bool LatestRunEnd(const Reconstruction& r, TimeNs until, PathPosition& pos) {
   return found;
 }
 
+// [track id] -> (time, box) for the boxes of each track (`boxes_of(track)`) whose time is
+// known, by time.
+template <typename Tracks, typename BoxesOf, typename TimeOf>
+PathIndex::TimedWaits ByTrackAndTime(const Tracks& tracks, BoxesOf boxes_of, TimeOf time_of) {
+  PathIndex::TimedWaits out(tracks.size());
+  for (const auto& track : tracks) {
+    auto& list = out[track.id];
+    for (uint32_t box : boxes_of(track)) {
+      const TimeNs t = time_of(box);
+      if (t != kUnknownTime) list.push_back({t, box});
+    }
+    std::stable_sort(list.begin(), list.end(), ByTime);
+  }
+  return out;
+}
+
 }  // namespace
 
-CriticalPath WalkBackFrom(const Reconstruction& r, const PathPosition& from) {
-  CriticalPath path = Walker(r).Walk(from);
-  // Name the work behind each wait: built only when a path step needs it.
-  PacketCompletions completions;
-  bool indexed = false;
+PathIndex IndexForPaths(const Reconstruction& r) {
+  PathIndex index;
+  // Every step searches a queue's segment starts and scans 64 segment ends: plain copies of
+  // those two columns (16 bytes a segment).
+  index.segment_start.resize(r.queues.size());
+  index.segment_end.resize(r.queues.size());
+  for (const QueueTrack& q : r.queues) {
+    index.segment_start[q.id].resize(q.segments.size());
+    q.segments.Column<&RunSegment::start>().Decode(0, q.segments.size(),
+                                                   index.segment_start[q.id].data());
+    index.segment_end[q.id].resize(q.segments.size());
+    q.segments.Column<&RunSegment::end>().Decode(0, q.segments.size(),
+                                                 index.segment_end[q.id].data());
+  }
+  index.unblocks = ByTrackAndTime(
+      r.queues, [](const QueueTrack& q) -> const IndexList& { return q.waits; },
+      [&](uint32_t w) { return r.waits.Get<&WaitBox::unblocked>(w); });
+  index.releases = ByTrackAndTime(
+      r.threads, [](const ThreadTrack& t) -> const IndexList& { return t.cpu_waits; },
+      [&](uint32_t w) { return r.cpu_waits.Get<&CpuWait::released>(w); });
+  index.completions = IndexPacketCompletions(r);
+  return index;
+}
+
+CriticalPath WalkBackFrom(const Reconstruction& r, const PathIndex& index,
+                          const PathPosition& from) {
+  CriticalPath path = Walker(r, index).Walk(from);
+  // Name the work behind each wait.
   for (PathStep& s : path.steps) {
     if (s.signal == kNoIndex || r.signals[s.signal].cpu) continue;
-    if (!indexed) {
-      completions = IndexPacketCompletions(r);
-      indexed = true;
-    }
-    s.released_by_packet = PacketBeforeSignal(r, completions, s.signal);
+    s.released_by_packet = PacketBeforeSignal(r, index.completions, s.signal);
   }
   return path;
 }
@@ -309,7 +321,7 @@ size_t JumpCount(const CriticalPath& path) {
 CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
   PathPosition end;
   if (!LatestRunEnd(r, until, end)) return {};
-  return WalkBackFrom(r, end);
+  return WalkBackFrom(r, IndexForPaths(r), end);
 }
 
 }  // namespace core::analysis

@@ -26,8 +26,10 @@
 //   path:  submit -> run(copy) -> wait(3d) -> run(3d)
 #pragma once
 
+#include <utility>
 #include <vector>
 
+#include "core/analysis/packet_completions.h"
 #include "core/analysis/reconstruction.h"
 
 namespace core::analysis {
@@ -90,8 +92,23 @@ struct PathPosition {
 // queue id's); else from the latest end clipped to `until`.
 CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until = kUnknownTime);
 
-// The walk back from `from` by the rules above; path.end = from.t.
-CriticalPath WalkBackFrom(const Reconstruction& r, const PathPosition& from);
+// What every walk back over one reconstruction reads, built once (IndexForPaths): per queue its
+// run segments' starts and ends and its waits by unblock time, per thread its CPU waits by
+// release time, and the packet completions that name the work behind each wait step. About 16
+// bytes per run segment, 16 per wait and 12 per completed packet.
+struct PathIndex {
+  using TimedWaits = std::vector<std::vector<std::pair<TimeNs, uint32_t>>>;
+  TimedWaits unblocks;  // [queue] -> (unblocked, index into waits), by time
+  TimedWaits releases;  // [thread] -> (released, index into cpu_waits), by time
+  std::vector<std::vector<TimeNs>> segment_start;  // [queue] -> RunSegment::start, by start
+  std::vector<std::vector<TimeNs>> segment_end;    // [queue] -> RunSegment::end, same order
+  PacketCompletions completions;
+};
+PathIndex IndexForPaths(const Reconstruction& r);
+
+// The walk back from `from` by the rules above; path.end = from.t. `index` is r's.
+CriticalPath WalkBackFrom(const Reconstruction& r, const PathIndex& index,
+                          const PathPosition& from);
 
 // Steps that jumped to another track (PathStep::jumped).
 size_t JumpCount(const CriticalPath& path);

@@ -23,10 +23,15 @@ std::optional<core::analysis::ChainItem> ChainItemOf(const Selection& selection)
 
 bool UpdateSelectionChain(const Document& doc, SelectionChain& chain) {
   if (chain.doc == &doc && chain.selection == doc.view.selection) return false;
+  if (chain.doc != &doc) chain.index.reset();
   chain.doc = &doc;
   chain.selection = doc.view.selection;
   const auto item = ChainItemOf(chain.selection);
-  chain.path = item ? core::analysis::ComputeChainTo(doc.analysis.recon, *item)
+  if (item && !chain.index) {
+    chain.index = std::make_unique<core::analysis::PathIndex>(
+        core::analysis::IndexForPaths(doc.analysis.recon));
+  }
+  chain.path = item ? core::analysis::ComputeChainTo(doc.analysis.recon, *chain.index, *item)
                     : core::analysis::CriticalPath{};
   chain.jumps = core::analysis::JumpCount(chain.path);
   ++chain.generation;

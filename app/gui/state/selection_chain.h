@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "app/gui/state/document.h"
@@ -13,7 +14,9 @@
 namespace app::gui::state {
 
 struct SelectionChain {
-  const Document* doc = nullptr;  // what `selection` and `path` belong to
+  const Document* doc = nullptr;  // what `selection`, `path` and `index` belong to
+  // What every chain of the document reads, built at the first selection that has a chain.
+  std::unique_ptr<core::analysis::PathIndex> index;
   Selection selection;
   core::analysis::CriticalPath path;  // no steps: no chain
   size_t jumps = 0;                   // core::analysis::JumpCount(path)
@@ -24,7 +27,8 @@ struct SelectionChain {
 std::optional<core::analysis::ChainItem> ChainItemOf(const Selection& selection);
 
 // Recomputes `chain` when the document or its selection changed since the last call; returns
-// true when it did.
+// true when it did. Reset `doc` to nullptr when a document goes away (another one may get its
+// address).
 bool UpdateSelectionChain(const Document& doc, SelectionChain& chain);
 
 // What selecting a chain step selects: the packet of a run or submit step, the wait of a wait
