@@ -3,6 +3,9 @@
 // come from the structure of the hand-made trace below, worked out in the comments.
 #include <gtest/gtest.h>
 
+#include <memory>
+
+#include "app/gui/timeline/track_layout.h"
 #include "app/gui/views/main_window.h"
 #include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
@@ -27,7 +30,9 @@ using core::model::TimeNs;
 // signal f3 -> copy's wait at 160 comes later and is not on it.
 class ChainWindow : public ::testing::Test {
  protected:
+  virtual float WindowHeight() const { return 1000; }
   void SetUp() override {
+    m_window = std::make_unique<test_support::HeadlessWindow>(1600, WindowHeight());
     const auto path = m_dir / "chain.db";
     hand_trace::HandTrace t(path);
     const auto copy = t.Queue("copy", core::model::QueueType::kCopy);
@@ -48,7 +53,7 @@ class ChainWindow : public ::testing::Test {
     t.Finish(0, 200);
     m_main.OpenNow(path);
     ASSERT_NE(m_main.document(), nullptr);
-    m_window.Frames(m_main, 2);
+    m_window->Frames(m_main, 2);
   }
   state::Document& doc() { return *m_main.document(); }
   uint32_t WaitIndex(int64_t id) {
@@ -61,11 +66,11 @@ class ChainWindow : public ::testing::Test {
   }
   void Select(state::SelectionKind kind, uint32_t index) {
     doc().view.selection = {kind, index, 0};
-    m_window.Frames(m_main, 2);
+    m_window->Frames(m_main, 2);
   }
 
   test_support::ScratchDir m_dir;
-  test_support::HeadlessWindow m_window{1600, 1000};
+  std::unique_ptr<test_support::HeadlessWindow> m_window;
   views::MainWindow m_main{{}, {}};
 };
 
@@ -87,7 +92,7 @@ TEST_F(ChainWindow, OnlyTheJumpsInViewAreDrawn) {
   // it; f2's jump (100 -> 110) does not. Copy's and 3d's steps are in view, compute's is not.
   Select(state::SelectionKind::kWait, WaitIndex(202));
   doc().view.visible = {0, 55};
-  m_window.Frames(m_main, 2);
+  m_window->Frames(m_main, 2);
   EXPECT_EQ(m_main.timeline().links().chain, 2u);
   EXPECT_EQ(m_main.timeline().chain_bands(), 2u);
 }
@@ -95,12 +100,37 @@ TEST_F(ChainWindow, OnlyTheJumpsInViewAreDrawn) {
 TEST_F(ChainWindow, TheChainIsComputedOncePerSelection) {
   Select(state::SelectionKind::kWait, WaitIndex(202));
   const uint64_t generation = m_main.chain().generation;
-  m_window.Frames(m_main, 5);
+  m_window->Frames(m_main, 5);
   EXPECT_EQ(m_main.chain().generation, generation);
   // 3d's wait (unblocked 60): f1's jump and the submission of copy's packet 1; 2 jumps.
   Select(state::SelectionKind::kWait, WaitIndex(201));
   EXPECT_EQ(m_main.chain().generation, generation + 1);
   EXPECT_EQ(m_main.timeline().links().chain, 2u);
+}
+
+// A window too short for the four rows: compute's row (the third queue) starts below the area.
+class ShortChainWindow : public ChainWindow {
+ protected:
+  float WindowHeight() const override { return 300; }
+};
+
+TEST_F(ShortChainWindow, ASelectionMadeElsewhereScrollsItsRowIntoSight) {
+  const float area = m_main.timeline().area_max().y - m_main.timeline().area_min().y;
+  const float s = ImGui::GetFontSize() / 15.0f;  // the timeline's DPI factor
+  const auto rows = timeline::LayoutRows(doc().model, doc().view, s);
+  const timeline::Row* compute = nullptr;
+  for (const auto& row : rows) {
+    if (!row.group && doc().model.tracks[row.index].label.rfind("compute", 0) == 0) {
+      compute = &row;
+    }
+  }
+  ASSERT_NE(compute, nullptr);
+  ASSERT_GT(compute->y + compute->height, area) << "the row is in sight already";
+  EXPECT_EQ(m_main.timeline().scroll_y(), 0.0f);
+  Select(state::SelectionKind::kWait, WaitIndex(202));
+  const float top = m_main.timeline().scroll_y();
+  EXPECT_LE(top, compute->y);
+  EXPECT_GE(top + area, compute->y + compute->height);
 }
 
 }  // namespace

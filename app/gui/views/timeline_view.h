@@ -35,6 +35,8 @@ class TimelineView {
   size_t chain_bands() const { return m_chain_bands; }
   // Frames in which the draw lists were rebuilt (view changed) since creation.
   uint64_t rebuilds() const { return m_rebuilds; }
+  // How far the rows are scrolled down (unscaled rows' y at the top of the time area).
+  float scroll_y() const { return m_scroll_y; }
   // Screen rectangle of the time area in the last frame (tests drive the mouse with it).
   ImVec2 area_min() const { return m_area_min; }
   ImVec2 area_max() const { return m_area_max; }
