@@ -108,6 +108,35 @@ TEST_F(ChainWindow, TheChainIsComputedOncePerSelection) {
   EXPECT_EQ(m_main.timeline().links().chain, 2u);
 }
 
+TEST_F(ChainWindow, GoingToAStepSelectsItsItemAndZoomsToIt) {
+  // The chain of compute's wait, latest first: gpu_wait compute [100,110], run 3d [60,100],
+  // gpu_wait 3d [50,60], run copy [10,50], submit copy [0,10]. Going to "run copy" selects
+  // packet 1 and shows [10,50]; its own chain is then submit [0,10], run [10,50]: one jump.
+  Select(state::SelectionKind::kWait, WaitIndex(202));
+  const auto steps = m_main.chain().path.steps;  // a copy: the chain is recomputed below
+  ASSERT_EQ(steps.size(), 5u);
+  state::GoToStep(doc(), steps[1]);
+  const auto& packets = doc().analysis.recon.packets;
+  ASSERT_EQ(doc().view.selection.kind, state::SelectionKind::kPacket);
+  EXPECT_EQ(packets[doc().view.selection.index].packet_id, 1);
+  EXPECT_LE(doc().view.visible.start, 10);
+  EXPECT_GE(doc().view.visible.end, 50);
+  EXPECT_LT(doc().view.visible.Length(), 200);
+  m_window->Frames(m_main, 2);
+  EXPECT_EQ(m_main.chain().path.steps.size(), 2u);
+  EXPECT_EQ(m_main.chain().jumps, 1u);
+  // a gap or CPU run has no item: the selection stays, the view moves
+  core::analysis::PathStep gap;
+  gap.kind = core::analysis::PathStepKind::kQueueGap;
+  gap.start = 150;
+  gap.end = 160;
+  state::GoToStep(doc(), gap);
+  EXPECT_EQ(packets[doc().view.selection.index].packet_id, 1);
+  EXPECT_LE(doc().view.visible.start, 150);
+  EXPECT_GE(doc().view.visible.end, 160);
+  EXPECT_GT(doc().view.visible.start, 50);
+}
+
 // A window too short for the four rows: compute's row (the third queue) starts below the area.
 class ShortChainWindow : public ChainWindow {
  protected:

@@ -1,5 +1,7 @@
 #include "app/gui/state/selection_chain.h"
 
+#include <algorithm>
+
 namespace app::gui::state {
 
 using core::analysis::ChainItemKind;
@@ -54,6 +56,12 @@ Selection SelectionOfStep(const core::analysis::PathStep& step) {
       break;
   }
   return {};
+}
+
+void GoToStep(Document& doc, const core::analysis::PathStep& step) {
+  const Selection target = SelectionOfStep(step);
+  if (!target.Empty()) doc.view.selection = target;
+  ZoomTo(doc.view, {step.start, std::max(step.end, step.start + 1)});
 }
 
 }  // namespace app::gui::state

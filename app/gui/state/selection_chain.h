@@ -35,4 +35,8 @@ bool UpdateSelectionChain(const Document& doc, SelectionChain& chain);
 // step; nothing for gaps and CPU runs (the step is only zoomed to).
 Selection SelectionOfStep(const core::analysis::PathStep& step);
 
+// A click on a step: selects what it is about (SelectionOfStep; the selection stays for a gap or
+// a CPU run) and zooms to the step.
+void GoToStep(Document& doc, const core::analysis::PathStep& step);
+
 }  // namespace app::gui::state

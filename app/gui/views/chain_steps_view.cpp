@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
-#include <algorithm>
 #include <string>
 
 #include "app/gui/state/record_fields.h"
@@ -29,13 +28,6 @@ std::string WhereOf(const state::Document& doc, const PathStep& step) {
                                                                : "  <- released by its signal";
   }
   return text;
-}
-
-// Selects what the step is about (if anything) and shows the step.
-void GoTo(state::Document& doc, const PathStep& step) {
-  const state::Selection target = state::SelectionOfStep(step);
-  if (!target.Empty()) doc.view.selection = target;
-  state::ZoomTo(doc.view, {step.start, std::max(step.end, step.start + 1)});
 }
 
 }  // namespace
@@ -79,7 +71,7 @@ void ChainStepsView::Draw(state::Document& doc, const state::SelectionChain& cha
     }
   }
   ImGui::EndTable();
-  if (clicked) GoTo(doc, *clicked);
+  if (clicked) state::GoToStep(doc, *clicked);
 }
 
 }  // namespace app::gui::views
