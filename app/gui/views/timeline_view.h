@@ -47,6 +47,10 @@ class TimelineView {
  private:
   void DrawLabels(state::Document& doc, const std::vector<timeline::Row>& rows, ImVec2 origin,
                   float width, float scroll_y, float area_top, float area_bottom);
+  // The row names' right edge (screen x `edge`): drag it to resize the column.
+  void ResizeLabels(float edge, float area_top, bool hovered);
+  // Clamps the rows' scroll, after bringing a new chain's item row into sight.
+  void ScrollRows(const std::vector<timeline::Row>& rows, float area_h);
   void HandleInput(state::Document& doc, ImVec2 area_min, ImVec2 area_max, ImVec2 ruler_min,
                    const timeline::TrackHit& hit);
   void DrawTooltip(const state::Document& doc, const timeline::TrackHit& hit);
