@@ -185,6 +185,28 @@ TEST(CriticalChain, FromTheLastItemOfTraceBIsTheCriticalPath) {
   EXPECT_EQ(JumpCount(chain), 3u);
 }
 
+TEST(CriticalChain, AThreadWithNoEarlierWaitRanFromTheTraceStart) {
+  // Span [0,100]: thread 1 submits packet 1 at 20 (runs on q1 [25,40]) and signals f=1 from
+  // the CPU at 30; it never waits. Chain to packet 1: run [25,40], submit [20,25] and the jump
+  // to thread 1 at 20, which ran from the trace start -> cpu_run [0,20]. Chain to the CPU
+  // signal: thread 1 at 30 -> cpu_run [0,30], no jump.
+  ScratchDir dir;
+  HandTrace t(dir / "t.db");
+  const QueueId q1 = t.Queue("q1");
+  const ThreadId th = t.Thread("main");
+  const FenceId f = t.Fence("f");
+  t.Packet(q1, th, 1, 20, 25, 40);
+  t.CpuSignal(th, f, 1, 100, 30, 0);
+  TraceStore store = t.Finish(0, 100);
+  const Reconstruction r = Reconstruct(store);
+  EXPECT_EQ(Steps(ComputeChainTo(r, {ChainItemKind::kPacket, PacketIndex(r, 1)})),
+            (std::vector<Step>{{PathStepKind::kCpuRun, 0, th, 0, 20, false},
+                               {PathStepKind::kSubmit, q1, 0, 20, 25, true},
+                               {PathStepKind::kRun, q1, 0, 25, 40, false}}));
+  EXPECT_EQ(Steps(ComputeChainTo(r, {ChainItemKind::kSignal, SignalIndex(r, 100)})),
+            (std::vector<Step>{{PathStepKind::kCpuRun, 0, th, 0, 30, false}}));
+}
+
 // Trace S, span [0,100]: q1 runs packet 1 [0,60] (submitted 0 by thread 1); its wait f>=1 was
 // queued at 5 and unblocked at 62; q2's signal f=1 executed at 40. On q2 also: a wait f>=5 never
 // unblocked (id 201), a signal f=5 never executed (id 101), packet 7 submitted at 3, never
