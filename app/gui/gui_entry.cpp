@@ -65,7 +65,8 @@ void RegisterWindowCommands(CLI::App& app) {
                    "Selected range START END (range statistics), written as for --window")
       ->expected(2);
   view->add_option("--select", options->select,
-                   "Select an item: event:ROWID, packet:ID, signal:ID, wait:ID, task:ID");
+                   "Select an item: event:ROWID, packet:ID, signal:ID, wait:ID, cpu_wait:ID, "
+                   "task:ID; a packet, signal or wait shows its chain of causes");
   view->add_option("--panel", options->panel,
                    "Panel under the timeline: stats, events, interrupts, pgo, findings, sql, "
                    "tracks, packets");

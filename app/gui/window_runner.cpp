@@ -59,13 +59,17 @@ Selection ParseSelect(const state::Document& doc, const std::string& text) {
     return find(
         r.waits, [](const auto& w) { return w.wait_id; }, SelectionKind::kWait);
   }
+  if (kind == "cpu_wait") {
+    return find(
+        r.cpu_waits, [](const auto& w) { return w.waiter_id; }, SelectionKind::kCpuWait);
+  }
   if (kind == "task") {
     return find(
         r.tasks, [](const auto& t) { return t.task_id; }, SelectionKind::kTask);
   }
   throw core::Error(
       fmt::format("--select '{}': unknown kind '{}' (event, packet, signal, wait, "
-                  "task)",
+                  "cpu_wait, task)",
                   text, kind));
 }
 

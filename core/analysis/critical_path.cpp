@@ -21,49 +21,23 @@ const char* PathStepKindName(PathStepKind kind) {
 
 namespace {
 
-struct Position {
-  bool on_thread = false;
-  uint32_t track = 0;  // queue or thread id
-  TimeNs t = 0;
-};
+using Position = PathPosition;
+
+bool ByTime(const std::pair<TimeNs, uint32_t>& a, const std::pair<TimeNs, uint32_t>& b) {
+  return a.first < b.first;
+}
 
 class Walker {
  public:
-  explicit Walker(const Reconstruction& r) : m_r(r) {
-    // Every step searches a queue's segment starts and scans 64 segment ends: plain copies of
-    // those two columns for the walk (16 bytes a segment, freed with the walker).
-    m_segment_start.resize(r.queues.size());
-    m_segment_end.resize(r.queues.size());
-    for (const QueueTrack& q : r.queues) {
-      m_segment_start[q.id].resize(q.segments.size());
-      q.segments.Column<&RunSegment::start>().Decode(0, q.segments.size(),
-                                                     m_segment_start[q.id].data());
-      m_segment_end[q.id].resize(q.segments.size());
-      q.segments.Column<&RunSegment::end>().Decode(0, q.segments.size(),
-                                                   m_segment_end[q.id].data());
-    }
-    m_unblocks.resize(r.queues.size());
-    for (const QueueTrack& q : r.queues) {
-      for (uint32_t w : q.waits) {
-        if (r.waits[w].unblocked != kUnknownTime) m_unblocks[q.id].push_back({r.waits[w].unblocked, w});
-      }
-      std::stable_sort(m_unblocks[q.id].begin(), m_unblocks[q.id].end(), ByTime);
-    }
-    m_releases.resize(r.threads.size());
-    for (const ThreadTrack& t : r.threads) {
-      for (uint32_t w : t.cpu_waits) {
-        if (r.cpu_waits[w].released != kUnknownTime) {
-          m_releases[t.id].push_back({r.cpu_waits[w].released, w});
-        }
-      }
-      std::stable_sort(m_releases[t.id].begin(), m_releases[t.id].end(), ByTime);
-    }
-  }
+  Walker(const Reconstruction& r, const PathIndex& index)
+      : m_r(r),
+        m_unblocks(index.unblocks),
+        m_releases(index.releases),
+        m_segment_start(index.segment_start),
+        m_segment_end(index.segment_end) {}
 
-  CriticalPath Walk(TimeNs until) {
+  CriticalPath Walk(Position pos) {
     CriticalPath path;
-    Position pos;
-    if (!FindEnd(until, pos)) return path;
     path.end = pos.t;
     size_t budget = 4 * (m_r.packets.size() + m_r.waits.size() + m_r.cpu_waits.size()) + 16;
     bool moving = true;
@@ -78,21 +52,6 @@ class Walker {
   }
 
  private:
-  bool FindEnd(TimeNs until, Position& pos) const {
-    bool found = false;
-    for (const QueueTrack& q : m_r.queues) {
-      for (const RunSegment& s : q.segments) {
-        TimeNs end = until == kUnknownTime ? s.end : std::min(s.end, until);
-        if (s.start >= end && until != kUnknownTime) continue;
-        if (!found || end > pos.t) {
-          pos = {false, q.id, end};
-          found = true;
-        }
-      }
-    }
-    return found;
-  }
-
   void Add(PathStepKind kind, const Position& at, TimeNs start, TimeNs end,
            uint32_t packet = kNoIndex, uint32_t wait = kNoIndex, uint32_t signal = kNoIndex) {
     if (end < start) start = end;
@@ -107,7 +66,8 @@ class Walker {
     m_steps.push_back(s);
   }
 
-  // Jumps to the signal's queue (or thread for a CPU signal) at its execution time.
+  // Jumps to the signal's queue (or thread for a CPU signal) at its execution time; the last
+  // step (the wait it released) is marked as a jump.
   bool JumpToSignal(uint32_t signal, Position& pos) {
     const SignalBox& s = m_r.signals[signal];
     if (s.cpu) {
@@ -117,6 +77,7 @@ class Walker {
       if (s.queue == 0 || s.queue >= m_r.queues.size()) return false;
       pos = {false, s.queue, s.executed};
     }
+    m_steps.back().jumped = true;
     return true;
   }
 
@@ -188,6 +149,7 @@ class Walker {
       ThreadId thread = m_r.packets[packet].thread;
       if (thread != 0 && thread < m_r.threads.size()) {
         Add(PathStepKind::kSubmit, pos, submit, at, packet);
+        m_steps.back().jumped = true;
         pos = {true, thread, submit};
         return true;
       }
@@ -253,10 +215,7 @@ class Walker {
     }
   }
 
-  using TimedWaits = std::vector<std::vector<std::pair<TimeNs, uint32_t>>>;
-  static bool ByTime(const std::pair<TimeNs, uint32_t>& a, const std::pair<TimeNs, uint32_t>& b) {
-    return a.first < b.first;
-  }
+  using TimedWaits = PathIndex::TimedWaits;
   // The wait of `track` with the latest time at or before `t`; among waits sharing that time,
   // the one with the greatest `signal_time`. kNoIndex when none.
   template <typename SignalTime>
@@ -276,30 +235,93 @@ class Walker {
   }
 
   const Reconstruction& m_r;
-  TimedWaits m_unblocks;  // [queue] -> (unblocked, wait) by time
-  TimedWaits m_releases;  // [thread] -> (released, cpu wait) by time
-  std::vector<std::vector<TimeNs>> m_segment_start;  // [queue] -> RunSegment::start, by start
-  std::vector<std::vector<TimeNs>> m_segment_end;    // [queue] -> RunSegment::end, same order
+  const TimedWaits& m_unblocks;
+  const TimedWaits& m_releases;
+  const std::vector<std::vector<TimeNs>>& m_segment_start;
+  const std::vector<std::vector<TimeNs>>& m_segment_end;
   bool m_strictly_before = false;
   std::vector<PathStep> m_steps;
 };
 
+// The latest run segment end in the trace (clipped to `until` unless kUnknownTime); of equal
+// ends, the lower queue id.
+bool LatestRunEnd(const Reconstruction& r, TimeNs until, PathPosition& pos) {
+  bool found = false;
+  for (const QueueTrack& q : r.queues) {
+    for (const RunSegment& s : q.segments) {
+      TimeNs end = until == kUnknownTime ? s.end : std::min(s.end, until);
+      if (s.start >= end && until != kUnknownTime) continue;
+      if (!found || end > pos.t) {
+        pos = {false, q.id, end};
+        found = true;
+      }
+    }
+  }
+  return found;
+}
+
+// [track id] -> (time, box) for the boxes of each track (`boxes_of(track)`) whose time is
+// known, by time.
+template <typename Tracks, typename BoxesOf, typename TimeOf>
+PathIndex::TimedWaits ByTrackAndTime(const Tracks& tracks, BoxesOf boxes_of, TimeOf time_of) {
+  PathIndex::TimedWaits out(tracks.size());
+  for (const auto& track : tracks) {
+    auto& list = out[track.id];
+    for (uint32_t box : boxes_of(track)) {
+      const TimeNs t = time_of(box);
+      if (t != kUnknownTime) list.push_back({t, box});
+    }
+    std::stable_sort(list.begin(), list.end(), ByTime);
+  }
+  return out;
+}
+
 }  // namespace
 
-CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
-  CriticalPath path = Walker(r).Walk(until);
-  // Name the work behind each wait: built only when a path step needs it.
-  PacketCompletions completions;
-  bool indexed = false;
+PathIndex IndexForPaths(const Reconstruction& r) {
+  PathIndex index;
+  // Every step searches a queue's segment starts and scans 64 segment ends: plain copies of
+  // those two columns (16 bytes a segment).
+  index.segment_start.resize(r.queues.size());
+  index.segment_end.resize(r.queues.size());
+  for (const QueueTrack& q : r.queues) {
+    index.segment_start[q.id].resize(q.segments.size());
+    q.segments.Column<&RunSegment::start>().Decode(0, q.segments.size(),
+                                                   index.segment_start[q.id].data());
+    index.segment_end[q.id].resize(q.segments.size());
+    q.segments.Column<&RunSegment::end>().Decode(0, q.segments.size(),
+                                                 index.segment_end[q.id].data());
+  }
+  index.unblocks = ByTrackAndTime(
+      r.queues, [](const QueueTrack& q) -> const IndexList& { return q.waits; },
+      [&](uint32_t w) { return r.waits.Get<&WaitBox::unblocked>(w); });
+  index.releases = ByTrackAndTime(
+      r.threads, [](const ThreadTrack& t) -> const IndexList& { return t.cpu_waits; },
+      [&](uint32_t w) { return r.cpu_waits.Get<&CpuWait::released>(w); });
+  index.completions = IndexPacketCompletions(r);
+  return index;
+}
+
+CriticalPath WalkBackFrom(const Reconstruction& r, const PathIndex& index,
+                          const PathPosition& from) {
+  CriticalPath path = Walker(r, index).Walk(from);
+  // Name the work behind each wait.
   for (PathStep& s : path.steps) {
     if (s.signal == kNoIndex || r.signals[s.signal].cpu) continue;
-    if (!indexed) {
-      completions = IndexPacketCompletions(r);
-      indexed = true;
-    }
-    s.released_by_packet = PacketBeforeSignal(r, completions, s.signal);
+    s.released_by_packet = PacketBeforeSignal(r, index.completions, s.signal);
   }
   return path;
+}
+
+size_t JumpCount(const CriticalPath& path) {
+  return static_cast<size_t>(std::count_if(path.steps.begin(), path.steps.end(),
+                                           [](const PathStep& s) { return s.jumped; }));
+}
+
+CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
+  PathPosition end;
+  if (!LatestRunEnd(r, until, end)) return {};
+  return WalkBackFrom(r, IndexForPaths(r), end);
 }
 
 }  // namespace core::analysis

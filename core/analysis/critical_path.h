@@ -18,14 +18,18 @@
 //     thread with no earlier CPU wait ran from the trace's start (a last cpu_run step).
 // A wait whose signal executed before the wait began (already satisfied) does not jump: the
 // track's own earlier activity is then the cause. The walk stops where no earlier cause exists.
+// The same walk starts from the end of the trace (ComputeCriticalPath) or from any track and
+// time (WalkBackFrom: the chain that ends at one item, critical_chain.h).
 //
 //   copy   [sub]==run==|sig
 //   3d                  \__wait__==run==| end
 //   path:  submit -> run(copy) -> wait(3d) -> run(3d)
 #pragma once
 
+#include <utility>
 #include <vector>
 
+#include "core/analysis/packet_completions.h"
 #include "core/analysis/reconstruction.h"
 
 namespace core::analysis {
@@ -53,6 +57,10 @@ struct PathStep {
   // last one completed on the signalling queue at or before the signal executed
   // (PacketBeforeSignal, packet_completions.h). kNoIndex otherwise.
   uint32_t released_by_packet = kNoIndex;
+  // The walk went on from here on another track: a kGpuWait or kCpuWait step to its releasing
+  // signal's queue (or thread), a kSubmit step to the submitting thread. A wait already
+  // satisfied, or a submission with no thread recorded, does not jump.
+  bool jumped = false;
   // The packet a step is about (its name labels the step): `packet` for run and submit steps,
   // `released_by_packet` for wait steps; kNoIndex for gaps and CPU runs.
   uint32_t NamedPacket() const { return packet != kNoIndex ? packet : released_by_packet; }
@@ -73,7 +81,36 @@ struct CriticalPath {
   DurationNs Length() const { return end - start; }
 };
 
-// until = kUnknownTime: from the latest run segment end in the trace.
+// Where a walk back starts: a queue or a thread, and a time on it.
+struct PathPosition {
+  bool on_thread = false;
+  uint32_t track = 0;  // queue id, or thread id when on_thread
+  TimeNs t = 0;
+};
+
+// until = kUnknownTime: from the latest run segment end in the trace (of equal ends, the lower
+// queue id's); else from the latest end clipped to `until`.
 CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until = kUnknownTime);
+
+// What every walk back over one reconstruction reads, built once (IndexForPaths): per queue its
+// run segments' starts and ends and its waits by unblock time, per thread its CPU waits by
+// release time, and the packet completions that name the work behind each wait step. About 16
+// bytes per run segment, 16 per wait and 12 per completed packet.
+struct PathIndex {
+  using TimedWaits = std::vector<std::vector<std::pair<TimeNs, uint32_t>>>;
+  TimedWaits unblocks;  // [queue] -> (unblocked, index into waits), by time
+  TimedWaits releases;  // [thread] -> (released, index into cpu_waits), by time
+  std::vector<std::vector<TimeNs>> segment_start;  // [queue] -> RunSegment::start, by start
+  std::vector<std::vector<TimeNs>> segment_end;    // [queue] -> RunSegment::end, same order
+  PacketCompletions completions;
+};
+PathIndex IndexForPaths(const Reconstruction& r);
+
+// The walk back from `from` by the rules above; path.end = from.t. `index` is r's.
+CriticalPath WalkBackFrom(const Reconstruction& r, const PathIndex& index,
+                          const PathPosition& from);
+
+// Steps that jumped to another track (PathStep::jumped).
+size_t JumpCount(const CriticalPath& path);
 
 }  // namespace core::analysis

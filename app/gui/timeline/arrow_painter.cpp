@@ -100,7 +100,7 @@ bool HasArrows(const state::Selection& sel) {
 
 LinkPaintCounts PaintLinks(const PaintContext& ctx, const DrawCache& cache,
                            const std::vector<float>& track_top, const state::Selection& hovered,
-                           size_t max_items, TrackHit& hit) {
+                           const ChainDraw& chain, size_t max_items, TrackHit& hit) {
   LinkPaintCounts counts;
   const auto& doc = *ctx.doc;
   const float s = ctx.scale;
@@ -175,7 +175,17 @@ LinkPaintCounts PaintLinks(const PaintContext& ctx, const DrawCache& cache,
       }
     }
   }
-  // The item under the mouse and the selected item: their arrows in full, whatever the zoom.
+  // The selected item's chain, then the item under the mouse and the selected item: their
+  // arrows in full, whatever the zoom.
+  for (const ChainArrowDraw& a : chain.arrows) {
+    if (counts.chain >= max_items) break;
+    const float ya = AnchorY(ctx, track_top, a.arrow.from_track, a.arrow.from_lane);
+    const float yb = AnchorY(ctx, track_top, a.arrow.to_track, a.arrow.to_lane);
+    if (std::isnan(ya) || std::isnan(yb)) continue;
+    DrawArrow(dl, ImVec2(left + a.from_x, ya), ImVec2(left + a.to_x, yb), widgets::ChainArrow(),
+              2.5f * s, s);
+    ++counts.chain;
+  }
   const auto& sel = doc.view.selection;
   if (HasArrows(hovered) && hovered != sel) {
     ForEachLinkOf(doc, hovered, [&](const Link& l) {
@@ -188,6 +198,27 @@ LinkPaintCounts PaintLinks(const PaintContext& ctx, const DrawCache& cache,
     });
   }
   return counts;
+}
+
+size_t PaintChainSteps(const PaintContext& ctx, const ChainDraw& chain,
+                       const std::vector<float>& row_top) {
+  const auto& doc = *ctx.doc;
+  const auto& expanded = doc.view.track_expanded;
+  const float s = ctx.scale;
+  size_t drawn = 0;
+  for (const ChainBandDraw& b : chain.bands) {
+    const float top = row_top[b.track];
+    if (std::isnan(top)) continue;
+    const bool open = static_cast<size_t>(b.track) < expanded.size() && expanded[b.track];
+    const float height = TrackHeight(doc.model.tracks[b.track], s, open);
+    // at least 2 px, so an instant step (a submission that started at once) still shows
+    const float x0 = ctx.left + std::min(b.x0, b.x1 - 2.0f * s);
+    const float x1 = ctx.left + b.x1;
+    ctx.draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, top + height), widgets::ChainStepFill());
+    ctx.draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, top + 2.0f * s), widgets::ChainArrow());
+    ++drawn;
+  }
+  return drawn;
 }
 
 std::vector<AdapterRows> AdapterStretches(const TimelineModel& model, const std::vector<Row>& rows,

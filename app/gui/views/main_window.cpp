@@ -86,6 +86,7 @@ void MainWindow::SaveSettings() {
 void MainWindow::SetDocument(std::unique_ptr<state::Document> doc) {
   SaveView();
   m_doc = std::move(doc);
+  m_chain.doc = nullptr;  // a new document may reuse the old one's address
   if (!m_doc) return;
   // Where the user left this trace: range, bookmarks, track tree (when it is still the same).
   if (auto file = ViewFile(); !file.empty()) state::LoadView(m_doc->view, file);
@@ -110,6 +111,7 @@ void MainWindow::ApplyRequests() {
   if (m_close_request) {
     SaveView();
     m_doc.reset();
+    m_chain.doc = nullptr;
     m_close_request = false;
   }
   if (m_open_request) {
@@ -265,7 +267,8 @@ void MainWindow::DrawWorkspace() {
   ImGui::BeginChild("timeline_pane", ImVec2(avail.x - details_w - bar, timeline_h), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   m_timeline.set_label_width(m_settings.label_width);
-  m_timeline.Draw(doc);
+  state::UpdateSelectionChain(doc, m_chain);
+  m_timeline.Draw(doc, m_chain);
   m_settings.label_width = m_timeline.label_width();
   ImGui::EndChild();
   ImGui::SameLine(0, 0);
@@ -274,6 +277,8 @@ void MainWindow::DrawWorkspace() {
   ImGui::SameLine(0, 0);
   ImGui::BeginChild("details_pane", ImVec2(details_w, timeline_h), true);
   m_details.Draw(doc);
+  state::UpdateSelectionChain(doc, m_chain);  // a click in the timeline may have changed it
+  m_chain_steps.Draw(doc, m_chain);
   ImGui::EndChild();
   float dy = Splitter("##hsplit", ImVec2(avail.x, bar));
   if (dy != 0) {

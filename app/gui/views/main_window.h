@@ -10,7 +10,9 @@
 #include <string>
 
 #include "app/gui/state/document.h"
+#include "app/gui/state/selection_chain.h"
 #include "app/gui/state/settings.h"
+#include "app/gui/views/chain_steps_view.h"
 #include "app/gui/views/details_view.h"
 #include "app/gui/views/event_table_view.h"
 #include "app/gui/views/findings_view.h"
@@ -65,6 +67,8 @@ class MainWindow {
   void ShowPanel(Panel panel) { m_force_panel = panel; }
   SqlConsoleView& sql_console() { return m_sql; }
   const TimelineView& timeline() const { return m_timeline; }
+  // The selected item's chain of causes, as of the last frame.
+  const state::SelectionChain& chain() const { return m_chain; }
   RangeStatsView& range_stats() { return m_range_stats; }
   FindingsView& findings() { return m_findings; }
   const state::Settings& settings() const { return m_settings; }
@@ -83,12 +87,14 @@ class MainWindow {
   state::Settings m_settings;
   std::filesystem::path m_settings_file;
   std::unique_ptr<state::Document> m_doc;
+  state::SelectionChain m_chain;  // of m_doc's selection, recomputed when it changes
   state::DocumentLoader m_loader;
   std::string m_error;  // last open error, shown until dismissed
 
   // The views (one per window).
   TimelineView m_timeline;
   DetailsView m_details;
+  ChainStepsView m_chain_steps;
   RangeStatsView m_range_stats;
   EventTableView m_events;
   InterruptsView m_interrupts;

@@ -47,7 +47,47 @@ bool KeyPressed(int key) {
 
 }  // namespace
 
-void TimelineView::Draw(state::Document& doc) {
+void TimelineView::UpdateChain(const state::Document& doc, const state::SelectionChain& chain,
+                               bool cache_rebuilt) {
+  const bool changed = m_chain.generation != chain.generation;
+  if (changed) {
+    m_chain = timeline::BuildChainOverlay(doc, chain);
+    m_scroll_to_track = m_chain.item_track;
+  }
+  if (changed || cache_rebuilt) {
+    timeline::FoldChain(m_chain, m_cache.view(), doc.view.track_hidden, m_chain_draw);
+  }
+}
+
+void TimelineView::ResizeLabels(float edge, float area_top, bool hovered) {
+  const float s = Scale();
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool on_edge = hovered && io.MousePos.x >= edge - 5.0f * s && io.MousePos.x <= edge &&
+                       io.MousePos.y >= area_top;
+  if (on_edge && ImGui::IsMouseClicked(0)) m_resizing_labels = true;
+  if (m_resizing_labels && !ImGui::IsMouseDown(0)) m_resizing_labels = false;
+  if (m_resizing_labels && io.MouseDelta.x != 0) {
+    m_label_width = std::clamp(m_label_width + io.MouseDelta.x / s, 80.0f, 2000.0f);
+  }
+  if (on_edge || m_resizing_labels) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+}
+
+void TimelineView::ScrollRows(const std::vector<Row>& rows, float area_h) {
+  // A selection made elsewhere (details panel, --select) whose row is out of sight: bring the
+  // row to the upper third of the area.
+  for (const Row& row : rows) {
+    if (m_scroll_to_track < 0) break;
+    if (row.group || row.index != m_scroll_to_track) continue;
+    if (row.y < m_scroll_y || row.y + row.height > m_scroll_y + area_h) {
+      m_scroll_y = row.y - area_h / 3;
+    }
+  }
+  m_scroll_to_track = -1;  // once: a row in a collapsed group stays where it is
+  const float total_h = rows.empty() ? 0.0f : rows.back().y + rows.back().height;
+  m_scroll_y = std::clamp(m_scroll_y, 0.0f, std::max(0.0f, total_h - area_h));
+}
+
+void TimelineView::Draw(state::Document& doc, const state::SelectionChain& chain) {
   const float s = Scale();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -67,28 +107,18 @@ void TimelineView::Draw(state::Document& doc) {
   ImGui::InvisibleButton("##timeline", avail,
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   const bool hovered = ImGui::IsItemHovered();
-  // The row names' right edge: drag it to resize the column (kept in the settings).
-  {
-    const ImGuiIO& io = ImGui::GetIO();
-    const float edge = origin.x + label_w;
-    const bool on_edge = hovered && io.MousePos.x >= edge - 5.0f * s && io.MousePos.x <= edge &&
-                         io.MousePos.y >= area_min.y;
-    if (on_edge && ImGui::IsMouseClicked(0)) m_resizing_labels = true;
-    if (m_resizing_labels && !ImGui::IsMouseDown(0)) m_resizing_labels = false;
-    if (m_resizing_labels && io.MouseDelta.x != 0) {
-      m_label_width = std::clamp(m_label_width + io.MouseDelta.x / s, 80.0f, 2000.0f);
-    }
-    if (on_edge || m_resizing_labels) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
-  }
-
-  std::vector<Row> rows = timeline::LayoutRows(doc.model, doc.view, s);
-  const float total_h = rows.empty() ? 0.0f : rows.back().y + rows.back().height;
-  m_scroll_y = std::clamp(m_scroll_y, 0.0f, std::max(0.0f, total_h - area_h));
+  ResizeLabels(origin.x + label_w, area_min.y, hovered);
 
   timeline::ArrowLod arrow_lod;
   arrow_lod.near_px *= s;
   arrow_lod.max_bundle_px *= s;
-  if (m_cache.Update(doc, width, 3.0f * s, 4.0f * s, arrow_lod)) ++m_rebuilds;
+  const bool rebuilt = m_cache.Update(doc, width, 3.0f * s, 4.0f * s, arrow_lod);
+  if (rebuilt) ++m_rebuilds;
+  UpdateChain(doc, chain, rebuilt);
+
+  std::vector<Row> rows = timeline::LayoutRows(doc.model, doc.view, s);
+  const float total_h = rows.empty() ? 0.0f : rows.back().y + rows.back().height;
+  ScrollRows(rows, area_h);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(origin, ImVec2(origin.x + avail.x, origin.y + avail.y), true);
@@ -129,6 +159,8 @@ void TimelineView::Draw(state::Document& doc) {
     timeline::PaintTrack(ctx, row.index, m_cache.Track(row.index), top, row.height, row.expanded,
                          hit);
   }
+  // The selected item's chain over the boxes of the rows in sight.
+  m_chain_bands = timeline::PaintChainSteps(ctx, m_chain_draw, track_top);
   // Tracks scrolled out of sight still anchor arrows at the area's edge.
   for (const Row& row : rows) {
     if (row.group || !std::isnan(track_top[row.index])) continue;
@@ -143,9 +175,9 @@ void TimelineView::Draw(state::Document& doc) {
   // The arrows of the box under the mouse are drawn in full.
   const state::Selection hovered_item =
       hit.valid && hit.folded <= 1 ? hit.selection : state::Selection{};
-  m_links = doc.view.show_arrows
-                ? timeline::PaintLinks(ctx, m_cache, track_top, hovered_item, MaxArrows(), hit)
-                : timeline::LinkPaintCounts{};
+  m_links = doc.view.show_arrows ? timeline::PaintLinks(ctx, m_cache, track_top, hovered_item,
+                                                        m_chain_draw, MaxArrows(), hit)
+                                 : timeline::LinkPaintCounts{};
 
   // Selected range, bookmarks, cursor.
   const auto& lod = m_cache.view();

@@ -12,7 +12,9 @@
 #include <cstdint>
 
 #include "app/gui/state/document.h"
+#include "app/gui/state/selection_chain.h"
 #include "app/gui/timeline/arrow_painter.h"
+#include "app/gui/timeline/chain_overlay.h"
 #include "app/gui/timeline/draw_cache.h"
 #include "app/gui/timeline/track_layout.h"
 #include "app/gui/timeline/track_painter.h"
@@ -21,15 +23,20 @@ namespace app::gui::views {
 
 class TimelineView {
  public:
-  // Draws into the current ImGui window region (the caller sizes it).
-  void Draw(state::Document& doc);
+  // Draws into the current ImGui window region (the caller sizes it), with the chain of causes
+  // of the selected item (`chain`, kept up to date by the caller) highlighted.
+  void Draw(state::Document& doc, const state::SelectionChain& chain);
   const timeline::DrawCache& cache() const { return m_cache; }
   // What the arrows of the last frame drew.
   const timeline::LinkPaintCounts& links() const { return m_links; }
   // VSync lines drawn in the last frame.
   size_t vsync_lines() const { return m_vsync_lines; }
+  // Bands of the selected item's chain drawn in the last frame (its arrows: links().chain).
+  size_t chain_bands() const { return m_chain_bands; }
   // Frames in which the draw lists were rebuilt (view changed) since creation.
   uint64_t rebuilds() const { return m_rebuilds; }
+  // How far the rows are scrolled down (unscaled rows' y at the top of the time area).
+  float scroll_y() const { return m_scroll_y; }
   // Screen rectangle of the time area in the last frame (tests drive the mouse with it).
   ImVec2 area_min() const { return m_area_min; }
   ImVec2 area_max() const { return m_area_max; }
@@ -40,11 +47,24 @@ class TimelineView {
  private:
   void DrawLabels(state::Document& doc, const std::vector<timeline::Row>& rows, ImVec2 origin,
                   float width, float scroll_y, float area_top, float area_bottom);
+  // The row names' right edge (screen x `edge`): drag it to resize the column.
+  void ResizeLabels(float edge, float area_top, bool hovered);
+  // Clamps the rows' scroll, after bringing a new chain's item row into sight.
+  void ScrollRows(const std::vector<timeline::Row>& rows, float area_h);
   void HandleInput(state::Document& doc, ImVec2 area_min, ImVec2 area_max, ImVec2 ruler_min,
                    const timeline::TrackHit& hit);
   void DrawTooltip(const state::Document& doc, const timeline::TrackHit& hit);
 
+  // Rebuilds the chain's rows and arrows when the chain changed, and its draw items when the
+  // chain or the draw cache did.
+  void UpdateChain(const state::Document& doc, const state::SelectionChain& chain,
+                   bool cache_rebuilt);
+
   timeline::DrawCache m_cache;
+  timeline::ChainOverlay m_chain;
+  timeline::ChainDraw m_chain_draw;
+  int m_scroll_to_track = -1;  // a new chain's item row, brought into sight once if it is not
+  size_t m_chain_bands = 0;
   uint64_t m_rebuilds = 0;
   float m_scroll_y = 0;
   // Mouse gesture in progress.

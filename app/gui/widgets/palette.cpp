@@ -115,6 +115,12 @@ ImU32 ArrowColor(bool highlighted, bool crowded) {
 ImU32 ArrowHover() {
   return IM_COL32(150, 220, 255, 230);
 }
+ImU32 ChainArrow() {
+  return IM_COL32(255, 70, 130, 255);
+}
+ImU32 ChainStepFill() {
+  return IM_COL32(255, 70, 130, 45);
+}
 ImU32 ArrowBundle(bool crowded) {
   return crowded ? IM_COL32(200, 205, 225, 90) : IM_COL32(200, 205, 225, 130);
 }

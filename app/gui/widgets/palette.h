@@ -56,6 +56,10 @@ ImU32 HoverOutline();
 ImU32 ArrowColor(bool highlighted, bool crowded = false);
 // Arrows of the item under the mouse.
 ImU32 ArrowHover();
+// The selected item's chain of causes: its arrows and the line along each step, and the light
+// band over each step's row.
+ImU32 ChainArrow();
+ImU32 ChainStepFill();
 // A bundle of arrows (arrow_lod.h), its count label and the label's background.
 ImU32 ArrowBundle(bool crowded = false);
 ImU32 ArrowBundleText();
