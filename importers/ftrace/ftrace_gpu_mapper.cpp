@@ -1,5 +1,7 @@
 #include "importers/ftrace/ftrace_gpu_mapper.h"
 
+#include "importers/ftrace/drm_sched_fields.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -46,8 +48,6 @@ std::string SleepState(std::string_view state) {
   if (StartsWith(state, "D")) return "blocked (D)";
   return fmt::format("waiting ({})", state);
 }
-
-constexpr uint64_t kPointerKey = ~uint64_t{0};
 
 }  // namespace
 
@@ -339,90 +339,6 @@ void FtraceGpuMapper::OnAmdgpuJob(const FtraceEvent& e, bool run) {
   }
 }
 
-// drm_sched_job / drm_run_job / drm_sched_process_job (fence=%p) and the newer
-// drm_sched_job_queue / _run / _done (fence=context:seqno). stage: 0 queued, 1 run, 2 done.
-void FtraceGpuMapper::OnDrmSchedJob(const FtraceEvent& e, int stage) {
-  const std::string_view fence_text = e.Text("fence").value_or("");
-  uint64_t hi = 0, lo = kPointerKey;
-  const size_t colon = fence_text.find(':');
-  if (colon != std::string_view::npos) {
-    auto c = ParseFtraceNumber(fence_text.substr(0, colon));
-    auto s = ParseFtraceNumber(fence_text.substr(colon + 1));
-    if (!c || !s) {
-      ++m_counts.unmapped_events;
-      return;
-    }
-    hi = *c;
-    lo = *s;
-  } else if (auto ptr = ParseFtraceNumber(fence_text)) {
-    hi = *ptr;
-  } else {
-    ++m_counts.unmapped_events;
-    return;
-  }
-  const std::string_view driver = e.Text("dev").value_or("drm");
-  const std::string_view ring = e.Text("ring").value_or("");
-  auto it = m_jobs.find({hi, lo});
-  Job* job = it != m_jobs.end() ? &it->second : nullptr;
-  if (stage == 2 && !job) return;  // completed already (its fence's signal) or never seen
-  if (stage == 0 || !job) {
-    if (ring.empty()) {
-      ++m_counts.unmapped_events;
-      return;
-    }
-    Queue& q = QueueFor(driver, ring);
-    const uint32_t thread = stage == 0 ? Thread(e.pid, e.tgid, e.comm) : 0;
-    job = SubmitJob(e.ts_ns, hi, lo, q, thread, "job");
-    if (stage != 0) ++m_counts.jobs_without_submit;
-    if (auto id = e.Number("id")) m_job_by_id[{std::string(ring), *id}] = {hi, lo};
-  }
-  if (stage == 1) StartJob(e.ts_ns, *job);
-  if (stage == 2) {
-    CompleteJob(e.ts_ns, *job);
-    m_jobs.erase({hi, lo});
-  }
-}
-
-void FtraceGpuMapper::OnWaitDep(const FtraceEvent& e) {
-  const std::string_view ring = e.Text("ring").value_or("");
-  const auto context = e.Number("context");
-  const auto seq = e.Number("seq");
-  if (ring.empty() || !context || !seq) {
-    ++m_counts.unmapped_events;
-    return;
-  }
-  Queue& q = QueueFor(e.Text("dev").value_or("drm"), ring);
-  FenceState& fence = Fence(*context, "", "");
-  // The dependency is a job's finished fence: it is signalled on that job's ring.
-  if (auto dep = e.Number("fence"); dep && fence.queue == 0) {
-    auto job = m_jobs.find({*dep, kPointerKey});
-    if (job != m_jobs.end()) fence.queue = job->second.queue;
-  }
-  GpuWait wait;
-  wait.op = m_next_op++;
-  wait.queue = q.id;
-  wait.context = *context;
-  wait.seqno = *seq;
-  Emit(events::FenceWaitQueued{.ts_ns = e.ts_ns,
-                               .queue_id = q.id,
-                               .thread_id = Thread(e.pid, e.tgid, e.comm),
-                               .fence_id = fence.id,
-                               .fence_value = *seq,
-                               .wait_id = wait.op});
-  ++m_counts.gpu_waits;
-  const size_t index = m_gpu_waits.size();
-  m_gpu_waits.push_back(wait);
-  if (auto id = e.Number("id")) {
-    auto job = m_job_by_id.find({std::string(ring), *id});
-    if (job != m_job_by_id.end()) m_jobs[job->second].waits.push_back(index);
-  }
-  if (fence.last_signal && fence.current >= *seq) {
-    ReleaseGpuWait(e.ts_ns, m_gpu_waits[index], fence.last_signal);
-  } else {
-    m_waits_on[{*context, *seq}].push_back(index);
-  }
-}
-
 void FtraceGpuMapper::OnDmaFence(const FtraceEvent& e) {
   const auto context = e.Number("context");
   const auto seqno = e.Number("seqno");
@@ -434,6 +350,8 @@ void FtraceGpuMapper::OnDmaFence(const FtraceEvent& e) {
   const std::string_view timeline = e.Text("timeline").value_or("");
   const std::string_view what = e.name.substr(e.name.find('_', 4) + 1);  // after "dma_fence_"
   if (what == "signaled") {
+    // drm_sched_job_done has executed this finished fence's signal just before.
+    if (m_signalled_by_job.erase({*context, *seqno})) return;
     SignalFence(e.ts_ns, *context, *seqno, driver, timeline);
     auto job = m_jobs.find({*context, *seqno});
     if (job != m_jobs.end()) {
@@ -590,8 +508,9 @@ void FtraceGpuMapper::Map(const FtraceEvent& e) {
     OnDrmSchedJob(e, 1);
   } else if (n == "drm_sched_process_job" || n == "drm_sched_job_done") {
     OnDrmSchedJob(e, 2);
-  } else if (n == "drm_sched_job_wait_dep") {
-    OnWaitDep(e);
+  } else if (n == "drm_sched_job_wait_dep" || n == "drm_sched_job_add_dep" ||
+             n == "drm_sched_job_unschedulable") {
+    OnDependency(e);
   } else if (StartsWith(n, "dma_fence_") || StartsWith(n, "fence_")) {
     if (StartsWith(n, "fence_")) {
       FtraceEvent renamed = e;

@@ -21,9 +21,10 @@
 // * xe: xe_sched_job_create / _run / _free (submitted / started / completed: the free follows
 //   the completion) on a queue per GuC context ("guc N"), keyed by the job's fence pointer.
 //   msm: msm_gpu_submit / _submit_flush / _submit_retired on "ring N", keyed by (ring, id).
-// * drm_sched_job_wait_dep: a GPU wait of the job's ring on the dependency fence (context,
-//   seq), unblocked by that fence's signal (released_by_signal_id) or, failing that, when the
-//   job runs.
+// * drm_sched_job_wait_dep, drm_sched_job_add_dep (newer kernels; _unschedulable too): a GPU
+//   wait of the job's ring on the dependency fence (context, seqno), one per job and fence,
+//   unblocked by that fence's signal (released_by_signal_id) or, failing that, when the job
+//   runs. The fence belongs to the ring whose jobs' fences share its context.
 // * dma_fence_wait_start / _end, i915_request_wait_begin / _end: CPU waits of the line's task,
 //   released by the fence's signal.
 // * drm_vblank_event: a vsync marker per CRTC. print / tracing_mark_write: text markers on the
@@ -34,6 +35,8 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -54,6 +57,7 @@ struct FtraceMapperCounts {
   uint64_t signals_without_emit = 0;
   uint64_t gpu_waits = 0;
   uint64_t gpu_waits_released_by_signal = 0;
+  uint64_t dependencies_without_job = 0;  // add_dep / unschedulable of a job not seen queued
   uint64_t cpu_waits = 0;
   uint64_t cpu_waits_released = 0;
   uint64_t cpu_wait_end_without_start = 0;
@@ -138,7 +142,11 @@ class FtraceGpuMapper {
 
   void OnAmdgpuJob(const FtraceEvent& e, bool run);
   void OnDrmSchedJob(const FtraceEvent& e, int stage);
-  void OnWaitDep(const FtraceEvent& e);
+  void OnDependency(const FtraceEvent& e);
+  void SignalByJob(const FtraceEvent& e, uint64_t context, uint64_t seqno,
+                   std::string_view driver, std::string_view ring);
+  void AddGpuWait(const FtraceEvent& e, Queue& q, Job* job, uint64_t context, uint64_t seqno);
+  FenceState& DependencyFence(uint64_t context, uint64_t seqno, uint64_t pointer);
   void OnDmaFence(const FtraceEvent& e);
   void OnI915(const FtraceEvent& e);
   void OnDriverJob(const FtraceEvent& e, std::string_view driver, int stage);
@@ -160,6 +168,10 @@ class FtraceGpuMapper {
   std::map<std::pair<uint64_t, uint64_t>, Job> m_jobs;   // (context or fence ptr, seqno or 0)
   std::map<std::pair<uint64_t, uint64_t>, std::vector<size_t>> m_waits_on;  // (ctx, seqno)
   std::map<std::pair<std::string, uint64_t>, std::pair<uint64_t, uint64_t>> m_job_by_id;  // (ring, id)
+  // dma_fence context -> (driver, ring) of the scheduler entity whose jobs' fences it holds.
+  std::unordered_map<uint64_t, std::pair<std::string, std::string>> m_context_ring;
+  std::set<std::pair<uint64_t, uint64_t>> m_signalled_by_job;  // by drm_sched_job_done
+  std::set<std::tuple<int64_t, uint64_t, uint64_t>> m_dependencies;  // (packet, context, seqno)
   std::vector<GpuWait> m_gpu_waits;
   std::unordered_map<int32_t, std::vector<CpuWait>> m_cpu_waits;  // per pid, open
   std::map<std::string, uint32_t, std::less<>> m_names;

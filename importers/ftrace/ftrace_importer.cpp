@@ -41,7 +41,10 @@ void WriteCounts(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
        "fence signals with no dma_fence_emit / _init or job submission before them: queued at "
        "their execution"},
       {"ftrace_gpu_wait_released_by_signal", c.gpu_waits_released_by_signal,
-       "drm_sched_job_wait_dep waits released by their dependency fence's signal"},
+       "drm_sched_job_wait_dep / _add_dep waits released by their dependency fence's signal"},
+      {"ftrace_dependency_without_job", c.dependencies_without_job,
+       "drm_sched_job_add_dep / _unschedulable of a job whose drm_sched_job_queue is not in the "
+       "capture (skipped: the ring that waits is not known)"},
       {"ftrace_cpu_wait_end_without_start", c.cpu_wait_end_without_start,
        "dma_fence_wait_end with no wait_start of the same task and fence"},
       {"ftrace_malformed_gpu_event", c.unmapped_events,

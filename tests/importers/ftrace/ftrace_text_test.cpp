@@ -6,6 +6,7 @@
 
 #include "core/model/error.h"
 #include "core/store/query.h"
+#include "importers/ftrace/drm_sched_fields.h"
 #include "importers/ftrace/ftrace_text_reader.h"
 #include "importers/import_file.h"
 #include "tests/support/test_support.h"
@@ -148,6 +149,69 @@ TEST(FtraceText, DrmSchedDependencies) {
                 "fence_signal_executed)"),
             "1");
   EXPECT_EQ(t.Q("SELECT count(*) FROM import_problems WHERE name = 'ftrace_bad_line'"), "0");
+}
+
+TEST(FtraceLine, DrmSchedFieldsOfTextAndDatRecords) {
+  using namespace importers::ftrace;
+  FtraceEvent e;
+  ASSERT_TRUE(ParseFtraceLine(
+      "  vkcube-2000 [001] ..... 50.000201: drm_sched_job_add_dep: fence=30:1, id=7 depends on "
+      "fence=20:9",
+      e));
+  EXPECT_EQ(DrmSchedJob(e), (DrmSchedJobKey{30, 1}));
+  ASSERT_TRUE(DrmSchedDependency(e));
+  EXPECT_EQ(DrmSchedDependency(e)->context, 20u);
+  EXPECT_EQ(DrmSchedDependency(e)->seqno, 9u);
+  // The same event decoded from a .dat: the struct's field names.
+  FtraceEvent dat;
+  dat.fields = {{"fence_context", "30"}, {"fence_seqno", "1"}, {"ctx", "20"}, {"seqno", "9"}};
+  EXPECT_EQ(DrmSchedJob(dat), (DrmSchedJobKey{30, 1}));
+  EXPECT_EQ(DrmSchedDependency(dat)->context, 20u);
+  // Older kernels: the ring is `name` in a .dat, the fence a pointer.
+  dat.fields = {{"name", "gfx"}, {"fence", "18446612689068113921"}};
+  EXPECT_EQ(DrmSchedRing(dat), "gfx");
+  EXPECT_EQ(DrmSchedJob(dat), (DrmSchedJobKey{18446612689068113921u, kPointerKey}));
+  EXPECT_FALSE(DrmSchedDependency(dat));
+}
+
+TEST(FtraceText, DrmSchedAddDepOfNewerKernels) {
+  Imported t("drm_sched_add_deps.txt");
+  // drm_sched_job_queue: sdma0 job 20:1; gfx_0.0.0 jobs 30:1 and 30:2, all from vkcube, on the
+  // adapter the lines' dev= names.
+  EXPECT_EQ(t.Q(PerQueue("packet_submitted")), "gfx_0.0.0:2 sdma0:1");
+  EXPECT_EQ(t.Q("SELECT count(*) FROM packet_submitted WHERE thread_id > 0"), "3");
+  EXPECT_EQ(t.Q("SELECT group_concat(s.value) FROM adapters a JOIN strings s ON "
+                "s.id = a.name_sid"),
+            "0000:03:00.0");
+  // _run: 20:1, 30:1, 30:2; _done: 20:1, 30:1.
+  EXPECT_EQ(t.Q(PerQueue("packet_started")), "gfx_0.0.0:2 sdma0:1");
+  EXPECT_EQ(t.Q(PerQueue("packet_completed")), "gfx_0.0.0:1 sdma0:1");
+  // add_dep lines 3, 4, 10, 11 are four waits of the gfx ring; line 12 (_unschedulable) names
+  // the same job and fence as line 11: no second wait; line 13's job 99:1 was never queued.
+  EXPECT_EQ(t.Q(PerQueue("fence_wait_queued")), "gfx_0.0.0:4");
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'ftrace_dependency_without_job'"),
+            "1");
+  // Released: 19:1 (the sdma0 job's scheduled fence: context 20 - 1) when the sdma0 job runs
+  // at 50.000300; 20:1 by its job_done at 50.001000; 20:1 again for job 30:2 at once
+  // (50.002001, already signalled); 88:4 (no ring known, never signalled) when job 30:2 runs at
+  // 50.004000, with no signal. The releasing signals are on sdma0.
+  auto rows = t.R(
+      "SELECT u.ts_ns, w.fence_value, u.released_by_signal_id > 0, "
+      "coalesce((SELECT s.value FROM queues q JOIN strings s ON s.id = q.name_sid "
+      "WHERE q.id = x.queue_id), '-') FROM fence_wait_unblocked u "
+      "JOIN fence_wait_queued w ON w.wait_id = u.wait_id "
+      "LEFT JOIN fence_signal_executed x ON x.signal_id = u.released_by_signal_id "
+      "ORDER BY u.ts_ns");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"50000300000", "1", "1", "sdma0"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"50001000000", "1", "1", "sdma0"}));
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"50002001000", "1", "1", "sdma0"}));
+  EXPECT_EQ(rows[3], (std::vector<std::string>{"50004000000", "4", "0", "-"}));
+  // Signals: sdma0 19:1 (run) and 20:1 (done; the dma_fence_signaled after it is the same
+  // signal); gfx 29:1 and 29:2 (runs), 30:1 (done).
+  EXPECT_EQ(t.Q(PerQueue("fence_signal_executed")), "gfx_0.0.0:3 sdma0:2");
+  EXPECT_EQ(t.Q("SELECT count(*) FROM import_problems WHERE name = 'ftrace_signal_without_emit'"),
+            "0");
 }
 
 TEST(FtraceText, DmaFenceCpuWaits) {
