@@ -239,6 +239,8 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
   auto line = [&](const std::string& k, const std::string& v) { out += Row({k, v}); };
   line("trace", d.store->path.string());
   line("source", d.store->MetaOr("source", ""));
+  // An importer's note on what the capture lacks (ftrace: CPUs that started recording late).
+  if (auto note = d.store->MetaOr("capture_note", ""); !note.empty()) line("capture", note);
   line("duration", FormatDuration(static_cast<double>(d.recon.end_ns - d.recon.start_ns)));
   line("events", std::to_string(d.store->events.size()));
   line("queues / fences", fmt::format("{} / {}", d.store->queues.size(), d.store->fences.size()));

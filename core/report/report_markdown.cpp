@@ -206,6 +206,10 @@ std::string ReportMarkdown(const ReportData& d) {
        fmt::format("{} / {} / {} / {}", packets.submitted, packets.started, packets.completed,
                    packets.running_at_end)},
       {"GPU signals executed", std::to_string(fences.Find("signals_executed")->Int())}};
+  // An importer's note on what the capture lacks (ftrace: CPUs that started recording late).
+  if (auto note = d.store->MetaOr("capture_note", ""); !note.empty()) {
+    summary.insert(summary.begin() + 1, {"capture", note});
+  }
   if (sections.interrupts) {
     summary.push_back({"interrupts", std::to_string(d.interrupts.total)});
     summary.push_back({"spurious interrupts", fmt::format("{} ({:.1f}%)", d.interrupts.spurious,

@@ -485,6 +485,7 @@ void FtraceGpuMapper::OnDriverJob(const FtraceEvent& e, std::string_view driver,
 
 void FtraceGpuMapper::Map(const FtraceEvent& e) {
   m_last_ts = std::max(m_last_ts, e.ts_ns);
+  m_coverage.Add(e.cpu, e.ts_ns);
   auto counted = m_counts.events_by_name.find(e.name);
   if (counted == m_counts.events_by_name.end()) {
     counted = m_counts.events_by_name.emplace(std::string(e.name), 0).first;
@@ -577,11 +578,43 @@ void FtraceGpuMapper::Finish() {
                                     .current_value = fence.current});
     }
   }
+  PlaceVblanks();
+  CropToCompleteWindow();
   std::stable_sort(m_records.begin(), m_records.end(),
                    [](const EventRecord& a, const EventRecord& b) { return a.ts < b.ts; });
   for (const EventRecord& r : m_records) m_writer.Append(r);
   m_records.clear();
   m_records.shrink_to_fit();
+}
+
+}  // namespace importers::ftrace
+
+namespace importers::ftrace {
+
+// drm_vblank_event names a CRTC but not its device: with one GPU driver in the capture, the
+// CRTC is that adapter's; with several, the marker stays trace-wide and is counted.
+void FtraceGpuMapper::PlaceVblanks() {
+  for (EventRecord& r : m_records) {
+    if (r.kind != EventKind::Marker) continue;
+    auto marker = events::Marker::Of(r);
+    if (marker.marker_type != 1) continue;
+    if (m_adapters.size() == 1) {
+      marker.adapter_id = m_adapters.begin()->second;
+      r = marker.Record();
+    } else {
+      ++m_counts.vblanks_without_adapter;
+    }
+  }
+}
+
+void FtraceGpuMapper::CropToCompleteWindow() {
+  const int64_t from = m_coverage.CompleteFrom();
+  if (from <= m_coverage.FirstTs()) return;
+  const CropCounts crop = CropToWindow(m_records, from);
+  m_counts.window_from = from;
+  m_counts.window_dropped = crop.dropped;
+  m_counts.window_moved = crop.moved;
+  m_counts.cpu_coverage = m_coverage.Describe();
 }
 
 }  // namespace importers::ftrace

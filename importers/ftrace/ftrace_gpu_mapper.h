@@ -27,8 +27,10 @@
 //   runs. The fence belongs to the ring whose jobs' fences share its context.
 // * dma_fence_wait_start / _end, i915_request_wait_begin / _end: CPU waits of the line's task,
 //   released by the fence's signal.
-// * drm_vblank_event: a vsync marker per CRTC. print / tracing_mark_write: text markers on the
+// * drm_vblank_event: a vsync marker per CRTC, on the GPU's adapter when the capture has one
+//   GPU driver (the event names no device). print / tracing_mark_write: text markers on the
 //   thread. amdgpu_vm_flush, amdgpu_bo_move (amdgpu_ttm_bo_move): instants.
+// * Finish crops the records to where every CPU was recording (ftrace_capture_window.h).
 // * sched_switch: per thread, a "running" slice while on a CPU and a "sleeping" /
 //   "blocked (D)" / "preempted" slice until it runs again (or is woken: sched_wakeup).
 #pragma once
@@ -42,6 +44,7 @@
 #include <vector>
 
 #include "core/store/trace_writer.h"
+#include "importers/ftrace/ftrace_capture_window.h"
 #include "importers/ftrace/ftrace_event.h"
 
 namespace importers::ftrace {
@@ -65,6 +68,12 @@ struct FtraceMapperCounts {
   uint64_t text_markers = 0;
   uint64_t thread_slices = 0;
   uint64_t unmapped_events = 0;
+  uint64_t vblanks_without_adapter = 0;  // several GPU drivers: the event names no device
+  // Where every CPU was recording (ftrace_capture_window.h); 0 when the capture is complete.
+  int64_t window_from = 0;
+  uint64_t window_dropped = 0;
+  uint64_t window_moved = 0;
+  std::string cpu_coverage;  // "CPU 3 from ... s, ..."
   std::map<std::string, uint64_t, std::less<>> unmapped_by_name;
   std::map<std::string, uint64_t, std::less<>> events_by_name;
 };
@@ -151,6 +160,8 @@ class FtraceGpuMapper {
   void OnI915(const FtraceEvent& e);
   void OnDriverJob(const FtraceEvent& e, std::string_view driver, int stage);
   void OnSchedSwitch(const FtraceEvent& e);
+  void PlaceVblanks();
+  void CropToCompleteWindow();
 
   template <core::model::events::TypedEvent E>
   void Emit(const E& event) {
@@ -178,6 +189,7 @@ class FtraceGpuMapper {
   std::unordered_map<int32_t, std::string> m_comms;  // pid -> last known name
   std::vector<core::store::EventRecord> m_records;
   FtraceMapperCounts m_counts;
+  CpuCoverage m_coverage;
   int64_t m_next_packet = 1;
   int64_t m_next_op = 1;
   int64_t m_last_ts = 0;

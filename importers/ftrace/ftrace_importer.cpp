@@ -51,6 +51,34 @@ void WriteCounts(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
        "GPU events missing the fields the mapping needs (skipped)"},
   };
   CountNonZero(w, rows);
+  if (c.vblanks_without_adapter) {
+    w.CountProblem("ftrace_vblank_without_adapter", Severity::kInfo,
+                   "drm_vblank_event markers left trace-wide: the event names no device and the "
+                   "capture has no GPU driver or several",
+                   c.vblanks_without_adapter);
+  }
+}
+
+// The capture's CPU buffers started at different times (ftrace_capture_window.h).
+void WriteWindow(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
+  if (!c.window_from) return;
+  const std::string from = FtraceSeconds(c.window_from);
+  const std::string note = fmt::format(
+      "complete from {}: the CPUs' ring buffers start at different times ({}), so events "
+      "before the last one started are missing on the others; the trace starts there",
+      from, c.cpu_coverage);
+  w.SetMeta("capture_note", note);
+  w.CountProblem("ftrace_before_all_cpus_recording", Severity::kDataLoss,
+                 "records before every CPU was recording (a busier CPU's ring buffer wrapped "
+                 "and lost its oldest events): left out, so that no job looks queued or "
+                 "running to the end for want of its records on another CPU",
+                 c.window_dropped, note);
+  if (c.window_moved) {
+    w.CountProblem("ftrace_placed_at_window_start", Severity::kInfo,
+                   "records of jobs, signals and waits that go on past the start of the complete "
+                   "window, placed at it (thread slices cut there)",
+                   c.window_moved, from);
+  }
 }
 
 // Appends the mapped records and the counters; times reading (since `t0`) and writing.
@@ -60,6 +88,7 @@ void FinishImport(FtraceGpuMapper& mapper, core::store::TraceWriter& writer,
   auto t1 = Clock::now();
   mapper.Finish();
   WriteCounts(mapper.counts(), writer);
+  WriteWindow(mapper.counts(), writer);
   stats.read_seconds = std::chrono::duration<double>(t1 - t0).count();
   stats.write_seconds = Seconds(t1);
   stats.records_written = writer.events_written();

@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "core/model/error.h"
 #include "core/store/query.h"
 #include "importers/ftrace/drm_sched_fields.h"
@@ -212,6 +214,51 @@ TEST(FtraceText, DrmSchedAddDepOfNewerKernels) {
   EXPECT_EQ(t.Q(PerQueue("fence_signal_executed")), "gfx_0.0.0:3 sdma0:2");
   EXPECT_EQ(t.Q("SELECT count(*) FROM import_problems WHERE name = 'ftrace_signal_without_emit'"),
             "0");
+}
+
+TEST(FtraceText, TraceStartsWhereEveryCpuWasRecording) {
+  // The fixture's lines, then 1,000 irq_handler_entry lines per CPU after them (events that map
+  // to no record) so that both CPUs hold as many events as full ring buffers.
+  ScratchDir dir;
+  const fs::path input = dir / "wrapped.txt";
+  {
+    std::ifstream in(Fixture("cpu_buffers_start_late.txt"));
+    std::ofstream out(input);
+    out << in.rdbuf();
+    for (int i = 1; i <= 1000; ++i) {
+      for (int cpu = 0; cpu < 2; ++cpu) {
+        out << fmt::format("  <idle>-0 [{:03}] 10.{:06}: irq_handler_entry: irq=5 name=eth0\n",
+                           cpu, 7000 + i);
+      }
+    }
+  }
+  const fs::path db = dir / "wrapped.db";
+  importers::ImportFile(input, db);
+  auto q = [&](const std::string& sql) { return Cell(db, sql); };
+  // Without them, the CPUs hold too few events to have wrapped: nothing is cropped.
+  Imported small("cpu_buffers_start_late.txt");
+  EXPECT_EQ(small.Q("SELECT min(ts_ns) FROM events"), "10000000000");
+  EXPECT_EQ(small.Q("SELECT count(*) FROM packet_submitted"), "2");
+  // CPU 0 records from 10.000000, CPU 1 (which logs the completions) from 10.003000.
+  EXPECT_EQ(q("SELECT min(ts_ns) FROM events"), "10003000000");
+  EXPECT_NE(q("SELECT value FROM meta WHERE key = 'capture_note'").find("CPU 1 from 10.003000 s"),
+            std::string::npos);
+  // Job 5:1 (submit, run, all before 10.003) is left out: its completion would have been on
+  // CPU 1. Job 5:2 was submitted before and runs after: its submit is placed at 10.003000.
+  EXPECT_EQ(q(PerQueue("packet_submitted")), "gfx:1");
+  EXPECT_EQ(q("SELECT ts_ns FROM packet_submitted"), "10003000000");
+  EXPECT_EQ(q("SELECT ts_ns FROM packet_started"), "10004000000");
+  EXPECT_EQ(q("SELECT ts_ns FROM packet_completed"), "10005000000");
+  // Left out: job 5:1's submit, finished-fence signal queued, start, scheduled-fence signal
+  // queued, and the "frame 1" marker; placed at the start: job 5:2's submit and its
+  // finished-fence signal queued.
+  EXPECT_EQ(q("SELECT count || ' ' || severity FROM import_problems "
+                "WHERE name = 'ftrace_before_all_cpus_recording'"),
+            "5 2");
+  EXPECT_EQ(q("SELECT count FROM import_problems WHERE name = 'ftrace_placed_at_window_start'"),
+            "2");
+  EXPECT_EQ(q("SELECT group_concat(s.value) FROM marker m JOIN strings s ON s.id = m.name_sid"),
+            "frame 2");
 }
 
 TEST(FtraceText, DmaFenceCpuWaits) {
