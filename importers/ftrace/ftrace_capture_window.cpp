@@ -31,6 +31,14 @@ std::optional<Owner> OwnerOf(const EventRecord& r) {
   return std::nullopt;
 }
 
+// The duration field of a slice record (CpuSlice, AsyncSlice), nullptr for other kinds.
+const EventField* DurationOf(const EventRecord& r) {
+  for (const EventField& field : FieldsOf(r.kind)) {
+    if (field.name == "duration_ns") return &field;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::string FtraceSeconds(int64_t ts_ns) {
@@ -83,15 +91,15 @@ CropCounts CropToWindow(std::vector<EventRecord>& records, int64_t from) {
   size_t kept = 0;
   for (EventRecord& r : records) {
     if (r.ts < from) {
-      if (r.kind == EventKind::CpuSlice) {
-        auto slice = events::CpuSlice::Of(r);
-        if (slice.ts_ns + slice.duration_ns <= from) {
+      if (const EventField* duration = DurationOf(r)) {
+        // A slice (thread state, atrace, async): cut at `from`, or left out if it ends before.
+        const int64_t end = r.ts + FieldValue(r, *duration);
+        if (end <= from) {
           ++counts.dropped;
           continue;
         }
-        slice.duration_ns -= from - slice.ts_ns;
-        slice.ts_ns = from;
-        r = slice.Record();
+        SetColumnValue(r, duration->column, end - from);
+        r.ts = from;
         ++counts.moved;
       } else if (auto owner = OwnerOf(r); owner && live.count(*owner)) {
         r.ts = from;

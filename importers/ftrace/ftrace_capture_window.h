@@ -14,7 +14,8 @@
 //   * a job, signal, GPU or CPU wait with a record at or after `from` keeps its earlier records,
 //     placed at `from` (it was queued, running or waiting then);
 //   * one whose every record is earlier is left out, and so are earlier markers and instants;
-//   * a thread-state slice is cut at `from`.
+//   * a slice (thread state, atrace, async) is cut at `from`; counter samples before it are
+//     left out.
 // Wrapped buffers are full, so they hold similar numbers of events, and many: only CPUs with
 // at least kFullBufferEvents events and half as many as the busiest CPU move `from`. A CPU with
 // fewer did not fill its buffer and lost nothing (a small capture is never cropped).

@@ -122,18 +122,8 @@ uint32_t FtraceGpuMapper::Thread(int32_t pid, int32_t tgid, std::string_view com
     auto known = m_comms.find(pid);
     name = known != m_comms.end() ? known->second : fmt::format("pid {}", pid);
   }
-  auto process = m_processes.find(tgid);
-  if (process == m_processes.end()) {
-    core::model::Process info;
-    info.pid = tgid;
-    auto leader = m_comms.find(tgid);
-    info.name = tgid == pid               ? name
-                : leader != m_comms.end() ? leader->second
-                                          : fmt::format("pid {}", tgid);
-    process = m_processes.emplace(tgid, m_writer.AddProcess(info)).first;
-  }
   core::model::Thread info;
-  info.process = process->second;
+  info.process = Process(tgid, tgid == pid ? std::string_view(name) : std::string_view());
   info.tid = pid;
   info.kind = pid == 0 ? ThreadKind::kOs : ThreadKind::kApplication;
   info.name = std::move(name);
@@ -141,6 +131,18 @@ uint32_t FtraceGpuMapper::Thread(int32_t pid, int32_t tgid, std::string_view com
   const uint32_t id = m_writer.AddThread(info);
   m_threads.emplace(pid, id);
   return id;
+}
+
+uint32_t FtraceGpuMapper::Process(int32_t tgid, std::string_view leader_name) {
+  auto process = m_processes.find(tgid);
+  if (process != m_processes.end()) return process->second;
+  core::model::Process info;
+  info.pid = tgid;
+  auto leader = m_comms.find(tgid);
+  info.name = !leader_name.empty()      ? std::string(leader_name)
+              : leader != m_comms.end() ? leader->second
+                                        : fmt::format("pid {}", tgid);
+  return m_processes.emplace(tgid, m_writer.AddProcess(info)).first->second;
 }
 
 FtraceGpuMapper::FenceState& FtraceGpuMapper::Fence(uint64_t context, std::string_view driver,
@@ -536,11 +538,7 @@ void FtraceGpuMapper::Map(const FtraceEvent& e) {
                         .marker_type = 1});
     ++m_counts.vblanks;
   } else if (n == "print" || n == "tracing_mark_write" || n == "0") {
-    Emit(events::Marker{.ts_ns = e.ts_ns,
-                        .thread_id = Thread(e.pid, e.tgid, e.comm),
-                        .name_sid = Name(e.details),
-                        .marker_type = 0});
-    ++m_counts.text_markers;
+    OnPrint(e);
   } else if (n == "amdgpu_vm_flush" || n == "amdgpu_bo_move" || n == "amdgpu_ttm_bo_move") {
     Emit(events::Instant{.ts_ns = e.ts_ns,
                          .thread_id = Thread(e.pid, e.tgid, e.comm),
@@ -578,8 +576,10 @@ void FtraceGpuMapper::Finish() {
                                     .current_value = fence.current});
     }
   }
+  CloseAtrace();
   PlaceVblanks();
   CropToCompleteWindow();
+  WriteCounters();
   std::stable_sort(m_records.begin(), m_records.end(),
                    [](const EventRecord& a, const EventRecord& b) { return a.ts < b.ts; });
   for (const EventRecord& r : m_records) m_writer.Append(r);

@@ -28,8 +28,10 @@
 // * dma_fence_wait_start / _end, i915_request_wait_begin / _end: CPU waits of the line's task,
 //   released by the fence's signal.
 // * drm_vblank_event: a vsync marker per CRTC, on the GPU's adapter when the capture has one
-//   GPU driver (the event names no device). print / tracing_mark_write: text markers on the
-//   thread. amdgpu_vm_flush, amdgpu_bo_move (amdgpu_ttm_bo_move): instants.
+//   GPU driver (the event names no device). print / tracing_mark_write: atrace markers
+//   (atrace_marker.h) become slices of the thread (B/E), async slices (S/F) and counters of
+//   the process (C); other text is a text marker on the thread. amdgpu_vm_flush,
+//   amdgpu_bo_move (amdgpu_ttm_bo_move): instants.
 // * Finish crops the records to where every CPU was recording (ftrace_capture_window.h).
 // * sched_switch: per thread, a "running" slice while on a CPU and a "sleeping" /
 //   "blocked (D)" / "preempted" slice until it runs again (or is woken: sched_wakeup).
@@ -66,6 +68,11 @@ struct FtraceMapperCounts {
   uint64_t cpu_wait_end_without_start = 0;
   uint64_t vblanks = 0;
   uint64_t text_markers = 0;
+  uint64_t atrace_slices = 0;          // B ... E
+  uint64_t atrace_async_slices = 0;    // S ... F
+  uint64_t atrace_counter_samples = 0; // C
+  uint64_t atrace_end_without_begin = 0;
+  uint64_t atrace_open_at_end = 0;     // B or S with no end: closed at the trace's end
   uint64_t thread_slices = 0;
   uint64_t unmapped_events = 0;
   uint64_t vblanks_without_adapter = 0;  // several GPU drivers: the event names no device
@@ -160,6 +167,11 @@ class FtraceGpuMapper {
   void OnI915(const FtraceEvent& e);
   void OnDriverJob(const FtraceEvent& e, std::string_view driver, int stage);
   void OnSchedSwitch(const FtraceEvent& e);
+  void OnPrint(const FtraceEvent& e);
+  void OnAtraceSliceEnd(const FtraceEvent& e, int32_t tgid);
+  void CloseAtrace();
+  void WriteCounters();
+  uint32_t Process(int32_t tgid, std::string_view leader_name = {});
   void PlaceVblanks();
   void CropToCompleteWindow();
 
@@ -190,6 +202,21 @@ class FtraceGpuMapper {
   std::vector<core::store::EventRecord> m_records;
   FtraceMapperCounts m_counts;
   CpuCoverage m_coverage;
+  // atrace (trace_marker) state: open B slices per thread, open S slices per (process, name,
+  // cookie), counter samples per (process, name) written after the crop.
+  struct AtraceOpen {
+    int64_t ts = 0;
+    uint32_t name = 0;
+  };
+  struct CounterTrack {
+    int32_t tgid = 0;
+    std::string name;
+    std::vector<std::pair<int64_t, double>> samples;
+  };
+  std::unordered_map<int32_t, std::vector<AtraceOpen>> m_atrace_stacks;
+  std::map<std::tuple<int32_t, std::string, int64_t>, std::pair<int64_t, uint32_t>> m_async_open;
+  std::map<std::pair<int32_t, std::string>, size_t> m_counter_index;
+  std::vector<CounterTrack> m_counters;
   int64_t m_next_packet = 1;
   int64_t m_next_op = 1;
   int64_t m_last_ts = 0;

@@ -8,6 +8,7 @@
 #include "core/model/error.h"
 #include "importers/ftrace/ftrace_gpu_mapper.h"
 #include "importers/ftrace/ftrace_text_reader.h"
+#include "importers/ftrace/systrace_html.h"
 #include "importers/ftrace/trace_dat_reader.h"
 #include "importers/common/import_counters.h"
 
@@ -47,6 +48,16 @@ void WriteCounts(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
        "capture (skipped: the ring that waits is not known)"},
       {"ftrace_cpu_wait_end_without_start", c.cpu_wait_end_without_start,
        "dma_fence_wait_end with no wait_start of the same task and fence"},
+      {"ftrace_atrace_slices", c.atrace_slices,
+       "atrace B|pid|name ... E|pid markers (trace_marker): slices of the writing thread"},
+      {"ftrace_atrace_async_slices", c.atrace_async_slices,
+       "atrace S|pid|name|cookie ... F|pid|name|cookie markers: async slices of the process"},
+      {"ftrace_atrace_counter_samples", c.atrace_counter_samples,
+       "atrace C|pid|name|value markers: samples of the process's counter `name`"},
+      {"ftrace_atrace_end_without_begin", c.atrace_end_without_begin,
+       "atrace E (F) markers with no open B (S) of the same thread (process, name and cookie)"},
+      {"ftrace_atrace_open_at_end", c.atrace_open_at_end,
+       "atrace B / S markers never ended: slices closed at the trace's end"},
       {"ftrace_malformed_gpu_event", c.unmapped_events,
        "GPU events missing the fields the mapping needs (skipped)"},
   };
@@ -187,9 +198,7 @@ FtraceImportStats ImportFtraceText(std::string_view text, const std::string& lab
     const size_t start = line_start[ref.number];
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    const std::string_view line = CleanFtraceLine(text.substr(start, end - start));
     if (!ParseFtraceLine(line, e)) continue;
     e.place = ref.number;
     mapper.Map(e);
@@ -205,6 +214,39 @@ FtraceImportStats ImportFtraceText(std::string_view text, const std::string& lab
                         "text lines that are not ftrace event lines (skipped)", bad, first_bad);
   }
   FinishImport(mapper, writer, options, t0, stats);
+  return stats;
+}
+
+FtraceImportStats ImportSystraceHtml(std::string_view html, const std::string& label,
+                                     core::store::TraceWriter& writer,
+                                     const ImportOptions& options) {
+  const SystraceData data = ExtractSystraceData(html);
+  if (!data.text_line) {
+    throw core::Error(fmt::format(
+        "{}: an HTML page without systrace ftrace text (no <script class=\"trace-data\"> block "
+        "of ftrace text and no linuxPerfData string){}",
+        label, data.json_blocks ? fmt::format("; {} trace-data block(s) hold JSON: extract "
+                                              "and import them as Chrome JSON",
+                                              data.json_blocks)
+                                : std::string()));
+  }
+  // Line numbers in messages count from the line of the page where the text starts.
+  const std::string text_label = fmt::format("{} (ftrace text from line {})", label, data.text_line);
+  FtraceImportStats stats = ImportFtraceText(data.ftrace_text, text_label, writer, options);
+  stats.input_bytes = html.size();
+  writer.SetMeta("source", "systrace-html");
+  writer.SetMeta("source_file", label);
+  if (data.json_blocks) {
+    writer.CountProblem("systrace_json_block", Severity::kInfo,
+                        "trace-data blocks holding Chrome JSON (not read with the ftrace text)",
+                        data.json_blocks);
+  }
+  if (data.other_blocks) {
+    writer.CountProblem("systrace_other_block", Severity::kError,
+                        "further trace-data blocks of ftrace text, or of neither ftrace text nor "
+                        "JSON (not read)",
+                        data.other_blocks);
+  }
   return stats;
 }
 

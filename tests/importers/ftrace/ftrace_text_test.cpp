@@ -47,6 +47,23 @@ class Imported {
   fs::path m_db;
 };
 
+// Imports a file named `name` holding `content`: the error message (a failed test when it
+// imports, or when the output is left behind).
+std::string ImportErrorOf(const std::string& name, const std::string& content) {
+  ScratchDir dir;
+  const fs::path input = dir / name;
+  std::ofstream(input) << content;
+  std::string message = "<imported>";
+  try {
+    importers::ImportFile(input, dir / "out.db");
+    ADD_FAILURE() << name << " was imported";
+  } catch (const core::Error& e) {
+    message = e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "out.db"));
+  return message;
+}
+
 std::string PerQueue(const std::string& view) {
   return "SELECT group_concat(n || ':' || c, ' ') FROM (SELECT s.value AS n, count(*) AS c FROM " +
          view + " v JOIN queues q ON q.id = v.queue_id JOIN strings s ON s.id = q.name_sid "
@@ -261,6 +278,54 @@ TEST(FtraceText, TraceStartsWhereEveryCpuWasRecording) {
             "frame 2");
 }
 
+TEST(FtraceText, SystraceHtmlTraceDataBlocksAndAtraceMarkers) {
+  Imported t("systrace_blocks.html");
+  EXPECT_EQ(t.Q("SELECT value FROM meta WHERE key = 'source'"), "systrace-html");
+  // The first trace-data block is JSON (counted, not read); the second is ftrace text.
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'systrace_json_block'"), "1");
+  // B DrawFrame at 100.000100, B flush at .000200, E at .000500 (ends flush), E at .000900
+  // (ends DrawFrame): two slices of RenderThread (tid 501) in process 500, flush nested.
+  auto rows = t.R(
+      "SELECT n.value, c.ts_ns, c.duration_ns, c.depth, t.tid, p.pid FROM cpu_slice c "
+      "JOIN strings n ON n.id = c.name_sid JOIN threads t ON t.id = c.thread_id "
+      "JOIN processes p ON p.id = t.process_id ORDER BY c.ts_ns");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"DrawFrame", "100000100000", "800000", "0", "501",
+                                               "500"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"flush", "100000200000", "300000", "1", "501",
+                                               "500"}));
+  // C|500|frames|3: one sample of process 500's counter.
+  EXPECT_EQ(t.Q("SELECT n.value || ' ' || x.ts_ns || ' ' || x.value || ' ' || p.pid FROM "
+                "counter_samples x JOIN counter_series c ON c.id = x.series_id JOIN strings n "
+                "ON n.id = c.name_sid JOIN processes p ON p.id = c.process_id"),
+            "frames 100001000000 3.0 500");
+  // S|500|load|7 at .001100 .. F at .002000; main's E at .001200 has no B.
+  EXPECT_EQ(t.Q("SELECT n.value || ' ' || a.ts_ns || ' ' || a.duration_ns || ' ' || a.async_id "
+                "FROM async_slice a JOIN strings n ON n.id = a.name_sid"),
+            "load 100001100000 900000 7");
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = "
+                "'ftrace_atrace_end_without_begin'"),
+            "1");
+  EXPECT_EQ(t.Q("SELECT group_concat(s.value) FROM marker m JOIN strings s ON s.id = m.name_sid"),
+            "hello world");
+  // The broken line is line 14 of the text, which starts on line 9 of the page.
+  const std::string place =
+      t.Q("SELECT first_place FROM import_problems WHERE name = 'ftrace_bad_line'");
+  EXPECT_NE(place.find("systrace_blocks.html (ftrace text from line 9): line 14: this line is "
+                       "broken"),
+            std::string::npos)
+      << place;
+}
+
+TEST(FtraceText, HtmlWithoutSystraceTextIsAnErrorNamingTheFile) {
+  const std::string message = ImportErrorOf(
+      "page.html",
+      "<!DOCTYPE html>\n<html><body><script class=\"trace-data\">{\"traceEvents\": []}"
+      "</script></body></html>\n");
+  EXPECT_NE(message.find("page.html"), std::string::npos) << message;
+  EXPECT_NE(message.find("1 trace-data block(s) hold JSON"), std::string::npos) << message;
+}
+
 TEST(FtraceText, DmaFenceCpuWaits) {
   Imported t("dma_fence_cpu_waits.txt");
   // wait_start: Xorg seqno 10, pid 901 seqno 11, kwin seqno 12; wait_end for the first two.
@@ -310,8 +375,15 @@ TEST(FtraceText, I915Requests) {
   EXPECT_EQ(t.Q("SELECT count(*) FROM cpu_wait_begin"), "1");
   EXPECT_EQ(t.Q("SELECT ts_ns || ' ' || release_link FROM cpu_wait_released"), "300001050000 1");
   EXPECT_EQ(t.Q(PerQueue("fence_signal_executed")), "bcs0:1 rcs0:1");
-  EXPECT_EQ(t.Q("SELECT s.value FROM marker m JOIN strings s ON s.id = m.name_sid"),
-            "B|3100|frame 1");
+  // The last line's atrace B|3100|frame 1 is never ended: a slice of copyapp to the trace's
+  // end (its own time: length 0), counted.
+  EXPECT_EQ(t.Q("SELECT count(*) FROM marker"), "0");
+  EXPECT_EQ(t.Q("SELECT n.value || ' ' || c.ts_ns || ' ' || c.duration_ns || ' ' || th.value "
+                "FROM cpu_slice c JOIN strings n ON n.id = c.name_sid JOIN threads t ON "
+                "t.id = c.thread_id JOIN strings th ON th.id = t.name_sid"),
+            "frame 1 300003000000 0 copyapp");
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'ftrace_atrace_open_at_end'"),
+            "1");
 }
 
 TEST(FtraceText, BrokenLinesAreCountedWithTheirLineNumbers) {
@@ -332,21 +404,10 @@ TEST(FtraceText, BrokenLinesAreCountedWithTheirLineNumbers) {
 }
 
 TEST(FtraceText, TextWithoutEventLinesIsAnErrorNamingTheFile) {
-  ScratchDir dir;
-  const fs::path input = dir / "empty.trace";
-  {
-    std::ofstream out(input);
-    out << "# tracer: nop\n#\nnot an event line\n";
-  }
-  try {
-    importers::ImportFile(input, dir / "out.db");
-    FAIL() << "imported a text with no event line";
-  } catch (const core::Error& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("empty.trace"), std::string::npos) << message;
-    EXPECT_NE(message.find("line 3"), std::string::npos) << message;
-  }
-  EXPECT_FALSE(fs::exists(dir / "out.db"));
+  const std::string message =
+      ImportErrorOf("empty.trace", "# tracer: nop\n#\nnot an event line\n");
+  EXPECT_NE(message.find("empty.trace"), std::string::npos) << message;
+  EXPECT_NE(message.find("line 3"), std::string::npos) << message;
 }
 
 TEST(FtraceText, SniffedByContentInsideGzip) {
