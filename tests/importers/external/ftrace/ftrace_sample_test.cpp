@@ -8,6 +8,8 @@
 // them, and with each other through `fencescope query`.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -185,14 +187,38 @@ TEST(FtraceSampleDamaged, TruncatedDatNamesTheFileAndTheByte) {
     out.write(member.bytes.data(), static_cast<std::streamsize>(member.bytes.size()));
   }
   const auto size = fs::file_size(dat);
-  ASSERT_EQ(size, 9469952u);
+  // Where each CPU's data lies and the page size, read by dat_layout.py walking the file.
+  const auto layout = test_support::ScriptFigures(
+      test_support::SourceDir() / "tests/importers/external/ftrace/dat_layout.py", SampleDat());
+  ASSERT_EQ(layout.count("page_size"), 1u);
+  const uint64_t page = static_cast<uint64_t>(layout.at("page_size"));
+  auto cpu_data = [&](int cpu) {  // (offset, size)
+    const std::string key = "cpu " + std::to_string(cpu);
+    return std::pair{static_cast<uint64_t>(layout.at(key + " offset")),
+                     static_cast<uint64_t>(layout.at(key + " size"))};
+  };
+  const auto [cpu1, cpu1_size] = cpu_data(1);
+  const auto [cpu3, cpu3_size] = cpu_data(3);
+  ASSERT_GT(cpu1, 0u);
+  ASSERT_EQ(cpu3 + cpu3_size, size);  // the last CPU's data runs to the end of the file
   struct Cut {
     uint64_t bytes;
-    const char* says;
+    std::string says;
   };
-  // 3,000 bytes end inside the ftrace formats; the last CPU's data runs to the end of the file.
-  for (const Cut& cut : {Cut{3000, "ftrace format needs 733 bytes at byte offset 2909"},
-                         Cut{size - 4096, "ring-buffer data"}}) {
+  const Cut cuts[] = {
+      // 3,000 bytes end inside the ftrace formats.
+      {3000, "ftrace format needs 733 bytes at byte offset 2909"},
+      // Inside CPU 1's fourth page, 100 bytes into it.
+      {cpu1 + 3 * page + 100,
+       fmt::format("{} bytes into CPU 1's ring-buffer data (byte offset {} to {}): inside its "
+                   "page 4 of {}",
+                   3 * page + 100, cpu1, cpu1 + cpu1_size, cpu1_size / page)},
+      // One page short of the end: inside CPU 3's last page.
+      {size - page, fmt::format("CPU 3's ring-buffer data (byte offset {} to {}): inside its "
+                                "page {} of {}",
+                                cpu3, size, (cpu3_size - page) / page + 1, cpu3_size / page)},
+  };
+  for (const Cut& cut : cuts) {
     SCOPED_TRACE(cut.bytes);
     const fs::path cut_file = dir / ("cut-" + std::to_string(cut.bytes) + ".dat");
     fs::copy_file(dat, cut_file, fs::copy_options::overwrite_existing);
@@ -205,6 +231,33 @@ TEST(FtraceSampleDamaged, TruncatedDatNamesTheFileAndTheByte) {
     EXPECT_NE(run.err.find(cut.says), std::string::npos) << run.err;
     EXPECT_FALSE(fs::exists(dir / "cut.db"));
   }
+}
+
+// A page whose header claims more events than a page holds (0xff over its commit word):
+// refused before libtracecmd reads past the page, naming the CPU, the page and its byte offset
+// (from dat_layout.py).
+TEST(FtraceSampleDamaged, DamagedPageHeaderNamesTheCpuAndThePage) {
+  ScratchDir dir;
+  const fs::path dat = dir / "damaged.dat";
+  const auto layout = test_support::ScriptFigures(
+      test_support::SourceDir() / "tests/importers/external/ftrace/dat_layout.py", SampleDat());
+  ASSERT_EQ(layout.count("cpu 1 offset"), 1u);
+  const uint64_t page = static_cast<uint64_t>(layout.at("page_size"));
+  const uint64_t page4 = static_cast<uint64_t>(layout.at("cpu 1 offset")) + 3 * page;
+  {
+    importers::DecodedInput member = importers::ReadInput(SampleDat());
+    std::string bytes(member.bytes.view());
+    bytes.replace(page4 + 8, 8, std::string(8, '\xff'));  // after the page's u64 timestamp
+    std::ofstream(dat, std::ios::binary) << bytes;
+  }
+  auto run = RunFencescope("import " + Quote(dat) + " -o " + Quote(dir / "out.db"));
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find(fmt::format("damaged.dat: damaged trace-cmd .dat: CPU 1's ring-buffer "
+                                     "page 4 of {} (byte offset {}",
+                                     layout.at("cpu 1 size") / static_cast<int64_t>(page), page4)),
+            std::string::npos)
+      << run.err;
+  EXPECT_FALSE(fs::exists(dir / "out.db"));
 }
 
 // Perfetto's systrace samples (../shared/traces/external/perfetto), figures read off their lines.
