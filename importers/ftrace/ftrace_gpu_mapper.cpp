@@ -234,21 +234,42 @@ FtraceGpuMapper::Job* FtraceGpuMapper::SubmitJob(int64_t ts, uint64_t key_hi, ui
   return &job;
 }
 
+// A job handed to its ring (amdgpu_sched_run_job, drm_run_job, i915_request_in, ...) has its
+// dependencies met: its waits are released. A ring executes the jobs handed to it one after the
+// other, in that order (its fences signal in that order), so the job starts running when the
+// job handed before it has completed, or at once on an idle ring.
 void FtraceGpuMapper::StartJob(int64_t ts, Job& job) {
-  if (job.started) return;
-  job.started = true;
-  Emit(events::PacketStarted{.ts_ns = ts, .queue_id = job.queue, .packet_id = job.packet});
+  if (job.handed) return;
+  job.handed = true;
+  job.handed_ts = ts;
   ++m_counts.jobs_started;
   if (job.cpu_submit) ++m_counts.cpu_submits_run;
   for (size_t index : job.waits) ReleaseGpuWait(ts, m_gpu_waits[index], 0);
+  auto& ring = m_on_ring[job.queue];
+  if (ring.empty()) RunJob(ts, job);
+  ring.push_back(&job);
+}
+
+void FtraceGpuMapper::RunJob(int64_t ts, Job& job) {
+  if (job.started) return;
+  job.started = true;
+  Emit(events::PacketStarted{.ts_ns = ts, .queue_id = job.queue, .packet_id = job.packet});
 }
 
 void FtraceGpuMapper::CompleteJob(int64_t ts, Job& job) {
   if (job.completed) return;
   StartJob(ts, job);
+  // Jobs handed before it with no completion yet have completed too (the ring is in order),
+  // but the capture lacks when: the job ran from its hand-over, as far as the trace can say.
+  auto& ring = m_on_ring[job.queue];
+  const auto it = std::find(ring.begin(), ring.end(), &job);
+  RunJob(job.handed_ts, job);
+  m_counts.completions_not_in_capture += static_cast<uint64_t>(it - ring.begin());
+  ring.erase(ring.begin(), it + 1);
   job.completed = true;
   Emit(events::PacketCompleted{.ts_ns = ts, .queue_id = job.queue, .packet_id = job.packet});
   ++m_counts.jobs_completed;
+  if (!ring.empty()) RunJob(ts, *ring.front());
 }
 
 void FtraceGpuMapper::ReleaseGpuWait(int64_t ts, GpuWait& wait, int64_t signal) {

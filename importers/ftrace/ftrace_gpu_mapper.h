@@ -8,7 +8,9 @@
 //   comes from the ring name: gfx -> 3d, comp -> compute, sdma/copy/bcs -> copy,
 //   vcn/uvd/vce/vcs/vecs -> video, else other.
 // * Jobs: amdgpu_cs_ioctl / drm_sched_job(_queue) / i915_request_add are submitted,
-//   amdgpu_sched_run_job / drm_run_job / drm_sched_job_run / i915_request_in are started,
+//   amdgpu_sched_run_job / drm_run_job / drm_sched_job_run / i915_request_in hand the job to
+//   its ring, which starts it once the job handed before it has completed (a ring runs its jobs
+//   in order),
 //   the job's finished fence dma_fence_signaled / drm_sched_process_job / drm_sched_job_done /
 //   i915_request_out (or _retire) are completed. An amdgpu job is keyed by its finished fence
 //   (context, seqno); its scheduled fence is (context - 1, seqno), whose signal is queued when
@@ -38,6 +40,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
@@ -58,6 +61,7 @@ struct FtraceMapperCounts {
   uint64_t jobs_without_submit = 0;     // first seen running (kernel work or before the capture)
   uint64_t jobs_started = 0;
   uint64_t jobs_completed = 0;
+  uint64_t completions_not_in_capture = 0;  // jobs a later job of their ring completed before
   uint64_t signals_executed = 0;
   uint64_t signals_without_emit = 0;
   uint64_t gpu_waits = 0;
@@ -107,7 +111,9 @@ class FtraceGpuMapper {
   struct Job {
     int64_t packet = 0;
     uint32_t queue = 0;
-    bool started = false;
+    bool handed = false;     // handed to its ring (run_job): dependencies met
+    int64_t handed_ts = 0;
+    bool started = false;    // running on the ring (packet_started emitted)
     bool completed = false;
     bool cpu_submit = false;
     std::vector<size_t> waits;  // indices into m_gpu_waits
@@ -151,6 +157,7 @@ class FtraceGpuMapper {
   Job* SubmitJob(int64_t ts, uint64_t key_hi, uint64_t key_lo, Queue& q, uint32_t thread,
                  std::string_view name);
   void StartJob(int64_t ts, Job& job);
+  void RunJob(int64_t ts, Job& job);
   void CompleteJob(int64_t ts, Job& job);
   void ReleaseGpuWait(int64_t ts, GpuWait& wait, int64_t signal);
   void CloseSlice(ThreadState& t, int64_t ts);
@@ -196,6 +203,7 @@ class FtraceGpuMapper {
   std::set<std::pair<uint64_t, uint64_t>> m_signalled_by_job;  // by drm_sched_job_done
   std::set<std::tuple<int64_t, uint64_t, uint64_t>> m_dependencies;  // (packet, context, seqno)
   std::vector<GpuWait> m_gpu_waits;
+  std::unordered_map<uint32_t, std::deque<Job*>> m_on_ring;  // queue -> handed, not completed
   std::unordered_map<int32_t, std::vector<CpuWait>> m_cpu_waits;  // per pid, open
   std::map<std::string, uint32_t, std::less<>> m_names;
   std::unordered_map<int32_t, std::string> m_comms;  // pid -> last known name

@@ -38,6 +38,10 @@ void WriteCounts(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
       {"ftrace_job_without_submit", c.jobs_without_submit,
        "jobs first seen running (kernel submissions, or submitted before the capture): "
        "submitted when they ran, with no CPU thread"},
+      {"ftrace_completion_not_in_capture", c.completions_not_in_capture,
+       "jobs with no completion in the capture although a job handed to their ring after them "
+       "completed (a ring runs its jobs in order): left running (unless the window crop leaves "
+       "them out)"},
       {"ftrace_signal_without_emit", c.signals_without_emit,
        "fence signals with no dma_fence_emit / _init or job submission before them: queued at "
        "their execution"},

@@ -16,8 +16,10 @@
 
 #include "core/store/query.h"
 #include "importers/common/compressed_input.h"
+#include "tests/support/json_text.h"
 #include "tests/support/test_support.h"
 
+using test_support::IntAt;
 using test_support::Quote;
 using test_support::RunFencescope;
 using test_support::ScratchDir;
@@ -172,10 +174,50 @@ TEST_F(FtraceSample, DatHeadersGiveCpusKernelAndTgids) {
   EXPECT_EQ(r.rows[0][1], "1");
 }
 
-TEST_F(FtraceSample, ReportRunsOnTheImportedCapture) {
-  auto r = RunFencescope("report " + Quote(Db("dat.db")) + " --format json");
+// The report's figures on the imported text against report_counts.py's reading of the raw
+// text: busy time per ring (a ring runs its jobs in order), idle, the span, wait counts and the
+// critical path's length, all in whole microseconds as the text gives them.
+TEST_F(FtraceSample, ReportFiguresMatchTheScript) {
+  const auto& all = *s_expected;
+  const core::report::Json report =
+      test_support::RunFencescopeJson("report " + Quote(Db("text.db")) + " --format json");
+  const core::report::Json stats =
+      test_support::RunFencescopeJson("stats " + Quote(Db("text.db")) + " --json");
+  const int64_t span = all.at("span_us") * 1000;
+  EXPECT_EQ(IntAt(report, "duration_ns"), span);
+  for (const char* ring : {"gfx", "sdma0", "sdma1"}) {
+    SCOPED_TRACE(ring);
+    const std::string q = std::string("queues[\"") + ring + "\"].";
+    const auto busy = all.find(std::string("busy_us ") + ring);
+    const int64_t busy_ns = busy == all.end() ? 0 : busy->second * 1000;
+    EXPECT_EQ(IntAt(report, q + "busy_ns"), busy_ns);
+    EXPECT_EQ(IntAt(report, q + "waiting_ns"), 0);  // no GPU wait in the capture (below)
+    EXPECT_EQ(IntAt(report, q + "idle_ns"), span - busy_ns);
+    EXPECT_EQ(IntAt(stats, q + "busy_ns"), busy_ns);
+  }
+  EXPECT_EQ(all.at("gpu_waits"), 0);
+  EXPECT_EQ(IntAt(report, "fences.gpu_waits_queued"), all.at("gpu_waits"));
+  EXPECT_EQ(IntAt(report, "fences.cpu_waits"), all.at("cpu_waits"));
+  EXPECT_EQ(IntAt(report, "critical_path.length_ns"), all.at("critical_path_us") * 1000);
+  // The .dat gives the same busy time to within its runs' sub-microsecond ends.
+  const core::report::Json dat =
+      test_support::RunFencescopeJson("report " + Quote(Db("dat.db")) + " --format json");
+  EXPECT_NEAR(static_cast<double>(IntAt(dat, "queues[\"gfx\"].busy_ns")),
+              static_cast<double>(all.at("busy_us gfx") * 1000),
+              1000.0 * static_cast<double>(all.at("completed gfx")));
+}
+
+TEST_F(FtraceSample, ReportsSayWhereTheCaptureIsComplete) {
+  const fs::path md = *s_dir / "report.md";
+  auto r = RunFencescope("report " + Quote(Db("dat.db")) + " -o " + Quote(md));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"gfx\""), std::string::npos);
+  std::ifstream in(md);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const int64_t from = s_expected->at("complete_from_us");
+  EXPECT_NE(text.find(fmt::format("| capture | complete from {}.{:06} s", from / 1000000,
+                                  from % 1000000)),
+            std::string::npos)
+      << text.substr(0, 600);
 }
 
 TEST(FtraceSampleDamaged, TruncatedDatNamesTheFileAndTheByte) {

@@ -13,6 +13,7 @@ or after it; signals and vblanks when their line is.
 Prints one "key<TAB>value" line per figure:
     complete_from_us            that time, in microseconds
     raw cpu_submits_run <ring>  over the whole text: amdgpu_cs_ioctl whose job was seen running
+    busy_us <ring>, span_us, gpu_waits, cpu_waits, critical_path_us   (figures_of_time)
     events <name>               event lines per tracepoint name
     submitted <ring>            jobs per ring: (context, seqno) of amdgpu_cs_ioctl or, for jobs
                                 first seen running, amdgpu_sched_run_job
@@ -59,6 +60,50 @@ def complete_from(lines):
     return max(late + [min(first.values())])
 
 
+def figures_of_time(lines, jobs, start, out):
+    """Busy time per ring, the span, waits and the critical path's length, in microseconds.
+
+    A ring runs the jobs handed to it (amdgpu_sched_run_job) one after the other: a job runs
+    from max(its hand-over, the previous job's completion) to its finished-fence signal; busy
+    is the union of those runs inside [start, end], end being the last line. The critical path
+    goes back from the last completion through the runs that started at their predecessor's
+    completion, to the submit (amdgpu_cs_ioctl) of the first one that started at its
+    hand-over.
+    """
+    end = max(us for _, us, _, _ in lines)
+    out["span_us"] = end - start
+    out["gpu_waits"] = sum(1 for _, us, name, _ in lines if us >= start and name in (
+        "drm_sched_job_wait_dep", "drm_sched_job_add_dep"))
+    out["cpu_waits"] = sum(1 for _, us, name, _ in lines
+                           if us >= start and name == "dma_fence_wait_start")
+    runs = collections.defaultdict(list)  # ring -> [(run, done, job)] in hand-over order
+    for job in jobs.values():
+        if "run" in job and "done" in job and job["done"] >= start:
+            runs[job["ring"]].append((job["run"], job["done"], job))
+    last = None
+    for ring, handed in runs.items():
+        handed.sort(key=lambda r: r[0])
+        busy, until, previous_done = 0, start, 0
+        for run, done, job in handed:
+            job["start"] = max(run, previous_done)
+            job["after_previous"] = previous_done > run
+            previous_done = done
+            begin = max(job["start"], until)
+            if done > begin:
+                busy += done - begin
+                until = done
+            if last is None or done > last["done"]:
+                last, last_ring = job, ring
+        out["busy_us " + ring] = busy
+    if last is not None:
+        chain = [r[2] for r in runs[last_ring]]
+        i = chain.index(last)
+        while chain[i]["after_previous"] and i > 0:
+            i -= 1
+        first = chain[i]
+        out["critical_path_us"] = last["done"] - first.get("cs", first["run"])
+
+
 def main(path):
     lines = list(read(path))
     start = complete_from(lines)
@@ -91,11 +136,12 @@ def main(path):
         out["completed " + ring] += "done" in job
         out["cpu_submits " + ring] += "cs" in job
         out["cpu_submits_run " + ring] += "cs" in job and "run" in job
+    figures_of_time(lines, jobs, start, out)
     print("complete_from_us\t%d" % start)
     for name, count in sorted(events.items()):
         print("events %s\t%d" % (name, count))
     for key, count in sorted(out.items()):
-        if count:
+        if count or key in ("span_us", "gpu_waits", "cpu_waits", "critical_path_us"):
             print("%s\t%d" % (key, count))
 
 
