@@ -326,27 +326,23 @@ TEST(FtraceText, HtmlWithoutSystraceTextIsAnErrorNamingTheFile) {
   EXPECT_NE(message.find("1 trace-data block(s) hold JSON"), std::string::npos) << message;
 }
 
+// "start-end" of each packet run on the queue named `ring` ("start-" when never completed).
+std::string RunsOn(const Imported& t, const std::string& ring) {
+  return t.Q("SELECT group_concat(r, ' ') FROM (SELECT s.ts_ns || '-' || coalesce(c.ts_ns, '') "
+             "AS r FROM packet_started s LEFT JOIN packet_completed c ON c.packet_id = "
+             "s.packet_id WHERE s.queue_id = (SELECT q.id FROM queues q JOIN strings n ON "
+             "n.id = q.name_sid WHERE n.value = '" + ring + "') ORDER BY s.ts_ns)");
+}
+
 TEST(FtraceText, ARingRunsItsJobsInOrder) {
   Imported t("ring_order.txt");
   // gfx: job 5:1 handed to the ring at 20.001000, job 5:2 at 20.001100; 5:1 completes at
   // 20.003000, and only then does 5:2 run, until 20.004000.
-  auto rows = t.R(
-      "SELECT s.ts_ns, c.ts_ns FROM packet_started s JOIN packet_completed c ON "
-      "c.packet_id = s.packet_id JOIN queues q ON q.id = s.queue_id JOIN strings n ON "
-      "n.id = q.name_sid WHERE n.value = 'gfx' ORDER BY 1");
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"20001000000", "20003000000"}));
-  EXPECT_EQ(rows[1], (std::vector<std::string>{"20003000000", "20004000000"}));
+  EXPECT_EQ(RunsOn(t, "gfx"), "20001000000-20003000000 20003000000-20004000000");
   // sdma0: job 9:1 (handed at 20.005000) has no completion, job 9:2 (handed at 20.005500)
   // completes at 20.006000: 9:1 must have completed before, the capture lacks when; 9:2 ran
   // from its hand-over as far as the trace can say, and 9:1 is left running, counted.
-  rows = t.R(
-      "SELECT s.ts_ns, coalesce(c.ts_ns, '-') FROM packet_started s LEFT JOIN packet_completed "
-      "c ON c.packet_id = s.packet_id JOIN queues q ON q.id = s.queue_id JOIN strings n ON "
-      "n.id = q.name_sid WHERE n.value = 'sdma0' ORDER BY 1");
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"20005000000", "-"}));
-  EXPECT_EQ(rows[1], (std::vector<std::string>{"20005500000", "20006000000"}));
+  EXPECT_EQ(RunsOn(t, "sdma0"), "20005000000- 20005500000-20006000000");
   EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = "
                 "'ftrace_completion_not_in_capture'"),
             "1");
