@@ -270,7 +270,9 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
   if (sections.log_buffers) line("log overruns", std::to_string(d.overruns.overruns));
   line("resource hazards", std::to_string(d.hazards.hazards));
   line("fence rewinds", std::to_string(d.rewinds.size()));
-  line("critical path", FormatDuration(static_cast<double>(d.critical_path.Length())));
+  if (!d.store->queues.empty()) {
+    line("critical path", FormatDuration(static_cast<double>(d.critical_path.Length())));
+  }
   return out + "</table>\n";
 }
 
@@ -295,12 +297,17 @@ std::string QueueSection(const ReportData& d) {
   out += SvgStackedBars("Time split per queue", {"busy", "waiting on a fence", "idle"},
                         {kBusy, kWaiting, kIdle}, split, "ns");
   out += Section("pairs", "Queue pairs: time one queue was held by another's signals");
-  out += "<table><tr><th>waiting queue</th><th>signalled by</th><th>held</th><th>waits</th></tr>\n";
-  for (const QueuePairWait& p : d.queue_time.pairs) {
-    out += Row({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
-                FormatDuration(p.waiting_ns), std::to_string(p.waits)});
+  if (d.queue_time.pairs.empty()) {
+    out += "<p>No queue was held by a GPU wait in the trace.</p>\n";
+  } else {
+    out += "<table><tr><th>waiting queue</th><th>signalled by</th><th>held</th><th>waits</th>"
+           "</tr>\n";
+    for (const QueuePairWait& p : d.queue_time.pairs) {
+      out += Row({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
+                  FormatDuration(p.waiting_ns), std::to_string(p.waits)});
+    }
+    out += "</table>\n";
   }
-  out += "</table>\n";
   out += Section("gaps", "Idle-gap attribution");
   out += "<p>Every idle nanosecond of a queue gets one cause. Launch-bound and synchronised "
          "apply where the next packet's launch call is known (a CPU launch flow, e.g. Kineto's "
@@ -368,6 +375,9 @@ std::string InterruptSection(const ReportData& d) {
 std::string LatencySection(const ReportData& d) {
   const WaitLatency& l = d.latency;
   std::string out = Section("latency", "Wait latency");
+  if (l.gpu.total.count == 0 && l.cpu.total.count == 0) {
+    return out + "<p>No GPU or CPU wait was released in the trace: no latency to show.</p>\n";
+  }
   out += "<p>Each wait split in two: queued &rarr; releasing signal executed (waiting for the "
          "work), and signal executed &rarr; unblocked. " +
          XmlEscape(kToUnblockExplained) +
@@ -606,29 +616,38 @@ std::string ReportHtml(const ReportData& d) {
       "</style></head><body>\n";
   out += fmt::format("<h1>fencescope report: {}</h1>\n", XmlEscape(d.store->path.filename().string()));
   // Sections for record families the trace has none of are left out (report_sections.h).
-  std::vector<std::pair<const char*, const char*>> nav = {
-      {"summary", "summary"}, {"timeline", "timeline"}, {"queues", "queues"},
-      {"packets", "packets"}};
+  // A trace without GPU queues (a CPU-only systrace) has no per-queue sections to show.
+  const bool queues = !d.store->queues.empty();
+  std::vector<std::pair<const char*, const char*>> nav = {{"summary", "summary"},
+                                                          {"queues", "queues"}};
+  if (queues) nav = {{"summary", "summary"}, {"timeline", "timeline"}, {"queues", "queues"},
+                     {"packets", "packets"}};
   if (sections.interrupts) nav.emplace_back("interrupts", "interrupts");
   nav.emplace_back("latency", "latency");
   nav.emplace_back("longest-waits", "longest waits");
-  nav.emplace_back("critical-path", "critical path");
+  if (queues) nav.emplace_back("critical-path", "critical path");
   if (sections.background) nav.emplace_back("pgo", "PGO");
   if (sections.preemption) nav.emplace_back("preemption", "preemption");
-  nav.emplace_back("launch", "launches");
+  if (queues) nav.emplace_back("launch", "launches");
   nav.emplace_back("findings", "findings");
   out += "<nav>";
   for (auto [id, label] : nav) out += fmt::format("<a href=\"#{}\">{}</a>", id, label);
   out += "</nav>\n";
   out += SummarySection(d, stats, sections);
-  out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d, sections);
-  out += QueueSection(d);
-  out += PacketStatsSection(d);
+  if (queues) {
+    out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d, sections);
+    out += QueueSection(d);
+    out += PacketStatsSection(d);
+  } else {
+    out += Section("queues", "GPU queues") + "<p>" + XmlEscape(kNoQueues) + "</p>\n";
+  }
   if (sections.interrupts) out += InterruptSection(d);
   out += LatencySection(d);
   out += LongestWaitsSection(d);
-  out += LaunchSection(d);
-  out += PathSection(d);
+  if (queues) {
+    out += LaunchSection(d);
+    out += PathSection(d);
+  }
   if (sections.background) out += PgoSection(d);
   if (sections.preemption) out += PreemptionSection(d);
   out += FindingsSection(d);

@@ -189,6 +189,33 @@ std::string LaunchMarkdown(const ReportData& d) {
 
 }  // namespace
 
+namespace {
+
+// The wait latency tables: all waits, per fence, per queue pair.
+std::string LatencyMarkdown(const ReportData& d) {
+  std::string out;
+  std::vector<std::vector<std::string>> rows;
+  out += std::string(kToUnblockExplained) + "\n\n";
+  auto add = [&](const std::string& kind, const std::string& group, const LatencyGroup& g) {
+    rows.push_back({kind, group, std::to_string(g.to_signal.count), D(g.to_signal.p50),
+                    D(g.to_signal.p90), D(g.to_signal.p99), D(g.to_unblock.p50),
+                    D(g.to_unblock.p90), D(g.to_unblock.p99), D(g.before_reached.p50),
+                    D(g.before_reached.p90), D(g.after_reached.p50), D(g.after_reached.p90)});
+  };
+  add("GPU", "all", d.latency.gpu);
+  add("CPU", "all", d.latency.cpu);
+  for (const auto& g : d.latency.per_fence) add(g.cpu ? "CPU" : "GPU", d.FenceName(g.fence), g);
+  for (const auto& g : d.latency.per_queue_pair) add(g.cpu ? "CPU" : "GPU", d.PairName(g), g);
+  out += Table({"kind", "group", "n", std::string(kToSignal) + " p50", "p90", "p99",
+                std::string(kToUnblock) + " p50", "p90", "p99",
+                std::string(kBeforeReached) + " p50", "p90", std::string(kAfterReached) + " p50",
+                "p90"},
+               rows);
+  return out;
+}
+
+}  // namespace
+
 std::string ReportMarkdown(const ReportData& d) {
   std::string out = fmt::format("# fencescope report: {}\n\n", d.store->path.filename().string());
   Json stats = StatsJson(d);
@@ -230,76 +257,74 @@ std::string ReportMarkdown(const ReportData& d) {
   }
   summary.push_back({"resource hazards", std::to_string(d.hazards.hazards)});
   summary.push_back({"fence rewinds", std::to_string(d.rewinds.size())});
-  summary.push_back({"critical path", D(static_cast<double>(d.critical_path.Length()))});
+  // A trace without GPU queues (a CPU-only systrace) has no per-queue sections to show.
+  const bool queues = !d.store->queues.empty();
+  if (queues) {
+    summary.push_back({"critical path", D(static_cast<double>(d.critical_path.Length()))});
+  }
   out += Table({"figure", "value"}, summary);
 
-  out += "## Queues\n\n";
+  if (!queues) out += "## GPU queues\n\n" + std::string(kNoQueues) + "\n\n";
   std::vector<std::vector<std::string>> rows;
-  for (const QueueTime& t : d.queue_time.queues) {
-    rows.push_back({d.QueueName(t.queue), std::to_string(t.counts.submitted),
-                    std::to_string(t.counts.started), std::to_string(t.counts.completed),
-                    std::to_string(t.counts.running_at_end), D(t.busy_ns), D(t.waiting_ns),
-                    D(t.idle_ns)});
-  }
-  out += Table({"queue", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
-                kPacketsRunningAtEnd, "busy", "waiting", "idle"},
-               rows);
-  rows.clear();
-  for (const QueuePairWait& p : d.queue_time.pairs) {
-    rows.push_back({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
-                    D(p.waiting_ns), std::to_string(p.waits)});
-  }
-  out += "### Queue pairs\n\n" + Table({"waiting queue", "signalled by", "held", "waits"}, rows);
-  rows.clear();
-  for (const QueueGaps& g : d.gaps.per_queue) {
-    std::vector<std::string> row = {d.QueueName(g.queue)};
-    for (DurationNs ns : g.by_cause) row.push_back(D(ns));
-    std::string syncs;
-    for (const SyncGapTotal& sync : g.per_sync) {
-      syncs += (syncs.empty() ? "" : "; ") + d.SyncName(sync) + ": " + D(sync.ns);
+  if (queues) {
+    out += "## Queues\n\n";
+    for (const QueueTime& t : d.queue_time.queues) {
+      rows.push_back({d.QueueName(t.queue), std::to_string(t.counts.submitted),
+                      std::to_string(t.counts.started), std::to_string(t.counts.completed),
+                      std::to_string(t.counts.running_at_end), D(t.busy_ns), D(t.waiting_ns),
+                      D(t.idle_ns)});
     }
-    row.push_back(syncs);
-    rows.push_back(std::move(row));
-  }
-  out += "### Idle-gap attribution\n\n" +
-         Table({"queue", "waiting on fence", "preempted", "nothing submitted",
-                "submitted, not running", "launch-bound", "synchronised", "host syncs"},
-               rows);
-  out += LaunchMarkdown(d);
+    out += Table({"queue", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
+                  kPacketsRunningAtEnd, "busy", "waiting", "idle"},
+                 rows);
+    rows.clear();
+    for (const QueuePairWait& p : d.queue_time.pairs) {
+      rows.push_back({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
+                      D(p.waiting_ns), std::to_string(p.waits)});
+    }
+    out += "### Queue pairs\n\n" +
+           (rows.empty() ? std::string("No queue was held by a GPU wait in the trace.\n\n")
+                         : Table({"waiting queue", "signalled by", "held", "waits"}, rows));
+    rows.clear();
+    for (const QueueGaps& g : d.gaps.per_queue) {
+      std::vector<std::string> row = {d.QueueName(g.queue)};
+      for (DurationNs ns : g.by_cause) row.push_back(D(ns));
+      std::string syncs;
+      for (const SyncGapTotal& sync : g.per_sync) {
+        syncs += (syncs.empty() ? "" : "; ") + d.SyncName(sync) + ": " + D(sync.ns);
+      }
+      row.push_back(syncs);
+      rows.push_back(std::move(row));
+    }
+    out += "### Idle-gap attribution\n\n" +
+           Table({"queue", "waiting on fence", "preempted", "nothing submitted",
+                  "submitted, not running", "launch-bound", "synchronised", "host syncs"},
+                 rows);
+    out += LaunchMarkdown(d);
 
-  out += "## Packets by name\n\n" + PacketStatsTable(d);
+    out += "## Packets by name\n\n" + PacketStatsTable(d);
+  }
 
   out += "## Wait latency\n\n";
-  out += std::string(kToUnblockExplained) + "\n\n";
-  rows.clear();
-  auto add = [&](const std::string& kind, const std::string& group, const LatencyGroup& g) {
-    rows.push_back({kind, group, std::to_string(g.to_signal.count), D(g.to_signal.p50),
-                    D(g.to_signal.p90), D(g.to_signal.p99), D(g.to_unblock.p50),
-                    D(g.to_unblock.p90), D(g.to_unblock.p99), D(g.before_reached.p50),
-                    D(g.before_reached.p90), D(g.after_reached.p50), D(g.after_reached.p90)});
-  };
-  add("GPU", "all", d.latency.gpu);
-  add("CPU", "all", d.latency.cpu);
-  for (const auto& g : d.latency.per_fence) add(g.cpu ? "CPU" : "GPU", d.FenceName(g.fence), g);
-  for (const auto& g : d.latency.per_queue_pair) add(g.cpu ? "CPU" : "GPU", d.PairName(g), g);
-  out += Table({"kind", "group", "n", std::string(kToSignal) + " p50", "p90", "p99",
-                std::string(kToUnblock) + " p50", "p90", "p99",
-                std::string(kBeforeReached) + " p50", "p90", std::string(kAfterReached) + " p50",
-                "p90"},
-               rows);
+  if (d.latency.gpu.total.count == 0 && d.latency.cpu.total.count == 0) {
+    out += "No GPU or CPU wait was released in the trace: no latency to show.\n\n";
+  } else {
+    out += LatencyMarkdown(d);
+  }
 
   out += LongestWaitsMarkdown(d);
-  out += "## Critical path\n\n";
-  out += fmt::format("{} long, {} steps.\n\n", D(static_cast<double>(d.critical_path.Length())),
-                     d.critical_path.steps.size());
-  rows.clear();
-  for (const PathShare& s : d.critical_path.shares) {
-    rows.push_back({d.TrackName(s.queue, s.thread),
-                    fmt::format("{:.1f}%", 100 * s.share), D(s.ns)});
+  if (queues) {
+    out += "## Critical path\n\n";
+    out += fmt::format("{} long, {} steps.\n\n", D(static_cast<double>(d.critical_path.Length())),
+                       d.critical_path.steps.size());
+    rows.clear();
+    for (const PathShare& s : d.critical_path.shares) {
+      rows.push_back({d.TrackName(s.queue, s.thread),
+                      fmt::format("{:.1f}%", 100 * s.share), D(s.ns)});
+    }
+    out += Table({"track", "share", "time"}, rows);
+    out += PathStepsTable(d);
   }
-  out += Table({"track", "share", "time"}, rows);
-  out += PathStepsTable(d);
-
   if (sections.background) out += PgoMarkdown(d);
   // seed 004: preemption latency per granularity in force at the request.
   if (sections.preemption) out += PreemptionMarkdown(d);

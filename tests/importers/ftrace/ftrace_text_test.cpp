@@ -317,6 +317,29 @@ TEST(FtraceText, SystraceHtmlTraceDataBlocksAndAtraceMarkers) {
       << place;
 }
 
+// A trace with no GPU queue: the reports say so once instead of empty per-queue tables.
+TEST(FtraceText, ReportsOfATraceWithoutQueuesShowNoEmptyQueueSections) {
+  Imported t("systrace_blocks.html");
+  ASSERT_EQ(t.Q("SELECT count(*) FROM queues"), "0");
+  for (const char* format : {"html", "md"}) {
+    SCOPED_TRACE(format);
+    const fs::path out = t.db().parent_path() / (std::string("report.") + format);
+    auto r = test_support::RunFencescope("report " + test_support::Quote(t.db()) + " -o " +
+                                         test_support::Quote(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(out);
+    const std::string text((std::istreambuf_iterator<char>(in)),
+                           std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("The trace has no GPU queue"), std::string::npos);
+    EXPECT_NE(text.find("No GPU or CPU wait was released in the trace"), std::string::npos);
+    for (const char* absent : {"timeline overview", "Idle-gap attribution", "Queue length",
+                               "Critical path", "<td>critical path</td>", "| critical path |",
+                               "Queue pairs"}) {
+      EXPECT_EQ(text.find(absent), std::string::npos) << absent;
+    }
+  }
+}
+
 TEST(FtraceText, HtmlWithoutSystraceTextIsAnErrorNamingTheFile) {
   const std::string message = ImportErrorOf(
       "page.html",
