@@ -59,7 +59,9 @@ int64_t CpuCoverage::CompleteFrom() const {
   int64_t from = FirstTs();
   for (const auto& [cpu, ts] : first_ts) {
     const uint64_t count = events.at(cpu);
-    if (count >= kFullBufferEvents && 2 * count >= most) from = std::max(from, ts);
+    const bool full = count >= kFullBufferEvents && 2 * count >= most;
+    const bool late = before.at(cpu) >= std::max(kFullBufferEvents, total / 20);
+    if (full && late) from = std::max(from, ts);
   }
   return from;
 }

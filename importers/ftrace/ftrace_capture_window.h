@@ -18,7 +18,9 @@
 //     left out.
 // Wrapped buffers are full, so they hold similar numbers of events, and many: only CPUs with
 // at least kFullBufferEvents events and half as many as the busiest CPU move `from`. A CPU with
-// fewer did not fill its buffer and lost nothing (a small capture is never cropped).
+// fewer did not fill its buffer and lost nothing (a small capture is never cropped). And a CPU
+// whose first event comes after only a few of the others' (under kFullBufferEvents, or under a
+// twentieth of all) merely had nothing to log at the very start: it does not move `from`.
 #pragma once
 
 #include <cstdint>
@@ -37,11 +39,15 @@ inline constexpr uint64_t kFullBufferEvents = 1000;
 struct CpuCoverage {
   std::map<int32_t, int64_t> first_ts;   // CPU -> its first event's time
   std::map<int32_t, uint64_t> events;    // CPU -> events read
+  std::map<int32_t, uint64_t> before;    // CPU -> events of other CPUs before its first one
+  uint64_t total = 0;
 
+  // Call in time order.
   void Add(int32_t cpu, int64_t ts) {
     if (cpu < 0) return;
-    first_ts.emplace(cpu, ts);
+    if (first_ts.emplace(cpu, ts).second) before[cpu] = total;
     ++events[cpu];
+    ++total;
   }
   // The time from which every CPU that holds a fair share of the events was recording; the
   // earliest event's time when the trace is complete (or has fewer than two CPUs).

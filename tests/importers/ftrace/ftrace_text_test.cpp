@@ -234,19 +234,24 @@ TEST(FtraceText, DrmSchedAddDepOfNewerKernels) {
 }
 
 TEST(FtraceText, TraceStartsWhereEveryCpuWasRecording) {
-  // The fixture's lines, then 1,000 irq_handler_entry lines per CPU after them (events that map
-  // to no record) so that both CPUs hold as many events as full ring buffers.
+  // The fixture's lines, 1,000 irq_handler_entry lines (events that map to no record) on CPU 0
+  // before CPU 1's first line, 1,000 more on CPU 0 and 2,000 on CPU 1 after the fixture's: both
+  // CPUs hold as many events as full ring buffers, and CPU 1 starts after 1,004 of CPU 0's.
   ScratchDir dir;
   const fs::path input = dir / "wrapped.txt";
   {
     std::ifstream in(Fixture("cpu_buffers_start_late.txt"));
     std::ofstream out(input);
     out << in.rdbuf();
+    auto irq = [&](int cpu, int us) {
+      out << fmt::format("  <idle>-0 [{:03}] 10.{:06}: irq_handler_entry: irq=5 name=eth0\n",
+                         cpu, us);
+    };
     for (int i = 1; i <= 1000; ++i) {
-      for (int cpu = 0; cpu < 2; ++cpu) {
-        out << fmt::format("  <idle>-0 [{:03}] 10.{:06}: irq_handler_entry: irq=5 name=eth0\n",
-                           cpu, 7000 + i);
-      }
+      irq(0, 1 + i % 999);  // 10.000001 .. 10.000999, before CPU 1's first line
+      irq(0, 7000 + i);
+      irq(1, 7000 + i);
+      irq(1, 8000 + i);
     }
   }
   const fs::path db = dir / "wrapped.db";

@@ -7,7 +7,8 @@ gzip), with nothing of fencescope: the expectations of ftrace_sample_test.cpp.
 The CPUs' ring buffers of the capture start at different times (the busier ones wrapped), so
 the figures other than `events` and `raw ...` are counted from `complete_from_us`, the first
 event time of the CPU that started last among those holding at least 1,000 events and half as
-many as the busiest CPU (full buffers): a job counts when any of its lines (submit, run, finished-fence signal) is at
+many as the busiest CPU (full buffers) and whose first line comes after at least 1,000 lines
+and a twentieth of all lines of the others: a job counts when any of its lines (submit, run, finished-fence signal) is at
 or after it; signals and vblanks when their line is.
 
 Prints one "key<TAB>value" line per figure:
@@ -51,12 +52,14 @@ def read(path):
 
 
 def complete_from(lines):
-    first, count = {}, collections.Counter()
-    for cpu, us, _, _ in lines:
-        first.setdefault(cpu, us)
+    first, count, before = {}, collections.Counter(), {}
+    for i, (cpu, us, _, _) in enumerate(sorted(lines, key=lambda l: l[1])):
+        if cpu not in first:
+            first[cpu], before[cpu] = us, i
         count[cpu] += 1
     most = max(count.values())
-    late = [us for cpu, us in first.items() if count[cpu] >= 1000 and 2 * count[cpu] >= most]
+    late = [us for cpu, us in first.items() if count[cpu] >= 1000 and 2 * count[cpu] >= most
+            and before[cpu] >= max(1000, len(lines) // 20)]
     return max(late + [min(first.values())])
 
 
