@@ -214,7 +214,13 @@ class Walker {
       uint32_t s = m_r.cpu_waits[w].signal;
       return s != kNoIndex ? m_r.signals[s].executed : kUnknownTime;
     });
-    if (wait == kNoIndex) return false;
+    if (wait == kNoIndex) {
+      // No earlier CPU wait on the thread: nothing held it back, so it ran (and was the cause)
+      // from the start of the trace up to here. Without this step a trace whose threads never
+      // wait (a Kineto capture of a training loop) would show a path of the last few kernels.
+      if (m_r.start_ns < pos.t) Add(PathStepKind::kCpuRun, pos, m_r.start_ns, pos.t);
+      return false;
+    }
     const CpuWait& box = m_r.cpu_waits[wait];
     if (box.released < pos.t) Add(PathStepKind::kCpuRun, pos, box.released, pos.t);
     uint32_t signal = box.signal;

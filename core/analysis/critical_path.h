@@ -14,7 +14,8 @@
 //                                                              then jump to the submitting thread;
 //   * on a queue between segments: the same rule applied to time t;
 //   * on a thread: the CPU ran from its latest CPU-wait release up to t (a cpu_run step); the
-//     wait step [signal executed, release] follows, then the jump to the signalling queue.
+//     wait step [signal executed, release] follows, then the jump to the signalling queue. A
+//     thread with no earlier CPU wait ran from the trace's start (a last cpu_run step).
 // A wait whose signal executed before the wait began (already satisfied) does not jump: the
 // track's own earlier activity is then the cause. The walk stops where no earlier cause exists.
 //

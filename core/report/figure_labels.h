@@ -19,11 +19,6 @@ constexpr const char* kToUnblock = "signal executed -> unblocked";
 constexpr const char* kBeforeReached = "waiter not there yet";
 constexpr const char* kAfterReached = "wait reached -> unblocked";
 // One sentence for the split, shown under the latency tables and histograms.
-// The HTML and Markdown reports of a trace with no GPU queue, in place of the per-queue sections.
-constexpr const char* kNoQueues =
-    "The trace has no GPU queue (no GPU job, request or packet records): per-queue time, idle "
-    "gaps, packets, launches and the critical path have nothing to show. Its CPU records "
-    "(thread slices, counters, markers) are in the trace database and the window.";
 constexpr const char* kToUnblockExplained =
     "signal executed -> unblocked is split where the trace allows: first, how long the waiter "
     "was not there yet (a GPU queue still running earlier packets or held by earlier waits, up "

@@ -56,7 +56,36 @@ std::string ReportData::SignallerName(core::model::QueueId id, bool cpu) const {
 }
 
 std::string ReportData::TrackName(core::model::QueueId queue, core::model::ThreadId thread) const {
-  return queue != 0 ? QueueName(queue) : fmt::format("thread {}", ThreadName(thread));
+  if (queue != 0) return QueueName(queue);
+  std::string name = ThreadName(thread);
+  return name.rfind("thread ", 0) == 0 ? name : "thread " + name;
+}
+
+bool ReportData::IsQuietQueue(core::model::QueueId id) const {
+  for (const analysis::QueueTime& t : queue_time.queues) {
+    if (t.queue != id) continue;
+    return t.counts.submitted == 0 && t.counts.started == 0 && t.busy_ns == 0 &&
+           t.waiting_ns == 0;
+  }
+  return false;
+}
+
+std::string ReportData::QuietQueuesSentence() const {
+  std::vector<std::string> names;
+  for (core::model::QueueId id : QuietQueues()) names.push_back(QueueName(id));
+  if (names.empty()) return {};
+  return fmt::format(
+      "{} {} nothing in the capture (no packet, no wait; left out of the per-queue tables): "
+      "{}.",
+      names.size(), names.size() == 1 ? "queue did" : "queues did", fmt::join(names, ", "));
+}
+
+std::vector<core::model::QueueId> ReportData::QuietQueues() const {
+  std::vector<core::model::QueueId> quiet;
+  for (const analysis::QueueTime& t : queue_time.queues) {
+    if (IsQuietQueue(t.queue)) quiet.push_back(t.queue);
+  }
+  return quiet;
 }
 
 std::string ReportData::SyncName(const analysis::SyncGapTotal& sync) const {

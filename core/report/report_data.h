@@ -74,7 +74,15 @@ struct ReportData {
   std::string FenceName(core::model::FenceId id) const;
   // "queue name" for a signal source: the queue, "CPU" for a CPU signal, "none" when unlinked.
   std::string SignallerName(core::model::QueueId id, bool cpu) const;
-  // The queue's name, or "thread <name>" when queue is 0.
+  // Queues that did nothing in the capture: no packet submitted or started and no GPU wait
+  // held them (e.g. CUDA streams whose events were only waited on). The text reports name them
+  // in one line instead of a row of zeros in every per-queue table; the JSON keeps every queue.
+  bool IsQuietQueue(core::model::QueueId id) const;
+  std::vector<core::model::QueueId> QuietQueues() const;
+  // "N queues did nothing in the capture ...: A, B." or "" when every queue did something.
+  std::string QuietQueuesSentence() const;
+  // The queue's name, or "thread <name>" when queue is 0 (without repeating "thread" when the
+  // thread's own name begins with it).
   std::string TrackName(core::model::QueueId queue, core::model::ThreadId thread) const;
   // What a queue waited on in a host synchronisation: "cudaStreamSynchronize on main"
   // (the call, when known; the fence, when the CPU wait names one).

@@ -11,6 +11,7 @@
 #include "core/report/html_parts.h"
 #include "core/report/report_html_launch.h"
 #include "core/report/report_json.h"
+#include "core/report/import_problems_report.h"
 #include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
 
@@ -93,12 +94,24 @@ std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
   constexpr int kWidth = 960, kLabel = 170, kRowH = 26;
   TimeNs t0 = d.recon.start_ns, t1 = std::max(d.recon.end_ns, t0 + 1);
   double ns_per_px = static_cast<double>(t1 - t0) / (kWidth - kLabel - 10);
-  // CPU threads that waited on fences or ran background tasks get a row below the queues
+  // CPU threads that waited on fences, ran background tasks or are on the critical path get a
+  // row below the queues; queues that did nothing in the capture get none (the sentence under
+  // the queue table names them)
+  std::vector<std::vector<Interval>> thread_path(d.recon.threads.size());
+  for (const PathStep& s : d.critical_path.steps) {
+    if (s.thread && s.thread < thread_path.size()) thread_path[s.thread].push_back({s.start, s.end});
+  }
   std::vector<ThreadId> threads;
   for (const ThreadTrack& t : d.recon.threads) {
-    if (t.id != 0 && (!t.cpu_waits.empty() || !t.tasks.empty())) threads.push_back(t.id);
+    if (t.id != 0 && (!t.cpu_waits.empty() || !t.tasks.empty() || !thread_path[t.id].empty())) {
+      threads.push_back(t.id);
+    }
   }
-  const size_t rows = store.queues.size() + threads.size();
+  std::vector<const core::model::Queue*> queues;
+  for (const auto& q : store.queues) {
+    if (!d.IsQuietQueue(q.id)) queues.push_back(&q);
+  }
+  const size_t rows = queues.size() + threads.size();
   int height = 40 + static_cast<int>(rows) * kRowH + 30;
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
@@ -111,11 +124,11 @@ std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
   for (const PathStep& s : d.critical_path.steps) {
     if (s.queue && s.queue < path.size()) path[s.queue].push_back({s.start, s.end});
   }
-  for (size_t i = 0; i < store.queues.size(); ++i) {
-    QueueId q = store.queues[i].id;
+  for (size_t i = 0; i < queues.size(); ++i) {
+    QueueId q = queues[i]->id;
     int y = 30 + static_cast<int>(i) * kRowH;
     out += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"11\">{}</text>", y + 13,
-                       XmlEscape(store.queues[i].name));
+                       XmlEscape(queues[i]->name));
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", kLabel,
                        y, kWidth - kLabel - 10, kIdle);
     std::vector<Interval> waiting;
@@ -130,15 +143,11 @@ std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
       out += PreemptionMarks(d, q, t0, ns_per_px, kLabel, y);
     }
   }
-  std::vector<std::vector<Interval>> thread_path(d.recon.threads.size());
-  for (const PathStep& s : d.critical_path.steps) {
-    if (s.thread && s.thread < thread_path.size()) thread_path[s.thread].push_back({s.start, s.end});
-  }
   for (size_t i = 0; i < threads.size(); ++i) {
     const ThreadTrack& t = d.recon.threads[threads[i]];
-    int y = 30 + static_cast<int>(store.queues.size() + i) * kRowH;
+    int y = 30 + static_cast<int>(queues.size() + i) * kRowH;
     out += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"11\">{}</text>", y + 13,
-                       XmlEscape("thread " + d.ThreadName(t.id)));
+                       XmlEscape(d.TrackName(0, t.id)));
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", kLabel,
                        y, kWidth - kLabel - 10, kIdle);
     std::vector<Interval> blocked, tasks;
@@ -270,9 +279,7 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
   if (sections.log_buffers) line("log overruns", std::to_string(d.overruns.overruns));
   line("resource hazards", std::to_string(d.hazards.hazards));
   line("fence rewinds", std::to_string(d.rewinds.size()));
-  if (!d.store->queues.empty()) {
-    line("critical path", FormatDuration(static_cast<double>(d.critical_path.Length())));
-  }
+  line("critical path", FormatDuration(static_cast<double>(d.critical_path.Length())));
   return out + "</table>\n";
 }
 
@@ -285,6 +292,7 @@ std::string QueueSection(const ReportData& d) {
                                 kPacketsRunningAtEnd);
   std::vector<StackedRow> split, gaps;
   for (const QueueTime& t : d.queue_time.queues) {
+    if (d.IsQuietQueue(t.queue)) continue;
     const auto* q = d.store->FindQueue(t.queue);
     out += Row({d.QueueName(t.queue), q ? std::string(QueueTypeName(q->type)) : "",
                 std::to_string(t.counts.submitted), std::to_string(t.counts.started),
@@ -294,11 +302,14 @@ std::string QueueSection(const ReportData& d) {
     split.push_back({d.QueueName(t.queue), {double(t.busy_ns), double(t.waiting_ns), double(t.idle_ns)}});
   }
   out += "</table>\n";
+  if (std::string quiet = d.QuietQueuesSentence(); !quiet.empty()) {
+    out += "<p>" + XmlEscape(quiet) + "</p>\n";
+  }
   out += SvgStackedBars("Time split per queue", {"busy", "waiting on a fence", "idle"},
                         {kBusy, kWaiting, kIdle}, split, "ns");
   out += Section("pairs", "Queue pairs: time one queue was held by another's signals");
   if (d.queue_time.pairs.empty()) {
-    out += "<p>No queue was held by a GPU wait in the trace.</p>\n";
+    out += "<p>No queue was held by a wait in this trace.</p>\n";
   } else {
     out += "<table><tr><th>waiting queue</th><th>signalled by</th><th>held</th><th>waits</th>"
            "</tr>\n";
@@ -320,6 +331,7 @@ std::string QueueSection(const ReportData& d) {
          "<th>synchronised</th><th>of which engine busy with another queue</th>"
          "<th>fences waited on</th><th>host syncs</th></tr>\n";
   for (const QueueGaps& g : d.gaps.per_queue) {
+    if (d.IsQuietQueue(g.queue)) continue;
     std::string fences, syncs;
     for (const FenceGapTotal& f : g.per_fence) {
       if (!fences.empty()) fences += "; ";
@@ -616,41 +628,44 @@ std::string ReportHtml(const ReportData& d) {
       "</style></head><body>\n";
   out += fmt::format("<h1>fencescope report: {}</h1>\n", XmlEscape(d.store->path.filename().string()));
   // Sections for record families the trace has none of are left out (report_sections.h).
-  // A trace without GPU queues (a CPU-only systrace) has no per-queue sections to show.
-  const bool queues = !d.store->queues.empty();
-  std::vector<std::pair<const char*, const char*>> nav = {{"summary", "summary"},
-                                                          {"queues", "queues"}};
-  if (queues) nav = {{"summary", "summary"}, {"timeline", "timeline"}, {"queues", "queues"},
-                     {"packets", "packets"}};
+  const bool gpu = HasGpuWork(d);
+  std::vector<std::pair<const char*, const char*>> nav = {{"summary", "summary"}};
+  if (gpu) {
+    nav.insert(nav.end(), {{"timeline", "timeline"}, {"queues", "queues"}, {"packets", "packets"}});
+  }
   if (sections.interrupts) nav.emplace_back("interrupts", "interrupts");
-  nav.emplace_back("latency", "latency");
-  nav.emplace_back("longest-waits", "longest waits");
-  if (queues) nav.emplace_back("critical-path", "critical path");
+  if (gpu) {
+    nav.insert(nav.end(), {{"latency", "latency"},
+                           {"longest-waits", "longest waits"},
+                           {"critical-path", "critical path"}});
+  }
   if (sections.background) nav.emplace_back("pgo", "PGO");
   if (sections.preemption) nav.emplace_back("preemption", "preemption");
-  if (queues) nav.emplace_back("launch", "launches");
+  if (gpu) nav.emplace_back("launch", "launches");
   nav.emplace_back("findings", "findings");
+  nav.emplace_back("import", "import");
   out += "<nav>";
   for (auto [id, label] : nav) out += fmt::format("<a href=\"#{}\">{}</a>", id, label);
   out += "</nav>\n";
   out += SummarySection(d, stats, sections);
-  if (queues) {
+  if (HasGpuWork(d)) {
     out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d, sections);
     out += QueueSection(d);
     out += PacketStatsSection(d);
   } else {
-    out += Section("queues", "GPU queues") + "<p>" + XmlEscape(kNoQueues) + "</p>\n";
+    out += "<p>" + XmlEscape(NoGpuWorkSentence(d)) + "</p>\n";
   }
   if (sections.interrupts) out += InterruptSection(d);
-  out += LatencySection(d);
-  out += LongestWaitsSection(d);
-  if (queues) {
+  if (HasGpuWork(d)) {
+    out += LatencySection(d);
+    out += LongestWaitsSection(d);
     out += LaunchSection(d);
     out += PathSection(d);
   }
   if (sections.background) out += PgoSection(d);
   if (sections.preemption) out += PreemptionSection(d);
   out += FindingsSection(d);
+  out += ImportProblemsHtml(d);
   out += ProblemsSection(d);
   out += kSortScript;
   out += "</body></html>\n";

@@ -52,6 +52,7 @@ std::string IdleSplitSection(const ReportData& d) {
          "</th></tr>\n";
   std::vector<StackedRow> bars;
   for (const QueueIdleSplit& s : d.gaps.split) {
+    if (d.IsQuietQueue(s.queue)) continue;
     auto c = [&](IdleClass k) { return static_cast<size_t>(k); };
     out += Row({d.QueueName(s.queue), Gaps(s.gaps[c(IdleClass::kHostWait)], s.ns[c(IdleClass::kHostWait)]),
                 Gaps(s.gaps[c(IdleClass::kKernelWait)], s.ns[c(IdleClass::kKernelWait)]),

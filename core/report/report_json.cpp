@@ -6,6 +6,7 @@
 
 #include "core/model/event_types.h"
 #include "core/report/findings.h"
+#include "core/report/import_problems_report.h"
 #include "core/report/launch_json.h"
 #include "core/report/report_sections.h"
 
@@ -407,6 +408,7 @@ Json ReportJson(const ReportData& d) {
   j.Set("preemption_latency", PreemptionLatencyJson(d));
   j.Set("packet_stats", PacketStatsJson(d));
   j.Set("longest_waits", LongestWaitsJson(d));
+  j.Set("import_problems", ImportProblemsJson(d));
 
   Json recon = Json::Object();
   recon.Set("packets", static_cast<uint64_t>(d.recon.packets.size()));

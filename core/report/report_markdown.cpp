@@ -4,6 +4,7 @@
 
 #include "core/report/figure_labels.h"
 #include "core/report/findings.h"
+#include "core/report/import_problems_report.h"
 #include "core/report/report_json.h"
 #include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
@@ -133,6 +134,7 @@ std::string Gaps(uint64_t gaps, DurationNs ns) { return fmt::format("{} ({})", D
 std::string LaunchMarkdown(const ReportData& d) {
   std::vector<std::vector<std::string>> rows;
   for (const QueueIdleSplit& s : d.gaps.split) {
+    if (d.IsQuietQueue(s.queue)) continue;
     std::vector<std::string> row = {d.QueueName(s.queue)};
     for (size_t c = 0; c < kIdleClasses; ++c) row.push_back(Gaps(s.gaps[c], s.ns[c]));
     std::string why;
@@ -187,10 +189,6 @@ std::string LaunchMarkdown(const ReportData& d) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The wait latency tables: all waits, per fence, per queue pair.
 std::string LatencyMarkdown(const ReportData& d) {
   std::string out;
@@ -211,6 +209,71 @@ std::string LatencyMarkdown(const ReportData& d) {
                 std::string(kBeforeReached) + " p50", "p90", std::string(kAfterReached) + " p50",
                 "p90"},
                rows);
+  return out;
+}
+
+// The queue, packet, latency, longest-wait and critical-path sections.
+std::string GpuMarkdown(const ReportData& d) {
+  std::string out;
+  out += "## Queues\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const QueueTime& t : d.queue_time.queues) {
+    if (d.IsQuietQueue(t.queue)) continue;
+    rows.push_back({d.QueueName(t.queue), std::to_string(t.counts.submitted),
+                    std::to_string(t.counts.started), std::to_string(t.counts.completed),
+                    std::to_string(t.counts.running_at_end), D(t.busy_ns), D(t.waiting_ns),
+                    D(t.idle_ns)});
+  }
+  out += Table({"queue", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
+                kPacketsRunningAtEnd, "busy", "waiting", "idle"},
+               rows);
+  if (std::string quiet = d.QuietQueuesSentence(); !quiet.empty()) out += quiet + "\n\n";
+  rows.clear();
+  for (const QueuePairWait& p : d.queue_time.pairs) {
+    rows.push_back({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
+                    D(p.waiting_ns), std::to_string(p.waits)});
+  }
+  out += "### Queue pairs\n\n";
+  out += rows.empty() ? std::string("No queue was held by a wait in this trace.\n\n")
+                      : Table({"waiting queue", "signalled by", "held", "waits"}, rows);
+  rows.clear();
+  for (const QueueGaps& g : d.gaps.per_queue) {
+    if (d.IsQuietQueue(g.queue)) continue;
+    std::vector<std::string> row = {d.QueueName(g.queue)};
+    for (DurationNs ns : g.by_cause) row.push_back(D(ns));
+    std::string syncs;
+    for (const SyncGapTotal& sync : g.per_sync) {
+      syncs += (syncs.empty() ? "" : "; ") + d.SyncName(sync) + ": " + D(sync.ns);
+    }
+    row.push_back(syncs);
+    rows.push_back(std::move(row));
+  }
+  out += "### Idle-gap attribution\n\n" +
+         Table({"queue", "waiting on fence", "preempted", "nothing submitted",
+                "submitted, not running", "launch-bound", "synchronised", "host syncs"},
+               rows);
+  out += LaunchMarkdown(d);
+
+  out += "## Packets by name\n\n" + PacketStatsTable(d);
+
+  out += "## Wait latency\n\n";
+  if (d.latency.gpu.total.count == 0 && d.latency.cpu.total.count == 0) {
+    out += "No GPU or CPU wait was released in the trace: no latency to show.\n\n";
+  } else {
+    out += LatencyMarkdown(d);
+  }
+
+  out += LongestWaitsMarkdown(d);
+  out += "## Critical path\n\n";
+  out += fmt::format("{} long, {} steps.\n\n", D(static_cast<double>(d.critical_path.Length())),
+                     d.critical_path.steps.size());
+  rows.clear();
+  for (const PathShare& s : d.critical_path.shares) {
+    rows.push_back({d.TrackName(s.queue, s.thread),
+                    fmt::format("{:.1f}%", 100 * s.share), D(s.ns)});
+  }
+  out += Table({"track", "share", "time"}, rows);
+  out += PathStepsTable(d);
   return out;
 }
 
@@ -257,80 +320,22 @@ std::string ReportMarkdown(const ReportData& d) {
   }
   summary.push_back({"resource hazards", std::to_string(d.hazards.hazards)});
   summary.push_back({"fence rewinds", std::to_string(d.rewinds.size())});
-  // A trace without GPU queues (a CPU-only systrace) has no per-queue sections to show.
-  const bool queues = !d.store->queues.empty();
-  if (queues) {
-    summary.push_back({"critical path", D(static_cast<double>(d.critical_path.Length()))});
-  }
+  summary.push_back({"critical path", D(static_cast<double>(d.critical_path.Length()))});
   out += Table({"figure", "value"}, summary);
 
-  if (!queues) out += "## GPU queues\n\n" + std::string(kNoQueues) + "\n\n";
-  std::vector<std::vector<std::string>> rows;
-  if (queues) {
-    out += "## Queues\n\n";
-    for (const QueueTime& t : d.queue_time.queues) {
-      rows.push_back({d.QueueName(t.queue), std::to_string(t.counts.submitted),
-                      std::to_string(t.counts.started), std::to_string(t.counts.completed),
-                      std::to_string(t.counts.running_at_end), D(t.busy_ns), D(t.waiting_ns),
-                      D(t.idle_ns)});
-    }
-    out += Table({"queue", kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
-                  kPacketsRunningAtEnd, "busy", "waiting", "idle"},
-                 rows);
-    rows.clear();
-    for (const QueuePairWait& p : d.queue_time.pairs) {
-      rows.push_back({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
-                      D(p.waiting_ns), std::to_string(p.waits)});
-    }
-    out += "### Queue pairs\n\n" +
-           (rows.empty() ? std::string("No queue was held by a GPU wait in the trace.\n\n")
-                         : Table({"waiting queue", "signalled by", "held", "waits"}, rows));
-    rows.clear();
-    for (const QueueGaps& g : d.gaps.per_queue) {
-      std::vector<std::string> row = {d.QueueName(g.queue)};
-      for (DurationNs ns : g.by_cause) row.push_back(D(ns));
-      std::string syncs;
-      for (const SyncGapTotal& sync : g.per_sync) {
-        syncs += (syncs.empty() ? "" : "; ") + d.SyncName(sync) + ": " + D(sync.ns);
-      }
-      row.push_back(syncs);
-      rows.push_back(std::move(row));
-    }
-    out += "### Idle-gap attribution\n\n" +
-           Table({"queue", "waiting on fence", "preempted", "nothing submitted",
-                  "submitted, not running", "launch-bound", "synchronised", "host syncs"},
-                 rows);
-    out += LaunchMarkdown(d);
-
-    out += "## Packets by name\n\n" + PacketStatsTable(d);
-  }
-
-  out += "## Wait latency\n\n";
-  if (d.latency.gpu.total.count == 0 && d.latency.cpu.total.count == 0) {
-    out += "No GPU or CPU wait was released in the trace: no latency to show.\n\n";
+  if (HasGpuWork(d)) {
+    out += GpuMarkdown(d);
   } else {
-    out += LatencyMarkdown(d);
+    out += NoGpuWorkSentence(d) + "\n\n";
   }
 
-  out += LongestWaitsMarkdown(d);
-  if (queues) {
-    out += "## Critical path\n\n";
-    out += fmt::format("{} long, {} steps.\n\n", D(static_cast<double>(d.critical_path.Length())),
-                       d.critical_path.steps.size());
-    rows.clear();
-    for (const PathShare& s : d.critical_path.shares) {
-      rows.push_back({d.TrackName(s.queue, s.thread),
-                      fmt::format("{:.1f}%", 100 * s.share), D(s.ns)});
-    }
-    out += Table({"track", "share", "time"}, rows);
-    out += PathStepsTable(d);
-  }
   if (sections.background) out += PgoMarkdown(d);
   // seed 004: preemption latency per granularity in force at the request.
   if (sections.preemption) out += PreemptionMarkdown(d);
 
+  out += ImportProblemsMarkdown(d);
   out += "## Findings\n\n";
-  rows.clear();
+  std::vector<std::vector<std::string>> rows;
   std::vector<Finding> findings = CollectFindings(d);
   for (size_t i = 0; i < findings.size() && i < kMaxListedFindings; ++i) {
     rows.push_back({findings[i].kind, fmt::format("{} ns", findings[i].ts - d.recon.start_ns),

@@ -29,15 +29,46 @@ std::string AxisLabel(double v, const std::string& unit) {
   return fmt::format("{:.3g}{}", v, unit.empty() ? "" : " " + unit);
 }
 
-std::string Legend(const std::vector<std::pair<std::string, std::string>>& entries, int x, int y) {
+using LegendEntries = std::vector<std::pair<std::string, std::string>>;
+constexpr int kLegendLine = 16;
+
+int LegendEntryWidth(const std::string& label) { return 24 + static_cast<int>(label.size()) * 7; }
+
+// Entries laid out left to right from x, wrapping to a new line rather than past max_x (a long
+// legend ran off the chart). LegendLines: how many lines that takes.
+int LegendLines(const LegendEntries& entries, int x, int max_x) {
+  int lines = 1;
+  for (int at = x; const auto& entry : entries) {
+    const int w = LegendEntryWidth(entry.first);
+    if (at > x && at + w > max_x) {
+      ++lines;
+      at = x;
+    }
+    at += w;
+  }
+  return lines;
+}
+
+std::string Legend(const LegendEntries& entries, int x, int y, int max_x) {
   std::string out;
+  const int x0 = x;
   for (const auto& [label, colour] : entries) {
+    const int w = LegendEntryWidth(label);
+    if (x > x0 && x + w > max_x) {
+      x = x0;
+      y += kLegendLine;
+    }
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
                        "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>",
                        x, y - 9, colour, x + 14, y, XmlEscape(label));
-    x += 24 + static_cast<int>(label.size()) * 7;
+    x += w;
   }
   return out;
+}
+
+// The height of a chart whose legend, at the bottom, takes more than one line.
+int WithLegend(int height, const LegendEntries& legend, int x, int width) {
+  return height + (LegendLines(legend, x, width) - 1) * kLegendLine;
 }
 
 std::string Open(int width, int height, const std::string& title) {
@@ -107,7 +138,10 @@ std::string SvgBarChart(const std::string& title, const std::vector<std::string>
     for (double v : s.values) max = std::max(max, v);
   }
   max = NiceMax(max);
-  std::string out = Open(width, height, title) + YAxis(max, width, height, y_unit, false);
+  LegendEntries legend;
+  for (const auto& s : series) legend.emplace_back(s.label, s.colour);
+  std::string out = Open(width, WithLegend(height, legend, kLeft, width), title) +
+                    YAxis(max, width, height, y_unit, false);
   int plot_w = width - kLeft - kRight;
   int plot_h = height - kTop - kBottom;
   size_t n = std::max<size_t>(categories.size(), 1);
@@ -132,9 +166,7 @@ std::string SvgBarChart(const std::string& title, const std::vector<std::string>
           kLeft + slot * (c + 0.5), kTop + plot_h + 14, XmlEscape(categories[c]));
     }
   }
-  std::vector<std::pair<std::string, std::string>> legend;
-  for (const auto& s : series) legend.emplace_back(s.label, s.colour);
-  out += Legend(legend, kLeft, height - 8);
+  out += Legend(legend, kLeft, height - 8, width);
   out += "</svg>";
   return out;
 }
@@ -150,7 +182,10 @@ std::string SvgLineChart(const std::string& title, const std::vector<double>& x,
   left_max = NiceMax(left_max);
   right_max = NiceMax(right_max);
   bool has_right = std::any_of(series.begin(), series.end(), [](const LineSeries& s) { return s.right_axis; });
-  std::string out = Open(width, height, title) + YAxis(left_max, width, height, left_unit, false);
+  LegendEntries legend;
+  for (const auto& s : series) legend.emplace_back(s.label, s.colour);
+  std::string out = Open(width, WithLegend(height, legend, kLeft, width), title) +
+                    YAxis(left_max, width, height, left_unit, false);
   if (has_right) out += YAxis(right_max, width, height, right_unit, true);
   int plot_w = width - kLeft - kRight;
   int plot_h = height - kTop - kBottom;
@@ -188,9 +223,7 @@ std::string SvgLineChart(const std::string& title, const std::vector<double>& x,
     out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
                        px(v), kTop + plot_h + 14, XmlEscape(label));
   }
-  std::vector<std::pair<std::string, std::string>> legend;
-  for (const auto& s : series) legend.emplace_back(s.label, s.colour);
-  out += Legend(legend, kLeft, height - 8);
+  out += Legend(legend, kLeft, height - 8, width);
   out += "</svg>";
   return out;
 }
@@ -202,6 +235,10 @@ std::string SvgStackedBars(const std::string& title, const std::vector<std::stri
   constexpr int kRow = 22;
   constexpr int kLabel = 160;
   int height = kTop + static_cast<int>(rows.size()) * kRow + 30;
+  LegendEntries legend;
+  for (size_t s = 0; s < segment_labels.size() && s < colours.size(); ++s) {
+    legend.emplace_back(segment_labels[s], colours[s]);
+  }
   double max = 0;
   for (const auto& r : rows) {
     double sum = 0;
@@ -209,7 +246,7 @@ std::string SvgStackedBars(const std::string& title, const std::vector<std::stri
     max = std::max(max, sum);
   }
   if (max <= 0) max = 1;
-  std::string out = Open(width, height, title);
+  std::string out = Open(width, WithLegend(height, legend, kLabel, width), title);
   int plot_w = width - kLabel - 20;
   for (size_t i = 0; i < rows.size(); ++i) {
     int y = kTop + static_cast<int>(i) * kRow;
@@ -226,11 +263,7 @@ std::string SvgStackedBars(const std::string& title, const std::vector<std::stri
       x += w;
     }
   }
-  std::vector<std::pair<std::string, std::string>> legend;
-  for (size_t s = 0; s < segment_labels.size() && s < colours.size(); ++s) {
-    legend.emplace_back(segment_labels[s], colours[s]);
-  }
-  out += Legend(legend, kLabel, height - 8);
+  out += Legend(legend, kLabel, height - 8, width);
   out += "</svg>";
   return out;
 }

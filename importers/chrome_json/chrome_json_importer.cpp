@@ -28,6 +28,10 @@ bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t
 
 constexpr uint64_t kNoEvent = ~uint64_t{0};
 
+// Bytes kept resident behind the parse's progress (ParseChromeJson): pieces are about half a
+// megabyte, so a few of them.
+constexpr uint64_t kParsedMargin = 4u << 20;
+
 // The first byte of the object after the event ending at `end` when a comma and a '{' follow
 // (white space between allowed), else kNoEvent.
 uint64_t EventAfter(std::string_view content, uint64_t end) {
@@ -106,6 +110,9 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
     if (reached >= next_report) {
       report(0.5 * static_cast<double>(reached) / std::max<size_t>(content.size(), 1));
       next_report = reached + (8u << 20);
+      // What is parsed need not stay resident (a mapped file only); the margin covers the
+      // pieces the second core may still be parsing behind `reached`.
+      if (reached > kParsedMargin) input.bytes.DropMappedPagesBefore(reached - kParsedMargin);
     }
   };
   EventSpan first;
@@ -185,6 +192,7 @@ void ImportChromeJson(DecodedInput& input, core::store::TraceWriter& writer,
                                   bad->what);
         break;
       }
+      bytes.DropMappedPagesBefore(piece.end);
     }
     bytes = ByteBuffer();
   });

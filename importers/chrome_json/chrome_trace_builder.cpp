@@ -43,6 +43,10 @@ enum StringRole : uint16_t {
   kExportCpuWaitCat = 256, // cpu_wait
   kExportArrowCat = 512,   // fence (signal -> wait arrows, mirrored by the waits' signal_id)
   kStreamWaitName = 1024,  // cudaStreamWaitEvent, hipStreamWaitEvent
+  // Device-side categories fencescope does not map to queues: CUPTI range-profiler ranges
+  // (per-kernel counters of kernels replayed one at a time: no timeline) and MTIA device events.
+  // Kept as slices, and counted as an import problem so a report says why it has no GPU work.
+  kUnmappedDeviceCat = 2048,
 };
 
 uint16_t RoleOf(std::string_view s) {
@@ -64,6 +68,7 @@ uint16_t RoleOf(std::string_view s) {
   }
   if (s == "cudaStreamWaitEvent" || s == "hipStreamWaitEvent") role |= kStreamWaitName;
   if (s == "input" || s == "ipc.flow") role |= kEnclosingFlowCat;
+  if (s == "cuda_profiler_range" || s == "mtia_ccp_events") role |= kUnmappedDeviceCat;
   return role;
 }
 
@@ -398,6 +403,7 @@ class Builder {
       EmitExportedBox(e, device, role);
       open.record = kNone;
     } else {
+      if (role & kUnmappedDeviceCat) CountUnmappedDeviceEvent(e);
       const events::CpuSlice slice{.ts_ns = e.ts,
                                    .thread_id = ThreadOf(e.track),
                                    .duration_ns = e.dur,
@@ -737,6 +743,21 @@ class Builder {
     if (pending) {
       Count("json_flow_unbound", Severity::kInfo,
             "flow events with no slice to bind to at their time and thread (dropped)", 0, pending);
+    }
+  }
+
+  void CountUnmappedDeviceEvent(const ParsedEvent& e) {
+    if (m_trace.writer_strings[e.cat] == "cuda_profiler_range") {
+      Count("kineto_cupti_range_profiler", Severity::kInfo,
+            "cuda_profiler_range events: CUPTI range-profiler counters per kernel (the kernels "
+            "are replayed one at a time, so their times are no GPU timeline); kept as slices, "
+            "no packets",
+            e.offset);
+    } else {
+      Count("kineto_mtia_device_events", Severity::kInfo,
+            "mtia_ccp_events: MTIA device events, which are not mapped to queues (CUDA and ROCm "
+            "kernels, memcpys and memsets are); kept as slices, no packets",
+            e.offset);
     }
   }
 

@@ -36,6 +36,12 @@ class ByteBuffer {
   size_t capacity() const { return m_capacity; }
   std::string_view view() const { return {m_data.get(), m_size}; }
 
+  // A mapped file's pages before `end` leave this process's resident memory (they stay in the
+  // page cache, and reading them again maps them again from the file): an import that has
+  // parsed the first part of its input need not hold it. Nothing for a heap buffer, whose
+  // bytes exist nowhere else.
+  void DropMappedPagesBefore(size_t end) const;
+
   // Grows the capacity to at least `capacity` bytes (plus padding), keeping the content.
   // Not for a mapped buffer (which is read-only).
   void Reserve(size_t capacity) {

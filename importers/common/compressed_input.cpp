@@ -316,6 +316,15 @@ void ByteBufferRelease::operator()(char* p) const {
   }
 }
 
+void ByteBuffer::DropMappedPagesBefore(size_t end) const {
+  if (!m_data || m_data.get_deleter().mapped_length == 0) return;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t length = std::min(end, m_size) / page * page;
+  // MADV_DONTNEED on a private, never-written file mapping: the next read refaults the file's
+  // bytes, so this changes what is resident, never what is read.
+  if (length > 0) madvise(m_data.get(), length, MADV_DONTNEED);
+}
+
 ByteBuffer ByteBuffer::MapFile(const std::filesystem::path& path, size_t size) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   // Whole pages for the file and its padding, plus one: the anonymous mapping reserves them as

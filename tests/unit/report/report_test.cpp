@@ -444,3 +444,83 @@ TEST(ReportHtml, LongPacketNamesAreShortenedWithTheWholeNameAsTooltip) {
                                  std::string(160, 'k') + "\u2026</td>"));
   EXPECT_TRUE(Contains(ReportMarkdown(r.data), "| " + std::string(160, 'k') + "\u2026 | gfx |"));
 }
+
+// A queue with no packet and no wait (a CUDA stream whose events were only waited on) is named
+// once in the text reports, not given a row of zeros per table; the JSON keeps it. The trace:
+// "gfx" runs one packet [10, 20]; "idle stream" and "other idle" carry nothing; nothing waits.
+TEST(ReportText, QueuesThatDidNothingAreNamedOnceAndPairsSayNone) {
+  FullReport r([](const auto& path) {
+    hand_trace::HandTrace t(path);
+    auto gfx = t.Queue("gfx");
+    t.Queue("idle stream", core::model::QueueType::kCompute);
+    t.Queue("other idle", core::model::QueueType::kCompute);
+    t.Packet(gfx, t.Thread("main"), 1, 0, 10, 20);
+    return t.Finish(0, 30);
+  });
+  const std::string sentence =
+      "2 queues did nothing in the capture (no packet, no wait; left out of the per-queue "
+      "tables): idle stream, other idle.";
+  EXPECT_EQ(r.data.QuietQueuesSentence(), sentence);
+  const std::string md = ReportMarkdown(r.data);
+  EXPECT_TRUE(Contains(md, sentence)) << md;
+  EXPECT_FALSE(Contains(md, "| idle stream |")) << md;
+  EXPECT_TRUE(Contains(md, "| gfx | 1 | 1 | 1 | 0 |")) << md;
+  EXPECT_TRUE(Contains(md, "### Queue pairs\n\nNo queue was held by a wait in this trace.")) << md;
+  const std::string html = ReportHtml(r.data);
+  EXPECT_TRUE(Contains(html, "<p>" + sentence + "</p>"));
+  EXPECT_FALSE(Contains(html, ">idle stream</td>")) << html;
+  EXPECT_TRUE(Contains(html, "<p>No queue was held by a wait in this trace.</p>"));
+  EXPECT_EQ(FindPath(r.json, "queues")->size(), 3u);  // the JSON keeps every queue
+}
+
+// A thread already named "thread 12 (main)" (as the Kineto importer names them) is not called
+// "thread thread 12 (main)" on the critical path's tracks.
+TEST(ReportText, ThreadTrackNamesDoNotRepeatThread) {
+  FullReport r([](const auto& path) {
+    hand_trace::HandTrace t(path);
+    t.Thread("thread 12 (main)");
+    t.Thread("render");
+    t.Packet(t.Queue("gfx"), 1, 1, 0, 10, 20);
+    return t.Finish(0, 30);
+  });
+  EXPECT_EQ(r.data.TrackName(0, 1), "thread 12 (main)");
+  EXPECT_EQ(r.data.TrackName(0, 2), "thread render");
+}
+
+// A legend wider than its chart wraps onto more lines (the chart grows to hold them) instead of
+// running off the right edge: every entry's text starts inside the chart.
+TEST(SvgChart, LongLegendsWrapInsideTheChart) {
+  const std::vector<std::string> labels = {"waiting_on_fence", "preempted", "nothing_submitted",
+                                           "submitted_not_running", "launch_bound",
+                                           "synchronised"};
+  const std::vector<std::string> colours(labels.size(), "#888");
+  const std::string one_row = SvgStackedBars("t", {"a"}, {"#888"}, {{"q", {1.0}}}, "ns", 720);
+  const std::string svg = SvgStackedBars("t", labels, colours, {{"q", {1, 1, 1, 1, 1, 1}}}, "ns", 720);
+  auto height = [](const std::string& s) {
+    const size_t at = s.find("height=\"") + 8;
+    return std::stoi(s.substr(at, s.find('"', at) - at));
+  };
+  EXPECT_EQ(height(svg), height(one_row) + 16);  // 160 + the entries' widths needs two lines
+  for (const std::string& label : labels) {
+    const size_t text = svg.find(">" + label + "</text>");
+    ASSERT_NE(text, std::string::npos) << label;
+    const size_t x_at = svg.rfind("<text x=\"", text) + 9;
+    EXPECT_LT(std::stoi(svg.substr(x_at)), 720) << label;
+  }
+}
+
+// The per-queue overview gives a row to a thread that is on the critical path even when it
+// never waited (a launching thread), named once as "thread <name>".
+TEST(ReportHtml, OverviewShowsThreadsOnTheCriticalPath) {
+  FullReport r([](const auto& path) {
+    hand_trace::HandTrace t(path);
+    t.Packet(t.Queue("stream"), t.Thread("launcher"), 1, 100, 110, 190);
+    return t.Finish(0, 200);
+  });
+  const std::string html = ReportHtml(r.data);
+  const size_t begin = html.find("<title>Per-queue timeline overview</title>");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string overview = html.substr(begin, html.find("</svg>", begin) - begin);
+  EXPECT_EQ(Count(overview, ">thread launcher</text>"), 1u) << overview;
+  EXPECT_EQ(Count(overview, ">stream</text>"), 1u) << overview;
+}

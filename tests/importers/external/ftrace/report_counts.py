@@ -71,7 +71,8 @@ def figures_of_time(lines, jobs, start, out):
     is the union of those runs inside [start, end], end being the last line. The critical path
     goes back from the last completion through the runs that started at their predecessor's
     completion, to the submit (amdgpu_cs_ioctl) of the first one that started at its
-    hand-over.
+    hand-over, and from there, as the submitting thread has no CPU wait in the capture, back to
+    the start.
     """
     end = max(us for _, us, _, _ in lines)
     out["span_us"] = end - start
@@ -104,7 +105,12 @@ def figures_of_time(lines, jobs, start, out):
         while chain[i]["after_previous"] and i > 0:
             i -= 1
         first = chain[i]
-        out["critical_path_us"] = last["done"] - first.get("cs", first["run"])
+        path_start = first.get("cs", first["run"])
+        if "cs" in first and out["cpu_waits"] == 0:
+            # The submitting thread has no CPU wait in the capture to go back through: it ran
+            # from the trace's start (the path's last step back).
+            path_start = start
+        out["critical_path_us"] = last["done"] - path_start
 
 
 def main(path):

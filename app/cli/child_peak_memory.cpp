@@ -1,0 +1,41 @@
+#include "app/cli/child_peak_memory.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/model/error.h"
+
+extern char** environ;
+
+namespace app::cli {
+
+ChildRun RunChildForPeakMemory(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&files, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int error = posix_spawnp(&pid, args[0], &files, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&files);
+  if (error != 0) throw core::Error("cannot start " + argv[0]);
+  int status = 0;
+  rusage usage{};
+  while (wait4(pid, &status, 0, &usage) < 0) {
+  }
+  ChildRun run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.peak_resident_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
+  return run;
+}
+
+std::string SelfExecutable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
+
+}  // namespace app::cli

@@ -1,0 +1,24 @@
+// What the importer could not use (the trace's import_problems table) in the three report
+// formats, and what a report says in place of its GPU sections when the trace has no GPU work
+// at all (a CPU-only profile, a CUPTI range-profiler capture): one sentence, not a dozen empty
+// tables.
+#pragma once
+
+#include <string>
+
+#include "core/report/json.h"
+#include "core/report/report_data.h"
+
+namespace core::report {
+
+// [{name, severity, count, first_place, description}], by severity (data loss first), then name.
+Json ImportProblemsJson(const ReportData& d);
+std::string ImportProblemsHtml(const ReportData& d);
+std::string ImportProblemsMarkdown(const ReportData& d);
+
+// True when some queue did something or some wait was recorded: the GPU sections apply.
+bool HasGpuWork(const ReportData& d);
+// The sentence shown instead of the GPU sections; "" when HasGpuWork.
+std::string NoGpuWorkSentence(const ReportData& d);
+
+}  // namespace core::report
