@@ -17,6 +17,34 @@ namespace importers {
 
 namespace {
 
+// The importers that read the decoded bytes as they are.
+struct ByteImporter {
+  FileFormat format;
+  const char* source;  // the trace's `source` meta
+  void (*import)(std::string_view bytes, const std::string& label, core::store::TraceWriter& w,
+                 const ImportOptions& options);
+};
+
+// An importer whose statistics the caller does not need.
+template <auto Importer>
+void Run(std::string_view bytes, const std::string& label, core::store::TraceWriter& writer,
+         const ImportOptions& options) {
+  Importer(bytes, label, writer, options);
+}
+
+const ByteImporter* ByteImporterFor(FileFormat format) {
+  static const ByteImporter kImporters[] = {
+      {FileFormat::kEtl, "etl", &Run<&etl::ImportEtl>},
+      {FileFormat::kTraceDat, "ftrace-dat", &Run<&ftrace::ImportTraceDat>},
+      {FileFormat::kFtraceText, "ftrace-text", &Run<&ftrace::ImportFtraceText>},
+      {FileFormat::kSystraceHtml, "systrace-html", &Run<&ftrace::ImportSystraceHtml>},
+  };
+  for (const ByteImporter& importer : kImporters) {
+    if (importer.format == format) return &importer;
+  }
+  return nullptr;
+}
+
 ImportSummary Import(const std::filesystem::path& input, const std::filesystem::path& output,
                      const ImportOptions& options, const char*& stage) {
   stage = "reading and decompressing it";
@@ -28,43 +56,35 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   summary.label = decoded.label;
   summary.file_bytes = decoded.file_size;
   summary.content_bytes = decoded.bytes.size();
+  // Each importer fills one trace database, committed when it returns.
+  auto into_writer = [&](const char* source, const auto& import) {
+    core::store::TraceWriter writer(output, source);
+    import(writer);
+    summary.events_written = writer.events_written();
+    writer.Commit();
+  };
+  if (const ByteImporter* importer = ByteImporterFor(decoded.content)) {
+    into_writer(importer->source, [&](core::store::TraceWriter& w) {
+      importer->import(decoded.bytes.view(), decoded.label, w, options);
+    });
+    if (options.progress) options.progress(1.0);
+    return summary;
+  }
   switch (decoded.content) {
-    case FileFormat::kJson: {
-      core::store::TraceWriter writer(output, "chrome-json");
-      writer.SetMeta("source_file", decoded.label);
-      chrome_json::ImportChromeJson(decoded, writer, options);
-      summary.events_written = writer.events_written();
-      writer.Commit();
+    case FileFormat::kJson:
+      into_writer("chrome-json", [&](core::store::TraceWriter& w) {
+        w.SetMeta("source_file", decoded.label);
+        chrome_json::ImportChromeJson(decoded, w, options);
+      });
       break;
-    }
-    case FileFormat::kEtl: {
-      core::store::TraceWriter writer(output, "etl");
-      etl::ImportEtl(decoded.bytes.view(), decoded.label, writer, options);
-      summary.events_written = writer.events_written();
-      writer.Commit();
-      break;
-    }
-    case FileFormat::kTraceDat: {
-      core::store::TraceWriter writer(output, "ftrace-dat");
-      ftrace::ImportTraceDat(decoded.bytes.view(), decoded.label, writer, options);
-      summary.events_written = writer.events_written();
-      writer.Commit();
-      break;
-    }
-    case FileFormat::kFtraceText: {
-      core::store::TraceWriter writer(output, "ftrace-text");
-      ftrace::ImportFtraceText(decoded.bytes.view(), decoded.label, writer, options);
-      summary.events_written = writer.events_written();
-      writer.Commit();
-      break;
-    }
     case FileFormat::kFencescopeTrace:
       throw core::Error(fmt::format("{}: already a fencescope trace (open it directly)",
                                     decoded.label));
     default:
       throw core::Error(fmt::format(
           "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON, "
-          "an ETW .etl, a trace-cmd .dat or ftrace text, possibly inside gzip or zip)",
+          "an ETW .etl, a trace-cmd .dat, ftrace text or a systrace HTML page, possibly "
+          "inside gzip or zip)",
           DescribePlace(decoded.label, decoded.bytes.view(), 0), FileFormatName(decoded.content)));
   }
   if (options.progress) options.progress(1.0);

@@ -248,6 +248,8 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
   auto line = [&](const std::string& k, const std::string& v) { out += Row({k, v}); };
   line("trace", d.store->path.string());
   line("source", d.store->MetaOr("source", ""));
+  // An importer's note on what the capture lacks (ftrace: CPUs that started recording late).
+  if (auto note = d.store->MetaOr("capture_note", ""); !note.empty()) line("capture", note);
   line("duration", FormatDuration(static_cast<double>(d.recon.end_ns - d.recon.start_ns)));
   line("events", std::to_string(d.store->events.size()));
   line("queues / fences", fmt::format("{} / {}", d.store->queues.size(), d.store->fences.size()));
@@ -385,6 +387,9 @@ std::string InterruptSection(const ReportData& d) {
 std::string LatencySection(const ReportData& d) {
   const WaitLatency& l = d.latency;
   std::string out = Section("latency", "Wait latency");
+  if (l.gpu.total.count == 0 && l.cpu.total.count == 0) {
+    return out + "<p>No GPU or CPU wait was released in the trace: no latency to show.</p>\n";
+  }
   out += "<p>Each wait split in two: queued &rarr; releasing signal executed (waiting for the "
          "work), and signal executed &rarr; unblocked. " +
          XmlEscape(kToUnblockExplained) +

@@ -189,6 +189,29 @@ std::string LaunchMarkdown(const ReportData& d) {
   return out;
 }
 
+// The wait latency tables: all waits, per fence, per queue pair.
+std::string LatencyMarkdown(const ReportData& d) {
+  std::string out;
+  std::vector<std::vector<std::string>> rows;
+  out += std::string(kToUnblockExplained) + "\n\n";
+  auto add = [&](const std::string& kind, const std::string& group, const LatencyGroup& g) {
+    rows.push_back({kind, group, std::to_string(g.to_signal.count), D(g.to_signal.p50),
+                    D(g.to_signal.p90), D(g.to_signal.p99), D(g.to_unblock.p50),
+                    D(g.to_unblock.p90), D(g.to_unblock.p99), D(g.before_reached.p50),
+                    D(g.before_reached.p90), D(g.after_reached.p50), D(g.after_reached.p90)});
+  };
+  add("GPU", "all", d.latency.gpu);
+  add("CPU", "all", d.latency.cpu);
+  for (const auto& g : d.latency.per_fence) add(g.cpu ? "CPU" : "GPU", d.FenceName(g.fence), g);
+  for (const auto& g : d.latency.per_queue_pair) add(g.cpu ? "CPU" : "GPU", d.PairName(g), g);
+  out += Table({"kind", "group", "n", std::string(kToSignal) + " p50", "p90", "p99",
+                std::string(kToUnblock) + " p50", "p90", "p99",
+                std::string(kBeforeReached) + " p50", "p90", std::string(kAfterReached) + " p50",
+                "p90"},
+               rows);
+  return out;
+}
+
 // The queue, packet, latency, longest-wait and critical-path sections.
 std::string GpuMarkdown(const ReportData& d) {
   std::string out;
@@ -234,23 +257,11 @@ std::string GpuMarkdown(const ReportData& d) {
   out += "## Packets by name\n\n" + PacketStatsTable(d);
 
   out += "## Wait latency\n\n";
-  out += std::string(kToUnblockExplained) + "\n\n";
-  rows.clear();
-  auto add = [&](const std::string& kind, const std::string& group, const LatencyGroup& g) {
-    rows.push_back({kind, group, std::to_string(g.to_signal.count), D(g.to_signal.p50),
-                    D(g.to_signal.p90), D(g.to_signal.p99), D(g.to_unblock.p50),
-                    D(g.to_unblock.p90), D(g.to_unblock.p99), D(g.before_reached.p50),
-                    D(g.before_reached.p90), D(g.after_reached.p50), D(g.after_reached.p90)});
-  };
-  add("GPU", "all", d.latency.gpu);
-  add("CPU", "all", d.latency.cpu);
-  for (const auto& g : d.latency.per_fence) add(g.cpu ? "CPU" : "GPU", d.FenceName(g.fence), g);
-  for (const auto& g : d.latency.per_queue_pair) add(g.cpu ? "CPU" : "GPU", d.PairName(g), g);
-  out += Table({"kind", "group", "n", std::string(kToSignal) + " p50", "p90", "p99",
-                std::string(kToUnblock) + " p50", "p90", "p99",
-                std::string(kBeforeReached) + " p50", "p90", std::string(kAfterReached) + " p50",
-                "p90"},
-               rows);
+  if (d.latency.gpu.total.count == 0 && d.latency.cpu.total.count == 0) {
+    out += "No GPU or CPU wait was released in the trace: no latency to show.\n\n";
+  } else {
+    out += LatencyMarkdown(d);
+  }
 
   out += LongestWaitsMarkdown(d);
   out += "## Critical path\n\n";
@@ -285,6 +296,10 @@ std::string ReportMarkdown(const ReportData& d) {
        fmt::format("{} / {} / {} / {}", packets.submitted, packets.started, packets.completed,
                    packets.running_at_end)},
       {"GPU signals executed", std::to_string(fences.Find("signals_executed")->Int())}};
+  // An importer's note on what the capture lacks (ftrace: CPUs that started recording late).
+  if (auto note = d.store->MetaOr("capture_note", ""); !note.empty()) {
+    summary.insert(summary.begin() + 1, {"capture", note});
+  }
   if (sections.interrupts) {
     summary.push_back({"interrupts", std::to_string(d.interrupts.total)});
     summary.push_back({"spurious interrupts", fmt::format("{} ({:.1f}%)", d.interrupts.spurious,

@@ -6,6 +6,7 @@
 #include "core/model/error.h"
 #include "importers/etl/etl_reader.h"
 #include "importers/ftrace/ftrace_text_reader.h"
+#include "importers/ftrace/systrace_html.h"
 #include "importers/ftrace/trace_dat_reader.h"
 
 namespace importers {
@@ -19,6 +20,7 @@ std::string_view FileFormatName(FileFormat format) {
     case FileFormat::kEtl: return "ETW .etl";
     case FileFormat::kTraceDat: return "trace-cmd .dat";
     case FileFormat::kFtraceText: return "ftrace text";
+    case FileFormat::kSystraceHtml: return "systrace HTML";
     case FileFormat::kUnknown: break;
   }
   return "unknown";
@@ -50,6 +52,7 @@ FileFormat SniffBytes(std::string_view prefix) {
   if (etl::LooksLikeEtl(prefix)) return FileFormat::kEtl;
   if (ftrace::LooksLikeTraceDat(prefix)) return FileFormat::kTraceDat;
   if (ftrace::LooksLikeFtraceText(prefix)) return FileFormat::kFtraceText;
+  if (ftrace::LooksLikeHtml(prefix)) return FileFormat::kSystraceHtml;
   return FileFormat::kUnknown;
 }
 

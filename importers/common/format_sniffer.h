@@ -15,6 +15,7 @@ enum class FileFormat {
   kEtl,              // ETW log: WMI buffer header followed by the logfile header
   kTraceDat,         // trace-cmd .dat: 17 08 44 "tracing"
   kFtraceText,       // ftrace text: `# tracer:` / `cpus=N` header or TASK-PID [CPU] lines
+  kSystraceHtml,     // an HTML page (systrace: ftrace text inside; checked when imported)
 };
 
 std::string_view FileFormatName(FileFormat format);

@@ -1,5 +1,7 @@
 #include "importers/ftrace/ftrace_gpu_mapper.h"
 
+#include "importers/ftrace/drm_sched_fields.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -46,8 +48,6 @@ std::string SleepState(std::string_view state) {
   if (StartsWith(state, "D")) return "blocked (D)";
   return fmt::format("waiting ({})", state);
 }
-
-constexpr uint64_t kPointerKey = ~uint64_t{0};
 
 }  // namespace
 
@@ -122,18 +122,8 @@ uint32_t FtraceGpuMapper::Thread(int32_t pid, int32_t tgid, std::string_view com
     auto known = m_comms.find(pid);
     name = known != m_comms.end() ? known->second : fmt::format("pid {}", pid);
   }
-  auto process = m_processes.find(tgid);
-  if (process == m_processes.end()) {
-    core::model::Process info;
-    info.pid = tgid;
-    auto leader = m_comms.find(tgid);
-    info.name = tgid == pid               ? name
-                : leader != m_comms.end() ? leader->second
-                                          : fmt::format("pid {}", tgid);
-    process = m_processes.emplace(tgid, m_writer.AddProcess(info)).first;
-  }
   core::model::Thread info;
-  info.process = process->second;
+  info.process = Process(tgid, tgid == pid ? std::string_view(name) : std::string_view());
   info.tid = pid;
   info.kind = pid == 0 ? ThreadKind::kOs : ThreadKind::kApplication;
   info.name = std::move(name);
@@ -141,6 +131,18 @@ uint32_t FtraceGpuMapper::Thread(int32_t pid, int32_t tgid, std::string_view com
   const uint32_t id = m_writer.AddThread(info);
   m_threads.emplace(pid, id);
   return id;
+}
+
+uint32_t FtraceGpuMapper::Process(int32_t tgid, std::string_view leader_name) {
+  auto process = m_processes.find(tgid);
+  if (process != m_processes.end()) return process->second;
+  core::model::Process info;
+  info.pid = tgid;
+  auto leader = m_comms.find(tgid);
+  info.name = !leader_name.empty()      ? std::string(leader_name)
+              : leader != m_comms.end() ? leader->second
+                                        : fmt::format("pid {}", tgid);
+  return m_processes.emplace(tgid, m_writer.AddProcess(info)).first->second;
 }
 
 FtraceGpuMapper::FenceState& FtraceGpuMapper::Fence(uint64_t context, std::string_view driver,
@@ -232,21 +234,42 @@ FtraceGpuMapper::Job* FtraceGpuMapper::SubmitJob(int64_t ts, uint64_t key_hi, ui
   return &job;
 }
 
+// A job handed to its ring (amdgpu_sched_run_job, drm_run_job, i915_request_in, ...) has its
+// dependencies met: its waits are released. A ring executes the jobs handed to it one after the
+// other, in that order (its fences signal in that order), so the job starts running when the
+// job handed before it has completed, or at once on an idle ring.
 void FtraceGpuMapper::StartJob(int64_t ts, Job& job) {
-  if (job.started) return;
-  job.started = true;
-  Emit(events::PacketStarted{.ts_ns = ts, .queue_id = job.queue, .packet_id = job.packet});
+  if (job.handed) return;
+  job.handed = true;
+  job.handed_ts = ts;
   ++m_counts.jobs_started;
   if (job.cpu_submit) ++m_counts.cpu_submits_run;
   for (size_t index : job.waits) ReleaseGpuWait(ts, m_gpu_waits[index], 0);
+  auto& ring = m_on_ring[job.queue];
+  if (ring.empty()) RunJob(ts, job);
+  ring.push_back(&job);
+}
+
+void FtraceGpuMapper::RunJob(int64_t ts, Job& job) {
+  if (job.started) return;
+  job.started = true;
+  Emit(events::PacketStarted{.ts_ns = ts, .queue_id = job.queue, .packet_id = job.packet});
 }
 
 void FtraceGpuMapper::CompleteJob(int64_t ts, Job& job) {
   if (job.completed) return;
   StartJob(ts, job);
+  // Jobs handed before it with no completion yet have completed too (the ring is in order),
+  // but the capture lacks when: the job ran from its hand-over, as far as the trace can say.
+  auto& ring = m_on_ring[job.queue];
+  const auto it = std::find(ring.begin(), ring.end(), &job);
+  RunJob(job.handed_ts, job);
+  m_counts.completions_not_in_capture += static_cast<uint64_t>(it - ring.begin());
+  ring.erase(ring.begin(), it + 1);
   job.completed = true;
   Emit(events::PacketCompleted{.ts_ns = ts, .queue_id = job.queue, .packet_id = job.packet});
   ++m_counts.jobs_completed;
+  if (!ring.empty()) RunJob(ts, *ring.front());
 }
 
 void FtraceGpuMapper::ReleaseGpuWait(int64_t ts, GpuWait& wait, int64_t signal) {
@@ -339,90 +362,6 @@ void FtraceGpuMapper::OnAmdgpuJob(const FtraceEvent& e, bool run) {
   }
 }
 
-// drm_sched_job / drm_run_job / drm_sched_process_job (fence=%p) and the newer
-// drm_sched_job_queue / _run / _done (fence=context:seqno). stage: 0 queued, 1 run, 2 done.
-void FtraceGpuMapper::OnDrmSchedJob(const FtraceEvent& e, int stage) {
-  const std::string_view fence_text = e.Text("fence").value_or("");
-  uint64_t hi = 0, lo = kPointerKey;
-  const size_t colon = fence_text.find(':');
-  if (colon != std::string_view::npos) {
-    auto c = ParseFtraceNumber(fence_text.substr(0, colon));
-    auto s = ParseFtraceNumber(fence_text.substr(colon + 1));
-    if (!c || !s) {
-      ++m_counts.unmapped_events;
-      return;
-    }
-    hi = *c;
-    lo = *s;
-  } else if (auto ptr = ParseFtraceNumber(fence_text)) {
-    hi = *ptr;
-  } else {
-    ++m_counts.unmapped_events;
-    return;
-  }
-  const std::string_view driver = e.Text("dev").value_or("drm");
-  const std::string_view ring = e.Text("ring").value_or("");
-  auto it = m_jobs.find({hi, lo});
-  Job* job = it != m_jobs.end() ? &it->second : nullptr;
-  if (stage == 2 && !job) return;  // completed already (its fence's signal) or never seen
-  if (stage == 0 || !job) {
-    if (ring.empty()) {
-      ++m_counts.unmapped_events;
-      return;
-    }
-    Queue& q = QueueFor(driver, ring);
-    const uint32_t thread = stage == 0 ? Thread(e.pid, e.tgid, e.comm) : 0;
-    job = SubmitJob(e.ts_ns, hi, lo, q, thread, "job");
-    if (stage != 0) ++m_counts.jobs_without_submit;
-    if (auto id = e.Number("id")) m_job_by_id[{std::string(ring), *id}] = {hi, lo};
-  }
-  if (stage == 1) StartJob(e.ts_ns, *job);
-  if (stage == 2) {
-    CompleteJob(e.ts_ns, *job);
-    m_jobs.erase({hi, lo});
-  }
-}
-
-void FtraceGpuMapper::OnWaitDep(const FtraceEvent& e) {
-  const std::string_view ring = e.Text("ring").value_or("");
-  const auto context = e.Number("context");
-  const auto seq = e.Number("seq");
-  if (ring.empty() || !context || !seq) {
-    ++m_counts.unmapped_events;
-    return;
-  }
-  Queue& q = QueueFor(e.Text("dev").value_or("drm"), ring);
-  FenceState& fence = Fence(*context, "", "");
-  // The dependency is a job's finished fence: it is signalled on that job's ring.
-  if (auto dep = e.Number("fence"); dep && fence.queue == 0) {
-    auto job = m_jobs.find({*dep, kPointerKey});
-    if (job != m_jobs.end()) fence.queue = job->second.queue;
-  }
-  GpuWait wait;
-  wait.op = m_next_op++;
-  wait.queue = q.id;
-  wait.context = *context;
-  wait.seqno = *seq;
-  Emit(events::FenceWaitQueued{.ts_ns = e.ts_ns,
-                               .queue_id = q.id,
-                               .thread_id = Thread(e.pid, e.tgid, e.comm),
-                               .fence_id = fence.id,
-                               .fence_value = *seq,
-                               .wait_id = wait.op});
-  ++m_counts.gpu_waits;
-  const size_t index = m_gpu_waits.size();
-  m_gpu_waits.push_back(wait);
-  if (auto id = e.Number("id")) {
-    auto job = m_job_by_id.find({std::string(ring), *id});
-    if (job != m_job_by_id.end()) m_jobs[job->second].waits.push_back(index);
-  }
-  if (fence.last_signal && fence.current >= *seq) {
-    ReleaseGpuWait(e.ts_ns, m_gpu_waits[index], fence.last_signal);
-  } else {
-    m_waits_on[{*context, *seq}].push_back(index);
-  }
-}
-
 void FtraceGpuMapper::OnDmaFence(const FtraceEvent& e) {
   const auto context = e.Number("context");
   const auto seqno = e.Number("seqno");
@@ -434,6 +373,8 @@ void FtraceGpuMapper::OnDmaFence(const FtraceEvent& e) {
   const std::string_view timeline = e.Text("timeline").value_or("");
   const std::string_view what = e.name.substr(e.name.find('_', 4) + 1);  // after "dma_fence_"
   if (what == "signaled") {
+    // drm_sched_job_done has executed this finished fence's signal just before.
+    if (m_signalled_by_job.erase({*context, *seqno})) return;
     SignalFence(e.ts_ns, *context, *seqno, driver, timeline);
     auto job = m_jobs.find({*context, *seqno});
     if (job != m_jobs.end()) {
@@ -567,6 +508,7 @@ void FtraceGpuMapper::OnDriverJob(const FtraceEvent& e, std::string_view driver,
 
 void FtraceGpuMapper::Map(const FtraceEvent& e) {
   m_last_ts = std::max(m_last_ts, e.ts_ns);
+  m_coverage.Add(e.cpu, e.ts_ns);
   auto counted = m_counts.events_by_name.find(e.name);
   if (counted == m_counts.events_by_name.end()) {
     counted = m_counts.events_by_name.emplace(std::string(e.name), 0).first;
@@ -590,8 +532,9 @@ void FtraceGpuMapper::Map(const FtraceEvent& e) {
     OnDrmSchedJob(e, 1);
   } else if (n == "drm_sched_process_job" || n == "drm_sched_job_done") {
     OnDrmSchedJob(e, 2);
-  } else if (n == "drm_sched_job_wait_dep") {
-    OnWaitDep(e);
+  } else if (n == "drm_sched_job_wait_dep" || n == "drm_sched_job_add_dep" ||
+             n == "drm_sched_job_unschedulable") {
+    OnDependency(e);
   } else if (StartsWith(n, "dma_fence_") || StartsWith(n, "fence_")) {
     if (StartsWith(n, "fence_")) {
       FtraceEvent renamed = e;
@@ -616,11 +559,7 @@ void FtraceGpuMapper::Map(const FtraceEvent& e) {
                         .marker_type = 1});
     ++m_counts.vblanks;
   } else if (n == "print" || n == "tracing_mark_write" || n == "0") {
-    Emit(events::Marker{.ts_ns = e.ts_ns,
-                        .thread_id = Thread(e.pid, e.tgid, e.comm),
-                        .name_sid = Name(e.details),
-                        .marker_type = 0});
-    ++m_counts.text_markers;
+    OnPrint(e);
   } else if (n == "amdgpu_vm_flush" || n == "amdgpu_bo_move" || n == "amdgpu_ttm_bo_move") {
     Emit(events::Instant{.ts_ns = e.ts_ns,
                          .thread_id = Thread(e.pid, e.tgid, e.comm),
@@ -658,11 +597,45 @@ void FtraceGpuMapper::Finish() {
                                     .current_value = fence.current});
     }
   }
+  CloseAtrace();
+  PlaceVblanks();
+  CropToCompleteWindow();
+  WriteCounters();
   std::stable_sort(m_records.begin(), m_records.end(),
                    [](const EventRecord& a, const EventRecord& b) { return a.ts < b.ts; });
   for (const EventRecord& r : m_records) m_writer.Append(r);
   m_records.clear();
   m_records.shrink_to_fit();
+}
+
+}  // namespace importers::ftrace
+
+namespace importers::ftrace {
+
+// drm_vblank_event names a CRTC but not its device: with one GPU driver in the capture, the
+// CRTC is that adapter's; with several, the marker stays trace-wide and is counted.
+void FtraceGpuMapper::PlaceVblanks() {
+  for (EventRecord& r : m_records) {
+    if (r.kind != EventKind::Marker) continue;
+    auto marker = events::Marker::Of(r);
+    if (marker.marker_type != 1) continue;
+    if (m_adapters.size() == 1) {
+      marker.adapter_id = m_adapters.begin()->second;
+      r = marker.Record();
+    } else {
+      ++m_counts.vblanks_without_adapter;
+    }
+  }
+}
+
+void FtraceGpuMapper::CropToCompleteWindow() {
+  const int64_t from = m_coverage.CompleteFrom();
+  if (from <= m_coverage.FirstTs()) return;
+  const CropCounts crop = CropToWindow(m_records, from);
+  m_counts.window_from = from;
+  m_counts.window_dropped = crop.dropped;
+  m_counts.window_moved = crop.moved;
+  m_counts.cpu_coverage = m_coverage.Describe();
 }
 
 }  // namespace importers::ftrace

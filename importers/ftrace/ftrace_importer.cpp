@@ -8,6 +8,7 @@
 #include "core/model/error.h"
 #include "importers/ftrace/ftrace_gpu_mapper.h"
 #include "importers/ftrace/ftrace_text_reader.h"
+#include "importers/ftrace/systrace_html.h"
 #include "importers/ftrace/trace_dat_reader.h"
 #include "importers/common/import_counters.h"
 
@@ -37,17 +38,62 @@ void WriteCounts(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
       {"ftrace_job_without_submit", c.jobs_without_submit,
        "jobs first seen running (kernel submissions, or submitted before the capture): "
        "submitted when they ran, with no CPU thread"},
+      {"ftrace_completion_not_in_capture", c.completions_not_in_capture,
+       "jobs with no completion in the capture although a job handed to their ring after them "
+       "completed (a ring runs its jobs in order): left running (unless the window crop leaves "
+       "them out)"},
       {"ftrace_signal_without_emit", c.signals_without_emit,
        "fence signals with no dma_fence_emit / _init or job submission before them: queued at "
        "their execution"},
       {"ftrace_gpu_wait_released_by_signal", c.gpu_waits_released_by_signal,
-       "drm_sched_job_wait_dep waits released by their dependency fence's signal"},
+       "drm_sched_job_wait_dep / _add_dep waits released by their dependency fence's signal"},
+      {"ftrace_dependency_without_job", c.dependencies_without_job,
+       "drm_sched_job_add_dep / _unschedulable of a job whose drm_sched_job_queue is not in the "
+       "capture (skipped: the ring that waits is not known)"},
       {"ftrace_cpu_wait_end_without_start", c.cpu_wait_end_without_start,
        "dma_fence_wait_end with no wait_start of the same task and fence"},
+      {"ftrace_atrace_slices", c.atrace_slices,
+       "atrace B|pid|name ... E|pid markers (trace_marker): slices of the writing thread"},
+      {"ftrace_atrace_async_slices", c.atrace_async_slices,
+       "atrace S|pid|name|cookie ... F|pid|name|cookie markers: async slices of the process"},
+      {"ftrace_atrace_counter_samples", c.atrace_counter_samples,
+       "atrace C|pid|name|value markers: samples of the process's counter `name`"},
+      {"ftrace_atrace_end_without_begin", c.atrace_end_without_begin,
+       "atrace E (F) markers with no open B (S) of the same thread (process, name and cookie)"},
+      {"ftrace_atrace_open_at_end", c.atrace_open_at_end,
+       "atrace B / S markers never ended: slices closed at the trace's end"},
       {"ftrace_malformed_gpu_event", c.unmapped_events,
        "GPU events missing the fields the mapping needs (skipped)"},
   };
   CountNonZero(w, rows);
+  if (c.vblanks_without_adapter) {
+    w.CountProblem("ftrace_vblank_without_adapter", Severity::kInfo,
+                   "drm_vblank_event markers left trace-wide: the event names no device and the "
+                   "capture has no GPU driver or several",
+                   c.vblanks_without_adapter);
+  }
+}
+
+// The capture's CPU buffers started at different times (ftrace_capture_window.h).
+void WriteWindow(const FtraceMapperCounts& c, core::store::TraceWriter& w) {
+  if (!c.window_from) return;
+  const std::string from = FtraceSeconds(c.window_from);
+  const std::string note = fmt::format(
+      "complete from {}: the CPUs' ring buffers start at different times ({}), so events "
+      "before the last one started are missing on the others; the trace starts there",
+      from, c.cpu_coverage);
+  w.SetMeta("capture_note", note);
+  w.CountProblem("ftrace_before_all_cpus_recording", Severity::kDataLoss,
+                 "records before every CPU was recording (a busier CPU's ring buffer wrapped "
+                 "and lost its oldest events): left out, so that no job looks queued or "
+                 "running to the end for want of its records on another CPU",
+                 c.window_dropped, note);
+  if (c.window_moved) {
+    w.CountProblem("ftrace_placed_at_window_start", Severity::kInfo,
+                   "records of jobs, signals and waits that go on past the start of the complete "
+                   "window, placed at it (thread slices cut there)",
+                   c.window_moved, from);
+  }
 }
 
 // Appends the mapped records and the counters; times reading (since `t0`) and writing.
@@ -57,6 +103,7 @@ void FinishImport(FtraceGpuMapper& mapper, core::store::TraceWriter& writer,
   auto t1 = Clock::now();
   mapper.Finish();
   WriteCounts(mapper.counts(), writer);
+  WriteWindow(mapper.counts(), writer);
   stats.read_seconds = std::chrono::duration<double>(t1 - t0).count();
   stats.write_seconds = Seconds(t1);
   stats.records_written = writer.events_written();
@@ -155,9 +202,7 @@ FtraceImportStats ImportFtraceText(std::string_view text, const std::string& lab
     const size_t start = line_start[ref.number];
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    const std::string_view line = CleanFtraceLine(text.substr(start, end - start));
     if (!ParseFtraceLine(line, e)) continue;
     e.place = ref.number;
     mapper.Map(e);
@@ -173,6 +218,39 @@ FtraceImportStats ImportFtraceText(std::string_view text, const std::string& lab
                         "text lines that are not ftrace event lines (skipped)", bad, first_bad);
   }
   FinishImport(mapper, writer, options, t0, stats);
+  return stats;
+}
+
+FtraceImportStats ImportSystraceHtml(std::string_view html, const std::string& label,
+                                     core::store::TraceWriter& writer,
+                                     const ImportOptions& options) {
+  const SystraceData data = ExtractSystraceData(html);
+  if (!data.text_line) {
+    throw core::Error(fmt::format(
+        "{}: an HTML page without systrace ftrace text (no <script class=\"trace-data\"> block "
+        "of ftrace text and no linuxPerfData string){}",
+        label, data.json_blocks ? fmt::format("; {} trace-data block(s) hold JSON: extract "
+                                              "and import them as Chrome JSON",
+                                              data.json_blocks)
+                                : std::string()));
+  }
+  // Line numbers in messages count from the line of the page where the text starts.
+  const std::string text_label = fmt::format("{} (ftrace text from line {})", label, data.text_line);
+  FtraceImportStats stats = ImportFtraceText(data.ftrace_text, text_label, writer, options);
+  stats.input_bytes = html.size();
+  writer.SetMeta("source", "systrace-html");
+  writer.SetMeta("source_file", label);
+  if (data.json_blocks) {
+    writer.CountProblem("systrace_json_block", Severity::kInfo,
+                        "trace-data blocks holding Chrome JSON (not read with the ftrace text)",
+                        data.json_blocks);
+  }
+  if (data.other_blocks) {
+    writer.CountProblem("systrace_other_block", Severity::kError,
+                        "further trace-data blocks of ftrace text, or of neither ftrace text nor "
+                        "JSON (not read)",
+                        data.other_blocks);
+  }
   return stats;
 }
 

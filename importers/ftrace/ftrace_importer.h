@@ -1,6 +1,6 @@
 // Imports Linux ftrace captures into a fencescope trace: trace-cmd `.dat` files (read through
 // libtracecmd, trace_dat_reader.h) and ftrace text (trace-cmd report, systrace, trace_pipe;
-// ftrace_text_reader.h). Both readers feed one mapper (ftrace_gpu_mapper.h), so a `.dat` and
+// ftrace_text_reader.h; also inside systrace HTML pages, systrace_html.h). Both readers feed one mapper (ftrace_gpu_mapper.h), so a `.dat` and
 // its `trace-cmd report` text give the same trace (up to the text's microsecond timestamps).
 //
 // Import problems (info rows of import_problems unless said otherwise):
@@ -38,5 +38,12 @@ FtraceImportStats ImportTraceDat(std::string_view bytes, const std::string& labe
 // all is an error naming the file and its first line. Does not Commit.
 FtraceImportStats ImportFtraceText(std::string_view text, const std::string& label,
                                    core::store::TraceWriter& writer, const ImportOptions& options);
+
+// `html` is a systrace HTML page (systrace_html.h): its ftrace text is imported as by
+// ImportFtraceText, messages naming the page and the line where the text starts. A page with
+// no ftrace text is an error naming the file. Does not Commit.
+FtraceImportStats ImportSystraceHtml(std::string_view html, const std::string& label,
+                                     core::store::TraceWriter& writer,
+                                     const ImportOptions& options);
 
 }  // namespace importers::ftrace

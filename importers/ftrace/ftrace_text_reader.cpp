@@ -249,6 +249,14 @@ bool ParseFtraceLine(std::string_view line, FtraceEvent& e, bool with_fields) {
   return true;
 }
 
+std::string_view CleanFtraceLine(std::string_view line) {
+  line = Trim(line);
+  if (line.size() >= 3 && line.substr(line.size() - 3) == "\\n\\") {
+    line = Trim(line.substr(0, line.size() - 3));
+  }
+  return line;
+}
+
 bool LooksLikeFtraceText(std::string_view prefix) {
   FtraceEvent e;
   int lines = 0;
@@ -256,7 +264,7 @@ bool LooksLikeFtraceText(std::string_view prefix) {
   while (pos < prefix.size() && lines < 32) {
     size_t end = prefix.find('\n', pos);
     if (end == std::string_view::npos) end = prefix.size();
-    std::string_view line = Trim(prefix.substr(pos, end - pos));
+    std::string_view line = CleanFtraceLine(prefix.substr(pos, end - pos));
     pos = end + 1;
     if (line.empty()) continue;
     ++lines;
@@ -288,7 +296,7 @@ TextScanCounts ScanFtraceText(std::string_view text,
     pos = end + 1;
     ++number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    std::string_view trimmed = Trim(line);
+    std::string_view trimmed = CleanFtraceLine(line);
     if (trimmed.empty()) continue;
     if (trimmed.front() == '#') {
       for (std::string_view key : {std::string_view("# clock_type="), std::string_view("# trace_clock=")}) {

@@ -26,6 +26,10 @@ namespace importers::ftrace {
 // `with_fields` is false). Returns false when the line is not an event line.
 bool ParseFtraceLine(std::string_view line, FtraceEvent& event, bool with_fields = true);
 
+// A physical line without surrounding white space and without the JavaScript `\n\` escape that
+// ends every line of ftrace text cut out of a systrace HTML page's string.
+std::string_view CleanFtraceLine(std::string_view line);
+
 // True when the first bytes of a file look like ftrace text: a `# tracer:` or `cpus=N` header,
 // or event lines.
 bool LooksLikeFtraceText(std::string_view prefix);

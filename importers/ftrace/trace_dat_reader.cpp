@@ -109,6 +109,63 @@ void ParseTgids(std::string_view text, std::unordered_map<int32_t, int32_t>& out
   }
 }
 
+// The error for a file that ends inside (or before) CPU `cpu`'s ring-buffer data: where, in
+// bytes into that CPU's data and in its pages (the unit the kernel fills and the reader reads).
+std::string CutCpuData(const std::string& label, uint64_t cpu, uint64_t offset, uint64_t size,
+                       uint64_t page_size, uint64_t file_size) {
+  const uint64_t pages = page_size ? (size + page_size - 1) / page_size : 0;
+  if (file_size <= offset) {
+    return fmt::format(
+        "{}: truncated trace-cmd .dat: the file ends at byte {}, before CPU {}'s ring-buffer "
+        "data (byte offset {} to {}, {} pages of {} bytes) begins",
+        label, file_size, cpu, offset, offset + size, pages, page_size);
+  }
+  const uint64_t into = file_size - offset;
+  return fmt::format(
+      "{}: truncated trace-cmd .dat: the file ends at byte {}, {} bytes into CPU {}'s "
+      "ring-buffer data (byte offset {} to {}): inside its page {} of {} ({}-byte pages)",
+      label, file_size, into, cpu, offset, offset + size,
+      page_size ? into / page_size + 1 : 0, pages, page_size);
+}
+
+struct CpuData {
+  uint64_t cpu = 0;
+  std::string_view bytes;  // that CPU's ring-buffer pages
+  uint64_t offset = 0;     // where they start in the file
+};
+struct PageLayout {
+  uint64_t page_size = 0;
+  uint64_t long_size = 0;
+  bool big_endian = false;
+};
+
+// Each ring-buffer page starts with a header: u64 timestamp, then the `commit` word (a long)
+// whose low 27 bits are the bytes of events written in the page (the kernel's ring buffer keeps
+// flags in the high bits). A page claiming more than it can hold is damaged; libtracecmd would
+// read past it, so it is refused here, naming the CPU, the page and the byte offset.
+void CheckPages(const CpuData& data, const PageLayout& layout, const std::string& label) {
+  const uint64_t header = 8 + layout.long_size;
+  if (layout.page_size <= header || (layout.long_size != 4 && layout.long_size != 8)) return;
+  const uint64_t pages = data.bytes.size() / layout.page_size;
+  for (uint64_t page = 0; page < pages; ++page) {
+    const size_t at = static_cast<size_t>(page * layout.page_size + 8);
+    uint64_t commit = 0;
+    for (uint64_t i = 0; i < layout.long_size; ++i) {
+      const uint64_t index = layout.big_endian ? i : layout.long_size - 1 - i;
+      commit = (commit << 8) | static_cast<uint8_t>(data.bytes[at + index]);
+    }
+    const uint64_t used = commit & ((uint64_t{1} << 27) - 1);
+    if (used > layout.page_size - header) {
+      throw core::Error(fmt::format(
+          "{}: damaged trace-cmd .dat: CPU {}'s ring-buffer page {} of {} (byte offset {}, {} "
+          "bytes into that CPU's data) says it holds {} bytes of events, more than a {}-byte "
+          "page can",
+          label, data.cpu, page + 1, pages, data.offset + page * layout.page_size,
+          page * layout.page_size, used, layout.page_size));
+    }
+  }
+}
+
 // Checks a version 6 file's sections and reads its options; returns the offsets of option ids
 // to rename in the copy handed to libtracecmd.
 std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string& label,
@@ -118,8 +175,8 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
   w.String("version");
   const uint64_t endian = w.Number(1, "endianness byte");
   w.set_big_endian(endian != 0);
-  w.Number(1, "long size");
-  w.Number(4, "page size");
+  const uint64_t long_size = w.Number(1, "long size");
+  const uint64_t page_size = w.Number(4, "page size");
   w.Expect(std::string_view("header_page\0", 12), "header_page");
   w.Take(w.Number(8, "header_page size"), "header_page format");
   w.Expect(std::string_view("header_event\0", 13), "header_event");
@@ -174,11 +231,10 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
       const uint64_t offset = w.Number(8, "CPU data offset");
       const uint64_t size = w.Number(8, "CPU data size");
       if (offset > bytes.size() || size > bytes.size() - offset) {
-        throw core::Error(fmt::format(
-            "{}: truncated trace-cmd .dat: CPU {}'s ring-buffer data runs from byte offset {} "
-            "to {}, but the file ends at byte {}",
-            label, cpu, offset, offset + size, bytes.size()));
+        throw core::Error(CutCpuData(label, cpu, offset, size, page_size, bytes.size()));
       }
+      const CpuData data{cpu, bytes.substr(offset, size), offset};
+      CheckPages(data, {page_size, long_size, endian != 0}, label);
     }
   } else if (section != std::string_view("latency  \0", 10)) {
     throw core::Error(fmt::format(
@@ -347,9 +403,12 @@ TraceDatInfo ReadTraceDat(std::string_view bytes, const std::string& label,
   ReadContext ctx{&on_event, &info, {}, {}};
   ctx.event.fields.reserve(16);
   if (tracecmd_iterate_events(handle.input, nullptr, 0, OnRecord, &ctx) < 0) {
-    throw core::Error(fmt::format("{}: libtracecmd failed while reading the CPU buffers after "
-                                  "{} records",
-                                  label, info.records));
+    throw core::Error(fmt::format(
+        "{}: libtracecmd failed while reading the CPU buffers after {} records{}", label,
+        info.records,
+        info.records ? fmt::format(" (the last one read: CPU {}, byte offset {})", ctx.event.cpu,
+                                   ctx.event.place)
+                     : std::string()));
   }
   return info;
 }

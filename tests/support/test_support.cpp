@@ -79,4 +79,17 @@ double At(const core::report::Json& json, const std::string& path) {
   return v ? v->Number() : -1;
 }
 
+std::map<std::string, int64_t> ScriptFigures(const std::filesystem::path& script,
+                                             const std::filesystem::path& input) {
+  auto run = RunCommand("python3 " + Quote(script) + " " + Quote(input));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  std::map<std::string, int64_t> out;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t tab = line.find('\t');
+    if (tab != std::string::npos) out[line.substr(0, tab)] = std::stoll(line.substr(tab + 1));
+  }
+  return out;
+}
+
 }  // namespace test_support

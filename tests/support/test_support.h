@@ -2,7 +2,9 @@
 // reading files, and the paths of the repository and of ../shared.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "core/report/json.h"
@@ -41,5 +43,10 @@ double At(const core::report::Json& json, const std::string& path);
 std::filesystem::path SourceDir();
 // ../shared next to the repository (exists on CI; tests needing it live in `external` folders).
 std::filesystem::path SharedDir();
+
+// Runs `python3 script input` and reads its "key<TAB>count" lines (a script that counts a raw
+// trace's figures with nothing of fencescope); a failed run fails the calling test.
+std::map<std::string, int64_t> ScriptFigures(const std::filesystem::path& script,
+                                             const std::filesystem::path& input);
 
 }  // namespace test_support

@@ -4,8 +4,11 @@
 
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "core/model/error.h"
 #include "core/store/query.h"
+#include "importers/ftrace/drm_sched_fields.h"
 #include "importers/ftrace/ftrace_text_reader.h"
 #include "importers/import_file.h"
 #include "tests/support/test_support.h"
@@ -43,6 +46,23 @@ class Imported {
   ScratchDir m_dir;
   fs::path m_db;
 };
+
+// Imports a file named `name` holding `content`: the error message (a failed test when it
+// imports, or when the output is left behind).
+std::string ImportErrorOf(const std::string& name, const std::string& content) {
+  ScratchDir dir;
+  const fs::path input = dir / name;
+  std::ofstream(input) << content;
+  std::string message = "<imported>";
+  try {
+    importers::ImportFile(input, dir / "out.db");
+    ADD_FAILURE() << name << " was imported";
+  } catch (const core::Error& e) {
+    message = e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "out.db"));
+  return message;
+}
 
 std::string PerQueue(const std::string& view) {
   return "SELECT group_concat(n || ':' || c, ' ') FROM (SELECT s.value AS n, count(*) AS c FROM " +
@@ -150,6 +170,210 @@ TEST(FtraceText, DrmSchedDependencies) {
   EXPECT_EQ(t.Q("SELECT count(*) FROM import_problems WHERE name = 'ftrace_bad_line'"), "0");
 }
 
+TEST(FtraceLine, DrmSchedFieldsOfTextAndDatRecords) {
+  using namespace importers::ftrace;
+  FtraceEvent e;
+  ASSERT_TRUE(ParseFtraceLine(
+      "  vkcube-2000 [001] ..... 50.000201: drm_sched_job_add_dep: fence=30:1, id=7 depends on "
+      "fence=20:9",
+      e));
+  EXPECT_EQ(DrmSchedJob(e), (DrmSchedJobKey{30, 1}));
+  ASSERT_TRUE(DrmSchedDependency(e));
+  EXPECT_EQ(DrmSchedDependency(e)->context, 20u);
+  EXPECT_EQ(DrmSchedDependency(e)->seqno, 9u);
+  // The same event decoded from a .dat: the struct's field names.
+  FtraceEvent dat;
+  dat.fields = {{"fence_context", "30"}, {"fence_seqno", "1"}, {"ctx", "20"}, {"seqno", "9"}};
+  EXPECT_EQ(DrmSchedJob(dat), (DrmSchedJobKey{30, 1}));
+  EXPECT_EQ(DrmSchedDependency(dat)->context, 20u);
+  // Older kernels: the ring is `name` in a .dat, the fence a pointer.
+  dat.fields = {{"name", "gfx"}, {"fence", "18446612689068113921"}};
+  EXPECT_EQ(DrmSchedRing(dat), "gfx");
+  EXPECT_EQ(DrmSchedJob(dat), (DrmSchedJobKey{18446612689068113921u, kPointerKey}));
+  EXPECT_FALSE(DrmSchedDependency(dat));
+}
+
+TEST(FtraceText, DrmSchedAddDepOfNewerKernels) {
+  Imported t("drm_sched_add_deps.txt");
+  // drm_sched_job_queue: sdma0 job 20:1; gfx_0.0.0 jobs 30:1 and 30:2, all from vkcube, on the
+  // adapter the lines' dev= names.
+  EXPECT_EQ(t.Q(PerQueue("packet_submitted")), "gfx_0.0.0:2 sdma0:1");
+  EXPECT_EQ(t.Q("SELECT count(*) FROM packet_submitted WHERE thread_id > 0"), "3");
+  EXPECT_EQ(t.Q("SELECT group_concat(s.value) FROM adapters a JOIN strings s ON "
+                "s.id = a.name_sid"),
+            "0000:03:00.0");
+  // _run: 20:1, 30:1, 30:2; _done: 20:1, 30:1.
+  EXPECT_EQ(t.Q(PerQueue("packet_started")), "gfx_0.0.0:2 sdma0:1");
+  EXPECT_EQ(t.Q(PerQueue("packet_completed")), "gfx_0.0.0:1 sdma0:1");
+  // add_dep lines 3, 4, 10, 11 are four waits of the gfx ring; line 12 (_unschedulable) names
+  // the same job and fence as line 11: no second wait; line 13's job 99:1 was never queued.
+  EXPECT_EQ(t.Q(PerQueue("fence_wait_queued")), "gfx_0.0.0:4");
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'ftrace_dependency_without_job'"),
+            "1");
+  // Released: 19:1 (the sdma0 job's scheduled fence: context 20 - 1) when the sdma0 job runs
+  // at 50.000300; 20:1 by its job_done at 50.001000; 20:1 again for job 30:2 at once
+  // (50.002001, already signalled); 88:4 (no ring known, never signalled) when job 30:2 runs at
+  // 50.004000, with no signal. The releasing signals are on sdma0.
+  auto rows = t.R(
+      "SELECT u.ts_ns, w.fence_value, u.released_by_signal_id > 0, "
+      "coalesce((SELECT s.value FROM queues q JOIN strings s ON s.id = q.name_sid "
+      "WHERE q.id = x.queue_id), '-') FROM fence_wait_unblocked u "
+      "JOIN fence_wait_queued w ON w.wait_id = u.wait_id "
+      "LEFT JOIN fence_signal_executed x ON x.signal_id = u.released_by_signal_id "
+      "ORDER BY u.ts_ns");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"50000300000", "1", "1", "sdma0"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"50001000000", "1", "1", "sdma0"}));
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"50002001000", "1", "1", "sdma0"}));
+  EXPECT_EQ(rows[3], (std::vector<std::string>{"50004000000", "4", "0", "-"}));
+  // Signals: sdma0 19:1 (run) and 20:1 (done; the dma_fence_signaled after it is the same
+  // signal); gfx 29:1 and 29:2 (runs), 30:1 (done).
+  EXPECT_EQ(t.Q(PerQueue("fence_signal_executed")), "gfx_0.0.0:3 sdma0:2");
+  EXPECT_EQ(t.Q("SELECT count(*) FROM import_problems WHERE name = 'ftrace_signal_without_emit'"),
+            "0");
+}
+
+TEST(FtraceText, TraceStartsWhereEveryCpuWasRecording) {
+  // The fixture's lines, 1,000 irq_handler_entry lines (events that map to no record) on CPU 0
+  // before CPU 1's first line, 1,000 more on CPU 0 and 2,000 on CPU 1 after the fixture's: both
+  // CPUs hold as many events as full ring buffers, and CPU 1 starts after 1,004 of CPU 0's.
+  ScratchDir dir;
+  const fs::path input = dir / "wrapped.txt";
+  {
+    std::ifstream in(Fixture("cpu_buffers_start_late.txt"));
+    std::ofstream out(input);
+    out << in.rdbuf();
+    auto irq = [&](int cpu, int us) {
+      out << fmt::format("  <idle>-0 [{:03}] 10.{:06}: irq_handler_entry: irq=5 name=eth0\n",
+                         cpu, us);
+    };
+    for (int i = 1; i <= 1000; ++i) {
+      irq(0, 1 + i % 999);  // 10.000001 .. 10.000999, before CPU 1's first line
+      irq(0, 7000 + i);
+      irq(1, 7000 + i);
+      irq(1, 8000 + i);
+    }
+  }
+  const fs::path db = dir / "wrapped.db";
+  importers::ImportFile(input, db);
+  auto q = [&](const std::string& sql) { return Cell(db, sql); };
+  // Without them, the CPUs hold too few events to have wrapped: nothing is cropped.
+  Imported small("cpu_buffers_start_late.txt");
+  EXPECT_EQ(small.Q("SELECT min(ts_ns) FROM events"), "10000000000");
+  EXPECT_EQ(small.Q("SELECT count(*) FROM packet_submitted"), "2");
+  // CPU 0 records from 10.000000, CPU 1 (which logs the completions) from 10.003000.
+  EXPECT_EQ(q("SELECT min(ts_ns) FROM events"), "10003000000");
+  EXPECT_NE(q("SELECT value FROM meta WHERE key = 'capture_note'").find("CPU 1 from 10.003000 s"),
+            std::string::npos);
+  // Job 5:1 (submit, run, all before 10.003) is left out: its completion would have been on
+  // CPU 1. Job 5:2 was submitted before and runs after: its submit is placed at 10.003000.
+  EXPECT_EQ(q(PerQueue("packet_submitted")), "gfx:1");
+  EXPECT_EQ(q("SELECT ts_ns FROM packet_submitted"), "10003000000");
+  EXPECT_EQ(q("SELECT ts_ns FROM packet_started"), "10004000000");
+  EXPECT_EQ(q("SELECT ts_ns FROM packet_completed"), "10005000000");
+  // Left out: job 5:1's submit, finished-fence signal queued, start, scheduled-fence signal
+  // queued, and the "frame 1" marker; placed at the start: job 5:2's submit and its
+  // finished-fence signal queued.
+  EXPECT_EQ(q("SELECT count || ' ' || severity FROM import_problems "
+                "WHERE name = 'ftrace_before_all_cpus_recording'"),
+            "5 2");
+  EXPECT_EQ(q("SELECT count FROM import_problems WHERE name = 'ftrace_placed_at_window_start'"),
+            "2");
+  EXPECT_EQ(q("SELECT group_concat(s.value) FROM marker m JOIN strings s ON s.id = m.name_sid"),
+            "frame 2");
+}
+
+TEST(FtraceText, SystraceHtmlTraceDataBlocksAndAtraceMarkers) {
+  Imported t("systrace_blocks.html");
+  EXPECT_EQ(t.Q("SELECT value FROM meta WHERE key = 'source'"), "systrace-html");
+  // The first trace-data block is JSON (counted, not read); the second is ftrace text.
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'systrace_json_block'"), "1");
+  // B DrawFrame at 100.000100, B flush at .000200, E at .000500 (ends flush), E at .000900
+  // (ends DrawFrame): two slices of RenderThread (tid 501) in process 500, flush nested.
+  auto rows = t.R(
+      "SELECT n.value, c.ts_ns, c.duration_ns, c.depth, t.tid, p.pid FROM cpu_slice c "
+      "JOIN strings n ON n.id = c.name_sid JOIN threads t ON t.id = c.thread_id "
+      "JOIN processes p ON p.id = t.process_id ORDER BY c.ts_ns");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"DrawFrame", "100000100000", "800000", "0", "501",
+                                               "500"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"flush", "100000200000", "300000", "1", "501",
+                                               "500"}));
+  // C|500|frames|3: one sample of process 500's counter.
+  EXPECT_EQ(t.Q("SELECT n.value || ' ' || x.ts_ns || ' ' || x.value || ' ' || p.pid FROM "
+                "counter_samples x JOIN counter_series c ON c.id = x.series_id JOIN strings n "
+                "ON n.id = c.name_sid JOIN processes p ON p.id = c.process_id"),
+            "frames 100001000000 3.0 500");
+  // S|500|load|7 at .001100 .. F at .002000; main's E at .001200 has no B.
+  EXPECT_EQ(t.Q("SELECT n.value || ' ' || a.ts_ns || ' ' || a.duration_ns || ' ' || a.async_id "
+                "FROM async_slice a JOIN strings n ON n.id = a.name_sid"),
+            "load 100001100000 900000 7");
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = "
+                "'ftrace_atrace_end_without_begin'"),
+            "1");
+  EXPECT_EQ(t.Q("SELECT group_concat(s.value) FROM marker m JOIN strings s ON s.id = m.name_sid"),
+            "hello world");
+  // The broken line is line 14 of the text, which starts on line 9 of the page.
+  const std::string place =
+      t.Q("SELECT first_place FROM import_problems WHERE name = 'ftrace_bad_line'");
+  EXPECT_NE(place.find("systrace_blocks.html (ftrace text from line 9): line 14: this line is "
+                       "broken"),
+            std::string::npos)
+      << place;
+}
+
+// A trace with no GPU queue: the reports say so once instead of empty per-queue tables.
+TEST(FtraceText, ReportsOfATraceWithoutQueuesShowNoEmptyQueueSections) {
+  Imported t("systrace_blocks.html");
+  ASSERT_EQ(t.Q("SELECT count(*) FROM queues"), "0");
+  for (const char* format : {"html", "md"}) {
+    SCOPED_TRACE(format);
+    const fs::path out = t.db().parent_path() / (std::string("report.") + format);
+    auto r = test_support::RunFencescope("report " + test_support::Quote(t.db()) + " -o " +
+                                         test_support::Quote(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(out);
+    const std::string text((std::istreambuf_iterator<char>(in)),
+                           std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("No GPU work in this trace"), std::string::npos);
+    for (const char* absent : {"timeline overview", "Idle-gap attribution", "Queue length",
+                               "Critical path", "Queue pairs", "Wait latency"}) {
+      EXPECT_EQ(text.find(absent), std::string::npos) << absent;
+    }
+  }
+}
+
+TEST(FtraceText, HtmlWithoutSystraceTextIsAnErrorNamingTheFile) {
+  const std::string message = ImportErrorOf(
+      "page.html",
+      "<!DOCTYPE html>\n<html><body><script class=\"trace-data\">{\"traceEvents\": []}"
+      "</script></body></html>\n");
+  EXPECT_NE(message.find("page.html"), std::string::npos) << message;
+  EXPECT_NE(message.find("1 trace-data block(s) hold JSON"), std::string::npos) << message;
+}
+
+// "start-end" of each packet run on the queue named `ring` ("start-" when never completed).
+std::string RunsOn(const Imported& t, const std::string& ring) {
+  return t.Q("SELECT group_concat(r, ' ') FROM (SELECT s.ts_ns || '-' || coalesce(c.ts_ns, '') "
+             "AS r FROM packet_started s LEFT JOIN packet_completed c ON c.packet_id = "
+             "s.packet_id WHERE s.queue_id = (SELECT q.id FROM queues q JOIN strings n ON "
+             "n.id = q.name_sid WHERE n.value = '" + ring + "') ORDER BY s.ts_ns)");
+}
+
+TEST(FtraceText, ARingRunsItsJobsInOrder) {
+  Imported t("ring_order.txt");
+  // gfx: job 5:1 handed to the ring at 20.001000, job 5:2 at 20.001100; 5:1 completes at
+  // 20.003000, and only then does 5:2 run, until 20.004000.
+  EXPECT_EQ(RunsOn(t, "gfx"), "20001000000-20003000000 20003000000-20004000000");
+  // sdma0: job 9:1 (handed at 20.005000) has no completion, job 9:2 (handed at 20.005500)
+  // completes at 20.006000: 9:1 must have completed before, the capture lacks when; 9:2 ran
+  // from its hand-over as far as the trace can say, and 9:1 is left running, counted.
+  EXPECT_EQ(RunsOn(t, "sdma0"), "20005000000- 20005500000-20006000000");
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = "
+                "'ftrace_completion_not_in_capture'"),
+            "1");
+}
+
 TEST(FtraceText, DmaFenceCpuWaits) {
   Imported t("dma_fence_cpu_waits.txt");
   // wait_start: Xorg seqno 10, pid 901 seqno 11, kwin seqno 12; wait_end for the first two.
@@ -199,8 +423,15 @@ TEST(FtraceText, I915Requests) {
   EXPECT_EQ(t.Q("SELECT count(*) FROM cpu_wait_begin"), "1");
   EXPECT_EQ(t.Q("SELECT ts_ns || ' ' || release_link FROM cpu_wait_released"), "300001050000 1");
   EXPECT_EQ(t.Q(PerQueue("fence_signal_executed")), "bcs0:1 rcs0:1");
-  EXPECT_EQ(t.Q("SELECT s.value FROM marker m JOIN strings s ON s.id = m.name_sid"),
-            "B|3100|frame 1");
+  // The last line's atrace B|3100|frame 1 is never ended: a slice of copyapp to the trace's
+  // end (its own time: length 0), counted.
+  EXPECT_EQ(t.Q("SELECT count(*) FROM marker"), "0");
+  EXPECT_EQ(t.Q("SELECT n.value || ' ' || c.ts_ns || ' ' || c.duration_ns || ' ' || th.value "
+                "FROM cpu_slice c JOIN strings n ON n.id = c.name_sid JOIN threads t ON "
+                "t.id = c.thread_id JOIN strings th ON th.id = t.name_sid"),
+            "frame 1 300003000000 0 copyapp");
+  EXPECT_EQ(t.Q("SELECT count FROM import_problems WHERE name = 'ftrace_atrace_open_at_end'"),
+            "1");
 }
 
 TEST(FtraceText, BrokenLinesAreCountedWithTheirLineNumbers) {
@@ -221,21 +452,10 @@ TEST(FtraceText, BrokenLinesAreCountedWithTheirLineNumbers) {
 }
 
 TEST(FtraceText, TextWithoutEventLinesIsAnErrorNamingTheFile) {
-  ScratchDir dir;
-  const fs::path input = dir / "empty.trace";
-  {
-    std::ofstream out(input);
-    out << "# tracer: nop\n#\nnot an event line\n";
-  }
-  try {
-    importers::ImportFile(input, dir / "out.db");
-    FAIL() << "imported a text with no event line";
-  } catch (const core::Error& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("empty.trace"), std::string::npos) << message;
-    EXPECT_NE(message.find("line 3"), std::string::npos) << message;
-  }
-  EXPECT_FALSE(fs::exists(dir / "out.db"));
+  const std::string message =
+      ImportErrorOf("empty.trace", "# tracer: nop\n#\nnot an event line\n");
+  EXPECT_NE(message.find("empty.trace"), std::string::npos) << message;
+  EXPECT_NE(message.find("line 3"), std::string::npos) << message;
 }
 
 TEST(FtraceText, SniffedByContentInsideGzip) {
