@@ -9,6 +9,11 @@
 namespace core::report {
 namespace {
 
+constexpr const char* kImportNotesExplained =
+    "What the importer counted while reading the capture: data_loss, records it could not use "
+    "(the figures above lack them); error, records it refused; info, what it noted or inferred "
+    "(how it linked records, how many it read of a kind).";
+
 const char* SeverityName(core::model::Severity s) {
   // the names of schemas/event_kinds.sql's enum_values for 'severity'
   switch (s) {
@@ -56,9 +61,10 @@ Json ImportProblemsJson(const ReportData& d) {
 }
 
 std::string ImportProblemsHtml(const ReportData& d) {
-  std::string out = Section("import", "What the importer could not use");
+  std::string out = Section("import", "Import notes");
   const auto problems = Sorted(d);
   if (problems.empty()) return out + "<p>The importer used every record of the capture.</p>\n";
+  out += "<p>" + std::string(kImportNotesExplained) + "</p>\n";
   out += "<table><tr><th>counter</th><th>severity</th><th>count</th><th>first at</th>"
          "<th>meaning</th></tr>\n";
   for (const auto* p : problems) {
@@ -69,9 +75,10 @@ std::string ImportProblemsHtml(const ReportData& d) {
 }
 
 std::string ImportProblemsMarkdown(const ReportData& d) {
-  std::string out = "## What the importer could not use\n\n";
+  std::string out = "## Import notes\n\n";
   const auto problems = Sorted(d);
   if (problems.empty()) return out + "The importer used every record of the capture.\n\n";
+  out += std::string(kImportNotesExplained) + "\n\n";
   out += "| counter | severity | count | first at | meaning |\n| --- | --- | --- | --- | --- |\n";
   for (const auto* p : problems) {
     out += fmt::format("| {} | {} | {} | {} | {} |\n", MarkdownCell(p->name),
@@ -94,7 +101,7 @@ std::string NoGpuWorkSentence(const ReportData& d) {
   return fmt::format(
       "No GPU work in this trace: no queue ran a packet and nothing waited on a fence ({} "
       "events, {} threads). The queue, packet, latency, launch and critical-path sections do "
-      "not apply and are left out; what the importer could not use is listed below.",
+      "not apply and are left out; the import notes below say what the importer could not use.",
       d.store->events.size(), d.store->threads.size());
 }
 

@@ -1,4 +1,4 @@
-// What the importer could not use (the trace's import_problems table) in the three report
+// Import notes: what the importer counted (the trace's import_problems table) in the three report
 // formats, and what a report says in place of its GPU sections when the trace has no GPU work
 // at all (a CPU-only profile, a CUPTI range-profiler capture): one sentence, not a dozen empty
 // tables.
