@@ -17,12 +17,7 @@
 
 using core::report::FindPath;
 using core::report::Json;
-using test_support::IntAt;
-using test_support::RunFencescopeJson;
-using test_support::Quote;
-using test_support::ReadFile;
-using test_support::RunFencescope;
-using test_support::ScratchDir;
+using namespace test_support;  // NOLINT
 
 namespace {
 

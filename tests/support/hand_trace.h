@@ -63,9 +63,11 @@ class HandTrace {
                                                   .previous_value = previous});
     }
   }
-  // unblocked < 0: never unblocked.
+  // unblocked < 0: never unblocked. observed: when the GPU reached the wait (0: not recorded);
+  // path: how it was released.
   void Wait(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,
-            TimeNs queued, TimeNs unblocked, int64_t released_by = 0) {
+            TimeNs queued, TimeNs unblocked, int64_t released_by = 0, TimeNs observed = 0,
+            WaitPath path = WaitPath::kGpuNative) {
     m_writer.Append(events::FenceWaitQueued{.ts_ns = queued,
                                             .queue_id = queue,
                                             .thread_id = thread,
@@ -78,7 +80,9 @@ class HandTrace {
                                                  .fence_id = fence,
                                                  .fence_value = value,
                                                  .wait_id = id,
-                                                 .released_by_signal_id = released_by});
+                                                 .observed_ns = observed,
+                                                 .released_by_signal_id = released_by,
+                                                 .wait_path = path});
     }
   }
   // A CUDA runtime call as the Chrome JSON importer writes Kineto's cuda_runtime events: a
@@ -144,14 +148,17 @@ class HandTrace {
                                            .previous_value = previous});
   }
   // A CPU wait (a D3D12 waiter, or a CUDA stream / event / device sync) that begins at `begin`;
-  // released < 0: never released.
+  // released < 0: never released. group, mode: the SetEventOnCompletion / WaitForMultipleObjects
+  // group it belongs to and the group's wait mode (0: a single wait; 1 wait-any, 2 wait-all).
   void CpuWait(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs begin,
-               TimeNs released) {
+               TimeNs released, int64_t group = 0, uint32_t mode = 0) {
     m_writer.Append(events::CpuWaitBegin{.ts_ns = begin,
                                          .thread_id = thread,
                                          .fence_id = fence,
                                          .fence_value = value,
-                                         .waiter_id = id});
+                                         .waiter_id = id,
+                                         .group_id = group,
+                                         .wait_mode = mode});
     if (released >= 0) {
       m_writer.Append(events::CpuWaitReleased{.ts_ns = released,
                                               .thread_id = thread,
@@ -171,10 +178,11 @@ class HandTrace {
                                             .interrupt_event = interrupt,
                                             .observed_value = observed});
   }
-  // An optimized interrupt of adapter 1 on `queue` for signal `signal_id` (0: none) of
-  // fence = value, one fence evaluated, releasing `waiters` waiters.
-  EventRowId OptimizedInterrupt(QueueId queue, FenceId fence, uint64_t value, int64_t signal_id,
-                                TimeNs ts, int64_t waiters) {
+  // An interrupt of adapter 1 on `queue` (0: none named) for signal `signal_id` (0: none) of
+  // fence = value, one fence evaluated, releasing `waiters` waiters; `flags`: its InterruptType
+  // and kInterrupt* bits.
+  EventRowId InterruptFor(QueueId queue, FenceId fence, uint64_t value, int64_t signal_id,
+                          TimeNs ts, int64_t waiters, uint32_t flags) {
     return m_writer.Append(events::Interrupt{.ts_ns = ts,
                                              .queue_id = queue,
                                              .fence_id = fence,
@@ -183,7 +191,12 @@ class HandTrace {
                                              .adapter_id = 1,
                                              .waiters_released = waiters,
                                              .fences_evaluated = 1,
-                                             .interrupt_flags = kInterruptOptimized});
+                                             .interrupt_flags = flags});
+  }
+  // An optimized interrupt (it names its HWQueue), as InterruptFor.
+  EventRowId OptimizedInterrupt(QueueId queue, FenceId fence, uint64_t value, int64_t signal_id,
+                                TimeNs ts, int64_t waiters) {
+    return InterruptFor(queue, fence, value, signal_id, ts, waiters, kInterruptOptimized);
   }
   // Seed 003's interrupt story on `queue`: CPU waiter 900 of `thread` waits for `fence` >= 3
   // from 5; signal 7 (value 3) is queued at 1 and executed at 30; its optimized interrupt at 31

@@ -98,19 +98,7 @@ TraceStore WriteTraceL(const std::filesystem::path& path) {
   FenceId f = t.Fence("F");
   t.Packet(a, th, 1, 0, 100, 400);
   t.Signal(b, th, f, 1, 11, 10, 250);
-  t.Append(events::FenceWaitQueued{.ts_ns = 300,
-                                   .queue_id = a,
-                                   .thread_id = th,
-                                   .fence_id = f,
-                                   .fence_value = 1,
-                                   .wait_id = 21});
-  t.Append(events::FenceWaitUnblocked{.ts_ns = 400,
-                                      .queue_id = a,
-                                      .fence_id = f,
-                                      .fence_value = 1,
-                                      .wait_id = 21,
-                                      .observed_ns = 400,
-                                      .released_by_signal_id = 11});
+  t.Wait(a, th, f, 1, 21, 300, 400, 11, /*observed=*/400);
   t.Packet(a, th, 2, 410, 450, 600);
   t.Signal(b, th, f, 2, 12, 420, 500);
   t.Wait(a, th, f, 2, 22, 420, 610, 12);

@@ -13,12 +13,8 @@
 using core::model::EventKind;
 namespace events = core::model::events;
 using core::model::PreemptionGranularity;
-using core::sim::LoadScenario;
-using core::sim::ParseScenario;
-using core::sim::SimOptions;
-using sim_test::EventsOf;
-using sim_test::QueueNamed;
-using sim_test::Simulate;
+using namespace core::sim;  // NOLINT
+using namespace sim_test;   // NOLINT
 using test_support::ScratchDir;
 using G = PreemptionGranularity;
 
