@@ -226,6 +226,7 @@ class HandTrace {
     return m_writer.Append(event);
   }
   TraceWriter& writer() { return m_writer; }
+  ProcessId process() const { return m_process; }
 
   TraceStore Finish(TimeNs start, TimeNs end) {
     m_writer.SetMeta("start_ns", std::to_string(start));

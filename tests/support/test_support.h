@@ -33,6 +33,9 @@ CommandResult RunCommand(const std::string& command);
 CommandResult RunFencescope(const std::string& args);
 // `path` in single quotes, for the argument string of RunFencescope.
 std::string Quote(const std::filesystem::path& path);
+// `fencescope simulate ARGS -o PATH` (ARGS: a scenario name or file, then any options); a test
+// failure with the command's stderr when it fails. Returns `path`.
+std::filesystem::path SimulateTrace(const std::filesystem::path& path, const std::string& args);
 
 std::string ReadFile(const std::filesystem::path& path);
 // The number at a --fail-if style path (`fences.waits_never_unblocked`, `queues[1].busy_ns`) of
