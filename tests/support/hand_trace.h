@@ -209,6 +209,40 @@ class HandTrace {
     CpuWaitRelease(thread, fence, 3, 900, 35, irq, 3);
     OptimizedInterrupt(queue, fence, 3, 0, 36, 0);
   }
+  // seed 004: `requesting` asks engine 1 for the GPU at `ts` while `packet` of `queue` runs
+  // (preemption `id`), and the preemption done at `ts`, `latency` after its request.
+  void PreemptionRequest(QueueId queue, QueueId requesting, int64_t id, int64_t packet, TimeNs ts,
+                         PreemptionGranularity granularity) {
+    m_writer.Append(events::PreemptionRequested{.ts_ns = ts,
+                                                .queue_id = queue,
+                                                .preemption_id = id,
+                                                .packet_id = packet,
+                                                .requesting_queue_id = requesting,
+                                                .engine_id = 1,
+                                                .granularity = granularity});
+  }
+  void PreemptionDone(QueueId queue, int64_t id, int64_t packet, TimeNs ts, DurationNs latency,
+                      PreemptionGranularity granularity) {
+    m_writer.Append(events::PreemptionCompleted{.ts_ns = ts,
+                                                .queue_id = queue,
+                                                .preemption_id = id,
+                                                .latency_ns = latency,
+                                                .packet_id = packet,
+                                                .engine_id = 1,
+                                                .granularity = granularity});
+  }
+  // A TDR of adapter 1's engine 1 on `queue` at `ts` (after preemption `preemption_id`, 0: none
+  // named) losing `packets` packets and `contexts` contexts.
+  void Tdr(QueueId queue, TimeNs ts, int64_t packets, uint64_t contexts,
+           int64_t preemption_id = 0) {
+    m_writer.Append(events::Tdr{.ts_ns = ts,
+                                .queue_id = queue,
+                                .adapter_id = 1,
+                                .engine_id = 1,
+                                .packets_lost = packets,
+                                .contexts_lost = contexts,
+                                .preemption_id = preemption_id});
+  }
   // wait_pending_at_end for GPU wait `id` on `queue` (queue 0: CPU wait `id` of `thread`), the
   // fence's CurrentValue at the end being `current`.
   void PendingAtEnd(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/model/error.h"
 #include "core/report/json.h"
 
 namespace test_support {
@@ -38,6 +39,17 @@ std::string Quote(const std::filesystem::path& path);
 std::filesystem::path SimulateTrace(const std::filesystem::path& path, const std::string& args);
 
 std::string ReadFile(const std::filesystem::path& path);
+// The message of the core::Error `f` throws ("(no error)" when it returns).
+template <typename F>
+std::string ErrorOf(F f) {
+  try {
+    f();
+  } catch (const core::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 // The number at a --fail-if style path (`fences.waits_never_unblocked`, `queues[1].busy_ns`) of
 // a report's JSON; a test failure and -1 when the key is missing.
 double At(const core::report::Json& json, const std::string& path);

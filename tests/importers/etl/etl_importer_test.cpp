@@ -294,15 +294,13 @@ TEST(EtlImporterProcesses, ContextRowsCarryTheirProcessAndNode) {
     ImportEtl(b.Finish(), "capture.etl", writer, {});
     writer.Commit();
   }
-  auto rows = core::store::RunQuery(
-                  db,
-                  "SELECT s.value, p.pid FROM queues q JOIN strings s ON s.id = q.name_sid "
-                  "JOIN processes p ON p.id = q.process_id WHERE q.type = 4 ORDER BY p.pid")
-                  .rows;
-  ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0][0], "game.exe (pid 100): node 3 context 0xa000");
-  EXPECT_EQ(rows[1][0], "worker.exe (pid 500): context 0xb000 (node unknown)");
-  EXPECT_EQ(rows[2][0], "pid 700: context 0xc000 (node unknown)");
+  EXPECT_EQ(test_support::RowsText(db,
+                                    "SELECT s.value, p.pid FROM queues q JOIN strings s ON s.id = "
+                                    "q.name_sid JOIN processes p ON p.id = q.process_id WHERE "
+                                    "q.type = 4 ORDER BY p.pid"),
+            "game.exe (pid 100): node 3 context 0xa000|100\n"
+            "worker.exe (pid 500): context 0xb000 (node unknown)|500\n"
+            "pid 700: context 0xc000 (node unknown)|700\n");
   EXPECT_EQ(
       FirstCell(db, "SELECT count FROM import_problems WHERE name = 'etl_kernel_process_records'"),
       "2");

@@ -84,12 +84,7 @@ TEST(Reconstruction, CpuWaitLinksToInterruptAndToleratesMissingRecords) {
   t.Append(events::PacketCompleted{.ts_ns = 40, .queue_id = q, .packet_id = 55});
   t.Append(events::FenceWaitUnblocked{
       .ts_ns = 41, .queue_id = q, .fence_id = f, .fence_value = 9, .wait_id = 77});
-  t.Append(events::WaitPendingAtEnd{.ts_ns = 50,
-                                    .queue_id = q,
-                                    .fence_id = f,
-                                    .fence_value = 12,
-                                    .wait_id = 78,
-                                    .current_value = 3});
+  t.PendingAtEnd(q, 0, f, 12, 78, 50, 3);
   auto store = t.Finish(0, 50);
   Reconstruction r = Reconstruct(store);
   ASSERT_EQ(r.cpu_waits.size(), 1u);

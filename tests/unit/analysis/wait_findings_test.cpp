@@ -227,12 +227,7 @@ TEST(OpenWaits, WorkLostInATdrNeverRunsOn) {
   t.Signal(miner, th, f, 1, 11, 1, -1);
   t.Wait(miner, th, g, 1, 2, 2, -1);
   t.CpuWait(th, f, 1, 1, 3, -1);
-  t.Append(events::Tdr{.ts_ns = 2000,
-                       .queue_id = miner,
-                       .adapter_id = 1,
-                       .engine_id = 1,
-                       .packets_lost = 1,
-                       .contexts_lost = 1});
+  t.Tdr(miner, 2000, 1, 1);
   WaitFindings w = FindWaitProblems(Reconstruct(t.Finish(0, 3000)));
   EXPECT_TRUE(w.pending_at_end.empty());
   ASSERT_EQ(w.never_unblocked.size(), 2u);
