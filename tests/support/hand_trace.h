@@ -22,9 +22,16 @@ class HandTrace {
     m_process = m_writer.AddProcess({42, "app.exe"});
   }
 
+  // A queue on an engine of its own.
   QueueId Queue(const std::string& name, QueueType type = QueueType::k3D) {
-    EngineId e = m_writer.AddEngine({m_adapter, static_cast<EngineType>(type), 0, name + " engine"});
-    return m_writer.AddQueue({e, m_adapter, type, 0, m_process, name, 0});
+    return Queue(name, Engine(name + " engine", static_cast<EngineType>(type)), type);
+  }
+  // An engine of the adapter, and a queue fed to it (queues given the same engine share it).
+  EngineId Engine(const std::string& name, EngineType type = EngineType::k3D) {
+    return m_writer.AddEngine({m_adapter, type, 0, name});
+  }
+  QueueId Queue(const std::string& name, EngineId engine, QueueType type = QueueType::k3D) {
+    return m_writer.AddQueue({engine, m_adapter, type, 0, m_process, name, 0});
   }
   ThreadId Thread(const std::string& name, ThreadKind kind = ThreadKind::kApplication) {
     return m_writer.AddThread({m_process, 7, kind, name, 0});

@@ -147,8 +147,7 @@ TEST(EventFilterSql, UnsortedRowsAndWindowEdges) {
 class SimulatedTrace : public testing::Test {
  protected:
   void SetUp() override {
-    auto sim = test_support::RunFencescope("simulate default -o '" + path.string() + "'");
-    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    test_support::SimulateTrace(path, "default");
     resident = LoadTrace(path);
     released = LoadTrace(path);
     released.events.ReleaseBulkColumns();
