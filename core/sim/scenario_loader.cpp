@@ -321,24 +321,18 @@ void CheckFenceOpenedOnQueueAdapter(TableReader& r, const Scenario& s, uint32_t 
                       "' (make it a cross_adapter fence opened there)");
 }
 
-BackgroundMode ParseMode(TableReader& r, const std::string& text) {
-  for (int m = 0; m <= 3; ++m) {
-    if (core::model::BackgroundModeName(static_cast<BackgroundMode>(m)) == text) {
-      return static_cast<BackgroundMode>(m);
-    }
+// The value of E named `text` (by `name_of`, over E's first `count` values); else a failure at
+// `key` that lists the names allowed.
+template <typename E>
+E ParseNamed(TableReader& r, std::string_view key, const std::string& text, int count,
+             std::string_view (*name_of)(E)) {
+  std::string allowed;
+  for (int i = 0; i < count; ++i) {
+    const auto value = static_cast<E>(i);
+    if (name_of(value) == text) return value;
+    allowed += (i ? ", " : "") + std::string(name_of(value));
   }
-  r.Fail("mode", "unknown mode '" + text + "' (allowed, allow_intrusive_measurements, "
-                 "disable_background_work, disable_profiling_by_system)");
-}
-
-MeasurementsAction ParseAction(TableReader& r, const std::string& text) {
-  for (int a = 0; a <= 3; ++a) {
-    if (core::model::MeasurementsActionName(static_cast<MeasurementsAction>(a)) == text) {
-      return static_cast<MeasurementsAction>(a);
-    }
-  }
-  r.Fail("action", "unknown action '" + text + "' (keep_all, commit_results, "
-                   "commit_results_high_priority, discard_previous)");
+  r.Fail(key, "unknown " + std::string(key) + " '" + text + "' (" + allowed + ")");
 }
 
 void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
@@ -422,8 +416,10 @@ void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
     step.duration_ns = r.Micros("duration_us", 0);
   } else if (op == "set_background_mode") {
     step.op = StepOp::kSetBackgroundMode;
-    step.background_mode = ParseMode(r, r.String("mode", "allowed"));
-    step.action = ParseAction(r, r.String("action", "keep_all"));
+    step.background_mode =
+        ParseNamed(r, "mode", r.String("mode", "allowed"), 4, core::model::BackgroundModeName);
+    step.action = ParseNamed(r, "action", r.String("action", "keep_all"), 4,
+                             core::model::MeasurementsActionName);
     step.with_event = r.Bool("event", false);
     step.wait_event = r.Bool("wait_event", false);
     if (step.wait_event && !step.with_event) r.Fail("wait_event", "needs event = true");
