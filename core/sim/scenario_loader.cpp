@@ -48,21 +48,25 @@ class TableReader {
     m_used.insert(std::string(key));
     return m_table.get(key);
   }
-  std::string String(std::string_view key, std::string fallback) {
+  // The value of `key` (`fallback` when it is absent), of the TOML type `is_type` accepts;
+  // `expected` is the failure otherwise.
+  template <typename T>
+  T Value(std::string_view key, T fallback, bool (toml::node::*is_type)() const noexcept,
+          const char* expected) {
     const toml::node* n = Get(key);
     if (!n) return fallback;
-    if (!n->is_string()) Fail(key, "expected a string");
-    return *n->value<std::string>();
+    if (!(n->*is_type)()) Fail(key, expected);
+    return *n->value<T>();
+  }
+  std::string String(std::string_view key, std::string fallback) {
+    return Value(key, std::move(fallback), &toml::node::is_string, "expected a string");
   }
   std::string RequireString(std::string_view key) {
     if (!m_table.get(key)) Fail({}, "missing key '" + std::string(key) + "'");
     return String(key, {});
   }
   int64_t Int(std::string_view key, int64_t fallback) {
-    const toml::node* n = Get(key);
-    if (!n) return fallback;
-    if (!n->is_integer()) Fail(key, "expected an integer");
-    return *n->value<int64_t>();
+    return Value(key, fallback, &toml::node::is_integer, "expected an integer");
   }
   int64_t NonNegative(std::string_view key, int64_t fallback) {
     int64_t v = Int(key, fallback);
@@ -79,10 +83,7 @@ class TableReader {
   }
   // A finite number (TOML also has nan and inf).
   double Number(std::string_view key, double fallback) {
-    const toml::node* n = Get(key);
-    if (!n) return fallback;
-    if (!n->is_number()) Fail(key, "expected a number");
-    const double v = *n->value<double>();
+    const double v = Value(key, fallback, &toml::node::is_number, "expected a number");
     if (!std::isfinite(v)) Fail(key, "must be a finite number");
     return v;
   }
@@ -101,10 +102,7 @@ class TableReader {
     return v;
   }
   bool Bool(std::string_view key, bool fallback) {
-    const toml::node* n = Get(key);
-    if (!n) return fallback;
-    if (!n->is_boolean()) Fail(key, "expected true or false");
-    return *n->value<bool>();
+    return Value(key, fallback, &toml::node::is_boolean, "expected true or false");
   }
   // A time given in microseconds (integer or decimal) as nanoseconds.
   DurationNs Micros(std::string_view key, DurationNs fallback_ns) {

@@ -60,19 +60,16 @@ TEST(SimulateCommand, ScenarioErrorNamesFileLineAndKeyAndWritesNothing) {
   std::ofstream(scenario) << "[scenario]\nname = \"x\"\n\n[[adapter]]\nname = \"GPU\"\n"
                              "native_fence = true\n";
   const auto trace = dir / "t.db";
-  auto r = RunFencescope("simulate '" + scenario.string() + "' -o '" + trace.string() + "'");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("broken.toml:6: key 'adapter[0].native_fence': unknown key"),
-            std::string::npos)
-      << r.err;
+  test_support::ExpectFailure(
+      RunFencescope("simulate '" + scenario.string() + "' -o '" + trace.string() + "'"), 1,
+      "broken.toml:6: key 'adapter[0].native_fence': unknown key");
   EXPECT_FALSE(std::filesystem::exists(trace));
 }
 
 TEST(SimulateCommand, UnknownScenarioNameListsTheEmbeddedOnes) {
   ScratchDir dir;
-  auto r = RunFencescope("simulate nosuch -o '" + (dir / "t.db").string() + "'");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("default"), std::string::npos) << r.err;
+  test_support::ExpectFailure(
+      RunFencescope("simulate nosuch -o '" + (dir / "t.db").string() + "'"), 1, "default");
 }
 
 // seed 004: --preemption-granularity replaces the scenario's (a graphics name the graphics one;

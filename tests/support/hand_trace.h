@@ -216,6 +216,18 @@ class HandTrace {
     CpuWaitRelease(thread, fence, 3, 900, 35, irq, 3);
     OptimizedInterrupt(queue, fence, 3, 0, 36, 0);
   }
+  // Packet `packet` of `queue` reading (or with `write`, writing) bytes [offset, offset + length)
+  // of `resource` at `ts`.
+  void Access(QueueId queue, int64_t packet, ResourceId resource, TimeNs ts, int64_t offset,
+              int64_t length, bool write) {
+    m_writer.Append(events::ResourceAccess{.ts_ns = ts,
+                                           .queue_id = queue,
+                                           .packet_id = packet,
+                                           .resource_id = resource,
+                                           .offset_bytes = offset,
+                                           .length_bytes = length,
+                                           .access = write ? 1u : 0u});
+  }
   // seed 004: `requesting` asks engine 1 for the GPU at `ts` while `packet` of `queue` runs
   // (preemption `id`), and the preemption done at `ts`, `latency` after its request.
   void PreemptionRequest(QueueId queue, QueueId requesting, int64_t id, int64_t packet, TimeNs ts,

@@ -34,6 +34,8 @@ CommandResult RunCommand(const std::string& command);
 CommandResult RunFencescope(const std::string& args);
 // `path` in single quotes, for the argument string of RunFencescope.
 std::string Quote(const std::filesystem::path& path);
+// `r` is a command that failed with `exit_code` and said `needle` on stderr.
+void ExpectFailure(const CommandResult& r, int exit_code, const std::string& needle);
 // `fencescope simulate ARGS -o PATH` (ARGS: a scenario name or file, then any options); a test
 // failure with the command's stderr when it fails. Returns `path`.
 std::filesystem::path SimulateTrace(const std::filesystem::path& path, const std::string& args);
