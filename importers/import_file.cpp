@@ -17,32 +17,6 @@ namespace importers {
 
 namespace {
 
-using core::store::TraceWriter;
-
-// An importer that reads the input's bytes (ETL, trace-cmd .dat, ftrace text).
-template <auto ImportBytes>
-void FromBytes(DecodedInput& input, TraceWriter& writer, const ImportOptions& options) {
-  ImportBytes(input.bytes.view(), input.label, writer, options);
-}
-
-void FromChromeJson(DecodedInput& input, TraceWriter& writer, const ImportOptions& options) {
-  writer.SetMeta("source_file", input.label);
-  chrome_json::ImportChromeJson(input, writer, options);
-}
-
-// The importer of each content format, and the source name its traces are written under.
-struct Importer {
-  FileFormat format;
-  const char* source;
-  void (*run)(DecodedInput&, TraceWriter&, const ImportOptions&);
-};
-constexpr Importer kImporters[] = {
-    {FileFormat::kJson, "chrome-json", FromChromeJson},
-    {FileFormat::kEtl, "etl", FromBytes<etl::ImportEtl>},
-    {FileFormat::kTraceDat, "ftrace-dat", FromBytes<ftrace::ImportTraceDat>},
-    {FileFormat::kFtraceText, "ftrace-text", FromBytes<ftrace::ImportFtraceText>},
-};
-
 ImportSummary Import(const std::filesystem::path& input, const std::filesystem::path& output,
                      const ImportOptions& options, const char*& stage) {
   stage = "reading and decompressing it";
@@ -54,23 +28,47 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   summary.label = decoded.label;
   summary.file_bytes = decoded.file_size;
   summary.content_bytes = decoded.bytes.size();
-  for (const Importer& importer : kImporters) {
-    if (importer.format != decoded.content) continue;
-    TraceWriter writer(output, importer.source);
-    importer.run(decoded, writer, options);
-    summary.events_written = writer.events_written();
-    writer.Commit();
-    if (options.progress) options.progress(1.0);
-    return summary;
+  switch (decoded.content) {
+    case FileFormat::kJson: {
+      core::store::TraceWriter writer(output, "chrome-json");
+      writer.SetMeta("source_file", decoded.label);
+      chrome_json::ImportChromeJson(decoded, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
+    case FileFormat::kEtl: {
+      core::store::TraceWriter writer(output, "etl");
+      etl::ImportEtl(decoded.bytes.view(), decoded.label, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
+    case FileFormat::kTraceDat: {
+      core::store::TraceWriter writer(output, "ftrace-dat");
+      ftrace::ImportTraceDat(decoded.bytes.view(), decoded.label, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
+    case FileFormat::kFtraceText: {
+      core::store::TraceWriter writer(output, "ftrace-text");
+      ftrace::ImportFtraceText(decoded.bytes.view(), decoded.label, writer, options);
+      summary.events_written = writer.events_written();
+      writer.Commit();
+      break;
+    }
+    case FileFormat::kFencescopeTrace:
+      throw core::Error(fmt::format("{}: already a fencescope trace (open it directly)",
+                                    decoded.label));
+    default:
+      throw core::Error(fmt::format(
+          "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON, "
+          "an ETW .etl, a trace-cmd .dat or ftrace text, possibly inside gzip or zip)",
+          DescribePlace(decoded.label, decoded.bytes.view(), 0), FileFormatName(decoded.content)));
   }
-  if (decoded.content == FileFormat::kFencescopeTrace) {
-    throw core::Error(
-        fmt::format("{}: already a fencescope trace (open it directly)", decoded.label));
-  }
-  throw core::Error(fmt::format(
-      "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON, "
-      "an ETW .etl, a trace-cmd .dat or ftrace text, possibly inside gzip or zip)",
-      DescribePlace(decoded.label, decoded.bytes.view(), 0), FileFormatName(decoded.content)));
+  if (options.progress) options.progress(1.0);
+  return summary;
 }
 
 }  // namespace
