@@ -11,6 +11,7 @@
 #include "app/cli/child_peak_memory.h"
 #include "app/cli/commands.h"
 #include "core/model/error.h"
+#include "core/model/seconds_since.h"
 #include "core/store/trace_writer.h"
 #include "importers/common/compressed_input.h"
 #include "importers/chrome_json/import_benchmark.h"
@@ -20,11 +21,8 @@
 namespace app::cli {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double Since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
+using Clock = core::SteadyClock;
+using core::SecondsSince;
 
 struct EtlRun {
   importers::etl::EtlImportStats stats;
@@ -43,7 +41,7 @@ void BenchEtl(const importers::DecodedInput& input, int repeat,
     run.stats = importers::etl::ImportEtl(input.bytes.view(), input.label, writer, {});
     const auto t = Clock::now();
     writer.Commit();
-    run.commit_seconds = Since(t);
+    run.commit_seconds = SecondsSince(t);
     if (i == 0 || run.Total() < best.Total()) best = run;
   }
   std::filesystem::remove(scratch);
@@ -86,8 +84,8 @@ void BenchFtrace(const importers::DecodedInput& input, int repeat,
                                                           writer, {});
     const auto c = Clock::now();
     writer.Commit();
-    const double commit = Since(c);
-    const double total = Since(t);
+    const double commit = SecondsSince(c);
+    const double total = SecondsSince(t);
     if (i == 0 || total < best_total) {
       best = stats;
       best_total = total;
@@ -106,7 +104,7 @@ void BenchFtrace(const importers::DecodedInput& input, int repeat,
       ++count;
       ++p;
     }
-    const double seconds = Since(t);
+    const double seconds = SecondsSince(t);
     if (i == 0 || seconds < raw_seconds) raw_seconds = seconds;
     lines = count;
   }
@@ -204,7 +202,7 @@ void RegisterBenchImport(CLI::App& bench) {
     const ChildRun child = ImportInAChild(*file, scratch);
     const auto t = Clock::now();
     importers::DecodedInput input = importers::ReadInput(*file);
-    const double read_seconds = Since(t);
+    const double read_seconds = SecondsSince(t);
     if (input.container != importers::FileFormat::kUnknown) {
       std::cout << fmt::format("decompress            {:8.3f} s  ({} -> {} bytes)\n",
                                read_seconds, input.file_size, input.bytes.size());

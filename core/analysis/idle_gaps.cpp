@@ -1,6 +1,7 @@
 #include "core/analysis/idle_gaps.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <tuple>
 
@@ -11,36 +12,33 @@
 
 namespace core::analysis {
 
+namespace {
+
+// The name of value `index` of an enum, from its names in value order; "unknown" past the end.
+template <size_t N>
+const char* NameIn(const std::array<const char*, N>& names, size_t index) {
+  return index < N ? names[index] : "unknown";
+}
+
+}  // namespace
+
 const char* GapCauseName(GapCause cause) {
-  switch (cause) {
-    case GapCause::kWaitingOnFence: return "waiting_on_fence";
-    case GapCause::kPreempted: return "preempted";
-    case GapCause::kNothingSubmitted: return "nothing_submitted";
-    case GapCause::kSubmittedNotRunning: return "submitted_not_running";
-    case GapCause::kLaunchBound: return "launch_bound";
-    case GapCause::kSynchronised: return "synchronised";
-  }
-  return "unknown";
+  static constexpr std::array<const char*, kGapCauses> kNames = {
+      "waiting_on_fence",      "preempted",    "nothing_submitted",
+      "submitted_not_running", "launch_bound", "synchronised"};
+  return NameIn(kNames, static_cast<size_t>(cause));
 }
 
 const char* IdleClassName(IdleClass c) {
-  switch (c) {
-    case IdleClass::kHostWait: return "host_wait";
-    case IdleClass::kKernelWait: return "kernel_wait";
-    case IdleClass::kOther: return "other";
-    case IdleClass::kUnlinked: return "unlinked";
-  }
-  return "unknown";
+  static constexpr std::array<const char*, kIdleClasses> kNames = {"host_wait", "kernel_wait",
+                                                                   "other", "unlinked"};
+  return NameIn(kNames, static_cast<size_t>(c));
 }
 
 const char* OtherReasonName(OtherReason reason) {
-  switch (reason) {
-    case OtherReason::kCrossStream: return "cross_stream";
-    case OtherReason::kHostSync: return "host_sync";
-    case OtherReason::kPreempted: return "preempted";
-    case OtherReason::kUnexplained: return "unexplained";
-  }
-  return "unknown";
+  static constexpr std::array<const char*, kOtherReasons> kNames = {"cross_stream", "host_sync",
+                                                                    "preempted", "unexplained"};
+  return NameIn(kNames, static_cast<size_t>(reason));
 }
 
 namespace {

@@ -4,6 +4,20 @@
 
 namespace core::analysis {
 
+namespace {
+
+HeldWait Held(WaitRef wait, TimeNs start, TimeNs end, uint32_t signal, bool link_inferred) {
+  HeldWait h;
+  static_cast<WaitRef&>(h) = wait;
+  h.start = start;
+  h.end = end;
+  h.signal = signal;
+  h.link_inferred = link_inferred;
+  return h;
+}
+
+}  // namespace
+
 std::vector<HeldWait> LongestWaits(const Reconstruction& r, const PacketCompletions& completions,
                                    size_t limit) {
   std::vector<HeldWait> all;
@@ -12,31 +26,13 @@ std::vector<HeldWait> LongestWaits(const Reconstruction& r, const PacketCompleti
     if (w.unblocked == kUnknownTime) continue;
     const TimeNs start = w.observed != kUnknownTime ? w.observed : w.queued;
     if (start == kUnknownTime) continue;
-    HeldWait h;
-    h.wait = i;
-    h.queue = w.queue;
-    h.fence = w.fence;
-    h.value = w.value;
-    h.start = std::min(start, w.unblocked);
-    h.end = w.unblocked;
-    h.signal = w.signal;
-    h.link_inferred = w.link_inferred;
-    all.push_back(h);
+    all.push_back(Held(WaitRef::Gpu(i, w), std::min(start, w.unblocked), w.unblocked, w.signal,
+                       w.link_inferred));
   }
   for (uint32_t i = 0; i < r.cpu_waits.size(); ++i) {
     const CpuWait w = r.cpu_waits[i];
     if (w.begin == kUnknownTime || w.released == kUnknownTime) continue;
-    HeldWait h;
-    h.cpu = true;
-    h.wait = i;
-    h.thread = w.thread;
-    h.fence = w.fence;
-    h.value = w.value;
-    h.start = w.begin;
-    h.end = w.released;
-    h.signal = w.signal;
-    h.link_inferred = w.link_inferred;
-    all.push_back(h);
+    all.push_back(Held(WaitRef::Cpu(i, w), w.begin, w.released, w.signal, w.link_inferred));
   }
   const size_t n = std::min(limit, all.size());
   std::partial_sort(all.begin(), all.begin() + static_cast<ptrdiff_t>(n), all.end(),

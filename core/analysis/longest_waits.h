@@ -13,16 +13,11 @@
 
 #include "core/analysis/packet_completions.h"
 #include "core/analysis/reconstruction.h"
+#include "core/analysis/wait_ref.h"
 
 namespace core::analysis {
 
-struct HeldWait {
-  bool cpu = false;
-  uint32_t wait = kNoIndex;   // into waits (GPU) or cpu_waits (CPU)
-  QueueId queue = 0;          // GPU waits
-  ThreadId thread = 0;        // CPU waits
-  FenceId fence = 0;
-  FenceValue value = 0;
+struct HeldWait : WaitRef {
   TimeNs start = 0;           // reached (GPU) / begin (CPU)
   TimeNs end = 0;             // unblocked / released
   uint32_t signal = kNoIndex;  // the releasing signal

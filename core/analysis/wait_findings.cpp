@@ -321,28 +321,12 @@ class Continuation {
 
 // ---- [SECTION] Classification ----
 
-PendingWait FromGpuWait(uint32_t w, const WaitBox& box) {
+PendingWait Pending(WaitRef wait, int64_t wait_id, TimeNs since, bool recorded_pending) {
   PendingWait p;
-  p.index = w;
-  p.wait_id = box.wait_id;
-  p.queue = box.queue;
-  p.fence = box.fence;
-  p.value = box.value;
-  p.since = box.Begin();
-  p.recorded_pending = box.pending_at_end;
-  return p;
-}
-
-PendingWait FromCpuWait(uint32_t w, const CpuWait& box) {
-  PendingWait p;
-  p.cpu = true;
-  p.index = w;
-  p.wait_id = box.waiter_id;
-  p.thread = box.thread;
-  p.fence = box.fence;
-  p.value = box.value;
-  p.since = box.begin;
-  p.recorded_pending = box.pending_at_end;
+  static_cast<WaitRef&>(p) = wait;
+  p.wait_id = wait_id;
+  p.since = since;
+  p.recorded_pending = recorded_pending;
   return p;
 }
 
@@ -450,12 +434,13 @@ WaitFindings FindWaitProblems(const Reconstruction& r) {
     const WaitBox box = r.waits[w];
     if (box.unblocked != kUnknownTime) continue;
     const bool lost = box.queue < r.queues.size() && r.queues[box.queue].tdrs.size() > 0;
-    first_checks(FromGpuWait(w, box), lost);
+    first_checks(Pending(WaitRef::Gpu(w, box), box.wait_id, box.Begin(), box.pending_at_end), lost);
   }
   for (uint32_t w = 0; w < r.cpu_waits.size(); ++w) {
     const CpuWait box = r.cpu_waits[w];
     if (box.released != kUnknownTime || box.withdrawn != kUnknownTime) continue;
-    first_checks(FromCpuWait(w, box), false);
+    first_checks(Pending(WaitRef::Cpu(w, box), box.waiter_id, box.begin, box.pending_at_end),
+                 false);
   }
 
   const Continuation cont(r, facts, passable);

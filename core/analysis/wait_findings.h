@@ -63,6 +63,7 @@
 #include <vector>
 
 #include "core/analysis/reconstruction.h"
+#include "core/analysis/wait_ref.h"
 
 namespace core::analysis {
 
@@ -103,14 +104,8 @@ struct ReachEvidence {
   ThreadId thread = 0;
 };
 
-struct PendingWait {
-  bool cpu = false;
-  uint32_t index = kNoIndex;   // into waits (GPU) or cpu_waits (CPU)
+struct PendingWait : WaitRef {
   int64_t wait_id = 0;
-  QueueId queue = 0;           // GPU waits
-  ThreadId thread = 0;         // CPU waits
-  FenceId fence = 0;
-  FenceValue value = 0;
   TimeNs since = kUnknownTime;  // queued / begin
   bool recorded_pending = false;  // a wait_pending_at_end record names it
   FenceValue value_at_end = 0;    // the fence's CurrentValue at the end (see above)

@@ -26,6 +26,37 @@ void WriteReportBenchmarkTrace(const std::filesystem::path& path, uint64_t event
   ThreadId th = w.AddThread({p, 1, ThreadKind::kApplication, "render", 0});
   FenceId upload = w.AddFence({"upload", FenceKind::kNative});
   FenceId frame = w.AddFence({"frame", FenceKind::kNative});
+  using namespace core::model::events;  // NOLINT
+  // The records each frame repeats per queue, by what they say.
+  auto submit = [&](TimeNs ts, QueueId queue, int64_t packet, DurationNs planned) {
+    w.Append(PacketSubmitted{.ts_ns = ts,
+                             .queue_id = queue,
+                             .thread_id = th,
+                             .packet_id = packet,
+                             .planned_duration_ns = planned});
+  };
+  auto started = [&](TimeNs ts, QueueId queue, int64_t packet) {
+    w.Append(PacketStarted{.ts_ns = ts, .queue_id = queue, .packet_id = packet});
+  };
+  auto completed = [&](TimeNs ts, QueueId queue, int64_t packet) {
+    w.Append(PacketCompleted{.ts_ns = ts, .queue_id = queue, .packet_id = packet});
+  };
+  auto signal_queued = [&](TimeNs ts, QueueId queue, FenceId fence, uint64_t value, int64_t op) {
+    w.Append(FenceSignalQueued{.ts_ns = ts,
+                               .queue_id = queue,
+                               .thread_id = th,
+                               .fence_id = fence,
+                               .fence_value = value,
+                               .signal_id = op});
+  };
+  auto signal_executed = [&](TimeNs ts, QueueId queue, FenceId fence, uint64_t value, int64_t op) {
+    w.Append(FenceSignalExecuted{.ts_ns = ts,
+                                 .queue_id = queue,
+                                 .fence_id = fence,
+                                 .fence_value = value,
+                                 .signal_id = op,
+                                 .previous_value = value - 1});
+  };
   const uint64_t frames = events / 19 + 1;
   int64_t id = 1;
   for (uint64_t i = 0; i < frames; ++i) {
@@ -33,51 +64,23 @@ void WriteReportBenchmarkTrace(const std::filesystem::path& path, uint64_t event
     const uint64_t v = i + 1;
     const int64_t copy_packet = id++, gfx_packet = id++, compute_packet = id++;
     const int64_t copy_signal = id++, gfx_signal = id++, wait = id++, waiter = id++;
-    using namespace core::model::events;  // NOLINT
     const int64_t log_entry = static_cast<int64_t>(i % 64),
                   log_wraps = static_cast<int64_t>(i / 64);
-    w.Append(PacketSubmitted{.ts_ns = t + 0,
-                             .queue_id = copy,
-                             .thread_id = th,
-                             .packet_id = copy_packet,
-                             .planned_duration_ns = 295});
+    submit(t + 0, copy, copy_packet, 295);
     w.Append(FenceWaitQueued{.ts_ns = t + 1,
                              .queue_id = gfx,
                              .thread_id = th,
                              .fence_id = upload,
                              .fence_value = v,
                              .wait_id = wait});
-    w.Append(PacketSubmitted{.ts_ns = t + 2,
-                             .queue_id = gfx,
-                             .thread_id = th,
-                             .packet_id = gfx_packet,
-                             .planned_duration_ns = 389});
-    w.Append(PacketSubmitted{.ts_ns = t + 3,
-                             .queue_id = compute,
-                             .thread_id = th,
-                             .packet_id = compute_packet,
-                             .planned_duration_ns = 395});
-    w.Append(FenceSignalQueued{.ts_ns = t + 4,
-                               .queue_id = copy,
-                               .thread_id = th,
-                               .fence_id = upload,
-                               .fence_value = v,
-                               .signal_id = copy_signal});
-    w.Append(PacketStarted{.ts_ns = t + 5, .queue_id = copy, .packet_id = copy_packet});
-    w.Append(PacketStarted{.ts_ns = t + 5, .queue_id = compute, .packet_id = compute_packet});
-    w.Append(FenceSignalQueued{.ts_ns = t + 6,
-                               .queue_id = gfx,
-                               .thread_id = th,
-                               .fence_id = frame,
-                               .fence_value = v,
-                               .signal_id = gfx_signal});
-    w.Append(PacketCompleted{.ts_ns = t + 300, .queue_id = copy, .packet_id = copy_packet});
-    w.Append(FenceSignalExecuted{.ts_ns = t + 301,
-                                 .queue_id = copy,
-                                 .fence_id = upload,
-                                 .fence_value = v,
-                                 .signal_id = copy_signal,
-                                 .previous_value = v - 1});
+    submit(t + 2, gfx, gfx_packet, 389);
+    submit(t + 3, compute, compute_packet, 395);
+    signal_queued(t + 4, copy, upload, v, copy_signal);
+    started(t + 5, copy, copy_packet);
+    started(t + 5, compute, compute_packet);
+    signal_queued(t + 6, gfx, frame, v, gfx_signal);
+    completed(t + 300, copy, copy_packet);
+    signal_executed(t + 301, copy, upload, v, copy_signal);
     w.Append(LogWrite{.ts_ns = t + 302,
                       .queue_id = copy,
                       .fence_id = upload,
@@ -93,20 +96,15 @@ void WriteReportBenchmarkTrace(const std::filesystem::path& path, uint64_t event
                                 .wait_id = wait,
                                 .observed_ns = t + 2,
                                 .released_by_signal_id = copy_signal});
-    w.Append(PacketStarted{.ts_ns = t + 311, .queue_id = gfx, .packet_id = gfx_packet});
+    started(t + 311, gfx, gfx_packet);
     w.Append(CpuWaitBegin{.ts_ns = t + 320,
                           .thread_id = th,
                           .fence_id = frame,
                           .fence_value = v,
                           .waiter_id = waiter});
-    w.Append(PacketCompleted{.ts_ns = t + 400, .queue_id = compute, .packet_id = compute_packet});
-    w.Append(PacketCompleted{.ts_ns = t + 700, .queue_id = gfx, .packet_id = gfx_packet});
-    w.Append(FenceSignalExecuted{.ts_ns = t + 701,
-                                 .queue_id = gfx,
-                                 .fence_id = frame,
-                                 .fence_value = v,
-                                 .signal_id = gfx_signal,
-                                 .previous_value = v - 1});
+    completed(t + 400, compute, compute_packet);
+    completed(t + 700, gfx, gfx_packet);
+    signal_executed(t + 701, gfx, frame, v, gfx_signal);
     EventRowId irq = w.Append(Interrupt{.ts_ns = t + 702,
                                         .queue_id = gfx,
                                         .fence_id = frame,

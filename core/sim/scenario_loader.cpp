@@ -48,21 +48,25 @@ class TableReader {
     m_used.insert(std::string(key));
     return m_table.get(key);
   }
-  std::string String(std::string_view key, std::string fallback) {
+  // The value of `key` (`fallback` when it is absent), of the TOML type `is_type` accepts;
+  // `expected` is the failure otherwise.
+  template <typename T>
+  T Value(std::string_view key, T fallback, bool (toml::node::*is_type)() const noexcept,
+          const char* expected) {
     const toml::node* n = Get(key);
     if (!n) return fallback;
-    if (!n->is_string()) Fail(key, "expected a string");
-    return *n->value<std::string>();
+    if (!(n->*is_type)()) Fail(key, expected);
+    return *n->value<T>();
+  }
+  std::string String(std::string_view key, std::string fallback) {
+    return Value(key, std::move(fallback), &toml::node::is_string, "expected a string");
   }
   std::string RequireString(std::string_view key) {
     if (!m_table.get(key)) Fail({}, "missing key '" + std::string(key) + "'");
     return String(key, {});
   }
   int64_t Int(std::string_view key, int64_t fallback) {
-    const toml::node* n = Get(key);
-    if (!n) return fallback;
-    if (!n->is_integer()) Fail(key, "expected an integer");
-    return *n->value<int64_t>();
+    return Value(key, fallback, &toml::node::is_integer, "expected an integer");
   }
   int64_t NonNegative(std::string_view key, int64_t fallback) {
     int64_t v = Int(key, fallback);
@@ -79,10 +83,7 @@ class TableReader {
   }
   // A finite number (TOML also has nan and inf).
   double Number(std::string_view key, double fallback) {
-    const toml::node* n = Get(key);
-    if (!n) return fallback;
-    if (!n->is_number()) Fail(key, "expected a number");
-    const double v = *n->value<double>();
+    const double v = Value(key, fallback, &toml::node::is_number, "expected a number");
     if (!std::isfinite(v)) Fail(key, "must be a finite number");
     return v;
   }
@@ -101,10 +102,7 @@ class TableReader {
     return v;
   }
   bool Bool(std::string_view key, bool fallback) {
-    const toml::node* n = Get(key);
-    if (!n) return fallback;
-    if (!n->is_boolean()) Fail(key, "expected true or false");
-    return *n->value<bool>();
+    return Value(key, fallback, &toml::node::is_boolean, "expected true or false");
   }
   // A time given in microseconds (integer or decimal) as nanoseconds.
   DurationNs Micros(std::string_view key, DurationNs fallback_ns) {
@@ -321,24 +319,18 @@ void CheckFenceOpenedOnQueueAdapter(TableReader& r, const Scenario& s, uint32_t 
                       "' (make it a cross_adapter fence opened there)");
 }
 
-BackgroundMode ParseMode(TableReader& r, const std::string& text) {
-  for (int m = 0; m <= 3; ++m) {
-    if (core::model::BackgroundModeName(static_cast<BackgroundMode>(m)) == text) {
-      return static_cast<BackgroundMode>(m);
-    }
+// The value of E named `text` (by `name_of`, over E's first `count` values); else a failure at
+// `key` that lists the names allowed.
+template <typename E>
+E ParseNamed(TableReader& r, std::string_view key, const std::string& text, int count,
+             std::string_view (*name_of)(E)) {
+  std::string allowed;
+  for (int i = 0; i < count; ++i) {
+    const auto value = static_cast<E>(i);
+    if (name_of(value) == text) return value;
+    allowed += (i ? ", " : "") + std::string(name_of(value));
   }
-  r.Fail("mode", "unknown mode '" + text + "' (allowed, allow_intrusive_measurements, "
-                 "disable_background_work, disable_profiling_by_system)");
-}
-
-MeasurementsAction ParseAction(TableReader& r, const std::string& text) {
-  for (int a = 0; a <= 3; ++a) {
-    if (core::model::MeasurementsActionName(static_cast<MeasurementsAction>(a)) == text) {
-      return static_cast<MeasurementsAction>(a);
-    }
-  }
-  r.Fail("action", "unknown action '" + text + "' (keep_all, commit_results, "
-                   "commit_results_high_priority, discard_previous)");
+  r.Fail(key, "unknown " + std::string(key) + " '" + text + "' (" + allowed + ")");
 }
 
 void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
@@ -422,8 +414,10 @@ void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
     step.duration_ns = r.Micros("duration_us", 0);
   } else if (op == "set_background_mode") {
     step.op = StepOp::kSetBackgroundMode;
-    step.background_mode = ParseMode(r, r.String("mode", "allowed"));
-    step.action = ParseAction(r, r.String("action", "keep_all"));
+    step.background_mode =
+        ParseNamed(r, "mode", r.String("mode", "allowed"), 4, core::model::BackgroundModeName);
+    step.action = ParseNamed(r, "action", r.String("action", "keep_all"), 4,
+                             core::model::MeasurementsActionName);
     step.with_event = r.Bool("event", false);
     step.wait_event = r.Bool("wait_event", false);
     if (step.wait_event && !step.with_event) r.Fail("wait_event", "needs event = true");

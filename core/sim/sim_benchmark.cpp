@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/model/error.h"
+#include "core/model/seconds_since.h"
 #include "core/sim/scenario_loader.h"
 #include "core/sim/simulator.h"
 #include "core/store/store_benchmark.h"
@@ -11,7 +12,7 @@
 
 namespace core::sim {
 namespace {
-using Clock = std::chrono::steady_clock;
+using Clock = core::SteadyClock;
 }  // namespace
 
 SimBenchmarkResult RunSimBenchmark(const std::string& scenario_name, uint64_t min_events,
@@ -47,7 +48,7 @@ SimBenchmarkResult RunSimBenchmark(const std::string& scenario_name, uint64_t mi
     core::store::TraceWriter writer(trace_path, "simulator");
     result.events = RunSimulation(scenario, writer, options).events;
     writer.Commit();
-    result.simulate_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.simulate_seconds = core::SecondsSince(start);
   }
   result.raw_insert_seconds = core::store::MeasureRawInsertSeconds(result.events, raw_path);
   std::error_code ignored;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <random>
 
+#include "core/model/seconds_since.h"
 #include "core/store/sqlite_db.h"
 #include "core/store/trace_store.h"
 #include "core/store/trace_writer.h"
@@ -12,11 +13,8 @@ namespace core::store {
 double MeasureRawInsertSeconds(uint64_t events, const std::filesystem::path& raw_path, bool keep);
 
 namespace {
-using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = core::SteadyClock;
+using core::SecondsSince;
 
 // A deterministic mix shaped like a simulated trace: packets on 8 queues, fence operations,
 // interrupts, log writes.

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "importers/chrome_json/kineto_stream_timing.h"
+#include "importers/common/import_counters.h"
 
 namespace importers::chrome_json {
 namespace {
@@ -522,10 +523,6 @@ class Mapper {
                                        .release_link = link});
   }
 
-  void Problem(const char* name, uint64_t count, const char* description) {
-    if (count) m_writer.CountProblem(name, Severity::kInfo, description, count);
-  }
-
   void WriteCounts() {
     std::unordered_set<int64_t> synced;
     for (const KinetoSync& sync : m_c.syncs) synced.insert(sync.args.correlation);
@@ -533,55 +530,50 @@ class Mapper {
     for (const auto& [correlation, call] : m_c.runtime_by_correlation) {
       if (call.stream_wait && !synced.count(correlation)) ++stream_wait_calls_without_sync;
     }
-    Problem("kineto_stream_wait_without_sync", stream_wait_calls_without_sync,
-            "cudaStreamWaitEvent calls with no cuda_sync event (traces from before Kineto wrote "
-            "them): the call names neither the waiting stream nor the event, no wait was placed");
     // What was inferred and what could not be linked, as import problems (`fencescope info`).
-    struct Row {
-      const char* name;
-      uint64_t Counts::*count;
-      const char* description;
-    };
-    static const Row kRows[] = {
-        {"kineto_launch_by_correlation", &Counts::launches_by_correlation,
+    const importers::ImportCounter rows[] = {
+        {"kineto_stream_wait_without_sync", stream_wait_calls_without_sync,
+         "cudaStreamWaitEvent calls with no cuda_sync event (traces from before Kineto wrote "
+         "them): the call names neither the waiting stream nor the event, no wait was placed"},
+        {"kineto_launch_by_correlation", m_n.launches_by_correlation,
          "kernels with no ac2g launch flow, linked to the runtime call of their correlation id"},
-        {"kineto_wait_link_inferred", &Counts::gpu_waits_inferred,
+        {"kineto_wait_link_inferred", m_n.gpu_waits_inferred,
          "GPU waits (Stream Wait Event) whose record or its stream the trace does not name "
          "(wait_on_cuda_event_record_corr_id / wait_on_stream = -1): linked by inference "
          "(release_link = inferred; schemas/kineto_inference.md)"},
-        {"kineto_cpu_wait_link_inferred", &Counts::cpu_waits_inferred,
+        {"kineto_cpu_wait_link_inferred", m_n.cpu_waits_inferred,
          "CPU waits (Event Sync) whose record the trace does not name: linked by inference"},
-        {"kineto_record_stream_by_launch", &Counts::streams_by_launch,
+        {"kineto_record_stream_by_launch", m_n.streams_by_launch,
          "event records placed on the stream of the last launch their thread made before them "
          "(inferred)"},
-        {"kineto_record_stream_by_gpu_timing", &Counts::streams_by_timing,
+        {"kineto_record_stream_by_gpu_timing", m_n.streams_by_timing,
          "event records placed on the stream whose work ended last before the waiting stream went "
          "on (inferred from GPU timing)"},
-        {"kineto_record_implied", &Counts::records_implied,
+        {"kineto_record_implied", m_n.records_implied,
          "Stream Wait Events whose event record is not in the trace but whose stream is "
          "(wait_on_stream): a record is implied just before the wait's call (inferred)"},
-        {"kineto_record_stream_unknown", &Counts::streams_unknown,
+        {"kineto_record_stream_unknown", m_n.streams_unknown,
          "event records waited for whose stream could not be found: no signal was made, their "
          "waits are placed unlinked"},
-        {"kineto_wait_unlinked", &Counts::waits_without_record,
+        {"kineto_wait_unlinked", m_n.waits_without_record,
          "cuda_sync \"Stream Wait Event\" events with no record of their CUDA event before them in "
          "the trace: placed as waits with nothing linked"},
-        {"kineto_wait_without_stream", &Counts::waits_without_stream,
+        {"kineto_wait_without_stream", m_n.waits_without_stream,
          "cuda_sync \"Stream Wait Event\" events naming no stream: no wait was placed"},
-        {"kineto_sync_without_call", &Counts::syncs_without_call,
+        {"kineto_sync_without_call", m_n.syncs_without_call,
          "cuda_sync Event/Stream/Context Sync events with no CUDA runtime call of the same "
          "correlation id: the waiting CPU thread is unknown, no CPU wait was made"},
-        {"kineto_event_record_unlinked", &Counts::records_unclaimed,
+        {"kineto_event_record_unlinked", m_n.records_unclaimed,
          "cudaEventRecord calls that no cuda_sync event names or claims: the CUDA event they "
          "recorded is not in the trace, so no fence signal was made for them"},
-        {"kineto_wait_released_before_signal", &Counts::released_before_signal,
+        {"kineto_wait_released_before_signal", m_n.released_before_signal,
          "GPU waits whose stream's next packet started before the inferred record executed: the "
          "inference and the GPU timestamps disagree (the wait ends at that start)"},
-        {"kineto_sync_before_work_end", &Counts::syncs_before_work_end,
+        {"kineto_sync_before_work_end", m_n.syncs_before_work_end,
          "Stream / Context Syncs that returned before the GPU timestamps of the work they waited "
          "for ended (host and GPU clocks disagree); the signal is placed at the return"},
     };
-    for (const Row& row : kRows) Problem(row.name, m_n.*row.count, row.description);
+    importers::CountNonZero(m_writer, rows);
   }
 
   struct Launch {

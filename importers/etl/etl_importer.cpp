@@ -7,6 +7,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/model/seconds_since.h"
 #include "importers/etl/dxgkrnl_decoder.h"
 #include "importers/etl/etl_gpu_mapper.h"
 #include "importers/etl/etl_reader.h"
@@ -16,12 +17,9 @@
 namespace importers::etl {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = core::SteadyClock;
+using core::SecondsSince;
 using core::model::Severity;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // A payload that is one NUL-terminated run of printable text: what string-marker providers
 // (e.g. the SteamVR compositor's) write. Returns the text without its terminator.
@@ -183,7 +181,7 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   read_options.lenient = options.lenient;
   read_options.progress = [&](double f) { report(0.3 * f); };
   EtlFile file = ReadEtl(bytes, label, read_options);
-  stats.read_seconds = Seconds(t0);
+  stats.read_seconds = SecondsSince(t0);
   stats.etw_events = file.events.size();
 
   // 2. Decode, sort by time, map.
@@ -280,7 +278,7 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   std::vector<core::store::EventRecord>& records = mapper.records();
   std::stable_sort(records.begin(), records.end(),
                    [](const auto& a, const auto& b) { return a.ts < b.ts; });
-  stats.decode_seconds = Seconds(t1);
+  stats.decode_seconds = SecondsSince(t1);
   report(0.6);
 
   // 3. Rows.
@@ -331,7 +329,7 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
     if ((i & 0xFFFF) == 0) report(0.6 + 0.4 * static_cast<double>(i) / static_cast<double>(total));
   }
   stats.records_written = total;
-  stats.write_seconds = Seconds(t2);
+  stats.write_seconds = SecondsSince(t2);
   report(1.0);
   return stats;
 }

@@ -41,10 +41,7 @@ void Overwrite(const std::filesystem::path& path, int64_t page_size, int64_t pag
 }
 
 std::filesystem::path Simulate(const ScratchDir& dir) {
-  auto path = dir / "trace.db";
-  auto r = RunFencescope("simulate cross_adapter_native -o " + Quote(path));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return path;
+  return test_support::SimulateTrace(dir / "trace.db", "cross_adapter_native");
 }
 
 // Every reading command: the same exit code and a message naming the file, table and page.

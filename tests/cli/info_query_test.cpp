@@ -177,9 +177,8 @@ TEST(CliQuery, RunawayQueryStopsAtTheTimeout) {
 
 TEST(CliInfo, NonTraceFileGivesClearErrorAndNonZeroExit) {
   ScratchDir dir;
-  auto r = RunFencescope("info '" + (dir / "missing.db").string() + "'");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("missing.db: no such file"), std::string::npos) << r.err;
+  test_support::ExpectFailure(RunFencescope("info '" + (dir / "missing.db").string() + "'"), 1,
+                              "missing.db: no such file");
 }
 
 TEST(CliHelp, ListsTheSubcommands) {

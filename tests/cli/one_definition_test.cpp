@@ -17,20 +17,12 @@
 
 using core::report::FindPath;
 using core::report::Json;
-using test_support::IntAt;
-using test_support::RunFencescopeJson;
-using test_support::Quote;
-using test_support::ReadFile;
-using test_support::RunFencescope;
-using test_support::ScratchDir;
+using namespace test_support;  // NOLINT
 
 namespace {
 
 std::filesystem::path Simulate(const ScratchDir& dir, const std::string& scenario) {
-  auto path = dir / (scenario + ".db");
-  auto r = RunFencescope("simulate " + scenario + " -o " + Quote(path));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return path;
+  return SimulateTrace(dir / (scenario + ".db"), scenario);
 }
 
 // `report TRACE -o DIR/FILE` (the format follows the extension), and the file it wrote.

@@ -28,10 +28,7 @@ fs::path WriteJson(const ScratchDir& dir) {
 }
 
 fs::path Simulate(const ScratchDir& dir) {
-  const fs::path db = dir / "sim.db";
-  auto r = RunFencescope("simulate default --duration-ms 1 -o " + Quote(db));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return db;
+  return test_support::SimulateTrace(dir / "sim.db", "default --duration-ms 1");
 }
 
 void ExpectRefused(const test_support::CommandResult& r, const std::string& needle) {

@@ -23,8 +23,7 @@ namespace {
 
 void Simulate(const std::string& scenario, const std::filesystem::path& out,
               const std::string& extra = "") {
-  auto r = RunFencescope("simulate " + scenario + " -o " + Quote(out) + " " + extra);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  test_support::SimulateTrace(out, scenario + " " + extra);
 }
 
 int64_t SqlCount(const std::filesystem::path& trace, const std::string& sql) {

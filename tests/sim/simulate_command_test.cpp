@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "core/store/query.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
 using test_support::RunFencescope;
@@ -43,15 +44,12 @@ TEST(SimulateCommand, EmbeddedDefaultFromAnyDirectory) {
 
 TEST(SimulateCommand, SeedFenceModeAndDurationOptions) {
   ScratchDir dir;
-  const auto trace = dir / "t.db";
-  auto r = RunFencescope("simulate ring_buffer -o '" + trace.string() +
-                         "' --seed 7 --fence-mode monitored --duration-ms 0.5");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto trace = test_support::SimulateTrace(
+      dir / "t.db", "ring_buffer --seed 7 --fence-mode monitored --duration-ms 0.5");
   EXPECT_EQ(Meta(trace, "seed"), "7");
   EXPECT_EQ(Meta(trace, "fence_mode"), "monitored");
   EXPECT_EQ(Meta(trace, "time_limit_ns"), "500000");
-  auto q = core::store::RunQuery(trace, "SELECT max(ts_ns) <= 500000 FROM events");
-  EXPECT_EQ(q.rows[0][0], "1");
+  EXPECT_EQ(test_support::FirstCell(trace, "SELECT max(ts_ns) <= 500000 FROM events"), "1");
 }
 
 TEST(SimulateCommand, ScenarioErrorNamesFileLineAndKeyAndWritesNothing) {
@@ -60,33 +58,28 @@ TEST(SimulateCommand, ScenarioErrorNamesFileLineAndKeyAndWritesNothing) {
   std::ofstream(scenario) << "[scenario]\nname = \"x\"\n\n[[adapter]]\nname = \"GPU\"\n"
                              "native_fence = true\n";
   const auto trace = dir / "t.db";
-  auto r = RunFencescope("simulate '" + scenario.string() + "' -o '" + trace.string() + "'");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("broken.toml:6: key 'adapter[0].native_fence': unknown key"),
-            std::string::npos)
-      << r.err;
+  test_support::ExpectFailure(
+      RunFencescope("simulate '" + scenario.string() + "' -o '" + trace.string() + "'"), 1,
+      "broken.toml:6: key 'adapter[0].native_fence': unknown key");
   EXPECT_FALSE(std::filesystem::exists(trace));
 }
 
 TEST(SimulateCommand, UnknownScenarioNameListsTheEmbeddedOnes) {
   ScratchDir dir;
-  auto r = RunFencescope("simulate nosuch -o '" + (dir / "t.db").string() + "'");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("default"), std::string::npos) << r.err;
+  test_support::ExpectFailure(
+      RunFencescope("simulate nosuch -o '" + (dir / "t.db").string() + "'"), 1, "default");
 }
 
 // seed 004: --preemption-granularity replaces the scenario's (a graphics name the graphics one;
 // the compute one stays the scenario's thread_group), and stats --json reports it by name.
 TEST(SimulateCommand, PreemptionGranularityOverride) {
   ScratchDir dir;
-  const auto trace = dir / "p.db";
-  auto r = RunFencescope("simulate preemption -o '" + trace.string() +
-                         "' --preemption-granularity triangle --duration-ms 50");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto q = core::store::RunQuery(trace, "SELECT preemption_graphics, preemption_compute FROM adapters");
-  ASSERT_EQ(q.rows.size(), 1u);
-  EXPECT_EQ(q.rows[0][0], "3");  // triangle
-  EXPECT_EQ(q.rows[0][1], "7");  // thread_group
+  const auto trace = test_support::SimulateTrace(
+      dir / "p.db", "preemption --preemption-granularity triangle --duration-ms 50");
+  // triangle (3) and thread_group (7)
+  EXPECT_EQ(test_support::RowsText(trace,
+                                    "SELECT preemption_graphics, preemption_compute FROM adapters"),
+            "3|7\n");
   auto stats = RunFencescope("stats --json '" + trace.string() + "'");
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_NE(stats.out.find("\"granularity_graphics\": \"triangle\""), std::string::npos) << stats.out;

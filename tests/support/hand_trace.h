@@ -22,9 +22,16 @@ class HandTrace {
     m_process = m_writer.AddProcess({42, "app.exe"});
   }
 
+  // A queue on an engine of its own.
   QueueId Queue(const std::string& name, QueueType type = QueueType::k3D) {
-    EngineId e = m_writer.AddEngine({m_adapter, static_cast<EngineType>(type), 0, name + " engine"});
-    return m_writer.AddQueue({e, m_adapter, type, 0, m_process, name, 0});
+    return Queue(name, Engine(name + " engine", static_cast<EngineType>(type)), type);
+  }
+  // An engine of the adapter, and a queue fed to it (queues given the same engine share it).
+  EngineId Engine(const std::string& name, EngineType type = EngineType::k3D) {
+    return m_writer.AddEngine({m_adapter, type, 0, name});
+  }
+  QueueId Queue(const std::string& name, EngineId engine, QueueType type = QueueType::k3D) {
+    return m_writer.AddQueue({engine, m_adapter, type, 0, m_process, name, 0});
   }
   ThreadId Thread(const std::string& name, ThreadKind kind = ThreadKind::kApplication) {
     return m_writer.AddThread({m_process, 7, kind, name, 0});
@@ -63,9 +70,11 @@ class HandTrace {
                                                   .previous_value = previous});
     }
   }
-  // unblocked < 0: never unblocked.
+  // unblocked < 0: never unblocked. observed: when the GPU reached the wait (0: not recorded);
+  // path: how it was released.
   void Wait(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t id,
-            TimeNs queued, TimeNs unblocked, int64_t released_by = 0) {
+            TimeNs queued, TimeNs unblocked, int64_t released_by = 0, TimeNs observed = 0,
+            WaitPath path = WaitPath::kGpuNative) {
     m_writer.Append(events::FenceWaitQueued{.ts_ns = queued,
                                             .queue_id = queue,
                                             .thread_id = thread,
@@ -78,7 +87,9 @@ class HandTrace {
                                                  .fence_id = fence,
                                                  .fence_value = value,
                                                  .wait_id = id,
-                                                 .released_by_signal_id = released_by});
+                                                 .observed_ns = observed,
+                                                 .released_by_signal_id = released_by,
+                                                 .wait_path = path});
     }
   }
   // A CUDA runtime call as the Chrome JSON importer writes Kineto's cuda_runtime events: a
@@ -144,14 +155,17 @@ class HandTrace {
                                            .previous_value = previous});
   }
   // A CPU wait (a D3D12 waiter, or a CUDA stream / event / device sync) that begins at `begin`;
-  // released < 0: never released.
+  // released < 0: never released. group, mode: the SetEventOnCompletion / WaitForMultipleObjects
+  // group it belongs to and the group's wait mode (0: a single wait; 1 wait-any, 2 wait-all).
   void CpuWait(ThreadId thread, FenceId fence, uint64_t value, int64_t id, TimeNs begin,
-               TimeNs released) {
+               TimeNs released, int64_t group = 0, uint32_t mode = 0) {
     m_writer.Append(events::CpuWaitBegin{.ts_ns = begin,
                                          .thread_id = thread,
                                          .fence_id = fence,
                                          .fence_value = value,
-                                         .waiter_id = id});
+                                         .waiter_id = id,
+                                         .group_id = group,
+                                         .wait_mode = mode});
     if (released >= 0) {
       m_writer.Append(events::CpuWaitReleased{.ts_ns = released,
                                               .thread_id = thread,
@@ -171,10 +185,11 @@ class HandTrace {
                                             .interrupt_event = interrupt,
                                             .observed_value = observed});
   }
-  // An optimized interrupt of adapter 1 on `queue` for signal `signal_id` (0: none) of
-  // fence = value, one fence evaluated, releasing `waiters` waiters.
-  EventRowId OptimizedInterrupt(QueueId queue, FenceId fence, uint64_t value, int64_t signal_id,
-                                TimeNs ts, int64_t waiters) {
+  // An interrupt of adapter 1 on `queue` (0: none named) for signal `signal_id` (0: none) of
+  // fence = value, one fence evaluated, releasing `waiters` waiters; `flags`: its InterruptType
+  // and kInterrupt* bits.
+  EventRowId InterruptFor(QueueId queue, FenceId fence, uint64_t value, int64_t signal_id,
+                          TimeNs ts, int64_t waiters, uint32_t flags) {
     return m_writer.Append(events::Interrupt{.ts_ns = ts,
                                              .queue_id = queue,
                                              .fence_id = fence,
@@ -183,7 +198,12 @@ class HandTrace {
                                              .adapter_id = 1,
                                              .waiters_released = waiters,
                                              .fences_evaluated = 1,
-                                             .interrupt_flags = kInterruptOptimized});
+                                             .interrupt_flags = flags});
+  }
+  // An optimized interrupt (it names its HWQueue), as InterruptFor.
+  EventRowId OptimizedInterrupt(QueueId queue, FenceId fence, uint64_t value, int64_t signal_id,
+                                TimeNs ts, int64_t waiters) {
+    return InterruptFor(queue, fence, value, signal_id, ts, waiters, kInterruptOptimized);
   }
   // Seed 003's interrupt story on `queue`: CPU waiter 900 of `thread` waits for `fence` >= 3
   // from 5; signal 7 (value 3) is queued at 1 and executed at 30; its optimized interrupt at 31
@@ -195,6 +215,52 @@ class HandTrace {
     EventRowId irq = OptimizedInterrupt(queue, fence, 3, 7, 31, 1);
     CpuWaitRelease(thread, fence, 3, 900, 35, irq, 3);
     OptimizedInterrupt(queue, fence, 3, 0, 36, 0);
+  }
+  // Packet `packet` of `queue` reading (or with `write`, writing) bytes [offset, offset + length)
+  // of `resource` at `ts`.
+  void Access(QueueId queue, int64_t packet, ResourceId resource, TimeNs ts, int64_t offset,
+              int64_t length, bool write) {
+    m_writer.Append(events::ResourceAccess{.ts_ns = ts,
+                                           .queue_id = queue,
+                                           .packet_id = packet,
+                                           .resource_id = resource,
+                                           .offset_bytes = offset,
+                                           .length_bytes = length,
+                                           .access = write ? 1u : 0u});
+  }
+  // seed 004: `requesting` asks engine 1 for the GPU at `ts` while `packet` of `queue` runs
+  // (preemption `id`), and the preemption done at `ts`, `latency` after its request.
+  void PreemptionRequest(QueueId queue, QueueId requesting, int64_t id, int64_t packet, TimeNs ts,
+                         PreemptionGranularity granularity) {
+    m_writer.Append(events::PreemptionRequested{.ts_ns = ts,
+                                                .queue_id = queue,
+                                                .preemption_id = id,
+                                                .packet_id = packet,
+                                                .requesting_queue_id = requesting,
+                                                .engine_id = 1,
+                                                .granularity = granularity});
+  }
+  void PreemptionDone(QueueId queue, int64_t id, int64_t packet, TimeNs ts, DurationNs latency,
+                      PreemptionGranularity granularity) {
+    m_writer.Append(events::PreemptionCompleted{.ts_ns = ts,
+                                                .queue_id = queue,
+                                                .preemption_id = id,
+                                                .latency_ns = latency,
+                                                .packet_id = packet,
+                                                .engine_id = 1,
+                                                .granularity = granularity});
+  }
+  // A TDR of adapter 1's engine 1 on `queue` at `ts` (after preemption `preemption_id`, 0: none
+  // named) losing `packets` packets and `contexts` contexts.
+  void Tdr(QueueId queue, TimeNs ts, int64_t packets, uint64_t contexts,
+           int64_t preemption_id = 0) {
+    m_writer.Append(events::Tdr{.ts_ns = ts,
+                                .queue_id = queue,
+                                .adapter_id = 1,
+                                .engine_id = 1,
+                                .packets_lost = packets,
+                                .contexts_lost = contexts,
+                                .preemption_id = preemption_id});
   }
   // wait_pending_at_end for GPU wait `id` on `queue` (queue 0: CPU wait `id` of `thread`), the
   // fence's CurrentValue at the end being `current`.
@@ -213,6 +279,7 @@ class HandTrace {
     return m_writer.Append(event);
   }
   TraceWriter& writer() { return m_writer; }
+  ProcessId process() const { return m_process; }
 
   TraceStore Finish(TimeNs start, TimeNs end) {
     m_writer.SetMeta("start_ns", std::to_string(start));

@@ -43,6 +43,17 @@ std::string Quote(const std::filesystem::path& path) {
   return "'" + path.string() + "'";
 }
 
+void ExpectFailure(const CommandResult& r, int exit_code, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, exit_code) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+std::filesystem::path SimulateTrace(const std::filesystem::path& path, const std::string& args) {
+  const CommandResult r = RunFencescope("simulate " + args + " -o " + Quote(path));
+  EXPECT_EQ(r.exit_code, 0) << "simulate " << args << ": " << r.err;
+  return path;
+}
+
 CommandResult RunFencescope(const std::string& args) {
   return RunCommand(std::string("'") + FENCESCOPE_EXECUTABLE + "' " + args);
 }

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "core/model/error.h"
 #include "core/report/json.h"
 
 namespace test_support {
@@ -35,8 +36,24 @@ CommandResult RunCommand(const std::string& command);
 CommandResult RunFencescope(const std::string& args);
 // `path` in single quotes, for the argument string of RunFencescope.
 std::string Quote(const std::filesystem::path& path);
+// `r` is a command that failed with `exit_code` and said `needle` on stderr.
+void ExpectFailure(const CommandResult& r, int exit_code, const std::string& needle);
+// `fencescope simulate ARGS -o PATH` (ARGS: a scenario name or file, then any options); a test
+// failure with the command's stderr when it fails. Returns `path`.
+std::filesystem::path SimulateTrace(const std::filesystem::path& path, const std::string& args);
 
 std::string ReadFile(const std::filesystem::path& path);
+// The message of the core::Error `f` throws ("(no error)" when it returns).
+template <typename F>
+std::string ErrorOf(F f) {
+  try {
+    f();
+  } catch (const core::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 // The number at a --fail-if style path (`fences.waits_never_unblocked`, `queues[1].busy_ns`) of
 // a report's JSON; a test failure and -1 when the key is missing.
 double At(const core::report::Json& json, const std::string& path);

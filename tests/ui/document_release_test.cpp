@@ -54,8 +54,7 @@ void SelectAndDraw(views::MainWindow& main, uint32_t event,
 class DocumentRelease : public testing::Test {
  protected:
   void SetUp() override {
-    auto sim = test_support::RunFencescope("simulate default -o '" + path + "'");
-    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    test_support::SimulateTrace(path, "default");
     main.OpenNow(path);
     ASSERT_NE(main.document(), nullptr);
   }

@@ -12,6 +12,7 @@
 #include "app/gui/state/event_filter_worker.h"
 #include "core/model/error.h"
 #include "core/store/trace_writer.h"
+#include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
 
 namespace events = core::model::events;
@@ -27,36 +28,18 @@ class EventFilterTest : public testing::Test {
  protected:
   void SetUp() override {
     auto path = dir_ / "filter.db";
-    TraceWriter w(path, "hand");
-    AdapterId gpu = w.AddAdapter(
-        {"GPU", 1, true, true, PreemptionGranularity::kPixel, PreemptionGranularity::kDispatch});
-    EngineId e = w.AddEngine({gpu, EngineType::kCopy, 0, "Copy"});
-    ProcessId p = w.AddProcess({1, "game"});
-    QueueId copy = w.AddQueue({e, gpu, QueueType::kCopy, 0, p, "Copy Queue", 0});
-    QueueId gfx = w.AddQueue({e, gpu, QueueType::k3D, 0, p, "Graphics", 1});
-    ThreadId render = w.AddThread({p, 7, ThreadKind::kApplication, "Render", 0});
-    FenceId frame = w.AddFence({"FrameFence", FenceKind::kNative, false, gpu, 1, 0, 1});
+    hand_trace::HandTrace t(path);
+    const EngineId e = t.Engine("Copy", EngineType::kCopy);
+    const QueueId copy = t.Queue("Copy Queue", e, QueueType::kCopy);
+    const QueueId gfx = t.Queue("Graphics", e, QueueType::k3D);
+    const ThreadId render = t.Thread("Render");
+    const FenceId frame = t.Fence("FrameFence");
     // event 0..4, in time order:
-    w.Append(events::PacketStarted{.ts_ns = 10, .queue_id = copy, .packet_id = 42});  // 0: op 42
-    w.Append(events::FenceSignalQueued{.ts_ns = 20,
-                                       .queue_id = gfx,
-                                       .thread_id = render,
-                                       .fence_id = frame,
-                                       .fence_value = 3,
-                                       .signal_id = 5});  // 1
-    w.Append(events::FenceSignalExecuted{.ts_ns = 30,
-                                         .queue_id = gfx,
-                                         .fence_id = frame,
-                                         .fence_value = 3,
-                                         .signal_id = 5,
-                                         .previous_value = 2});  // 2
-    w.Append(events::CpuWaitBegin{.ts_ns = 40,
-                                  .thread_id = render,
-                                  .fence_id = frame,
-                                  .fence_value = 42,
-                                  .waiter_id = 9});                                   // 3: value 42
-    w.Append(events::PacketCompleted{.ts_ns = 50, .queue_id = gfx, .packet_id = 8});  // 4
-    w.Commit();
+    t.Append(events::PacketStarted{.ts_ns = 10, .queue_id = copy, .packet_id = 42});  // 0: op 42
+    t.Signal(gfx, render, frame, 3, 5, 20, 30, 2);  // 1 queued, 2 executed (previous value 2)
+    t.CpuWait(render, frame, 42, 9, 40, -1);        // 3: value 42
+    t.Append(events::PacketCompleted{.ts_ns = 50, .queue_id = gfx, .packet_id = 8});  // 4
+    t.Finish(0, 50);
     store_ = LoadTrace(path);
     released_ = LoadTrace(path);
     released_.events.ReleaseBulkColumns();
@@ -147,8 +130,7 @@ TEST(EventFilterSql, UnsortedRowsAndWindowEdges) {
 class SimulatedTrace : public testing::Test {
  protected:
   void SetUp() override {
-    auto sim = test_support::RunFencescope("simulate default -o '" + path.string() + "'");
-    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    test_support::SimulateTrace(path, "default");
     resident = LoadTrace(path);
     released = LoadTrace(path);
     released.events.ReleaseBulkColumns();

@@ -107,48 +107,16 @@ TEST(RangeStats, BusyBlockedIdleWorkedOutByHand) {
   test_support::ScratchDir dir;
   auto path = dir / "hand.db";
   {
-    using namespace core::store;  // NOLINT
-    TraceWriter w(path, "hand");
-    AdapterId gpu = w.AddAdapter(
-        {"GPU", 1, true, true, PreemptionGranularity::kPixel, PreemptionGranularity::kDispatch});
-    EngineId e = w.AddEngine({gpu, EngineType::k3D, 0, "3D"});
-    ProcessId p = w.AddProcess({1, "app"});
-    QueueId a = w.AddQueue({e, gpu, QueueType::k3D, 0, p, "A", 0});
-    QueueId b = w.AddQueue({e, gpu, QueueType::k3D, 0, p, "B", 1});
-    ThreadId t = w.AddThread({p, 2, ThreadKind::kApplication, "main", 0});
-    FenceId f = w.AddFence({"F", FenceKind::kNative, false, gpu, 1, 0, 1});
-    w.Append(events::PacketSubmitted{
-        .ts_ns = 50, .queue_id = a, .thread_id = t, .packet_id = 1, .planned_duration_ns = 100});
-    w.Append(events::PacketStarted{.ts_ns = 100, .queue_id = a, .packet_id = 1});
-    w.Append(events::FenceSignalQueued{.ts_ns = 110,
-                                       .queue_id = b,
-                                       .thread_id = t,
-                                       .fence_id = f,
-                                       .fence_value = 1,
-                                       .signal_id = 10});
-    w.Append(events::FenceWaitQueued{.ts_ns = 120,
-                                     .queue_id = a,
-                                     .thread_id = t,
-                                     .fence_id = f,
-                                     .fence_value = 1,
-                                     .wait_id = 20});
-    w.Append(events::PacketCompleted{.ts_ns = 200, .queue_id = a, .packet_id = 1});
-    w.Append(events::PacketSubmitted{
-        .ts_ns = 250, .queue_id = a, .thread_id = t, .packet_id = 2, .planned_duration_ns = 100});
-    w.Append(events::FenceSignalExecuted{
-        .ts_ns = 290, .queue_id = b, .fence_id = f, .fence_value = 1, .signal_id = 10});
-    w.Append(events::FenceWaitUnblocked{.ts_ns = 300,
-                                        .queue_id = a,
-                                        .fence_id = f,
-                                        .fence_value = 1,
-                                        .wait_id = 20,
-                                        .observed_ns = 150,
-                                        .released_by_signal_id = 10});
-    w.Append(events::PacketStarted{.ts_ns = 300, .queue_id = a, .packet_id = 2});
-    w.Append(events::PacketCompleted{.ts_ns = 400, .queue_id = a, .packet_id = 2});
-    w.SetMeta("start_ns", "0");
-    w.SetMeta("end_ns", "1000");
-    w.Commit();
+    hand_trace::HandTrace h(path);
+    const auto engine = h.Engine("3D");
+    const auto a = h.Queue("A", engine), b = h.Queue("B", engine);
+    const auto t = h.Thread("main");
+    const auto f = h.Fence("F");
+    h.Packet(a, t, 1, 50, 100, 200);
+    h.Signal(b, t, f, 1, 10, 110, 290);
+    h.Wait(a, t, f, 1, 20, 120, 300, 10, /*observed=*/150);
+    h.Packet(a, t, 2, 250, 300, 400);
+    h.Finish(0, 1000);
   }
   auto doc = state::LoadDocument(path);
   views::RangeStatsView view;
@@ -312,9 +280,7 @@ TEST(TimelineModel, TdrIsMarkedOnTheQueueWhosePacketHung) {
   // The tdr scenario: a 2.5 s dispatch that never reaches a preemption point; the engine is reset
   // when the 2 s TDR timeout runs out, and exactly one TDR is recorded.
   test_support::ScratchDir dir;
-  auto path = dir / "tdr.db";
-  auto sim = test_support::RunFencescope("simulate tdr -o '" + path.string() + "'");
-  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto path = test_support::SimulateTrace(dir / "tdr.db", "tdr");
   auto doc = app::gui::state::LoadDocument(path);
   ASSERT_EQ(doc->analysis.recon.tdrs.size(), 1u);
   const auto& tdr = doc->analysis.recon.tdrs[0];

@@ -16,20 +16,15 @@ namespace {
 using namespace app::gui;  // NOLINT
 using core::report::FindPath;
 using core::report::Json;
-using test_support::IntAt;
-using test_support::RunFencescopeJson;
-using test_support::Quote;
-using test_support::RunFencescope;
-using test_support::ScratchDir;
+using namespace test_support;  // NOLINT
 
 
 
 // A window over `scenario` simulated into `dir`, every panel drawn for two frames.
 class Window {
  public:
-  Window(const ScratchDir& dir, const std::string& scenario) : trace(dir / (scenario + ".db")) {
-    auto sim = RunFencescope("simulate " + scenario + " -o " + Quote(trace));
-    EXPECT_EQ(sim.exit_code, 0) << sim.err;
+  Window(const ScratchDir& dir, const std::string& scenario)
+      : trace(SimulateTrace(dir / (scenario + ".db"), scenario)) {
     main.OpenNow(trace);
     for (int p = 0; p < static_cast<int>(views::Panel::kCount); ++p) {
       main.ShowPanel(static_cast<views::Panel>(p));

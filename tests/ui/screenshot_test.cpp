@@ -62,6 +62,16 @@ void ExpectNotBlank(const std::filesystem::path& png, int width, int height) {
   EXPECT_GT(pixels - background, pixels / 20) << "the track area is mostly one colour";
 }
 
+// `view INPUT --screenshot PNG OPTIONS` succeeds and draws a width x height window that is not
+// blank.
+void ExpectScreenshot(const std::filesystem::path& input, const std::filesystem::path& png,
+                      const std::string& options, int width, int height) {
+  auto shot = RunFencescope(
+      fmt::format("view '{}' --screenshot '{}' {}", input.string(), png.string(), options));
+  ASSERT_EQ(shot.exit_code, 0) << shot.err;
+  ExpectNotBlank(png, width, height);
+}
+
 // Each test gets its own settings and data directories, so tests running side by side never
 // read each other's half-written settings files.
 void IsolateUserDirs(const ScratchDir& dir) {
@@ -84,12 +94,8 @@ TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
     SCOPED_TRACE(name);
     auto db = dir / (name + ".db");
     auto png = dir / (name + ".png");
-    auto sim = RunFencescope(fmt::format("simulate {} -o '{}'", name, db.string()));
-    ASSERT_EQ(sim.exit_code, 0) << sim.err;
-    auto shot = RunFencescope(
-        fmt::format("view '{}' --screenshot '{}' --size 1400 900", db.string(), png.string()));
-    ASSERT_EQ(shot.exit_code, 0) << shot.err;
-    ExpectNotBlank(png, 1400, 900);
+    test_support::SimulateTrace(db, name);
+    ExpectScreenshot(db, png, "--size 1400 900", 1400, 900);
   }
 }
 
@@ -102,11 +108,9 @@ TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
   for (const char* panel : {"stats", "events", "interrupts", "pgo", "findings", "sql", "tracks"}) {
     SCOPED_TRACE(panel);
     auto png = dir / fmt::format("{}.png", panel);
-    auto shot = RunFencescope(fmt::format(
-        "view '{}' --screenshot '{}' --panel {} --select packet:1 --sql 'SELECT 1 AS one'",
-        db.string(), png.string(), panel));
-    ASSERT_EQ(shot.exit_code, 0) << shot.err;
-    ExpectNotBlank(png, 1600, 1000);
+    ExpectScreenshot(db, png,
+                     fmt::format("--panel {} --select packet:1 --sql 'SELECT 1 AS one'", panel),
+                     1600, 1000);
   }
 }
 
@@ -124,11 +128,8 @@ TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
         << R"({"name":"Upload","ph":"X","ts":500,"dur":300,"pid":1,"tid":2}])";
   }
   auto png = dir / "chrome.png";
-  auto shot = RunFencescope(
-      fmt::format("view '{}' --screenshot '{}' --panel events", json.string(), png.string()));
+  ExpectScreenshot(json, png, "--panel events", 1600, 1000);
   unsetenv("XDG_DATA_HOME");
-  ASSERT_EQ(shot.exit_code, 0) << shot.err;
-  ExpectNotBlank(png, 1600, 1000);
   // The imported trace was written beside the user's other data, not next to the input.
   EXPECT_TRUE(std::filesystem::exists(dir / "data" / "fencescope" / "imported"));
 }

@@ -16,6 +16,7 @@
 #include "core/store/query.h"
 #include "core/store/trace_store.h"
 #include "importers/import_file.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -87,12 +88,7 @@ class CudaWaits : public ::testing::Test {
     return db;
   }
   static std::string Rows(const fs::path& db, const std::string& sql) {
-    std::string text;
-    for (const auto& row : core::store::RunQuery(db, sql).rows) {
-      for (size_t i = 0; i < row.size(); ++i) text += (i ? "|" : "") + row[i];
-      text += "\n";
-    }
-    return text;
+    return test_support::RowsText(db, sql);
   }
   test_support::ScratchDir m_dir;
 };
@@ -239,14 +235,11 @@ std::map<std::string, int64_t> GenerateImportCheck(const fs::path& dir, const st
   importers::ImportFile(json, db);
   const std::string check = "python3 '" + (tests / "check_cuda_import.py").string() + "' '" +
                             truth.string() + "' '" + db.string() + "'";
-  FILE* pipe = popen(check.c_str(), "r");
+  const test_support::CommandResult result = test_support::RunCommand(check);
   std::map<std::string, int64_t> found;
-  if (!pipe) return found;
-  char line[1024];
-  while (fgets(line, sizeof(line), pipe)) {
-    std::string text(line);
+  for (const std::string& text : test_support::Lines(result.out)) {
     if (text.rfind("mismatch", 0) == 0) {
-      *mismatches += text;
+      *mismatches += text + "\n";
       continue;
     }
     std::istringstream in(text);
@@ -254,8 +247,9 @@ std::map<std::string, int64_t> GenerateImportCheck(const fs::path& dir, const st
     int64_t value = 0;
     if (in >> key >> value) found[key] = value;
   }
-  const int status = pclose(pipe);
-  if (status != 0 && mismatches->empty()) *mismatches = "check_cuda_import.py failed";
+  if (result.exit_code != 0 && mismatches->empty()) {
+    *mismatches = "check_cuda_import.py failed: " + result.err;
+  }
   return found;
 }
 

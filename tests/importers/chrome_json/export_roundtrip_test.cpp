@@ -15,6 +15,7 @@
 #include "core/store/query.h"
 #include "core/store/trace_store.h"
 #include "core/store/trace_writer.h"
+#include "tests/support/hand_trace.h"
 #include "tests/support/test_support.h"
 
 namespace events = core::model::events;
@@ -80,90 +81,33 @@ TEST(ExportRoundTrip, HandWrittenTraceKeepsEveryCount) {
   ScratchDir dir;
   const fs::path db = dir / "hand.db";
   {
-    TraceWriter w(db, "test");
-    AdapterId adapter = w.AddAdapter({"dGPU"});
-    ProcessId process = w.AddProcess({42, "game"});
-    ThreadId thread = w.AddThread({process, 7, ThreadKind::kApplication, "render", 0});
-    Queue q3d;
-    q3d.adapter = adapter, q3d.type = QueueType::k3D, q3d.name = "3D";
-    Queue qcopy = q3d;
-    qcopy.type = QueueType::kCopy, qcopy.name = "copy";
-    QueueId g = w.AddQueue(q3d), c = w.AddQueue(qcopy);
-    FenceId f = w.AddFence({"frame fence"});
-    StringId name = w.Intern("draw");
-    // A CPU slice that launches packet 1 (a cpu_launch flow).
-    EventRowId slice = w.Append(
-        events::CpuSlice{.ts_ns = 1000, .thread_id = thread, .duration_ns = 500, .name_sid = name});
-    // Packet 1 on 3D: 1000 submitted, 2000..5000 ran. Packet 2 on copy: 1500, 6000..7000.
-    // Packet 3 on copy: submitted at 8000, never started.
-    w.Append(events::PacketSubmitted{
-        .ts_ns = 1000, .queue_id = g, .thread_id = thread, .packet_id = 1, .name_sid = name});
-    EventRowId started =
-        w.Append(events::PacketStarted{.ts_ns = 2000, .queue_id = g, .packet_id = 1});
-    w.Append(events::PacketCompleted{.ts_ns = 5000, .queue_id = g, .packet_id = 1});
-    w.Append(
-        events::PacketSubmitted{.ts_ns = 1500, .queue_id = c, .thread_id = thread, .packet_id = 2});
-    w.Append(events::PacketStarted{.ts_ns = 6000, .queue_id = c, .packet_id = 2});
-    w.Append(events::PacketCompleted{.ts_ns = 7000, .queue_id = c, .packet_id = 2});
-    w.Append(
+    hand_trace::HandTrace t(db);
+    const QueueId g = t.Queue("3D"), c = t.Queue("copy", QueueType::kCopy);
+    const ThreadId thread = t.Thread("render");
+    const FenceId f = t.Fence("frame fence");
+    // A runtime call [1000, 1500) that launches packet 1 (a cpu_launch flow), which runs on 3D
+    // 2000..5000. Packet 2 on copy: submitted 1500, ran 6000..7000. Packet 3 on copy: submitted
+    // at 8000, never started.
+    const EventRowId call = t.RuntimeCall(thread, 1000, 500, "draw");
+    t.LaunchedPacket(g, thread, 1, call, 1000, 2000, 5000, "draw");
+    t.Packet(c, thread, 2, 1500, 6000, 7000);
+    t.Append(
         events::PacketSubmitted{.ts_ns = 8000, .queue_id = c, .thread_id = thread, .packet_id = 3});
     // Signal 10 (value 1) on 3D queued 1000, executed 5000; signal 11 (value 2) queued 8000,
     // never executed; a CPU signal 12 of value 3 at 9000.
-    w.Append(events::FenceSignalQueued{.ts_ns = 1000,
-                                       .queue_id = g,
-                                       .thread_id = thread,
-                                       .fence_id = f,
-                                       .fence_value = 1,
-                                       .signal_id = 10});
-    w.Append(events::FenceSignalExecuted{
-        .ts_ns = 5000, .queue_id = g, .fence_id = f, .fence_value = 1, .signal_id = 10});
-    w.Append(events::FenceSignalQueued{.ts_ns = 8000,
-                                       .queue_id = g,
-                                       .thread_id = thread,
-                                       .fence_id = f,
-                                       .fence_value = 2,
-                                       .signal_id = 11});
-    w.Append(events::FenceCpuSignal{
-        .ts_ns = 9000, .thread_id = thread, .fence_id = f, .fence_value = 3, .signal_id = 12});
+    t.Signal(g, thread, f, 1, 10, 1000, 5000);
+    t.Signal(g, thread, f, 2, 11, 8000, -1);
+    t.CpuSignal(thread, f, 3, 12, 9000, 0);
     // Wait 20 on copy for value 1, released by signal 10 (named); wait 21 for value 3, linked by
     // value to the CPU signal.
-    w.Append(events::FenceWaitQueued{.ts_ns = 1500,
-                                     .queue_id = c,
-                                     .thread_id = thread,
-                                     .fence_id = f,
-                                     .fence_value = 1,
-                                     .wait_id = 20});
-    w.Append(events::FenceWaitUnblocked{.ts_ns = 5000,
-                                        .queue_id = c,
-                                        .fence_id = f,
-                                        .fence_value = 1,
-                                        .wait_id = 20,
-                                        .observed_ns = 5000,
-                                        .released_by_signal_id = 10});
-    w.Append(events::FenceWaitQueued{.ts_ns = 8500,
-                                     .queue_id = c,
-                                     .thread_id = thread,
-                                     .fence_id = f,
-                                     .fence_value = 3,
-                                     .wait_id = 21});
-    w.Append(events::FenceWaitUnblocked{
-        .ts_ns = 9000, .queue_id = c, .fence_id = f, .fence_value = 3, .wait_id = 21});
-    // A CPU wait for value 1 from 1200 to 5000.
-    w.Append(events::CpuWaitBegin{
-        .ts_ns = 1200, .thread_id = thread, .fence_id = f, .fence_value = 1, .waiter_id = 30});
-    w.Append(events::CpuWaitReleased{
-        .ts_ns = 5000, .thread_id = thread, .fence_id = f, .fence_value = 1, .waiter_id = 30});
-    w.Append(events::Interrupt{.ts_ns = 5000,
-                               .queue_id = g,
-                               .fence_id = f,
-                               .fence_value = 1,
-                               .signal_id = 10,
-                               .adapter_id = adapter,
-                               .waiters_released = 1});
-    w.AddFlow(slice, started, FlowKind::kCpuLaunch);
-    CounterSeriesId series = w.AddCounterSeries({"gpu busy", process, "%"});
-    for (int i = 0; i < 3; ++i) w.AddCounterSample(series, 1000 * (i + 1), 10.0 * i);
-    w.Commit();
+    t.Wait(c, thread, f, 1, 20, 1500, 5000, 10, /*observed=*/5000);
+    t.Wait(c, thread, f, 3, 21, 8500, 9000);
+    // A CPU wait for value 1 from 1200 to 5000, released by the interrupt of signal 10.
+    t.CpuWait(thread, f, 1, 30, 1200, 5000);
+    t.InterruptFor(g, f, 1, 10, 5000, 1, 0);
+    CounterSeriesId series = t.writer().AddCounterSeries({"gpu busy", t.process(), "%"});
+    for (int i = 0; i < 3; ++i) t.writer().AddCounterSample(series, 1000 * (i + 1), 10.0 * i);
+    t.Finish(0, 10000);
   }
   const Counts expected{2, 3, 2, 2, 2, 1, 1, 2, 2, 1, 1, 1, 3, 2};
   EXPECT_EQ(CountsOf(db), expected);
@@ -172,9 +116,7 @@ TEST(ExportRoundTrip, HandWrittenTraceKeepsEveryCount) {
 
 TEST(ExportRoundTrip, SimulatedDefaultScenarioKeepsItsCounts) {
   ScratchDir dir;
-  const fs::path db = dir / "sim.db";
-  auto r = RunFencescope("simulate default -o '" + db.string() + "'");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path db = test_support::SimulateTrace(dir / "sim.db", "default");
   const Counts original = CountsOf(db);
   EXPECT_GT(original.waits_unblocked, 0);
   EXPECT_GT(original.linked_waits, 0u);
@@ -188,9 +130,7 @@ std::vector<std::vector<std::string>> Rows(const fs::path& db, const std::string
 
 TEST(ExportRoundTrip, KeepsTheTopologyAndCompareMatchesEveryQueue) {
   ScratchDir dir;
-  const fs::path db = dir / "sim.db";
-  auto r = RunFencescope("simulate default --fence-mode monitored -o '" + db.string() + "'");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path db = test_support::SimulateTrace(dir / "sim.db", "default --fence-mode monitored");
   const fs::path back = RoundTrip(db, dir, "sim.json");
   // Names, types, engines, adapters, pids, tids and handles, as SQL reads them in both files.
   for (const char* sql :

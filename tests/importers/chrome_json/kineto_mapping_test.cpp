@@ -7,6 +7,7 @@
 
 #include "core/store/query.h"
 #include "importers/import_file.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -44,14 +45,7 @@ class KinetoMapping : public ::testing::Test {
     m_db = m_dir / "kineto.db";
     importers::ImportFile(input, m_db);
   }
-  std::string Rows(const std::string& sql) {
-    std::string text;
-    for (const auto& row : core::store::RunQuery(m_db, sql).rows) {
-      for (size_t i = 0; i < row.size(); ++i) text += (i ? "|" : "") + row[i];
-      text += "\n";
-    }
-    return text;
-  }
+  std::string Rows(const std::string& sql) { return test_support::RowsText(m_db, sql); }
   test_support::ScratchDir m_dir;
   fs::path m_db;
 };

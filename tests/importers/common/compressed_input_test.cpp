@@ -175,16 +175,7 @@ test_support::CommandResult ImportBomb(const test_support::ScratchDir& dir, size
                                            test_support::Quote(dir / "t.db"));
 }
 
-// The message of the core::Error `f` throws ("(no error)" when it returns).
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const core::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test_support::ErrorOf;
 
 TEST(CompressedInput, GzipTrailerClaimingGigabytesAllocatesNothingFromIt) {
   test_support::ScratchDir dir;

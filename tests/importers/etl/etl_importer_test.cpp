@@ -6,11 +6,13 @@
 #include "core/store/trace_writer.h"
 #include "importers/etl/etl_importer.h"
 #include "tests/importers/etl/etl_builder.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
 using namespace importers::etl;
 using etl_test::Bytes;
 using etl_test::EtlBuilder;
+using test_support::FirstCell;
 using test_support::ScratchDir;
 
 namespace {
@@ -76,11 +78,6 @@ std::string Capture() {
   return b.Finish();
 }
 
-std::string Cell(const std::filesystem::path& db, const std::string& sql) {
-  auto r = core::store::RunQuery(db, sql);
-  if (r.rows.empty() || r.rows[0].empty()) return "<none>";
-  return r.rows[0][0];
-}
 
 class EtlImporterTest : public ::testing::Test {
  protected:
@@ -90,7 +87,7 @@ class EtlImporterTest : public ::testing::Test {
     m_stats = ImportEtl(Capture(), "capture.etl", writer, {});
     writer.Commit();
   }
-  std::string Q(const std::string& sql) { return Cell(m_db, sql); }
+  std::string Q(const std::string& sql) { return FirstCell(m_db, sql); }
 
   ScratchDir m_dir;
   std::filesystem::path m_db;
@@ -207,12 +204,14 @@ TEST(EtlImporterPreemption, PreemptedDmaPacketResumesUnderItsResubmission) {
     ImportEtl(b.Finish(), "p.etl", writer, {});
     writer.Commit();
   }
-  EXPECT_EQ(Cell(dir / "t.db", "SELECT group_concat(k.name || '@' || e.ts_ns) FROM "
-                               "(SELECT * FROM events ORDER BY rowid) e JOIN event_kinds k "
-                               "ON k.id = e.kind WHERE e.kind <> 30"),
+  EXPECT_EQ(FirstCell(dir / "t.db",
+                      "SELECT group_concat(k.name || '@' || e.ts_ns) FROM "
+                      "(SELECT * FROM events ORDER BY rowid) e JOIN event_kinds k "
+                      "ON k.id = e.kind WHERE e.kind <> 30"),
             "packet_submitted@1000,packet_started@1000,packet_preempted@2000,"
             "packet_resumed@3000,packet_completed@4000");
-  EXPECT_EQ(Cell(dir / "t.db", "SELECT count(DISTINCT op_id) FROM events WHERE kind <> 30"), "1");
+  EXPECT_EQ(FirstCell(dir / "t.db", "SELECT count(DISTINCT op_id) FROM events WHERE kind <> 30"),
+            "1");
 }
 
 // Kernel-Process ProcessRundown (id 15 v1) names pid 100, the owner of context A; ProcessStart
@@ -295,28 +294,28 @@ TEST(EtlImporterProcesses, ContextRowsCarryTheirProcessAndNode) {
     ImportEtl(b.Finish(), "capture.etl", writer, {});
     writer.Commit();
   }
-  auto rows = core::store::RunQuery(
-                  db,
-                  "SELECT s.value, p.pid FROM queues q JOIN strings s ON s.id = q.name_sid "
-                  "JOIN processes p ON p.id = q.process_id WHERE q.type = 4 ORDER BY p.pid")
-                  .rows;
-  ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0][0], "game.exe (pid 100): node 3 context 0xa000");
-  EXPECT_EQ(rows[1][0], "worker.exe (pid 500): context 0xb000 (node unknown)");
-  EXPECT_EQ(rows[2][0], "pid 700: context 0xc000 (node unknown)");
-  EXPECT_EQ(Cell(db, "SELECT count FROM import_problems WHERE name = 'etl_kernel_process_records'"),
-            "2");
-  EXPECT_EQ(Cell(db, "SELECT count FROM import_problems WHERE name = 'etl_named_processes'"), "4");
-  EXPECT_EQ(Cell(db,
-                 "SELECT s.value FROM processes p JOIN strings s ON s.id = p.name_sid "
-                 "WHERE p.pid = 100"),
+  EXPECT_EQ(test_support::RowsText(db,
+                                    "SELECT s.value, p.pid FROM queues q JOIN strings s ON s.id = "
+                                    "q.name_sid JOIN processes p ON p.id = q.process_id WHERE "
+                                    "q.type = 4 ORDER BY p.pid"),
+            "game.exe (pid 100): node 3 context 0xa000|100\n"
+            "worker.exe (pid 500): context 0xb000 (node unknown)|500\n"
+            "pid 700: context 0xc000 (node unknown)|700\n");
+  EXPECT_EQ(
+      FirstCell(db, "SELECT count FROM import_problems WHERE name = 'etl_kernel_process_records'"),
+      "2");
+  EXPECT_EQ(FirstCell(db, "SELECT count FROM import_problems WHERE name = 'etl_named_processes'"),
+            "4");
+  EXPECT_EQ(FirstCell(db,
+                      "SELECT s.value FROM processes p JOIN strings s ON s.id = p.name_sid "
+                      "WHERE p.pid = 100"),
             "game.exe");
-  EXPECT_EQ(Cell(db,
-                 "SELECT count(*) FROM contexts c JOIN processes p ON p.id = c.process_id "
-                 "WHERE p.pid = 100"),
+  EXPECT_EQ(FirstCell(db,
+                      "SELECT count(*) FROM contexts c JOIN processes p ON p.id = c.process_id "
+                      "WHERE p.pid = 100"),
             "1");
-  EXPECT_EQ(Cell(db,
-                 "SELECT count FROM import_problems WHERE name = "
-                 "'etl_read Microsoft-Windows-Kernel-Process id 15 v1'"),
+  EXPECT_EQ(FirstCell(db,
+                      "SELECT count FROM import_problems WHERE name = "
+                      "'etl_read Microsoft-Windows-Kernel-Process id 15 v1'"),
             "1");
 }

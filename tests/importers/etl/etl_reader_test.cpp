@@ -4,6 +4,7 @@
 #include "core/model/error.h"
 #include "importers/etl/etl_reader.h"
 #include "tests/importers/etl/etl_builder.h"
+#include "tests/support/test_support.h"
 
 using namespace importers::etl;
 using etl_test::Bytes;
@@ -99,14 +100,9 @@ TEST(EtlReader, EveryTruncationIsACleanErrorWithByteOffset) {
 
 TEST(EtlReader, TruncationAtABufferBoundaryIsCaughtByBuffersWritten) {
   const std::string file = ThreeBufferFile();
-  try {
-    ReadEtl(std::string_view(file).substr(0, 2 * etl_test::kBufferSize), "cut.etl", {});
-    FAIL() << "expected an error";
-  } catch (const core::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("byte offset 8192: 2 buffers present"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string error = test_support::ErrorOf(
+      [&] { ReadEtl(std::string_view(file).substr(0, 2 * etl_test::kBufferSize), "cut.etl", {}); });
+  EXPECT_NE(error.find("byte offset 8192: 2 buffers present"), std::string::npos) << error;
 }
 
 TEST(EtlReader, LenientSkipsATruncatedBufferAndCountsIt) {
@@ -126,14 +122,8 @@ TEST(EtlReader, CorruptRecordNamesItsOffsetOrIsSkippedWhenLenient) {
   const size_t record = 4096 + 0x48 + 2 * 96;
   file[record] = '\xF0';
   file[record + 1] = '\x7F';
-  try {
-    ReadEtl(file, "bad.etl", {});
-    FAIL() << "expected an error";
-  } catch (const core::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("byte offset " + std::to_string(record)),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string error = test_support::ErrorOf([&] { ReadEtl(file, "bad.etl", {}); });
+  EXPECT_NE(error.find("byte offset " + std::to_string(record)), std::string::npos) << error;
   EtlReadOptions lenient;
   lenient.lenient = true;
   EtlFile f = ReadEtl(file, "bad.etl", lenient);

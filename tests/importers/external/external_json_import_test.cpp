@@ -12,6 +12,7 @@
 #include "core/store/query.h"
 #include "importers/common/compressed_input.h"
 #include "importers/import_file.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -23,17 +24,13 @@ std::map<std::string, int64_t> ExpectedCounts(const fs::path& file) {
   const fs::path script =
       test_support::SourceDir() / "tests/importers/external/chrome_expected_counts.py";
   const std::string command = "python3 '" + script.string() + "' '" + file.string() + "'";
-  FILE* pipe = popen(command.c_str(), "r");
   std::map<std::string, int64_t> counts;
-  if (!pipe) return counts;
-  char line[512];
-  while (fgets(line, sizeof(line), pipe)) {
+  for (const std::string& line : test_support::Lines(test_support::RunCommand(command).out)) {
     std::istringstream in(line);
     std::string key;
     int64_t value = 0;
     if (in >> key >> value) counts[key] = value;
   }
-  pclose(pipe);
   return counts;
 }
 
@@ -152,17 +149,12 @@ std::pair<int64_t, std::string> ReleasingKernels(const fs::path& json, const fs:
       test_support::SourceDir() / "tests/importers/external/kineto_releasing_kernels.py";
   const std::string command =
       "python3 '" + script.string() + "' '" + json.string() + "' '" + db.string() + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return {-1, "cannot run " + command};
   int64_t checked = -1;
   std::string mismatches;
-  char line[4096];
-  while (fgets(line, sizeof(line), pipe)) {
-    std::string text(line);
+  for (const std::string& text : test_support::Lines(test_support::RunCommand(command).out)) {
     if (text.rfind("checked ", 0) == 0) checked = std::stoll(text.substr(8));
-    else mismatches += text;
+    else mismatches += text + "\n";
   }
-  pclose(pipe);
   return {checked, mismatches};
 }
 

@@ -240,27 +240,18 @@ TEST(ResourceHazards, UnfencedReadOfWrittenBytesOnlyIsAHazard) {
   QueueId compute = t.Queue("compute", QueueType::kCompute);
   FenceId f = t.Fence("f");
   ResourceId res = t.writer().AddResource({"R", 1024});
-  auto access = [&](QueueId q, int64_t packet, TimeNs ts, int64_t off, int64_t len, bool write) {
-    t.Append(events::ResourceAccess{.ts_ns = ts,
-                                    .queue_id = q,
-                                    .packet_id = packet,
-                                    .resource_id = res,
-                                    .offset_bytes = off,
-                                    .length_bytes = len,
-                                    .access = write ? 1u : 0u});
-  };
   t.Packet(copy, 0, 1, 0, 0, 10);
-  access(copy, 1, 1, 0, 100, true);
+  t.Access(copy, 1, res, 1, 0, 100, true);
   t.Signal(copy, 0, f, 1, 50, 0, 10);
   t.Wait(gfx, 0, f, 1, 60, 0, 12);
   t.Packet(gfx, 0, 2, 0, 12, 20);
-  access(gfx, 2, 13, 0, 50, false);
+  t.Access(gfx, 2, res, 13, 0, 50, false);
   t.Packet(gfx, 0, 5, 0, 25, 35);
-  access(gfx, 5, 26, 0, 10, true);
+  t.Access(gfx, 5, res, 26, 0, 10, true);
   t.Packet(compute, 0, 3, 0, 5, 15);
-  access(compute, 3, 6, 50, 10, false);
+  t.Access(compute, 3, res, 6, 50, 10, false);
   t.Packet(compute, 0, 4, 0, 30, 40);
-  access(compute, 4, 31, 200, 100, false);
+  t.Access(compute, 4, res, 31, 200, 100, false);
   TraceStore store = t.Finish(0, 50);
   Reconstruction r = Reconstruct(store);
   HazardAnalysis h = FindResourceHazards(store, r);

@@ -14,6 +14,7 @@
 #include "core/analysis/wait_latency.h"
 #include "core/store/query.h"
 #include "tests/support/hand_trace.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
 using namespace core::analysis;
@@ -98,19 +99,7 @@ TraceStore WriteTraceL(const std::filesystem::path& path) {
   FenceId f = t.Fence("F");
   t.Packet(a, th, 1, 0, 100, 400);
   t.Signal(b, th, f, 1, 11, 10, 250);
-  t.Append(events::FenceWaitQueued{.ts_ns = 300,
-                                   .queue_id = a,
-                                   .thread_id = th,
-                                   .fence_id = f,
-                                   .fence_value = 1,
-                                   .wait_id = 21});
-  t.Append(events::FenceWaitUnblocked{.ts_ns = 400,
-                                      .queue_id = a,
-                                      .fence_id = f,
-                                      .fence_value = 1,
-                                      .wait_id = 21,
-                                      .observed_ns = 400,
-                                      .released_by_signal_id = 11});
+  t.Wait(a, th, f, 1, 21, 300, 400, 11, /*observed=*/400);
   t.Packet(a, th, 2, 410, 450, 600);
   t.Signal(b, th, f, 2, 12, 420, 500);
   t.Wait(a, th, f, 2, 22, 420, 610, 12);
@@ -142,14 +131,12 @@ TEST(WaitLatency, SignalExecutedToUnblockedSplitWhereTheWaiterReachedTheWait) {
   EXPECT_EQ(l.cpu.after_reached.max, 20);
   // Second way: to_unblock is fence_wait_unblocked.ts_ns - fence_signal_executed.ts_ns joined on
   // released_by_signal_id.
-  auto rows = core::store::RunQuery(
-                  path,
-                  "SELECT u.ts_ns - s.ts_ns FROM fence_wait_unblocked u JOIN fence_signal_executed "
-                  "s ON s.signal_id = u.released_by_signal_id ORDER BY 1")
-                  .rows;
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(std::stoll(rows[0][0]), l.gpu.to_unblock.p50);
-  EXPECT_EQ(std::stoll(rows[1][0]), l.gpu.to_unblock.max);
+  EXPECT_EQ(test_support::RowsText(path,
+                                    "SELECT u.ts_ns - s.ts_ns FROM fence_wait_unblocked u JOIN "
+                                    "fence_signal_executed s ON s.signal_id = "
+                                    "u.released_by_signal_id ORDER BY 1"),
+            std::to_string(l.gpu.to_unblock.p50) + "\n" + std::to_string(l.gpu.to_unblock.max) +
+                "\n");
   // A range keeps the waits unblocked inside it: [0, 500] holds W1 only.
   WaitLatency early = ComputeWaitLatency(r, {0, 500});
   EXPECT_EQ(early.gpu.to_unblock.count, 1u);

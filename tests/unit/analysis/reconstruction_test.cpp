@@ -84,12 +84,7 @@ TEST(Reconstruction, CpuWaitLinksToInterruptAndToleratesMissingRecords) {
   t.Append(events::PacketCompleted{.ts_ns = 40, .queue_id = q, .packet_id = 55});
   t.Append(events::FenceWaitUnblocked{
       .ts_ns = 41, .queue_id = q, .fence_id = f, .fence_value = 9, .wait_id = 77});
-  t.Append(events::WaitPendingAtEnd{.ts_ns = 50,
-                                    .queue_id = q,
-                                    .fence_id = f,
-                                    .fence_value = 12,
-                                    .wait_id = 78,
-                                    .current_value = 3});
+  t.PendingAtEnd(q, 0, f, 12, 78, 50, 3);
   auto store = t.Finish(0, 50);
   Reconstruction r = Reconstruct(store);
   ASSERT_EQ(r.cpu_waits.size(), 1u);
@@ -150,33 +145,9 @@ TEST(Reconstruction, CpuHeldWaitLinksToTheInterruptOnlyWhenReachedBefore) {
   QueueId b = t.Queue("b");
   FenceId f = t.Fence("f");
   t.Signal(a, 0, f, 1, 7, 1, 20);
-  t.Append(events::FenceWaitQueued{
-      .ts_ns = 2, .queue_id = b, .fence_id = f, .fence_value = 1, .wait_id = 1});
-  t.Append(events::FenceWaitQueued{
-      .ts_ns = 3, .queue_id = b, .fence_id = f, .fence_value = 1, .wait_id = 2});
-  t.Append(events::Interrupt{.ts_ns = 21,
-                             .fence_id = f,
-                             .fence_value = 1,
-                             .signal_id = 7,
-                             .adapter_id = 1,
-                             .fences_evaluated = 1,
-                             .interrupt_flags = static_cast<uint32_t>(InterruptType::kMonitored)});
-  t.Append(events::FenceWaitUnblocked{.ts_ns = 25,
-                                      .queue_id = b,
-                                      .fence_id = f,
-                                      .fence_value = 1,
-                                      .wait_id = 1,
-                                      .observed_ns = 10,
-                                      .released_by_signal_id = 7,
-                                      .wait_path = static_cast<WaitPath>(1)});
-  t.Append(events::FenceWaitUnblocked{.ts_ns = 30,
-                                      .queue_id = b,
-                                      .fence_id = f,
-                                      .fence_value = 1,
-                                      .wait_id = 2,
-                                      .observed_ns = 30,
-                                      .released_by_signal_id = 7,
-                                      .wait_path = static_cast<WaitPath>(1)});
+  t.Wait(b, 0, f, 1, 1, 2, 25, 7, /*observed=*/10, WaitPath::kCpuHeld);
+  t.Wait(b, 0, f, 1, 2, 3, 30, 7, /*observed=*/30, WaitPath::kCpuHeld);
+  t.InterruptFor(0, f, 1, 7, 21, 0, static_cast<uint32_t>(InterruptType::kMonitored));
   auto store = t.Finish(0, 40);
   Reconstruction r = Reconstruct(store);
   ASSERT_EQ(r.waits.size(), 2u);

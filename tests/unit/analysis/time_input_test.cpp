@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/model/error.h"
+#include "tests/support/test_support.h"
 
 using namespace core::analysis;
 
@@ -11,14 +12,7 @@ namespace {
 
 const TraceClock kClock{1'000'000'000, 3'000'000'000, "t.db"};  // 1 s .. 3 s on its clock
 
-std::string ErrorOf(auto&& f) {
-  try {
-    f();
-  } catch (const core::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using test_support::ErrorOf;
 
 }  // namespace
 

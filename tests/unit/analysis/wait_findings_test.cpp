@@ -189,22 +189,9 @@ TEST(OpenWaits, ValueReachedBySignalsOutsideTheCaptureIsNotNeverSignalled) {
   t.Signal(r, 0, k, 1, 21, 40, -1);
   ThreadId x = t.Thread("X"), y = t.Thread("Y");
   FenceId m = t.Fence("m"), n = t.Fence("n");
-  t.Append(events::CpuWaitBegin{.ts_ns = 10,
-                                .thread_id = x,
-                                .fence_id = m,
-                                .fence_value = 5,
-                                .waiter_id = 10,
-                                .group_id = 1,
-                                .wait_mode = 1});
-  t.Append(events::CpuWaitBegin{.ts_ns = 10,
-                                .thread_id = x,
-                                .fence_id = n,
-                                .fence_value = 1,
-                                .waiter_id = 11,
-                                .group_id = 1,
-                                .wait_mode = 1});
-  t.Append(events::CpuWaitReleased{
-      .ts_ns = 12, .thread_id = x, .fence_id = n, .fence_value = 1, .waiter_id = 11});
+  constexpr uint32_t kWaitAny = 1;
+  t.CpuWait(x, m, 5, 10, 10, -1, /*group=*/1, kWaitAny);
+  t.CpuWait(x, n, 1, 11, 10, 12, /*group=*/1, kWaitAny);
   t.Append(events::CpuWaitWithdrawn{
       .ts_ns = 12, .thread_id = x, .fence_id = m, .fence_value = 5, .waiter_id = 10});
   t.CpuWait(x, m, 6, 12, 20, -1);
@@ -240,12 +227,7 @@ TEST(OpenWaits, WorkLostInATdrNeverRunsOn) {
   t.Signal(miner, th, f, 1, 11, 1, -1);
   t.Wait(miner, th, g, 1, 2, 2, -1);
   t.CpuWait(th, f, 1, 1, 3, -1);
-  t.Append(events::Tdr{.ts_ns = 2000,
-                       .queue_id = miner,
-                       .adapter_id = 1,
-                       .engine_id = 1,
-                       .packets_lost = 1,
-                       .contexts_lost = 1});
+  t.Tdr(miner, 2000, 1, 1);
   WaitFindings w = FindWaitProblems(Reconstruct(t.Finish(0, 3000)));
   EXPECT_TRUE(w.pending_at_end.empty());
   ASSERT_EQ(w.never_unblocked.size(), 2u);

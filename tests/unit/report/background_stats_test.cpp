@@ -127,10 +127,8 @@ TEST(BackgroundStats, StatsJsonCarriesTheBackgroundKeys) {
 
 TEST(BackgroundStats, PgoScenarioPrimingLoopConvergesAndGetsFaster) {
   test_support::ScratchDir dir;
-  auto path = dir / "prime.db";
-  auto sim = test_support::RunFencescope("simulate pgo_benchmark_priming -o '" + path.string() + "'");
-  ASSERT_EQ(sim.exit_code, 0) << sim.err;
-  TraceStore store = LoadTrace(path);
+  TraceStore store =
+      LoadTrace(test_support::SimulateTrace(dir / "prime.db", "pgo_benchmark_priming"));
   auto data = core::report::AnalyseTrace(store, false);
   const auto& b = data.background;
   EXPECT_TRUE(b.converged);

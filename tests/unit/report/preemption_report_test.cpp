@@ -37,26 +37,6 @@ core::store::TraceStore PreemptionTrace(const ScratchDir& dir) {
   const auto dwm = t.Queue("dwm");
   const auto kPixel = PreemptionGranularity::kPixel;
   const auto kDma = PreemptionGranularity::kDmaBuffer;
-  // dwm asks for the engine while `packet` of the game's queue runs.
-  auto requested = [&](TimeNs ts, int64_t id, int64_t packet, PreemptionGranularity granularity) {
-    t.Append(events::PreemptionRequested{.ts_ns = ts,
-                                         .queue_id = q,
-                                         .preemption_id = id,
-                                         .packet_id = packet,
-                                         .requesting_queue_id = dwm,
-                                         .engine_id = 1,
-                                         .granularity = granularity});
-  };
-  auto completed = [&](TimeNs ts, int64_t id, int64_t latency, int64_t packet,
-                       PreemptionGranularity granularity) {
-    t.Append(events::PreemptionCompleted{.ts_ns = ts,
-                                         .queue_id = q,
-                                         .preemption_id = id,
-                                         .latency_ns = latency,
-                                         .packet_id = packet,
-                                         .engine_id = 1,
-                                         .granularity = granularity});
-  };
   for (int64_t id : {11, 12, 13})
     t.Append(events::PacketSubmitted{.ts_ns = 0,
                                      .queue_id = q,
@@ -64,30 +44,24 @@ core::store::TraceStore PreemptionTrace(const ScratchDir& dir) {
                                      .planned_duration_ns = 100,
                                      .fence_submission_id = id});
   t.Append(events::PacketStarted{.ts_ns = 90, .queue_id = q, .packet_id = 11});
-  requested(100, 1, 11, kPixel);
+  t.PreemptionRequest(q, dwm, 1, 11, 100, kPixel);  // dwm asks while 11 runs
   t.Append(events::PacketPreempted{.ts_ns = 130,
                                    .queue_id = q,
                                    .packet_id = 11,
                                    .remaining_ns = 60,
                                    .preemption_id = 1,
                                    .granularity = kPixel});
-  completed(150, 1, 50, 11, kPixel);
+  t.PreemptionDone(q, 1, 11, 150, 50, kPixel);
   t.Append(events::PacketResumed{
       .ts_ns = 150, .queue_id = q, .packet_id = 11, .fence_submission_id = 99});
   t.Append(events::PacketCompleted{.ts_ns = 190, .queue_id = q, .packet_id = 11});
   t.Append(events::PacketStarted{.ts_ns = 195, .queue_id = q, .packet_id = 12});
-  requested(200, 2, 12, kPixel);
+  t.PreemptionRequest(q, dwm, 2, 12, 200, kPixel);
   t.Append(events::PacketCompleted{.ts_ns = 300, .queue_id = q, .packet_id = 12});
-  completed(300, 2, 100, 12, kDma);
+  t.PreemptionDone(q, 2, 12, 300, 100, kDma);
   t.Append(events::PacketStarted{.ts_ns = 350, .queue_id = q, .packet_id = 13});
-  requested(400, 3, 13, kDma);
-  t.Append(events::Tdr{.ts_ns = 500,
-                       .queue_id = q,
-                       .adapter_id = 1,
-                       .engine_id = 1,
-                       .packets_lost = 2,
-                       .contexts_lost = 1,
-                       .preemption_id = 3});
+  t.PreemptionRequest(q, dwm, 3, 13, 400, kDma);
+  t.Tdr(q, 500, 2, 1, /*preemption_id=*/3);
   return t.Finish(0, 600);
 }
 

@@ -13,12 +13,8 @@
 using core::model::EventKind;
 namespace events = core::model::events;
 using core::model::PreemptionGranularity;
-using core::sim::LoadScenario;
-using core::sim::ParseScenario;
-using core::sim::SimOptions;
-using sim_test::EventsOf;
-using sim_test::QueueNamed;
-using sim_test::Simulate;
+using namespace core::sim;  // NOLINT
+using namespace sim_test;   // NOLINT
 using test_support::ScratchDir;
 using G = PreemptionGranularity;
 
@@ -353,14 +349,10 @@ std::string WithAdapter(const std::string& adapter_keys, const std::string& rest
 }  // namespace
 
 TEST(Preemption, UnknownGranularityInAScenarioNamesTheKey) {
-  try {
-    ParseScenario(WithAdapter("preemption_compute = \"pixel\"\n"), "bad.toml");
-    FAIL() << "no error";
-  } catch (const core::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("bad.toml:5: key 'adapter[0].preemption_compute'"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string error = test_support::ErrorOf(
+      [] { ParseScenario(WithAdapter("preemption_compute = \"pixel\"\n"), "bad.toml"); });
+  EXPECT_NE(error.find("bad.toml:5: key 'adapter[0].preemption_compute'"), std::string::npos)
+      << error;
 }
 
 TEST(Preemption, ScenarioKeysAreRead) {

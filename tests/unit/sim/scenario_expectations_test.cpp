@@ -8,13 +8,8 @@
 
 using core::model::EventKind;
 namespace events = core::model::events;
-using core::sim::FenceMode;
-using core::sim::LoadScenario;
-using core::sim::SimOptions;
-using sim_test::EventsOf;
-using sim_test::FenceNamed;
-using sim_test::QueueNamed;
-using sim_test::Simulate;
+using namespace core::sim;  // NOLINT
+using namespace sim_test;   // NOLINT
 using test_support::ScratchDir;
 
 namespace {

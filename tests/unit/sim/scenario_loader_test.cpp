@@ -3,18 +3,14 @@
 
 #include "core/model/error.h"
 #include "core/sim/scenario_loader.h"
+#include "tests/support/test_support.h"
 
 using core::sim::ParseScenario;
 
 namespace {
 
 std::string ErrorOf(const std::string& text) {
-  try {
-    ParseScenario(text, "bad.toml");
-  } catch (const core::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_support::ErrorOf([&] { ParseScenario(text, "bad.toml"); });
 }
 
 const char* kMinimal = R"([scenario]

@@ -123,9 +123,7 @@ TEST_F(RecordReaderTest, MissingRowNamesTheFileAndTheRowid) {
 
 TEST(RecordReader, BothPathsAgreeOnASimulatedTrace) {
   test_support::ScratchDir dir;
-  auto path = dir / "sim.db";
-  auto sim = test_support::RunFencescope("simulate default --seed 3 -o '" + path.string() + "'");
-  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const auto path = test_support::SimulateTrace(dir / "sim.db", "default --seed 3");
   TraceStore resident = LoadTrace(path);
   TraceStore released = LoadTrace(path);
   released.events.ReleaseBulkColumns();

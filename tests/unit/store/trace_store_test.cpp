@@ -83,6 +83,13 @@ std::string RefusalMessage(const std::filesystem::path& path) {
   return "";
 }
 
+// The message LoadTrace refuses the small trace with once its schema version reads `version`.
+std::string RefusalOfSchemaVersion(const std::filesystem::path& path, int version) {
+  WriteSmallTrace(path);
+  SetUserVersion(path, version);
+  return RefusalMessage(path);
+}
+
 }  // namespace
 
 TEST(TraceStore, RoundTripKeepsTopologyEventsAndProblems) {
@@ -163,21 +170,15 @@ TEST(TraceStore, SortedTraceNeedsNoRowIdMap) {
 
 TEST(TraceStore, RefusesNewerSchemaVersionNamingFileAndVersion) {
   ScratchDir dir;
-  auto path = dir / "future.db";
-  WriteSmallTrace(path);
-  SetUserVersion(path, 7);
-  std::string message = RefusalMessage(path);
-  EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+  const std::string message = RefusalOfSchemaVersion(dir / "future.db", 7);
+  EXPECT_NE(message.find((dir / "future.db").string()), std::string::npos) << message;
   EXPECT_NE(message.find("version 7"), std::string::npos) << message;
   EXPECT_NE(message.find("newer"), std::string::npos) << message;
 }
 
 TEST(TraceStore, RefusesUnknownOlderSchemaVersion) {
   ScratchDir dir;
-  auto path = dir / "old.db";
-  WriteSmallTrace(path);
-  SetUserVersion(path, 0);
-  std::string message = RefusalMessage(path);
+  const std::string message = RefusalOfSchemaVersion(dir / "old.db", 0);
   EXPECT_NE(message.find("version 0"), std::string::npos) << message;
 }
 

@@ -13,8 +13,10 @@
 #include "core/store/trace_writer.h"
 #include "importers/common/compressed_input.h"
 #include "importers/etl/etl_importer.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
+using test_support::FirstCell;
 using test_support::RunFencescope;
 using test_support::ScratchDir;
 
@@ -22,12 +24,6 @@ namespace {
 
 std::filesystem::path SampleZip() {
   return test_support::SharedDir() / "traces/external/gpuvis/windows_etl.zip";
-}
-
-std::string Cell(const std::filesystem::path& db, const std::string& sql) {
-  auto r = core::store::RunQuery(db, sql);
-  if (r.rows.empty() || r.rows[0].empty()) return "<none>";
-  return r.rows[0][0];
 }
 
 // One import of the sample through the real command, shared by the tests of this file.
@@ -46,7 +42,7 @@ class EtlSample : public ::testing::Test {
     delete s_dir;
     delete s_setup_error;
   }
-  static std::string Q(const std::string& sql) { return Cell(*s_db, sql); }
+  static std::string Q(const std::string& sql) { return FirstCell(*s_db, sql); }
 
   static ScratchDir* s_dir;
   static std::filesystem::path* s_db;
@@ -248,9 +244,9 @@ TEST(EtlSampleTruncated, EveryCutGivesACleanErrorOrWithLenientACountedLoss) {
   lenient.lenient = true;
   importers::etl::ImportEtl(bytes.substr(0, 199 * 65536 + 1000), "cut.etl", writer, lenient);
   writer.Commit();
-  EXPECT_EQ(Cell(dir / "lenient.db",
-                 "SELECT count || ',' || severity FROM import_problems "
-                 "WHERE name = 'etl_corrupt_buffer'"),
+  EXPECT_EQ(FirstCell(dir / "lenient.db",
+                      "SELECT count || ',' || severity FROM import_problems "
+                      "WHERE name = 'etl_corrupt_buffer'"),
             "146,2");  // the cut buffer + 145 the logfile header counts but the file lacks
 }
 
