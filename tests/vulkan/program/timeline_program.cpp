@@ -5,12 +5,22 @@
 //   host:  vkSignalSemaphore(T, 1) from a second thread, which lets batch 1 run (submitted
 //          before it; a driver without wait-before-signal holds the submitting thread until)
 //   host:  vkWaitSemaphores(T >= 3), vkWaitForFences(F), vkQueueWaitIdle, vkDeviceWaitIdle
-// Options: --hang (sleep after the waits until killed), --ignore-sigint.
+//   polls: the main thread polls vkGetSemaphoreCounterValue(T) (first poll reads 3) until a
+//          third thread, told of that first poll, signals T = 4 from the host; then polls
+//          vkGetFenceStatus(F2) (first poll: not ready) until batch 3, which the third thread
+//          submits only after that first poll, signals F2:
+//   batch 3 (vkQueueSubmit, third thread): no waits; signals fence F2
+// Debug-utils names: the queue "main queue", T "T", B "B", F "F", F2 "F2", the command buffers
+// "first cb", "second cb", "third cb". Labels: queue label "frame 1" begun before batch 1 and
+// ended after batch 2, "between batches" inserted after batch 1; in the first command buffer
+// the labels "draw pass" and "copy pass" (and "inner", nested in "draw pass").
+// Options: --hang (sleep after the polls until killed), --ignore-sigint.
 // Exit 77 (with the reason on stderr) when there is no Vulkan 1.3 device with timeline
-// semaphores and synchronization2.
+// semaphores and synchronization2, or no VK_EXT_debug_utils.
 #include <unistd.h>
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +41,64 @@ int Fail(const char* what, VkResult r) {
     if (r_ != VK_SUCCESS) return Fail(#call, r_); \
   } while (0)
 
+bool HasDebugUtils() {
+  uint32_t count = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data());
+  for (const auto& e : extensions) {
+    if (std::strcmp(e.extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) == 0) return true;
+  }
+  return false;
+}
+
+// The debug-utils functions, looked up on the device (through the layers).
+struct DebugUtils {
+  PFN_vkSetDebugUtilsObjectNameEXT name;
+  PFN_vkQueueBeginDebugUtilsLabelEXT queue_begin;
+  PFN_vkQueueEndDebugUtilsLabelEXT queue_end;
+  PFN_vkQueueInsertDebugUtilsLabelEXT queue_insert;
+  PFN_vkCmdBeginDebugUtilsLabelEXT cmd_begin;
+  PFN_vkCmdEndDebugUtilsLabelEXT cmd_end;
+  VkDevice device;
+
+  explicit DebugUtils(VkDevice d) : device(d) {
+#define FS_GET(member, function) \
+  member = reinterpret_cast<PFN_##function>(vkGetDeviceProcAddr(d, #function))
+    FS_GET(name, vkSetDebugUtilsObjectNameEXT);
+    FS_GET(queue_begin, vkQueueBeginDebugUtilsLabelEXT);
+    FS_GET(queue_end, vkQueueEndDebugUtilsLabelEXT);
+    FS_GET(queue_insert, vkQueueInsertDebugUtilsLabelEXT);
+    FS_GET(cmd_begin, vkCmdBeginDebugUtilsLabelEXT);
+    FS_GET(cmd_end, vkCmdEndDebugUtilsLabelEXT);
+#undef FS_GET
+  }
+  bool ok() const {
+    return name && queue_begin && queue_end && queue_insert && cmd_begin && cmd_end;
+  }
+  void Name(VkObjectType type, uint64_t handle, const char* text) const {
+    VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+    info.objectType = type;
+    info.objectHandle = handle;
+    info.pObjectName = text;
+    name(device, &info);
+  }
+  static VkDebugUtilsLabelEXT Label(const char* text) {
+    VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+    label.pLabelName = text;
+    return label;
+  }
+};
+
+template <class T>
+uint64_t Handle(T handle) {
+  return uint64_t(reinterpret_cast<uintptr_t>(handle));
+}
+
+void WaitFor(const std::atomic<bool>& flag) {
+  while (!flag.load()) usleep(200);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,8 +110,15 @@ int main(int argc, char** argv) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "timeline_program";
   app.apiVersion = VK_API_VERSION_1_3;
+  if (!HasDebugUtils()) {
+    std::fprintf(stderr, "timeline_program: the Vulkan loader has no VK_EXT_debug_utils\n");
+    return 77;
+  }
+  const char* debug_utils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
   VkInstanceCreateInfo instance_info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   instance_info.pApplicationInfo = &app;
+  instance_info.enabledExtensionCount = 1;
+  instance_info.ppEnabledExtensionNames = &debug_utils;
   VkInstance instance;
   if (VkResult r = vkCreateInstance(&instance_info, nullptr, &instance); r != VK_SUCCESS) {
     std::fprintf(stderr, "timeline_program: no Vulkan: vkCreateInstance returned %d\n", int(r));
@@ -103,14 +178,34 @@ int main(int argc, char** argv) {
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = pool;
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc.commandBufferCount = 2;
-  VkCommandBuffer cbs[2];
+  alloc.commandBufferCount = 3;
+  VkCommandBuffer cbs[3];
   CHECK(vkAllocateCommandBuffers(device, &alloc, cbs));
-  for (VkCommandBuffer cb : cbs) {
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    CHECK(vkBeginCommandBuffer(cb, &begin));
-    CHECK(vkEndCommandBuffer(cb));
+  const DebugUtils debug(device);
+  if (!debug.ok()) {
+    std::fprintf(stderr, "timeline_program: the device has no VK_EXT_debug_utils functions\n");
+    return 77;
   }
+  const char* cb_names[3] = {"first cb", "second cb", "third cb"};
+  for (int i = 0; i < 3; ++i) {
+    debug.Name(VK_OBJECT_TYPE_COMMAND_BUFFER, Handle(cbs[i]), cb_names[i]);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cbs[i], &begin));
+    if (i == 0) {
+      for (const char* pass : {"draw pass", "copy pass"}) {
+        const VkDebugUtilsLabelEXT label = DebugUtils::Label(pass);
+        debug.cmd_begin(cbs[i], &label);
+        if (pass[0] == 'd') {
+          const VkDebugUtilsLabelEXT inner = DebugUtils::Label("inner");
+          debug.cmd_begin(cbs[i], &inner);
+          debug.cmd_end(cbs[i]);
+        }
+        debug.cmd_end(cbs[i]);
+      }
+    }
+    CHECK(vkEndCommandBuffer(cbs[i]));
+  }
+  debug.Name(VK_OBJECT_TYPE_QUEUE, Handle(queue), "main queue");
 
   VkSemaphoreTypeCreateInfo timeline_type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   timeline_type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -121,8 +216,13 @@ int main(int argc, char** argv) {
   VkSemaphoreCreateInfo binary_info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   CHECK(vkCreateSemaphore(device, &binary_info, nullptr, &binary));
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence fence;
+  VkFence fence, fence2;
   CHECK(vkCreateFence(device, &fence_info, nullptr, &fence));
+  CHECK(vkCreateFence(device, &fence_info, nullptr, &fence2));
+  debug.Name(VK_OBJECT_TYPE_SEMAPHORE, Handle(timeline), "T");
+  debug.Name(VK_OBJECT_TYPE_SEMAPHORE, Handle(binary), "B");
+  debug.Name(VK_OBJECT_TYPE_FENCE, Handle(fence), "F");
+  debug.Name(VK_OBJECT_TYPE_FENCE, Handle(fence2), "F2");
 
   // Batch 1: wait T >= 1; signal T = 2 and B.
   const uint64_t wait1 = 1;
@@ -149,7 +249,11 @@ int main(int argc, char** argv) {
     host_signal.value = 1;
     if (vkSignalSemaphore(device, &host_signal) != VK_SUCCESS) std::abort();
   });
+  const VkDebugUtilsLabelEXT frame = DebugUtils::Label("frame 1");
+  debug.queue_begin(queue, &frame);
   CHECK(vkQueueSubmit(queue, 1, &submit1, VK_NULL_HANDLE));
+  const VkDebugUtilsLabelEXT between = DebugUtils::Label("between batches");
+  debug.queue_insert(queue, &between);
 
   // Batch 2: wait B and T >= 2; signal T = 3 and the fence.
   VkSemaphoreSubmitInfo waits2[2] = {{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, nullptr, binary, 0,
@@ -167,6 +271,7 @@ int main(int argc, char** argv) {
   submit2.signalSemaphoreInfoCount = 1;
   submit2.pSignalSemaphoreInfos = &signal2;
   CHECK(vkQueueSubmit2(queue, 1, &submit2, fence));
+  debug.queue_end(queue);
 
   signaller.join();
 
@@ -179,12 +284,41 @@ int main(int argc, char** argv) {
   CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
   CHECK(vkQueueWaitIdle(queue));
   CHECK(vkDeviceWaitIdle(device));
+
+  // Polls, each run begun before what ends it can happen.
+  std::atomic<bool> polled_timeline{false}, polled_fence{false};
+  VkResult helper_result = VK_SUCCESS;
+  std::thread helper([&] {
+    WaitFor(polled_timeline);
+    VkSemaphoreSignalInfo host_signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    host_signal.semaphore = timeline;
+    host_signal.value = 4;
+    helper_result = vkSignalSemaphore(device, &host_signal);
+    WaitFor(polled_fence);
+    VkSubmitInfo submit3{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit3.commandBufferCount = 1;
+    submit3.pCommandBuffers = &cbs[2];
+    if (helper_result == VK_SUCCESS) helper_result = vkQueueSubmit(queue, 1, &submit3, fence2);
+  });
+  uint64_t value = 0;
+  CHECK(vkGetSemaphoreCounterValue(device, timeline, &value));
+  if (value != 3) return Fail("the first poll of T (not 3)", VK_ERROR_UNKNOWN);
+  polled_timeline = true;
+  while (value < 4) CHECK(vkGetSemaphoreCounterValue(device, timeline, &value));
+  VkResult status = vkGetFenceStatus(device, fence2);
+  if (status != VK_NOT_READY) return Fail("the first poll of F2 (not VK_NOT_READY)", status);
+  polled_fence = true;
+  while (status == VK_NOT_READY) status = vkGetFenceStatus(device, fence2);
+  helper.join();
+  CHECK(status);
+  CHECK(helper_result);
   std::printf("timeline_program: done\n");
   std::fflush(stdout);
   if (hang) {
     for (;;) pause();
   }
 
+  vkDestroyFence(device, fence2, nullptr);
   vkDestroyFence(device, fence, nullptr);
   vkDestroySemaphore(device, binary, nullptr);
   vkDestroySemaphore(device, timeline, nullptr);
