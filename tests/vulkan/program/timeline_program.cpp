@@ -54,14 +54,15 @@ bool HasDebugUtils() {
 
 // The debug-utils functions, looked up on the device (through the layers).
 struct DebugUtils {
-  PFN_vkSetDebugUtilsObjectNameEXT name;
-  PFN_vkQueueBeginDebugUtilsLabelEXT queue_begin;
-  PFN_vkQueueEndDebugUtilsLabelEXT queue_end;
-  PFN_vkQueueInsertDebugUtilsLabelEXT queue_insert;
-  PFN_vkCmdBeginDebugUtilsLabelEXT cmd_begin;
-  PFN_vkCmdEndDebugUtilsLabelEXT cmd_end;
-  VkDevice device;
+  PFN_vkSetDebugUtilsObjectNameEXT name = nullptr;
+  PFN_vkQueueBeginDebugUtilsLabelEXT queue_begin = nullptr;
+  PFN_vkQueueEndDebugUtilsLabelEXT queue_end = nullptr;
+  PFN_vkQueueInsertDebugUtilsLabelEXT queue_insert = nullptr;
+  PFN_vkCmdBeginDebugUtilsLabelEXT cmd_begin = nullptr;
+  PFN_vkCmdEndDebugUtilsLabelEXT cmd_end = nullptr;
+  VkDevice device = VK_NULL_HANDLE;
 
+  DebugUtils() = default;
   explicit DebugUtils(VkDevice d) : device(d) {
 #define FS_GET(member, function) \
   member = reinterpret_cast<PFN_##function>(vkGetDeviceProcAddr(d, #function))
@@ -99,14 +100,27 @@ void WaitFor(const std::atomic<bool>& flag) {
   while (!flag.load()) usleep(200);
 }
 
-}  // namespace
+// The program's objects and its steps, in the order main() runs them; each step returns 0, or
+// the exit code (1: a call failed, 77: no suitable Vulkan).
+struct Program {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cbs[3] = {};
+  DebugUtils debug;
+  VkSemaphore timeline = VK_NULL_HANDLE, binary = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE, fence2 = VK_NULL_HANDLE;
 
-int main(int argc, char** argv) {
-  bool hang = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--hang") == 0) hang = true;
-    if (std::strcmp(argv[i], "--ignore-sigint") == 0) std::signal(SIGINT, SIG_IGN);
-  }
+  int Open();
+  int Record();
+  int CreateSyncObjects();
+  int SubmitAndWait();
+  int Poll();
+  void Destroy();
+};
+
+int Program::Open() {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "timeline_program";
   app.apiVersion = VK_API_VERSION_1_3;
@@ -119,7 +133,6 @@ int main(int argc, char** argv) {
   instance_info.pApplicationInfo = &app;
   instance_info.enabledExtensionCount = 1;
   instance_info.ppEnabledExtensionNames = &debug_utils;
-  VkInstance instance;
   if (VkResult r = vkCreateInstance(&instance_info, nullptr, &instance); r != VK_SUCCESS) {
     std::fprintf(stderr, "timeline_program: no Vulkan: vkCreateInstance returned %d\n", int(r));
     return 77;
@@ -166,22 +179,21 @@ int main(int argc, char** argv) {
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable12};
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
-  VkDevice device;
   CHECK(vkCreateDevice(physical, &device_info, nullptr, &device));
-  VkQueue queue;
   vkGetDeviceQueue(device, 0, 0, &queue);
+  return 0;
+}
 
+int Program::Record() {
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.queueFamilyIndex = 0;
-  VkCommandPool pool;
   CHECK(vkCreateCommandPool(device, &pool_info, nullptr, &pool));
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = pool;
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   alloc.commandBufferCount = 3;
-  VkCommandBuffer cbs[3];
   CHECK(vkAllocateCommandBuffers(device, &alloc, cbs));
-  const DebugUtils debug(device);
+  debug = DebugUtils(device);
   if (!debug.ok()) {
     std::fprintf(stderr, "timeline_program: the device has no VK_EXT_debug_utils functions\n");
     return 77;
@@ -206,24 +218,29 @@ int main(int argc, char** argv) {
     CHECK(vkEndCommandBuffer(cbs[i]));
   }
   debug.Name(VK_OBJECT_TYPE_QUEUE, Handle(queue), "main queue");
+  return 0;
+}
 
+int Program::CreateSyncObjects() {
   VkSemaphoreTypeCreateInfo timeline_type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   timeline_type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   timeline_type.initialValue = 0;
   VkSemaphoreCreateInfo timeline_info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &timeline_type};
-  VkSemaphore timeline, binary;
   CHECK(vkCreateSemaphore(device, &timeline_info, nullptr, &timeline));
   VkSemaphoreCreateInfo binary_info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   CHECK(vkCreateSemaphore(device, &binary_info, nullptr, &binary));
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence fence, fence2;
   CHECK(vkCreateFence(device, &fence_info, nullptr, &fence));
   CHECK(vkCreateFence(device, &fence_info, nullptr, &fence2));
   debug.Name(VK_OBJECT_TYPE_SEMAPHORE, Handle(timeline), "T");
   debug.Name(VK_OBJECT_TYPE_SEMAPHORE, Handle(binary), "B");
   debug.Name(VK_OBJECT_TYPE_FENCE, Handle(fence), "F");
   debug.Name(VK_OBJECT_TYPE_FENCE, Handle(fence2), "F2");
+  return 0;
+}
 
+// Batches 1 and 2, the host signal T = 1, then the host waits.
+int Program::SubmitAndWait() {
   // Batch 1: wait T >= 1; signal T = 2 and B.
   const uint64_t wait1 = 1;
   const uint64_t signal1[2] = {2, 0};
@@ -284,8 +301,11 @@ int main(int argc, char** argv) {
   CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
   CHECK(vkQueueWaitIdle(queue));
   CHECK(vkDeviceWaitIdle(device));
+  return 0;
+}
 
-  // Polls, each run begun before what ends it can happen.
+// The runs of polls of T and F2, each begun before what ends it can happen.
+int Program::Poll() {
   std::atomic<bool> polled_timeline{false}, polled_fence{false};
   VkResult helper_result = VK_SUCCESS;
   std::thread helper([&] {
@@ -300,24 +320,32 @@ int main(int argc, char** argv) {
     submit3.pCommandBuffers = &cbs[2];
     if (helper_result == VK_SUCCESS) helper_result = vkQueueSubmit(queue, 1, &submit3, fence2);
   });
+  // The helper is released on every path, so that it can be joined.
+  VkResult status = VK_SUCCESS;
+  const char* failed = nullptr;
   uint64_t value = 0;
-  CHECK(vkGetSemaphoreCounterValue(device, timeline, &value));
-  if (value != 3) return Fail("the first poll of T (not 3)", VK_ERROR_UNKNOWN);
+  if ((status = vkGetSemaphoreCounterValue(device, timeline, &value)) != VK_SUCCESS || value != 3) {
+    failed = "the first poll of T (an error, or not 3)";
+  }
   polled_timeline = true;
-  while (value < 4) CHECK(vkGetSemaphoreCounterValue(device, timeline, &value));
-  VkResult status = vkGetFenceStatus(device, fence2);
-  if (status != VK_NOT_READY) return Fail("the first poll of F2 (not VK_NOT_READY)", status);
+  while (!failed && value < 4) {
+    if ((status = vkGetSemaphoreCounterValue(device, timeline, &value)) != VK_SUCCESS) {
+      failed = "a poll of T";
+    }
+  }
+  if (!failed && (status = vkGetFenceStatus(device, fence2)) != VK_NOT_READY) {
+    failed = "the first poll of F2 (not VK_NOT_READY)";
+  }
   polled_fence = true;
-  while (status == VK_NOT_READY) status = vkGetFenceStatus(device, fence2);
+  while (!failed && status == VK_NOT_READY) status = vkGetFenceStatus(device, fence2);
   helper.join();
+  if (failed) return Fail(failed, status);
   CHECK(status);
   CHECK(helper_result);
-  std::printf("timeline_program: done\n");
-  std::fflush(stdout);
-  if (hang) {
-    for (;;) pause();
-  }
+  return 0;
+}
 
+void Program::Destroy() {
   vkDestroyFence(device, fence2, nullptr);
   vkDestroyFence(device, fence, nullptr);
   vkDestroySemaphore(device, binary, nullptr);
@@ -325,5 +353,26 @@ int main(int argc, char** argv) {
   vkDestroyCommandPool(device, pool, nullptr);
   vkDestroyDevice(device, nullptr);
   vkDestroyInstance(instance, nullptr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool hang = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--hang") == 0) hang = true;
+    if (std::strcmp(argv[i], "--ignore-sigint") == 0) std::signal(SIGINT, SIG_IGN);
+  }
+  Program program;
+  for (auto step : {&Program::Open, &Program::Record, &Program::CreateSyncObjects,
+                    &Program::SubmitAndWait, &Program::Poll}) {
+    if (const int code = (program.*step)(); code != 0) return code;
+  }
+  std::printf("timeline_program: done\n");
+  std::fflush(stdout);
+  if (hang) {
+    for (;;) pause();
+  }
+  program.Destroy();
   return 0;
 }
