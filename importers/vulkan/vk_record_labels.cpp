@@ -78,8 +78,9 @@ void FileImporter::DescribeGpuClock() {
     if (paired) {
       m_writer.CountProblem(
           "vulkan_gpu_clock_paired_samples", Severity::kInfo,
-          fmt::format("the device has no VK_EXT_calibrated_timestamps: GPU times placed on the "
-                      "CPU clock by paired samples, within +-{} ns",
+          fmt::format("VK_EXT_calibrated_timestamps not used (the device lacks it, or "
+                      "FENCESCOPE_CAPTURE_CALIBRATION=samples): GPU times placed on the CPU clock "
+                      "by paired samples, within +-{} ns",
                       widest));
     }
   }
