@@ -238,6 +238,8 @@ TEST_F(VulkanCapture, Vkd3dGearsForTwoSeconds) {
   // D3D12 fence waits become VkFence / semaphore waits on vkd3d's threads.
   EXPECT_GE(Count(db, "SELECT count(*) FROM cpu_wait_released"), 1);
   EXPECT_GE(Count(db, "SELECT count(*) FROM threads"), 2);
+  auto report = RunFencescope(fmt::format("report {}", Quote(db_path)));
+  EXPECT_EQ(report.exit_code, 0) << report.err;
 }
 
 }  // namespace
