@@ -48,24 +48,25 @@ struct DeviceData {
   float timestamp_period_ns = 1;
 // The next layer's (or the driver's) device functions the layer calls; those of extensions the
 // device does not have stay null.
-#define FS_DEVICE_FUNCS(X)                                                                       \
-  X(DestroyDevice)                                                                               \
-  X(GetDeviceQueue)                                                                              \
-  X(GetDeviceQueue2)                                                                             \
-  X(QueueSubmit) X(QueueSubmit2) X(QueueSubmit2KHR) X(QueueWaitIdle) X(DeviceWaitIdle)           \
-      X(WaitForFences) X(WaitSemaphores) X(WaitSemaphoresKHR) X(SignalSemaphore)                 \
-          X(SignalSemaphoreKHR) X(CreateSemaphore) X(CreateFence) X(DestroyFence) X(ResetFences) \
-              X(GetFenceStatus) X(GetSemaphoreCounterValue) X(GetSemaphoreCounterValueKHR)       \
-                  X(QueuePresentKHR) X(AcquireNextImageKHR) X(AcquireNextImage2KHR)              \
-                      X(CreateCommandPool) X(DestroyCommandPool) X(AllocateCommandBuffers)       \
-                          X(BeginCommandBuffer) X(EndCommandBuffer) X(CmdResetQueryPool)         \
-                              X(CmdWriteTimestamp) X(CreateQueryPool) X(DestroyQueryPool)        \
-                                  X(GetQueryPoolResults) X(GetCalibratedTimestampsEXT)           \
-                                      X(SetDebugUtilsObjectNameEXT)                              \
-                                          X(QueueBeginDebugUtilsLabelEXT)                        \
-                                              X(QueueEndDebugUtilsLabelEXT)                      \
-                                                  X(QueueInsertDebugUtilsLabelEXT)               \
-                                                      X(CmdBeginDebugUtilsLabelEXT)              \
+#define FS_DEVICE_FUNCS(X)                                                                   \
+  X(DestroyDevice)                                                                           \
+  X(GetDeviceQueue)                                                                          \
+  X(GetDeviceQueue2)                                                                         \
+  X(QueueSubmit)                                                                             \
+  X(QueueSubmit2) X(QueueSubmit2KHR) X(QueueWaitIdle) X(DeviceWaitIdle) X(WaitForFences)     \
+      X(WaitSemaphores) X(WaitSemaphoresKHR) X(SignalSemaphore) X(SignalSemaphoreKHR)        \
+          X(CreateSemaphore) X(CreateFence) X(DestroyFence) X(ResetFences) X(GetFenceStatus) \
+              X(GetSemaphoreCounterValue) X(GetSemaphoreCounterValueKHR) X(QueuePresentKHR)  \
+                  X(AcquireNextImageKHR) X(AcquireNextImage2KHR) X(CreateCommandPool)        \
+                      X(DestroyCommandPool) X(AllocateCommandBuffers) X(FreeCommandBuffers)  \
+                          X(BeginCommandBuffer) X(EndCommandBuffer) X(CmdResetQueryPool)     \
+                              X(CmdWriteTimestamp) X(CreateQueryPool) X(DestroyQueryPool)    \
+                                  X(GetQueryPoolResults) X(GetCalibratedTimestampsEXT)       \
+                                      X(SetDebugUtilsObjectNameEXT)                          \
+                                          X(QueueBeginDebugUtilsLabelEXT)                    \
+                                              X(QueueEndDebugUtilsLabelEXT)                  \
+                                                  X(QueueInsertDebugUtilsLabelEXT)           \
+                                                      X(CmdBeginDebugUtilsLabelEXT)          \
                                                           X(CmdEndDebugUtilsLabelEXT)
 #define FS_MEMBER(name) PFN_vk##name name = nullptr;
   FS_DEVICE_FUNCS(FS_MEMBER)

@@ -2,7 +2,7 @@
 // where the loader or driver below has them (capture_layer.cpp looks each up down the chain
 // first). Object names become names of queues, fences and (for command buffers) batches; queue
 // labels are written as records in call order; command-buffer labels are kept per buffer until
-// its next vkBeginCommandBuffer and name the batches that submit it.
+// its next vkBeginCommandBuffer (its name until it is freed) and name the batches that submit it.
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -100,6 +100,18 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_BeginCommandBuffer(VkCommandBuffer buffer,
   return d.BeginCommandBuffer(buffer, info);
 }
 
+// Freed buffers forget their names and labels (a new buffer may get the same handle).
+VKAPI_ATTR void VKAPI_CALL Layer_FreeCommandBuffers(VkDevice device, VkCommandPool pool,
+                                                    uint32_t count,
+                                                    const VkCommandBuffer* buffers) {
+  DeviceData& d = *DeviceOf(device);
+  if (d.any_command_buffer_labels.load(std::memory_order_relaxed)) {
+    std::lock_guard lock(d.labels_mutex);
+    for (uint32_t i = 0; i < count; ++i) d.command_buffers.erase(buffers[i]);
+  }
+  d.FreeCommandBuffers(device, pool, count, buffers);
+}
+
 template <class Get>
 std::string Label(DeviceData& d, uint32_t count, Get get) {
   if (count == 0 || !d.any_command_buffer_labels.load(std::memory_order_relaxed)) return {};
@@ -137,7 +149,8 @@ PFN_vkVoidFunction LabelFunction(const char* name) {
       FS_LAYER_FUNCTION(SetDebugUtilsObjectNameEXT) FS_LAYER_FUNCTION(QueueBeginDebugUtilsLabelEXT)
           FS_LAYER_FUNCTION(QueueEndDebugUtilsLabelEXT) FS_LAYER_FUNCTION(
               QueueInsertDebugUtilsLabelEXT) FS_LAYER_FUNCTION(CmdBeginDebugUtilsLabelEXT)
-              FS_LAYER_FUNCTION(CmdEndDebugUtilsLabelEXT) FS_LAYER_FUNCTION(BeginCommandBuffer)};
+              FS_LAYER_FUNCTION(CmdEndDebugUtilsLabelEXT) FS_LAYER_FUNCTION(BeginCommandBuffer)
+                  FS_LAYER_FUNCTION(FreeCommandBuffers)};
   return FindFunction(kEntries, name);
 }
 
