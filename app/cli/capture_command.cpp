@@ -139,11 +139,12 @@ void Convert(const std::vector<fs::path>& files, const fs::path& out) {
   const auto stats = importers::vulkan::ImportVulkanRecords(files, writer);
   writer.Commit();
   fmt::print(
-      "{}: {} events from {} process(es): {} batches ({} with GPU times), {} GPU waits, {} GPU "
-      "signals, {} CPU signals, {} CPU waits ({} linked to a signal), {} presents, {} acquires\n",
-      out.string(), stats.events, stats.files, stats.batches, stats.timed_batches, stats.gpu_waits,
-      stats.gpu_signals, stats.cpu_signals, stats.cpu_waits, stats.cpu_waits_linked, stats.presents,
-      stats.acquires);
+      "{}: {} events from {} process(es): {} batches ({} with GPU times, {} named), {} GPU "
+      "waits, {} GPU signals, {} CPU signals, {} CPU waits ({} linked to a signal, {} by "
+      "polling), {} presents, {} acquires\n",
+      out.string(), stats.events, stats.files, stats.batches, stats.timed_batches,
+      stats.named_batches, stats.gpu_waits, stats.gpu_signals, stats.cpu_signals, stats.cpu_waits,
+      stats.cpu_waits_linked, stats.cpu_wait_polls, stats.presents, stats.acquires);
 }
 
 struct CaptureOptions {

@@ -13,6 +13,8 @@ namespace importers::vulkan::detail {
 
 void FileImporter::BuildEvents() {
   PlaceBatches();
+  DescribeGpuClock();
+  NameBatches();
   const std::vector<Op> ops = OrderOps();
   m_cpu_items.assign(m_done_waits.size(), {});
   m_batch_name = m_writer.Intern("vkQueueSubmit batch");
@@ -38,6 +40,7 @@ void FileImporter::BuildEvents() {
   EmitGpuWaits();
   EmitCpuWaits();
   EmitPresents();
+  EmitQueueLabelMarkers();
 }
 
 // GPU times of the batches, and per-queue order.
@@ -97,7 +100,10 @@ std::vector<FileImporter::Op> FileImporter::OrderOps() {
   for (auto& [group, w] : m_waits) {
     if (!w.done) continue;
     m_done_waits.push_back(&w);
-    ops.push_back({w.result.begin_cpu_ns, OpKind::kCpuWait, m_done_waits.size() - 1, group});
+    // A call waits for what was submitted when it began; polls for what was submitted by the
+    // poll that found the object signalled.
+    const uint64_t at = w.poll ? w.result.end_cpu_ns : w.result.begin_cpu_ns;
+    ops.push_back({at, OpKind::kCpuWait, m_done_waits.size() - 1, group});
   }
   std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
     return a.time < b.time || (a.time == b.time && a.key < b.key);
@@ -113,7 +119,9 @@ void FileImporter::EmitBatch(Batch& b) {
                                .queue_id = q.id,
                                .thread_id = thread,
                                .packet_id = int64_t(b.record.batch_id),
-                               .name_sid = b.record.submit2 ? m_batch2_name : m_batch_name});
+                               .name_sid = !b.name.empty()    ? m_writer.Intern(b.name)
+                                           : b.record.submit2 ? m_batch2_name
+                                                              : m_batch_name});
   if (b.has_gpu) {
     ++m_stats.timed_batches;
     Emit(events::PacketStarted{
@@ -364,6 +372,7 @@ void FileImporter::EmitCpuWaits() {
       continue;
     }
     ++m_stats.cpu_waits;
+    if (w.poll) ++m_stats.cpu_wait_polls;
     const ThreadId thread = Thread(w.tid);
     const int64_t group = m_next_op++;
     const uint32_t mode = items.size() <= 1 ? 0 : (w.result.wait_all ? 2 : 1);

@@ -33,6 +33,9 @@ enum class RecordType : uint16_t {
   kPresent = 13,      // PresentRecord: one swapchain image of vkQueuePresentKHR
   kAcquire = 14,      // AcquireRecord: vkAcquireNextImageKHR / vkAcquireNextImage2KHR
   kName = 15,         // NameRecord + text: a debug-utils object name
+  kPollWait = 16,     // PollWaitRecord: a run of status polls that ended with the object signalled
+  kQueueLabel = 17,   // QueueLabelRecord + text: vkQueue{Begin,End,Insert}DebugUtilsLabelEXT
+  kBatchName = 18,    // BatchNameRecord + text: the command buffers' labels or names of a batch
 };
 
 struct RecordHeader {
@@ -73,11 +76,18 @@ struct QueueRecord {
   uint32_t timestamp_valid_bits;  // 0: no timestamps on this family
 };
 
+enum class CalibrationMethod : uint32_t {
+  kCalibratedTimestamps = 0,  // vkGetCalibratedTimestampsEXT (device and CLOCK_MONOTONIC)
+  kPairedSamples = 1,         // timestamp queries bracketed by CLOCK_MONOTONIC readings
+};
+
 struct CalibrationRecord {
   uint64_t device;
   uint64_t gpu_ticks;
-  uint64_t cpu_ns;
+  uint64_t cpu_ns;  // the CPU time of gpu_ticks
   uint64_t max_deviation_ns;
+  uint32_t method;  // CalibrationMethod
+  uint32_t samples;
 };
 
 enum class SemaphoreKind : uint32_t { kBinary = 0, kTimeline = 1, kFence = 2 };
@@ -159,6 +169,35 @@ struct AcquireRecord {
   uint64_t end_cpu_ns;
   uint32_t image_index;
   int32_t result;
+};
+
+// Polls of one object by one thread (vkGetFenceStatus, vkGetSemaphoreCounterValue) from the
+// first that found it not signalled to the first that found it signalled, with no other Vulkan
+// call recorded on that thread in between: the thread was waiting by polling.
+struct PollWaitRecord {
+  uint64_t group;         // unique like a CPU wait's group
+  uint64_t object;        // VkFence or VkSemaphore
+  uint64_t value_before;  // semaphores: the value the first poll read (fences: 0)
+  uint64_t value_after;   // semaphores: the value the last poll read (fences: 1)
+  uint64_t begin_cpu_ns;  // entry of the first poll
+  uint64_t end_cpu_ns;    // return of the last poll
+  uint32_t object_kind;   // CpuWaitObject: kFence or kSemaphore
+  uint32_t polls;
+};
+
+enum class QueueLabelOp : uint32_t { kBegin = 0, kEnd = 1, kInsert = 2 };
+
+struct QueueLabelRecord {
+  uint64_t queue;
+  uint64_t cpu_ns;
+  uint32_t op;      // QueueLabelOp
+  uint32_t length;  // bytes of text after this struct (0 for kEnd)
+};
+
+struct BatchNameRecord {
+  uint64_t batch_id;
+  uint32_t length;  // bytes of text after this struct
+  uint32_t reserved;
 };
 
 struct NameRecord {

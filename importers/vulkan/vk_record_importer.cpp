@@ -123,9 +123,29 @@ void FileImporter::Parse(const std::vector<uint8_t>& bytes, const std::string& l
       case RecordType::kName: {
         auto r = raw.As<NameRecord>();
         if (sizeof r + r.length <= raw.size) {
-          m_names[r.object] =
-              std::string(reinterpret_cast<const char*>(raw.payload) + sizeof r, r.length);
+          m_names[r.object] = raw.TextAfter<NameRecord>(r.length);
         }
+        break;
+      }
+      case RecordType::kPollWait: {
+        auto r = raw.As<PollWaitRecord>();
+        CpuWait& w = m_waits[r.group];
+        w.tid = raw.tid;
+        w.poll = true;
+        w.done = true;
+        const bool fence = r.object_kind == uint32_t(CpuWaitObject::kFence);
+        w.items.push_back({r.group, r.object, fence ? 0 : r.value_before + 1, r.object_kind, 0});
+        w.result = {r.group, r.begin_cpu_ns, r.end_cpu_ns, 0, kVkSuccess, 1};
+        break;
+      }
+      case RecordType::kQueueLabel: {
+        auto r = raw.As<QueueLabelRecord>();
+        m_queue_labels[r.queue].push_back({r, raw.tid, raw.TextAfter<QueueLabelRecord>(r.length)});
+        break;
+      }
+      case RecordType::kBatchName: {
+        auto r = raw.As<BatchNameRecord>();
+        m_batches[r.batch_id].label = raw.TextAfter<BatchNameRecord>(r.length);
         break;
       }
       default:

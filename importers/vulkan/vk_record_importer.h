@@ -17,8 +17,14 @@
 // signals and fence fence_signal_queued/executed at the batch's GPU end. vkSignalSemaphore and
 // the semaphore/fence of vkAcquireNextImageKHR are fence_cpu_signal. vkWaitForFences,
 // vkWaitSemaphores, vkQueueWaitIdle and vkDeviceWaitIdle are cpu_wait_begin/released (with a
-// fence flow from the signal that released each); presents are marker(present), acquires
-// marker(text).
+// fence flow from the signal that released each), and so is a run of vkGetFenceStatus /
+// vkGetSemaphoreCounterValue polls that ended with the object signalled (from the first poll to
+// the one that found it signalled; a semaphore's wait is for one more than the value the run
+// started at, a fence's for its latest signal submitted by the last poll); presents are
+// marker(present), acquires and vkQueueInsertDebugUtilsLabelEXT marker(text).
+//
+// Names: debug-utils object names name queues and fences; a packet is named by the queue labels
+// open at its submission and its command buffers' labels (else their names), joined by " / ".
 #pragma once
 
 #include <cstdint>
@@ -39,6 +45,8 @@ struct VulkanImportStats {
   uint64_t cpu_signals = 0;
   uint64_t cpu_waits = 0;
   uint64_t cpu_waits_linked = 0;
+  uint64_t cpu_wait_polls = 0;  // CPU waits that were runs of status polls
+  uint64_t named_batches = 0;   // batches named by debug-utils labels or object names
   uint64_t presents = 0;
   uint64_t acquires = 0;
   uint64_t events = 0;

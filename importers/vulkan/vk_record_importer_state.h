@@ -35,6 +35,12 @@ struct Raw {
     std::memcpy(&value, payload, std::min(sizeof(T), size));
     return value;
   }
+  // The text after a T whose length field says `length` bytes ("" when the record is short).
+  template <class T>
+  std::string TextAfter(uint32_t length) const {
+    if (sizeof(T) + length > size) return {};
+    return std::string(reinterpret_cast<const char*>(payload) + sizeof(T), length);
+  }
 };
 
 struct Batch {
@@ -46,13 +52,22 @@ struct Batch {
   uint64_t device = 0;
   TimeNs gpu_start = 0, gpu_end = 0;
   uint64_t ordinal = 0;  // 1-based position on its queue
+  std::string label;     // from its command buffers' debug-utils labels or names
+  std::string name;      // the packet's name: open queue labels, then `label`
 };
 
 struct CpuWait {
   uint32_t tid = 0;
   std::vector<CpuWaitItemRecord> items;
   bool done = false;
+  bool poll = false;  // a run of status polls (PollWaitRecord)
   CpuWaitDoneRecord result{};
+};
+
+struct QueueLabel {
+  QueueLabelRecord record{};
+  uint32_t tid = 0;
+  std::string text;
 };
 
 struct Acquire {
@@ -151,6 +166,11 @@ class FileImporter {
   }
   void BuildTopology();
   void BuildEvents();
+  // vk_record_labels.cpp: packet names from queue labels and command-buffer labels; inserted
+  // queue labels as markers; where the GPU times come from (trace meta).
+  void NameBatches();
+  void EmitQueueLabelMarkers();
+  void DescribeGpuClock();
   // The first signal of `fence` (by execution) reaching `value`, or nullptr.
   const Signal* SatisfyingSignal(const FenceState& fence, uint64_t value) const;
 
@@ -189,6 +209,7 @@ class FileImporter {
   std::vector<HostSignal> m_host_signals;
   std::vector<Present> m_presents;
   std::map<uint64_t, std::string> m_names;
+  std::map<uint64_t, std::vector<QueueLabel>> m_queue_labels;  // by queue, in record order
 
   // Built by BuildEvents. GPU waits and CPU waits are resolved after every signal is known.
   std::vector<Batch*> m_submitted;     // batches on a known queue, in call order

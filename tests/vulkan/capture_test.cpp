@@ -1,42 +1,13 @@
 // `fencescope capture` with the Vulkan layer on real components: Mesa's software driver
 // (lavapipe), the timeline program of tests/vulkan/program (every record kind, counts known
 // from its code), vkcube and vkd3d-gears under a display. A test whose component cannot start
-// (no Vulkan device, no display, program not installed) is skipped with the reason.
-#include <fmt/format.h>
-#include <gtest/gtest.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <string>
-
-#include "core/store/sqlite_db.h"
-#include "tests/support/test_support.h"
+// (no Vulkan device, no display, program not installed) is skipped with the reason. Polls,
+// debug-utils names and the paired-sample calibration: capture_details_test.cpp.
+#include "tests/vulkan/vulkan_test_support.h"
 
 namespace {
 
-using test_support::Quote;
-using test_support::RunCommand;
-using test_support::RunFencescope;
-using test_support::ScratchDir;
-
-const std::string kProgram = FENCESCOPE_VK_TIMELINE_PROGRAM;
-
-class VulkanCapture : public ::testing::Test {
- protected:
-  void SetUp() override { setenv("LP_NUM_THREADS", "1", 1); }
-};
-
-// Empty when the timeline program runs here; else why it cannot.
-std::string ProgramUnavailable() {
-  if (kProgram.empty()) return "the Vulkan test program is not built (no libvulkan-dev)";
-  static const std::string reason = [] {
-    auto run = RunCommand(Quote(kProgram));
-    if (run.exit_code == 0) return std::string();
-    return fmt::format("no usable Vulkan device (timeline program exit {}): {}", run.exit_code,
-                       run.err);
-  }();
-  return reason;
-}
+using namespace vulkan_test;  // NOLINT
 
 std::string NoDisplay() {
   const char* display = std::getenv("DISPLAY");
@@ -48,42 +19,41 @@ bool Installed(const std::string& program) {
   return RunCommand("command -v " + program).exit_code == 0;
 }
 
-int64_t Count(core::store::Database& db, const std::string& sql) {
-  return db.QueryInt(sql);
-}
-
 TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
   ScratchDir dir;
   const auto db_path = dir / "timeline.db";
   auto run = RunFencescope(fmt::format("capture -o {} -- {}", Quote(db_path), Quote(kProgram)));
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
-  EXPECT_NE(run.out.find("2 batches (2 with GPU times)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("3 batches (3 with GPU times, 3 named)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("6 CPU waits (6 linked to a signal, 2 by polling)"), std::string::npos)
+      << run.out;
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
 
   // Topology: lavapipe's one queue family (graphics + compute + transfer), one queue, the main
-  // thread and the host-signal thread; T, B, F and the queue's idle fence.
+  // thread, the host-signal thread and the polls' helper thread; T, B, F, F2 and the queue's
+  // idle fence.
   EXPECT_EQ(Count(db, "SELECT count(*) FROM adapters"), 1);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM queues"), 1);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM processes"), 1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM threads"), 2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM threads"), 3);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM engines WHERE type = 0"), 1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fences"), 4);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fences"), 5);
 
-  // Two batches, each with GPU times inside its submission..completion order.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 2);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_started"), 2);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 2);
+  // Three batches, each with GPU times inside its submission..completion order.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 3);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_started"), 3);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 3);
   EXPECT_EQ(Count(db,
                   "SELECT count(*) FROM packet_submitted s JOIN packet_started b USING "
                   "(packet_id) JOIN packet_completed c USING (packet_id) "
                   "WHERE s.ts_ns <= b.ts_ns AND b.ts_ns <= c.ts_ns"),
-            2);
-  // Batch 1 ran only after the host signal released it.
+            3);
+  // Batch 1 ran only after the first host signal released it.
   EXPECT_EQ(Count(db,
-                  "SELECT count(*) FROM packet_started p, fence_cpu_signal h "
-                  "WHERE p.ts_ns >= h.ts_ns"),
-            2);
+                  "SELECT (SELECT min(ts_ns) FROM packet_started) >= "
+                  "(SELECT min(ts_ns) FROM fence_cpu_signal)"),
+            1);
 
   // GPU waits: T>=1 (batch 1), B and T>=2 (batch 2); each unblocked and linked to its signal.
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_queued"), 3);
@@ -107,9 +77,10 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE release_link = 1"), 1 + 1);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE release_link = 2"), 1);
 
-  // Signals: batch 1 T=2 and B, batch 2 T=3 and F, the idle fence's value 2 (both idle waits).
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_queued"), 5);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_executed"), 5);
+  // Signals: batch 1 T=2 and B, batch 2 T=3 and F, batch 3 F2, the idle fence's value 2 (both
+  // idle waits came after two batches).
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_queued"), 6);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_executed"), 6);
   EXPECT_EQ(Count(db,
                   "SELECT count(*) FROM fence_signal_executed WHERE fence_value = 3 AND "
                   "previous_value = 2"),
@@ -117,20 +88,28 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   EXPECT_EQ(Count(db,
                   "SELECT count(*) FROM fence_signal_executed s JOIN packet_completed c ON "
                   "s.ts_ns = c.ts_ns"),
-            5);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_cpu_signal"), 1);
+            6);
+  // Host signals: T = 1 and T = 4.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_cpu_signal"), 2);
 
-  // CPU waits: vkWaitSemaphores, vkWaitForFences, vkQueueWaitIdle, vkDeviceWaitIdle; each
-  // released after the signal that satisfied it, linked by a fence flow.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_begin"), 4);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 4);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM flows WHERE kind = 2"), 4);
+  // CPU waits: vkWaitSemaphores, vkWaitForFences, vkQueueWaitIdle, vkDeviceWaitIdle and the two
+  // runs of polls; each released after the signal that satisfied it, linked by a fence flow
+  // (five from GPU signals, the poll of T from the host signal T = 4).
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_begin"), 6);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 6);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM flows WHERE kind = 2"), 6);
   EXPECT_EQ(Count(db,
                   "SELECT count(*) FROM flows f JOIN events s ON s.rowid = f.from_event "
                   "JOIN cpu_wait_released r ON r.event_id = f.to_event "
                   "WHERE s.kind = 11 AND s.fence_id = r.fence_id AND s.ts_ns <= r.ts_ns"),
-            4);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM marker"), 0);
+            5);
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM flows f JOIN events s ON s.rowid = f.from_event "
+                  "JOIN cpu_wait_released r ON r.event_id = f.to_event "
+                  "WHERE s.kind = 14 AND s.fence_id = r.fence_id AND s.ts_ns <= r.ts_ns"),
+            1);
+  // The one inserted queue label.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM marker"), 1);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM wait_pending_at_end"), 0);
 
   // The report opens the capture.
@@ -155,8 +134,8 @@ TEST_F(VulkanCapture, RecordsWrittenByHandConvert) {
       RunFencescope(fmt::format("capture -o {} --records {}", Quote(db_path), Quote(records)));
   ASSERT_EQ(convert.exit_code, 0) << convert.err;
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 2);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 4);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 3);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 6);
 }
 
 TEST_F(VulkanCapture, StoppedAfterDurationKeepsWhatItDid) {
@@ -168,8 +147,8 @@ TEST_F(VulkanCapture, StoppedAfterDurationKeepsWhatItDid) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("ended by signal 2"), std::string::npos) << run.err;
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 2);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 4);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 3);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 6);
 }
 
 TEST_F(VulkanCapture, ApplicationIgnoringSigintIsStoppedWithSigterm) {
@@ -183,7 +162,7 @@ TEST_F(VulkanCapture, ApplicationIgnoringSigintIsStoppedWithSigterm) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("ended by signal 15"), std::string::npos) << run.err;
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 3);
 }
 
 TEST_F(VulkanCapture, LayerThatDoesNotLoadIsReported) {
@@ -259,6 +238,8 @@ TEST_F(VulkanCapture, Vkd3dGearsForTwoSeconds) {
   // D3D12 fence waits become VkFence / semaphore waits on vkd3d's threads.
   EXPECT_GE(Count(db, "SELECT count(*) FROM cpu_wait_released"), 1);
   EXPECT_GE(Count(db, "SELECT count(*) FROM threads"), 2);
+  auto report = RunFencescope(fmt::format("report {}", Quote(db_path)));
+  EXPECT_EQ(report.exit_code, 0) << report.err;
 }
 
 }  // namespace

@@ -34,6 +34,18 @@ void WriteSync(uint64_t batch, uint64_t object, uint64_t value, uint64_t stages,
               BatchSyncRecord{batch, object, value, stages, uint32_t(role), 0});
 }
 
+// Before a submission on `q` (the app's synchronisation of the queue covers the layer's state):
+// set up its timestamps on first use (and, without calibrated timestamps, calibrate on the
+// still idle queue), read finished batches' timestamps, calibrate when due.
+void PrepareQueue(DeviceData& d, QueueState& q) {
+  if (!q.ready) {
+    SetupQueue(d, q);
+    CalibrateBySamples(d, q, d.last_calibration_ns.load() == 0);
+  }
+  Collect(d, q, false);
+  Calibrate(d, false);
+}
+
 // ---- Intercepted device functions --------------------------------------------------------
 
 void GetDeviceQueueCommon(DeviceData& d, uint32_t family, uint32_t index, VkQueue queue) {
@@ -73,10 +85,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit(VkQueue queue, uint32_t count,
   QueueState* q = QueueOf(d, queue);
   if (!q || !Out().active()) return d.QueueSubmit(queue, count, submits, fence);
   const uint64_t now = NowNs();
-  std::unique_lock queue_lock(q->mutex);
-  if (!q->ready) SetupQueue(d, *q);
-  Collect(d, *q, false);
-  Calibrate(d, false);
+  PrepareQueue(d, *q);
   std::vector<VkSubmitInfo> copies(submits, submits + count);
   std::vector<std::vector<VkCommandBuffer>> buffers(count);
   std::vector<uint64_t> ids(count);
@@ -84,7 +93,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit(VkQueue queue, uint32_t count,
   for (uint32_t i = 0; i < count; ++i) {
     ids[i] = g_next_id.fetch_add(1);
     if (HasDeviceGroupInfo(submits[i].pNext)) continue;
-    QueueState::Slot* slot = TakeSlot(d, *q, ids[i]);
+    QueueState::Slot* slot = TakeSlot(*q, ids[i]);
     if (!slot) continue;
     auto& list = buffers[i];
     list.reserve(submits[i].commandBufferCount + 2);
@@ -96,12 +105,12 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit(VkQueue queue, uint32_t count,
     copies[i].pCommandBuffers = list.data();
     timed[i] = true;
   }
-  queue_lock.unlock();
   const VkResult result = d.QueueSubmit(queue, count, copies.data(), fence);
   for (uint32_t i = 0; i < count; ++i) {
     const VkSubmitInfo& s = submits[i];
     Out().Write(RecordType::kBatch, BatchRecord{ids[i], H(queue), now, s.commandBufferCount,
                                                 timed[i] ? 1u : 0u, 0, uint32_t(result)});
+    WriteBatchName(ids[i], BatchLabel(d, s.pCommandBuffers, s.commandBufferCount));
     auto* values = FindInChain<VkTimelineSemaphoreSubmitInfo>(
         s.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
     for (uint32_t w = 0; w < s.waitSemaphoreCount; ++w) {
@@ -136,17 +145,14 @@ VkResult QueueSubmit2Common(PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t cou
   QueueState* q = QueueOf(d, queue);
   if (!q || !Out().active()) return next(queue, count, submits, fence);
   const uint64_t now = NowNs();
-  std::unique_lock queue_lock(q->mutex);
-  if (!q->ready) SetupQueue(d, *q);
-  Collect(d, *q, false);
-  Calibrate(d, false);
+  PrepareQueue(d, *q);
   std::vector<VkSubmitInfo2> copies(submits, submits + count);
   std::vector<std::vector<VkCommandBufferSubmitInfo>> buffers(count);
   std::vector<uint64_t> ids(count);
   std::vector<bool> timed(count, false);
   for (uint32_t i = 0; i < count; ++i) {
     ids[i] = g_next_id.fetch_add(1);
-    QueueState::Slot* slot = TakeSlot(d, *q, ids[i]);
+    QueueState::Slot* slot = TakeSlot(*q, ids[i]);
     if (!slot) continue;
     auto& list = buffers[i];
     list.reserve(submits[i].commandBufferInfoCount + 2);
@@ -158,12 +164,12 @@ VkResult QueueSubmit2Common(PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t cou
     copies[i].pCommandBufferInfos = list.data();
     timed[i] = true;
   }
-  queue_lock.unlock();
   const VkResult result = next(queue, count, copies.data(), fence);
   for (uint32_t i = 0; i < count; ++i) {
     const VkSubmitInfo2& s = submits[i];
     Out().Write(RecordType::kBatch, BatchRecord{ids[i], H(queue), now, s.commandBufferInfoCount,
                                                 timed[i] ? 1u : 0u, 1, uint32_t(result)});
+    WriteBatchName(ids[i], BatchLabel(d, s.pCommandBufferInfos, s.commandBufferInfoCount));
     for (uint32_t w = 0; w < s.waitSemaphoreInfoCount; ++w) {
       const auto& info = s.pWaitSemaphoreInfos[w];
       WriteSync(ids[i], H(info.semaphore), info.value, info.stageMask, SyncRole::kWait);
@@ -207,8 +213,9 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueWaitIdle(VkQueue queue) {
   const VkResult result = d.QueueWaitIdle(queue);
   WaitDone(group, begin, UINT64_MAX, result, true);
   if (QueueState* q = QueueOf(d, queue)) {
-    std::lock_guard lock(q->mutex);
     Collect(d, *q, false);
+    // The queue is idle: a paired calibration sample costs no waiting for the app's work.
+    if (result == VK_SUCCESS) CalibrateBySamples(d, *q, false);
   }
   return result;
 }
@@ -221,6 +228,9 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_DeviceWaitIdle(VkDevice device) {
   const VkResult result = d.DeviceWaitIdle(device);
   WaitDone(group, begin, UINT64_MAX, result, true);
   CollectAll(d);
+  if (result == VK_SUCCESS) {
+    if (QueueState* q = AnyTimedQueue(d)) CalibrateBySamples(d, *q, false);
+  }
   return result;
 }
 
@@ -233,6 +243,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_WaitForFences(VkDevice device, uint32_t cou
   for (uint32_t i = 0; i < count; ++i) WaitItem(group, H(fences[i]), 0, CpuWaitObject::kFence);
   const VkResult result = d.WaitForFences(device, count, fences, all, timeout);
   WaitDone(group, begin, timeout, result, all || count == 1);
+  if (result == VK_SUCCESS) CollectAll(d);
   return result;
 }
 
@@ -246,6 +257,7 @@ VkResult WaitSemaphoresCommon(PFN_vkWaitSemaphores next, VkDevice device,
   const VkResult result = next(device, info, timeout);
   const bool any = (info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && info->semaphoreCount > 1;
   WaitDone(group, begin, timeout, result, !any);
+  if (result == VK_SUCCESS) CollectAll(*DeviceOf(device));
   return result;
 }
 VKAPI_ATTR VkResult VKAPI_CALL Layer_WaitSemaphores(VkDevice device,
@@ -348,39 +360,23 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_AcquireNextImage2KHR(VkDevice device,
   return result;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL
-Layer_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* info) {
-  DeviceData& d = *DeviceOf(device);
-  if (info->pObjectName) {
-    const size_t length = std::min<size_t>(std::strlen(info->pObjectName), 200);
-    Out().Write(RecordType::kName,
-                NameRecord{info->objectHandle, uint32_t(info->objectType), uint32_t(length)},
-                info->pObjectName, uint16_t(length));
-  }
-  return d.SetDebugUtilsObjectNameEXT ? d.SetDebugUtilsObjectNameEXT(device, info) : VK_SUCCESS;
-}
-
 }  // namespace
 
 PFN_vkVoidFunction InterceptedFunction(const char* name) {
-  struct Entry {
-    const char* name;
-    PFN_vkVoidFunction function;
-  };
-#define FS_ENTRY(name) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&Layer_##name)},
-  static const Entry kEntries[] = {
-      FS_ENTRY(GetDeviceQueue) FS_ENTRY(GetDeviceQueue2) FS_ENTRY(QueueSubmit)
-          FS_ENTRY(QueueSubmit2) FS_ENTRY(QueueSubmit2KHR) FS_ENTRY(QueueWaitIdle)
-              FS_ENTRY(DeviceWaitIdle) FS_ENTRY(WaitForFences) FS_ENTRY(WaitSemaphores)
-                  FS_ENTRY(WaitSemaphoresKHR) FS_ENTRY(SignalSemaphore) FS_ENTRY(SignalSemaphoreKHR)
-                      FS_ENTRY(CreateSemaphore) FS_ENTRY(CreateFence) FS_ENTRY(QueuePresentKHR)
-                          FS_ENTRY(AcquireNextImageKHR) FS_ENTRY(AcquireNextImage2KHR)
-                              FS_ENTRY(SetDebugUtilsObjectNameEXT)};
-#undef FS_ENTRY
-  for (const Entry& e : kEntries) {
-    if (std::strcmp(e.name, name) == 0) return e.function;
-  }
-  return nullptr;
+  static const NamedFunction kEntries[] = {
+      FS_LAYER_FUNCTION(GetDeviceQueue) FS_LAYER_FUNCTION(GetDeviceQueue2)
+          FS_LAYER_FUNCTION(QueueSubmit) FS_LAYER_FUNCTION(QueueSubmit2)
+              FS_LAYER_FUNCTION(QueueSubmit2KHR) FS_LAYER_FUNCTION(QueueWaitIdle)
+                  FS_LAYER_FUNCTION(DeviceWaitIdle) FS_LAYER_FUNCTION(WaitForFences)
+                      FS_LAYER_FUNCTION(WaitSemaphores) FS_LAYER_FUNCTION(WaitSemaphoresKHR)
+                          FS_LAYER_FUNCTION(SignalSemaphore) FS_LAYER_FUNCTION(SignalSemaphoreKHR)
+                              FS_LAYER_FUNCTION(CreateSemaphore) FS_LAYER_FUNCTION(CreateFence)
+                                  FS_LAYER_FUNCTION(QueuePresentKHR)
+                                      FS_LAYER_FUNCTION(AcquireNextImageKHR)
+                                          FS_LAYER_FUNCTION(AcquireNextImage2KHR)};
+  if (PFN_vkVoidFunction own = FindFunction(kEntries, name)) return own;
+  if (PFN_vkVoidFunction own = PollFunction(name)) return own;
+  return LabelFunction(name);
 }
 
 }  // namespace fencescope_layer

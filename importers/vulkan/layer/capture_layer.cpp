@@ -19,6 +19,7 @@
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -75,6 +76,7 @@ VKAPI_ATTR void VKAPI_CALL Layer_DestroyDevice(VkDevice device,
       d.QueueWaitIdle(handle);
       Collect(d, *q, true);
     }
+    if (q->sample_fence) d.DestroyFence(device, q->sample_fence, nullptr);
     if (q->pool) d.DestroyCommandPool(device, q->pool, nullptr);
     if (q->queries) d.DestroyQueryPool(device, q->queries, nullptr);
   }
@@ -189,7 +191,10 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateDevice(VkPhysicalDevice physical,
   if (!create) return VK_ERROR_INITIALIZATION_FAILED;
 
   // Enable VK_EXT_calibrated_timestamps when the device has it and the app did not ask.
-  const bool calibrate = CanCalibrate(*inst, physical);
+  // FENCESCOPE_CAPTURE_CALIBRATION=samples calibrates by paired samples even then.
+  const char* method = std::getenv("FENCESCOPE_CAPTURE_CALIBRATION");
+  const bool forced_samples = method && std::strcmp(method, "samples") == 0;
+  const bool calibrate = !forced_samples && CanCalibrate(*inst, physical);
   std::vector<const char*> extensions(info->ppEnabledExtensionNames,
                                       info->ppEnabledExtensionNames + info->enabledExtensionCount);
   VkDeviceCreateInfo copy = *info;
@@ -218,6 +223,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateDevice(VkPhysicalDevice physical,
   inst->GetPhysicalDeviceQueueFamilyProperties(physical, &families, data->families.data());
   VkPhysicalDeviceProperties props{};
   inst->GetPhysicalDeviceProperties(physical, &props);
+  data->timestamp_period_ns = props.limits.timestampPeriod;
   DeviceRecord record{H(*device),
                       H(physical),
                       props.vendorID,
@@ -255,15 +261,22 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL Layer_GetInstanceProcAddr(VkInstance in
   if (std::strcmp(name, "vkCreateInstance") == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(&Layer_CreateInstance);
   }
+  // Without an instance only the global functions above are the layer's to give.
+  InstanceData* inst = instance ? InstanceOf(instance) : nullptr;
+  if (!inst) return nullptr;
   if (std::strcmp(name, "vkDestroyInstance") == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(&Layer_DestroyInstance);
   }
   if (std::strcmp(name, "vkCreateDevice") == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(&Layer_CreateDevice);
   }
+  // A device function (core, or of an extension such as VK_EXT_debug_utils) is the layer's
+  // only where the chain below has it: an extension the loader or driver does not expose
+  // stays absent.
+  PFN_vkVoidFunction next = inst->gipa(instance, name);
+  if (!next) return nullptr;
   if (PFN_vkVoidFunction own = DeviceFunction(name)) return own;
-  InstanceData* inst = instance ? InstanceOf(instance) : nullptr;
-  return inst ? inst->gipa(instance, name) : nullptr;
+  return next;
 }
 
 }  // namespace

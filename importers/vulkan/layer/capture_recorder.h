@@ -32,6 +32,17 @@ inline uint32_t Tid() {
   return tid;
 }
 
+// Records of the application's own calls (all but PollWait and the layer's GPU times and
+// calibrations) written by the calling thread so far: status polls use it to tell a thread
+// that only polls from one doing other work in between.
+inline uint64_t& OtherRecordsCounter() {
+  static thread_local uint64_t count = 0;
+  return count;
+}
+inline uint64_t OtherRecordsOfThisThread() {
+  return OtherRecordsCounter();
+}
+
 template <class T>
 uint64_t H(T handle) {
   return uint64_t(reinterpret_cast<uintptr_t>(handle));
@@ -57,6 +68,10 @@ class Recorder {
   void Write(RecordType type, const Payload& payload, const void* extra = nullptr,
              uint16_t extra_size = 0) {
     if (!active()) return;
+    if (type != RecordType::kPollWait && type != RecordType::kBatchGpu &&
+        type != RecordType::kCalibration) {
+      ++OtherRecordsCounter();
+    }
     ThreadBuffer& buffer = Buffer();
     RecordHeader header{type, uint16_t(sizeof(RecordHeader) + sizeof(Payload) + extra_size), Tid()};
     std::lock_guard lock(buffer.mutex);

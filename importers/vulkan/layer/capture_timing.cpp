@@ -4,24 +4,6 @@
 
 namespace fencescope_layer {
 
-void Calibrate(DeviceData& d, bool force) {
-  if (!d.calibrated || !d.GetCalibratedTimestampsEXT) return;
-  const uint64_t now = NowNs();
-  uint64_t last = d.last_calibration_ns.load(std::memory_order_relaxed);
-  if (!force && now - last < 1000000000ull) return;
-  if (!d.last_calibration_ns.compare_exchange_strong(last, now)) return;
-  VkCalibratedTimestampInfoEXT infos[2] = {
-      {VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, nullptr, VK_TIME_DOMAIN_DEVICE_EXT},
-      {VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, nullptr,
-       VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT}};
-  uint64_t values[2] = {};
-  uint64_t deviation = 0;
-  if (d.GetCalibratedTimestampsEXT(d.device, 2, infos, values, &deviation) == VK_SUCCESS) {
-    Out().Write(RecordType::kCalibration,
-                CalibrationRecord{H(d.device), values[0], values[1], deviation});
-  }
-}
-
 void SetupQueue(DeviceData& d, QueueState& q) {
   q.ready = true;
   if (q.family >= d.families.size() || d.families[q.family].timestampValidBits == 0) return;
@@ -32,10 +14,10 @@ void SetupQueue(DeviceData& d, QueueState& q) {
                                    nullptr,
                                    0,
                                    VK_QUERY_TYPE_TIMESTAMP,
-                                   QueueState::kSlots * 2,
+                                   kSampleQuery + 1,
                                    0};
   if (d.CreateQueryPool(d.device, &query_info, nullptr, &q.queries) != VK_SUCCESS) return;
-  std::vector<VkCommandBuffer> buffers(QueueState::kSlots * 2);
+  std::vector<VkCommandBuffer> buffers(QueueState::kSlots * 2 + 1);
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, q.pool,
                                     VK_COMMAND_BUFFER_LEVEL_PRIMARY, uint32_t(buffers.size())};
   if (d.AllocateCommandBuffers(d.device, &alloc, buffers.data()) != VK_SUCCESS) return;
@@ -58,6 +40,17 @@ void SetupQueue(DeviceData& d, QueueState& q) {
       d.EndCommandBuffer(cb);
     }
   }
+  VkCommandBuffer sample = buffers.back();
+  if (d.set_loader_data) d.set_loader_data(d.device, sample);
+  d.BeginCommandBuffer(sample, &begin);
+  d.CmdResetQueryPool(sample, q.queries, kSampleQuery, 1);
+  d.CmdWriteTimestamp(sample, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q.queries, kSampleQuery);
+  d.EndCommandBuffer(sample);
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+  if (d.CreateFence(d.device, &fence_info, nullptr, &q.sample_fence) == VK_SUCCESS) {
+    q.sample = sample;
+  }
+  std::lock_guard lock(q.ring);
   q.timed = true;
 }
 
@@ -68,35 +61,34 @@ QueueState* QueueOf(DeviceData& d, VkQueue queue) {
 }
 
 void Collect(DeviceData& d, QueueState& q, bool wait) {
-  while (q.timed && q.oldest != q.next) {
-    QueueState::Slot& slot = q.slots[q.oldest];
-    uint64_t ticks[2] = {};
-    VkQueryResultFlags flags = VK_QUERY_RESULT_64_BIT | (wait ? VK_QUERY_RESULT_WAIT_BIT : 0);
-    const VkResult r = d.GetQueryPoolResults(d.device, q.queries, q.oldest * 2, 2, sizeof ticks,
-                                             ticks, sizeof(uint64_t), flags);
-    if (r == VK_NOT_READY) return;
-    if (r == VK_SUCCESS) {
-      Out().Write(RecordType::kBatchGpu,
-                  BatchGpuRecord{slot.batch_id, H(d.device), ticks[0], ticks[1]});
+  for (;;) {
+    uint32_t index = 0;
+    uint64_t batch = 0;
+    {
+      std::lock_guard lock(q.ring);
+      if (!q.timed || q.collecting || q.oldest == q.next) return;
+      q.collecting = true;
+      index = q.oldest;
+      batch = q.slots[index].batch_id;
     }
-    slot.batch_id = 0;
-    q.oldest = (q.oldest + 1) % QueueState::kSlots;
+    uint64_t ticks[2] = {};
+    const VkQueryResultFlags flags = VK_QUERY_RESULT_64_BIT | (wait ? VK_QUERY_RESULT_WAIT_BIT : 0);
+    const VkResult r = d.GetQueryPoolResults(d.device, q.queries, index * 2, 2, sizeof ticks, ticks,
+                                             sizeof(uint64_t), flags);
+    if (r == VK_SUCCESS) {
+      Out().Write(RecordType::kBatchGpu, BatchGpuRecord{batch, H(d.device), ticks[0], ticks[1]});
+    }
+    std::lock_guard lock(q.ring);
+    q.collecting = false;
+    if (r == VK_NOT_READY) return;
+    q.slots[index].batch_id = 0;
+    q.oldest = (index + 1) % QueueState::kSlots;
   }
 }
 
-QueueState::Slot* TakeSlot(DeviceData& d, QueueState& q, uint64_t batch_id) {
-  if (!q.timed) return nullptr;
-  if ((q.next + 1) % QueueState::kSlots == q.oldest) {
-    QueueState::Slot& slot = q.slots[q.oldest];
-    uint64_t ticks[2] = {};
-    if (d.GetQueryPoolResults(d.device, q.queries, q.oldest * 2, 2, sizeof ticks, ticks,
-                              sizeof(uint64_t),
-                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS) {
-      Out().Write(RecordType::kBatchGpu,
-                  BatchGpuRecord{slot.batch_id, H(d.device), ticks[0], ticks[1]});
-    }
-    q.oldest = (q.oldest + 1) % QueueState::kSlots;
-  }
+QueueState::Slot* TakeSlot(QueueState& q, uint64_t batch_id) {
+  std::lock_guard lock(q.ring);
+  if (!q.timed || (q.next + 1) % QueueState::kSlots == q.oldest) return nullptr;
   QueueState::Slot* slot = &q.slots[q.next];
   slot->batch_id = batch_id;
   q.next = (q.next + 1) % QueueState::kSlots;
@@ -109,10 +101,16 @@ void CollectAll(DeviceData& d) {
     std::lock_guard lock(d.queues_mutex);
     for (auto& [handle, state] : d.queues) queues.push_back(state.get());
   }
-  for (QueueState* q : queues) {
-    std::lock_guard lock(q->mutex);
-    Collect(d, *q, false);
+  for (QueueState* q : queues) Collect(d, *q, false);
+}
+
+QueueState* AnyTimedQueue(DeviceData& d) {
+  std::lock_guard lock(d.queues_mutex);
+  for (auto& [handle, state] : d.queues) {
+    std::lock_guard ring(state->ring);
+    if (state->timed) return state.get();
   }
+  return nullptr;
 }
 
 }  // namespace fencescope_layer
