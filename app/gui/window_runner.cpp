@@ -33,9 +33,10 @@ Selection ParseSelect(const state::Document& doc, const std::string& text) {
     throw core::Error(fmt::format("--select '{}': expected KIND:ID with a number", text));
   }
   const auto& r = doc.analysis.recon;
-  auto find = [&](const auto& items, auto id_of, SelectionKind k) -> Selection {
+  // The item of `items` whose id field (`id_field`, a pointer to member) is `id`.
+  auto find = [&](const auto& items, auto id_field, SelectionKind k) -> Selection {
     for (uint32_t i = 0; i < items.size(); ++i) {
-      if (id_of(items[i]) == id) return {k, i, 0};
+      if (items[i].*id_field == id) return {k, i, 0};
     }
     throw core::Error(
         fmt::format("--select '{}': no {} with id {} in {}", text, kind, id, doc.path.string()));
@@ -47,26 +48,14 @@ Selection ParseSelect(const state::Document& doc, const std::string& text) {
     }
     return {SelectionKind::kEvent, static_cast<uint32_t>(index), 0};
   }
-  if (kind == "packet") {
-    return find(
-        r.packets, [](const auto& p) { return p.packet_id; }, SelectionKind::kPacket);
-  }
-  if (kind == "signal") {
-    return find(
-        r.signals, [](const auto& s) { return s.signal_id; }, SelectionKind::kSignal);
-  }
-  if (kind == "wait") {
-    return find(
-        r.waits, [](const auto& w) { return w.wait_id; }, SelectionKind::kWait);
-  }
+  namespace ca = core::analysis;
+  if (kind == "packet") return find(r.packets, &ca::Packet::packet_id, SelectionKind::kPacket);
+  if (kind == "signal") return find(r.signals, &ca::SignalBox::signal_id, SelectionKind::kSignal);
+  if (kind == "wait") return find(r.waits, &ca::WaitBox::wait_id, SelectionKind::kWait);
   if (kind == "cpu_wait") {
-    return find(
-        r.cpu_waits, [](const auto& w) { return w.waiter_id; }, SelectionKind::kCpuWait);
+    return find(r.cpu_waits, &ca::CpuWait::waiter_id, SelectionKind::kCpuWait);
   }
-  if (kind == "task") {
-    return find(
-        r.tasks, [](const auto& t) { return t.task_id; }, SelectionKind::kTask);
-  }
+  if (kind == "task") return find(r.tasks, &ca::BackgroundTask::task_id, SelectionKind::kTask);
   throw core::Error(
       fmt::format("--select '{}': unknown kind '{}' (event, packet, signal, wait, "
                   "cpu_wait, task)",

@@ -468,20 +468,23 @@ struct Builder {
       links.push_back({signal.executed, to_ts, from_track, to_track, wait, s,
                              static_cast<uint32_t>(from_lane), to_lane, cpu});
     };
-    for (uint32_t w = 0; w < r.waits.size(); ++w) {
-      const auto& wait = r.waits[w];
-      if (wait.signal == kNoIndex || wait.unblocked == kUnknownTime) continue;
-      if (r.signals[wait.signal].executed == kUnknownTime) continue;
-      if (wait.queue >= track_of_queue.size()) continue;
-      add(wait.unblocked, track_of_queue[wait.queue], w, wait_lane[w], wait.signal, false);
-    }
-    for (uint32_t w = 0; w < r.cpu_waits.size(); ++w) {
-      const auto& wait = r.cpu_waits[w];
-      if (wait.signal == kNoIndex || wait.released == kUnknownTime) continue;
-      if (r.signals[wait.signal].executed == kUnknownTime) continue;
-      if (wait.thread >= track_of_thread.size()) continue;
-      add(wait.released, track_of_thread[wait.thread], w, cpu_wait_lane[w], wait.signal, true);
-    }
+    // One link per linked wait whose both ends were seen; GPU waits end at `unblocked` on their
+    // queue's track, CPU waits at `released` on their thread's.
+    auto add_waits = [&](const auto& waits, auto end_field, auto owner_field,
+                         const auto& track_of_owner, const auto& lanes, bool cpu) {
+      for (uint32_t w = 0; w < waits.size(); ++w) {
+        const auto& wait = waits[w];
+        if (wait.signal == kNoIndex || wait.*end_field == kUnknownTime) continue;
+        if (r.signals[wait.signal].executed == kUnknownTime) continue;
+        if (wait.*owner_field >= track_of_owner.size()) continue;
+        add(wait.*end_field, track_of_owner[wait.*owner_field], w, lanes[w], wait.signal, cpu);
+      }
+    };
+    namespace ca = core::analysis;
+    add_waits(r.waits, &ca::WaitBox::unblocked, &ca::WaitBox::queue, track_of_queue, wait_lane,
+              false);
+    add_waits(r.cpu_waits, &ca::CpuWait::released, &ca::CpuWait::thread, track_of_thread,
+              cpu_wait_lane, true);
     std::stable_sort(links.begin(), links.end(),
                      [](const Link& a, const Link& b) { return a.to_ts < b.to_ts; });
     for (const auto& l : links) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "app/gui/state/selection_info.h"
@@ -94,37 +95,30 @@ std::string LabelOf(const state::Document& doc, const Lane& lane, uint32_t item)
   return {};
 }
 
+// The style of every mark of a lane whose kind alone decides it, in MarkKind's order; the two
+// kinds that look at the item (interrupts, markers) are decided in MarkStyleOf.
+constexpr std::array<MarkStyle, static_cast<size_t>(MarkKind::kMarkers) + 1> kStyleByKind = {
+    MarkStyle::kInterrupt,     // kInterrupts
+    MarkStyle::kModeChange,    // kModeChanges
+    MarkStyle::kCommit,        // kCommits
+    MarkStyle::kSignalQueued,  // kCpuSignals
+    MarkStyle::kMarker,        // kSubmissions
+    MarkStyle::kPreemption,    // kPreemptions
+    MarkStyle::kCommit,        // kVariants
+    MarkStyle::kError,         // kTdrs
+    MarkStyle::kMarker,        // kMarkers
+};
+
 MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_t item) {
-  switch (marks.kind) {
-    case MarkKind::kInterrupts:
-      return doc.analysis.recon.interrupts[marks.items[item]].spurious
-                 ? MarkStyle::kInterruptSpurious
-                 : MarkStyle::kInterrupt;
-    case MarkKind::kModeChanges:
-      return MarkStyle::kModeChange;
-    case MarkKind::kCommits:
-      return MarkStyle::kCommit;
-    case MarkKind::kCpuSignals:
-      return MarkStyle::kSignalQueued;
-    case MarkKind::kSubmissions:
-      return MarkStyle::kMarker;
-    case MarkKind::kPreemptions:
-      return MarkStyle::kPreemption;
-    case MarkKind::kVariants:
-      return MarkStyle::kCommit;
-    case MarkKind::kTdrs:
-      return MarkStyle::kError;
-    case MarkKind::kMarkers:
-      switch (marks.marker_type[item]) {
-        case kMarkerVsync:
-          return MarkStyle::kVsync;
-        case kMarkerPresent:
-          return MarkStyle::kPresent;
-        default:
-          return MarkStyle::kMarker;
-      }
+  if (marks.kind == MarkKind::kInterrupts &&
+      doc.analysis.recon.interrupts[marks.items[item]].spurious) {
+    return MarkStyle::kInterruptSpurious;
   }
-  return MarkStyle::kMarker;
+  if (marks.kind == MarkKind::kMarkers) {
+    if (marks.marker_type[item] == kMarkerVsync) return MarkStyle::kVsync;
+    if (marks.marker_type[item] == kMarkerPresent) return MarkStyle::kPresent;
+  }
+  return kStyleByKind[static_cast<size_t>(marks.kind)];
 }
 
 void DrawTextClipped(ImDrawList* draw, float x0, float x1, float y, ImU32 color,

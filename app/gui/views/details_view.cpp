@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 
 #include "app/gui/state/record_fields.h"
 #include "app/gui/state/selection_info.h"
@@ -276,6 +277,28 @@ void MissingFields(const state::Document& doc, const Selection& sel) {
   Field("record", Record(doc, m.event));
 }
 
+void PacketNameFields(const state::Document& doc, const Selection& sel) {
+  Field("name", core::analysis::PacketLabel(doc.store, sel.index));
+  Field("queue", QueueName(doc, sel.queue));
+}
+
+// Each kind of selection mapped to the function that fills its rows, in SelectionKind's order;
+// null where there is nothing to draw (kNone) or the view draws it itself (kEvent).
+using FieldsFn = void (*)(const state::Document&, const Selection&);
+constexpr std::array<FieldsFn, static_cast<size_t>(SelectionKind::kPacketName) + 1> kFieldsByKind = {
+    nullptr,           // kNone
+    PacketFields,      // kPacket
+    SignalFields,      // kSignal
+    WaitFields,        // kWait
+    CpuWaitFields,     // kCpuWait
+    TaskFields,        // kTask
+    InterruptFields,   // kInterrupt
+    ModeChangeFields,  // kModeChange
+    MissingFields,     // kMissing
+    nullptr,           // kEvent
+    PacketNameFields,  // kPacketName
+};
+
 }  // namespace
 
 void DetailsView::DrawFields(state::Document& doc) {
@@ -284,40 +307,11 @@ void DetailsView::DrawFields(state::Document& doc) {
     return;
   }
   SetupFieldColumns();
-  switch (sel.kind) {
-    case SelectionKind::kPacket:
-      PacketFields(doc, sel);
-      break;
-    case SelectionKind::kSignal:
-      SignalFields(doc, sel);
-      break;
-    case SelectionKind::kWait:
-      WaitFields(doc, sel);
-      break;
-    case SelectionKind::kCpuWait:
-      CpuWaitFields(doc, sel);
-      break;
-    case SelectionKind::kTask:
-      TaskFields(doc, sel);
-      break;
-    case SelectionKind::kInterrupt:
-      InterruptFields(doc, sel);
-      break;
-    case SelectionKind::kModeChange:
-      ModeChangeFields(doc, sel);
-      break;
-    case SelectionKind::kMissing:
-      MissingFields(doc, sel);
-      break;
-    case SelectionKind::kEvent:
-      DrawRecordFields(doc);
-      break;
-    case SelectionKind::kPacketName:
-      Field("name", core::analysis::PacketLabel(doc.store, sel.index));
-      Field("queue", QueueName(doc, sel.queue));
-      break;
-    case SelectionKind::kNone:
-      break;
+  // The selected record is read through the view's own cache, not the table below.
+  if (sel.kind == SelectionKind::kEvent) {
+    DrawRecordFields(doc);
+  } else if (const FieldsFn draw = kFieldsByKind[static_cast<size_t>(sel.kind)]) {
+    draw(doc, sel);
   }
   ImGui::EndTable();
 }

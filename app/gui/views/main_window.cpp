@@ -21,6 +21,14 @@ constexpr const char* kPanelNames[] = {
 constexpr const char* kPanelKeys[] = {"stats",    "events", "interrupts", "pgo",
                                       "findings", "sql",    "tracks",     "packets"};
 
+// Draws the panel'th of the bottom views, which are given in Panel's order (one per panel).
+template <typename... Views>
+void DrawNthView(int panel, state::Document& doc, Views&... views) {
+  static_assert(sizeof...(Views) == static_cast<size_t>(Panel::kCount));
+  int i = 0;
+  ((i++ == panel ? views.Draw(doc) : void()), ...);
+}
+
 float Scale() {
   return ImGui::GetFontSize() / 15.0f;
 }
@@ -299,34 +307,8 @@ void MainWindow::DrawPanels(state::Document& doc) {
     }
     if (!ImGui::BeginTabItem(kPanelNames[i], nullptr, flags)) continue;
     m_settings.bottom_tab = i;
-    switch (static_cast<Panel>(i)) {
-      case Panel::kRangeStats:
-        m_range_stats.Draw(doc);
-        break;
-      case Panel::kEvents:
-        m_events.Draw(doc);
-        break;
-      case Panel::kInterrupts:
-        m_interrupts.Draw(doc);
-        break;
-      case Panel::kPgo:
-        m_pgo.Draw(doc);
-        break;
-      case Panel::kFindings:
-        m_findings.Draw(doc);
-        break;
-      case Panel::kSql:
-        m_sql.Draw(doc);
-        break;
-      case Panel::kTracks:
-        m_tracks.Draw(doc);
-        break;
-      case Panel::kPackets:
-        m_packets.Draw(doc);
-        break;
-      case Panel::kCount:
-        break;
-    }
+    DrawNthView(i, doc, m_range_stats, m_events, m_interrupts, m_pgo, m_findings, m_sql, m_tracks,
+                m_packets);
     ImGui::EndTabItem();
   }
   m_force_panel.reset();
