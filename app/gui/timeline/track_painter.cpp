@@ -95,19 +95,37 @@ std::string LabelOf(const state::Document& doc, const Lane& lane, uint32_t item)
   return {};
 }
 
-// The style of every mark of a lane whose kind alone decides it, in MarkKind's order; the two
-// kinds that look at the item (interrupts, markers) are decided in MarkStyleOf.
-constexpr std::array<MarkStyle, static_cast<size_t>(MarkKind::kMarkers) + 1> kStyleByKind = {
-    MarkStyle::kInterrupt,     // kInterrupts
-    MarkStyle::kModeChange,    // kModeChanges
-    MarkStyle::kCommit,        // kCommits
-    MarkStyle::kSignalQueued,  // kCpuSignals
-    MarkStyle::kMarker,        // kSubmissions
-    MarkStyle::kPreemption,    // kPreemptions
-    MarkStyle::kCommit,        // kVariants
-    MarkStyle::kError,         // kTdrs
-    MarkStyle::kMarker,        // kMarkers
+// What each kind of mark looks like and what clicking one selects, in MarkKind's order, where
+// the kind alone decides it: an interrupt's and a marker's style also depend on the item
+// (MarkStyleOf), and a preemption's or a TDR's selection is looked up (SelectionOfMark).
+struct MarkKindInfo {
+  MarkStyle style;
+  SelectionKind selects;
 };
+constexpr std::array<MarkKindInfo, static_cast<size_t>(MarkKind::kMarkers) + 1> kMarkKinds = {{
+    {MarkStyle::kInterrupt, SelectionKind::kInterrupt},    // kInterrupts
+    {MarkStyle::kModeChange, SelectionKind::kModeChange},  // kModeChanges
+    {MarkStyle::kCommit, SelectionKind::kModeChange},      // kCommits
+    {MarkStyle::kSignalQueued, SelectionKind::kSignal},    // kCpuSignals
+    {MarkStyle::kMarker, SelectionKind::kPacket},          // kSubmissions
+    {MarkStyle::kPreemption, SelectionKind::kPacket},      // kPreemptions
+    {MarkStyle::kCommit, SelectionKind::kEvent},           // kVariants
+    {MarkStyle::kError, SelectionKind::kEvent},            // kTdrs
+    {MarkStyle::kMarker, SelectionKind::kEvent},           // kMarkers
+}};
+
+// What clicking a span of each kind of lane selects, in LaneKind's order (run segments are
+// looked up: the packet that ran).
+constexpr std::array<SelectionKind, static_cast<size_t>(LaneKind::kCpuSlices) + 1> kSpanSelects = {
+    SelectionKind::kPacket, SelectionKind::kSignal,  SelectionKind::kWait, SelectionKind::kCpuWait,
+    SelectionKind::kTask,   SelectionKind::kMissing, SelectionKind::kEvent};
+
+// The packet a queue's run segment belongs to; nothing where the segment's packet is unknown.
+Selection SegmentPacket(const state::Document& doc, uint32_t queue, uint32_t segment) {
+  uint32_t packet = doc.analysis.recon.queues[queue].segments[segment].packet;
+  if (packet == core::analysis::kNoIndex) return {};
+  return {SelectionKind::kPacket, packet, 0};
+}
 
 MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_t item) {
   if (marks.kind == MarkKind::kInterrupts &&
@@ -118,7 +136,7 @@ MarkStyle MarkStyleOf(const state::Document& doc, const MarkLane& marks, uint32_
     if (marks.marker_type[item] == kMarkerVsync) return MarkStyle::kVsync;
     if (marks.marker_type[item] == kMarkerPresent) return MarkStyle::kPresent;
   }
-  return kStyleByKind[static_cast<size_t>(marks.kind)];
+  return kMarkKinds[static_cast<size_t>(marks.kind)].style;
 }
 
 void DrawTextClipped(ImDrawList* draw, float x0, float x1, float y, ImU32 color,
@@ -169,57 +187,22 @@ void PaintCounter(const PaintContext& ctx, const Track& track, const TrackDraw& 
 Selection SelectionOfSpan(const state::Document& doc, const Track& track, size_t lane,
                           uint32_t item) {
   const Lane& l = track.lanes[lane];
-  switch (l.kind) {
-    case LaneKind::kRunSegments: {
-      uint32_t packet = doc.analysis.recon.queues[l.queue].segments[l.items[item]].packet;
-      if (packet == core::analysis::kNoIndex) return {};
-      return {SelectionKind::kPacket, packet, 0};
-    }
-    case LaneKind::kSignals:
-      return {SelectionKind::kSignal, l.items[item], 0};
-    case LaneKind::kWaits:
-      return {SelectionKind::kWait, l.items[item], 0};
-    case LaneKind::kCpuWaits:
-      return {SelectionKind::kCpuWait, l.items[item], 0};
-    case LaneKind::kTasks:
-      return {SelectionKind::kTask, l.items[item], 0};
-    case LaneKind::kMissing:
-      return {SelectionKind::kMissing, l.items[item], l.queue};
-    case LaneKind::kCpuSlices:
-      return {SelectionKind::kEvent, l.items[item], 0};
-  }
-  return {};
+  if (l.kind == LaneKind::kRunSegments) return SegmentPacket(doc, l.queue, l.items[item]);
+  // Missing entries are numbered per queue, so their selection names the queue too.
+  const uint32_t queue = l.kind == LaneKind::kMissing ? l.queue : 0;
+  return {kSpanSelects[static_cast<size_t>(l.kind)], l.items[item], queue};
 }
 
 Selection SelectionOfMark(const Track& track, size_t row, uint32_t item,
                           const state::Document& doc) {
   const MarkLane& m = track.marks[row];
-  switch (m.kind) {
-    case MarkKind::kInterrupts:
-      return {SelectionKind::kInterrupt, m.items[item], 0};
-    case MarkKind::kModeChanges:
-    case MarkKind::kCommits:
-      return {SelectionKind::kModeChange, m.items[item], 0};
-    case MarkKind::kCpuSignals:
-      return {SelectionKind::kSignal, m.items[item], 0};
-    case MarkKind::kSubmissions:
-      return {SelectionKind::kPacket, m.items[item], 0};
-    case MarkKind::kPreemptions: {
-      uint32_t packet = doc.analysis.recon.queues[m.queue].segments[m.items[item]].packet;
-      if (packet == core::analysis::kNoIndex) return {};
-      return {SelectionKind::kPacket, packet, 0};
-    }
-    case MarkKind::kVariants:
-      return {SelectionKind::kEvent, m.items[item], 0};
-    case MarkKind::kMarkers:
-      return {SelectionKind::kEvent, m.items[item], 0};
-    case MarkKind::kTdrs: {
-      uint32_t event = doc.analysis.recon.tdrs[m.items[item]].event;
-      if (event == core::analysis::kNoIndex) return {};
-      return {SelectionKind::kEvent, event, 0};
-    }
+  if (m.kind == MarkKind::kPreemptions) return SegmentPacket(doc, m.queue, m.items[item]);
+  if (m.kind == MarkKind::kTdrs) {
+    uint32_t event = doc.analysis.recon.tdrs[m.items[item]].event;
+    if (event == core::analysis::kNoIndex) return {};
+    return {SelectionKind::kEvent, event, 0};
   }
-  return {};
+  return {kMarkKinds[static_cast<size_t>(m.kind)].selects, m.items[item], 0};
 }
 
 void PaintTrack(const PaintContext& ctx, int track_index, const TrackDraw& draw, float top,

@@ -285,7 +285,8 @@ void PacketNameFields(const state::Document& doc, const Selection& sel) {
 // Each kind of selection mapped to the function that fills its rows, in SelectionKind's order;
 // null where there is nothing to draw (kNone) or the view draws it itself (kEvent).
 using FieldsFn = void (*)(const state::Document&, const Selection&);
-constexpr std::array<FieldsFn, static_cast<size_t>(SelectionKind::kPacketName) + 1> kFieldsByKind = {
+constexpr size_t kSelectionKinds = static_cast<size_t>(SelectionKind::kPacketName) + 1;
+constexpr std::array<FieldsFn, kSelectionKinds> kFieldsByKind = {
     nullptr,           // kNone
     PacketFields,      // kPacket
     SignalFields,      // kSignal
