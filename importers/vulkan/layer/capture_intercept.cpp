@@ -271,25 +271,24 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_WaitSemaphoresKHR(VkDevice device,
   return WaitSemaphoresCommon(DeviceOf(device)->WaitSemaphoresKHR, device, info, timeout);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL Layer_SignalSemaphore(VkDevice device,
-                                                     const VkSemaphoreSignalInfo* info) {
-  DeviceData& d = *DeviceOf(device);
+// vkSignalSemaphore and its KHR alias: the host signal is stamped before the call, as the value
+// may release a GPU wait before the call returns.
+VkResult SignalSemaphoreCommon(PFN_vkSignalSemaphore next, VkDevice device,
+                               const VkSemaphoreSignalInfo* info) {
   const uint64_t now = NowNs();
-  const VkResult result = d.SignalSemaphore(device, info);
+  const VkResult result = next(device, info);
   if (result == VK_SUCCESS) {
     Out().Write(RecordType::kHostSignal, HostSignalRecord{H(info->semaphore), info->value, now});
   }
   return result;
 }
+VKAPI_ATTR VkResult VKAPI_CALL Layer_SignalSemaphore(VkDevice device,
+                                                     const VkSemaphoreSignalInfo* info) {
+  return SignalSemaphoreCommon(DeviceOf(device)->SignalSemaphore, device, info);
+}
 VKAPI_ATTR VkResult VKAPI_CALL Layer_SignalSemaphoreKHR(VkDevice device,
                                                         const VkSemaphoreSignalInfo* info) {
-  DeviceData& d = *DeviceOf(device);
-  const uint64_t now = NowNs();
-  const VkResult result = d.SignalSemaphoreKHR(device, info);
-  if (result == VK_SUCCESS) {
-    Out().Write(RecordType::kHostSignal, HostSignalRecord{H(info->semaphore), info->value, now});
-  }
-  return result;
+  return SignalSemaphoreCommon(DeviceOf(device)->SignalSemaphoreKHR, device, info);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateSemaphore(VkDevice device,

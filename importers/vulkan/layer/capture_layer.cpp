@@ -59,16 +59,22 @@ using namespace fencescope_layer;
 
 constexpr char kLayerName[] = "VK_LAYER_FENCESCOPE_capture";
 
+// Takes a dispatchable handle's data out of its map under the maps' lock, so that the caller
+// tears it down without holding the lock; null when the handle is unknown.
+template <typename Map>
+typename Map::mapped_type TakeEntry(Map& map, const void* object) {
+  std::lock_guard lock(g_maps_mutex);
+  auto it = map.find(DispatchKey(object));
+  if (it == map.end()) return nullptr;
+  typename Map::mapped_type owned = std::move(it->second);
+  map.erase(it);
+  return owned;
+}
+
 VKAPI_ATTR void VKAPI_CALL Layer_DestroyDevice(VkDevice device,
                                                const VkAllocationCallbacks* allocator) {
-  std::unique_ptr<DeviceData> owned;
-  {
-    std::lock_guard lock(g_maps_mutex);
-    auto it = g_devices.find(DispatchKey(device));
-    if (it == g_devices.end()) return;
-    owned = std::move(it->second);
-    g_devices.erase(it);
-  }
+  std::unique_ptr<DeviceData> owned = TakeEntry(g_devices, device);
+  if (!owned) return;
   DeviceData& d = *owned;
   for (auto& [handle, q] : d.queues) {
     // No other call can use the device any more.
@@ -140,14 +146,8 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_CreateInstance(const VkInstanceCreateInfo* 
 
 VKAPI_ATTR void VKAPI_CALL Layer_DestroyInstance(VkInstance instance,
                                                  const VkAllocationCallbacks* allocator) {
-  std::unique_ptr<InstanceData> owned;
-  {
-    std::lock_guard lock(g_maps_mutex);
-    auto it = g_instances.find(DispatchKey(instance));
-    if (it == g_instances.end()) return;
-    owned = std::move(it->second);
-    g_instances.erase(it);
-  }
+  std::unique_ptr<InstanceData> owned = TakeEntry(g_instances, instance);
+  if (!owned) return;
   owned->DestroyInstance(instance, allocator);
   Out().Stop();
 }
