@@ -37,6 +37,15 @@ void WriteSync(uint64_t batch, uint64_t object, uint64_t value, uint64_t stages,
 // Before a submission on `q` (the app's synchronisation of the queue covers the layer's state):
 // set up its timestamps on first use (and, without calibrated timestamps, calibrate on the
 // still idle queue), read finished batches' timestamps, calibrate when due.
+// A fence-only submission (no batches, a fence): the fence is signalled when the queue's earlier
+// work is done, so it is recorded as an empty, untimed batch that signals it.
+void WriteFenceOnlyBatch(VkQueue queue, VkFence fence, uint64_t now, uint32_t submit2,
+                         VkResult result) {
+  const uint64_t id = g_next_id.fetch_add(1);
+  Out().Write(RecordType::kBatch, BatchRecord{id, H(queue), now, 0, 0, submit2, uint32_t(result)});
+  WriteSync(id, H(fence), 0, 0, SyncRole::kFence);
+}
+
 void PrepareQueue(DeviceData& d, QueueState& q) {
   if (!q.ready) {
     SetupQueue(d, q);
@@ -130,12 +139,7 @@ VKAPI_ATTR VkResult VKAPI_CALL Layer_QueueSubmit(VkQueue queue, uint32_t count,
     }
     if (fence && i + 1 == count) WriteSync(ids[i], H(fence), 0, 0, SyncRole::kFence);
   }
-  if (count == 0 && fence) {
-    // A fence-only submission: signalled when the queue's earlier work is done.
-    const uint64_t id = g_next_id.fetch_add(1);
-    Out().Write(RecordType::kBatch, BatchRecord{id, H(queue), now, 0, 0, 0, uint32_t(result)});
-    WriteSync(id, H(fence), 0, 0, SyncRole::kFence);
-  }
+  if (count == 0 && fence) WriteFenceOnlyBatch(queue, fence, now, 0, result);
   return result;
 }
 
@@ -180,11 +184,7 @@ VkResult QueueSubmit2Common(PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t cou
     }
     if (fence && i + 1 == count) WriteSync(ids[i], H(fence), 0, 0, SyncRole::kFence);
   }
-  if (count == 0 && fence) {
-    const uint64_t id = g_next_id.fetch_add(1);
-    Out().Write(RecordType::kBatch, BatchRecord{id, H(queue), now, 0, 0, 1, uint32_t(result)});
-    WriteSync(id, H(fence), 0, 0, SyncRole::kFence);
-  }
+  if (count == 0 && fence) WriteFenceOnlyBatch(queue, fence, now, 1, result);
   return result;
 }
 
