@@ -15,6 +15,25 @@ std::string NoDisplay() {
   return {};
 }
 
+// Expects each table or view (with an optional WHERE) to hold the given number of rows; a
+// failure names the table.
+void ExpectRowCounts(core::store::Database& db,
+                     std::initializer_list<std::pair<const char*, int64_t>> expected) {
+  for (const auto& [table, rows] : expected) {
+    EXPECT_EQ(Count(db, std::string("SELECT count(*) FROM ") + table), rows) << table;
+  }
+}
+
+// `fencescope capture` (with `options`) of the timeline program run with `program_args` that keep
+// it from ending: the capture must stop it with `signal` and still succeed.
+void CaptureHangingProgram(const std::filesystem::path& db_path, const std::string& options,
+                           const std::string& program_args, int signal) {
+  auto run = RunFencescope(fmt::format("capture -o {} {} -- {} {}", Quote(db_path), options,
+                                       Quote(kProgram), program_args));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find(fmt::format("ended by signal {}", signal)), std::string::npos) << run.err;
+}
+
 bool Installed(const std::string& program) {
   return RunCommand("command -v " + program).exit_code == 0;
 }
@@ -33,17 +52,15 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   // Topology: lavapipe's one queue family (graphics + compute + transfer), one queue, the main
   // thread, the host-signal thread and the polls' helper thread; T, B, F, F2 and the queue's
   // idle fence.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM adapters"), 1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM queues"), 1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM processes"), 1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM threads"), 3);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM engines WHERE type = 0"), 1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fences"), 5);
+  ExpectRowCounts(db, {{"adapters", 1},
+                       {"queues", 1},
+                       {"processes", 1},
+                       {"threads", 3},
+                       {"engines WHERE type = 0", 1},
+                       {"fences", 5}});
 
   // Three batches, each with GPU times inside its submission..completion order.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 3);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_started"), 3);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 3);
+  ExpectRowCounts(db, {{"packet_submitted", 3}, {"packet_started", 3}, {"packet_completed", 3}});
   EXPECT_EQ(Count(db,
                   "SELECT count(*) FROM packet_submitted s JOIN packet_started b USING "
                   "(packet_id) JOIN packet_completed c USING (packet_id) "
@@ -56,8 +73,7 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
             1);
 
   // GPU waits: T>=1 (batch 1), B and T>=2 (batch 2); each unblocked and linked to its signal.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_queued"), 3);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked"), 3);
+  ExpectRowCounts(db, {{"fence_wait_queued", 3}, {"fence_wait_unblocked", 3}});
   EXPECT_EQ(Count(db,
                   "SELECT count(*) FROM fence_wait_unblocked WHERE released_by_signal_id > "
                   "0"),
@@ -74,13 +90,12 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
                   "ON s.signal_id = w.released_by_signal_id AND s.fence_id = w.fence_id "
                   "WHERE s.ts_ns = (SELECT min(ts_ns) FROM packet_completed)"),
             2);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE release_link = 1"), 1 + 1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_wait_unblocked WHERE release_link = 2"), 1);
+  ExpectRowCounts(db, {{"fence_wait_unblocked WHERE release_link = 1", 1 + 1},
+                       {"fence_wait_unblocked WHERE release_link = 2", 1}});
 
   // Signals: batch 1 T=2 and B, batch 2 T=3 and F, batch 3 F2, the idle fence's value 2 (both
   // idle waits came after two batches).
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_queued"), 6);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM fence_signal_executed"), 6);
+  ExpectRowCounts(db, {{"fence_signal_queued", 6}, {"fence_signal_executed", 6}});
   EXPECT_EQ(Count(db,
                   "SELECT count(*) FROM fence_signal_executed WHERE fence_value = 3 AND "
                   "previous_value = 2"),
@@ -95,9 +110,8 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
   // CPU waits: vkWaitSemaphores, vkWaitForFences, vkQueueWaitIdle, vkDeviceWaitIdle and the two
   // runs of polls; each released after the signal that satisfied it, linked by a fence flow
   // (five from GPU signals, the poll of T from the host signal T = 4).
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_begin"), 6);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 6);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM flows WHERE kind = 2"), 6);
+  ExpectRowCounts(db,
+                  {{"cpu_wait_begin", 6}, {"cpu_wait_released", 6}, {"flows WHERE kind = 2", 6}});
   EXPECT_EQ(Count(db,
                   "SELECT count(*) FROM flows f JOIN events s ON s.rowid = f.from_event "
                   "JOIN cpu_wait_released r ON r.event_id = f.to_event "
@@ -109,8 +123,7 @@ TEST_F(VulkanCapture, TimelineProgramEveryRecordKindCountedExactly) {
                   "WHERE s.kind = 14 AND s.fence_id = r.fence_id AND s.ts_ns <= r.ts_ns"),
             1);
   // The one inserted queue label.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM marker"), 1);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM wait_pending_at_end"), 0);
+  ExpectRowCounts(db, {{"marker", 1}, {"wait_pending_at_end", 0}});
 
   // The report opens the capture.
   auto report = RunFencescope(fmt::format("report {}", Quote(db_path)));
@@ -134,33 +147,24 @@ TEST_F(VulkanCapture, RecordsWrittenByHandConvert) {
       RunFencescope(fmt::format("capture -o {} --records {}", Quote(db_path), Quote(records)));
   ASSERT_EQ(convert.exit_code, 0) << convert.err;
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 3);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 6);
+  ExpectRowCounts(db, {{"packet_submitted", 3}, {"cpu_wait_released", 6}});
 }
 
 TEST_F(VulkanCapture, StoppedAfterDurationKeepsWhatItDid) {
   if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
   ScratchDir dir;
   const auto db_path = dir / "stopped.db";
-  auto run = RunFencescope(
-      fmt::format("capture -o {} --duration 1.5 -- {} --hang", Quote(db_path), Quote(kProgram)));
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.err.find("ended by signal 2"), std::string::npos) << run.err;
+  ASSERT_NO_FATAL_FAILURE(CaptureHangingProgram(db_path, "--duration 1.5", "--hang", 2));
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_completed"), 3);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM cpu_wait_released"), 6);
+  ExpectRowCounts(db, {{"packet_completed", 3}, {"cpu_wait_released", 6}});
 }
 
 TEST_F(VulkanCapture, ApplicationIgnoringSigintIsStoppedWithSigterm) {
   if (auto why = ProgramUnavailable(); !why.empty()) GTEST_SKIP() << why;
   ScratchDir dir;
   const auto db_path = dir / "sigterm.db";
-  auto run =
-      RunFencescope(fmt::format("capture -o {} --duration 1 --grace 0.5 -- {} --hang "
-                                "--ignore-sigint",
-                                Quote(db_path), Quote(kProgram)));
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.err.find("ended by signal 15"), std::string::npos) << run.err;
+  ASSERT_NO_FATAL_FAILURE(
+      CaptureHangingProgram(db_path, "--duration 1 --grace 0.5", "--hang --ignore-sigint", 15));
   core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM packet_submitted"), 3);
 }
