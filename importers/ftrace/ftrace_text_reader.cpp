@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "importers/common/line_cursor.h"
+
 namespace importers::ftrace {
 namespace {
 
@@ -287,13 +289,10 @@ TextScanCounts ScanFtraceText(std::string_view text,
   FtraceEvent e;
   e.fields.reserve(16);
   int64_t last_ts = INT64_MIN;
-  size_t pos = 0;
+  LineCursor lines(text);
+  std::string_view line;
   uint64_t number = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
+  while (lines.Next(line)) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     std::string_view trimmed = CleanFtraceLine(line);

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/model/error.h"
+#include "importers/common/line_cursor.h"
 
 // libtracecmd's reading API. Its header (trace-cmd.h) pulls in tracefs.h, which does not compile
 // as C++, so the functions used here are declared as the library exports them.
@@ -98,12 +99,9 @@ struct OptionPatch {
 };
 
 void ParseTgids(std::string_view text, std::unordered_map<int32_t, int32_t>& out) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
     int32_t pid = 0, tgid = 0;
     if (std::sscanf(std::string(line).c_str(), "%d %d", &pid, &tgid) == 2) out[pid] = tgid;
   }
