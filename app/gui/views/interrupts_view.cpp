@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "app/gui/state/selection_info.h"
+#include "app/gui/widgets/list_table.h"
 #include "app/gui/widgets/time_format.h"
 
 namespace app::gui::views {
@@ -65,14 +66,10 @@ void InterruptsView::Draw(state::Document& doc) {
     }
     m_rows_spurious = m_only_spurious;
   }
-  constexpr ImGuiTableFlags kListFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
-                                         ImGuiTableFlags_BordersV | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("interrupts", 6, kListFlags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* c : {"time", "queue", "fence", "value", "released", "spurious"}) {
-    ImGui::TableSetupColumn(c);
+  if (!widgets::BeginListTable("interrupts",
+                               {"time", "queue", "fence", "value", "released", "spurious"})) {
+    return;
   }
-  ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(m_rows.size()));
   while (clipper.Step()) {

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "app/gui/state/selection_info.h"
+#include "app/gui/widgets/list_table.h"
 #include "app/gui/widgets/time_format.h"
 
 namespace app::gui::views {
@@ -29,16 +30,12 @@ void PgoView::Draw(state::Document& doc) {
   ImGui::PlotLines("mean packet time per pass (us)", mean_us.data(),
                    static_cast<int>(mean_us.size()), 0, nullptr, FLT_MAX, FLT_MAX,
                    ImVec2(0, 60.0f * ImGui::GetFontSize() / 15.0f));
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
-                                     ImGuiTableFlags_BordersV | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("passes", 10, kFlags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* c : {"pass", "at", "mode in force", "action", "FurtherMeasurementsDesired",
-                        "tasks queued", "finished / cancelled", "packets (instr. / variant)",
-                        "mean packet time", "variants applied"}) {
-    ImGui::TableSetupColumn(c);
+  if (!widgets::BeginListTable(
+          "passes", {"pass", "at", "mode in force", "action", "FurtherMeasurementsDesired",
+                     "tasks queued", "finished / cancelled", "packets (instr. / variant)",
+                     "mean packet time", "variants applied"})) {
+    return;
   }
-  ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(passes.size()));
   while (clipper.Step()) {
