@@ -16,6 +16,7 @@
 #include "importers/chrome_json/export_topology_reader.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 #include "importers/chrome_json/record_sink.h"
+#include "importers/chrome_json/string_roles.h"
 #include "importers/common/release_pages.h"
 
 namespace importers::chrome_json {
@@ -28,50 +29,6 @@ using core::model::Severity;
 using core::model::ThreadId;
 using core::store::EventRecord;
 namespace events = core::model::events;
-
-// What a category or name string means to the builder, computed once per distinct string.
-enum StringRole : uint16_t {
-  kPacketCategory = 1,     // kernel, gpu_memcpy, gpu_memset (and the older Kernel/Memcpy/Memset)
-  kKernelCategory = 2,     // kernel / Kernel: makes a stream a compute queue
-  kRuntimeCategory = 4,    // cuda_runtime, cuda_driver, Runtime, Driver
-  kSyncCategory = 8,       // cuda_sync
-  kEventRecordName = 16,   // cudaEventRecord*, hipEventRecord*
-  kEnclosingFlowCat = 32,  // input, ipc.flow: flow ends bind to the enclosing slice (catapult)
-  // Categories of fencescope's own export (core/export/chrome_json_export.h), read only in
-  // such files.
-  kExportSignalCat = 64,   // fence_signal
-  kExportWaitCat = 128,    // fence_wait
-  kExportCpuWaitCat = 256, // cpu_wait
-  kExportArrowCat = 512,   // fence (signal -> wait arrows, mirrored by the waits' signal_id)
-  kStreamWaitName = 1024,  // cudaStreamWaitEvent, hipStreamWaitEvent
-  // Device-side categories fencescope does not map to queues: CUPTI range-profiler ranges
-  // (per-kernel counters of kernels replayed one at a time: no timeline) and MTIA device events.
-  // Kept as slices, and counted as an import problem so a report says why it has no GPU work.
-  kUnmappedDeviceCat = 2048,
-};
-
-uint16_t RoleOf(std::string_view s) {
-  uint16_t role = 0;
-  if (s == "fence_signal") role |= kExportSignalCat;
-  if (s == "fence_wait") role |= kExportWaitCat;
-  if (s == "cpu_wait") role |= kExportCpuWaitCat;
-  if (s == "fence") role |= kExportArrowCat;
-  if (s == "kernel" || s == "Kernel") role |= kPacketCategory | kKernelCategory;
-  if (s == "gpu_memcpy" || s == "gpu_memset" || s == "Memcpy" || s == "Memset") {
-    role |= kPacketCategory;
-  }
-  if (s == "cuda_runtime" || s == "cuda_driver" || s == "Runtime" || s == "Driver") {
-    role |= kRuntimeCategory;
-  }
-  if (s == "cuda_sync") role |= kSyncCategory;
-  if (s.rfind("cudaEventRecord", 0) == 0 || s.rfind("hipEventRecord", 0) == 0) {
-    role |= kEventRecordName;
-  }
-  if (s == "cudaStreamWaitEvent" || s == "hipStreamWaitEvent") role |= kStreamWaitName;
-  if (s == "input" || s == "ipc.flow") role |= kEnclosingFlowCat;
-  if (s == "cuda_profiler_range" || s == "mtia_ccp_events") role |= kUnmappedDeviceCat;
-  return role;
-}
 
 struct OpenSlice {
   TimeNs end = 0;
