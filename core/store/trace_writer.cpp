@@ -546,6 +546,13 @@ void TraceWriter::AddCounterSample(CounterSeriesId series, TimeNs ts, double val
   s.BindDouble(3, value);
   s.Run();
   MaybeCycleTransaction();
+  // Counter samples are part of the trace's span (a capture of counters alone has one).
+  if (m_counter_samples++ == 0) {
+    m_counter_min_ts = m_counter_max_ts = ts;
+  } else {
+    m_counter_min_ts = std::min(m_counter_min_ts, ts);
+    m_counter_max_ts = std::max(m_counter_max_ts, ts);
+  }
 }
 
 void TraceWriter::AddFlow(EventRowId from, EventRowId to, FlowKind kind, std::string_view name) {
@@ -630,8 +637,13 @@ void TraceWriter::Commit() {
   FlushPendingFlows();
   m_meta["events"] = std::to_string(m_events);
   m_meta["events_sorted"] = m_sorted ? "1" : "0";
-  if (!m_meta.count("start_ns")) m_meta["start_ns"] = std::to_string(m_min_ts);
-  if (!m_meta.count("end_ns")) m_meta["end_ns"] = std::to_string(m_max_ts);
+  TimeNs start = m_min_ts, end = m_max_ts;
+  if (m_counter_samples > 0) {
+    start = m_events > 0 ? std::min(start, m_counter_min_ts) : m_counter_min_ts;
+    end = m_events > 0 ? std::max(end, m_counter_max_ts) : m_counter_max_ts;
+  }
+  if (!m_meta.count("start_ns")) m_meta["start_ns"] = std::to_string(start);
+  if (!m_meta.count("end_ns")) m_meta["end_ns"] = std::to_string(end);
 
   Statement meta = m_db->Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
   for (const auto& [key, value] : m_meta) {

@@ -154,6 +154,9 @@ class TraceWriter {
   uint64_t m_rows_in_transaction = 0;
   TimeNs m_min_ts = 0;
   TimeNs m_max_ts = 0;
+  uint64_t m_counter_samples = 0;
+  TimeNs m_counter_min_ts = 0;
+  TimeNs m_counter_max_ts = 0;
   TimeNs m_last_ts = 0;
   bool m_sorted = true;
   bool m_committed = false;

@@ -117,7 +117,8 @@ TEST(TraceStore, RoundTripKeepsTopologyEventsAndProblems) {
   EXPECT_EQ(s.resources[0].size_bytes, 4096);
   EXPECT_EQ(s.MetaOr("scenario", ""), "unit");
   EXPECT_EQ(s.MetaOr("source", ""), "unit-test");
-  EXPECT_EQ(s.start_ns(), 100);
+  // the span: events 100..300 and the counter samples at 50 and 150
+  EXPECT_EQ(s.start_ns(), 50);
   EXPECT_EQ(s.end_ns(), 300);
 
   // Events come back sorted by time, ties in write order, with UINT64_MAX intact.
@@ -455,4 +456,21 @@ TEST(TraceWriter, BlockRangeIndexAnswersQueueWindowLikeAFullScan) {
     EXPECT_EQ(via_blocks, scan) << window;
   }
   EXPECT_EQ(count("SELECT sum(events) FROM event_blocks WHERE track_kind = 2"), 5000);
+}
+
+// A capture of counters alone (a systrace page with only counter markers) has the span of its
+// samples, not 0.
+TEST(TraceWriter, CounterSamplesAloneGiveTheSpan) {
+  test_support::ScratchDir dir;
+  {
+    TraceWriter w(dir / "c.db", "test");
+    const auto series = w.AddCounterSeries({"fps", 0, "", {}, {}, 0});
+    w.AddCounterSample(series, 700, 1.0);
+    w.AddCounterSample(series, 400, 2.0);
+    w.AddCounterSample(series, 900, 3.0);
+    w.Commit();
+  }
+  TraceStore s = LoadTrace(dir / "c.db");
+  EXPECT_EQ(s.start_ns(), 400);
+  EXPECT_EQ(s.end_ns(), 900);
 }
