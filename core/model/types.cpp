@@ -61,6 +61,11 @@ std::string_view ReleaseLinkName(ReleaseLink link) {
   return Lookup(kNames, static_cast<size_t>(link));
 }
 
+std::string_view SeverityName(Severity severity) {
+  static constexpr std::array<std::string_view, 3> kNames = {"info", "error", "data_loss"};
+  return Lookup(kNames, static_cast<size_t>(severity));
+}
+
 std::string_view EnumValueName(std::string_view enum_name, int64_t value) {
   using Namer = std::string_view (*)(uint8_t);
   static constexpr std::pair<std::string_view, Namer> kEnums[] = {
@@ -74,6 +79,7 @@ std::string_view EnumValueName(std::string_view enum_name, int64_t value) {
       {"measurements_action",
        [](uint8_t v) { return MeasurementsActionName(static_cast<MeasurementsAction>(v)); }},
       {"release_link", [](uint8_t v) { return ReleaseLinkName(static_cast<ReleaseLink>(v)); }},
+      {"severity", [](uint8_t v) { return SeverityName(static_cast<Severity>(v)); }},
   };
   for (const auto& [name, namer] : kEnums) {
     if (name != enum_name) continue;

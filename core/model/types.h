@@ -91,6 +91,7 @@ std::string_view PreemptionGranularityName(PreemptionGranularity granularity);
 std::string_view BackgroundModeName(BackgroundMode mode);
 std::string_view MeasurementsActionName(MeasurementsAction action);
 std::string_view ReleaseLinkName(ReleaseLink link);
+std::string_view SeverityName(Severity severity);  // of import_problems.severity
 // The name enum_values gives `value` of the enum `enum_name` (as an event field's enum_name
 // says), "unknown" for a value it does not list; empty for an enum this list has no names for.
 std::string_view EnumValueName(std::string_view enum_name, int64_t value);

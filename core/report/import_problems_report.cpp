@@ -9,21 +9,6 @@
 namespace core::report {
 namespace {
 
-constexpr const char* kImportNotesExplained =
-    "What the importer counted while reading the capture: data_loss, records it could not use "
-    "(the figures above lack them); error, records it refused; info, what it noted or inferred "
-    "(how it linked records, how many it read of a kind).";
-
-const char* SeverityName(core::model::Severity s) {
-  // the names of schemas/event_kinds.sql's enum_values for 'severity'
-  switch (s) {
-    case core::model::Severity::kInfo: return "info";
-    case core::model::Severity::kError: return "error";
-    case core::model::Severity::kDataLoss: return "data_loss";
-  }
-  return "info";
-}
-
 std::vector<const core::store::ImportProblem*> Sorted(const ReportData& d) {
   std::vector<const core::store::ImportProblem*> out;
   for (const auto& p : d.store->problems) out.push_back(&p);
@@ -34,16 +19,6 @@ std::vector<const core::store::ImportProblem*> Sorted(const ReportData& d) {
   return out;
 }
 
-std::string MarkdownCell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out.push_back(c);
-  }
-  return out;
-}
-
 }  // namespace
 
 Json ImportProblemsJson(const ReportData& d) {
@@ -51,7 +26,7 @@ Json ImportProblemsJson(const ReportData& d) {
   for (const auto* p : Sorted(d)) {
     Json item = Json::Object();
     item.Set("name", p->name);
-    item.Set("severity", SeverityName(p->severity));
+    item.Set("severity", std::string(core::model::SeverityName(p->severity)));
     item.Set("count", p->count);
     item.Set("first_place", p->first_place);
     item.Set("description", p->description);
@@ -60,32 +35,24 @@ Json ImportProblemsJson(const ReportData& d) {
   return list;
 }
 
+std::vector<std::vector<std::string>> ImportProblemRows(const ReportData& d) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto* p : Sorted(d)) {
+    rows.push_back({p->name, std::string(core::model::SeverityName(p->severity)),
+                    std::to_string(p->count), p->first_place, p->description});
+  }
+  return rows;
+}
+
 std::string ImportProblemsHtml(const ReportData& d) {
   std::string out = Section("import", "Import notes");
-  const auto problems = Sorted(d);
-  if (problems.empty()) return out + "<p>The importer used every record of the capture.</p>\n";
+  const auto rows = ImportProblemRows(d);
+  if (rows.empty()) return out + "<p>The importer used every record of the capture.</p>\n";
   out += "<p>" + std::string(kImportNotesExplained) + "</p>\n";
   out += "<table><tr><th>counter</th><th>severity</th><th>count</th><th>first at</th>"
          "<th>meaning</th></tr>\n";
-  for (const auto* p : problems) {
-    out += Row({p->name, SeverityName(p->severity), std::to_string(p->count), p->first_place,
-                p->description});
-  }
+  for (const auto& row : rows) out += Row(row);
   return out + "</table>\n";
-}
-
-std::string ImportProblemsMarkdown(const ReportData& d) {
-  std::string out = "## Import notes\n\n";
-  const auto problems = Sorted(d);
-  if (problems.empty()) return out + "The importer used every record of the capture.\n\n";
-  out += std::string(kImportNotesExplained) + "\n\n";
-  out += "| counter | severity | count | first at | meaning |\n| --- | --- | --- | --- | --- |\n";
-  for (const auto* p : problems) {
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", MarkdownCell(p->name),
-                       SeverityName(p->severity), p->count, MarkdownCell(p->first_place),
-                       MarkdownCell(p->description));
-  }
-  return out + "\n";
 }
 
 bool HasGpuWork(const ReportData& d) {

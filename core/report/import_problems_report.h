@@ -5,16 +5,24 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/report/json.h"
 #include "core/report/report_data.h"
 
 namespace core::report {
 
+// What the severities of the import notes mean, said above their table.
+inline constexpr const char* kImportNotesExplained =
+    "What the importer counted while reading the capture: data_loss, records it could not use "
+    "(the figures above lack them); error, records it refused; info, what it noted or inferred "
+    "(how it linked records, how many it read of a kind).";
+
 // [{name, severity, count, first_place, description}], by severity (data loss first), then name.
 Json ImportProblemsJson(const ReportData& d);
+// The same notes as table rows (counter, severity, count, first at, meaning), in that order.
+std::vector<std::vector<std::string>> ImportProblemRows(const ReportData& d);
 std::string ImportProblemsHtml(const ReportData& d);
-std::string ImportProblemsMarkdown(const ReportData& d);
 
 // True when some queue did something or some wait was recorded: the GPU sections apply.
 bool HasGpuWork(const ReportData& d);

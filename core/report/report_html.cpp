@@ -648,7 +648,7 @@ std::string ReportHtml(const ReportData& d) {
   for (auto [id, label] : nav) out += fmt::format("<a href=\"#{}\">{}</a>", id, label);
   out += "</nav>\n";
   out += SummarySection(d, stats, sections);
-  if (HasGpuWork(d)) {
+  if (gpu) {
     out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d, sections);
     out += QueueSection(d);
     out += PacketStatsSection(d);
@@ -656,7 +656,7 @@ std::string ReportHtml(const ReportData& d) {
     out += "<p>" + XmlEscape(NoGpuWorkSentence(d)) + "</p>\n";
   }
   if (sections.interrupts) out += InterruptSection(d);
-  if (HasGpuWork(d)) {
+  if (gpu) {
     out += LatencySection(d);
     out += LongestWaitsSection(d);
     out += LaunchSection(d);

@@ -18,6 +18,7 @@ std::string Cell(std::string text) {
   std::string out;
   for (char c : text) {
     if (c == '|') out += "\\|";
+    else if (c == '\n') out.push_back(' ');  // a line break would end the table row
     else out.push_back(c);
   }
   return out;
@@ -210,6 +211,13 @@ std::string LatencyMarkdown(const ReportData& d) {
                 "p90"},
                rows);
   return out;
+}
+
+std::string ImportProblemsMarkdown(const ReportData& d) {
+  const auto rows = ImportProblemRows(d);
+  if (rows.empty()) return "## Import notes\n\nThe importer used every record of the capture.\n\n";
+  return "## Import notes\n\n" + std::string(kImportNotesExplained) + "\n\n" +
+         Table({"counter", "severity", "count", "first at", "meaning"}, rows);
 }
 
 // The queue, packet, latency, longest-wait and critical-path sections.

@@ -205,6 +205,7 @@ TEST(EventFields, EnumFieldsAreNamedAsEnumValuesNamesThem) {
     }
   }
   ASSERT_FALSE(enums.empty());
+  enums.insert("severity");  // not an event field: the import_problems table's column
   for (std::string_view name : enums) {
     sqlite3_stmt* stmt = nullptr;
     ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT value, name FROM enum_values WHERE enum_name = ?1", -1,
