@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "app/cli/child_peak_memory.h"
+#include "app/cli/child_process.h"
 #include "app/cli/commands.h"
 #include "core/model/error.h"
 #include "core/model/seconds_since.h"
@@ -159,7 +159,7 @@ void BenchChromeJson(const std::filesystem::path& file, const std::filesystem::p
 // spawned child starts from this process's image, so this one must still be small.
 ChildRun ImportInAChild(const std::filesystem::path& file, const std::filesystem::path& scratch) {
   const ChildRun run =
-      RunChildForPeakMemory({SelfExecutable(), "import", file.string(), "-o", scratch.string()});
+      RunChild({SelfExecutable(), "import", file.string(), "-o", scratch.string()}, true);
   std::error_code ec;
   std::filesystem::remove(scratch, ec);
   if (run.exit_code != 0) {

@@ -1,10 +1,5 @@
 // `fencescope record -o trace.db -- CMD ARGS`: runs CMD under `trace-cmd record` with the GPU
 // scheduling events the ftrace importer maps, then imports the capture.
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 
 #include <filesystem>
@@ -12,31 +7,22 @@
 
 #include <fmt/format.h>
 
+#include "app/cli/child_process.h"
 #include "app/cli/commands.h"
 #include "core/model/error.h"
 #include "importers/ftrace/trace_cmd_record.h"
 #include "importers/import_file.h"
 
-extern char** environ;
-
 namespace app::cli {
 namespace {
 
 int Run(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int error = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
-  if (error != 0) {
+  const ChildRun run = RunChild(args, false);
+  if (run.spawn_error != 0) {
     throw core::Error(fmt::format("record: cannot run {}: {} (install trace-cmd)", args[0],
-                                  std::strerror(error)));
+                                  std::strerror(run.spawn_error)));
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw core::Error("record: lost trace-cmd");
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return run.exit_code;
 }
 
 }  // namespace
