@@ -16,6 +16,7 @@
 
 #include "core/model/error.h"
 #include "importers/common/inflated_output.h"
+#include "importers/common/release_pages.h"
 
 namespace importers {
 namespace {
@@ -310,11 +311,9 @@ void ByteBufferRelease::operator()(char* p) const {
 
 void ByteBuffer::DropMappedPagesBefore(size_t end) const {
   if (!m_data || m_data.get_deleter().mapped_length == 0) return;
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const size_t length = std::min(end, m_size) / page * page;
-  // MADV_DONTNEED on a private, never-written file mapping: the next read refaults the file's
-  // bytes, so this changes what is resident, never what is read.
-  if (length > 0) madvise(m_data.get(), length, MADV_DONTNEED);
+  // On a private, never-written file mapping the next read refaults the file's bytes, so this
+  // changes what is resident, never what is read.
+  ReleaseFinishedPages(m_data.get(), m_data.get() + std::min(end, m_size));
 }
 
 ByteBuffer ByteBuffer::MapFile(const std::filesystem::path& path, size_t size) {
