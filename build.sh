@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates ccache
-  libsqlite3-dev zlib1g-dev libcli11-dev libtomlplusplus-dev libsimdjson-dev libfmt-dev
+  libsqlite3-dev zlib1g-dev libzstd-dev libcli11-dev libtomlplusplus-dev libsimdjson-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtracecmd-dev libtraceevent-dev libvulkan-dev)
 GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev)
 TEST_PACKAGES=(xvfb xauth python3 mesa-vulkan-drivers vulkan-tools vkd3d-demos)

@@ -140,6 +140,7 @@ int RunWindow(const RunOptions& options) {
     }
     window.SwapBuffers();
     main.ApplyRequests();
+    if (screenshot) main.WaitForPanels();
   }
   return 0;
 }

@@ -54,6 +54,7 @@
 // waiting_on_fence, or launch_bound only while a long launch call was still running.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "core/analysis/launch_calls.h"
@@ -106,7 +107,7 @@ struct SyncGapTotal {
 
 struct QueueGaps {
   QueueId queue = 0;
-  DurationNs by_cause[kGapCauses] = {0, 0, 0, 0, 0, 0};  // indexed by GapCause
+  std::array<DurationNs, kGapCauses> by_cause{};  // indexed by GapCause
   std::vector<FenceGapTotal> per_fence;   // waiting_on_fence split by (fence, signalling)
   std::vector<SyncGapTotal> per_sync;     // synchronised split by (thread, call, fence)
   // submitted_not_running time during which another queue of the same engine was running
@@ -133,9 +134,9 @@ const char* OtherReasonName(OtherReason reason);
 
 struct QueueIdleSplit {
   QueueId queue = 0;
-  uint64_t gaps[kIdleClasses] = {0, 0, 0, 0};  // gaps between two packets, per class
-  DurationNs ns[kIdleClasses] = {0, 0, 0, 0};
-  DurationNs other_ns[kOtherReasons] = {0, 0, 0, 0};  // IdleClass::kOther split by reason
+  std::array<uint64_t, kIdleClasses> gaps{};  // gaps between two packets, per class
+  std::array<DurationNs, kIdleClasses> ns{};
+  std::array<DurationNs, kOtherReasons> other_ns{};  // IdleClass::kOther split by reason
   // cross_stream gaps, each counted whole under the GPU wait that held most of it
   std::vector<FenceGapTotal> other_on_fence;
   // host_sync gaps, each counted whole under the CPU wait that held most of it

@@ -7,6 +7,7 @@
 // the range, counting the interrupts of that window (also past the range end).
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "core/analysis/reconstruction.h"
@@ -38,7 +39,7 @@ struct InterruptAnalysis {
   uint64_t spurious = 0;
   uint64_t optimized = 0;  // flag 16: names a HWQueue
   uint64_t scan_all = 0;   // flag 32: NULL HWQueue, every log of the engine scanned
-  uint64_t by_type[4] = {0, 0, 0, 0};  // enum interrupt_type
+  std::array<uint64_t, 4> by_type{};  // enum interrupt_type
   uint64_t gpu_signals_executed = 0;
   double spurious_ratio = 0;  // spurious / total (0 when no interrupts)
   double per_signal = 0;      // total / GPU signals executed (0 when none)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "core/analysis/packet_completions.h"
@@ -24,6 +25,12 @@ struct HeldWait : WaitRef {
   uint32_t packet = kNoIndex;  // the packet whose completion executed that signal
   bool link_inferred = false;  // the importer inferred the link (release_link = inferred)
   DurationNs Held() const { return end - start; }
+  // Every field, the base's first, for the trace cache (core/cache/serialize.h cannot find the
+  // fields of a struct with a base class by itself). A field added above belongs here too.
+  static constexpr auto kCacheFields = std::make_tuple(
+      &HeldWait::cpu, &HeldWait::index, &HeldWait::queue, &HeldWait::thread, &HeldWait::fence,
+      &HeldWait::value, &HeldWait::start, &HeldWait::end, &HeldWait::signal, &HeldWait::packet,
+      &HeldWait::link_inferred);
 };
 
 // The `limit` waits (GPU and CPU together) held longest, longest first (ties: earlier first).

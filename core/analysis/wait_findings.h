@@ -60,6 +60,7 @@
 #pragma once
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/analysis/reconstruction.h"
@@ -124,6 +125,16 @@ struct PendingWait : WaitRef {
   TimeNs rewound_at = kUnknownTime;
   QueueId rewound_by_queue = 0;  // 0: a CPU signal
   ReachEvidence evidence;        // signal_not_in_capture
+  // Every field, the base's first, for the trace cache (core/cache/serialize.h cannot find the
+  // fields of a struct with a base class by itself). A field added above belongs here too.
+  static constexpr auto kCacheFields = std::make_tuple(
+      &PendingWait::cpu, &PendingWait::index, &PendingWait::queue, &PendingWait::thread,
+      &PendingWait::fence, &PendingWait::value, &PendingWait::wait_id, &PendingWait::since,
+      &PendingWait::recorded_pending, &PendingWait::value_at_end, &PendingWait::fence_written,
+      &PendingWait::category, &PendingWait::signal_queued_on, &PendingWait::reason,
+      &PendingWait::blocker, &PendingWait::reached_value, &PendingWait::reached_at,
+      &PendingWait::rewound_to, &PendingWait::rewound_at, &PendingWait::rewound_by_queue,
+      &PendingWait::evidence);
 };
 
 struct CycleStep {

@@ -102,6 +102,14 @@ std::string ReportData::PairName(const analysis::LatencyGroup& g) const {
 
 ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
                         const AnalyseProgress& progress, core::model::TimeNs path_until) {
+  if (progress) progress(0.05);
+  analysis::Reconstruction recon = analysis::Reconstruct(store);
+  return AnalyseReconstructed(store, std::move(recon), full, progress, path_until);
+}
+
+ReportData AnalyseReconstructed(const core::store::TraceStore& store,
+                                analysis::Reconstruction recon, bool full,
+                                const AnalyseProgress& progress, core::model::TimeNs path_until) {
   using namespace core::analysis;  // NOLINT
   ReportData d;
   d.store = &store;
@@ -110,8 +118,7 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
     if (progress) progress(fraction);
   };
   for (auto kind : store.events.kind) ++d.kind_counts[static_cast<size_t>(kind) & 0xFF];
-  step(0.05);
-  d.recon = Reconstruct(store);
+  d.recon = std::move(recon);
   step(full ? 0.35 : 0.6);
   d.queue_time = ComputeQueueTime(store, d.recon);
   d.interrupts = ComputeInterrupts(d.recon);
@@ -144,7 +151,12 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
 
 ReportData AnalyseForFindings(const core::store::TraceStore& store,
                               const AnalyseProgress& progress) {
-  ReportData d = AnalyseTrace(store, false, [&](double f) {
+  return AnalyseForFindings(store, analysis::Reconstruct(store), progress);
+}
+
+ReportData AnalyseForFindings(const core::store::TraceStore& store,
+                              analysis::Reconstruction recon, const AnalyseProgress& progress) {
+  ReportData d = AnalyseReconstructed(store, std::move(recon), false, [&](double f) {
     if (progress) progress(0.8 * f);
   });
   d.hazards = analysis::FindResourceHazards(store, d.recon);

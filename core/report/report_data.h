@@ -113,4 +113,13 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
 ReportData AnalyseForFindings(const core::store::TraceStore& store,
                               const AnalyseProgress& progress = {});
 
+// The same two from a reconstruction already made of `store` (read from the trace's packed
+// cache, core/cache/cached_trace.h).
+ReportData AnalyseReconstructed(const core::store::TraceStore& store,
+                                analysis::Reconstruction recon, bool full,
+                                const AnalyseProgress& progress = {},
+                                core::model::TimeNs path_until = analysis::kUnknownTime);
+ReportData AnalyseForFindings(const core::store::TraceStore& store,
+                              analysis::Reconstruction recon, const AnalyseProgress& progress = {});
+
 }  // namespace core::report

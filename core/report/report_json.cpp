@@ -292,13 +292,9 @@ Json StatsJson(const ReportData& d) {
   interrupts.Set("peak_per_ms", x.peak_per_ms);  // most interrupts in any 1 ms
   j.Set("interrupts", std::move(interrupts));
 
-  uint64_t entries_lost = 0;
-  const auto& ev = store.events;
-  for (size_t i = 0; i < ev.size(); ++i) {
-    if (ev.kind[i] != EventKind::LogOverrun) continue;
-    entries_lost += static_cast<uint64_t>(
-        std::max<int64_t>(0, core::model::events::LogOverrun::At(ev, i).entries_lost));
-  }
+  // Every log_overrun record is one missing window of the reconstruction (with its
+  // entries_lost clamped at 0), so the analysis's sum is the records' sum.
+  const uint64_t entries_lost = d.overruns.entries_lost;
   Json logs = Json::Object();
   logs.Set("entries_written", d.Count(EventKind::LogWrite));
   logs.Set("overruns", d.Count(EventKind::LogOverrun));

@@ -26,6 +26,10 @@
 #include "core/store/by_value_iterator.h"
 #include "core/store/gallop_search.h"
 
+namespace core::cache {
+struct PackedStorage;  // the trace cache saves and loads the storage (core/cache/serialize.h)
+}
+
 namespace core::store {
 
 template <typename T>
@@ -164,6 +168,7 @@ class PackedColumn {
   friend bool operator==(const PackedColumn& a, const std::vector<T>& b) { return Equal(a, b); }
 
  private:
+  friend struct core::cache::PackedStorage;
   template <typename Other>
   static bool Equal(const PackedColumn& a, const Other& b) {
     if (a.size() != b.size()) return false;

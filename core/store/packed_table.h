@@ -178,6 +178,7 @@ class PackedTable {
   }
 
  private:
+  friend struct core::cache::PackedStorage;
   // One pass over the rows, a block of 64 at a time: every field of the block is packed while
   // its rows are in cache (a pass per field would stream the whole vector once per field).
   template <size_t... I>

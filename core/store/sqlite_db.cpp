@@ -331,9 +331,10 @@ Database::Database(const std::string& path, Mode mode) : m_path(path) {
   // A file being written belongs to one TraceWriter, used by one thread at a time: NOMUTEX
   // drops SQLite's per-call connection mutex (a lock and unlock around every bind and step,
   // about 6% of a Chrome JSON import's instructions).
-  int flags = mode == Mode::kReadOnly
-                  ? SQLITE_OPEN_READONLY
-                  : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
+  int flags = mode == Mode::kReadOnly    ? SQLITE_OPEN_READONLY
+              : mode == Mode::kReadWrite ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)
+                                         : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                            SQLITE_OPEN_NOMUTEX);
   if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
     if (m_db && mode == Mode::kReadOnly && IsDamageCode(sqlite3_extended_errcode(m_db))) {
       std::string sqlite_message = sqlite3_errmsg(m_db);

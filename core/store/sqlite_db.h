@@ -90,7 +90,8 @@ class Statement {
 
 class Database {
  public:
-  enum class Mode { kReadOnly, kCreate };
+  // kReadWrite: an existing file, for writing beside what is in it (the trace cache).
+  enum class Mode { kReadOnly, kCreate, kReadWrite };
   Database(const std::string& path, Mode mode);
   Database(Database&& other) noexcept;
   Database& operator=(Database&&) = delete;

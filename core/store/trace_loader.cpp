@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/cache/trace_cache.h"
 #include "core/model/error.h"
 #include "core/store/event_row.h"
 #include "core/store/trace_file.h"
@@ -123,12 +124,20 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   sqlite3_stmt* h = s.handle();
   int64_t count = 0;
   TimeNs last = INT64_MIN;
+  cache::EventsHash hash;
   while (s.Step()) {
     const EventRowId rowid = EventRowIdOf(h);
     const EventRecord r = EventRecordOf(h);
     if (r.ts < last) sorted = false;
     last = r.ts;
     if (rowid != count + 1) dense = false;
+    for (uint64_t v : {static_cast<uint64_t>(rowid), static_cast<uint64_t>(r.ts),
+                       static_cast<uint64_t>(r.kind), uint64_t{r.queue}, uint64_t{r.thread},
+                       uint64_t{r.fence}, r.value, static_cast<uint64_t>(r.op),
+                       static_cast<uint64_t>(r.arg0), static_cast<uint64_t>(r.arg1),
+                       static_cast<uint64_t>(r.arg2), uint64_t{r.flags}}) {
+      hash.Add(v);
+    }
     ev.rowid.push_back(rowid);
     ev.ts.push_back(r.ts);
     ev.kind.push_back(r.kind);
@@ -177,6 +186,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   PackInOrder(ev.arg1, order, out.arg1);
   PackInOrder(ev.arg2, order, out.arg2);
   PackInOrder(ev.flags, order, out.flags);
+  store.events_hash = hash.value();
   if (progress) progress(1.0);
 }
 

@@ -102,6 +102,9 @@ struct TraceStore {
   // rowid -> event index (UINT32_MAX for a rowid with no row); empty when rowid order is time
   // order (index = rowid - 1).
   PackedColumn<uint32_t> index_of_rowid;
+  // Hash of the `events` rows' content in rowid order, computed as they are read
+  // (core/cache/trace_cache.h keeps it with the packed cache made from them).
+  uint64_t events_hash = 0;
 
   const std::string& String(StringId id) const;
   const Queue* FindQueue(QueueId id) const { return Find(queues, id); }

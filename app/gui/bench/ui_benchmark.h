@@ -17,7 +17,10 @@ namespace app::gui::bench {
 struct UiBenchCase {
   const char* workload = "";  // "frames" (synthetic_workload.h) or "dense waits"
   uint64_t events = 0;
-  double load_seconds = 0;          // LoadTrace + reconstruction + timeline model
+  double load_seconds = 0;          // first open: rows -> store, analyses, model (+ cache write)
+  double raw_select_seconds = 0;    // SQLite's own SELECT of every event row, nothing kept
+  double cached_first_frame_seconds = 0;  // second open (cache present): open -> first frame
+  double cached_load_seconds = 0;   // second open: open -> everything loaded
   double rss_bytes_per_event = 0;   // resident growth from loading, per event
   double net_bytes_per_event = 0;   // the same less what every open trace holds
   double ui_bytes_per_event = 0;    // timeline model + draw lists only, per event

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "app/gui/platform/user_dirs.h"
+#include "core/cache/cached_trace.h"
 #include "core/model/error.h"
 #include "core/store/trace_file.h"
 #include "importers/import_file.h"
@@ -24,6 +25,81 @@ std::filesystem::path ImportedTracePath(const std::filesystem::path& source) {
 
 }  // namespace
 
+namespace {
+
+// What every document does once its store, analyses and model are in place: from here on the
+// window reads the raw fields of the records it shows from the file (a store made in memory,
+// with no file, keeps its columns).
+void FinishDocument(Document& doc) {
+  std::error_code ec;
+  if (!doc.store.path.empty() && std::filesystem::is_regular_file(doc.store.path, ec)) {
+    doc.store.events.ReleaseBulkColumns();
+  }
+  doc.records = std::make_unique<core::store::RecordReader>(doc.store);
+  doc.filter = std::make_unique<EventFilterWorker>(doc.store);
+  ResetView(doc.view, {doc.model.start, doc.model.end}, doc.model.tracks.size(),
+            doc.model.groups.size());
+}
+
+constexpr const char* kTimelineSection = "timeline";
+constexpr const char* kWholeSection = "window:whole-trace";
+
+// A trace file through its packed cache (core/cache/cached_trace.h): the store, the analyses
+// and the timeline model are read from the cache when it is valid (then the bulk event columns
+// are never read), else computed from the rows and written to the cache for the next open.
+// kept_columns false: every column, whatever the cache says (after a cached section failed to
+// read).
+std::unique_ptr<Document> LoadThroughCache(const std::filesystem::path& path,
+                                           const std::function<void(double)>& progress,
+                                           bool kept_columns) {
+  core::cache::CachedTrace trace(path);
+  const bool cached = kept_columns &&
+                      trace.HasAnalysis(core::cache::AnalysisKind::kFindings) &&
+                      trace.Has<timeline::TimelineModel>(kTimelineSection) &&
+                      trace.Has<WholeTraceFigures>(kWholeSection);
+  auto doc = std::make_unique<Document>();
+  doc->path = path;
+  // without a cache, reading the rows is about half of the work
+  const double analyse_from = cached ? 0.3 : 0.5;
+  doc->store = trace.LoadStore(
+      cached ? core::cache::EventColumnsNeeded::kKept : core::cache::EventColumnsNeeded::kAll,
+      [&](double f) {
+        if (progress) progress(analyse_from * f);
+      });
+  doc->analysis = trace.Analyse(doc->store, core::cache::AnalysisKind::kFindings, [&](double f) {
+    if (progress) progress(analyse_from + (0.9 - analyse_from) * f);
+  });
+  if (!trace.Read(kTimelineSection, doc->model)) {
+    if (doc->store.events.bulk_released) {
+      throw core::cache::CacheDamaged("cache: the timeline of " + path.string() +
+                                      " does not read");
+    }
+    doc->model = timeline::BuildTimelineModel(doc->store, doc->analysis.recon);
+    trace.Queue(kTimelineSection, doc->model);
+  }
+  if (!trace.Read(kWholeSection, doc->whole)) {
+    if (doc->store.events.bulk_released) {
+      throw core::cache::CacheDamaged("cache: the panels of " + path.string() + " do not read");
+    }
+    doc->whole = ComputeWholeTraceFigures(doc->store, doc->analysis.recon);
+    trace.Queue(kWholeSection, doc->whole);
+  }
+  trace.Flush();
+  doc->cache_notes = trace.notes();
+  FinishDocument(*doc);
+  return doc;
+}
+
+}  // namespace
+
+WholeTraceFigures ComputeWholeTraceFigures(const core::store::TraceStore& store,
+                                           const core::analysis::Reconstruction& recon) {
+  WholeTraceFigures w;
+  w.range = core::analysis::ComputeRangeStats(store, recon, core::analysis::TraceSpan(recon));
+  w.packets = core::analysis::ComputePacketStats(store, recon);
+  return w;
+}
+
 std::unique_ptr<Document> MakeDocument(core::store::TraceStore store,
                                        const std::function<void(double)>& progress) {
   auto doc = std::make_unique<Document>();
@@ -33,17 +109,8 @@ std::unique_ptr<Document> MakeDocument(core::store::TraceStore store,
     if (progress) progress(0.9 * f);
   });
   doc->model = timeline::BuildTimelineModel(doc->store, doc->analysis.recon);
-  // Everything above read whole columns; from here on the window reads the raw fields of the
-  // records it shows from the file (a store made in memory, with no file, keeps its columns).
-  std::error_code ec;
-  if (!doc->store.path.empty() &&
-      std::filesystem::is_regular_file(doc->store.path, ec)) {
-    doc->store.events.ReleaseBulkColumns();
-  }
-  doc->records = std::make_unique<core::store::RecordReader>(doc->store);
-  doc->filter = std::make_unique<EventFilterWorker>(doc->store);
-  ResetView(doc->view, {doc->model.start, doc->model.end}, doc->model.tracks.size(),
-            doc->model.groups.size());
+  doc->whole = ComputeWholeTraceFigures(doc->store, doc->analysis.recon);
+  FinishDocument(*doc);
   return doc;
 }
 
@@ -70,15 +137,15 @@ std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
     }
     load_from = 0.5;
   }
-  // loading the file takes up to 0.6 of what is left, the analyses the rest
-  const double analyse_from = load_from + 0.6 * (1.0 - load_from);
-  auto store = core::store::LoadTrace(trace, [&](double f) {
-    if (progress) progress(load_from + (analyse_from - load_from) * f);
-  });
-  auto doc = MakeDocument(std::move(store), [&](double f) {
-    if (progress) progress(analyse_from + (1.0 - analyse_from) * f);
-  });
-  doc->path = trace;
+  auto scaled = [&](double f) {
+    if (progress) progress(load_from + (1.0 - load_from) * f);
+  };
+  std::unique_ptr<Document> doc;
+  try {
+    doc = LoadThroughCache(trace, scaled, /*kept_columns=*/true);
+  } catch (const core::cache::CacheDamaged&) {
+    doc = LoadThroughCache(trace, scaled, /*kept_columns=*/false);
+  }
   if (progress) progress(1.0);
   return doc;
 }

@@ -19,16 +19,28 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "app/gui/state/event_filter_worker.h"
 #include "app/gui/state/view_state.h"
 #include "app/gui/timeline/timeline_model.h"
+#include "core/analysis/packet_stats.h"
+#include "core/analysis/range_stats.h"
 #include "core/report/report_data.h"
 #include "core/store/record_reader.h"
 #include "core/store/trace_store.h"
 #include "importers/common/compressed_input.h"
 
 namespace app::gui::state {
+
+// What the panels show before a range is selected, computed with the document (in the loader,
+// not in a frame) and kept in the trace's packed cache.
+struct WholeTraceFigures {
+  core::analysis::RangeStats range;                     // over TraceSpan(recon)
+  std::vector<core::analysis::PacketNameStats> packets;  // every completed packet
+};
+WholeTraceFigures ComputeWholeTraceFigures(const core::store::TraceStore& store,
+                                           const core::analysis::Reconstruction& recon);
 
 struct Document {
   std::filesystem::path path;
@@ -37,14 +49,19 @@ struct Document {
   // at load while the event columns are resident. analysis.store points at `store`.
   core::report::ReportData analysis;
   timeline::TimelineModel model;
+  WholeTraceFigures whole;
   ViewState view;
   // Whole records of events, from memory or (columns released) from the file. UI thread only.
   std::unique_ptr<core::store::RecordReader> records;
+  // What the open read from the trace's packed cache and what it computed and wrote
+  // (core/cache/cached_trace.h notes; empty for a document made in memory).
+  std::vector<std::string> cache_notes;
   // The event table's text filter (declared last: its thread reads `store`, so it stops first).
   std::unique_ptr<EventFilterWorker> filter;
 };
 
-// Loads a fencescope trace file, reconstructs and builds the timeline model; the view shows
+// Loads a fencescope trace file, reconstructs and builds the timeline model, through the file's
+// packed cache (core/cache/cached_trace.h: read when valid, written when not); the view shows
 // the whole trace. Any other file is imported first (importers/import_file.h) into the user's
 // data directory, and `path` of the document is that trace database. `progress` gets fractions
 // in [0, 1] (may be empty). Throws core::Error.

@@ -93,6 +93,9 @@ void MainWindow::SaveSettings() {
 
 void MainWindow::SetDocument(std::unique_ptr<state::Document> doc) {
   SaveView();
+  // Panels computing a range read the old document: they finish before it goes.
+  m_range_stats.Reset();
+  m_packets.Reset();
   m_doc = std::move(doc);
   m_chain.doc = nullptr;  // a new document may reuse the old one's address
   if (!m_doc) return;
@@ -118,6 +121,8 @@ void MainWindow::RequestOpen(const std::filesystem::path& path) {
 void MainWindow::ApplyRequests() {
   if (m_close_request) {
     SaveView();
+    m_range_stats.Reset();
+    m_packets.Reset();
     m_doc.reset();
     m_chain.doc = nullptr;
     m_close_request = false;

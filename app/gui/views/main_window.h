@@ -70,6 +70,11 @@ class MainWindow {
   // The selected item's chain of causes, as of the last frame.
   const state::SelectionChain& chain() const { return m_chain; }
   RangeStatsView& range_stats() { return m_range_stats; }
+  // Waits for the figures panels compute off the UI thread (a screenshot shows them).
+  void WaitForPanels() {
+    m_range_stats.Wait();
+    m_packets.Wait();
+  }
   FindingsView& findings() { return m_findings; }
   const state::Settings& settings() const { return m_settings; }
 

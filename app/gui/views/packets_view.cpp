@@ -42,8 +42,20 @@ void PacketsView::Draw(state::Document& doc) {
   const core::analysis::PacketStatsRange range = PacketPanelRange(doc);
   bool fresh = false;
   if (!m_valid || m_doc != &doc || !SameRange(m_range, range)) {
-    m_rows = core::analysis::ComputePacketStats(doc.store, doc.analysis.recon, range);
+    if (m_doc != &doc) m_background.Reset();
     m_doc = &doc;
+    if (range.start == core::analysis::kUnknownTime) {
+      m_rows = doc.whole.packets;  // computed with the document
+    } else {
+      const auto* rows = m_background.Get({range.start, range.end}, [&doc, range] {
+        return core::analysis::ComputePacketStats(doc.store, doc.analysis.recon, range);
+      });
+      if (!rows) {
+        ImGui::TextDisabled("Computing the packets of the selected range...");
+        return;
+      }
+      m_rows = *rows;
+    }
     m_range = range;
     m_valid = true;
     fresh = true;

@@ -8,6 +8,9 @@
 
 #include <vector>
 
+#include <utility>
+
+#include "app/gui/state/background_result.h"
 #include "app/gui/state/document.h"
 #include "core/analysis/packet_stats.h"
 
@@ -23,11 +26,22 @@ state::Selection SelectionOfRow(const core::analysis::PacketNameStats& row);
 class PacketsView {
  public:
   void Draw(state::Document& doc);
+  // Waits for a range being computed, its figures shown from the next frame on.
+  void Wait() { m_background.Wait(); }
+  // Waits for a range being computed and forgets it (before the document it reads goes away).
+  void Reset() {
+    m_background.Reset();
+    m_valid = false;
+  }
 
  private:
   const state::Document* m_doc = nullptr;
   core::analysis::PacketStatsRange m_range;
   bool m_valid = false;
+  // A selected range's rows, computed off the UI thread.
+  state::BackgroundResult<std::pair<core::model::TimeNs, core::model::TimeNs>,
+                          std::vector<core::analysis::PacketNameStats>>
+      m_background;
   std::vector<core::analysis::PacketNameStats> m_rows;
 };
 

@@ -75,9 +75,27 @@ const core::analysis::RangeStats& RangeStatsView::StatsFor(const state::Document
   return m_stats;
 }
 
+const core::analysis::RangeStats* RangeStatsView::StatsShown(const state::Document& doc,
+                                                             core::analysis::TimeRange range) {
+  const core::analysis::TimeRange whole = core::analysis::TraceSpan(doc.analysis.recon);
+  if (range.start == whole.start && range.end == whole.end) return &doc.whole.range;
+  if (m_background_doc != &doc) {
+    m_background.Reset();
+    m_background_doc = &doc;
+  }
+  return m_background.Get({range.start, range.end}, [&doc, range] {
+    return core::analysis::ComputeRangeStats(doc.store, doc.analysis.recon, range);
+  });
+}
+
 void RangeStatsView::Draw(state::Document& doc) {
   const core::analysis::TimeRange range = RangeShown(doc);
-  const core::analysis::RangeStats& stats = StatsFor(doc, range);
+  const core::analysis::RangeStats* shown = StatsShown(doc, range);
+  if (!shown) {
+    ImGui::TextDisabled("Computing the figures of the selected range...");
+    return;
+  }
+  const core::analysis::RangeStats& stats = *shown;
   ImGui::Text("%s %s .. %s  (%s)",
               doc.view.selected_range.Valid() ? "Selected range" : "Whole trace",
               widgets::FormatTime(range.start, doc.model.start).c_str(),

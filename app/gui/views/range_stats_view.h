@@ -6,6 +6,9 @@
 // over the whole trace; this view only draws them. Computed once per range, not per frame.
 #pragma once
 
+#include <utility>
+
+#include "app/gui/state/background_result.h"
 #include "app/gui/state/document.h"
 #include "core/analysis/range_stats.h"
 
@@ -20,8 +23,20 @@ class RangeStatsView {
   // What the panel shows for `range` (cached until the document or the range changes).
   const core::analysis::RangeStats& StatsFor(const state::Document& doc,
                                              core::analysis::TimeRange range);
+  // Waits for a range being computed, its figures shown from the next frame on.
+  void Wait() { m_background.Wait(); }
+  // Waits for a range being computed and forgets it (before the document it reads goes away).
+  void Reset() { m_background.Reset(); }
 
  private:
+  // Draw's figures: the whole trace's from the document, a selected range's computed off the
+  // UI thread (nullptr while computing).
+  const core::analysis::RangeStats* StatsShown(const state::Document& doc,
+                                               core::analysis::TimeRange range);
+  state::BackgroundResult<std::pair<core::model::TimeNs, core::model::TimeNs>,
+                          core::analysis::RangeStats>
+      m_background;
+  const state::Document* m_background_doc = nullptr;
   const state::Document* m_doc = nullptr;
   core::analysis::RangeStats m_stats;
   bool m_valid = false;

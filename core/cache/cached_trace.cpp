@@ -1,0 +1,150 @@
+#include "core/cache/cached_trace.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "core/store/trace_file.h"
+
+namespace core::cache {
+namespace {
+
+bool CacheEnabled() {
+  const char* off = std::getenv("FENCESCOPE_NO_CACHE");
+  return off == nullptr || *off == '\0' || std::strcmp(off, "0") == 0;
+}
+
+// What section `store` holds of a TraceStore: everything but the path and the bulk columns.
+auto StoreFields(store::TraceStore& s) {
+  return std::tie(s.meta, s.strings, s.adapters, s.engines, s.queues, s.processes, s.contexts,
+                  s.threads, s.fences, s.psos, s.resources, s.counters, s.flows, s.problems,
+                  s.events.ts, s.events.kind, s.events.rowid, s.index_of_rowid, s.events_hash);
+}
+auto BulkFields(store::EventColumns& e) {
+  return std::tie(e.queue, e.thread, e.fence, e.value, e.op, e.arg0, e.arg1, e.arg2, e.flags);
+}
+
+constexpr const char* kStore = "store";
+constexpr const char* kEvents = "events";
+constexpr const char* kRecon = "recon";
+
+const char* AnalysisSection(AnalysisKind kind) {
+  return kind == AnalysisKind::kFull ? "analysis:full" : "analysis:findings";
+}
+
+}  // namespace
+
+CachedTrace::CachedTrace(std::filesystem::path path)
+    : m_path(std::move(path)), m_db(store::OpenTrace(m_path)), m_enabled(CacheEnabled()) {}
+
+std::optional<SectionBytes> CachedTrace::ReadBytes(std::string_view name, uint64_t layout) {
+  if (!m_enabled || !m_db.handle()) return std::nullopt;
+  std::string why;
+  const double t0 = NowSeconds();
+  auto bytes = ReadCacheSection(m_db, name, layout, &why);
+  if (bytes) {
+    Note(std::string(name) + ": read from the cache in " + std::to_string(NowSeconds() - t0) +
+         " s");
+  } else if (!why.empty()) {
+    Note(std::string(name) + ": " + why + ", rebuilt");
+  }
+  return bytes;
+}
+
+double CachedTrace::NowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+bool CachedTrace::HasLayout(std::string_view name, uint64_t layout) {
+  if (!m_enabled || !m_db.handle()) return false;
+  for (const auto& info : DescribeCache(m_db)) {
+    if (info.name == name) return info.stale.empty() && info.layout == layout;
+  }
+  return false;
+}
+
+bool CachedTrace::HasAnalysis(AnalysisKind kind) {
+  return Has<analysis::Reconstruction>(kRecon) && Has<report::ReportData>(AnalysisSection(kind));
+}
+
+store::TraceStore CachedTrace::LoadStore(EventColumnsNeeded columns,
+                                        const store::LoadProgress& progress) {
+  store::TraceStore s;
+  const bool bulk = columns == EventColumnsNeeded::kAll;
+  if (Read(kStore, StoreFields(s))) {
+    const bool complete = !bulk || (Read(kEvents, BulkFields(s.events)) &&
+                                    std::apply(
+                                        [&](const auto&... c) {
+                                          return ((c.size() == s.events.size()) && ...);
+                                        },
+                                        BulkFields(s.events)));
+    if (complete) {
+      s.events.bulk_released = !bulk;
+      s.path = m_path;
+      m_events_hash = s.events_hash;
+      m_store_from_cache = true;
+      if (progress) progress(1.0);
+      return s;
+    }
+    s = {};  // read from the rows, below
+  }
+  s = store::LoadTrace(m_path, progress);
+  m_events_hash = s.events_hash;
+  Queue(kStore, StoreFields(s));
+  Queue(kEvents, BulkFields(s.events));
+  return s;
+}
+
+report::ReportData CachedTrace::Analyse(const store::TraceStore& store, AnalysisKind kind,
+                                        const report::AnalyseProgress& progress,
+                                        model::TimeNs path_until) {
+  const bool cacheable = path_until == analysis::kUnknownTime;
+  analysis::Reconstruction recon;
+  const bool have_recon = Read(kRecon, recon);
+  if (have_recon && cacheable) {
+    report::ReportData d;
+    if (Read(AnalysisSection(kind), d)) {
+      d.store = &store;
+      d.recon = std::move(recon);
+      if (progress) progress(1.0);
+      return d;
+    }
+  }
+  if (store.events.bulk_released) {
+    // Loaded without the bulk columns because the analyses were cached, but they did not read.
+    throw CacheDamaged("cache: the analyses of " + m_path.string() + " do not read");
+  }
+  if (!have_recon) {
+    if (progress) progress(0.05);
+    recon = analysis::Reconstruct(store);
+    Queue(kRecon, recon);
+  }
+  report::ReportData d =
+      kind == AnalysisKind::kFull
+          ? report::AnalyseReconstructed(store, std::move(recon), true, progress, path_until)
+          : report::AnalyseForFindings(store, std::move(recon), progress);
+  if (cacheable) {
+    // Saved without its reconstruction (the recon section has it).
+    analysis::Reconstruction own = std::move(d.recon);
+    d.recon = {};
+    Queue(AnalysisSection(kind), d);
+    d.recon = std::move(own);
+  }
+  return d;
+}
+
+bool CachedTrace::Flush() {
+  m_db.Close();
+  if (m_pending.empty()) return true;
+  std::string why;
+  const bool written = WriteCacheSections(m_path, m_pending, m_events_hash, &why);
+  for (const auto& section : m_pending) {
+    Note(section.name + (written ? ": written to the cache" : ": not written (" + why + ")"));
+  }
+  m_pending.clear();
+  return written;
+}
+
+}  // namespace core::cache

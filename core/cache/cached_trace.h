@@ -1,0 +1,116 @@
+// CachedTrace: opening a trace through its packed cache (trace_cache.h). Every reader of a trace
+// file (stats, report, compare, the window) loads the store and the analyses through here: from
+// the cache's sections when they are valid, else from the rows, in which case the sections made
+// from the rows are queued and Flush writes them into the file for the next open.
+//
+// Sections
+//   store              topology, strings, counters, flows, import problems, and the event
+//                      columns the window keeps (ts, kind, rowid)
+//   events             the other event columns (queue, thread, fence, value, op, args, flags)
+//   recon              the reconstruction
+//   analysis:findings  the window's analyses (core::report::AnalyseForFindings), without recon
+//   analysis:full      the reports' analyses (AnalyseTrace full), without recon
+//   timeline           the window's timeline model (written by the window)
+// The data read from the cache is the data the rows give: tests compare the two.
+//
+// FENCESCOPE_NO_CACHE=1 in the environment neither reads nor writes the cache.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/cache/serialize.h"
+#include "core/cache/trace_cache.h"
+#include "core/report/report_data.h"
+#include "core/store/sqlite_db.h"
+#include "core/store/trace_store.h"
+
+namespace core::cache {
+
+enum class EventColumnsNeeded {
+  kAll,   // every column (the reports read raw fields of some records)
+  kKept,  // ts, kind and rowid: what a window keeps once its models are built
+};
+
+enum class AnalysisKind { kFindings, kFull };
+
+class CachedTrace {
+ public:
+  // Opens and validates `path` (store::OpenTrace; throws core::Error like it).
+  explicit CachedTrace(std::filesystem::path path);
+
+  // True when section `name` is present and valid for type T (without reading its blocks).
+  template <typename T>
+  bool Has(std::string_view name) {
+    return HasLayout(name, LayoutHash<T>());
+  }
+  // True when the analyses of `kind` (and the reconstruction) are cached: Analyse then needs no
+  // bulk event column.
+  bool HasAnalysis(AnalysisKind kind);
+
+  // The trace's store. With kKept and a valid cache, the bulk event columns are not read and
+  // events.bulk_released is set.
+  store::TraceStore LoadStore(EventColumnsNeeded columns, const store::LoadProgress& progress = {});
+
+  // The analyses of `store` (loaded by LoadStore). path_until other than kUnknownTime is never
+  // cached (the analyses are computed, from a cached reconstruction when there is one).
+  report::ReportData Analyse(const store::TraceStore& store, AnalysisKind kind,
+                             const report::AnalyseProgress& progress = {},
+                             model::TimeNs path_until = analysis::kUnknownTime);
+
+  // Any other section: reads it into `value` (true), or false when absent, stale or damaged.
+  // `value` may be a std::tie of the fields to read. On failure it may be half read: the
+  // caller starts it again from the rows.
+  template <typename T>
+  bool Read(std::string_view name, T&& value) {
+    auto bytes = ReadBytes(name, LayoutHash<std::remove_cvref_t<T>>());
+    if (!bytes) return false;
+    try {
+      const double t0 = NowSeconds();
+      FromBytes(bytes->data.get(), bytes->size, value);
+      Note(std::string(name) + ": decoded " + std::to_string(bytes->size) + " bytes in " +
+           std::to_string(NowSeconds() - t0) + " s");
+      return true;
+    } catch (const CacheDamaged& e) {
+      Note(std::string(name) + ": " + e.what() + ", rebuilt");
+      return false;
+    }
+  }
+  // Queues section `name` to be written by Flush (replacing one queued under that name).
+  template <typename T>
+  void Queue(std::string name, const T& value) {
+    if (!m_enabled) return;
+    std::erase_if(m_pending, [&](const CacheSection& s) { return s.name == name; });
+    m_pending.push_back({std::move(name), LayoutHash<T>(), ToBytes(value)});
+  }
+
+  // Writes the queued sections into the file (nothing when none is queued). The file is
+  // opened for writing only here, after this object's reading connection is closed. False,
+  // with the reason noted, when the file cannot be written (the cache is optional).
+  bool Flush();
+
+  // Sections read from the cache, sections rebuilt and why, in order: for `info`, the bench
+  // and tests.
+  const std::vector<std::string>& notes() const { return m_notes; }
+  // True when the store came from the cache.
+  bool store_from_cache() const { return m_store_from_cache; }
+
+ private:
+  std::optional<SectionBytes> ReadBytes(std::string_view name, uint64_t layout);
+  static double NowSeconds();
+  bool HasLayout(std::string_view name, uint64_t layout);
+  void Note(std::string text) { m_notes.push_back(std::move(text)); }
+
+  std::filesystem::path m_path;
+  store::Database m_db;
+  bool m_enabled = true;
+  bool m_store_from_cache = false;
+  uint64_t m_events_hash = 0;
+  std::vector<CacheSection> m_pending;
+  std::vector<std::string> m_notes;
+};
+
+}  // namespace core::cache
