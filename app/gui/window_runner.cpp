@@ -12,6 +12,7 @@
 #include "core/analysis/time_input.h"
 #include "core/model/error.h"
 #include "core/store/output_file.h"
+#include "core/store/trace_file.h"
 
 namespace app::gui {
 namespace {
@@ -117,19 +118,37 @@ int RunWindow(const RunOptions& options) {
     settings = state::LoadSettings(settings_file);
     window_options.ini_path = platform::UserConfigDir() / "imgui.ini";
   }
-  // Load before opening the window so that a bad file fails fast, with no window flashing.
+  // A trace database opens progressively: the window draws its outline at once and the
+  // timeline when it has loaded (the file is checked first, so a file that is not a trace
+  // fails here, with no window flashing). Files to import, and screenshots (which show the
+  // loaded trace), load before the window opens.
   std::unique_ptr<state::Document> doc;
-  if (!options.trace.empty()) doc = state::LoadDocument(options.trace, {}, options.max_inflated);
+  bool in_background = false;
+  if (!options.trace.empty()) {
+    in_background = !screenshot && core::store::LooksLikeSqlite(options.trace);
+    if (in_background) {
+      core::store::OpenTrace(options.trace);  // throws for a file that is not a trace
+    } else {
+      doc = state::LoadDocument(options.trace, {}, options.max_inflated);
+    }
+  }
 
   views::MainWindow main(settings, settings_file);
   if (doc) main.SetDocument(std::move(doc));
-  ApplyOptions(main, options, screenshot);
+  if (in_background) main.RequestOpen(options.trace);
+  main.ApplyRequests();
+  bool options_applied = !in_background;
+  if (options_applied) ApplyOptions(main, options, screenshot);
   platform::Window window(window_options);
 
   for (int frame = 0; !window.ShouldClose() && !main.WantsQuit(); ++frame) {
     for (const auto& file : window.TakeDroppedFiles()) main.RequestOpen(file);
     window.BeginFrame(screenshot ? 0.0 : 0.25);
     main.DrawFrame();
+    if (!options_applied && main.document()) {  // the trace opened in the background
+      ApplyOptions(main, options, screenshot);
+      options_applied = true;
+    }
     window.Render();
     if (screenshot && frame + 1 >= std::max(options.frames, 1)) {
       core::store::WriteFileAtomically(options.screenshot, [&](const std::filesystem::path& temp) {

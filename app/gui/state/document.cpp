@@ -114,9 +114,9 @@ std::unique_ptr<Document> MakeDocument(core::store::TraceStore store,
   return doc;
 }
 
-std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
-                                       const std::function<void(double)>& progress,
-                                       uint64_t max_inflated) {
+std::unique_ptr<Document> LoadDocument(
+    const std::filesystem::path& path, const std::function<void(double)>& progress,
+    uint64_t max_inflated, const std::function<void(const std::filesystem::path&)>& on_database) {
   if (!std::filesystem::exists(path)) throw core::Error(path.string() + ": no such file");
   std::filesystem::path trace = path;
   double load_from = 0.0;
@@ -137,6 +137,7 @@ std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
     }
     load_from = 0.5;
   }
+  if (on_database) on_database(trace);
   auto scaled = [&](double f) {
     if (progress) progress(load_from + (1.0 - load_from) * f);
   };
@@ -166,11 +167,26 @@ void DocumentLoader::Start(const std::filesystem::path& path) {
     m_result.reset();
     m_error.clear();
   }
+  {
+    std::lock_guard lock(m_mutex);
+    m_outline.reset();
+  }
   m_thread = std::thread([this, path] {
     std::unique_ptr<Document> doc;
     std::string error;
     try {
-      doc = LoadDocument(path, [this](double f) { m_progress = f; });
+      doc = LoadDocument(
+          path, [this](double f) { m_progress = f; }, importers::kDefaultMaxInflated,
+          [this](const std::filesystem::path& db) {
+            try {
+              auto outline =
+                  std::make_shared<const core::store::TraceOutline>(core::store::ReadTraceOutline(db));
+              std::lock_guard lock(m_mutex);
+              m_outline = std::move(outline);
+            } catch (const std::exception&) {
+              // no outline: the load itself names what is wrong with the file
+            }
+          });
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -180,6 +196,11 @@ void DocumentLoader::Start(const std::filesystem::path& path) {
     m_done = true;
     m_busy = false;
   });
+}
+
+std::shared_ptr<const core::store::TraceOutline> DocumentLoader::Outline() const {
+  std::lock_guard lock(m_mutex);
+  return m_outline;
 }
 
 std::unique_ptr<Document> DocumentLoader::TakeResult(std::string& error) {

@@ -28,6 +28,7 @@
 #include "core/analysis/range_stats.h"
 #include "core/report/report_data.h"
 #include "core/store/record_reader.h"
+#include "core/store/trace_outline.h"
 #include "core/store/trace_store.h"
 #include "importers/common/compressed_input.h"
 
@@ -66,9 +67,12 @@ struct Document {
 // data directory, and `path` of the document is that trace database. `progress` gets fractions
 // in [0, 1] (may be empty). Throws core::Error.
 // `max_inflated`: see ImportOptions::max_inflated.
-std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
-                                       const std::function<void(double)>& progress = {},
-                                       uint64_t max_inflated = importers::kDefaultMaxInflated);
+// `on_database` (may be empty) is called with the trace database's path once it exists (after
+// an import), before it is loaded: the loader reads the trace's outline there.
+std::unique_ptr<Document> LoadDocument(
+    const std::filesystem::path& path, const std::function<void(double)>& progress = {},
+    uint64_t max_inflated = importers::kDefaultMaxInflated,
+    const std::function<void(const std::filesystem::path&)>& on_database = {});
 
 // Builds a Document around an already loaded store (the bench and tests use this). The bulk
 // columns are released when the store has its trace file to read records from. `progress` gets
@@ -76,7 +80,9 @@ std::unique_ptr<Document> LoadDocument(const std::filesystem::path& path,
 std::unique_ptr<Document> MakeDocument(core::store::TraceStore store,
                                        const std::function<void(double)>& progress = {});
 
-// Loads one document on a worker thread. Start() while busy is ignored.
+// Loads one document on a worker thread. Start() while busy is ignored (the window starts
+// another loader for a second trace). As soon as the trace database exists its outline
+// (core/store/trace_outline.h) is read, for the window to draw while the rest loads.
 class DocumentLoader {
  public:
   ~DocumentLoader();
@@ -86,13 +92,16 @@ class DocumentLoader {
   const std::filesystem::path& path() const { return m_path; }
   // The finished document (once), or nullptr. On failure returns nullptr and fills `error`.
   std::unique_ptr<Document> TakeResult(std::string& error);
+  // The outline of the trace being loaded, nullptr until it is read (or when it cannot be).
+  std::shared_ptr<const core::store::TraceOutline> Outline() const;
 
  private:
+  std::shared_ptr<const core::store::TraceOutline> m_outline;
   std::thread m_thread;
   std::atomic<bool> m_busy{false};
   std::atomic<double> m_progress{0.0};
   std::filesystem::path m_path;
-  std::mutex m_mutex;
+  mutable std::mutex m_mutex;
   std::unique_ptr<Document> m_result;
   std::string m_error;
   bool m_done = false;

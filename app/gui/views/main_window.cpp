@@ -10,6 +10,7 @@
 
 #include "app/gui/state/saved_view.h"
 #include "app/gui/state/selection_info.h"
+#include "app/gui/views/outline_view.h"
 #include "app/gui/widgets/time_format.h"
 
 namespace app::gui::views {
@@ -128,18 +129,15 @@ void MainWindow::ApplyRequests() {
     m_close_request = false;
   }
   if (m_open_request) {
-    m_loader.Start(*m_open_request);
+    m_loaders.push_back(std::make_unique<state::DocumentLoader>());
+    m_loaders.back()->Start(*m_open_request);
+    m_newest_load = m_loaders.back().get();
     m_open_request.reset();
   }
 }
 
 void MainWindow::DrawFrame() {
-  std::string error;
-  if (auto doc = m_loader.TakeResult(error)) {
-    SetDocument(std::move(doc));
-  } else if (!error.empty()) {
-    m_error = error;
-  }
+  CollectLoads();
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
@@ -151,8 +149,14 @@ void MainWindow::DrawFrame() {
   ImGui::Begin("fencescope", nullptr, kFlags);
   ImGui::PopStyleVar();
   DrawMenuBar();
+  const state::DocumentLoader* load = CurrentLoad();
+  auto outline = load ? load->Outline() : nullptr;
+  m_showing_outline = !m_doc && outline;
   if (m_doc) {
     DrawWorkspace();
+  } else if (outline) {
+    // Progressive opening: the trace's outline while the rest loads.
+    DrawOutline(load->path(), *outline, load->Progress());
   } else {
     ImGui::Spacing();
     ImGui::TextUnformatted("No trace open.");
@@ -320,8 +324,32 @@ void MainWindow::DrawPanels(state::Document& doc) {
   ImGui::EndTabBar();
 }
 
+void MainWindow::CollectLoads() {
+  for (const auto& loader : m_loaders) {
+    std::string error;
+    auto doc = loader->TakeResult(error);
+    if (loader.get() != m_newest_load) continue;  // an older request: its result is dropped
+    if (doc) {
+      SetDocument(std::move(doc));
+    } else if (!error.empty()) {
+      m_error = error;
+    }
+  }
+  // Loaders whose thread is done go (their destructor joins a finished thread at once).
+  std::erase_if(m_loaders, [&](const auto& l) {
+    if (l->Busy()) return false;
+    if (l.get() == m_newest_load) m_newest_load = nullptr;
+    return true;
+  });
+}
+
+const state::DocumentLoader* MainWindow::CurrentLoad() const {
+  return m_newest_load && m_newest_load->Busy() ? m_newest_load : nullptr;
+}
+
 void MainWindow::DrawLoadingOverlay() {
-  if (!m_loader.Busy()) return;
+  const state::DocumentLoader* load = CurrentLoad();
+  if (!load || (!m_doc && load->Outline())) return;  // the outline shows the progress
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f,
                                  viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
@@ -329,8 +357,8 @@ void MainWindow::DrawLoadingOverlay() {
   ImGui::Begin("Loading", nullptr,
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoSavedSettings);
-  ImGui::Text("Loading %s", m_loader.path().string().c_str());
-  ImGui::ProgressBar(static_cast<float>(m_loader.Progress()), ImVec2(400.0f * Scale(), 0));
+  ImGui::Text("Loading %s", load->path().string().c_str());
+  ImGui::ProgressBar(static_cast<float>(load->Progress()), ImVec2(400.0f * Scale(), 0));
   ImGui::End();
 }
 

@@ -62,6 +62,10 @@ class MainWindow {
   // Applies requests queued during DrawFrame(). Call after Render.
   void ApplyRequests();
   bool WantsQuit() const { return m_quit; }
+  // True while a trace is being opened.
+  bool Loading() const { return CurrentLoad() != nullptr; }
+  // True when the last frame drew the outline of the trace being opened (no trace open yet).
+  bool ShowingOutline() const { return m_showing_outline; }
 
   state::Document* document() { return m_doc.get(); }
   void ShowPanel(Panel panel) { m_force_panel = panel; }
@@ -83,6 +87,10 @@ class MainWindow {
   void DrawWorkspace();
   void DrawPanels(state::Document& doc);
   void DrawLoadingOverlay();
+  // Takes finished loads: the newest one's document (or error) is shown, older ones dropped.
+  void CollectLoads();
+  // The load of the trace asked for last, nullptr when none is running.
+  const state::DocumentLoader* CurrentLoad() const;
   void SaveSettings();
   // The open document's view, kept per trace (state/saved_view.h); nothing without a settings
   // file (screenshots, tests).
@@ -93,7 +101,11 @@ class MainWindow {
   std::filesystem::path m_settings_file;
   std::unique_ptr<state::Document> m_doc;
   state::SelectionChain m_chain;  // of m_doc's selection, recomputed when it changes
-  state::DocumentLoader m_loader;
+  // Traces being opened, the last asked for last. A trace can be opened while another still
+  // loads: the last one asked for opens, earlier ones finish in the background and are dropped.
+  std::vector<std::unique_ptr<state::DocumentLoader>> m_loaders;
+  const state::DocumentLoader* m_newest_load = nullptr;  // the one whose result is shown
+  bool m_showing_outline = false;  // the last frame drew a loading trace's outline
   std::string m_error;  // last open error, shown until dismissed
 
   // The views (one per window).
