@@ -37,7 +37,7 @@ AnalysedTrace Load(const std::string& path, bool full, std::string_view path_unt
     TerminalProgress progress("analysing");
     out.data = trace.Analyse(*out.store, kind, [&](double f) { progress.Update(f); }, until);
   }
-  trace.Flush();
+  out.cache_write = trace.FlushInBackground();
   if (std::getenv("FENCESCOPE_CACHE_NOTES")) {
     for (const auto& note : trace.notes()) std::fprintf(stderr, "cache: %s\n", note.c_str());
   }

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/report/report_data.h"
 #include "core/store/trace_store.h"
@@ -15,6 +17,9 @@ namespace app::cli {
 struct AnalysedTrace {
   std::unique_ptr<core::store::TraceStore> store;  // owned here: data points into it
   core::report::ReportData data;
+  // The trace's packed cache being written after a first open, while the command renders its
+  // output; waited for when this goes (the write reads nothing above).
+  std::future<std::vector<std::string>> cache_write;
 };
 
 // Throws core::Error for a file that is not a trace.

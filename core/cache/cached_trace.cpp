@@ -135,6 +135,22 @@ report::ReportData CachedTrace::Analyse(const store::TraceStore& store, Analysis
   return d;
 }
 
+std::future<std::vector<std::string>> CachedTrace::FlushInBackground() {
+  m_db.Close();
+  return std::async(std::launch::async, [path = m_path, pending = std::move(m_pending),
+                                         hash = m_events_hash]() {
+    std::vector<std::string> notes;
+    if (pending.empty()) return notes;
+    std::string why;
+    const bool written = WriteCacheSections(path, pending, hash, &why);
+    for (const auto& section : pending) {
+      notes.push_back(section.name +
+                      (written ? ": written to the cache" : ": not written (" + why + ")"));
+    }
+    return notes;
+  });
+}
+
 bool CachedTrace::Flush() {
   m_db.Close();
   if (m_pending.empty()) return true;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,6 +92,10 @@ class CachedTrace {
   // opened for writing only here, after this object's reading connection is closed. False,
   // with the reason noted, when the file cannot be written (the cache is optional).
   bool Flush();
+  // The same on a thread of its own (the sections are already bytes: the thread reads nothing
+  // of the caller's data), so that a window can show the trace while its cache is written. The
+  // future's result is the notes of what was written; its destructor waits for the write.
+  std::future<std::vector<std::string>> FlushInBackground();
 
   // Sections read from the cache, sections rebuilt and why, in order: for `info`, the bench
   // and tests.

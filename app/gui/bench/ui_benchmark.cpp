@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 
 #include "app/gui/bench/dense_wait_workload.h"
 #include "app/gui/bench/synthetic_workload.h"
@@ -138,11 +139,8 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     load_measured(path, doc);
     c.load_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     doc.reset();
-    // Second open, from the cache: the figures below are of this document.
-    t0 = Clock::now();
+    // Second open, from the cache: the memory figures below are of this document.
     const size_t growth = load_measured(path, doc);
-    c.cached_load_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    std::filesystem::remove(path);
     c.rss_bytes_per_event = static_cast<double>(growth) / c.events;
     c.net_bytes_per_event =
         static_cast<double>(growth - std::min(growth, fixed_bytes)) / c.events;
@@ -152,15 +150,33 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
         c.events;
     c.reconstruction_bytes_per_event =
         static_cast<double>(doc->analysis.recon.HeapBytes()) / c.events;
+    doc.reset();
 
+    // Third open, as the window opens a file (File > Open, `fencescope view`): on the loader
+    // thread while frames go on. First frame: the first one showing the trace (its outline or
+    // its timeline); all loaded: the first one drawing the loaded trace.
     views::MainWindow main({}, {});
     {
-      auto t1 = Clock::now();
-      main.SetDocument(std::move(doc));
-      FrameMs(main);
-      c.cached_first_frame_seconds =
-          c.cached_load_seconds + std::chrono::duration<double>(Clock::now() - t1).count();
+      const auto t1 = Clock::now();
+      main.RequestOpen(path);
+      main.ApplyRequests();
+      c.cached_first_frame_seconds = -1;
+      while (true) {
+        FrameMs(main);
+        const double t = std::chrono::duration<double>(Clock::now() - t1).count();
+        if (c.cached_first_frame_seconds < 0 && (main.ShowingOutline() || main.document())) {
+          c.cached_first_frame_seconds = t;
+        }
+        if (main.document()) {
+          c.cached_load_seconds = t;
+          break;
+        }
+        if (!main.Loading()) {
+          throw std::runtime_error("bench ui: the trace did not open: " + main.error());
+        }
+      }
     }
+    std::filesystem::remove(path);
     auto& view = main.document()->view;
     const float width = io.DisplaySize.x;  // upper bound of the timeline width
     state::FitAll(view);

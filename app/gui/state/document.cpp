@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <future>
 
 #include "app/gui/platform/user_dirs.h"
 #include "core/cache/cached_trace.h"
@@ -69,23 +70,34 @@ std::unique_ptr<Document> LoadThroughCache(const std::filesystem::path& path,
   doc->analysis = trace.Analyse(doc->store, core::cache::AnalysisKind::kFindings, [&](double f) {
     if (progress) progress(analyse_from + (0.9 - analyse_from) * f);
   });
-  if (!trace.Read(kTimelineSection, doc->model)) {
+  auto need_columns = [&](const char* what) {
     if (doc->store.events.bulk_released) {
-      throw core::cache::CacheDamaged("cache: the timeline of " + path.string() +
-                                      " does not read");
+      throw core::cache::CacheDamaged("cache: the " + std::string(what) + " of " +
+                                      path.string() + " do not read");
     }
-    doc->model = timeline::BuildTimelineModel(doc->store, doc->analysis.recon);
-    trace.Queue(kTimelineSection, doc->model);
-  }
+  };
+  // The panels' figures and the timeline model both only read the store and the
+  // reconstruction: computed side by side.
+  std::future<void> whole;
   if (!trace.Read(kWholeSection, doc->whole)) {
-    if (doc->store.events.bulk_released) {
-      throw core::cache::CacheDamaged("cache: the panels of " + path.string() + " do not read");
-    }
-    doc->whole = ComputeWholeTraceFigures(doc->store, doc->analysis.recon);
+    need_columns("panel figures");
+    whole = std::async(std::launch::async, [&doc] {
+      doc->whole = ComputeWholeTraceFigures(doc->store, doc->analysis.recon);
+    });
+  }
+  const bool model_cached = trace.Read(kTimelineSection, doc->model);
+  if (!model_cached) {
+    need_columns("timeline lanes");
+    doc->model = timeline::BuildTimelineModel(doc->store, doc->analysis.recon);
+  }
+  if (whole.valid()) {
+    whole.get();
     trace.Queue(kWholeSection, doc->whole);
   }
-  trace.Flush();
+  if (!model_cached) trace.Queue(kTimelineSection, doc->model);
   doc->cache_notes = trace.notes();
+  // Written while the window shows the trace.
+  doc->cache_write = trace.FlushInBackground();
   FinishDocument(*doc);
   return doc;
 }

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,8 +58,11 @@ struct Document {
   // What the open read from the trace's packed cache and what it computed and wrote
   // (core/cache/cached_trace.h notes; empty for a document made in memory).
   std::vector<std::string> cache_notes;
-  // The event table's text filter (declared last: its thread reads `store`, so it stops first).
+  // The event table's text filter (its thread reads `store`, so it stops before the store goes).
   std::unique_ptr<EventFilterWorker> filter;
+  // The packed cache being written into the trace file after a first open (declared last: the
+  // document waits for the write before it goes; the write reads none of the members above).
+  std::future<std::vector<std::string>> cache_write;
 };
 
 // Loads a fencescope trace file, reconstructs and builds the timeline model, through the file's

@@ -325,26 +325,29 @@ void MainWindow::DrawPanels(state::Document& doc) {
 }
 
 void MainWindow::CollectLoads() {
-  for (const auto& loader : m_loaders) {
-    std::string error;
-    auto doc = loader->TakeResult(error);
-    if (loader.get() != m_newest_load) continue;  // an older request: its result is dropped
-    if (doc) {
-      SetDocument(std::move(doc));
-    } else if (!error.empty()) {
-      m_error = error;
+  // A loader whose thread is done holds its result; each is taken once, then the loader goes
+  // (its destructor joins a finished thread at once).
+  for (auto it = m_loaders.begin(); it != m_loaders.end();) {
+    if ((*it)->Busy()) {
+      ++it;
+      continue;
     }
+    std::string error;
+    auto doc = (*it)->TakeResult(error);
+    if (it->get() == m_newest_load) {  // an older request's result is dropped
+      m_newest_load = nullptr;
+      if (doc) {
+        SetDocument(std::move(doc));
+      } else if (!error.empty()) {
+        m_error = error;
+      }
+    }
+    it = m_loaders.erase(it);
   }
-  // Loaders whose thread is done go (their destructor joins a finished thread at once).
-  std::erase_if(m_loaders, [&](const auto& l) {
-    if (l->Busy()) return false;
-    if (l.get() == m_newest_load) m_newest_load = nullptr;
-    return true;
-  });
 }
 
 const state::DocumentLoader* MainWindow::CurrentLoad() const {
-  return m_newest_load && m_newest_load->Busy() ? m_newest_load : nullptr;
+  return m_newest_load;  // until its result is taken
 }
 
 void MainWindow::DrawLoadingOverlay() {

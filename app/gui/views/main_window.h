@@ -66,6 +66,8 @@ class MainWindow {
   bool Loading() const { return CurrentLoad() != nullptr; }
   // True when the last frame drew the outline of the trace being opened (no trace open yet).
   bool ShowingOutline() const { return m_showing_outline; }
+  // The last open error shown ("" when none).
+  const std::string& error() const { return m_error; }
 
   state::Document* document() { return m_doc.get(); }
   void ShowPanel(Panel panel) { m_force_panel = panel; }
