@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/cache/trace_cache.h"
 #include "core/report/table_text.h"
 #include "core/store/trace_file.h"
 
@@ -72,6 +73,19 @@ std::string FormatTraceInfo(const std::filesystem::path& trace) {
   } else {
     out += FormatAlignedTable({"name", "severity", "count", "first_place", "description"},
                               problems);
+  }
+
+  // The packed cache later opens read instead of the rows (core/cache/trace_cache.h).
+  out += "\npacked cache\n";
+  std::vector<std::vector<std::string>> sections;
+  for (const auto& c : cache::DescribeCache(db)) {
+    sections.push_back({c.name, std::to_string(c.raw_bytes), std::to_string(c.stored_bytes),
+                        c.events_hash, c.stale.empty() ? "valid" : "stale: " + c.stale});
+  }
+  if (sections.empty()) {
+    out += "(none: the next open reads the rows and writes it)\n";
+  } else {
+    out += FormatAlignedTable({"section", "bytes", "stored", "events_hash", "state"}, sections);
   }
   return out;
 }
