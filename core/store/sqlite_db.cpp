@@ -348,6 +348,9 @@ Database::Database(const std::string& path, Mode mode) : m_path(path) {
     throw Error(message);
   }
   sqlite3_extended_result_codes(m_db, 1);
+  // A reader may meet a trace while its packed cache is being committed (core/cache): it waits
+  // for the commit rather than failing with "database is locked".
+  sqlite3_busy_timeout(m_db, 10000);
 }
 
 Database::Database(Database&& other) noexcept
