@@ -227,52 +227,51 @@ def check_man(work):
         fail("not every subcommand's section has examples")
 
 
-def compare(shell, got, expected, path):
-    if sorted(got) != sorted(expected):
-        fail("%s completes 'fencescope %s' with %s; --help lists %s" % (
-            shell, " ".join(path), sorted(got), sorted(expected)))
+def bash_names(script, path):
+    words = " ".join(("fencescope",) + path)
+    out = run(["bash", "-c", 'source "$1"; read -ra COMP_WORDS <<< "$2"; COMP_WORDS+=("");'
+               ' COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _fencescope;'
+               ' printf "%s\\n" "${COMPREPLY[@]}"', "bash", script, words]).stdout
+    return out.split()
 
 
-def check_bash(work):
+def zsh_names(script, path):
+    # The completion function with zsh's completion helpers replaced by ones that print what
+    # they were given.
+    program = ('_describe() { print -l -- "${(@P)${@[-1]}}" }; _files() {}; _normal() {};'
+               ' compadd() { }; _fencescope() { source "$1" };'
+               ' words=(fencescope "${(@)argv[2,-1]}" ""); CURRENT=${#words}; _fencescope "$1"')
+    out = run(["zsh", "-f", "-c", program, "zsh", script, *path]).stdout
+    return [l.split(":", 1)[0] for l in out.splitlines() if l]
+
+
+def fish_names(script, path):
+    line = " ".join(("fencescope",) + path) + " "
+    out = run(["fish", "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script,
+               line]).stdout
+    return [l.split("\t", 1)[0] for l in out.splitlines() if l]
+
+
+# shell: (installed file under usr/share, what it completes after `fencescope PATH `)
+COMPLETIONS = {
+    "bash": ("bash-completion/completions/fencescope", bash_names),
+    "zsh": ("zsh/vendor-completions/_fencescope", zsh_names),
+    "fish": ("fish/vendor_completions.d/fencescope.fish", fish_names),
+}
+
+
+def check_completion(work, shell):
+    """At every level with subcommands, the shell offers exactly those --help lists."""
     root = root_of(work)
-    need("bash")
-    script = os.path.join(root, "usr", "share", "bash-completion", "completions", "fencescope")
+    need(shell)
+    relative, names = COMPLETIONS[shell]
+    script = os.path.join(root, "usr", "share", relative)
     paths = subcommand_paths(fencescope(root))
     for path in levels(paths):
-        words = " ".join(("fencescope",) + path)
-        out = run(["bash", "-c", 'source "$1"; read -ra COMP_WORDS <<< "$2"; COMP_WORDS+=("");'
-                   ' COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _fencescope;'
-                   ' printf "%s\\n" "${COMPREPLY[@]}"', "bash", script, words]).stdout
-        compare("bash", out.split(), children(paths, path), path)
-
-
-def check_zsh(work):
-    root = root_of(work)
-    need("zsh")
-    script = os.path.join(root, "usr", "share", "zsh", "vendor-completions", "_fencescope")
-    paths = subcommand_paths(fencescope(root))
-    for path in levels(paths):
-        # The completion function with zsh's completion helpers replaced by ones that print
-        # what they were given.
-        program = ('_describe() { print -l -- "${(@P)${@[-1]}}" }; _files() {}; _normal() {};'
-                   ' compadd() { }; _fencescope() { source "$1" };'
-                   ' words=(fencescope "${(@)argv[2,-1]}" ""); CURRENT=${#words}; _fencescope "$1"')
-        out = run(["zsh", "-f", "-c", program, "zsh", script, *path]).stdout
-        compare("zsh", [l.split(":", 1)[0] for l in out.splitlines() if l], children(paths, path),
-                path)
-
-
-def check_fish(work):
-    root = root_of(work)
-    need("fish")
-    script = os.path.join(root, "usr", "share", "fish", "vendor_completions.d", "fencescope.fish")
-    paths = subcommand_paths(fencescope(root))
-    for path in levels(paths):
-        line = " ".join(("fencescope",) + path) + " "
-        out = run(["fish", "--no-config", "-c", 'source $argv[1]; complete -C $argv[2]',
-                   script, line]).stdout
-        compare("fish", [l.split("\t", 1)[0] for l in out.splitlines() if l],
-                children(paths, path), path)
+        got, expected = names(script, path), children(paths, path)
+        if sorted(got) != sorted(expected):
+            fail("%s completes 'fencescope %s' with %s; --help lists %s" % (
+                shell, " ".join(path), sorted(got), sorted(expected)))
 
 
 def main():
@@ -282,8 +281,9 @@ def main():
     if check == "package":
         package(sys.argv[2], sys.argv[3])
         return
-    checks = {"run": check_run, "desktop": check_desktop, "mime": check_mime, "man": check_man,
-              "bash": check_bash, "zsh": check_zsh, "fish": check_fish}
+    checks = {"run": check_run, "desktop": check_desktop, "mime": check_mime, "man": check_man}
+    for shell in COMPLETIONS:
+        checks[shell] = lambda work, shell=shell: check_completion(work, shell)
     if check not in checks:
         fail("unknown check " + check)
     checks[check](sys.argv[2])
