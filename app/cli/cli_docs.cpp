@@ -22,10 +22,6 @@ std::vector<Level> Levels(const CLI::App& app) {
   return levels;
 }
 
-std::vector<const CLI::App*> Children(const CLI::App& app) {
-  return app.get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); });
-}
-
 // Options with a name (not positionals), hidden ones left out.
 std::vector<const CLI::Option*> NamedOptions(const CLI::App& app) {
   return app.get_options(
@@ -134,7 +130,7 @@ std::string ManLevel(const CLI::Formatter& formatter, const Level& level) {
     for (const CLI::Option* option : options) out += ManOption(formatter, *option, false);
     out += ".RE\n";
   }
-  const auto children = Children(app);
+  const auto children = VisibleSubcommands(app);
   if (!children.empty()) {
     out += ".PP\nSubcommands:\n.RS 4\n";
     for (const CLI::App* child : children) {
@@ -199,7 +195,7 @@ std::vector<std::string> ValuedOptionNames(const CLI::App& app) {
 
 std::vector<std::string> ChildNames(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* child : Children(app)) names.push_back(child->get_name());
+  for (const CLI::App* child : VisibleSubcommands(app)) names.push_back(child->get_name());
   return names;
 }
 
@@ -297,7 +293,7 @@ std::string ZshCompletion(const CLI::App& app) {
     const std::string key = SlashPath(level.path);
     if (!key.empty()) walk_case += "      (" + key + ") cmdpath=" + key + " ;;\n";
     std::vector<std::string> subcommands, options;
-    for (const CLI::App* child : Children(*level.app)) {
+    for (const CLI::App* child : VisibleSubcommands(*level.app)) {
       subcommands.push_back(SingleQuoted(child->get_name() + ":" + Short(child->get_description())));
     }
     std::string choices_case;
@@ -354,7 +350,7 @@ std::string FishCompletion(const CLI::App& app) {
     const std::string key = "fencescope" + SlashPath(level.path);
     if (!level.path.empty()) walk_case += "            case " + key + "\n                set cmdpath " + key + "\n";
     const std::string condition = SingleQuoted("__fencescope_at " + key);
-    const auto children = Children(*level.app);
+    const auto children = VisibleSubcommands(*level.app);
     if (!children.empty() && Positionals(*level.app).empty()) {
       lines += fmt::format("complete -c fencescope -n {} -f\n", condition);
     }

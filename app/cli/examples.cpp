@@ -67,13 +67,19 @@ const std::map<std::string, std::vector<Example>>& Table() {
 }
 
 void Collect(const CLI::App& app, std::vector<const CLI::App*>& out) {
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); })) {
+  for (const CLI::App* sub : VisibleSubcommands(app)) {
     out.push_back(sub);
     Collect(*sub, out);
   }
 }
 
 }  // namespace
+
+std::vector<const CLI::App*> VisibleSubcommands(const CLI::App& app) {
+  // Option groups are nameless subcommands; a subcommand without a group is hidden.
+  return app.get_subcommands(
+      [](const CLI::App* s) { return !s->get_name().empty() && !s->get_group().empty(); });
+}
 
 const std::vector<Example>& ExamplesFor(const std::string& path) {
   static const std::vector<Example> none;
@@ -106,7 +112,9 @@ void SetFooter(CLI::App& app) {
     footer.pop_back();
     app.footer(footer);
   }
-  for (CLI::App* sub : app.get_subcommands([](CLI::App* s) { return !s->get_name().empty(); })) SetFooter(*sub);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App* s) { return !s->get_name().empty(); })) {
+    SetFooter(*sub);
+  }
 }
 }  // namespace
 

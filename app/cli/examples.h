@@ -24,7 +24,10 @@ void AddExamples(CLI::App& app);
 // "bench import" for the subcommand `import` of `bench`; "" for the top-level app.
 std::string CommandPath(const CLI::App& sub);
 
-// The subcommands of `app` in --help order, each followed by its own (depth first).
+// The subcommands --help lists under `app` (not option groups, not hidden ones), in its order.
+std::vector<const CLI::App*> VisibleSubcommands(const CLI::App& app);
+
+// Those of `app` and, after each, its own (depth first).
 std::vector<const CLI::App*> AllSubcommands(const CLI::App& app);
 
 }  // namespace app::cli

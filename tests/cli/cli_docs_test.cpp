@@ -134,8 +134,7 @@ TEST(CliDocs, BashCompletionOffersEverySubcommandOptionAndChoice) {
     const std::string path = CommandPath(*level);
     const std::string prefix = "fencescope" + (path.empty() ? "" : " " + path);
     std::vector<std::string> expected;
-    for (const CLI::App* child :
-         level->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); })) {
+    for (const CLI::App* child : VisibleSubcommands(*level)) {
       expected.push_back(child->get_name());
     }
     auto r = complete(prefix);
