@@ -1,13 +1,13 @@
 # Run at every build (cmake -P, from app/CMakeLists.txt): the version of this checkout, taken from
-# `git describe`, written to OUTPUT_CPP (fencescope --version, the man page) and OUTPUT_TXT (the
-# .deb's version, read by cmake/cpack_version.cmake), each rewritten only when it changed.
+# `git describe`, written to OUTPUT_CPP (fencescope --version, the man page), rewritten only when
+# it changed. (The .deb takes its version from the linked binary: cmake/binary_version.cmake.)
 #   tag vX.Y.Z on HEAD         X.Y.Z
 #   N commits after vX.Y.Z     X.Y.Z+gitN.gHASH
 #   no tag                     PROJECT_VERSION+gitN.gHASH (N: commits in HEAD)
 #   uncommitted changes        .dirty appended
 #   not a git checkout         FALLBACK_VERSION (the project() version)
 # The form is a valid Debian version, so the package and the binary say the same thing.
-# Inputs: SOURCE_DIR, FALLBACK_VERSION, OUTPUT_CPP, OUTPUT_TXT.
+# Inputs: SOURCE_DIR, FALLBACK_VERSION, OUTPUT_CPP.
 set(version "${FALLBACK_VERSION}")
 find_program(GIT_EXECUTABLE git)
 if(GIT_EXECUTABLE AND EXISTS "${SOURCE_DIR}/.git")
@@ -47,11 +47,4 @@ if(EXISTS "${OUTPUT_CPP}")
 endif()
 if(NOT old STREQUAL cpp)
   file(WRITE "${OUTPUT_CPP}" "${cpp}")
-endif()
-set(old "")
-if(EXISTS "${OUTPUT_TXT}")
-  file(READ "${OUTPUT_TXT}" old)
-endif()
-if(NOT old STREQUAL "${version}")
-  file(WRITE "${OUTPUT_TXT}" "${version}")
 endif()
