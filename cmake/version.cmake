@@ -8,6 +8,7 @@
 #   not a git checkout         FALLBACK_VERSION (the project() version)
 # The form is a valid Debian version, so the package and the binary say the same thing.
 # Inputs: SOURCE_DIR, FALLBACK_VERSION, OUTPUT_CPP.
+include("${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake")
 set(version "${FALLBACK_VERSION}")
 find_program(GIT_EXECUTABLE git)
 if(GIT_EXECUTABLE AND EXISTS "${SOURCE_DIR}/.git")
@@ -41,10 +42,4 @@ namespace app {
 std::string_view Version() { return \"${version}\"; }
 }  // namespace app
 ")
-set(old "")
-if(EXISTS "${OUTPUT_CPP}")
-  file(READ "${OUTPUT_CPP}" old)
-endif()
-if(NOT old STREQUAL cpp)
-  file(WRITE "${OUTPUT_CPP}" "${cpp}")
-endif()
+fencescope_write_if_changed("${OUTPUT_CPP}" "${cpp}")
