@@ -26,9 +26,8 @@ bool Write(const std::filesystem::path& path, const std::string& text) {
 // zlib's gzip writer puts no file name and a zero time stamp in the header.
 bool WriteGzip(const std::filesystem::path& path, const std::string& text) {
   gzFile file = gzopen(path.c_str(), "wb9");
-  bool ok = file != nullptr &&
-            gzwrite(file, text.data(), static_cast<unsigned>(text.size())) ==
-                static_cast<int>(text.size());
+  bool ok = file != nullptr && gzwrite(file, text.data(), static_cast<unsigned>(text.size())) ==
+                                   static_cast<int>(text.size());
   if (file != nullptr && gzclose(file) != Z_OK) ok = false;
   if (!ok) std::cerr << "fencescope_clidoc: cannot write " << path.string() << "\n";
   return ok;

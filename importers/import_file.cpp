@@ -103,7 +103,8 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
       }
       throw core::Error(fmt::format("{}: not a format fencescope imports: it is {}. fencescope "
                                     "imports {}, and opens its own trace databases directly",
-                                    input.string(), what, core::store::ImportableFormats()));
+                                    DescribePlace(decoded.label, decoded.bytes.view(), 0), what,
+                                    core::store::ImportableFormats()));
     }
   }
   if (options.progress) options.progress(1.0);

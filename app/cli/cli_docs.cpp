@@ -1,9 +1,9 @@
 #include "app/cli/cli_docs.h"
 
+#include <fmt/format.h>
+
 #include <regex>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "app/cli/examples.h"
 
@@ -40,7 +40,9 @@ std::vector<std::string> Names(const CLI::Option& option) {
   return names;
 }
 
-bool TakesValue(const CLI::Option& option) { return option.get_type_size() != 0; }
+bool TakesValue(const CLI::Option& option) {
+  return option.get_type_size() != 0;
+}
 
 // The fixed set of values of an option checked by CLI::IsMember ("TEXT:{html,json,md}").
 std::vector<std::string> Choices(const CLI::Option& option) {
@@ -88,11 +90,14 @@ std::string Roff(const std::string& text) {
   return out;
 }
 
-std::string Bold(const std::string& text) { return "\\fB" + Roff(text) + "\\fR"; }
-std::string Italic(const std::string& text) { return "\\fI" + Roff(text) + "\\fR"; }
+std::string Bold(const std::string& text) {
+  return "\\fB" + Roff(text) + "\\fR";
+}
+std::string Italic(const std::string& text) {
+  return "\\fI" + Roff(text) + "\\fR";
+}
 
-std::string ManOption(const CLI::Formatter& formatter, const CLI::Option& option,
-                      bool positional) {
+std::string ManOption(const CLI::Formatter& formatter, const CLI::Option& option, bool positional) {
   std::string out = ".TP\n";
   if (positional) {
     out += Bold(option.get_name(true, false));
@@ -199,8 +204,9 @@ std::vector<std::string> ChildNames(const CLI::App& app) {
   return names;
 }
 
-const char* kGenerated = "Generated from fencescope's command-line definition "
-                         "(app/command_line.cpp) by fencescope_clidoc. Do not edit.";
+const char* kGenerated =
+    "Generated from fencescope's command-line definition "
+    "(app/command_line.cpp) by fencescope_clidoc. Do not edit.";
 
 }  // namespace
 
@@ -214,13 +220,15 @@ std::string ManPage(const CLI::App& app, const std::string& version) {
   out += ".SH SYNOPSIS\n" + Bold("fencescope") + " [" + Italic("OPTIONS") + "]\n.br\n" +
          Bold("fencescope") + " " + Italic("SUBCOMMAND") + " [" + Italic("OPTIONS") + "] [" +
          Italic("ARGUMENTS") + "]\n";
-  out += ".SH DESCRIPTION\nfencescope shows how GPU work is synchronised: per-hardware-queue "
-         "timelines, fence waits and signals, fence-signal interrupts and driver background "
-         "work, from its own simulator, from other tools' traces it imports, or as headless "
-         "reports.\n";
-  out += ".PP\nWith no subcommand, fencescope opens its window on a freshly simulated default "
-         "scenario. Each subcommand below is also described by "
-         "\\fBfencescope \\fISUBCOMMAND\\fB \\-\\-help\\fR.\n";
+  out +=
+      ".SH DESCRIPTION\nfencescope shows how GPU work is synchronised: per-hardware-queue "
+      "timelines, fence waits and signals, fence-signal interrupts and driver background "
+      "work, from its own simulator, from other tools' traces it imports, or as headless "
+      "reports.\n";
+  out +=
+      ".PP\nWith no subcommand, fencescope opens its window on a freshly simulated default "
+      "scenario. Each subcommand below is also described by "
+      "\\fBfencescope \\fISUBCOMMAND\\fB \\-\\-help\\fR.\n";
   out += ".SH OPTIONS\n" + ManLevel(formatter, {&app, ""});
   out += ".SH COMMANDS\n";
   for (const Level& level : Levels(app)) {
@@ -242,16 +250,17 @@ std::string BashCompletion(const CLI::App& app) {
     for (const CLI::Option* option : NamedOptions(*level.app)) {
       for (const std::string& name : Names(*option)) options.push_back(name);
     }
-    levels_case += fmt::format("    \"{}\")\n      subcommands={}\n      options={}\n      valued={}\n",
-                               key, SingleQuoted(Join(ChildNames(*level.app), " ")),
-                               SingleQuoted(Join(options, " ")),
-                               SingleQuoted(Join(ValuedOptionNames(*level.app), " ")));
+    levels_case += fmt::format(
+        "    \"{}\")\n      subcommands={}\n      options={}\n      valued={}\n", key,
+        SingleQuoted(Join(ChildNames(*level.app), " ")), SingleQuoted(Join(options, " ")),
+        SingleQuoted(Join(ValuedOptionNames(*level.app), " ")));
     std::string choices_case;
     for (const CLI::Option* option : NamedOptions(*level.app)) {
       const auto choices = Choices(*option);
       if (choices.empty()) continue;
-      choices_case += fmt::format("        {}) COMPREPLY=($(compgen -W {} -- \"$cur\")); return ;;\n",
-                                  Join(Names(*option), "|"), SingleQuoted(Join(choices, " ")));
+      choices_case +=
+          fmt::format("        {}) COMPREPLY=($(compgen -W {} -- \"$cur\")); return ;;\n",
+                      Join(Names(*option), "|"), SingleQuoted(Join(choices, " ")));
     }
     if (!choices_case.empty()) {
       levels_case += "      case \"$prev\" in\n" + choices_case + "      esac\n";
@@ -294,7 +303,8 @@ std::string ZshCompletion(const CLI::App& app) {
     if (!key.empty()) walk_case += "      (" + key + ") cmdpath=" + key + " ;;\n";
     std::vector<std::string> subcommands, options;
     for (const CLI::App* child : VisibleSubcommands(*level.app)) {
-      subcommands.push_back(SingleQuoted(child->get_name() + ":" + Short(child->get_description())));
+      subcommands.push_back(
+          SingleQuoted(child->get_name() + ":" + Short(child->get_description())));
     }
     std::string choices_case;
     for (const CLI::Option* option : NamedOptions(*level.app)) {
@@ -307,10 +317,10 @@ std::string ZshCompletion(const CLI::App& app) {
                                     Join(Names(*option), "|"), Join(choices, " "));
       }
     }
-    levels_case += fmt::format("    (\"{}\")\n      subcommands=({})\n      options=({})\n      "
-                               "valued=({})\n",
-                               key, Join(subcommands, " "), Join(options, " "),
-                               Join(ValuedOptionNames(*level.app), " "));
+    levels_case += fmt::format(
+        "    (\"{}\")\n      subcommands=({})\n      options=({})\n      "
+        "valued=({})\n",
+        key, Join(subcommands, " "), Join(options, " "), Join(ValuedOptionNames(*level.app), " "));
     if (!choices_case.empty()) {
       levels_case += "      case $prev in\n" + choices_case + "      esac\n";
     }
@@ -348,7 +358,8 @@ std::string FishCompletion(const CLI::App& app) {
   std::string lines;
   for (const Level& level : Levels(app)) {
     const std::string key = "fencescope" + SlashPath(level.path);
-    if (!level.path.empty()) walk_case += "            case " + key + "\n                set cmdpath " + key + "\n";
+    if (!level.path.empty())
+      walk_case += "            case " + key + "\n                set cmdpath " + key + "\n";
     const std::string condition = SingleQuoted("__fencescope_at " + key);
     const auto children = VisibleSubcommands(*level.app);
     if (!children.empty() && Positionals(*level.app).empty()) {

@@ -2,9 +2,8 @@
 // main() parses with, app/command_line.h) by fencescope_clidoc at build time.
 #pragma once
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace app::cli {
 

@@ -118,6 +118,8 @@ void SetFooter(CLI::App& app) {
 }
 }  // namespace
 
-void AddExamples(CLI::App& app) { SetFooter(app); }
+void AddExamples(CLI::App& app) {
+  SetFooter(app);
+}
 
 }  // namespace app::cli

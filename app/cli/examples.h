@@ -3,10 +3,9 @@
 // that each example names only options its subcommand has.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace app::cli {
 

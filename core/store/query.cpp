@@ -44,9 +44,8 @@ int ReadOnlyAuthorizer(void*, int action, const char* arg1, const char* arg2, co
         return SQLITE_OK;
       }
       if (!arg2 && IsOneOf(arg1, {"user_version", "application_id", "schema_version", "page_size",
-                                  "page_count",
-                                  "table_list", "encoding", "function_list", "pragma_list",
-                                  "collation_list", "compile_options"})) {
+                                  "page_count", "table_list", "encoding", "function_list",
+                                  "pragma_list", "collation_list", "compile_options"})) {
         return SQLITE_OK;
       }
       return SQLITE_DENY;

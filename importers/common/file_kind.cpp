@@ -19,11 +19,19 @@ constexpr Magic kMagics[] = {
     {0, "GIF89a", "a GIF image"},
     {0, std::string_view("RIFF", 4), "a RIFF file (WAV audio, AVI video or WebP image)"},
     {0, "%PDF-", "a PDF document"},
-    {0, std::string_view("\x7f" "ELF", 4), "an ELF executable, shared library or object file"},
+    {0,
+     std::string_view("\x7f"
+                      "ELF",
+                      4),
+     "an ELF executable, shared library or object file"},
     {0, "MZ", "a Windows executable or DLL"},
     {0, std::string_view("\xcf\xfa\xed\xfe", 4), "a Mach-O executable"},
     {0, std::string_view("7z\xbc\xaf\x27\x1c", 6), "a 7-Zip archive"},
-    {0, std::string_view("\xfd" "7zXZ\0", 6), "an xz-compressed file"},
+    {0,
+     std::string_view("\xfd"
+                      "7zXZ\0",
+                      6),
+     "an xz-compressed file"},
     {0, "BZh", "a bzip2-compressed file"},
     {0, std::string_view("\x28\xb5\x2f\xfd", 4), "a zstd-compressed file"},
     {0, std::string_view("Rar!\x1a\x07", 6), "a RAR archive"},
@@ -63,7 +71,9 @@ std::string DescribeContent(std::string_view prefix) {
     }
   }
   if (MostlyText(prefix.substr(0, 512))) {
-    std::string start(prefix.substr(0, 40));
+    const size_t first = prefix.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return "white space only";
+    std::string start(prefix.substr(first, 40));
     const size_t line_end = start.find_first_of("\r\n");
     if (line_end != std::string::npos) start.resize(line_end);
     return fmt::format("text of no format it reads (starting \"{}\")", start);

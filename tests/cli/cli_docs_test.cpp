@@ -2,12 +2,13 @@
 // definition (app/cli/cli_docs.h, app/cli/examples.h): every subcommand is in each, with its
 // options, and every example names only options its subcommand has. The installed files are
 // checked again with man, bash, zsh and fish by tests/install.
+#include "app/cli/cli_docs.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "app/cli/cli_docs.h"
 #include "app/cli/commands.h"
 #include "app/cli/examples.h"
 #include "tests/support/test_support.h"
@@ -109,15 +110,12 @@ TEST(CliDocs, ManPageHasASectionPerSubcommandWithItsOptions) {
 TEST(CliDocs, BashCompletionOffersEverySubcommandOptionAndChoice) {
   auto app = CommandLine();
   ScratchDir dir;
-  {
-    std::ofstream(dir / "fencescope.bash") << BashCompletion(*app);
-  }
+  { std::ofstream(dir / "fencescope.bash") << BashCompletion(*app); }
   auto complete = [&](const std::string& line) {
-    std::ofstream(dir / "run.sh")
-        << "source '" << (dir / "fencescope.bash").string() << "'\n"
-        << "read -ra COMP_WORDS <<< '" << line << "'\n"
-        << "COMP_WORDS+=(\"$1\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n"
-        << "_fencescope; printf '%s\\n' \"${COMPREPLY[@]}\"\n";
+    std::ofstream(dir / "run.sh") << "source '" << (dir / "fencescope.bash").string() << "'\n"
+                                  << "read -ra COMP_WORDS <<< '" << line << "'\n"
+                                  << "COMP_WORDS+=(\"$1\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n"
+                                  << "_fencescope; printf '%s\\n' \"${COMPREPLY[@]}\"\n";
     return RunCommand("bash '" + (dir / "run.sh").string() + "' ''");
   };
   auto lines = [](const std::string& text) {

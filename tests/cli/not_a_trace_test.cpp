@@ -44,15 +44,19 @@ TEST(NotATrace, ImportNamesWhatTheFileIsByItsContent) {
   ScratchDir dir;
   // named .json, .etl and .db: the name is not what decides
   WriteBytes(dir / "picture.json", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
-  WriteBytes(dir / "program.etl", std::string("\x7f" "ELF\x02\x01\x01\0", 8) + std::string(64, '\0'));
+  WriteBytes(dir / "program.etl", std::string("\x7f"
+                                              "ELF\x02\x01\x01\0",
+                                              8) +
+                                      std::string(64, '\0'));
   WriteBytes(dir / "paper.db", "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n");
   WriteBytes(dir / "notes.txt", "shopping list\nmilk\n");
   EXPECT_NE(ImportRefusal(dir, dir / "picture.json").find("it is a PNG image"), std::string::npos);
   EXPECT_NE(ImportRefusal(dir, dir / "program.etl").find("it is an ELF executable"),
             std::string::npos);
   EXPECT_NE(ImportRefusal(dir, dir / "paper.db").find("it is a PDF document"), std::string::npos);
-  EXPECT_NE(ImportRefusal(dir, dir / "notes.txt").find("text of no format it reads (starting "
-                                                        "\"shopping list\")"),
+  EXPECT_NE(ImportRefusal(dir, dir / "notes.txt")
+                .find("text of no format it reads (starting "
+                      "\"shopping list\")"),
             std::string::npos);
 }
 

@@ -222,7 +222,8 @@ def check_man(work):
     text = re.sub(r".\x08", "", result.stdout)
     version = run([fencescope(root), "--version"]).stdout.splitlines()[0]
     if version not in text:
-        fail("the man page does not carry the binary's version %r" % version)
+        fail("the man page does not carry the binary's version %r (both are written at build "
+             "time: was only part of the build folder rebuilt?)" % version)
     for path in subcommand_paths(fencescope(root)):
         heading = re.search(r"^ {1,4}fencescope %s\n" % re.escape(" ".join(path)), text, re.M)
         if not heading:
