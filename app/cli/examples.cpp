@@ -8,9 +8,9 @@ namespace {
 const std::map<std::string, std::vector<Example>>& Table() {
   static const std::map<std::string, std::vector<Example>> table = {
       {"",
-       {{"fencescope", "simulate the default scenario and open it in the window"},
-        {"fencescope simulate default -o t.db && fencescope view t.db",
-         "simulate into a file, then open it"}}},
+       {{"fencescope simulate default -o t.db", "simulate the default scenario into a trace"},
+        {"fencescope report t.db -o report.html", "analyse it into a self-contained HTML page"},
+        {"fencescope import capture.etl -o capture.db", "read another tool's trace"}}},
       {"info",
        {{"fencescope info t.db", "schema version, source, time span and rows per table"},
         {"fencescope info t.db --check", "also run SQLite's integrity check (exit 4 if damaged)"}}},
