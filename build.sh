@@ -5,6 +5,9 @@
 #   ./build.sh test   install what is missing, build the suite twice and run it in each: without
 #                     the window under ASan + UBSan (build/asan), and Release with the window
 #                     (build/release, window tests under Xvfb)
+#   ./build.sh package  install what is missing, build (Release, with the window) and write a .deb
+#                     with CPack into build/release (dependencies from dpkg-shlibdeps, version
+#                     from git describe), then check it with lintian
 #   ./build.sh golden rewrite the golden files under tests/golden after an intended change
 #   ./build.sh fuzz [SECONDS]  build the libFuzzer harnesses (clang, ASan + UBSan) in build/fuzz
 #                     and run each for SECONDS (default 60), printing executions and crashes
@@ -15,8 +18,11 @@ cd "$(dirname "$0")"
 BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates ccache
   libsqlite3-dev zlib1g-dev libzstd-dev libcli11-dev libtomlplusplus-dev libsimdjson-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtracecmd-dev libtraceevent-dev libvulkan-dev)
-GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev)
-TEST_PACKAGES=(xvfb xauth python3 mesa-vulkan-drivers vulkan-tools vkd3d-demos)
+GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev librsvg2-bin)
+TEST_PACKAGES=(xvfb xauth python3 mesa-vulkan-drivers vulkan-tools vkd3d-demos
+  dpkg-dev file lintian desktop-file-utils shared-mime-info xdg-utils libfile-mimeinfo-perl man-db
+  zsh fish)
+PACKAGE_PACKAGES=(dpkg-dev file lintian)
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev python3)
 
 install_missing() {
@@ -84,6 +90,20 @@ case "${1:-}" in
     (cd build/release && xvfb-run -a -s "-screen 0 1600x1000x24" \
       ctest --output-on-failure -j"$(jobs)")
     step "test: all passed"
+    ;;
+  package)
+    # The .deb (packaging/CMakeLists.txt): the binary, the Vulkan capture layer, the man page,
+    # completions, desktop entry, icons and MIME types. Install with: sudo dpkg -i FILE.deb
+    install_missing "${BUILD_PACKAGES[@]}" "${GUI_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}"
+    step "package: building build/release (Release, with the window)"
+    configure_and_build build/release ON
+    step "package: cpack -G DEB"
+    rm -f build/release/fencescope_*.deb
+    (cd build/release && cpack -G DEB >/dev/null)
+    deb=$(ls build/release/fencescope_*.deb)
+    step "package: lintian $deb"
+    lintian --fail-on error "$deb"
+    echo "build.sh: wrote $deb (install with: sudo dpkg -i $deb)" >&2
     ;;
   golden)
     # After an intended change of behaviour: rewrite the golden files under tests/golden (every
@@ -159,7 +179,7 @@ PY
     exit "$status"
     ;;
   *)
-    echo "usage: ./build.sh run | test | golden | fuzz [SECONDS]" >&2
+    echo "usage: ./build.sh run | test | package | golden | fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

@@ -6,16 +6,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/cli/commands.h"
+#include "app/command_line.h"
 #include "app/gui_entry.h"
 #include "core/model/error.h"
 #include "core/store/sqlite_db.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"fencescope: see and analyse how GPU work is synchronised"};
-  app.set_version_flag("--version", "fencescope 0.1.0");
-  app::cli::RegisterAllCommands(app);
-  app::RegisterWindowCommands(app);
+  CLI::App app;
+  app::DefineCommandLine(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -7,6 +7,7 @@ namespace app {
 void RegisterWindowCommands(CLI::App& app) {
   auto* view = app.add_subcommand("view", "Open a trace in the window (not in this build)");
   view->allow_extras();
+  view->group("");  // hidden: not in --help, the man page or the completions of this build
   view->callback([] {
     std::cerr << "fencescope: error: this build has no window (configured with "
                  "-DFENCESCOPE_GUI=OFF); use info, query, stats or report\n";

@@ -6,9 +6,11 @@
 
 #include "core/model/error.h"
 #include "core/store/output_file.h"
+#include "core/store/trace_file.h"
 #include "core/store/trace_writer.h"
 #include "importers/chrome_json/chrome_json_importer.h"
 #include "importers/common/compressed_input.h"
+#include "importers/common/file_kind.h"
 #include "importers/common/text_place.h"
 #include "importers/etl/etl_importer.h"
 #include "importers/ftrace/ftrace_importer.h"
@@ -78,14 +80,32 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
       });
       break;
     case FileFormat::kFencescopeTrace:
+      if (decoded.container != FileFormat::kUnknown) {
+        throw core::Error(fmt::format(
+            "{}: an SQLite database inside {}: fencescope opens trace databases uncompressed "
+            "(unpack it first)",
+            decoded.label, FileFormatName(decoded.container)));
+      }
+      core::store::OpenTrace(input);  // another program's database: says what it is
       throw core::Error(fmt::format("{}: already a fencescope trace (open it directly)",
                                     decoded.label));
-    default:
-      throw core::Error(fmt::format(
-          "{}: not a format fencescope imports (content sniffed as {}; expected Chrome JSON, "
-          "an ETW .etl, a trace-cmd .dat, ftrace text or a systrace HTML page, possibly "
-          "inside gzip or zip)",
-          DescribePlace(decoded.label, decoded.bytes.view(), 0), FileFormatName(decoded.content)));
+    default: {
+      // Say what the file is, then what would have been read.
+      std::string what = DescribeContent(decoded.bytes.view().substr(0, 4096));
+      if (decoded.container == FileFormat::kGzip) {
+        what = "gzip-compressed " + what;
+      } else if (decoded.container == FileFormat::kZip) {
+        const std::string prefix = input.string() + ":";
+        const std::string member = decoded.label.rfind(prefix, 0) == 0
+                                       ? decoded.label.substr(prefix.size())
+                                       : decoded.label;
+        what = fmt::format("a zip archive without a trace: its member '{}' is {}", member, what);
+      }
+      throw core::Error(fmt::format("{}: not a format fencescope imports: it is {}. fencescope "
+                                    "imports {}, and opens its own trace databases directly",
+                                    DescribePlace(decoded.label, decoded.bytes.view(), 0), what,
+                                    core::store::ImportableFormats()));
+    }
   }
   if (options.progress) options.progress(1.0);
   return summary;

@@ -20,6 +20,10 @@
 -- the `meta` row `format` = 'fencescope-trace'.
 
 PRAGMA user_version = 1;
+-- 0x66656e63, the bytes "fenc" at offset 68 of the file: tells a fencescope trace from other SQLite
+-- databases by content (the shared-mime-info entry in packaging/fencescope.xml matches on it).
+-- Traces written before it was set have 0 there and still open.
+PRAGMA application_id = 1717923427;
 
 -- Trace-wide facts as key/value text.
 --   format          always 'fencescope-trace' (identifies the file)

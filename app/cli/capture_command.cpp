@@ -44,7 +44,12 @@ fs::path CaptureLayerDir() {
   if (const char* dir = std::getenv("FENCESCOPE_VULKAN_LAYER_DIR"); dir && *dir) return dir;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return exe.parent_path() / "vulkan_layer";
+  // The build folder keeps it beside the binary; an install (packaging/CMakeLists.txt) in
+  // PREFIX/lib/fencescope/vulkan_layer, found from PREFIX/bin.
+  const fs::path beside = exe.parent_path() / "vulkan_layer";
+  const fs::path installed = exe.parent_path().parent_path() / "lib/fencescope/vulkan_layer";
+  if (!fs::exists(beside, ec) && fs::exists(installed, ec)) return installed;
+  return beside;
 }
 
 std::vector<std::pair<std::string, std::string>> CaptureEnvironment(const fs::path& layer_dir,

@@ -52,7 +52,10 @@ void RegisterWindowCommands(CLI::App& app) {
   auto options = std::make_shared<gui::RunOptions>();
   auto trace = std::make_shared<std::string>();
   auto size = std::make_shared<std::vector<int>>();
-  view->add_option("FILE", *trace, "Trace database (.db) to open")->required();
+  // No FILE (the desktop entry's `fencescope view %F` started from the menu): as `fencescope`.
+  view->add_option("FILE", *trace,
+                   "Trace database (.db) or any file fencescope imports; none: simulate the "
+                   "default scenario and open it");
   view->add_option("--screenshot", options->screenshot,
                    "Render headless (e.g. under xvfb-run), write this PNG and exit");
   view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)")
@@ -76,6 +79,7 @@ void RegisterWindowCommands(CLI::App& app) {
       ->check(CLI::Range(1, 16384));
   cli::AddMaxInflatedOption(*view, options->max_inflated);
   view->callback([options, trace, size] {
+    if (trace->empty()) return SetExitCode(RunDefaultWindow());
     gui::RunOptions run = *options;
     run.trace = *trace;
     if (size->size() == 2) {

@@ -43,9 +43,9 @@ int ReadOnlyAuthorizer(void*, int action, const char* arg1, const char* arg2, co
                          "foreign_key_list"})) {
         return SQLITE_OK;
       }
-      if (!arg2 && IsOneOf(arg1, {"user_version", "schema_version", "page_size", "page_count",
-                                  "table_list", "encoding", "function_list", "pragma_list",
-                                  "collation_list", "compile_options"})) {
+      if (!arg2 && IsOneOf(arg1, {"user_version", "application_id", "schema_version", "page_size",
+                                  "page_count", "table_list", "encoding", "function_list",
+                                  "pragma_list", "collation_list", "compile_options"})) {
         return SQLITE_OK;
       }
       return SQLITE_DENY;

@@ -1,6 +1,7 @@
 // The trace schema as compiled into the binary from schemas/*.sql (see assets/embed.cmake).
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +17,11 @@ namespace core::store {
 // The schema version this build writes and reads (PRAGMA user_version).
 constexpr int kSchemaVersion = 1;
 constexpr std::string_view kFormatMarker = "fencescope-trace";
+// PRAGMA application_id of every trace this build writes (schemas/trace_schema.sql): the bytes
+// "fenc" at offset 68 of the file, which is how file managers and `file` tell a fencescope trace
+// from another SQLite database (packaging/fencescope.xml). Files written before it was set carry
+// 0 and still open; the meta row `format` is what the application checks.
+constexpr uint32_t kApplicationId = 0x66656e63;
 
 inline std::string_view TraceSchemaSql() {
   return fencescope::assets::schemas("schemas/trace_schema.sql");

@@ -1,5 +1,6 @@
 #include "core/store/trace_file.h"
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -7,6 +8,47 @@
 #include "core/store/schema_sql.h"
 
 namespace core::store {
+
+std::string_view ImportableFormats() {
+  return "Chrome trace-event JSON and PyTorch profiler (Kineto) traces (.json), ETW captures "
+         "(.etl), trace-cmd captures (.dat), ftrace text (.txt) and systrace HTML pages (.html), "
+         "each plain or inside gzip (.gz) or zip";
+}
+
+namespace {
+
+// "an SQLite database of another program (application_id 0x47504b47; tables: a, b, c, ...)".
+std::string DescribeOtherDatabase(Database& db) {
+  std::string out = "an SQLite database of another program (";
+  const int64_t application_id = db.QueryInt("PRAGMA application_id");
+  if (application_id != 0) {
+    char id[16];
+    std::snprintf(id, sizeof(id), "%#010x", static_cast<uint32_t>(application_id));
+    out += std::string("application_id ") + id + "; ";
+  }
+  Statement tables = db.Prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+      "ORDER BY name LIMIT 6");
+  std::string names;
+  int count = 0;
+  while (tables.Step()) {
+    if (++count == 6) {
+      names += ", ...";
+      break;
+    }
+    names += (names.empty() ? "" : ", ") + tables.ColumnText(0);
+  }
+  out += names.empty() ? "no tables)" : "tables: " + names + ")";
+  return out;
+}
+
+std::string NotATrace(const std::string& name, const std::string& what) {
+  return name + ": not a fencescope trace: it is " + what +
+         ". fencescope opens the trace databases it writes (simulate, import, record, capture) "
+         "and imports " + std::string(ImportableFormats());
+}
+
+}  // namespace
 
 bool LooksLikeSqlite(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -21,8 +63,8 @@ Database OpenTrace(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path, error)) throw Error(name + ": no such file");
   if (std::filesystem::is_directory(path, error)) throw Error(name + ": is a directory");
   if (!LooksLikeSqlite(path)) {
-    throw Error(name + ": not a fencescope trace (not an SQLite database; use 'fencescope import' "
-                       "for trace files of other tools)");
+    throw Error(name + ": not a fencescope trace (not an SQLite database; 'fencescope import' "
+                       "reads " + std::string(ImportableFormats()) + ")");
   }
   Database db(name, Database::Mode::kReadOnly);
   int64_t version = 0;
@@ -41,8 +83,12 @@ Database OpenTrace(const std::filesystem::path& path) {
     if (s.Step()) format = s.ColumnText(0);
   }
   if (format != kFormatMarker) {
-    throw Error(name + ": not a fencescope trace (an SQLite database without the meta row "
-                       "format='fencescope-trace')");
+    if (db.QueryInt("PRAGMA application_id") == static_cast<int64_t>(kApplicationId)) {
+      throw Error(name + ": not a fencescope trace: it carries fencescope's application_id but "
+                         "not the meta row format='fencescope-trace' (damaged or edited)");
+    }
+    throw Error(NotATrace(name, DescribeOtherDatabase(db) + ", without the meta row "
+                                "format='fencescope-trace'"));
   }
   if (version != kSchemaVersion) {
     throw Error(name + ": trace schema version " + std::to_string(version) +

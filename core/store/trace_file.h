@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "core/store/sqlite_db.h"
 
@@ -16,6 +17,11 @@ Database OpenTrace(const std::filesystem::path& path);
 
 // The `meta` table as a map.
 std::map<std::string, std::string> ReadMeta(Database& db);
+
+// What fencescope reads besides its own trace databases, named in every message that refuses a
+// file (a file that is not a trace here, one no importer reads in importers/import_file.cpp).
+// Keep it in step with importers::ByteImporterFor and the import dispatch.
+std::string_view ImportableFormats();
 
 // True when the file starts with the SQLite header (used to tell a trace from an importable file).
 bool LooksLikeSqlite(const std::filesystem::path& path);

@@ -1,0 +1,31 @@
+// `fencescope view FILE` on a file that is neither a trace nor importable: the window is not
+// opened, and the message says what the file is and what fencescope imports (the importers'
+// message, tests/cli/not_a_trace_test.cpp has the kinds of files).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "tests/support/test_support.h"
+
+using test_support::Quote;
+using test_support::RunFencescope;
+using test_support::ScratchDir;
+
+TEST(NotATraceWindow, ViewSaysWhatTheFileIsAndWritesNoImage) {
+  ScratchDir dir;
+  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  std::ofstream(dir / "photo.db", std::ios::binary)
+      << std::string("\xff\xd8\xff\xe0\0\x10JFIF\0", 11);
+  auto r =
+      RunFencescope("view " + Quote(dir / "photo.db") + " --screenshot " + Quote(dir / "out.png"));
+  unsetenv("XDG_CONFIG_HOME");
+  unsetenv("XDG_DATA_HOME");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("photo.db"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not a format fencescope imports: it is a JPEG image"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("ETW captures (.etl)"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+}
