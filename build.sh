@@ -92,7 +92,7 @@ case "${1:-}" in
     step "test: all passed"
     ;;
   package)
-    # The .deb (packaging/CMakeLists.txt): the binary, the Vulkan capture layer, the man page,
+    # The .deb (app/packaging/CMakeLists.txt): the binary, the Vulkan capture layer, the man page,
     # completions, desktop entry, icons and MIME types. Install with: sudo dpkg -i FILE.deb
     install_missing "${BUILD_PACKAGES[@]}" "${GUI_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}"
     step "package: building build/release (Release, with the window)"

@@ -44,7 +44,7 @@ fs::path CaptureLayerDir() {
   if (const char* dir = std::getenv("FENCESCOPE_VULKAN_LAYER_DIR"); dir && *dir) return dir;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  // The build folder keeps it beside the binary; an install (packaging/CMakeLists.txt) in
+  // The build folder keeps it beside the binary; an install (app/packaging/CMakeLists.txt) in
   // PREFIX/lib/fencescope/vulkan_layer, found from PREFIX/bin.
   const fs::path beside = exe.parent_path() / "vulkan_layer";
   const fs::path installed = exe.parent_path().parent_path() / "lib/fencescope/vulkan_layer";
