@@ -50,12 +50,12 @@ void RegisterBenchUi(CLI::App& app) {
 void RegisterWindowCommands(CLI::App& app) {
   auto* view = app.add_subcommand("view", "Open a trace in the window");
   auto options = std::make_shared<gui::RunOptions>();
-  auto trace = std::make_shared<std::string>();
+  auto traces = std::make_shared<std::vector<std::string>>();
   auto size = std::make_shared<std::vector<int>>();
   // No FILE (the desktop entry's `fencescope view %F` started from the menu): as `fencescope`.
-  view->add_option("FILE", *trace,
-                   "Trace database (.db) or any file fencescope imports; none: simulate the "
-                   "default scenario and open it");
+  view->add_option("FILE", *traces,
+                   "Trace databases (.db) or any files fencescope imports, each in a tab (the "
+                   "first shown); none: simulate the default scenario and open it");
   view->add_option("--screenshot", options->screenshot,
                    "Render headless (e.g. under xvfb-run), write this PNG and exit");
   view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)")
@@ -78,10 +78,11 @@ void RegisterWindowCommands(CLI::App& app) {
       ->expected(2)
       ->check(CLI::Range(1, 16384));
   cli::AddMaxInflatedOption(*view, options->max_inflated);
-  view->callback([options, trace, size] {
-    if (trace->empty()) return SetExitCode(RunDefaultWindow());
+  view->callback([options, traces, size] {
+    if (traces->empty()) return SetExitCode(RunDefaultWindow());
     gui::RunOptions run = *options;
-    run.trace = *trace;
+    run.trace = traces->front();
+    run.more_traces.assign(traces->begin() + 1, traces->end());
     if (size->size() == 2) {
       run.width = std::max(320, (*size)[0]);
       run.height = std::max(240, (*size)[1]);

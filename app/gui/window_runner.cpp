@@ -122,22 +122,27 @@ int RunWindow(const RunOptions& options) {
   // timeline when it has loaded (the file is checked first, so a file that is not a trace
   // fails here, with no window flashing). Files to import, and screenshots (which show the
   // loaded trace), load before the window opens.
-  std::unique_ptr<state::Document> doc;
-  bool in_background = false;
-  if (!options.trace.empty()) {
-    in_background = !screenshot && core::store::LooksLikeSqlite(options.trace);
-    if (in_background) {
-      core::store::OpenTrace(options.trace);  // throws for a file that is not a trace
+  // Further files open as tabs behind the first, the same way.
+  std::vector<std::filesystem::path> files;
+  if (!options.trace.empty()) files.push_back(options.trace);
+  files.insert(files.end(), options.more_traces.begin(), options.more_traces.end());
+  std::vector<std::unique_ptr<state::Document>> docs;
+  std::vector<std::filesystem::path> in_background;
+  for (const auto& file : files) {
+    if (!screenshot && core::store::LooksLikeSqlite(file)) {
+      core::store::OpenTrace(file);  // throws for a file that is not a trace
+      in_background.push_back(file);
     } else {
-      doc = state::LoadDocument(options.trace, {}, options.max_inflated);
+      docs.push_back(state::LoadDocument(file, {}, options.max_inflated));
     }
   }
 
   views::MainWindow main(settings, settings_file);
-  if (doc) main.SetDocument(std::move(doc));
-  if (in_background) main.RequestOpen(options.trace);
+  // The first file is the one shown: opened last (a new tab is shown), or first as a document.
+  for (size_t i = 0; i < docs.size(); ++i) main.AddDocument(std::move(docs[i]), i == 0);
+  for (auto it = in_background.rbegin(); it != in_background.rend(); ++it) main.RequestOpen(*it);
   main.ApplyRequests();
-  bool options_applied = !in_background;
+  bool options_applied = in_background.empty();
   if (options_applied) ApplyOptions(main, options, screenshot);
   platform::Window window(window_options);
 

@@ -14,6 +14,7 @@ namespace app::gui {
 
 struct RunOptions {
   std::filesystem::path trace;       // empty: start with no trace open
+  std::vector<std::filesystem::path> more_traces;  // opened as tabs behind `trace`
   std::filesystem::path screenshot;  // non-empty: headless screenshot mode
   int frames = 3;                    // frames rendered before the screenshot
   int width = 1600;

@@ -5,6 +5,8 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <thread>
 #include <numeric>
 
 #include "app/gui/bench/synthetic_workload.h"
@@ -82,8 +84,41 @@ TEST(ProgressiveOpen, FramesGoOnWhileATraceLoadsAndTheOutlineShowsFirst) {
   main.ApplyRequests();
   while (main.Loading()) Frame(main);
   Frame(main);
-  for (int i = 0; i < 200 && main.document()->path != small; ++i) Frame(main);
   EXPECT_EQ(main.document()->path, small);
+  // The earlier request opens too, as a tab behind the shown trace, once it has loaded.
+  for (int i = 0; i < 2000 && main.OpenDocuments() < 3; ++i) {
+    Frame(main);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(main.OpenDocuments(), 3u);
+  EXPECT_EQ(main.document()->path, small);
+  // Closing the shown trace shows the one opened last among the others.
+  main.RequestClose();
+  main.ApplyRequests();
+  Frame(main);
+  EXPECT_EQ(main.OpenDocuments(), 2u);
+  ASSERT_NE(main.document(), nullptr);
+  EXPECT_EQ(main.document()->path, big);
+}
+
+TEST(ProgressiveOpen, SeveralFilesOnTheCommandLineOpenAsTabs) {
+  const char* display = std::getenv("DISPLAY");
+  ASSERT_TRUE(display && *display) << "needs a display: run under xvfb-run (./build.sh test does)";
+  ScratchDir dir;
+  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  const auto a = SimulateTrace(dir / "a.db", "default --duration-ms 30");
+  const auto b = SimulateTrace(dir / "b.db", "async_compute_graphics --duration-ms 30");
+  auto one = RunFencescope("view " + Quote(a) + " --screenshot " + Quote(dir / "one.png"));
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  auto two = RunFencescope("view " + Quote(a) + " " + Quote(b) + " --screenshot " +
+                           Quote(dir / "two.png"));
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  // The same trace shown, with a tab bar above it: the pictures differ.
+  EXPECT_NE(ReadFile(dir / "one.png"), ReadFile(dir / "two.png"));
+  auto bad = RunFencescope("view " + Quote(a) + " " + Quote(dir / "missing.db") +
+                           " --screenshot " + Quote(dir / "three.png"));
+  ExpectFailure(bad, 1, "missing.db");
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ WholeTraceFigures ComputeWholeTraceFigures(const core::store::TraceStore& store,
 
 struct Document {
   std::filesystem::path path;
+  uint64_t open_order = 0;  // when the window opened it (orders its tabs)
   core::store::TraceStore store;
   // The reconstruction (analysis.recon), the `stats` analyses and the findings' inputs, computed
   // at load while the event columns are resident. analysis.store points at `store`.

@@ -92,23 +92,96 @@ void MainWindow::SaveSettings() {
   state::SaveSettings(m_settings, m_settings_file);
 }
 
-void MainWindow::SetDocument(std::unique_ptr<state::Document> doc) {
-  SaveView();
-  // Panels computing a range read the old document: they finish before it goes.
+void MainWindow::ResetPanels() {
   m_range_stats.Reset();
   m_packets.Reset();
-  m_doc = std::move(doc);
   m_chain.doc = nullptr;  // a new document may reuse the old one's address
-  if (!m_doc) return;
+}
+
+void MainWindow::Adopt(state::Document& doc) {
+  doc.open_order = ++m_opened;
   // Where the user left this trace: range, bookmarks, track tree (when it is still the same).
-  if (auto file = ViewFile(); !file.empty()) state::LoadView(m_doc->view, file);
-  m_doc->view.show_arrows = m_settings.show_arrows;
-  m_doc->view.show_fence_boxes = m_settings.show_fence_boxes;
-  m_doc->view.show_rate_curve = m_settings.show_rate_curve;
-  m_doc->view.show_vsync = m_settings.show_vsync;
-  ++m_doc->view.layout_generation;
-  state::AddRecentFile(m_settings, std::filesystem::absolute(m_doc->path).string());
+  if (!m_settings_file.empty()) {
+    const auto file = state::SavedViewPath(m_settings_file.parent_path() / "views", doc.path);
+    state::LoadView(doc.view, file);
+  }
+  doc.view.show_arrows = m_settings.show_arrows;
+  doc.view.show_fence_boxes = m_settings.show_fence_boxes;
+  doc.view.show_rate_curve = m_settings.show_rate_curve;
+  doc.view.show_vsync = m_settings.show_vsync;
+  ++doc.view.layout_generation;
+  state::AddRecentFile(m_settings, std::filesystem::absolute(doc.path).string());
   SaveSettings();
+}
+
+void MainWindow::SetDocument(std::unique_ptr<state::Document> doc) {
+  SaveView();
+  ResetPanels();
+  m_doc = std::move(doc);
+  if (m_doc) Adopt(*m_doc);
+}
+
+void MainWindow::AddDocument(std::unique_ptr<state::Document> doc, bool show) {
+  if (!doc) return;
+  if (!show && m_doc) {
+    Adopt(*doc);
+    m_other_docs.push_back(std::move(doc));
+    return;
+  }
+  SaveView();
+  ResetPanels();
+  if (m_doc) m_other_docs.push_back(std::move(m_doc));
+  m_doc = std::move(doc);
+  Adopt(*m_doc);
+}
+
+void MainWindow::ShowOtherDocument(size_t index) {
+  if (index >= m_other_docs.size()) return;
+  SaveView();
+  ResetPanels();
+  std::swap(m_doc, m_other_docs[index]);
+  if (!m_doc) m_other_docs.erase(m_other_docs.begin() + static_cast<std::ptrdiff_t>(index));
+  ++m_doc->view.layout_generation;
+}
+
+void MainWindow::DrawTraceTabs() {
+  if (m_other_docs.empty() || !m_doc) return;
+  std::vector<state::Document*> tabs{m_doc.get()};
+  for (auto& d : m_other_docs) tabs.push_back(d.get());
+  std::sort(tabs.begin(), tabs.end(),
+            [](const auto* a, const auto* b) { return a->open_order < b->open_order; });
+  std::optional<size_t> show;
+  state::Document* close = nullptr;
+  if (ImGui::BeginTabBar("traces", ImGuiTabBarFlags_AutoSelectNewTabs)) {
+    for (state::Document* d : tabs) {
+      bool open = true;
+      // The shown trace's tab is selected when the window changed it (an open, a close).
+      const ImGuiTabItemFlags flags =
+          d == m_doc.get() && d != m_tab_selected ? ImGuiTabItemFlags_SetSelected : 0;
+      const std::string label =
+          fmt::format("{}##trace{}", d->path.filename().string(), d->open_order);
+      if (ImGui::BeginTabItem(label.c_str(), &open, flags)) {
+        m_tab_selected = d;
+        if (d != m_doc.get()) {
+          for (size_t i = 0; i < m_other_docs.size(); ++i) {
+            if (m_other_docs[i].get() == d) show = i;
+          }
+        }
+        ImGui::EndTabItem();
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", d->path.string().c_str());
+      if (!open) close = d;
+    }
+    ImGui::EndTabBar();
+  }
+  if (close == m_doc.get()) {
+    m_close_request = true;
+  } else if (close) {
+    std::erase_if(m_other_docs, [&](const auto& d) { return d.get() == close; });
+  } else if (show) {
+    ShowOtherDocument(*show);
+    m_tab_selected = m_doc.get();
+  }
 }
 
 void MainWindow::OpenNow(const std::filesystem::path& path) {
@@ -116,24 +189,31 @@ void MainWindow::OpenNow(const std::filesystem::path& path) {
 }
 
 void MainWindow::RequestOpen(const std::filesystem::path& path) {
-  m_open_request = path;
+  m_open_requests.push_back(path);
 }
 
 void MainWindow::ApplyRequests() {
   if (m_close_request) {
     SaveView();
-    m_range_stats.Reset();
-    m_packets.Reset();
+    ResetPanels();
     m_doc.reset();
+    if (!m_other_docs.empty()) {  // the trace opened last among the others is shown
+      auto last = std::max_element(m_other_docs.begin(), m_other_docs.end(),
+                                   [](const auto& a, const auto& b) {
+                                     return a->open_order < b->open_order;
+                                   });
+      m_doc = std::move(*last);
+      m_other_docs.erase(last);
+    }
     m_chain.doc = nullptr;
     m_close_request = false;
   }
-  if (m_open_request) {
+  for (const auto& path : m_open_requests) {
     m_loaders.push_back(std::make_unique<state::DocumentLoader>());
-    m_loaders.back()->Start(*m_open_request);
+    m_loaders.back()->Start(path);
     m_newest_load = m_loaders.back().get();
-    m_open_request.reset();
   }
+  m_open_requests.clear();
 }
 
 void MainWindow::DrawFrame() {
@@ -152,6 +232,7 @@ void MainWindow::DrawFrame() {
   const state::DocumentLoader* load = CurrentLoad();
   auto outline = load ? load->Outline() : nullptr;
   m_showing_outline = !m_doc && outline;
+  DrawTraceTabs();
   if (m_doc) {
     DrawWorkspace();
   } else if (outline) {
@@ -334,13 +415,13 @@ void MainWindow::CollectLoads() {
     }
     std::string error;
     auto doc = (*it)->TakeResult(error);
-    if (it->get() == m_newest_load) {  // an older request's result is dropped
-      m_newest_load = nullptr;
-      if (doc) {
-        SetDocument(std::move(doc));
-      } else if (!error.empty()) {
-        m_error = error;
-      }
+    // The trace asked for last is shown; one asked for earlier opens as a tab behind it.
+    const bool newest = it->get() == m_newest_load;
+    if (newest) m_newest_load = nullptr;
+    if (doc) {
+      AddDocument(std::move(doc), newest);
+    } else if (!error.empty()) {
+      m_error = error;
     }
     it = m_loaders.erase(it);
   }

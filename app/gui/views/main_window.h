@@ -53,7 +53,16 @@ class MainWindow {
 
   // Opens synchronously (command line, tests). Throws core::Error.
   void OpenNow(const std::filesystem::path& path);
+  // Replaces the shown trace (the other tabs stay).
   void SetDocument(std::unique_ptr<state::Document> doc);
+  // Adds a trace as a tab: shown at once (the shown one stays open behind it), or as a tab
+  // behind the shown one.
+  void AddDocument(std::unique_ptr<state::Document> doc, bool show);
+  // Closes the shown trace after this frame (File > Close, its tab's close button); the trace
+  // opened last among the others is shown.
+  void RequestClose() { m_close_request = true; }
+  // The open traces: the shown one and those behind the other tabs.
+  size_t OpenDocuments() const { return (m_doc ? 1 : 0) + m_other_docs.size(); }
   // Opens on the worker thread; the frame shows progress meanwhile.
   void RequestOpen(const std::filesystem::path& path);
 
@@ -89,6 +98,15 @@ class MainWindow {
   void DrawWorkspace();
   void DrawPanels(state::Document& doc);
   void DrawLoadingOverlay();
+  // The tab bar of the open traces (when more than one is open); a click shows that trace.
+  void DrawTraceTabs();
+  // Shows m_other_docs[index], the shown trace going to the other tabs.
+  void ShowOtherDocument(size_t index);
+  // What every trace gets when it opens: its saved view, the window's settings, a recent-file
+  // entry and its place among the tabs.
+  void Adopt(state::Document& doc);
+  // Panels computing a range read the shown document: they finish before it changes.
+  void ResetPanels();
   // Takes finished loads: the newest one's document (or error) is shown, older ones dropped.
   void CollectLoads();
   // The load of the trace asked for last, nullptr when none is running.
@@ -101,7 +119,11 @@ class MainWindow {
 
   state::Settings m_settings;
   std::filesystem::path m_settings_file;
-  std::unique_ptr<state::Document> m_doc;
+  std::unique_ptr<state::Document> m_doc;  // the trace shown (the active tab)
+  // The other open traces, each a tab; tabs are drawn in the order their traces opened.
+  std::vector<std::unique_ptr<state::Document>> m_other_docs;
+  uint64_t m_opened = 0;  // traces opened so far (orders the tabs)
+  const state::Document* m_tab_selected = nullptr;  // the tab ImGui shows selected
   state::SelectionChain m_chain;  // of m_doc's selection, recomputed when it changes
   // Traces being opened, the last asked for last. A trace can be opened while another still
   // loads: the last one asked for opens, earlier ones finish in the background and are dropped.
@@ -126,7 +148,7 @@ class MainWindow {
   SimulateDialog m_simulate_dialog;
 
   // Requests made mid-frame.
-  std::optional<std::filesystem::path> m_open_request;
+  std::vector<std::filesystem::path> m_open_requests;
   bool m_close_request = false;
   bool m_quit = false;
   std::optional<Panel> m_force_panel;
