@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/cache/cached_trace.h"
 #include "core/report/report_data.h"
 #include "core/report/report_html.h"
 #include "core/report/report_json.h"
@@ -149,6 +150,25 @@ ReportBenchmarkResult RunReportBenchmark(const std::filesystem::path& trace) {
   r.html_bytes = html.size();
   r.json_bytes = json.size();
   r.markdown_bytes = md.size();
+  // Through the packed cache, as `fencescope report` runs: from the rows writing the cache (a
+  // cache left by an earlier run is dropped first), then from the cache.
+  cache::DropCache(trace);
+  auto through_cache = [&] {
+    auto t = Clock::now();
+    cache::CachedTrace cached(trace);
+    const bool analysed = cached.HasAnalysis(cache::AnalysisKind::kFull);
+    auto s = cached.LoadStore(analysed ? cache::EventColumnsNeeded::kKept
+                                       : cache::EventColumnsNeeded::kAll);
+    ReportData d = cached.Analyse(s, cache::AnalysisKind::kFull);
+    auto write = cached.FlushInBackground();
+    const size_t rendered = ReportJson(d).Dump().size() + ReportHtml(d).size() +
+                            ReportMarkdown(d).size();
+    const double elapsed = seconds(t, Clock::now());  // the cache write goes on after the output
+    write.get();
+    return rendered > 0 ? elapsed : 0.0;
+  };
+  r.first_cached_seconds = through_cache();
+  r.cached_seconds = through_cache();
   return r;
 }
 

@@ -24,6 +24,10 @@ struct ReportBenchmarkResult {
   uint64_t html_bytes = 0;
   uint64_t json_bytes = 0;
   uint64_t markdown_bytes = 0;
+  // The same report again through the trace's packed cache (core/cache): the first run writes
+  // the cache (first_cached), the second reads it (cached: load + analyses + render, all in).
+  double first_cached_seconds = 0;
+  double cached_seconds = 0;
   double ReportSeconds() const { return analyse_seconds + render_seconds; }
   double Ratio() const { return ReportSeconds() / load_seconds; }
 };
