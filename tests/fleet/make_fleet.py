@@ -222,7 +222,7 @@ def main():
         doc = {"schemaVersion": 1}
         if not args.no_rank_info:
             doc["distributedInfo"] = {"backend": "nccl", "rank": r, "world_size": ranks}
-        name = f"trace_{chr(ord('a') + r % 26)}{r // 26}.json" if args.no_rank_info and \
+        name = f"trace_{chr(ord('a') + r // 26)}{chr(ord('a') + r % 26)}.json" if args.no_rank_info and \
             args.unnumbered else f"worker_{r}.pt.trace.json"
         path = os.path.join(args.out, "ranks", name)
         with open(path, "w") as out:
