@@ -16,7 +16,8 @@ BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates ccache
   libsqlite3-dev zlib1g-dev libcli11-dev libtomlplusplus-dev libsimdjson-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtracecmd-dev libtraceevent-dev libvulkan-dev)
 GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev)
-TEST_PACKAGES=(xvfb xauth python3 mesa-vulkan-drivers vulkan-tools vkd3d-demos)
+TEST_PACKAGES=(xvfb xauth python3 mesa-vulkan-drivers vulkan-tools vkd3d-demos
+               slurmctld slurmd slurm-client munge)
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev python3)
 
 install_missing() {
