@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/fleet_commands.h"
 #include "app/cli/fleet_pool.h"
+#include "app/cli/report_output.h"
 #include "app/cli/terminal_progress.h"
 #include "app/gui_entry.h"
 #include "core/fleet/fleet_analysis.h"
@@ -16,7 +17,6 @@
 #include "core/fleet/fleet_report.h"
 #include "core/fleet/summary_file.h"
 #include "core/model/error.h"
-#include "core/report/fail_if.h"
 #include "core/report/report_json.h"
 #include "core/store/output_file.h"
 #include "importers/import_file.h"
@@ -204,31 +204,17 @@ void RegisterFleetReport(CLI::App& fleet) {
                   "\"stragglers.max_lateness_ns > 5e6 || traces_failed > 0\" (may repeat)");
   cmd->callback([o] {
     if (!o->output.empty()) core::store::ResolveOutputTarget(o->output);
-    std::string format = o->format;
-    if (format.empty()) {
-      const std::string ext = fs::path(o->output).extension().string();
-      format = ext == ".md" ? "md" : ext == ".html" || ext == ".htm" ? "html" : "json";
-    }
+    const std::string format = ReportFormatFor(o->output, o->format);
     const core::fleet::FleetAnalysis analysis = ReduceFleet(FleetPaths{fs::absolute(o->fleet)});
     const core::report::Json json = core::fleet::FleetJson(analysis);
-    std::vector<std::string> tripped;
-    for (const std::string& expr : o->fail_if) {
-      if (core::report::EvaluateFailIf(json, expr)) tripped.push_back(expr);
-    }
+    const std::vector<std::string> tripped = TrippedGates(json, o->fail_if);
     const std::string content = format == "json" ? json.Dump()
                                 : format == "md" ? core::fleet::FleetMarkdown(analysis)
                                                  : core::fleet::FleetHtml(analysis);
-    if (o->output.empty()) {
-      std::cout << content;
-    } else {
-      core::store::WriteFileAtomically(o->output, content);
-      std::cerr << fmt::format("wrote {} (fleet {} report, {} ranks, {} steps)\n", o->output,
-                               format, analysis.ranks.size(), analysis.steps.size());
-    }
-    for (const std::string& expr : tripped) {
-      std::cerr << fmt::format("fail-if: \"{}\" is true\n", expr);
-    }
-    if (!tripped.empty()) app::SetExitCode(3);
+    DeliverReport(o->output, content,
+                  fmt::format("fleet {} report, {} ranks, {} steps", format,
+                              analysis.ranks.size(), analysis.steps.size()),
+                  tripped);
   });
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fleet/summary_file.h"
 #include "core/report/html_parts.h"
 #include "core/report/report_markdown.h"
 #include "core/report/svg_chart.h"
@@ -103,12 +104,7 @@ Json FleetJson(const FleetAnalysis& a) {
           st.Set("lateness_ns", s.straggler.lateness_ns);
           st.Set("at", s.straggler.at);
           st.Set("others_waited_ns", s.straggler.others_waited_ns);
-          st.Set("doing", ObjectArray(s.straggler.doing, [](Json& p, const PathItem& item) {
-                   p.Set("kind", item.kind);
-                   p.Set("track", item.track);
-                   p.Set("name", item.name);
-                   p.Set("ns", item.ns);
-                 }));
+          st.Set("doing", PathItemsJson(s.straggler.doing));
           x.Set("straggler", std::move(st));
           waited += s.straggler.others_waited_ns;
         }));

@@ -52,6 +52,15 @@ class Reader {
 
 }  // namespace
 
+Json PathItemsJson(const std::vector<PathItem>& items) {
+  return ObjectArray(items, [](Json& p, const PathItem& item) {
+    p.Set("kind", item.kind);
+    p.Set("track", item.track);
+    p.Set("name", item.name);
+    p.Set("ns", item.ns);
+  });
+}
+
 Json RankSummaryJson(const RankSummary& s) {
   Json j = Json::Object();
   j.Set("input", s.input);
@@ -77,12 +86,7 @@ Json RankSummaryJson(const RankSummary& s) {
                   c.Set("start_ns", k.start_ns);
                   c.Set("end_ns", k.end_ns);
                 }));
-          x.Set("path", ObjectArray(step.path, [](Json& p, const PathItem& item) {
-                  p.Set("kind", item.kind);
-                  p.Set("track", item.track);
-                  p.Set("name", item.name);
-                  p.Set("ns", item.ns);
-                }));
+          x.Set("path", PathItemsJson(step.path));
         }));
   return j;
 }

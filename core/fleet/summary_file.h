@@ -23,6 +23,8 @@
 namespace core::fleet {
 
 core::report::Json RankSummaryJson(const RankSummary& summary);
+// [{kind, track, name, ns}] (a step's "path"; the fleet report's "doing" too).
+core::report::Json PathItemsJson(const std::vector<PathItem>& items);
 
 // `report`: a ReportJson object. Written atomically (WriteFileAtomically).
 void WriteSummaryFile(const std::filesystem::path& path, const RankSummary& summary,
