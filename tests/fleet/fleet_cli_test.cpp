@@ -189,6 +189,14 @@ TEST(FleetCli, BadArgumentsAreClearErrors) {
       1, "the pattern matches no file");
   test_support::ExpectFailure(RunFencescope("fleet report " + Quote(dir.path())), 1,
                               "not a fleet directory");
+  // A rank record that is not an object: that trace fails, named, with the reason.
+  fs::create_directories(dir / "in");
+  std::ofstream(dir / "in/rank-0.json") << "{\"distributedInfo\": [1], \"traceEvents\": []}";
+  auto r = RunFencescope("fleet import " + Quote(dir / "in") + " -o " + Quote(dir / "f"));
+  EXPECT_EQ(r.exit_code, 5);
+  EXPECT_NE(r.err.find("rank-0.json: top-level \"distributedInfo\" is not a JSON object"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(FleetCli, SubmitDryRunWritesTheArrayAndTheDependentReduce) {
