@@ -2,6 +2,7 @@
 // array and its reduce step as a job that starts when the whole array succeeded
 // (--dependency=afterok). The scripts are core/fleet/slurm_scripts.h; sbatch does the rest.
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -94,6 +95,10 @@ void RegisterFleetSubmit(CLI::App& fleet) {
       std::cout << "# " << map_script.string() << "\n" << core::fleet::MapScript(spec) << "# "
                 << reduce_script.string() << "\n" << core::fleet::ReduceScript(spec);
       return;
+    }
+    // A Slurm client whose SLURM_CONF names no file retries for a minute before it fails.
+    if (const char* conf = std::getenv("SLURM_CONF"); conf && !fs::exists(conf)) {
+      throw core::Error(fmt::format("SLURM_CONF names {}, which does not exist", conf));
     }
     const std::string map_job = Sbatch("", map_script);
     const std::string reduce_job = Sbatch("--dependency=afterok:" + map_job, reduce_script);

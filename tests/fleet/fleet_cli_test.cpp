@@ -219,6 +219,11 @@ TEST(FleetCli, SubmitDryRunWritesTheArrayAndTheDependentReduce) {
   auto status = RunFencescope("fleet status " + Quote(dir / "f"));
   EXPECT_NE(status.out.find("5 traces, 1 summarised, 0 failed, 4 pending"), std::string::npos)
       << status.out;
+  // A client with a SLURM_CONF that names no file would retry for a minute: refused at once.
+  auto bad_conf = RunCommand("SLURM_CONF=" + Quote(dir / "no.conf") + " " +
+                             Quote(FENCESCOPE_EXECUTABLE) + " fleet submit --slurm " +
+                             Quote(dir / "gen/ranks") + " -o " + Quote(dir / "f2"));
+  test_support::ExpectFailure(bad_conf, 1, "no.conf, which does not exist");
 }
 
 }  // namespace
