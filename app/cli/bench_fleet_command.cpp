@@ -55,7 +55,7 @@ double ReduceOverCopies(const fs::path& summary, size_t copies, const fs::path& 
   std::string first_line, rest;
   std::getline(in, first_line);
   rest.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  const std::string key = "\"metadata_rank\": ";
+  const std::string key = "\"metadata_rank\":";
   const size_t at = first_line.find(key);
   if (at == std::string::npos) throw core::Error(summary.string() + ": not a fleet summary");
   const size_t value_end = first_line.find(',', at);
@@ -147,7 +147,11 @@ void RegisterBenchFleet(CLI::App& bench) {
         pool.peak_worker_bytes / 1e6, import_peak / 1e6);
 
     Truth truth;
-    if (ReadTruth(fs::path(o->dir) / "truth.json", &truth)) {
+    // make_fleet.py writes DIR/ranks/* and DIR/truth.json: DIR or its parent.
+    const fs::path dir = fs::absolute(o->dir).lexically_normal();
+    if (ReadTruth(dir / "truth.json", &truth) ||
+        ReadTruth(dir.parent_path() / "truth.json", &truth) ||
+        ReadTruth(dir.parent_path().parent_path() / "truth.json", &truth)) {
       size_t exact_steps = 0, exact_offsets = 0;
       for (size_t s = 0; s < a.steps.size() && s < truth.stragglers.size(); ++s) {
         exact_steps += a.steps[s].straggler.rank == truth.stragglers[s];
