@@ -161,13 +161,27 @@ RankSummary ComputeRankSummary(const core::report::ReportData& data, const std::
   if (marks.empty()) return out;
   const std::vector<CollectivePacket> collectives = FindCollectives(store, r);
   const core::analysis::PathIndex index = core::analysis::IndexForPaths(r);
-  for (const StepMark& mark : marks) {
+  std::vector<core::analysis::TimeRange> ranges;
+  for (const StepMark& mark : marks) ranges.push_back({mark.start, mark.end});
+  // Steps follow one another; ComputeQueueTimeSplits needs that. Should two overlap (a
+  // profiler restarted inside a step), each step is split on its own, the same figures.
+  bool disjoint = true;
+  for (size_t m = 1; m < ranges.size(); ++m) disjoint &= ranges[m].start > ranges[m - 1].end;
+  std::vector<std::vector<core::analysis::QueueTime>> splits;
+  if (disjoint) {
+    splits = core::analysis::ComputeQueueTimeSplits(store, r, ranges);
+  } else {
+    for (const auto& range : ranges) {
+      splits.push_back(core::analysis::ComputeQueueTime(store, r, range).queues);
+    }
+  }
+  for (size_t m = 0; m < marks.size(); ++m) {
+    const StepMark& mark = marks[m];
     StepSummary step;
     step.id = mark.id;
     step.start_ns = mark.start;
     step.end_ns = mark.end;
-    const auto split = core::analysis::ComputeQueueTime(store, r, {mark.start, mark.end});
-    for (const core::analysis::QueueTime& q : split.queues) {
+    for (const core::analysis::QueueTime& q : splits[m]) {
       if (data.IsQuietQueue(q.queue)) continue;
       step.queues.push_back({data.QueueName(q.queue), q.busy_ns, q.waiting_ns, q.idle_ns});
     }
