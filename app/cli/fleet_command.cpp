@@ -2,7 +2,10 @@
 // on this machine (fleet_pool.h); map = the map step of some traces (what each Slurm array task
 // and each local worker runs); report = the reduce step; status = progress from the files
 // present; submit = the same map and reduce as Slurm jobs (fleet_submit.cpp).
+#include <atomic>
+#include <fstream>
 #include <iostream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -101,9 +104,28 @@ core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths) {
                                   paths.dir.string(), state.inputs.size(), state.failed.size(),
                                   state.pending.size()));
   }
-  std::vector<core::fleet::RankSummary> summaries;
-  summaries.reserve(state.summaries.size());
-  for (size_t i : state.summaries) summaries.push_back(core::fleet::ReadSummaryFile(paths.Summary(i)));
+  // Read on every core: parsing the summaries' first lines is the whole cost of the reduce.
+  std::vector<core::fleet::RankSummary> summaries(state.summaries.size());
+  std::vector<std::string> errors(state.summaries.size());
+  std::atomic<size_t> next{0};
+  auto read = [&] {
+    for (size_t k = next++; k < summaries.size(); k = next++) {
+      try {
+        summaries[k] = core::fleet::ReadSummaryFile(paths.Summary(state.summaries[k]));
+      } catch (const core::Error& e) {
+        errors[k] = e.what();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  const size_t workers = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                                          summaries.size());
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(read);
+  read();
+  for (std::thread& t : threads) t.join();
+  for (const std::string& error : errors) {
+    if (!error.empty()) throw core::Error(error);
+  }
   std::vector<core::fleet::FailedTrace> failed = std::move(state.failed);
   for (size_t i : state.pending) {
     failed.push_back({state.inputs[i].string(), "no summary (the map step has not run on it)"});

@@ -168,6 +168,7 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
       const StepSummary& s = *ranks[i].steps.at(id);
       const DurationNs ns = s.end_ns - s.start_ns;
       row.step_ns.push_back(ns);
+      row.start_ns.push_back(s.start_ns);
       collectives = std::min(collectives, s.collectives.size());
       RankRow& rr = a.ranks[i];
       rr.step_ns_mean += ns;  // divided below

@@ -70,6 +70,7 @@ struct Straggler {
 struct StepRow {
   int64_t step = 0;
   std::vector<DurationNs> step_ns;  // per rank, in FleetAnalysis::ranks order
+  std::vector<TimeNs> start_ns;     // per rank, on that rank's own clock (not in the JSON)
   DurationNs step_ns_min = 0;
   DurationNs step_ns_max = 0;
   DurationNs step_ns_mean = 0;

@@ -117,7 +117,8 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path) {
   // The first line is `{"fleet": {...},` when the report's keys follow, else the whole
   // document `{"fleet": {...}}`.
   if (line.ends_with(",")) line.back() = '}';
-  simdjson::dom::parser parser;
+  // One parser per thread, kept: its buffers are reused from one summary to the next.
+  thread_local simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto error = parser.parse(line).get(root)) {
     throw core::Error(fmt::format("{}: line 1: not a fleet summary: {}", path.string(),
