@@ -52,7 +52,10 @@ void RegisterWindowCommands(CLI::App& app) {
   auto options = std::make_shared<gui::RunOptions>();
   auto trace = std::make_shared<std::string>();
   auto size = std::make_shared<std::vector<int>>();
-  view->add_option("FILE", *trace, "Trace database (.db) to open")->required();
+  view->add_option("FILE", *trace,
+                   "Trace database (.db), any file `import` reads, or a fleet directory "
+                   "(`fleet import -o DIR`: rank x step heat map and stragglers)")
+      ->required();
   view->add_option("--screenshot", options->screenshot,
                    "Render headless (e.g. under xvfb-run), write this PNG and exit");
   view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)")

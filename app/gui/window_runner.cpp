@@ -118,11 +118,19 @@ int RunWindow(const RunOptions& options) {
     window_options.ini_path = platform::UserConfigDir() / "imgui.ini";
   }
   // Load before opening the window so that a bad file fails fast, with no window flashing.
+  // A fleet directory opens its first rank, with the fleet window over it.
+  std::unique_ptr<views::FleetView> fleet;
+  std::filesystem::path trace = options.trace;
+  if (!trace.empty() && views::IsFleetDirectory(trace)) {
+    fleet = views::LoadFleet(trace);
+    trace = fleet->FirstDatabase();
+  }
   std::unique_ptr<state::Document> doc;
-  if (!options.trace.empty()) doc = state::LoadDocument(options.trace, {}, options.max_inflated);
+  if (!trace.empty()) doc = state::LoadDocument(trace, {}, options.max_inflated);
 
   views::MainWindow main(settings, settings_file);
   if (doc) main.SetDocument(std::move(doc));
+  main.SetFleet(std::move(fleet));
   ApplyOptions(main, options, screenshot);
   platform::Window window(window_options);
 

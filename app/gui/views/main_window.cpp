@@ -113,6 +113,12 @@ void MainWindow::OpenNow(const std::filesystem::path& path) {
 
 void MainWindow::RequestOpen(const std::filesystem::path& path) {
   m_open_request = path;
+  m_window_after_open.reset();
+}
+
+void MainWindow::RequestOpenAt(const FleetView::OpenRequest& request) {
+  m_open_request = request.database;
+  m_window_after_open = state::TimeRange{request.start, request.end};
 }
 
 void MainWindow::ApplyRequests() {
@@ -132,6 +138,11 @@ void MainWindow::DrawFrame() {
   std::string error;
   if (auto doc = m_loader.TakeResult(error)) {
     SetDocument(std::move(doc));
+    if (m_window_after_open && m_window_after_open->Valid()) {
+      state::ZoomTo(m_doc->view, *m_window_after_open);
+      m_doc->view.visible = *m_window_after_open;
+    }
+    m_window_after_open.reset();
   } else if (!error.empty()) {
     m_error = error;
   }
@@ -160,6 +171,9 @@ void MainWindow::DrawFrame() {
   }
   if (auto path = m_open_dialog.Draw(m_settings.recent_files)) RequestOpen(*path);
   if (auto path = m_simulate_dialog.Draw(m_settings)) RequestOpen(*path);
+  if (m_fleet) {
+    if (auto request = m_fleet->Draw()) RequestOpenAt(*request);
+  }
   DrawLoadingOverlay();
   if (!m_error.empty()) {
     ImGui::OpenPopup("Error");
