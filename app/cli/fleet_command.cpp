@@ -2,6 +2,8 @@
 // on this machine (fleet_pool.h); map = the map step of some traces (what each Slurm array task
 // and each local worker runs); report = the reduce step; status = progress from the files
 // present; submit = the same map and reduce as Slurm jobs (fleet_submit.cpp).
+#include <malloc.h>
+
 #include <atomic>
 #include <fstream>
 #include <iostream>
@@ -46,6 +48,9 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
   std::string error;
   try {
     importers::ImportFile(input, paths.Database(index));
+    // The import's memory goes back to the system before the trace is loaded, so the worker's
+    // peak is the import's, not the import's left-overs plus the analysis.
+    malloc_trim(0);
     const core::store::TraceStore store = core::store::LoadTrace(paths.Database(index));
     const core::report::ReportData data = core::report::AnalyseTrace(store, /*full=*/true);
     const core::fleet::RankSummary summary =
@@ -66,13 +71,26 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
   return false;
 }
 
-// Removes what an earlier run left in FLEETDIR/traces, so nothing stale is reported.
-void ClearResults(const FleetPaths& paths) {
+// Removes what an earlier run left in FLEETDIR/traces (files named NNNNN.db, .summary.json,
+// .error and nothing else), so nothing stale is reported. Inputs may not live there: they
+// would be overwritten by the fleet's own databases.
+void ClearResults(const FleetPaths& paths, const std::vector<fs::path>& inputs) {
   std::error_code ec;
+  const fs::path traces = fs::weakly_canonical(paths.TracesDir(), ec);
+  for (const fs::path& input : inputs) {
+    if (fs::weakly_canonical(input, ec).parent_path() == traces) {
+      throw core::Error(fmt::format("{}: an input inside the fleet's own traces folder (choose "
+                                    "another -o)",
+                                    input.string()));
+    }
+  }
   if (!fs::is_directory(paths.TracesDir(), ec)) return;
   for (const fs::directory_entry& e : fs::directory_iterator(paths.TracesDir(), ec)) {
     const std::string name = e.path().filename().string();
-    if (name.ends_with(".summary.json") || name.ends_with(".error") || name.ends_with(".db")) {
+    const size_t dot = name.find('.');
+    const std::string rest = dot == std::string::npos ? "" : name.substr(dot);
+    if (dot == 5 && name.find_first_not_of("0123456789") == 5 &&
+        (rest == ".db" || rest == ".summary.json" || rest == ".error")) {
       fs::remove(e.path(), ec);
     }
   }
@@ -151,7 +169,7 @@ void RegisterFleetImport(CLI::App& fleet) {
   cmd->callback([o] {
     const std::vector<fs::path> inputs = core::fleet::ExpandInputs(o->inputs);
     const FleetPaths paths{fs::absolute(o->output)};
-    ClearResults(paths);
+    ClearResults(paths, inputs);
     core::fleet::WriteInputList(paths, inputs);
     const size_t workers = FleetWorkerCount(inputs, o->jobs);
     TerminalProgress progress(fmt::format("fleet import ({} workers)", workers));

@@ -189,6 +189,13 @@ TEST(FleetCli, BadArgumentsAreClearErrors) {
       1, "the pattern matches no file");
   test_support::ExpectFailure(RunFencescope("fleet report " + Quote(dir.path())), 1,
                               "not a fleet directory");
+  // Inputs inside the fleet's own traces folder would be overwritten: refused, nothing removed.
+  fs::create_directories(dir / "g/traces");
+  std::ofstream(dir / "g/traces/00000.db") << "not yet";
+  test_support::ExpectFailure(
+      RunFencescope("fleet import " + Quote(dir / "g/traces") + " -o " + Quote(dir / "g")), 1,
+      "an input inside the fleet's own traces folder");
+  EXPECT_EQ(ReadFile(dir / "g/traces/00000.db"), "not yet");
   // A rank record that is not an object: that trace fails, named, with the reason.
   fs::create_directories(dir / "in");
   std::ofstream(dir / "in/rank-0.json") << "{\"distributedInfo\": [1], \"traceEvents\": []}";
