@@ -21,7 +21,7 @@ BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates ccache
 GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev librsvg2-bin)
 TEST_PACKAGES=(xvfb xauth python3 mesa-vulkan-drivers vulkan-tools vkd3d-demos
   dpkg-dev file lintian desktop-file-utils shared-mime-info xdg-utils libfile-mimeinfo-perl man-db
-  zsh fish)
+  zsh fish slurmctld slurmd slurm-client munge)
 PACKAGE_PACKAGES=(dpkg-dev file lintian)
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev python3)
 

@@ -107,6 +107,7 @@ void RegisterBenchCommand(CLI::App& app) {
   RegisterBenchStore(*bench);
   RegisterBenchSimulate(*bench);
   RegisterBenchImport(*bench);
+  RegisterBenchFleet(*bench);
   RegisterBenchReport(*bench);
   RegisterBenchCapture(*bench);
 }

@@ -19,6 +19,10 @@ void RegisterExportCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterReportCommand(CLI::App& app);
 void RegisterCompareCommand(CLI::App& app);
+// `fleet` (app/cli/fleet_command.cpp): many traces as one, locally or on Slurm.
+void RegisterFleetCommand(CLI::App& app);
+// `bench fleet` (app/cli/bench_fleet_command.cpp), added by RegisterBenchCommand.
+void RegisterBenchFleet(CLI::App& bench);
 // `capture` (app/cli/capture_command.cpp): a Vulkan application through the capture layer.
 void RegisterCaptureCommand(CLI::App& app);
 // `bench capture` (app/cli/bench_capture_command.cpp), added by RegisterBenchCommand.

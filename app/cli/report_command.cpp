@@ -4,9 +4,9 @@
 
 #include "app/cli/analysed_trace.h"
 #include "app/cli/commands.h"
+#include "app/cli/report_output.h"
 #include "app/gui_entry.h"
 #include "core/model/error.h"
-#include "core/report/fail_if.h"
 #include "core/report/report_html.h"
 #include "core/report/report_json.h"
 #include "core/report/report_markdown.h"
@@ -43,32 +43,15 @@ void RegisterReportCommand(CLI::App& app) {
       core::store::CheckOutputIsNotInput(options->trace, options->output, "input trace");
       core::store::ResolveOutputTarget(options->output);  // refuse a device or FIFO up front
     }
-    std::string format = options->format;
-    if (format.empty()) {
-      std::string ext = std::filesystem::path(options->output).extension().string();
-      format = ext == ".json" ? "json" : ext == ".md" ? "md" : options->output.empty() ? "json" : "html";
-    }
+    const std::string format = ReportFormatFor(options->output, options->format);
     AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/true, options->path_until);
     core::report::Json json = core::report::ReportJson(t.data);
-    // evaluate the gates first: an unknown key is an error before anything is written
-    std::vector<std::string> tripped;
-    for (const std::string& expr : options->fail_if) {
-      if (core::report::EvaluateFailIf(json, expr)) tripped.push_back(expr);
-    }
+    // the gates first: an unknown key is an error before anything is written
+    const std::vector<std::string> tripped = TrippedGates(json, options->fail_if);
     std::string content = format == "json" ? json.Dump()
                           : format == "md" ? core::report::ReportMarkdown(t.data)
                                            : core::report::ReportHtml(t.data);
-    if (options->output.empty()) {
-      std::cout << content;
-    } else {
-      core::store::WriteFileAtomically(options->output, content);
-      std::cerr << fmt::format("wrote {} ({} report, {} bytes)\n", options->output, format,
-                               content.size());
-    }
-    for (const std::string& expr : tripped) {
-      std::cerr << fmt::format("fail-if: \"{}\" is true\n", expr);
-    }
-    if (!tripped.empty()) app::SetExitCode(3);
+    DeliverReport(options->output, content, format + " report", tripped);
   });
 }
 

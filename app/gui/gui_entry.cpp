@@ -54,8 +54,9 @@ void RegisterWindowCommands(CLI::App& app) {
   auto size = std::make_shared<std::vector<int>>();
   // No FILE (the desktop entry's `fencescope view %F` started from the menu): as `fencescope`.
   view->add_option("FILE", *traces,
-                   "Trace databases (.db) or any files fencescope imports, each in a tab (the "
-                   "first shown); none: simulate the default scenario and open it");
+                   "Trace databases (.db), any files `import` reads, or a fleet directory "
+                   "(`fleet import -o DIR`: rank x step heat map and stragglers), each trace in "
+                   "a tab (the first shown); none: simulate the default scenario and open it");
   view->add_option("--screenshot", options->screenshot,
                    "Render headless (e.g. under xvfb-run), write this PNG and exit");
   view->add_option("--frames", options->frames, "Frames rendered before the screenshot (3)")

@@ -121,11 +121,16 @@ int RunWindow(const RunOptions& options) {
   // A trace database opens progressively: the window draws its outline at once and the
   // timeline when it has loaded (the file is checked first, so a file that is not a trace
   // fails here, with no window flashing). Files to import, and screenshots (which show the
-  // loaded trace), load before the window opens.
-  // Further files open as tabs behind the first, the same way.
+  // loaded trace), load before the window opens. Further files open as tabs behind the first,
+  // the same way. A fleet directory opens its first rank, with the fleet window over it.
+  std::unique_ptr<views::FleetView> fleet;
   std::vector<std::filesystem::path> files;
   if (!options.trace.empty()) files.push_back(options.trace);
   files.insert(files.end(), options.more_traces.begin(), options.more_traces.end());
+  if (!files.empty() && views::IsFleetDirectory(files.front())) {
+    fleet = views::LoadFleet(files.front());
+    files.front() = fleet->FirstDatabase();
+  }
   std::vector<std::unique_ptr<state::Document>> docs;
   std::vector<std::filesystem::path> in_background;
   for (const auto& file : files) {
@@ -142,6 +147,7 @@ int RunWindow(const RunOptions& options) {
   for (size_t i = 0; i < docs.size(); ++i) main.AddDocument(std::move(docs[i]), i == 0);
   for (auto it = in_background.rbegin(); it != in_background.rend(); ++it) main.RequestOpen(*it);
   main.ApplyRequests();
+  main.SetFleet(std::move(fleet));
   bool options_applied = in_background.empty();
   if (options_applied) ApplyOptions(main, options, screenshot);
   platform::Window window(window_options);

@@ -52,6 +52,15 @@ QueueTimeSplit ComputeQueueTime(const core::store::TraceStore& store, const Reco
 // Over the trace span (TraceSpan(r)).
 QueueTimeSplit ComputeQueueTime(const core::store::TraceStore& store, const Reconstruction& r);
 
+// busy_ns / waiting_ns / idle_ns of every queue (store order) over each of `ranges`: for each
+// range the same three figures ComputeQueueTime gives for it (the other QueueTime fields are
+// left 0), with each queue's run segments and waits gone through once instead of once per
+// range, for the thousands of ranges of a trace's iterations (a fleet's steps). `ranges` must
+// be sorted by start and must not overlap. Result: [range][queue].
+std::vector<std::vector<QueueTime>> ComputeQueueTimeSplits(const core::store::TraceStore& store,
+                                                           const Reconstruction& r,
+                                                           const std::vector<TimeRange>& ranges);
+
 // The packet counts of every queue added up.
 PacketCounts TotalPacketCounts(const QueueTimeSplit& split);
 

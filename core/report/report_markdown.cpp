@@ -10,10 +10,8 @@
 #include "core/report/svg_chart.h"
 
 namespace core::report {
+
 namespace {
-
-using namespace core::analysis;  // NOLINT
-
 std::string Cell(std::string text) {
   std::string out;
   for (char c : text) {
@@ -23,9 +21,10 @@ std::string Cell(std::string text) {
   }
   return out;
 }
+}  // namespace
 
-std::string Table(const std::vector<std::string>& header,
-                  const std::vector<std::vector<std::string>>& rows) {
+std::string MarkdownTable(const std::vector<std::string>& header,
+                          const std::vector<std::vector<std::string>>& rows) {
   std::string out = "|";
   for (const auto& h : header) out += " " + Cell(h) + " |";
   out += "\n|";
@@ -37,6 +36,15 @@ std::string Table(const std::vector<std::string>& header,
     out += "\n";
   }
   return out + "\n";
+}
+
+namespace {
+
+using namespace core::analysis;  // NOLINT
+
+std::string Table(const std::vector<std::string>& header,
+                  const std::vector<std::vector<std::string>>& rows) {
+  return MarkdownTable(header, rows);
 }
 
 std::string D(double ns) { return FormatDuration(ns); }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/report/report_data.h"
 
@@ -10,5 +11,9 @@ namespace core::report {
 
 // `data` must have been analysed with full = true.
 std::string ReportMarkdown(const ReportData& data);
+
+// A Markdown table; '|' in a cell is escaped and a line break becomes a space.
+std::string MarkdownTable(const std::vector<std::string>& header,
+                          const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace core::report

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "core/model/error.h"
 #include "importers/chrome_json/background_scanner.h"
@@ -43,6 +44,26 @@ uint64_t EventAfter(std::string_view content, uint64_t end) {
   return p < content.size() && content[p] == '{' ? p : kNoEvent;
 }
 
+// PyTorch's profiler writes the rank of a distributed job as {"distributedInfo": {"backend":
+// "nccl", "rank": 3, "world_size": 8}}. Its integer members become meta rows
+// json.distributedInfo.<name> (a fleet takes the rank from there, core/fleet/fleet_inputs.h); a
+// member that is not an integer is left out, a distributedInfo that is not JSON is an error.
+void ReadDistributedInfo(std::string_view text, ParsedTrace& trace, const std::string& label) {
+  if (text.empty()) return;
+  simdjson::dom::parser parser;
+  simdjson::dom::element info;
+  if (parser.parse(text.data(), text.size(), true).get(info) != simdjson::SUCCESS ||
+      !info.is_object()) {
+    throw core::Error(fmt::format("{}: top-level \"distributedInfo\" is not a JSON object", label));
+  }
+  for (auto [key, value] : info.get_object()) {
+    int64_t n = 0;
+    if (value.get_int64().get(n) == simdjson::SUCCESS) {
+      trace.top_level["distributedInfo." + std::string(key)] = std::to_string(n);
+    }
+  }
+}
+
 void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
                   core::store::TraceWriter& writer, const std::string& label) {
   for (const auto& [key, raw] : scanner.top_level()) {
@@ -65,6 +86,7 @@ void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
     if (value.size() <= kMaxMetaValue) trace.top_level[key] = value;
   }
   trace.fencescope_topology = std::string(scanner.TopLevelStructureText("fencescopeTopology"));
+  ReadDistributedInfo(scanner.TopLevelStructureText("distributedInfo"), trace, label);
   for (const auto& [key, offset] : scanner.top_level_structures()) {
     if (key == "systemTraceEvents") {
       writer.CountProblem("json_system_trace_skipped", core::model::Severity::kInfo,

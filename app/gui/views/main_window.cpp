@@ -190,6 +190,12 @@ void MainWindow::OpenNow(const std::filesystem::path& path) {
 
 void MainWindow::RequestOpen(const std::filesystem::path& path) {
   m_open_requests.push_back(path);
+  m_window_after_open.reset();
+}
+
+void MainWindow::RequestOpenAt(const FleetView::OpenRequest& request) {
+  m_open_requests.push_back(request.database);
+  m_window_after_open = state::TimeRange{request.start, request.end};
 }
 
 void MainWindow::ApplyRequests() {
@@ -250,6 +256,9 @@ void MainWindow::DrawFrame() {
   }
   if (auto path = m_open_dialog.Draw(m_settings.recent_files)) RequestOpen(*path);
   if (auto path = m_simulate_dialog.Draw(m_settings)) RequestOpen(*path);
+  if (m_fleet) {
+    if (auto request = m_fleet->Draw()) RequestOpenAt(*request);
+  }
   DrawLoadingOverlay();
   if (!m_error.empty()) {
     ImGui::OpenPopup("Error");
@@ -420,9 +429,15 @@ void MainWindow::CollectLoads() {
     if (newest) m_newest_load = nullptr;
     if (doc) {
       AddDocument(std::move(doc), newest);
+      // A fleet cell's trace opens at that step (RequestOpenAt).
+      if (newest && m_window_after_open && m_window_after_open->Valid()) {
+        state::ZoomTo(m_doc->view, *m_window_after_open);
+        m_doc->view.visible = *m_window_after_open;
+      }
     } else if (!error.empty()) {
       m_error = error;
     }
+    if (newest) m_window_after_open.reset();
     it = m_loaders.erase(it);
   }
 }

@@ -16,6 +16,7 @@
 #include "app/gui/views/details_view.h"
 #include "app/gui/views/event_table_view.h"
 #include "app/gui/views/findings_view.h"
+#include "app/gui/views/fleet_view.h"
 #include "app/gui/views/interrupts_view.h"
 #include "app/gui/views/open_dialog.h"
 #include "app/gui/views/packets_view.h"
@@ -65,6 +66,12 @@ class MainWindow {
   size_t OpenDocuments() const { return (m_doc ? 1 : 0) + m_other_docs.size(); }
   // Opens on the worker thread; the frame shows progress meanwhile.
   void RequestOpen(const std::filesystem::path& path);
+  // The same, then shows [start, end] of the opened trace (a fleet cell: a rank at a step).
+  void RequestOpenAt(const FleetView::OpenRequest& request);
+  // A fleet (`view FLEETDIR`): its window is drawn over the main one; a click on a cell opens
+  // that rank at that step.
+  void SetFleet(std::unique_ptr<FleetView> fleet) { m_fleet = std::move(fleet); }
+  FleetView* fleet() { return m_fleet.get(); }
 
   // Builds the whole UI for one frame (between NewFrame and Render).
   void DrawFrame();
@@ -149,6 +156,8 @@ class MainWindow {
 
   // Requests made mid-frame.
   std::vector<std::filesystem::path> m_open_requests;
+  std::optional<state::TimeRange> m_window_after_open;  // RequestOpenAt's range
+  std::unique_ptr<FleetView> m_fleet;
   bool m_close_request = false;
   bool m_quit = false;
   std::optional<Panel> m_force_panel;

@@ -1,0 +1,177 @@
+// `fencescope bench fleet DIR`: the fleet targets of the README on the rank traces in DIR
+// (made by tests/fleet/make_fleet.py, whose truth.json, when present, holds the true
+// stragglers and clock offsets):
+//   * wall time of `fleet import` + `fleet report` <= 1.1 x (sum of single-trace imports) / cores
+//   * the largest peak resident memory of a map worker <= the largest single import's peak
+//   * the reduce step over 8,000 summaries <= 2 s (summaries made from one of DIR's)
+//   * the stragglers and offsets found equal the true ones
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "app/cli/child_process.h"
+#include "app/cli/commands.h"
+#include "app/cli/fleet_commands.h"
+#include "app/cli/fleet_pool.h"
+#include "core/fleet/fleet_report.h"
+#include "core/model/error.h"
+#include "core/store/output_file.h"
+
+namespace app::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// The truth.json of make_fleet.py: the straggler of each step and each rank's offset.
+struct Truth {
+  std::vector<int64_t> stragglers;  // by step
+  std::vector<int64_t> offsets_ns;  // by rank
+};
+bool ReadTruth(const fs::path& path, Truth* truth) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (!fs::exists(path) || parser.load(path.string()).get(doc)) return false;
+  for (auto step : doc["steps"].get_array()) {
+    truth->stragglers.push_back(step["straggler"].get_int64().value());
+  }
+  for (auto offset : doc["offsets_ns"].get_array()) {
+    truth->offsets_ns.push_back(offset.get_int64().value());
+  }
+  return true;
+}
+
+// `copies` summaries in a scratch fleet, each one of `summary` with another rank, and the
+// reduce step over them.
+double ReduceOverCopies(const fs::path& summary, size_t copies, const fs::path& dir) {
+  std::ifstream in(summary);
+  std::string first_line, rest;
+  std::getline(in, first_line);
+  rest.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  const std::string key = "\"metadata_rank\":";
+  const size_t at = first_line.find(key);
+  if (at == std::string::npos) throw core::Error(summary.string() + ": not a fleet summary");
+  const size_t value_end = first_line.find(',', at);
+  const core::fleet::FleetPaths paths{dir};
+  std::vector<fs::path> inputs;
+  for (size_t i = 0; i < copies; ++i) inputs.push_back(fmt::format("/generated/rank-{}.json", i));
+  core::fleet::WriteInputList(paths, inputs);
+  for (size_t i = 0; i < copies; ++i) {
+    std::ofstream out(paths.Summary(i));
+    out << first_line.substr(0, at + key.size()) << i << first_line.substr(value_end) << "\n"
+        << rest;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const core::fleet::FleetAnalysis a = ReduceFleet(paths);
+  const std::string json = core::fleet::FleetJson(a).Dump();
+  const double seconds = Seconds(start);
+  if (a.ranks.size() != copies) throw core::Error("bench fleet: the reduce lost ranks");
+  return seconds;
+}
+
+}  // namespace
+
+void RegisterBenchFleet(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand(
+      "fleet", "Fleet import + report against single imports; worker memory; reduce over 8,000 "
+               "summaries; stragglers and offsets against the generator's truth.json");
+  struct Options {
+    std::string dir;
+    std::string scratch = fs::temp_directory_path().string();
+    size_t summaries = 8000;
+    size_t single = 0;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("DIR", o->dir, "Rank traces (tests/fleet/make_fleet.py --out DIR)")->required();
+  cmd->add_option("--dir", o->scratch, "Directory for the scratch fleets");
+  cmd->add_option("--summaries", o->summaries, "Summaries for the reduce figure (default 8000)");
+  cmd->add_option("--single", o->single,
+                  "Single imports to time (default: every trace; fewer are scaled up)");
+  cmd->callback([o] {
+    const std::vector<fs::path> inputs = core::fleet::ExpandInputs({o->dir});
+    const fs::path scratch = fs::path(o->scratch) / "fencescope-bench-fleet";
+    fs::remove_all(scratch);
+    fs::create_directories(scratch);
+    uint64_t bytes = 0;
+    for (const fs::path& p : inputs) bytes += fs::file_size(p);
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    std::cout << fmt::format("ranks                      {} ({:.1f} MB of trace files)\n",
+                             inputs.size(), bytes / 1e6);
+
+    // Single-trace imports, one after another, each a child `fencescope import`.
+    const size_t single = o->single ? std::min(o->single, inputs.size()) : inputs.size();
+    double single_seconds = 0;
+    int64_t import_peak = 0;
+    for (size_t i = 0; i < single; ++i) {
+      const fs::path db = scratch / "single.db";
+      fs::remove(db);
+      const auto start = std::chrono::steady_clock::now();
+      const ChildRun run =
+          RunChild({SelfExecutable(), "import", inputs[i].string(), "-o", db.string()}, true);
+      single_seconds += Seconds(start);
+      if (run.exit_code != 0) throw core::Error("bench fleet: import failed: " + inputs[i].string());
+      import_peak = std::max(import_peak, run.peak_resident_bytes);
+    }
+    fs::remove(scratch / "single.db");
+    const double single_sum = single_seconds * static_cast<double>(inputs.size()) / single;
+    std::cout << fmt::format("single imports, sum        {:.2f} s{} (largest peak {:.1f} MB)\n",
+                             single_sum, single < inputs.size()
+                                             ? fmt::format(" (from {} of them)", single) : "",
+                             import_peak / 1e6);
+
+    // The fleet: import (the map step on the local pool) and report.
+    const core::fleet::FleetPaths paths{scratch / "fleet"};
+    core::fleet::WriteInputList(paths, inputs);
+    const MapPoolResult pool = RunMapPool(paths, inputs.size(), FleetWorkerCount(inputs, 0), {});
+    const auto report_start = std::chrono::steady_clock::now();
+    const core::fleet::FleetAnalysis a = ReduceFleet(paths);
+    core::store::WriteFileAtomically(paths.dir / "fleet.html", core::fleet::FleetHtml(a));
+    const double report_seconds = Seconds(report_start);
+    std::cout << fmt::format("fleet import               {:.2f} s ({} workers, {} failed)\n",
+                             pool.wall_seconds, pool.workers, pool.failed);
+    std::cout << fmt::format("fleet report               {:.3f} s\n", report_seconds);
+    const double ideal = single_sum / cores;
+    std::cout << fmt::format(
+        "fleet / (single sum / {} cores)  {:.2f}  (target <= 1.1)\n", cores,
+        (pool.wall_seconds + report_seconds) / ideal);
+    std::cout << fmt::format(
+        "worker peak / import peak  {:.2f}  ({:.1f} MB / {:.1f} MB; target <= 1.0)\n",
+        static_cast<double>(pool.peak_worker_bytes) / static_cast<double>(import_peak),
+        pool.peak_worker_bytes / 1e6, import_peak / 1e6);
+
+    Truth truth;
+    // make_fleet.py writes DIR/ranks/* and DIR/truth.json: DIR or its parent.
+    const fs::path dir = fs::absolute(o->dir).lexically_normal();
+    if (ReadTruth(dir / "truth.json", &truth) ||
+        ReadTruth(dir.parent_path() / "truth.json", &truth) ||
+        ReadTruth(dir.parent_path().parent_path() / "truth.json", &truth)) {
+      size_t exact_steps = 0, exact_offsets = 0;
+      for (size_t s = 0; s < a.steps.size() && s < truth.stragglers.size(); ++s) {
+        exact_steps += a.steps[s].straggler.rank == truth.stragglers[s];
+      }
+      for (size_t r = 0; r < a.ranks.size() && r < truth.offsets_ns.size(); ++r) {
+        exact_offsets += a.ranks[r].offset_ns == truth.offsets_ns[r];
+      }
+      std::cout << fmt::format("stragglers found exactly   {} of {} steps\n", exact_steps,
+                               truth.stragglers.size());
+      std::cout << fmt::format("clock offsets exact        {} of {} ranks\n", exact_offsets,
+                               truth.offsets_ns.size());
+    }
+    if (o->summaries && pool.succeeded) {
+      const double seconds =
+          ReduceOverCopies(paths.Summary(0), o->summaries, scratch / "reduce");
+      std::cout << fmt::format("reduce, {} summaries     {:.3f} s  (target <= 2 s)\n",
+                               o->summaries, seconds);
+    }
+    fs::remove_all(scratch);
+  });
+}
+
+}  // namespace app::cli

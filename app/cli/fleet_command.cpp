@@ -1,0 +1,298 @@
+// `fencescope fleet ...`: many traces as one (core/fleet). import = the map step of every trace
+// on this machine (fleet_pool.h); map = the map step of some traces (what each Slurm array task
+// and each local worker runs); report = the reduce step; status = progress from the files
+// present; submit = the same map and reduce as Slurm jobs (fleet_submit.cpp).
+#include <malloc.h>
+
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "app/cli/commands.h"
+#include "app/cli/fleet_commands.h"
+#include "app/cli/fleet_pool.h"
+#include "app/cli/report_output.h"
+#include "app/cli/terminal_progress.h"
+#include "app/gui_entry.h"
+#include "core/fleet/fleet_analysis.h"
+#include "core/fleet/fleet_inputs.h"
+#include "core/fleet/fleet_report.h"
+#include "core/fleet/summary_file.h"
+#include "core/model/error.h"
+#include "core/report/report_json.h"
+#include "core/store/output_file.h"
+#include "importers/import_file.h"
+
+namespace app::cli {
+namespace fs = std::filesystem;
+using core::fleet::FleetPaths;
+
+namespace {
+
+std::string ReadWholeFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+// The map step of input `index`: import, analyse, summarise. A trace that cannot be read
+// leaves its reason in the .error file (and on stderr) and returns false.
+bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
+  std::error_code ec;
+  fs::remove(paths.Summary(index), ec);
+  fs::remove(paths.Error(index), ec);
+  std::string error;
+  try {
+    importers::ImportFile(input, paths.Database(index));
+    // The import's memory goes back to the system before the trace is loaded, so the worker's
+    // peak is the import's, not the import's left-overs plus the analysis.
+    malloc_trim(0);
+    const core::store::TraceStore store = core::store::LoadTrace(paths.Database(index));
+    const core::report::ReportData data = core::report::AnalyseTrace(store, /*full=*/true);
+    const core::fleet::RankSummary summary =
+        core::fleet::ComputeRankSummary(data, input.string(), static_cast<int64_t>(index));
+    core::fleet::WriteSummaryFile(paths.Summary(index), summary, core::report::ReportJson(data));
+    return true;
+  } catch (const core::Error& e) {
+    error = e.what();
+  } catch (const std::bad_alloc&) {
+    error = fmt::format("{}: out of memory while importing or analysing it", input.string());
+  }
+  // The importer's messages name the file; a message that does not gets the name first.
+  if (error.find(input.filename().string()) == std::string::npos) {
+    error = input.string() + ": " + error;
+  }
+  core::store::WriteFileAtomically(paths.Error(index), error + "\n");
+  std::cerr << "fencescope: error: " << error << "\n";
+  return false;
+}
+
+// Removes what an earlier run left in FLEETDIR/traces (files named NNNNN.db, .summary.json,
+// .error and nothing else), so nothing stale is reported. Inputs may not live there: they
+// would be overwritten by the fleet's own databases.
+void ClearResults(const FleetPaths& paths, const std::vector<fs::path>& inputs) {
+  std::error_code ec;
+  const fs::path traces = fs::weakly_canonical(paths.TracesDir(), ec);
+  for (const fs::path& input : inputs) {
+    if (fs::weakly_canonical(input, ec).parent_path() == traces) {
+      throw core::Error(fmt::format("{}: an input inside the fleet's own traces folder (choose "
+                                    "another -o)",
+                                    input.string()));
+    }
+  }
+  if (!fs::is_directory(paths.TracesDir(), ec)) return;
+  for (const fs::directory_entry& e : fs::directory_iterator(paths.TracesDir(), ec)) {
+    const std::string name = e.path().filename().string();
+    const size_t dot = name.find('.');
+    const std::string rest = dot == std::string::npos ? "" : name.substr(dot);
+    if (dot == 5 && name.find_first_not_of("0123456789") == 5 &&
+        (rest == ".db" || rest == ".summary.json" || rest == ".error")) {
+      fs::remove(e.path(), ec);
+    }
+  }
+}
+
+std::string Megabytes(int64_t bytes) { return fmt::format("{:.1f} MB", bytes / 1e6); }
+
+}  // namespace
+
+FleetState ReadFleetState(const FleetPaths& paths) {
+  FleetState state;
+  state.inputs = core::fleet::ReadInputList(paths);
+  for (size_t i = 0; i < state.inputs.size(); ++i) {
+    if (fs::exists(paths.Summary(i))) {
+      state.summaries.push_back(i);
+    } else if (fs::exists(paths.Error(i))) {
+      state.failed.push_back({state.inputs[i].string(), ReadWholeFile(paths.Error(i))});
+    } else {
+      state.pending.push_back(i);
+    }
+  }
+  return state;
+}
+
+core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths) {
+  FleetState state = ReadFleetState(paths);
+  if (state.summaries.empty()) {
+    throw core::Error(fmt::format("{}: no trace summary yet ({} traces: {} failed, {} not mapped)",
+                                  paths.dir.string(), state.inputs.size(), state.failed.size(),
+                                  state.pending.size()));
+  }
+  // Read on every core: parsing the summaries' first lines is the whole cost of the reduce.
+  std::vector<core::fleet::RankSummary> summaries(state.summaries.size());
+  std::vector<std::string> errors(state.summaries.size());
+  std::atomic<size_t> next{0};
+  auto read = [&] {
+    for (size_t k = next++; k < summaries.size(); k = next++) {
+      try {
+        summaries[k] = core::fleet::ReadSummaryFile(paths.Summary(state.summaries[k]));
+      } catch (const core::Error& e) {
+        errors[k] = e.what();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  const size_t workers = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                                          summaries.size());
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(read);
+  read();
+  for (std::thread& t : threads) t.join();
+  for (const std::string& error : errors) {
+    if (!error.empty()) throw core::Error(error);
+  }
+  std::vector<core::fleet::FailedTrace> failed = std::move(state.failed);
+  for (size_t i : state.pending) {
+    failed.push_back({state.inputs[i].string(), "no summary (the map step has not run on it)"});
+  }
+  return core::fleet::AnalyseFleet(std::move(summaries), std::move(failed));
+}
+
+namespace {
+
+void RegisterFleetImport(CLI::App& fleet) {
+  auto* cmd = fleet.add_subcommand(
+      "import", "Import and summarise many traces in parallel (the map step, on this machine)");
+  struct Options {
+    std::vector<std::string> inputs;
+    std::string output;
+    size_t jobs = 0;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("INPUTS", o->inputs, "Trace files, directories or glob patterns")->required();
+  cmd->add_option("-o,--output", o->output, "Fleet directory to write (FLEETDIR)")->required();
+  cmd->add_option("-j,--jobs", o->jobs,
+                  "Most traces imported at once (default: the cores, fewer when memory is short)");
+  cmd->callback([o] {
+    const std::vector<fs::path> inputs = core::fleet::ExpandInputs(o->inputs);
+    const FleetPaths paths{fs::absolute(o->output)};
+    ClearResults(paths, inputs);
+    core::fleet::WriteInputList(paths, inputs);
+    const size_t workers = FleetWorkerCount(inputs, o->jobs);
+    TerminalProgress progress(fmt::format("fleet import ({} workers)", workers));
+    const MapPoolResult r = RunMapPool(paths, inputs.size(), workers, [&](size_t done, size_t n) {
+      progress.Update(static_cast<double>(done) / static_cast<double>(n));
+    });
+    progress.Finish();
+    std::cout << fmt::format(
+        "fleet import: {} of {} traces summarised into {} ({} workers, largest worker peak {}, "
+        "{:.2f} s)\n",
+        r.succeeded, inputs.size(), paths.dir.string(), r.workers, Megabytes(r.peak_worker_bytes),
+        r.wall_seconds);
+    if (r.failed) {
+      const FleetState state = ReadFleetState(paths);
+      for (const core::fleet::FailedTrace& f : state.failed) {
+        std::cerr << fmt::format("failed: {}: {}\n", f.input, f.error);
+      }
+      std::cerr << fmt::format("fleet import: {} of {} traces failed\n", r.failed, inputs.size());
+      app::SetExitCode(kFleetSomeFailedExitCode);
+    }
+  });
+}
+
+void RegisterFleetMap(CLI::App& fleet) {
+  auto* cmd = fleet.add_subcommand(
+      "map", "The map step of some traces of a fleet: import, analyse, write the summary "
+             "(what `fleet import` workers and Slurm array tasks run)");
+  struct Options {
+    std::string fleet;
+    size_t first = 0;
+    size_t count = 1;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("FLEETDIR", o->fleet, "Fleet directory (made by fleet import or submit)")
+      ->required();
+  cmd->add_option("--first", o->first, "Index of the first input (0-based, fleet-inputs.txt)");
+  cmd->add_option("--count", o->count, "Inputs to map from --first (default 1)")
+      ->check(CLI::Range(size_t{1}, SIZE_MAX));
+  cmd->callback([o] {
+    const FleetPaths paths{fs::absolute(o->fleet)};
+    const std::vector<fs::path> inputs = core::fleet::ReadInputList(paths);
+    if (o->first >= inputs.size()) {
+      // An array task past the end (a chunked array rounds up): nothing to do.
+      return;
+    }
+    const size_t end = std::min(inputs.size(), o->first + o->count);
+    for (size_t i = o->first; i < end; ++i) MapOne(paths, inputs[i], i);
+    // A trace that cannot be read is a result (its .error file), not a failed task: exit 0, so
+    // a Slurm reduce job that depends on the array with afterok still runs and reports it.
+  });
+}
+
+void RegisterFleetReport(CLI::App& fleet) {
+  auto* cmd = fleet.add_subcommand(
+      "report", "Cross-rank report from the summaries (the reduce step): ranks, steps, clock "
+                "offsets, stragglers");
+  struct Options {
+    std::string fleet;
+    std::string output;
+    std::string format;
+    std::vector<std::string> fail_if;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("FLEETDIR", o->fleet, "Fleet directory")->required();
+  cmd->add_option("-o,--output", o->output,
+                  "Output file (default: standard output, JSON); the format follows the "
+                  "extension (.html, .json, .md) unless --format is given");
+  cmd->add_option("--format", o->format, "html | json | md")
+      ->check(CLI::IsMember({"html", "json", "md"}));
+  cmd->add_option("--fail-if", o->fail_if,
+                  "Exit with code 3 when EXPR over the fleet JSON keys is true, e.g. "
+                  "\"stragglers.max_lateness_ns > 5e6 || traces_failed > 0\" (may repeat)");
+  cmd->callback([o] {
+    if (!o->output.empty()) core::store::ResolveOutputTarget(o->output);
+    const std::string format = ReportFormatFor(o->output, o->format);
+    const core::fleet::FleetAnalysis analysis = ReduceFleet(FleetPaths{fs::absolute(o->fleet)});
+    const core::report::Json json = core::fleet::FleetJson(analysis);
+    const std::vector<std::string> tripped = TrippedGates(json, o->fail_if);
+    const std::string content = format == "json" ? json.Dump()
+                                : format == "md" ? core::fleet::FleetMarkdown(analysis)
+                                                 : core::fleet::FleetHtml(analysis);
+    DeliverReport(o->output, content,
+                  fmt::format("fleet {} report, {} ranks, {} steps", format,
+                              analysis.ranks.size(), analysis.steps.size()),
+                  tripped);
+  });
+}
+
+void RegisterFleetStatus(CLI::App& fleet) {
+  auto* cmd = fleet.add_subcommand("status", "How far the map step of a fleet has got");
+  auto dir = std::make_shared<std::string>();
+  cmd->add_option("FLEETDIR", *dir, "Fleet directory")->required();
+  cmd->callback([dir] {
+    const FleetPaths paths{fs::absolute(*dir)};
+    const FleetState state = ReadFleetState(paths);
+    std::cout << fmt::format("{}: {} traces, {} summarised, {} failed, {} pending\n",
+                             paths.dir.string(), state.inputs.size(), state.summaries.size(),
+                             state.failed.size(), state.pending.size());
+    for (const core::fleet::FailedTrace& f : state.failed) {
+      std::cout << fmt::format("failed: {}: {}\n", f.input, f.error);
+    }
+    const fs::path jobs = paths.dir / "slurm" / "jobs.txt";
+    if (fs::exists(jobs)) std::cout << ReadWholeFile(jobs) << "\n";
+    for (const char* report : {"fleet.json", "fleet.md", "fleet.html"}) {
+      if (fs::exists(paths.dir / report)) {
+        std::cout << fmt::format("report: {}\n", (paths.dir / report).string());
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void RegisterFleetCommand(CLI::App& app) {
+  auto* fleet = app.add_subcommand(
+      "fleet", "Many traces as one: the ranks of a distributed job or the runs of a CI, on this "
+               "machine or as Slurm jobs");
+  fleet->require_subcommand(1);
+  RegisterFleetImport(*fleet);
+  RegisterFleetMap(*fleet);
+  RegisterFleetReport(*fleet);
+  RegisterFleetStatus(*fleet);
+  RegisterFleetSubmit(*fleet);
+}
+
+}  // namespace app::cli

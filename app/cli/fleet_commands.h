@@ -1,0 +1,34 @@
+// Shared by the `fleet` subcommands (fleet_command.cpp, fleet_submit.cpp) and `bench fleet`.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "core/fleet/fleet_analysis.h"
+#include "core/fleet/fleet_inputs.h"
+
+namespace app::cli {
+
+// `fleet import` when some traces could not be imported (the others were).
+constexpr int kFleetSomeFailedExitCode = 5;
+
+struct FleetState {
+  std::vector<std::filesystem::path> inputs;
+  std::vector<size_t> summaries;                 // input indices with a summary
+  std::vector<core::fleet::FailedTrace> failed;  // with an .error file
+  std::vector<size_t> pending;                   // neither yet
+};
+
+// Throws core::Error when FLEETDIR is not a fleet directory.
+FleetState ReadFleetState(const core::fleet::FleetPaths& paths);
+
+// The reduce step over the summaries present; the traces without one are listed as failed.
+// Throws core::Error when there is no summary at all.
+core::fleet::FleetAnalysis ReduceFleet(const core::fleet::FleetPaths& paths);
+
+// `fleet submit --slurm` (fleet_submit.cpp).
+void RegisterFleetSubmit(CLI::App& fleet);
+
+}  // namespace app::cli

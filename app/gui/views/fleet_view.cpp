@@ -1,0 +1,173 @@
+#include "app/gui/views/fleet_view.h"
+
+#include <imgui.h>
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "app/cli/fleet_commands.h"
+
+#include "core/report/svg_chart.h"
+
+namespace app::gui::views {
+
+bool IsFleetDirectory(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec) &&
+         std::filesystem::exists(core::fleet::FleetPaths{path}.InputList(), ec);
+}
+
+std::unique_ptr<FleetView> LoadFleet(const std::filesystem::path& dir) {
+  const core::fleet::FleetPaths paths{std::filesystem::absolute(dir)};
+  core::fleet::FleetAnalysis analysis = cli::ReduceFleet(paths);
+  const std::vector<std::filesystem::path> inputs = core::fleet::ReadInputList(paths);
+  std::map<std::string, size_t> index_of;
+  for (size_t i = 0; i < inputs.size(); ++i) index_of[inputs[i].string()] = i;
+  std::vector<std::filesystem::path> databases;
+  for (const core::fleet::RankRow& r : analysis.ranks) {
+    databases.push_back(paths.Database(index_of.at(r.input)));
+  }
+  return std::make_unique<FleetView>(std::move(analysis), std::move(databases));
+}
+
+FleetView::FleetView(core::fleet::FleetAnalysis analysis,
+                     std::vector<std::filesystem::path> databases)
+    : m_analysis(std::move(analysis)), m_databases(std::move(databases)) {}
+
+FleetView::OpenRequest FleetView::RequestFor(size_t rank_index, size_t step_index) const {
+  const core::fleet::StepRow& step = m_analysis.steps.at(step_index);
+  OpenRequest request;
+  request.database = m_databases.at(rank_index);
+  request.start = step.start_ns.at(rank_index);
+  request.end = request.start + step.step_ns.at(rank_index);
+  return request;
+}
+
+std::optional<FleetView::OpenRequest> FleetView::Draw() {
+  using core::report::FormatDuration;
+  std::optional<OpenRequest> request;
+  const auto& a = m_analysis;
+  ImGui::SetNextWindowSize(ImVec2(700, 420), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Fleet")) {
+    ImGui::End();
+    return request;
+  }
+  ImGui::Text("%zu ranks, %zu steps matched (%zu unmatched), %zu traces failed; clocks aligned by "
+              "%s to rank %lld",
+              a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
+              a.clock_method.c_str(), static_cast<long long>(a.reference_rank));
+  if (ImGui::BeginTabBar("fleet tabs")) {
+    if (ImGui::BeginTabItem("Step time")) {
+      ImGui::TextDisabled("Rank x step, light = the step's fastest rank, red = its slowest; S = "
+                          "the straggler. Click a cell to open that rank at that step.");
+      const int columns = static_cast<int>(std::min<size_t>(a.steps.size(), 500)) + 1;
+      if (ImGui::BeginTable("heat map", columns,
+                            ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_Borders)) {
+        ImGui::TableSetupScrollFreeze(1, 1);
+        ImGui::TableSetupColumn("rank");
+        for (int s = 0; s + 1 < columns; ++s) {
+          ImGui::TableSetupColumn(std::to_string(a.steps[s].step).c_str(),
+                                  ImGuiTableColumnFlags_WidthFixed, 28.0f);
+        }
+        ImGui::TableHeadersRow();
+        ImGuiListClipper clipper;
+        clipper.Begin(static_cast<int>(a.ranks.size()));
+        while (clipper.Step()) {
+          for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::Text("%lld", static_cast<long long>(a.ranks[r].rank));
+            for (int s = 0; s + 1 < columns; ++s) {
+              const core::fleet::StepRow& step = a.steps[s];
+              ImGui::TableSetColumnIndex(s + 1);
+              const double span = static_cast<double>(step.step_ns_max - step.step_ns_min);
+              const float f =
+                  span > 0 ? static_cast<float>((step.step_ns[r] - step.step_ns_min) / span) : 0;
+              ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg,
+                                     ImGui::GetColorU32(ImVec4(1.0f, 0.92f - 0.8f * f,
+                                                               0.92f - 0.8f * f, 1.0f)));
+              const bool straggler = step.straggler.rank == a.ranks[r].rank;
+              ImGui::PushID(r * 100003 + s);
+              // Dark text on the light-to-red cells, whatever the window's theme.
+              ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.1f, 0.1f, 1.0f));
+              const bool clicked = ImGui::Selectable(straggler ? "S" : " ", false);
+              ImGui::PopStyleColor();
+              if (clicked) request = RequestFor(r, s);
+              if (ImGui::IsItemHovered()) {
+                ImGui::SetTooltip("rank %lld, step %lld: %s%s", static_cast<long long>(a.ranks[r].rank),
+                                  static_cast<long long>(step.step),
+                                  FormatDuration(static_cast<double>(step.step_ns[r])).c_str(),
+                                  straggler ? " (the straggler)" : "");
+              }
+              ImGui::PopID();
+            }
+          }
+        }
+        ImGui::EndTable();
+      }
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Stragglers")) {
+      if (ImGui::BeginTable("stragglers", 5,
+                            ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_Resizable)) {
+        for (const char* h : {"step", "rank", "late by", "others waited", "doing"}) {
+          ImGui::TableSetupColumn(h);
+        }
+        ImGui::TableHeadersRow();
+        for (size_t s = 0; s < a.steps.size(); ++s) {
+          const core::fleet::Straggler& st = a.steps[s].straggler;
+          ImGui::TableNextRow();
+          ImGui::TableSetColumnIndex(0);
+          ImGui::Text("%lld", static_cast<long long>(a.steps[s].step));
+          ImGui::TableSetColumnIndex(1);
+          ImGui::Text("%lld", static_cast<long long>(st.rank));
+          ImGui::TableSetColumnIndex(2);
+          ImGui::TextUnformatted(FormatDuration(static_cast<double>(st.lateness_ns)).c_str());
+          ImGui::TableSetColumnIndex(3);
+          ImGui::TextUnformatted(FormatDuration(static_cast<double>(st.others_waited_ns)).c_str());
+          ImGui::TableSetColumnIndex(4);
+          std::string doing;
+          for (const core::fleet::PathItem& item : st.doing) {
+            doing += fmt::format("{}{} {} on {}", doing.empty() ? "" : "; ",
+                                 FormatDuration(static_cast<double>(item.ns)), item.kind,
+                                 item.track);
+          }
+          ImGui::TextUnformatted(doing.c_str());
+        }
+        ImGui::EndTable();
+      }
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Ranks")) {
+      if (ImGui::BeginTable("ranks", 5, ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg)) {
+        for (const char* h : {"rank", "mean step", "waiting for others", "clock offset", "trace"}) {
+          ImGui::TableSetupColumn(h);
+        }
+        ImGui::TableHeadersRow();
+        for (const core::fleet::RankRow& r : a.ranks) {
+          ImGui::TableNextRow();
+          ImGui::TableSetColumnIndex(0);
+          ImGui::Text("%lld", static_cast<long long>(r.rank));
+          ImGui::TableSetColumnIndex(1);
+          ImGui::TextUnformatted(FormatDuration(static_cast<double>(r.step_ns_mean)).c_str());
+          ImGui::TableSetColumnIndex(2);
+          ImGui::TextUnformatted(FormatDuration(static_cast<double>(r.collective_wait_ns)).c_str());
+          ImGui::TableSetColumnIndex(3);
+          ImGui::Text("%lld ns", static_cast<long long>(r.offset_ns));
+          ImGui::TableSetColumnIndex(4);
+          ImGui::TextUnformatted(r.input.c_str());
+        }
+        ImGui::EndTable();
+      }
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+  return request;
+}
+
+}  // namespace app::gui::views

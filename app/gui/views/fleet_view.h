@@ -1,0 +1,48 @@
+// The fleet window (`fencescope view FLEETDIR`): a rank x step heat map of step time, the
+// straggler of each step and the ranks with their clock offsets, drawn from the fleet report's
+// analysis (core/fleet/fleet_analysis.h); nothing is computed here. Clicking a cell asks the
+// main window to open that rank's trace zoomed to that step.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/fleet/fleet_analysis.h"
+#include "core/model/types.h"
+
+namespace app::gui::views {
+
+// True for a directory made by `fleet import` or `fleet submit` (it holds fleet-inputs.txt).
+bool IsFleetDirectory(const std::filesystem::path& path);
+
+class FleetView;
+// The fleet report's analysis of `dir` (the reduce step, from the summaries) as a FleetView.
+// Throws core::Error like `fleet report`.
+std::unique_ptr<FleetView> LoadFleet(const std::filesystem::path& dir);
+
+class FleetView {
+ public:
+  // `databases[i]`: the trace database of analysis.ranks[i].
+  FleetView(core::fleet::FleetAnalysis analysis, std::vector<std::filesystem::path> databases);
+
+  struct OpenRequest {
+    std::filesystem::path database;
+    core::model::TimeNs start = 0;  // the step, on that rank's own clock
+    core::model::TimeNs end = 0;
+  };
+  // Draws the window; returns the cell clicked in this frame, if any.
+  std::optional<OpenRequest> Draw();
+  // What clicking the cell of rank `rank_index` (analysis order) and step `step_index` asks for.
+  OpenRequest RequestFor(size_t rank_index, size_t step_index) const;
+  const core::fleet::FleetAnalysis& analysis() const { return m_analysis; }
+  // The trace database of the first rank (what `view FLEETDIR` opens first).
+  const std::filesystem::path& FirstDatabase() const { return m_databases.at(0); }
+
+ private:
+  core::fleet::FleetAnalysis m_analysis;
+  std::vector<std::filesystem::path> m_databases;
+};
+
+}  // namespace app::gui::views

@@ -1,0 +1,224 @@
+#include "core/fleet/fleet_analysis.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/model/error.h"
+
+namespace core::fleet {
+namespace {
+
+struct RankedSummary {
+  int64_t rank = 0;
+  std::string source;
+  RankSummary summary;
+  std::unordered_map<int64_t, const StepSummary*> steps;  // by id
+};
+
+// Lower median (one of the samples, like the reports' nearest-rank percentiles).
+int64_t Median(std::vector<int64_t> v) {
+  if (v.empty()) return 0;
+  const size_t mid = (v.size() - 1) / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  return v[mid];
+}
+
+std::vector<RankedSummary> AssignRanks(std::vector<RankSummary> summaries) {
+  std::vector<RankedSummary> out;
+  out.reserve(summaries.size());
+  for (RankSummary& s : summaries) {
+    RankedSummary r;
+    if (s.metadata_rank >= 0) {
+      r.rank = s.metadata_rank, r.source = "metadata";
+    } else if (s.name_rank >= 0) {
+      r.rank = s.name_rank, r.source = "file name";
+    } else {
+      r.rank = s.order, r.source = "order";
+    }
+    r.summary = std::move(s);
+    out.push_back(std::move(r));
+  }
+  std::sort(out.begin(), out.end(), [](const RankedSummary& a, const RankedSummary& b) {
+    return std::tie(a.rank, a.summary.order) < std::tie(b.rank, b.summary.order);
+  });
+  for (size_t i = 1; i < out.size(); ++i) {
+    if (out[i].rank == out[i - 1].rank) {
+      throw core::Error(fmt::format(
+          "{} and {} are both rank {} (from their {} and {}); give traces of one job only, "
+          "with distinct ranks",
+          out[i - 1].summary.input, out[i].summary.input, out[i].rank, out[i - 1].source,
+          out[i].source));
+    }
+  }
+  for (RankedSummary& r : out) {
+    for (const StepSummary& s : r.summary.steps) r.steps.emplace(s.id, &s);
+  }
+  return out;
+}
+
+// The differences `value(rank) - value(reference)` over matched steps.
+template <class Sample>
+std::vector<int64_t> Differences(const RankedSummary& rank, const RankedSummary& reference,
+                                 const std::vector<int64_t>& matched, Sample sample) {
+  std::vector<int64_t> out;
+  for (int64_t id : matched) sample(*rank.steps.at(id), *reference.steps.at(id), out);
+  return out;
+}
+
+void AlignClocks(const std::vector<RankedSummary>& ranks, const std::vector<int64_t>& matched,
+                 FleetAnalysis& a) {
+  a.clock_method = "none";
+  if (ranks.empty() || matched.empty()) return;
+  a.reference_rank = ranks[0].rank;
+  auto collective_ends = [](const StepSummary& s, const StepSummary& ref,
+                            std::vector<int64_t>& out) {
+    const size_t n = std::min(s.collectives.size(), ref.collectives.size());
+    for (size_t i = 0; i < n; ++i) out.push_back(s.collectives[i].end_ns - ref.collectives[i].end_ns);
+  };
+  auto step_starts = [](const StepSummary& s, const StepSummary& ref, std::vector<int64_t>& out) {
+    out.push_back(s.start_ns - ref.start_ns);
+  };
+  std::vector<std::vector<int64_t>> samples(ranks.size());
+  bool every_rank_has_collectives = true;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    samples[i] = Differences(ranks[i], ranks[0], matched, collective_ends);
+    every_rank_has_collectives &= !samples[i].empty();
+  }
+  a.clock_method = "collective_end";
+  if (!every_rank_has_collectives) {
+    a.clock_method = "step_start";
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      samples[i] = Differences(ranks[i], ranks[0], matched, step_starts);
+    }
+  }
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const auto [lo, hi] = std::minmax_element(samples[i].begin(), samples[i].end());
+    a.ranks[i].offset_ns = Median(samples[i]);
+    a.ranks[i].offset_samples = samples[i].size();
+    a.ranks[i].offset_spread_ns = samples[i].empty() ? 0 : *hi - *lo;
+  }
+}
+
+// The latest of `arrivals` (on the reference clock), the lateness over the next latest and
+// the others' waits added up. Ties go to the lower rank.
+struct Latest {
+  size_t index = 0;
+  DurationNs lateness = 0;
+  DurationNs others_waited = 0;
+};
+Latest LatestArrival(const std::vector<TimeNs>& arrivals) {
+  Latest l;
+  for (size_t i = 1; i < arrivals.size(); ++i) {
+    if (arrivals[i] > arrivals[l.index]) l.index = i;
+  }
+  TimeNs next = arrivals[l.index];
+  bool any_other = false;
+  for (size_t i = 0; i < arrivals.size(); ++i) {
+    if (i == l.index) continue;
+    next = any_other ? std::max(next, arrivals[i]) : arrivals[i];
+    any_other = true;
+    l.others_waited += arrivals[l.index] - arrivals[i];
+  }
+  l.lateness = arrivals[l.index] - next;
+  return l;
+}
+
+}  // namespace
+
+FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed) {
+  FleetAnalysis a;
+  a.failed = std::move(failed);
+  const std::vector<RankedSummary> ranks = AssignRanks(std::move(summaries));
+  if (ranks.empty()) return a;
+
+  // Matched steps: the ids every rank has.
+  std::map<int64_t, size_t> seen;
+  for (const RankedSummary& r : ranks) {
+    for (const auto& [id, step] : r.steps) ++seen[id];
+  }
+  std::vector<int64_t> matched;
+  for (const auto& [id, count] : seen) {
+    if (count == ranks.size()) {
+      matched.push_back(id);
+    } else {
+      ++a.steps_unmatched;
+    }
+  }
+
+  for (const RankedSummary& r : ranks) {
+    RankRow row;
+    row.rank = r.rank;
+    row.rank_source = r.source;
+    row.input = r.summary.input;
+    row.steps = r.summary.steps.size();
+    a.ranks.push_back(std::move(row));
+  }
+  AlignClocks(ranks, matched, a);
+
+  const size_t n = ranks.size();
+  std::vector<TimeNs> arrivals(n);
+  for (int64_t id : matched) {
+    StepRow row;
+    row.step = id;
+    size_t collectives = SIZE_MAX;
+    for (size_t i = 0; i < n; ++i) {
+      const StepSummary& s = *ranks[i].steps.at(id);
+      const DurationNs ns = s.end_ns - s.start_ns;
+      row.step_ns.push_back(ns);
+      row.start_ns.push_back(s.start_ns);
+      collectives = std::min(collectives, s.collectives.size());
+      RankRow& rr = a.ranks[i];
+      rr.step_ns_mean += ns;  // divided below
+      for (const QueueStepTime& q : s.queues) {
+        rr.busy_ns += q.busy_ns, rr.waiting_ns += q.waiting_ns, rr.idle_ns += q.idle_ns;
+      }
+      for (const Collective& c : s.collectives) rr.collective_ns += c.end_ns - c.start_ns;
+    }
+    row.step_ns_min = *std::min_element(row.step_ns.begin(), row.step_ns.end());
+    row.step_ns_max = *std::max_element(row.step_ns.begin(), row.step_ns.end());
+    DurationNs total = 0;
+    for (DurationNs ns : row.step_ns) total += ns;
+    row.step_ns_mean = total / static_cast<DurationNs>(n);
+
+    Latest worst;
+    bool have = false;
+    for (size_t c = 0; c < collectives; ++c) {
+      for (size_t i = 0; i < n; ++i) {
+        arrivals[i] = ranks[i].steps.at(id)->collectives[c].start_ns - a.ranks[i].offset_ns;
+      }
+      const Latest l = LatestArrival(arrivals);
+      for (size_t i = 0; i < n; ++i) {
+        a.ranks[i].collective_wait_ns += arrivals[l.index] - arrivals[i];
+      }
+      if (!have || l.lateness > worst.lateness) {
+        worst = l, have = true;
+        row.straggler.at = fmt::format("collective {} of {}: {}", c + 1, collectives,
+                                       ranks[l.index].steps.at(id)->collectives[c].name);
+      }
+    }
+    if (!have) {
+      for (size_t i = 0; i < n; ++i) {
+        arrivals[i] = ranks[i].steps.at(id)->end_ns - a.ranks[i].offset_ns;
+      }
+      worst = LatestArrival(arrivals);
+      row.straggler.at = "step end";
+    }
+    if (n > 1) {
+      row.straggler.rank = ranks[worst.index].rank;
+      row.straggler.lateness_ns = worst.lateness;
+      row.straggler.others_waited_ns = worst.others_waited;
+      row.straggler.doing = ranks[worst.index].steps.at(id)->path;
+      ++a.ranks[worst.index].straggler_steps;
+    }
+    a.steps.push_back(std::move(row));
+  }
+  if (!matched.empty()) {
+    for (RankRow& r : a.ranks) r.step_ns_mean /= static_cast<DurationNs>(matched.size());
+  }
+  return a;
+}
+
+}  // namespace core::fleet

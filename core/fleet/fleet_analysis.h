@@ -1,0 +1,92 @@
+// The reduce step of a fleet: the ranks side by side, their steps matched, their clocks aligned
+// and, per step, the straggler. Reads RankSummary values only (never a trace).
+//
+// Rank of a trace: its own (Kineto distributedInfo.rank), else the one in its file name, else
+// its position in the sorted input list. Two traces with the same rank are an error naming
+// both files.
+//
+// Steps: a step is matched when every rank has a ProfilerStep#N with that N; the others are
+// counted (steps_unmatched) and left out.
+//
+// Clock alignment: ranks' clocks differ (each host stamps its own trace). A collective ends at
+// one instant on every rank, so for rank r and the reference rank (the lowest):
+//   offset(r) = median over matched collectives of end(r) - end(reference)
+// where the k-th collective of a step on one rank is matched with the k-th on the other. With
+// no collective in a matched step on some rank, the step starts are used the same way (less
+// exact: a step starts when the rank's host gets there). spread = max - min of those
+// differences: 0 for clocks that only differ by a constant, more for drift or mismatches.
+//
+// Stragglers: with arrival(r) = start(r) - offset(r) of each matched collective (on the
+// reference rank's clock), the latest rank at that collective is the one everybody else waited
+// for; lateness = its arrival - the next latest arrival (what the others waited for it alone),
+// and each other rank waited latest arrival - its own arrival. The step's straggler is the one
+// of its collective with the largest lateness; a step with no collective uses the step ends.
+// What the straggler was doing is its critical path in that step (RankSummary::path).
+//
+//   reference  ==compute==|nccl......wait.......|      arrival(ref)
+//   rank 3     ======compute (slow)========|nccl|      arrival(3) = latest: straggler
+//                         ^ next latest    ^       lateness = arrival(3) - next latest
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/fleet/rank_summary.h"
+
+namespace core::fleet {
+
+struct FailedTrace {
+  std::string input;
+  std::string error;
+};
+
+struct RankRow {
+  int64_t rank = 0;
+  std::string rank_source;  // "metadata", "file name" or "order"
+  std::string input;
+  size_t steps = 0;               // steps in its trace (matched or not)
+  DurationNs step_ns_mean = 0;    // over matched steps
+  DurationNs busy_ns = 0;         // over matched steps, all queues
+  DurationNs waiting_ns = 0;
+  DurationNs idle_ns = 0;
+  DurationNs collective_ns = 0;       // time in collectives (matched steps)
+  DurationNs collective_wait_ns = 0;  // of it, waiting for later ranks
+  uint64_t straggler_steps = 0;
+  // Clock alignment
+  int64_t offset_ns = 0;  // this rank's clock minus the reference rank's
+  uint64_t offset_samples = 0;
+  DurationNs offset_spread_ns = 0;
+};
+
+struct Straggler {
+  int64_t rank = -1;  // -1: no straggler (a single rank)
+  DurationNs lateness_ns = 0;
+  std::string at;                 // "collective 1 of 2: <name>" or "step end"
+  DurationNs others_waited_ns = 0;  // all other ranks' waits at that point, added up
+  std::vector<PathItem> doing;      // its critical path in the step
+};
+
+struct StepRow {
+  int64_t step = 0;
+  std::vector<DurationNs> step_ns;  // per rank, in FleetAnalysis::ranks order
+  std::vector<TimeNs> start_ns;     // per rank, on that rank's own clock (not in the JSON)
+  DurationNs step_ns_min = 0;
+  DurationNs step_ns_max = 0;
+  DurationNs step_ns_mean = 0;
+  Straggler straggler;
+};
+
+struct FleetAnalysis {
+  std::vector<RankRow> ranks;  // by rank
+  std::string clock_method;    // "collective_end", "step_start" or "none"
+  int64_t reference_rank = 0;
+  std::vector<StepRow> steps;  // matched steps, by id
+  size_t steps_unmatched = 0;  // step ids some rank lacks
+  std::vector<FailedTrace> failed;
+};
+
+// Throws core::Error for two summaries of the same rank. `failed` is copied into the result.
+FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed);
+
+}  // namespace core::fleet

@@ -1,0 +1,44 @@
+// What a fleet is made of and where its files live.
+//
+// Inputs: files, directories (every regular file directly inside, hidden files and the
+// fleet's own outputs left out) and glob patterns ("traces/rank-*.json.gz"), in any mix; the
+// result is sorted by path and without duplicates, so the order is the same on every run and on
+// every node (a Slurm array task finds its input by index in it).
+//
+// A fleet directory:
+//   FLEETDIR/fleet-inputs.txt        the inputs, one absolute path a line (index = line - 1)
+//   FLEETDIR/traces/NNNNN.db         the trace database of input NNNNN
+//   FLEETDIR/traces/NNNNN.summary.json   its summary (summary_file.h), written after the db
+//   FLEETDIR/traces/NNNNN.error      why input NNNNN failed (instead of a summary)
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace core::fleet {
+
+// Throws core::Error naming an argument that matches nothing (a missing file, an empty
+// directory, a glob without a match).
+std::vector<std::filesystem::path> ExpandInputs(const std::vector<std::string>& args);
+
+// The rank a file name states: the digits after "rank" ("rank-3", "rank_12.json", "RANK7"),
+// else the first run of digits ("worker0.1623...json" -> 0); -1 when the name has no digits.
+int64_t RankFromFileName(const std::filesystem::path& path);
+
+struct FleetPaths {
+  std::filesystem::path dir;
+  std::filesystem::path InputList() const { return dir / "fleet-inputs.txt"; }
+  std::filesystem::path TracesDir() const { return dir / "traces"; }
+  std::filesystem::path Database(size_t index) const;
+  std::filesystem::path Summary(size_t index) const;
+  std::filesystem::path Error(size_t index) const;
+};
+
+// Writes the input list (atomically). Throws core::Error when FLEETDIR cannot be made.
+void WriteInputList(const FleetPaths& paths, const std::vector<std::filesystem::path>& inputs);
+// Throws core::Error naming the file when FLEETDIR has no input list.
+std::vector<std::filesystem::path> ReadInputList(const FleetPaths& paths);
+
+}  // namespace core::fleet

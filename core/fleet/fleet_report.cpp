@@ -1,0 +1,242 @@
+#include "core/fleet/fleet_report.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "core/fleet/summary_file.h"
+#include "core/report/html_parts.h"
+#include "core/report/report_markdown.h"
+#include "core/report/svg_chart.h"
+
+namespace core::fleet {
+namespace {
+
+using core::report::FormatDuration;
+using core::report::Json;
+using core::report::ObjectArray;
+using core::report::XmlEscape;
+
+std::string D(DurationNs ns) { return FormatDuration(static_cast<double>(ns)); }
+
+std::string Doing(const Straggler& s) {
+  std::string out;
+  for (const PathItem& item : s.doing) {
+    if (!out.empty()) out += "; ";
+    out += fmt::format("{} {} on {}{}", D(item.ns), item.kind, item.track,
+                       item.name.empty() ? "" : ": " + core::report::ShortenName(item.name, 60));
+  }
+  return out.empty() ? "(no critical path in the step)" : out;
+}
+
+struct ByRank {
+  int64_t rank = 0;
+  uint64_t steps = 0;
+};
+std::vector<ByRank> StragglersByRank(const FleetAnalysis& a) {
+  std::vector<ByRank> out;
+  for (const RankRow& r : a.ranks) {
+    if (r.straggler_steps) out.push_back({r.rank, r.straggler_steps});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ByRank& x, const ByRank& y) { return x.steps > y.steps; });
+  return out;
+}
+
+DurationNs MaxLateness(const FleetAnalysis& a) {
+  DurationNs m = 0;
+  for (const StepRow& s : a.steps) m = std::max(m, s.straggler.lateness_ns);
+  return m;
+}
+
+}  // namespace
+
+Json FleetJson(const FleetAnalysis& a) {
+  Json j = Json::Object();
+  j.Set("schema_version", 1);
+  j.Set("ranks_count", static_cast<uint64_t>(a.ranks.size()));
+  j.Set("traces_failed", static_cast<uint64_t>(a.failed.size()));
+  j.Set("steps_matched", static_cast<uint64_t>(a.steps.size()));
+  j.Set("steps_unmatched", static_cast<uint64_t>(a.steps_unmatched));
+  Json clock = Json::Object();
+  clock.Set("method", a.clock_method);
+  clock.Set("reference_rank", a.reference_rank);
+  int64_t max_abs = 0, max_spread = 0;
+  for (const RankRow& r : a.ranks) {
+    max_abs = std::max(max_abs, std::abs(r.offset_ns));
+    max_spread = std::max(max_spread, r.offset_spread_ns);
+  }
+  clock.Set("max_abs_offset_ns", max_abs);
+  clock.Set("max_spread_ns", max_spread);
+  clock.Set("offsets", ObjectArray(a.ranks, [](Json& x, const RankRow& r) {
+              x.Set("rank", r.rank);
+              x.Set("offset_ns", r.offset_ns);
+              x.Set("samples", r.offset_samples);
+              x.Set("spread_ns", r.offset_spread_ns);
+            }));
+  j.Set("clock", std::move(clock));
+  j.Set("ranks", ObjectArray(a.ranks, [](Json& x, const RankRow& r) {
+          x.Set("rank", r.rank);
+          x.Set("rank_source", r.rank_source);
+          x.Set("input", r.input);
+          x.Set("steps", static_cast<uint64_t>(r.steps));
+          x.Set("step_ns_mean", r.step_ns_mean);
+          x.Set("busy_ns", r.busy_ns);
+          x.Set("waiting_ns", r.waiting_ns);
+          x.Set("idle_ns", r.idle_ns);
+          x.Set("collective_ns", r.collective_ns);
+          x.Set("collective_wait_ns", r.collective_wait_ns);
+          x.Set("straggler_steps", r.straggler_steps);
+          x.Set("offset_ns", r.offset_ns);
+        }));
+  DurationNs waited = 0;
+  j.Set("steps", ObjectArray(a.steps, [&waited](Json& x, const StepRow& s) {
+          x.Set("step", s.step);
+          x.Set("step_ns_min", s.step_ns_min);
+          x.Set("step_ns_max", s.step_ns_max);
+          x.Set("step_ns_mean", s.step_ns_mean);
+          Json per_rank = Json::Array();
+          for (DurationNs ns : s.step_ns) per_rank.Push(ns);
+          x.Set("step_ns", std::move(per_rank));
+          Json st = Json::Object();
+          st.Set("rank", s.straggler.rank);
+          st.Set("lateness_ns", s.straggler.lateness_ns);
+          st.Set("at", s.straggler.at);
+          st.Set("others_waited_ns", s.straggler.others_waited_ns);
+          st.Set("doing", PathItemsJson(s.straggler.doing));
+          x.Set("straggler", std::move(st));
+          waited += s.straggler.others_waited_ns;
+        }));
+  Json stragglers = Json::Object();
+  stragglers.Set("max_lateness_ns", MaxLateness(a));
+  stragglers.Set("others_waited_ns", waited);
+  stragglers.Set("by_rank", ObjectArray(StragglersByRank(a), [](Json& x, const ByRank& b) {
+                   x.Set("rank", b.rank);
+                   x.Set("steps", b.steps);
+                 }));
+  j.Set("stragglers", std::move(stragglers));
+  j.Set("failed", ObjectArray(a.failed, [](Json& x, const FailedTrace& f) {
+          x.Set("input", f.input);
+          x.Set("error", f.error);
+        }));
+  return j;
+}
+
+std::string FleetMarkdown(const FleetAnalysis& a) {
+  using core::report::MarkdownTable;
+  std::string out = "# fencescope fleet report\n\n";
+  out += fmt::format("{} ranks, {} steps matched ({} unmatched), {} traces failed. Clock "
+                     "alignment: {} (reference rank {}).\n\n",
+                     a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
+                     a.clock_method, a.reference_rank);
+  std::vector<std::vector<std::string>> rows;
+  for (const RankRow& r : a.ranks) {
+    rows.push_back({std::to_string(r.rank), r.rank_source, D(r.step_ns_mean), D(r.busy_ns),
+                    D(r.waiting_ns), D(r.idle_ns), D(r.collective_ns), D(r.collective_wait_ns),
+                    std::to_string(r.straggler_steps), fmt::format("{} ns", r.offset_ns),
+                    r.input});
+  }
+  out += "## Ranks\n\n" +
+         MarkdownTable({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",
+                        "waiting for others", "straggler in", "clock offset", "trace"},
+                       rows);
+  rows.clear();
+  for (const StepRow& s : a.steps) {
+    rows.push_back({std::to_string(s.step), D(s.step_ns_min), D(s.step_ns_max),
+                    s.straggler.rank < 0 ? "-" : std::to_string(s.straggler.rank),
+                    D(s.straggler.lateness_ns), s.straggler.at, D(s.straggler.others_waited_ns),
+                    Doing(s.straggler)});
+  }
+  out += "## Stragglers per step\n\n" +
+         MarkdownTable({"step", "fastest", "slowest", "straggler", "late by", "at",
+                        "others waited (sum)", "what it was doing (critical path)"},
+                       rows);
+  if (!a.failed.empty()) {
+    rows.clear();
+    for (const FailedTrace& f : a.failed) rows.push_back({f.input, f.error});
+    out += "## Failed traces\n\n" + MarkdownTable({"trace", "error"}, rows);
+  }
+  return out;
+}
+
+std::string FleetHtml(const FleetAnalysis& a) {
+  using core::report::Row;
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fencescope fleet "
+      "report</title><style>body{font-family:sans-serif;margin:24px}table{border-collapse:"
+      "collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}"
+      "td.h{width:18px;height:14px;padding:0}</style></head><body>\n<h1>fencescope fleet "
+      "report</h1>\n";
+  out += fmt::format("<p>{} ranks, {} steps matched ({} unmatched), {} traces failed. Clock "
+                     "alignment: {} (reference rank {}).</p>\n",
+                     a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
+                     XmlEscape(a.clock_method), a.reference_rank);
+  out += core::report::Section("ranks", "Ranks") + "<table>\n" +
+         Row({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",
+              "waiting for others", "straggler in", "clock offset (ns)", "samples", "spread",
+              "trace"},
+             true);
+  for (const RankRow& r : a.ranks) {
+    out += Row({std::to_string(r.rank), r.rank_source, D(r.step_ns_mean), D(r.busy_ns),
+                D(r.waiting_ns), D(r.idle_ns), D(r.collective_ns), D(r.collective_wait_ns),
+                std::to_string(r.straggler_steps), std::to_string(r.offset_ns),
+                std::to_string(r.offset_samples), D(r.offset_spread_ns), r.input});
+  }
+  out += "</table>\n";
+
+  // Heat map: rank x step, the step time from the fastest (light) to the slowest (dark red).
+  std::vector<size_t> shown(a.ranks.size());
+  for (size_t i = 0; i < shown.size(); ++i) shown[i] = i;
+  if (shown.size() > kHeatMapRanks) {
+    std::stable_sort(shown.begin(), shown.end(), [&](size_t x, size_t y) {
+      return a.ranks[x].step_ns_mean > a.ranks[y].step_ns_mean;
+    });
+    shown.resize(kHeatMapRanks);
+    std::sort(shown.begin(), shown.end());
+  }
+  out += core::report::Section("heat-map", "Step time, rank x step");
+  if (shown.size() < a.ranks.size()) {
+    out += fmt::format("<p>The {} ranks with the longest mean step of {}.</p>\n", shown.size(),
+                       a.ranks.size());
+  }
+  out += "<table>\n<tr><th>rank</th>";
+  for (const StepRow& s : a.steps) out += fmt::format("<th>{}</th>", s.step);
+  out += "</tr>\n";
+  for (size_t i : shown) {
+    out += fmt::format("<tr><td>{}</td>", a.ranks[i].rank);
+    for (const StepRow& s : a.steps) {
+      const double span = static_cast<double>(s.step_ns_max - s.step_ns_min);
+      const double f = span > 0 ? (s.step_ns[i] - s.step_ns_min) / span : 0;
+      const bool straggler = s.straggler.rank == a.ranks[i].rank;
+      out += fmt::format(
+          "<td class=\"h\" style=\"background:rgb(255,{0},{0})\" title=\"rank {1} step {2}: "
+          "{3}{4}\">{5}</td>",
+          static_cast<int>(235 - 200 * f), a.ranks[i].rank, s.step, D(s.step_ns[i]),
+          straggler ? ", straggler" : "", straggler ? "S" : "");
+    }
+    out += "</tr>\n";
+  }
+  out += "</table>\n";
+
+  out += core::report::Section("stragglers", "Stragglers per step") + "<table>\n" +
+         Row({"step", "fastest", "slowest", "straggler", "late by", "at", "others waited (sum)",
+              "what it was doing (critical path)"},
+             true);
+  for (const StepRow& s : a.steps) {
+    out += Row({std::to_string(s.step), D(s.step_ns_min), D(s.step_ns_max),
+                s.straggler.rank < 0 ? "-" : std::to_string(s.straggler.rank),
+                D(s.straggler.lateness_ns), s.straggler.at, D(s.straggler.others_waited_ns),
+                Doing(s.straggler)});
+  }
+  out += "</table>\n";
+  if (!a.failed.empty()) {
+    out += core::report::Section("failed", "Failed traces") + "<table>\n" +
+           Row({"trace", "error"}, true);
+    for (const FailedTrace& f : a.failed) out += Row({f.input, f.error});
+    out += "</table>\n";
+  }
+  return out + "</body></html>\n";
+}
+
+}  // namespace core::fleet

@@ -1,0 +1,88 @@
+// The map step of a fleet: what the reduce step needs from one trace, computed once beside its
+// database, so the reduce never opens a trace (its cost grows with the number of ranks, not with
+// their size).
+//
+// Steps are the training loop's iterations as the PyTorch profiler marks them: one CPU slice
+// "ProfilerStep#N" per iteration (N is what matches a step across ranks). Per step:
+//   queues       busy / waiting / idle of every queue over [start, end] (ComputeQueueTime, the
+//                function `stats` and the window call, so the figures cannot differ)
+//   collectives  the packets whose name says NCCL or RCCL ("ncclKernel_AllReduce...",
+//                "ncclDevKernel_..."), started inside the step, in start order: start = when this
+//                rank arrived at the collective, end = when it finished, which is the same
+//                instant on every rank (a collective ends when the last rank's data is in)
+//   path         the critical path that leads to the rank's arrival at its first collective of
+//                the step (else to the step's end), clipped to the step: what the rank was busy
+//                with before it could join the others; the longest items by (kind, track, name)
+//
+//   rank r   [ProfilerStep#5 .............................................]
+//   compute  [==k==][====k====][==k==]|
+//   comm                              [nccl .. waiting for the others ..]| <- same end on all
+//                                     ^ arrival                          ^ end
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/report/report_data.h"
+
+namespace core::fleet {
+
+using core::model::DurationNs;
+using core::model::TimeNs;
+
+struct QueueStepTime {
+  std::string queue;  // ReportData::QueueName
+  DurationNs busy_ns = 0;
+  DurationNs waiting_ns = 0;
+  DurationNs idle_ns = 0;
+};
+
+struct Collective {
+  std::string name;
+  std::string queue;
+  TimeNs start_ns = 0;  // this rank's arrival, in its own clock
+  TimeNs end_ns = 0;
+};
+
+// One line of "what the rank was doing": the time the step's critical path spent in one
+// (kind, track, name).
+struct PathItem {
+  std::string kind;   // core::analysis::PathStepKindName
+  std::string track;  // queue or thread name
+  std::string name;   // the packet's name ("" for CPU runs and gaps)
+  DurationNs ns = 0;
+};
+
+struct StepSummary {
+  int64_t id = 0;  // N of ProfilerStep#N
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::vector<QueueStepTime> queues;
+  std::vector<Collective> collectives;
+  DurationNs path_ns = 0;        // length of the clipped critical path
+  std::vector<PathItem> path;    // longest first, at most kPathItems
+};
+
+constexpr size_t kPathItems = 5;
+
+struct RankSummary {
+  std::string input;           // the trace file the fleet was given
+  int64_t order = 0;           // its position in the fleet's sorted input list
+  int64_t metadata_rank = -1;  // the trace's own rank (Kineto distributedInfo.rank), -1: none
+  int64_t name_rank = -1;      // the rank in the file name (RankFromFileName), -1: none
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::vector<StepSummary> steps;  // by start
+};
+
+// The step and rank figures of an analysed trace (`data` analysed with full = true is not
+// needed: the queue split and the critical path are computed per step here). `input` and
+// `order` are copied into the result; the ranks are read from the trace and the file name.
+RankSummary ComputeRankSummary(const core::report::ReportData& data, const std::string& input,
+                               int64_t order);
+
+// True for a packet name of a collective-communication kernel (NCCL, RCCL).
+bool IsCollectiveName(std::string_view name);
+
+}  // namespace core::fleet

@@ -1,0 +1,236 @@
+// `fencescope fleet import / report / status / submit --dry-run` through the real binary on
+// fleets made by tests/fleet/make_fleet.py, whose truth.json holds the answers by construction
+// (stragglers, lateness, clock offsets, waits); per-rank busy time is counted a second way over
+// the raw rank files by tests/fleet/count_busy.py.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/json_text.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using core::report::Json;
+using test_support::IntAt;
+using test_support::Quote;
+using test_support::ReadFile;
+using test_support::RunCommand;
+using test_support::RunFencescope;
+using test_support::ScratchDir;
+
+// The real single-rank PyTorch trace the fleets are made from, where ../shared exists; the
+// generator's built-in step otherwise (a user's clean clone).
+fs::path BaseTrace() {
+  return test_support::SharedDir() / "traces/external/kineto/worker0.1623143089861.pt.trace.json.gz";
+}
+
+// Runs make_fleet.py into DIR/gen; returns truth.json (a failed expectation and null on error).
+Json Generate(const ScratchDir& dir, const std::string& args, bool real_base) {
+  std::string command = "python3 " + Quote(test_support::SourceDir() / "tests/fleet/make_fleet.py") +
+                        " --out " + Quote(dir / "gen") + " " + args;
+  if (real_base && fs::exists(BaseTrace())) command += " --base " + Quote(BaseTrace());
+  auto r = RunCommand(command);
+  EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+  if (r.exit_code != 0) return Json();
+  return test_support::ParseJsonText(ReadFile(dir / "gen/truth.json"));
+}
+
+Json FleetReportJson(const fs::path& fleet) {
+  return test_support::RunFencescopeJson("fleet report " + Quote(fleet) + " --format json");
+}
+
+TEST(FleetCli, StragglersOffsetsAndWaitsAreTheGeneratedOnes) {
+  ScratchDir dir;
+  // Rank 3 slow at step 1, rank 6 at step 3, rank 1 at step 4; every rank's clock offset.
+  const Json truth = Generate(dir,
+                              "--ranks 8 --steps 5 --keep-ms 6 --slow 3:1:1.6 --slow 6:3:1.4 "
+                              "--slow 1:4:1.25 --seed 7",
+                              /*real_base=*/true);
+  ASSERT_EQ(truth.type(), Json::Type::kObject);
+  const fs::path fleet = dir / "fleet";
+  auto imported = RunFencescope("fleet import " + Quote(dir / "gen/ranks") + " -o " + Quote(fleet));
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("8 of 8 traces summarised"), std::string::npos) << imported.out;
+
+  const Json report = FleetReportJson(fleet);
+  EXPECT_EQ(IntAt(report, "ranks_count"), 8);
+  EXPECT_EQ(IntAt(report, "steps_matched"), 5);
+  EXPECT_EQ(IntAt(report, "traces_failed"), 0);
+  EXPECT_EQ(report.Find("clock")->Find("method")->String(), "collective_end");
+
+  // Stragglers: the slow ranks where one was made slow, and the exact lateness at every step.
+  const auto& steps = truth.Find("steps")->items();
+  ASSERT_EQ(steps.size(), 5u);
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const std::string at = "steps[" + std::to_string(k) + "]";
+    EXPECT_EQ(IntAt(report, at + ".step"), static_cast<int64_t>(k));
+    EXPECT_EQ(IntAt(report, at + ".straggler.rank"), steps[k].Find("straggler")->Int()) << at;
+    EXPECT_EQ(IntAt(report, at + ".straggler.lateness_ns"), steps[k].Find("lateness_ns")->Int())
+        << at;
+    int64_t waited = 0;
+    for (const Json& w : steps[k].Find("collective_wait_ns")->items()) waited += w.Int();
+    EXPECT_EQ(IntAt(report, at + ".straggler.others_waited_ns"), waited) << at;
+    for (size_t r = 0; r < 8; ++r) {
+      EXPECT_EQ(IntAt(report, at + ".step_ns[" + std::to_string(r) + "]"),
+                steps[k].Find("step_ns")->items()[r].Int());
+    }
+  }
+  EXPECT_EQ(IntAt(report, "steps[1].straggler.rank"), 3);
+  EXPECT_EQ(IntAt(report, "steps[3].straggler.rank"), 6);
+  EXPECT_EQ(IntAt(report, "steps[4].straggler.rank"), 1);
+
+  // Clock offsets and per-rank figures.
+  const auto& offsets = truth.Find("offsets_ns")->items();
+  for (size_t r = 0; r < 8; ++r) {
+    const std::string at = "ranks[" + std::to_string(r) + "]";
+    EXPECT_EQ(IntAt(report, at + ".rank"), static_cast<int64_t>(r));
+    EXPECT_EQ(report.Find("ranks")->items()[r].Find("rank_source")->String(), "metadata");
+    EXPECT_EQ(IntAt(report, at + ".offset_ns"), offsets[r].Int()) << at;
+    EXPECT_EQ(IntAt(report, "clock.offsets[" + std::to_string(r) + "].spread_ns"), 0) << at;
+    int64_t waits = 0;
+    for (const Json& s : steps) waits += s.Find("collective_wait_ns")->items()[r].Int();
+    EXPECT_EQ(IntAt(report, at + ".collective_wait_ns"), waits) << at;
+    const auto counted = test_support::ScriptFigures(
+        test_support::SourceDir() / "tests/fleet/count_busy.py",
+        dir / "gen/ranks" / ("worker_" + std::to_string(r) + ".pt.trace.json"));
+    EXPECT_EQ(IntAt(report, at + ".busy_ns"), counted.at("busy_ns")) << at;
+    EXPECT_EQ(IntAt(report, at + ".collective_ns"), counted.at("collective_ns")) << at;
+    EXPECT_EQ(IntAt(report, at + ".steps"), counted.at("steps")) << at;
+  }
+
+  // The other formats name the stragglers; --fail-if reads the fleet keys.
+  auto html = RunFencescope("fleet report " + Quote(fleet) + " -o " + Quote(dir / "fleet.html"));
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  const std::string page = ReadFile(dir / "fleet.html");
+  EXPECT_NE(page.find("id=\"heat-map\""), std::string::npos);
+  EXPECT_NE(page.find("rank 3 step 1"), std::string::npos);
+  auto md = RunFencescope("fleet report " + Quote(fleet) + " -o " + Quote(dir / "fleet.md"));
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(ReadFile(dir / "fleet.md").find("## Stragglers per step"), std::string::npos);
+  auto tripped = RunFencescope("fleet report " + Quote(fleet) +
+                               " --fail-if 'stragglers.max_lateness_ns > 1000000'");
+  EXPECT_EQ(tripped.exit_code, 3) << tripped.err;
+  auto quiet = RunFencescope("fleet report " + Quote(fleet) + " --fail-if 'traces_failed > 0'");
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  auto unknown = RunFencescope("fleet report " + Quote(fleet) + " --fail-if 'no_such_key > 0'");
+  test_support::ExpectFailure(unknown, 1, "no_such_key");
+}
+
+TEST(FleetCli, RankFromFileNameElseFromOrder) {
+  ScratchDir dir;
+  ASSERT_EQ(Generate(dir, "--ranks 3 --steps 2 --no-rank-info", false).type(), Json::Type::kObject);
+  auto r = RunFencescope("fleet import " + Quote(dir / "gen/ranks") + " -o " + Quote(dir / "f1"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Json report = FleetReportJson(dir / "f1");
+  for (int i = 0; i < 3; ++i) {
+    const Json& rank = report.Find("ranks")->items()[i];
+    EXPECT_EQ(rank.Find("rank_source")->String(), "file name");
+    EXPECT_EQ(rank.Find("rank")->Int(), i);
+  }
+  ScratchDir other;
+  ASSERT_EQ(Generate(other, "--ranks 3 --steps 2 --no-rank-info --unnumbered", false).type(),
+            Json::Type::kObject);
+  // A glob this time.
+  r = RunFencescope("fleet import " + Quote(other / "gen/ranks") + "/'trace_*.json' -o " +
+                    Quote(other / "f2"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  report = FleetReportJson(other / "f2");
+  for (int i = 0; i < 3; ++i) {
+    const Json& rank = report.Find("ranks")->items()[i];
+    EXPECT_EQ(rank.Find("rank_source")->String(), "order");
+    EXPECT_EQ(rank.Find("rank")->Int(), i);
+  }
+}
+
+TEST(FleetCli, AFailedTraceIsNamedAndTheOthersGoOn) {
+  ScratchDir dir;
+  ASSERT_EQ(Generate(dir, "--ranks 3 --steps 2", false).type(), Json::Type::kObject);
+  std::ofstream(dir / "gen/ranks/worker_9.pt.trace.json") << "{\"traceEvents\": [{\"ph\": \"X\", ";
+  const fs::path fleet = dir / "fleet";
+  auto r = RunFencescope("fleet import " + Quote(dir / "gen/ranks") + " -o " + Quote(fleet));
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_NE(r.err.find("worker_9.pt.trace.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("3 of 4 traces summarised"), std::string::npos) << r.out;
+  auto status = RunFencescope("fleet status " + Quote(fleet));
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_NE(status.out.find("4 traces, 3 summarised, 1 failed, 0 pending"), std::string::npos)
+      << status.out;
+  const Json report = FleetReportJson(fleet);
+  EXPECT_EQ(IntAt(report, "ranks_count"), 3);
+  EXPECT_EQ(IntAt(report, "traces_failed"), 1);
+  EXPECT_NE(report.Find("failed")->items()[0].Find("input")->String().find("worker_9"),
+            std::string::npos);
+  auto gate = RunFencescope("fleet report " + Quote(fleet) + " --fail-if 'traces_failed > 0'");
+  EXPECT_EQ(gate.exit_code, 3);
+}
+
+TEST(FleetCli, TwoTracesOfOneRankAreAnErrorNamingBoth) {
+  ScratchDir dir;
+  ASSERT_EQ(Generate(dir, "--ranks 2 --steps 2", false).type(), Json::Type::kObject);
+  fs::copy_file(dir / "gen/ranks/worker_1.pt.trace.json", dir / "gen/ranks/copy_of_1.json");
+  auto r = RunFencescope("fleet import " + Quote(dir / "gen/ranks") + " -o " + Quote(dir / "f"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto report = RunFencescope("fleet report " + Quote(dir / "f"));
+  test_support::ExpectFailure(report, 1, "are both rank 1");
+  EXPECT_NE(report.err.find("copy_of_1.json"), std::string::npos) << report.err;
+  EXPECT_NE(report.err.find("worker_1.pt.trace.json"), std::string::npos) << report.err;
+}
+
+TEST(FleetCli, BadArgumentsAreClearErrors) {
+  ScratchDir dir;
+  test_support::ExpectFailure(
+      RunFencescope("fleet import " + Quote(dir / "missing.json") + " -o " + Quote(dir / "f")), 1,
+      "missing.json: no such file or directory");
+  test_support::ExpectFailure(
+      RunFencescope("fleet import " + Quote(dir.path()) + "/'*.nothing' -o " + Quote(dir / "f")),
+      1, "the pattern matches no file");
+  test_support::ExpectFailure(RunFencescope("fleet report " + Quote(dir.path())), 1,
+                              "not a fleet directory");
+  // Inputs inside the fleet's own traces folder would be overwritten: refused, nothing removed.
+  fs::create_directories(dir / "g/traces");
+  std::ofstream(dir / "g/traces/00000.db") << "not yet";
+  test_support::ExpectFailure(
+      RunFencescope("fleet import " + Quote(dir / "g/traces") + " -o " + Quote(dir / "g")), 1,
+      "an input inside the fleet's own traces folder");
+  EXPECT_EQ(ReadFile(dir / "g/traces/00000.db"), "not yet");
+  // A rank record that is not an object: that trace fails, named, with the reason.
+  fs::create_directories(dir / "in");
+  std::ofstream(dir / "in/rank-0.json") << "{\"distributedInfo\": [1], \"traceEvents\": []}";
+  auto r = RunFencescope("fleet import " + Quote(dir / "in") + " -o " + Quote(dir / "f"));
+  EXPECT_EQ(r.exit_code, 5);
+  EXPECT_NE(r.err.find("rank-0.json: top-level \"distributedInfo\" is not a JSON object"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(FleetCli, SubmitDryRunWritesTheArrayAndTheDependentReduce) {
+  ScratchDir dir;
+  ASSERT_EQ(Generate(dir, "--ranks 5 --steps 1", false).type(), Json::Type::kObject);
+  auto r = RunFencescope("fleet submit --slurm " + Quote(dir / "gen/ranks") + " -o " +
+                         Quote(dir / "f") + " --partition debug --array-max 2 --chunk 2 --dry-run");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string map = ReadFile(dir / "f/slurm/map.sbatch");
+  EXPECT_NE(map.find("#SBATCH --array=0-2%2"), std::string::npos) << map;  // 5 traces, 2 a task
+  EXPECT_NE(map.find("#SBATCH --partition=debug"), std::string::npos) << map;
+  EXPECT_NE(map.find("fleet map"), std::string::npos) << map;
+  EXPECT_NE(map.find("--first $((SLURM_ARRAY_TASK_ID * 2)) --count 2"), std::string::npos) << map;
+  const std::string reduce = ReadFile(dir / "f/slurm/reduce.sbatch");
+  EXPECT_NE(reduce.find("fleet report"), std::string::npos) << reduce;
+  EXPECT_NE(reduce.find("fleet.html"), std::string::npos) << reduce;
+  // The same map step the array runs, run here by hand for the last chunk (inputs 4..5).
+  auto map_run = RunFencescope("fleet map " + Quote(dir / "f") + " --first 4 --count 2");
+  ASSERT_EQ(map_run.exit_code, 0) << map_run.err;
+  auto status = RunFencescope("fleet status " + Quote(dir / "f"));
+  EXPECT_NE(status.out.find("5 traces, 1 summarised, 0 failed, 4 pending"), std::string::npos)
+      << status.out;
+  // A client with a SLURM_CONF that names no file would retry for a minute: refused at once.
+  auto bad_conf = RunCommand("SLURM_CONF=" + Quote(dir / "no.conf") + " " +
+                             Quote(FENCESCOPE_EXECUTABLE) + " fleet submit --slurm " +
+                             Quote(dir / "gen/ranks") + " -o " + Quote(dir / "f2"));
+  test_support::ExpectFailure(bad_conf, 1, "no.conf, which does not exist");
+}
+
+}  // namespace

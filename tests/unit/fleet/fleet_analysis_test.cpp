@@ -1,0 +1,128 @@
+// core/fleet on hand-made summaries: step matching, clock alignment from collective ends and
+// from step starts, stragglers at a collective and at the step end, rank assignment; the
+// summary file's round trip and its errors; ranks from file names.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/fleet/fleet_analysis.h"
+#include "core/fleet/fleet_inputs.h"
+#include "core/fleet/summary_file.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+using core::fleet::AnalyseFleet;
+using core::fleet::RankSummary;
+using core::fleet::StepSummary;
+
+// A rank whose clock reads true time + offset; steps `ids` each [1000 * id, 1000 * id + len),
+// and when `arrival` is given one collective from 1000 * id + arrival to 1000 * id + 900.
+RankSummary Rank(int64_t rank, int64_t offset, std::vector<int64_t> ids, int64_t len,
+                 int64_t arrival = -1) {
+  RankSummary s;
+  s.input = "rank" + std::to_string(rank) + ".json";
+  s.order = rank;
+  s.metadata_rank = rank;
+  for (int64_t id : ids) {
+    StepSummary step;
+    step.id = id;
+    step.start_ns = 1000 * id + offset;
+    step.end_ns = step.start_ns + len;
+    if (arrival >= 0) {
+      step.collectives.push_back({"ncclKernel_AllReduce", "GPU 0 stream 20",
+                                  1000 * id + arrival + offset, 1000 * id + 900 + offset});
+    }
+    step.path.push_back({"run", "GPU 0 stream 7", "gemm", len});
+    s.steps.push_back(step);
+  }
+  return s;
+}
+
+TEST(FleetAnalysis, CollectiveEndsAlignClocksAndNameTheLatestArrival) {
+  std::vector<RankSummary> ranks = {Rank(0, 0, {1, 2}, 950, 500), Rank(1, 70, {1, 2}, 950, 820),
+                                    Rank(2, -30, {1, 2}, 950, 600)};
+  const auto a = AnalyseFleet(std::move(ranks), {});
+  EXPECT_EQ(a.clock_method, "collective_end");
+  ASSERT_EQ(a.ranks.size(), 3u);
+  EXPECT_EQ(a.ranks[1].offset_ns, 70);
+  EXPECT_EQ(a.ranks[2].offset_ns, -30);
+  ASSERT_EQ(a.steps.size(), 2u);
+  EXPECT_EQ(a.steps[0].straggler.rank, 1);
+  EXPECT_EQ(a.steps[0].straggler.lateness_ns, 820 - 600);
+  EXPECT_EQ(a.steps[0].straggler.others_waited_ns, (820 - 500) + (820 - 600));
+  EXPECT_EQ(a.ranks[0].collective_wait_ns, 2 * (820 - 500));
+  EXPECT_EQ(a.ranks[1].straggler_steps, 2u);
+  EXPECT_EQ(a.steps[0].straggler.doing.at(0).name, "gemm");
+}
+
+TEST(FleetAnalysis, WithoutCollectivesStepStartsAlignAndTheLongestStepIsTheStraggler) {
+  std::vector<RankSummary> ranks = {Rank(4, 0, {7, 8, 9}, 500), Rank(5, 1234, {7, 8, 9}, 800),
+                                    Rank(6, -5, {8, 9}, 600)};
+  const auto a = AnalyseFleet(std::move(ranks), {{"bad.json", "bad.json: byte 3: junk"}});
+  EXPECT_EQ(a.clock_method, "step_start");
+  EXPECT_EQ(a.reference_rank, 4);
+  EXPECT_EQ(a.ranks[1].offset_ns, 1234);
+  EXPECT_EQ(a.ranks[2].offset_ns, -5);
+  ASSERT_EQ(a.steps.size(), 2u);  // step 7 is not on rank 6
+  EXPECT_EQ(a.steps_unmatched, 1u);
+  EXPECT_EQ(a.steps[0].step, 8);
+  EXPECT_EQ(a.steps[0].straggler.rank, 5);
+  EXPECT_EQ(a.steps[0].straggler.lateness_ns, 200);
+  EXPECT_EQ(a.steps[0].straggler.at, "step end");
+  EXPECT_EQ(a.ranks[0].steps, 3u);
+  EXPECT_EQ(a.failed.size(), 1u);
+}
+
+TEST(FleetAnalysis, RanksComeFromMetadataThenFileNameThenOrder) {
+  RankSummary meta = Rank(3, 0, {1}, 10);
+  RankSummary named = Rank(9, 0, {1}, 10);
+  named.metadata_rank = -1;
+  named.name_rank = 1;
+  RankSummary ordered = Rank(9, 0, {1}, 10);
+  ordered.metadata_rank = -1;
+  ordered.order = 2;
+  const auto a = AnalyseFleet({meta, named, ordered}, {});
+  ASSERT_EQ(a.ranks.size(), 3u);
+  EXPECT_EQ(a.ranks[0].rank, 1);
+  EXPECT_EQ(a.ranks[0].rank_source, "file name");
+  EXPECT_EQ(a.ranks[1].rank, 2);
+  EXPECT_EQ(a.ranks[1].rank_source, "order");
+  EXPECT_EQ(a.ranks[2].rank, 3);
+  EXPECT_EQ(a.ranks[2].rank_source, "metadata");
+  EXPECT_NE(test_support::ErrorOf([&] { AnalyseFleet({meta, meta}, {}); }).find("both rank 3"),
+            std::string::npos);
+}
+
+TEST(FleetInputs, RankFromFileName) {
+  using core::fleet::RankFromFileName;
+  EXPECT_EQ(RankFromFileName("rank-3.json"), 3);
+  EXPECT_EQ(RankFromFileName("/a/b7/RANK_12.pt.trace.json"), 12);
+  EXPECT_EQ(RankFromFileName("rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"), 0);
+  EXPECT_EQ(RankFromFileName("worker0.1623143089861.pt.trace.json"), 0);
+  EXPECT_EQ(RankFromFileName("trace_ab.json"), -1);
+}
+
+TEST(SummaryFile, RoundTripAndErrorsNameTheFile) {
+  test_support::ScratchDir dir;
+  RankSummary s = Rank(2, 40, {3, 4}, 950, 700);
+  s.steps[0].queues.push_back({"GPU 0 stream 7", 10, 20, 30});
+  core::report::Json report = core::report::Json::Object();
+  report.Set("schema_version", 1);
+  core::fleet::WriteSummaryFile(dir / "s.summary.json", s, report);
+  const RankSummary back = core::fleet::ReadSummaryFile(dir / "s.summary.json");
+  EXPECT_EQ(core::fleet::RankSummaryJson(back).Dump(), core::fleet::RankSummaryJson(s).Dump());
+  EXPECT_NE(test_support::ReadFile(dir / "s.summary.json").find("\"schema_version\": 1"),
+            std::string::npos);
+  std::ofstream(dir / "bad.summary.json") << "{\"fleet\": {\"input\": \"x\"}}\n";
+  const std::string error =
+      test_support::ErrorOf([&] { core::fleet::ReadSummaryFile(dir / "bad.summary.json"); });
+  EXPECT_NE(error.find("bad.summary.json"), std::string::npos) << error;
+  EXPECT_NE(error.find("\"order\""), std::string::npos) << error;
+  std::ofstream(dir / "report.json") << "{\"schema_version\": 1}\n";
+  EXPECT_NE(test_support::ErrorOf([&] { core::fleet::ReadSummaryFile(dir / "report.json"); })
+                .find("line 1: not a fleet summary"),
+            std::string::npos);
+}
+
+}  // namespace
