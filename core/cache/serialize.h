@@ -41,6 +41,7 @@ class CacheDamaged : public Error {
 class ByteWriter {
  public:
   void Bytes(const void* data, size_t n) {
+    if (n == 0) return;  // an empty vector's data() may be null
     const auto* p = static_cast<const uint8_t*>(data);
     m_out.insert(m_out.end(), p, p + n);
   }
@@ -58,6 +59,7 @@ class ByteReader {
  public:
   ByteReader(const uint8_t* data, size_t size) : m_data(data), m_left(size) {}
   void Bytes(void* out, size_t n) {
+    if (n == 0) return;  // an empty vector's data() may be null
     Need(n);
     std::memcpy(out, m_data, n);
     m_data += n;
