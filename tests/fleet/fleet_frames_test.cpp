@@ -200,6 +200,85 @@ TEST(FleetFrames, FramesEndAtPresentsAndTheHitchedRunIsTheStraggler) {
       << md.out;
 }
 
+// Which records end the frames: present markers before present packets, vsync markers only
+// when nothing says present, ProfilerStep slices before any of them. Records are added to
+// simulated runs with Python's sqlite3 (kind 82 marker: flags = marker_type, 2 present, 1 vsync;
+// kind 80 cpu_slice: value = duration, arg0 = name).
+TEST(FleetFrames, PresentMarkersThenPresentPacketsThenVsyncs) {
+  ScratchDir dir;
+  std::string plain = Scenario(false);
+  plain.replace(plain.find("present = true"), 14, "present = false");
+  std::ofstream(dir / "presents.toml") << Scenario(false);
+  std::ofstream(dir / "plain.toml") << plain;
+  fs::create_directories(dir / "runs");
+  test_support::SimulateTrace(dir / "runs/run0.db", Quote(dir / "presents.toml"));
+  test_support::SimulateTrace(dir / "runs/run1.db", Quote(dir / "plain.toml"));
+  test_support::SimulateTrace(dir / "runs/run2.db", Quote(dir / "presents.toml"));
+  std::ofstream(dir / "add.py")
+      << "import sqlite3, sys\n"
+         "def add(path, rows):\n"
+         "    c = sqlite3.connect(path)\n"
+         "    for r in rows:\n"
+         "        c.execute('INSERT INTO events(ts_ns, kind, thread_id, value, arg0, arg1, arg2, "
+         "flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', r)\n"
+         "    c.commit()\n"
+         "runs = sys.argv[1]\n"
+         // run 0: present markers (its present packets then do not count)
+         "add(runs + '/run0.db', [(t, 82, None, None, 1, 0, None, 2) for t in (3000000, "
+         "7000000, 11000000)])\n"
+         // run 1: no presents, vsyncs (two at one instant: one frame boundary)
+         "add(runs + '/run1.db', [(t, 82, None, None, 1, 0, None, 1) for t in (2000000, "
+         "6000000, 6000000, 10000000, 14000000)])\n"
+         // run 2: present packets and ProfilerStep#7, #8 slices on the render thread
+         "c = sqlite3.connect(runs + '/run2.db')\n"
+         "sid = c.execute('SELECT max(id) FROM strings').fetchone()[0]\n"
+         "thread = c.execute('SELECT min(id) FROM threads').fetchone()[0]\n"
+         "c.executemany('INSERT INTO strings(id, value) VALUES (?, ?)', [(sid + 1, "
+         "'ProfilerStep#7'), (sid + 2, 'ProfilerStep#8')])\n"
+         "c.commit()\n"
+         "add(runs + '/run2.db', [(1000000, 80, thread, 5000000, sid + 1, 0, 0, 0), "
+         "(6000000, 80, thread, 5000000, sid + 2, 0, 0, 0)])\n";
+  auto added = RunCommand("python3 " + Quote(dir / "add.py") + " " + Quote(dir / "runs"));
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+
+  const fs::path fleet = dir / "fleet";
+  auto imported = RunFencescope("fleet import " + Quote(dir / "runs") + " -o " + Quote(fleet));
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  struct Expected {
+    std::string from;
+    std::vector<int64_t> ids, starts, ends;  // starts[0] < 0: the trace's start
+  };
+  const std::vector<Expected> expected = {
+      {"present_marker", {1, 2, 3}, {-1, 3000000, 7000000}, {3000000, 7000000, 11000000}},
+      {"vsync_marker",
+       {1, 2, 3, 4},
+       {-1, 2000000, 6000000, 10000000},
+       {2000000, 6000000, 10000000, 14000000}},
+      {"profiler_step", {7, 8}, {1000000, 6000000}, {6000000, 11000000}},
+  };
+  for (size_t run = 0; run < expected.size(); ++run) {
+    const Expected& e = expected[run];
+    const Json summary = test_support::ParseJsonText(
+        ReadFile(fleet / "traces" / ("0000" + std::to_string(run) + ".summary.json")));
+    const Json* f = summary.Find("fleet");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->Find("steps_from")->String(), e.from) << run;
+    const auto& steps = f->Find("steps")->items();
+    ASSERT_EQ(steps.size(), e.ids.size()) << run;
+    for (size_t n = 0; n < steps.size(); ++n) {
+      EXPECT_EQ(steps[n].Find("id")->Int(), e.ids[n]) << run << " " << n;
+      EXPECT_EQ(steps[n].Find("start_ns")->Int(),
+                e.starts[n] < 0 ? f->Find("start_ns")->Int() : e.starts[n])
+          << run << " " << n;
+      EXPECT_EQ(steps[n].Find("end_ns")->Int(), e.ends[n]) << run << " " << n;
+    }
+  }
+  const Json report =
+      test_support::RunFencescopeJson("fleet report " + Quote(fleet) + " --format json");
+  EXPECT_EQ(report.Find("steps_from")->String(), "mixed");
+  EXPECT_EQ(report.Find("ranks")->items()[1].Find("steps_from")->String(), "vsync_marker");
+}
+
 // A trace with neither ProfilerStep slices nor presents nor vsyncs has no steps (and says so).
 TEST(FleetFrames, ATraceWithoutPresentsHasNoSteps) {
   ScratchDir dir;
