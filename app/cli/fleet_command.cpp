@@ -24,6 +24,8 @@
 #include "core/model/error.h"
 #include "core/report/report_json.h"
 #include "core/store/output_file.h"
+#include "core/store/trace_file.h"
+#include "importers/common/format_sniffer.h"
 #include "importers/import_file.h"
 
 namespace app::cli {
@@ -39,15 +41,26 @@ std::string ReadWholeFile(const fs::path& path) {
   return text;
 }
 
-// The map step of input `index`: import, analyse, summarise. A trace that cannot be read
-// leaves its reason in the .error file (and on stderr) and returns false.
+// The map step of input `index`: import, analyse, summarise. An input that is a fencescope
+// trace database already (a simulated run, an earlier import) is copied as it is, after a check
+// that it opens, so the fleet folder holds every rank's database either way. A trace that
+// cannot be read leaves its reason in the .error file (and on stderr) and returns false.
 bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
   std::error_code ec;
   fs::remove(paths.Summary(index), ec);
   fs::remove(paths.Error(index), ec);
   std::string error;
   try {
-    importers::ImportFile(input, paths.Database(index));
+    if (importers::SniffFile(input) == importers::FileFormat::kFencescopeTrace) {
+      core::store::OpenTrace(input);  // says what the database is when not a trace
+      fs::remove(paths.Database(index), ec);
+      if (!fs::copy_file(input, paths.Database(index), ec) || ec) {
+        throw core::Error(fmt::format("{}: cannot copy it into {}: {}", input.string(),
+                                      paths.Database(index).string(), ec.message()));
+      }
+    } else {
+      importers::ImportFile(input, paths.Database(index));
+    }
     // The import's memory goes back to the system before the trace is loaded, so the worker's
     // peak is the import's, not the import's left-overs plus the analysis.
     malloc_trim(0);

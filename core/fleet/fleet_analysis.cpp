@@ -153,7 +153,9 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
     row.rank = r.rank;
     row.rank_source = r.source;
     row.input = r.summary.input;
+    row.steps_from = r.summary.steps_from;
     row.steps = r.summary.steps.size();
+    a.steps_from = a.ranks.empty() || a.steps_from == row.steps_from ? row.steps_from : "mixed";
     a.ranks.push_back(std::move(row));
   }
   AlignClocks(ranks, matched, a);

@@ -5,8 +5,9 @@
 // its position in the sorted input list. Two traces with the same rank are an error naming
 // both files.
 //
-// Steps: a step is matched when every rank has a ProfilerStep#N with that N; the others are
-// counted (steps_unmatched) and left out.
+// Steps: a step is matched when every rank has a ProfilerStep#N with that N (or, for graphics
+// traces without them, a frame N: RankSummary); the others are counted (steps_unmatched) and
+// left out.
 //
 // Clock alignment: ranks' clocks differ (each host stamps its own trace). A collective ends at
 // one instant on every rank, so for rank r and the reference rank (the lowest):
@@ -45,6 +46,7 @@ struct RankRow {
   int64_t rank = 0;
   std::string rank_source;  // "metadata", "file name" or "order"
   std::string input;
+  std::string steps_from;         // RankSummary::steps_from: ProfilerStep slices or frames
   size_t steps = 0;               // steps in its trace (matched or not)
   DurationNs step_ns_mean = 0;    // over matched steps
   DurationNs busy_ns = 0;         // over matched steps, all queues
@@ -80,6 +82,8 @@ struct StepRow {
 struct FleetAnalysis {
   std::vector<RankRow> ranks;  // by rank
   std::string clock_method;    // "collective_end", "step_start" or "none"
+  // The ranks' RankSummary::steps_from when they all agree, else "mixed" ("none": no ranks)
+  std::string steps_from = "none";
   int64_t reference_rank = 0;
   std::vector<StepRow> steps;  // matched steps, by id
   size_t steps_unmatched = 0;  // step ids some rank lacks

@@ -50,6 +50,21 @@ DurationNs MaxLateness(const FleetAnalysis& a) {
   return m;
 }
 
+bool StepsAreProfilerSteps(const FleetAnalysis& a) {
+  return a.steps_from == "profiler_step" || a.steps_from == "none";
+}
+
+// Said when the steps are frames (ProfilerStep reports read as before).
+std::string StepsSentence(const FleetAnalysis& a) {
+  if (a.steps_from == "present_marker") return "Steps are frames, each ended by a present marker.";
+  if (a.steps_from == "present_packet") {
+    return "Steps are frames, each ended by the completion of a present packet.";
+  }
+  if (a.steps_from == "vsync_marker") return "Steps are frames, each ended by a vsync marker.";
+  return "Steps are ProfilerStep slices on some ranks and frames on others (see each rank's "
+         "steps_from in the JSON report).";
+}
+
 }  // namespace
 
 Json FleetJson(const FleetAnalysis& a) {
@@ -59,6 +74,7 @@ Json FleetJson(const FleetAnalysis& a) {
   j.Set("traces_failed", static_cast<uint64_t>(a.failed.size()));
   j.Set("steps_matched", static_cast<uint64_t>(a.steps.size()));
   j.Set("steps_unmatched", static_cast<uint64_t>(a.steps_unmatched));
+  j.Set("steps_from", a.steps_from);
   Json clock = Json::Object();
   clock.Set("method", a.clock_method);
   clock.Set("reference_rank", a.reference_rank);
@@ -81,6 +97,7 @@ Json FleetJson(const FleetAnalysis& a) {
           x.Set("rank_source", r.rank_source);
           x.Set("input", r.input);
           x.Set("steps", static_cast<uint64_t>(r.steps));
+          x.Set("steps_from", r.steps_from);
           x.Set("step_ns_mean", r.step_ns_mean);
           x.Set("busy_ns", r.busy_ns);
           x.Set("waiting_ns", r.waiting_ns);
@@ -130,6 +147,7 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
                      "alignment: {} (reference rank {}).\n\n",
                      a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
                      a.clock_method, a.reference_rank);
+  if (!StepsAreProfilerSteps(a)) out += StepsSentence(a) + "\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const RankRow& r : a.ranks) {
     rows.push_back({std::to_string(r.rank), r.rank_source, D(r.step_ns_mean), D(r.busy_ns),
@@ -172,6 +190,7 @@ std::string FleetHtml(const FleetAnalysis& a) {
                      "alignment: {} (reference rank {}).</p>\n",
                      a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
                      XmlEscape(a.clock_method), a.reference_rank);
+  if (!StepsAreProfilerSteps(a)) out += "<p>" + XmlEscape(StepsSentence(a)) + "</p>\n";
   out += core::report::Section("ranks", "Ranks") + "<table>\n" +
          Row({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",
               "waiting for others", "straggler in", "clock offset (ns)", "samples", "spread",

@@ -18,6 +18,8 @@ using core::analysis::Reconstruction;
 using core::model::EventKind;
 
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
+constexpr uint32_t kMarkerVsync = 1;    // marker_type (schemas/event_kinds.sql)
+constexpr uint32_t kMarkerPresent = 2;
 
 struct StepMark {
   int64_t id = 0;
@@ -59,6 +61,53 @@ std::vector<StepMark> FindSteps(const core::store::TraceStore& store) {
             [](const StepMark& a, const StepMark& b) { return std::tie(a.start, a.id) <
                                                               std::tie(b.start, b.id); });
   return steps;
+}
+
+// The frames of a graphics trace, for a trace without ProfilerStep slices. A frame ends at a
+// present: frame N is [present N-1, present N] with present 0 the trace's start, so a trace
+// with P presents has P frames, numbered 1..P (the simulator's frame i when each frame presents
+// once). Frame N of every trace is matched across the fleet as step N. The presents are, the
+// first of these the trace has:
+//   present_marker  marker records of marker_type present (2): the Present / vkQueuePresentKHR
+//                   call (ETW captures, Vulkan captures)
+//   present_packet  the completion of the packets flagged present (packet_flags 16): the flip,
+//                   where the timeline draws a present packet's bar (simulated traces)
+//   vsync_marker    marker records of marker_type vsync (1), the display's refresh, when nothing
+//                   in the trace says present
+// Presents at the same instant count once (a frame has a length).
+std::vector<StepMark> FindFrames(const core::store::TraceStore& store, const Reconstruction& r,
+                                 std::string* source) {
+  namespace events = core::model::events;
+  std::vector<TimeNs> presents, vsyncs, packets;
+  const auto& ev = store.events;
+  for (uint32_t e = 0; e < ev.size(); ++e) {
+    if (ev.kind[e] != EventKind::Marker) continue;
+    const uint32_t type = events::Marker::At(ev, e).marker_type;
+    if (type == kMarkerPresent) presents.push_back(ev.ts[e]);
+    if (type == kMarkerVsync) vsyncs.push_back(ev.ts[e]);
+  }
+  if (presents.empty()) {
+    for (size_t i = 0; i < r.packets.size(); ++i) {
+      const core::analysis::Packet p = r.packets[i];
+      if ((p.flags & core::model::kPacketPresent) && p.end != core::analysis::kUnknownTime) {
+        packets.push_back(p.end);
+      }
+    }
+  }
+  std::vector<TimeNs>* ends = &presents;
+  *source = "present_marker";
+  if (ends->empty()) ends = &packets, *source = "present_packet";
+  if (ends->empty()) ends = &vsyncs, *source = "vsync_marker";
+  if (ends->empty()) *source = "none";
+  std::sort(ends->begin(), ends->end());
+  ends->erase(std::unique(ends->begin(), ends->end()), ends->end());
+  std::vector<StepMark> frames;
+  TimeNs start = std::min(r.start_ns, ends->empty() ? r.start_ns : ends->front());
+  for (size_t n = 0; n < ends->size(); ++n) {
+    frames.push_back({static_cast<int64_t>(n + 1), start, (*ends)[n]});
+    start = (*ends)[n];
+  }
+  return frames;
 }
 
 struct CollectivePacket {
@@ -157,16 +206,19 @@ RankSummary ComputeRankSummary(const core::report::ReportData& data, const std::
   out.start_ns = r.start_ns;
   out.end_ns = r.end_ns;
 
-  const std::vector<StepMark> marks = FindSteps(store);
+  std::vector<StepMark> marks = FindSteps(store);
+  out.steps_from = "profiler_step";
+  if (marks.empty()) marks = FindFrames(store, r, &out.steps_from);
   if (marks.empty()) return out;
   const std::vector<CollectivePacket> collectives = FindCollectives(store, r);
   const core::analysis::PathIndex index = core::analysis::IndexForPaths(r);
   std::vector<core::analysis::TimeRange> ranges;
   for (const StepMark& mark : marks) ranges.push_back({mark.start, mark.end});
-  // Steps follow one another; ComputeQueueTimeSplits needs that. Should two overlap (a
-  // profiler restarted inside a step), each step is split on its own, the same figures.
+  // Steps follow one another; ComputeQueueTimeSplits needs that (frames touch: one's end is
+  // the next one's start, which it takes). Should two overlap (a profiler restarted inside a
+  // step), each step is split on its own, the same figures.
   bool disjoint = true;
-  for (size_t m = 1; m < ranges.size(); ++m) disjoint &= ranges[m].start > ranges[m - 1].end;
+  for (size_t m = 1; m < ranges.size(); ++m) disjoint &= ranges[m].start >= ranges[m - 1].end;
   std::vector<std::vector<core::analysis::QueueTime>> splits;
   if (disjoint) {
     splits = core::analysis::ComputeQueueTimeSplits(store, r, ranges);

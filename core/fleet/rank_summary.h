@@ -3,7 +3,10 @@
 // their size).
 //
 // Steps are the training loop's iterations as the PyTorch profiler marks them: one CPU slice
-// "ProfilerStep#N" per iteration (N is what matches a step across ranks). Per step:
+// "ProfilerStep#N" per iteration (N is what matches a step across ranks). A trace without them
+// (a graphics workload) has frames for steps: frame N ends at the trace's N-th present (present
+// markers, else present packets' completions, else vsync markers; FindFrames in the .cpp says
+// exactly) and starts at the one before, the first at the trace's start. Per step:
 //   queues       busy / waiting / idle of every queue over [start, end] (ComputeQueueTime, the
 //                function `stats` and the window call, so the figures cannot differ)
 //   collectives  the packets whose name says NCCL or RCCL ("ncclKernel_AllReduce...",
@@ -55,7 +58,7 @@ struct PathItem {
 };
 
 struct StepSummary {
-  int64_t id = 0;  // N of ProfilerStep#N
+  int64_t id = 0;  // N of ProfilerStep#N, or of frame N
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
   std::vector<QueueStepTime> queues;
@@ -73,6 +76,9 @@ struct RankSummary {
   int64_t name_rank = -1;      // the rank in the file name (RankFromFileName), -1: none
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
+  // What the steps are: "profiler_step" (ProfilerStep#N slices), or frames ended by
+  // "present_marker", "present_packet" or "vsync_marker"; "none" when the trace has none.
+  std::string steps_from = "profiler_step";
   std::vector<StepSummary> steps;  // by start
 };
 

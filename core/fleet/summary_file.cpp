@@ -69,6 +69,7 @@ Json RankSummaryJson(const RankSummary& s) {
   j.Set("name_rank", s.name_rank);
   j.Set("start_ns", s.start_ns);
   j.Set("end_ns", s.end_ns);
+  j.Set("steps_from", s.steps_from);
   j.Set("steps", ObjectArray(s.steps, [](Json& x, const StepSummary& step) {
           x.Set("id", step.id);
           x.Set("start_ns", step.start_ns);
@@ -136,6 +137,14 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path) {
   s.name_rank = r.Int(f, "name_rank");
   s.start_ns = r.Int(f, "start_ns");
   s.end_ns = r.Int(f, "end_ns");
+  // Summaries written before frames were steps have no "steps_from": their steps, if any, are
+  // ProfilerStep slices.
+  std::string_view from;
+  if (f["steps_from"].get_string().get(from) == simdjson::SUCCESS) {
+    s.steps_from = std::string(from);
+  } else {
+    s.steps_from = "";
+  }
   for (simdjson::dom::element step_e : r.Array(f, "steps")) {
     simdjson::dom::object so = r.Object(step_e, "steps[]");
     StepSummary step;
@@ -160,6 +169,7 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path) {
     }
     s.steps.push_back(std::move(step));
   }
+  if (s.steps_from.empty()) s.steps_from = s.steps.empty() ? "none" : "profiler_step";
   return s;
 }
 

@@ -60,6 +60,7 @@ TEST(FleetCli, StragglersOffsetsAndWaitsAreTheGeneratedOnes) {
   EXPECT_EQ(IntAt(report, "steps_matched"), 5);
   EXPECT_EQ(IntAt(report, "traces_failed"), 0);
   EXPECT_EQ(report.Find("clock")->Find("method")->String(), "collective_end");
+  EXPECT_EQ(report.Find("steps_from")->String(), "profiler_step");
 
   // Stragglers: the slow ranks where one was made slow, and the exact lateness at every step.
   const auto& steps = truth.Find("steps")->items();
