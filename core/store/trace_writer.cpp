@@ -219,7 +219,7 @@ struct TraceWriter::LaneChunk {
     exec("COMMIT");
     image = sqlite3_serialize(db, "main", &image_size, SQLITE_SERIALIZE_NOCOPY);
     if (!image) throw Error(label + ": cannot read back an in-memory database");
-    records = {};
+    std::vector<EventRecord>().swap(records);  // (assigning {} would keep the storage)
   }
 };
 

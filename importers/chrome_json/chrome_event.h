@@ -79,6 +79,17 @@ struct ProcessEntry {
   uint8_t metadata = 0;     // k*Set bits
 };
 
+// The arguments of fencescope's own export (core/export/chrome_json_export.h): fence boxes.
+// Kept apart from KinetoArgs, which a PyTorch trace has for every runtime call and kernel.
+struct ExportArgs {
+  int64_t fence = -1;
+  uint64_t fence_value = 0;
+  int64_t signal_id = -1;
+  int64_t submitted_ns = -1;  // packet_submitted time of a packet
+  bool open = false;          // the box never ended in the exported trace
+  bool not_started = false;   // a packet that was submitted but never started
+};
+
 // The numeric Kineto arguments the GPU mapping needs (-1 when absent).
 struct KinetoArgs {
   int64_t correlation = -1;
@@ -86,13 +97,7 @@ struct KinetoArgs {
   int64_t wait_on_stream = -1;
   int64_t wait_on_record_correlation = -1;  // wait_on_cuda_event_record_corr_id
   int64_t wait_on_event_id = -1;            // wait_on_cuda_event_id
-  // fencescope's own export (core/export/chrome_json_export.h): fence boxes.
-  int64_t fence = -1;
-  uint64_t fence_value = 0;
-  int64_t signal_id = -1;
-  int64_t submitted_ns = -1;  // packet_submitted time of a packet
-  bool open = false;          // the box never ended in the exported trace
-  bool not_started = false;   // a packet that was submitted but never started
+  uint32_t exported = kNone;  // index into ParsedTrace::export_args (kNone: the event has none)
 };
 
 struct CounterValue {
@@ -111,6 +116,7 @@ struct ParsedTrace {
   std::vector<Track> tracks;
   std::vector<ProcessEntry> processes;
   std::vector<KinetoArgs> kineto_args;
+  std::vector<ExportArgs> export_args;
   std::vector<CounterValue> counter_values;
   std::vector<std::string> local_strings;  // pid/tid strings and normalised ids
   std::vector<std::string> writer_strings;  // [writer StringId] -> text, for what we interned

@@ -130,6 +130,8 @@ struct ChromeEventParser::Impl {
   bool has_sort_index = false;
   KinetoArgs kineto;
   bool has_kineto = false;
+  ExportArgs exported;
+  bool has_exported = false;
   std::string last_category;
   StringId last_category_id = 0;
   uint32_t last_track = kNone;
@@ -153,9 +155,11 @@ struct ChromeEventParser::Impl {
     part.events.swap(trace->events);
     part.counter_values.swap(trace->counter_values);
     part.kineto_args.swap(trace->kineto_args);
+    part.export_args.swap(trace->export_args);
     trace->events.clear();
     trace->counter_values.clear();
     trace->kineto_args.clear();
+    trace->export_args.clear();
     part.new_strings.assign(trace->writer_strings.begin() + handed_strings,
                             trace->writer_strings.end());
     handed_strings = trace->writer_strings.size();
@@ -379,15 +383,18 @@ struct ChromeEventParser::Impl {
           if (key == "correlation") kineto.correlation = n, has_kineto = true;
           else if (key == "stream") kineto.stream = n, has_kineto = true;
           else if (key == "wait_on_stream") kineto.wait_on_stream = n, has_kineto = true;
-          else if (key == "fence") kineto.fence = n, has_kineto = true;
-          else if (key == "signal_id") kineto.signal_id = n, has_kineto = true;
-          else if (key == "submitted_ns") kineto.submitted_ns = n, has_kineto = true;
-          else if (key == "open") kineto.open = n != 0, has_kineto = true;
-          else if (key == "not_started") kineto.not_started = n != 0, has_kineto = true;
-          else if (key == "value") {
+          else if (key == "fence") exported.fence = n, has_kineto = has_exported = true;
+          else if (key == "signal_id") exported.signal_id = n, has_kineto = has_exported = true;
+          else if (key == "submitted_ns") {
+            exported.submitted_ns = n, has_kineto = has_exported = true;
+          } else if (key == "open") {
+            exported.open = n != 0, has_kineto = has_exported = true;
+          } else if (key == "not_started") {
+            exported.not_started = n != 0, has_kineto = has_exported = true;
+          } else if (key == "value") {
             // Fence values are UINT64: read them exactly, not through the double.
-            kineto.fence_value = is_exact ? exact : static_cast<uint64_t>(std::max(0.0, d));
-            has_kineto = true;
+            exported.fence_value = is_exact ? exact : static_cast<uint64_t>(std::max(0.0, d));
+            has_kineto = has_exported = true;
           } else if (key == "wait_on_cuda_event_record_corr_id") {
             kineto.wait_on_record_correlation = n, has_kineto = true;
           } else if (key == "wait_on_cuda_event_id") {
@@ -459,10 +466,12 @@ struct ChromeEventParser::Impl {
     const size_t events_before = trace->events.size();
     const size_t counters_before = trace->counter_values.size();
     const size_t kineto_before = trace->kineto_args.size();
+    const size_t exported_before = trace->export_args.size();
     auto fail = [&] {
       trace->events.resize(events_before);
       trace->counter_values.resize(counters_before);
       trace->kineto_args.resize(kineto_before);
+      trace->export_args.resize(exported_before);
       return false;
     };
     od::document doc;
@@ -531,8 +540,13 @@ struct ChromeEventParser::Impl {
       trace->counter_values.push_back({part_strings[value.key], value.value});
     }
     const uint32_t kineto = static_cast<uint32_t>(trace->kineto_args.size());
-    trace->kineto_args.insert(trace->kineto_args.end(), part.kineto_args.begin(),
-                              part.kineto_args.end());
+    const uint32_t exported_base = static_cast<uint32_t>(trace->export_args.size());
+    for (KinetoArgs args : part.kineto_args) {
+      if (args.exported != kNone) args.exported += exported_base;
+      trace->kineto_args.push_back(args);
+    }
+    trace->export_args.insert(trace->export_args.end(), part.export_args.begin(),
+                              part.export_args.end());
     for (ParsedEvent ev : part.events) {
       ev.seq = static_cast<uint32_t>(trace->events.size());
       ev.track = part_tracks[ev.track];
@@ -569,6 +583,8 @@ struct ChromeEventParser::Impl {
     has_sort_index = false;
     has_kineto = false;
     kineto = KinetoArgs{};
+    has_exported = false;
+    exported = ExportArgs{};
     for (auto field_result : obj) {
       od::field field;
       const std::string_view key = ReadKey(std::move(field_result), &field, offset, "");
@@ -730,6 +746,10 @@ struct ChromeEventParser::Impl {
         }
         if (has_kineto && f.kineto_cat) {
           ev.extra = static_cast<uint32_t>(trace->kineto_args.size());
+          if (has_exported) {
+            kineto.exported = static_cast<uint32_t>(trace->export_args.size());
+            trace->export_args.push_back(exported);
+          }
           trace->kineto_args.push_back(kineto);
         }
         break;

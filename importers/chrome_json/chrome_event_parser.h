@@ -35,6 +35,7 @@ struct ParsedPart {
   std::vector<ParsedEvent> events;
   std::vector<CounterValue> counter_values;
   std::vector<KinetoArgs> kineto_args;
+  std::vector<ExportArgs> export_args;
   std::vector<std::string> new_strings;  // string ids from the previous part's end on
   std::vector<std::string> new_locals;   // local strings likewise
   std::vector<Track> tracks;             // all, with the metadata set since the previous part

@@ -1,5 +1,7 @@
 #include "importers/chrome_json/chrome_json_importer.h"
 
+#include <malloc.h>
+
 #include <charconv>
 #include <thread>
 
@@ -196,6 +198,13 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
 
 void ImportChromeJson(DecodedInput& input, core::store::TraceWriter& writer,
                       const ImportOptions& options) {
+  // The import's big tables (events, records, sort keys, lookup tables) come and go one phase
+  // after another. glibc serves a block freed from a large mapping by raising its threshold for
+  // mapping blocks (up to 32 MB): the next tables then come from the heap, whose freed middle
+  // stays resident, and the phases' peaks add up. A fixed threshold maps every block of 4 MB or
+  // more on its own, so that freeing it gives its pages back at once (the builder trims the
+  // heap after freeing its tables of small nodes).
+  mallopt(M_MMAP_THRESHOLD, 4 << 20);
   ParsedTrace trace;
   // Events are 150-400 bytes of JSON: reserving for 100-byte events avoids regrowing the vector
   // (pages of the reserve that are never used are never touched).

@@ -1,5 +1,7 @@
 #include "importers/chrome_json/chrome_trace_builder.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -81,6 +83,15 @@ class Builder {
     PairAsync(m_trace, m_problems, m_trace_end);
     report(0.2);
     Emit(report);
+    // What only the emission reads goes back before the GPU mapping builds its tables: the
+    // events (their pages mostly released already) and the arguments (a Kineto trace has
+    // them for each runtime call and kernel, the biggest table left).
+    // (Swapped with empty vectors: assigning {} would keep their storage.)
+    std::vector<ParsedEvent>().swap(m_trace.events);
+    std::vector<KinetoArgs>().swap(m_trace.kineto_args);
+    std::vector<ExportArgs>().swap(m_trace.export_args);
+    std::vector<CounterValue>().swap(m_trace.counter_values);
+    malloc_trim(0);
     FinishFlows();
     MapKinetoSynchronisation(
         m_kineto, m_sink, m_writer,
@@ -91,8 +102,14 @@ class Builder {
     report(0.6);
     WriteProblems();
     WriteMeta();
-    // The events and the lookup tables are not needed any more: they are freed on another
-    // thread while the records are written (hundreds of thousands of map nodes take ~10 ms).
+    // The events and the lookup tables are not needed any more. The big vectors go at once
+    // (each is one mapping, unmapped in no time), before the records' sort takes its keys; the
+    // tables of many small nodes are freed on another thread while the records are written
+    // (hundreds of thousands of map nodes take ~10 ms), and the heap pages they leave free are
+    // given back.
+    std::vector<KinetoPacket>().swap(m_kineto.packets);
+    std::vector<KinetoSync>().swap(m_kineto.syncs);
+    malloc_trim(0);
     struct Spent {
       std::vector<ParsedEvent> events;
       KinetoCollected kineto;
@@ -102,13 +119,24 @@ class Builder {
     auto spent = std::make_unique<Spent>(Spent{std::move(m_trace.events), std::move(m_kineto),
                                                std::move(m_flows_v1), std::move(m_flows_v2)});
     m_trace.events = {};
-    std::jthread release([spent = std::move(spent)]() mutable { spent.reset(); });
+    std::jthread release([spent = std::move(spent)]() mutable {
+      spent.reset();
+      malloc_trim(0);
+    });
     m_sink.WriteTo(m_writer, m_trace.base_time_ns, m_trace.writer_strings,
                    [&](double f) { report(0.6 + 0.4 * f); });
   }
 
  private:
   uint16_t Role(StringId sid) const { return sid < m_roles.size() ? m_roles[sid] : 0; }
+
+  // The export arguments of the event whose Kineto arguments are kineto_args[extra] (all
+  // absent when it has none).
+  const ExportArgs& ExportArgsOf(uint32_t extra) const {
+    static const ExportArgs kAbsent;
+    const uint32_t index = m_trace.kineto_args[extra].exported;
+    return index == kNone ? kAbsent : m_trace.export_args[index];
+  }
 
   void Count(const std::string& name, Severity severity, std::string_view description,
              uint64_t offset, uint64_t count = 1) {
@@ -322,8 +350,8 @@ class Builder {
       const QueueId queue = QueueOf(e.track);
       const int64_t id = m_next_packet++;
       // fencescope's export marks packets the trace never started or completed.
-      const KinetoArgs* exported =
-          m_is_export && e.extra != kNone ? &m_trace.kineto_args[e.extra] : nullptr;
+      const ExportArgs* exported =
+          m_is_export && e.extra != kNone ? &ExportArgsOf(e.extra) : nullptr;
       const events::PacketSubmitted submitted{
           .ts_ns = exported && exported->submitted_ns >= 0 ? exported->submitted_ns : e.ts,
           .queue_id = queue,
@@ -417,7 +445,7 @@ class Builder {
 
   // A signal / wait / CPU-wait box of fencescope's export becomes the records it was made from.
   void EmitExportedBox(const ParsedEvent& e, bool device, uint16_t role) {
-    const KinetoArgs& args = m_trace.kineto_args[e.extra];
+    const ExportArgs& args = ExportArgsOf(e.extra);
     const core::model::FenceId fence = args.fence > 0 ? FenceOf(args.fence, e.name) : 0;
     const TimeNs end = e.ts + e.dur;
     const core::model::FenceValue value = args.fence_value;
@@ -609,22 +637,31 @@ class Builder {
   }
 
   void Emit(const std::function<void(double)>& report) {
-    size_t runtime_calls = 0;
+    size_t runtime_calls = 0, device_packets = 0, device_syncs = 0;
     for (const ParsedEvent& e : m_trace.events) {
-      if ((e.ph == 'X' || e.ph == 'B') && (e.bits & kHasDuration) && !(e.bits & kConsumed) &&
-          (Role(e.cat) & kKernelCategory)) {
+      const bool slice = (e.ph == 'X' || e.ph == 'B') && !(e.bits & kConsumed);
+      if (slice && (e.bits & kHasDuration) && (Role(e.cat) & kKernelCategory)) {
         m_has_kernel[e.track] = true;
+      }
+      if (slice && m_trace.processes[m_trace.tracks[e.track].process].gpu_device) {
+        if (Role(e.cat) & kPacketCategory) ++device_packets;
+        else if (Role(e.cat) & kSyncCategory) ++device_syncs;
       }
       if (e.extra != kNone && (Role(e.cat) & kRuntimeCategory)) ++runtime_calls;
     }
     // Sized once: growing it call by call rehashes it a dozen times on a big Kineto trace.
     m_kineto.runtime_by_correlation.reserve(runtime_calls);
+    // Likewise the packets and syncs (at most one each per such slice): a vector that grows
+    // holds its old and new storage at once, at the import's busiest moment.
+    m_kineto.packets.reserve(device_packets);
+    m_kineto.syncs.reserve(device_syncs);
     const size_t n = m_trace.events.size();
     for (size_t i = 0; i < n; ++i) {
-      if ((i & 0xFFFF) == 0) {
-        report(0.2 + 0.3 * static_cast<double>(i) / std::max<size_t>(n, 1));
+      if ((i & 0x1FFF) == 0) {
+        if ((i & 0xFFFF) == 0) report(0.2 + 0.3 * static_cast<double>(i) / std::max<size_t>(n, 1));
         // Events are read once, in order: those before i are records now, and their memory
-        // goes back while the records grow (the two together were the import's peak).
+        // goes back while the records grow (the two together were the import's peak). Every
+        // 8192 events (576 KB): what is left unreleased stays small.
         ReleaseFinishedPages(m_trace.events.data(), m_trace.events.data() + i);
       }
       const ParsedEvent& e = m_trace.events[i];

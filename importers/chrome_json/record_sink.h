@@ -13,7 +13,9 @@
 
 #include "core/model/event_fields.h"
 #include "core/store/trace_writer.h"
+#include "core/model/error.h"
 #include "importers/chrome_json/two_thread_sort.h"
+#include "importers/common/release_pages.h"
 
 namespace importers::chrome_json {
 
@@ -45,36 +47,70 @@ class RecordSink {
   // Appends every record in time order (ties keep creation order), shifted by `offset_ns`, then
   // the flows. `progress` gets the fraction of records written.
   // `names[sid]` is the text of writer string id sid (flows are named by text).
+  // The records are first put in time order in place, then written front to back: the pages of
+  // those written go back to the system while the writer's own buffers and SQLite's cache grow
+  // (holding all of them through the write was the import's peak).
   template <typename Progress>
   void WriteTo(core::store::TraceWriter& writer, int64_t offset_ns,
                const std::vector<std::string>& names, Progress&& progress) {
+    const uint32_t n = static_cast<uint32_t>(m_records.size());
     // (ts, creation index) pairs: sorting them gives the stable time order without reading the
     // records during the sort.
-    std::vector<std::pair<core::model::TimeNs, uint32_t>> keys(m_records.size());
-    for (uint32_t i = 0; i < keys.size(); ++i) keys[i] = {m_records[i].ts, i};
-    SortOnTwoThreads(keys, [](const auto& a, const auto& b) { return a < b; });
-    std::vector<uint32_t> order(keys.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = keys[i].second;
-    keys.clear();
-    keys.shrink_to_fit();
-    std::vector<core::model::EventRowId> rowid(m_records.size());
-    for (size_t i = 0; i < order.size(); ++i) {
-      // The records are read in time order, scattered over the array: ask for one a few
-      // appends ahead so that it is in the cache when its turn comes.
-      if (i + kPrefetchDistance < order.size()) {
-        __builtin_prefetch(&m_records[order[i + kPrefetchDistance]]);
-        __builtin_prefetch(&rowid[order[i + kPrefetchDistance]], 1);
+    std::vector<uint32_t> source(n);  // source[i]: creation index of the i-th record in time
+    {
+      std::vector<std::pair<core::model::TimeNs, uint32_t>> keys(n);
+      for (uint32_t i = 0; i < n; ++i) keys[i] = {m_records[i].ts, i};
+      SortOnTwoThreads(keys, [](const auto& a, const auto& b) { return a < b; });
+      for (uint32_t i = 0; i < n; ++i) source[i] = keys[i].second;
+    }
+    // place[c]: position in time order of the record created c-th (flows name creation indices).
+    std::vector<uint32_t> place(n);
+    for (uint32_t i = 0; i < n; ++i) place[source[i]] = i;
+    // Position i takes the record now at source[i]; follow each cycle of that permutation. The
+    // records a cycle reads are scattered over the array: `ahead` walks the cycle a few steps
+    // in front and asks for its record, so that it is in the cache when its turn comes.
+    for (uint32_t i = 0; i < n; ++i) {
+      if (source[i] == i) continue;
+      const core::store::EventRecord held = m_records[i];
+      uint32_t j = i;
+      uint32_t ahead = source[i];
+      for (size_t d = 0; d < kPrefetchDistance && ahead != i; ++d) {
+        __builtin_prefetch(&m_records[ahead]);
+        ahead = source[ahead];
       }
-      core::store::EventRecord record = m_records[order[i]];
+      while (source[j] != i) {
+        const uint32_t k = source[j];
+        if (ahead != i) {
+          __builtin_prefetch(&m_records[ahead]);
+          ahead = source[ahead];
+        }
+        m_records[j] = m_records[k];
+        source[j] = j;
+        j = k;
+      }
+      m_records[j] = held;
+      source[j] = j;
+    }
+    std::vector<uint32_t>().swap(source);
+    core::model::EventRowId first = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      core::store::EventRecord record = m_records[i];
       record.ts += offset_ns;
       core::model::ShiftTimeFields(record, offset_ns);  // times on the same base as ts
-      rowid[order[i]] = writer.Append(record);
-      if ((i & 0xFFFF) == 0) progress(static_cast<double>(i) / order.size());
+      const core::model::EventRowId rowid = writer.Append(record);
+      if (i == 0) first = rowid;
+      if (rowid != first + i) {
+        throw core::Error("internal error: the trace writer's event rowids are not consecutive");
+      }
+      if ((i & 0xFFFF) == 0) {
+        progress(static_cast<double>(i) / n);
+        ReleaseFinishedPages(m_records.data(), m_records.data() + i);
+      }
     }
     for (const PendingFlow& flow : m_flows) {
       std::string_view name;
       if (flow.name != 0 && flow.name < names.size()) name = names[flow.name];
-      writer.AddFlow(rowid[flow.from], rowid[flow.to], flow.kind, name);
+      writer.AddFlow(first + place[flow.from], first + place[flow.to], flow.kind, name);
     }
     m_records.clear();
     m_records.shrink_to_fit();
