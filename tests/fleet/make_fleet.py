@@ -76,8 +76,10 @@ def base_steps(path, keep_us, max_steps):
 
 
 def builtin_steps():
-    """A small step for when no real trace is at hand: 40 conv/gemm-like kernels launched from
-    one thread, each after a 20 us launch call."""
+    """A step for when no real trace is at hand: 40 conv/gemm-like kernels launched from one
+    thread, each after a 20 us launch call. The kernels run 0.4-0.8 ms (about 24 ms a step), so
+    that a rank made 1.25x slower is later than the arrival jitter (under 4 ms) can make any
+    other rank: the slow ranks are the stragglers, as with a real base trace."""
     content = []
     t = 0
     for i in range(40):
@@ -88,10 +90,10 @@ def builtin_steps():
                             "pid": HOST_PID, "tid": HOST_TID, "dur": 20,
                             "args": {"correlation": corr}}))
         content.append((t + 25, {"ph": "X", "cat": "Kernel", "name": name, "pid": GPU_PID,
-                                 "tid": COMPUTE_STREAM, "dur": 40 + 10 * (i % 5),
+                                 "tid": COMPUTE_STREAM, "dur": 400 + 100 * (i % 5),
                                  "args": {"device": 0, "stream": COMPUTE_STREAM,
                                           "correlation": corr}}))
-        t += 45 + 10 * (i % 5)
+        t += 405 + 100 * (i % 5)
     return [content]
 
 
