@@ -2,10 +2,10 @@
 // references, so that the trace cache (serialize.h) can write and read any plain struct of the
 // reconstruction, the analyses and the timeline without each struct listing its fields.
 //
-// How: the number of fields is the most initialisers T{...} accepts (FieldCount), and a
-// structured binding with that many names binds them. Works for aggregates without base classes
-// of up to kMaxAggregateFields fields; a struct beyond that fails to compile here (raise the
-// bound by adding cases below).
+// How: the number of fields is the most initialisers T{...} accepts (the count PackedTable
+// uses), and a structured binding with that many names binds them. Works for aggregates without
+// base classes of up to kMaxAggregateFields fields; a struct beyond that fails to compile here
+// (raise the bound by adding cases below).
 #pragma once
 
 #include <cstddef>
@@ -13,31 +13,16 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/store/packed_table.h"
+
 namespace core::cache {
-namespace aggregate_detail {
-
-// Converts to any type; only used in unevaluated brace initialisation to count fields.
-struct AnyField {
-  template <typename U>
-  operator U() const;
-};
-
-template <typename T, typename... Given>
-constexpr size_t FieldCount() {
-  if constexpr (requires { T{std::declval<Given>()..., AnyField{}}; }) {
-    return FieldCount<T, Given..., AnyField>();
-  } else {
-    return sizeof...(Given);
-  }
-}
-
-}  // namespace aggregate_detail
 
 constexpr size_t kMaxAggregateFields = 64;
 
 template <typename T>
 constexpr size_t AggregateFieldCount() {
-  return aggregate_detail::FieldCount<std::remove_cvref_t<T>>();
+  // The count PackedTable checks kPackedFields against (core/store/packed_table.h).
+  return store::packed_table_detail::AggregateFieldCount<std::remove_cvref_t<T>>();
 }
 
 // std::tie of every field of `value` (an aggregate; const or not).

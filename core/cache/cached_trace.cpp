@@ -58,11 +58,7 @@ double CachedTrace::NowSeconds() {
 }
 
 bool CachedTrace::HasLayout(std::string_view name, uint64_t layout) {
-  if (!m_enabled || !m_db.handle()) return false;
-  for (const auto& info : DescribeCache(m_db)) {
-    if (info.name == name) return info.stale.empty() && info.layout == layout;
-  }
-  return false;
+  return m_enabled && m_db.handle() && CacheSectionUsable(m_db, name, layout);
 }
 
 bool CachedTrace::HasAnalysis(AnalysisKind kind) {
@@ -151,16 +147,9 @@ std::future<std::vector<std::string>> CachedTrace::FlushInBackground() {
   });
 }
 
-bool CachedTrace::Flush() {
-  m_db.Close();
-  if (m_pending.empty()) return true;
-  std::string why;
-  const bool written = WriteCacheSections(m_path, m_pending, m_events_hash, &why);
-  for (const auto& section : m_pending) {
-    Note(section.name + (written ? ": written to the cache" : ": not written (" + why + ")"));
-  }
-  m_pending.clear();
-  return written;
+void CachedTrace::Flush() {
+  const auto notes = FlushInBackground().get();
+  m_notes.insert(m_notes.end(), notes.begin(), notes.end());
 }
 
 }  // namespace core::cache

@@ -88,10 +88,10 @@ class CachedTrace {
     m_pending.push_back({std::move(name), LayoutHash<T>(), ToBytes(value)});
   }
 
-  // Writes the queued sections into the file (nothing when none is queued). The file is
-  // opened for writing only here, after this object's reading connection is closed. False,
-  // with the reason noted, when the file cannot be written (the cache is optional).
-  bool Flush();
+  // Writes the queued sections into the file (nothing when none is queued) and waits. The file
+  // is opened for writing only here, after this object's reading connection is closed. When
+  // the file cannot be written (the cache is optional) the notes say why.
+  void Flush();
   // The same on a thread of its own (the sections are already bytes: the thread reads nothing
   // of the caller's data), so that a window can show the trace while its cache is written. The
   // future's result is the notes of what was written; its destructor waits for the write.

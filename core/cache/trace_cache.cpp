@@ -126,9 +126,13 @@ void InstallTriggers(store::Database& db) {
 
 }  // namespace
 
-std::optional<SectionBytes> ReadCacheSection(store::Database& db, std::string_view name,
-                                             uint64_t layout, std::string* why) {
-  auto say = [&](std::string reason) -> std::optional<SectionBytes> {
+namespace {
+
+// The row of section `name` when it may be read for `layout`; else nullopt, with why in `why`
+// ("" when the file has no such section).
+std::optional<SectionRow> UsableSection(store::Database& db, std::string_view name,
+                                        uint64_t layout, std::string* why) {
+  auto say = [&](std::string reason) -> std::optional<SectionRow> {
     if (why) *why = std::move(reason);
     return std::nullopt;
   };
@@ -136,6 +140,23 @@ std::optional<SectionBytes> ReadCacheSection(store::Database& db, std::string_vi
   auto row = FindSection(db, name);
   if (!row) return say("");
   if (std::string stale = StaleReason(db, *row, layout); !stale.empty()) return say(stale);
+  return row;
+}
+
+}  // namespace
+
+bool CacheSectionUsable(store::Database& db, std::string_view name, uint64_t layout) {
+  return UsableSection(db, name, layout, nullptr).has_value();
+}
+
+std::optional<SectionBytes> ReadCacheSection(store::Database& db, std::string_view name,
+                                             uint64_t layout, std::string* why) {
+  auto say = [&](std::string reason) -> std::optional<SectionBytes> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  auto row = UsableSection(db, name, layout, why);
+  if (!row) return std::nullopt;
 
   struct Block {
     std::vector<uint8_t> data;
@@ -289,7 +310,6 @@ std::vector<CacheSectionInfo> DescribeCache(store::Database& db) {
                    s.ColumnInt(4), s.ColumnText(5), s.ColumnInt(6), s.ColumnInt(7)};
     CacheSectionInfo info;
     info.name = s.ColumnText(0);
-    info.layout = row.layout;
     info.raw_bytes = static_cast<uint64_t>(row.raw_bytes);
     info.stored_bytes = static_cast<uint64_t>(s.ColumnInt(8));
     info.events_hash = row.events_hash;

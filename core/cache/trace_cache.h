@@ -45,6 +45,10 @@ struct SectionBytes {
 
 // The bytes of section `name` of the trace open as `db`, or nullopt when the file has none or it
 // is stale or damaged; `why` (may be null) then says which ("" when there is simply none).
+// True when section `name` is present and not stale for `layout` (its blocks are not read: a
+// damaged block shows only when ReadCacheSection decompresses it).
+bool CacheSectionUsable(store::Database& db, std::string_view name, uint64_t layout);
+
 // `layout`: LayoutHash of the type the caller decodes; a section of another layout is stale.
 std::optional<SectionBytes> ReadCacheSection(store::Database& db, std::string_view name,
                                              uint64_t layout, std::string* why = nullptr);
@@ -63,7 +67,6 @@ void DropCache(const std::filesystem::path& path);
 // bytes, valid or why not).
 struct CacheSectionInfo {
   std::string name;
-  uint64_t layout = 0;
   uint64_t raw_bytes = 0;
   uint64_t stored_bytes = 0;
   std::string events_hash;
