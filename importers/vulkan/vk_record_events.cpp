@@ -11,7 +11,48 @@
 
 namespace importers::vulkan::detail {
 
+// GPU times placed by a calibration are estimates (paired samples: within +-its deviation);
+// the order the CPU saw is a fact. When the first pass places a batch before its submission or
+// a host signal it waited for, or after a CPU wait its signal released returned, the times of
+// that calibration are shifted (vk_record_clock.cpp) and the events built again.
 void FileImporter::BuildEvents() {
+  const EventsMark mark{m_events.size(), m_flows.size(), m_next_op, m_stats};
+  EmitEvents();
+  const size_t first_clock_problem = m_problems.size();
+  if (KeepCausalOrder()) {
+    std::vector<PendingProblem> clock(m_problems.begin() + first_clock_problem, m_problems.end());
+    ResetEvents(mark);
+    EmitEvents();
+    m_problems.insert(m_problems.end(), clock.begin(), clock.end());
+  }
+  for (const PendingProblem& p : m_problems) {
+    m_writer.CountProblem(p.name, p.severity, p.description);
+  }
+  m_problems.clear();
+}
+
+void FileImporter::ResetEvents(const EventsMark& mark) {
+  m_events.resize(mark.events);
+  m_flows.resize(mark.flows);
+  m_next_op = mark.next_op;
+  m_stats = mark.stats;
+  for (auto& [handle, f] : m_fences) {
+    f.signals.clear();
+    f.count = 0;
+  }
+  for (auto& [handle, q] : m_queues) q.batches.clear();
+  for (auto& [handle, d] : m_devices) d.have_offset = false, d.offset_ns = 0;
+  m_submitted.clear();
+  m_done_waits.clear();
+  m_gpu_waits.clear();
+  m_cpu_items.clear();
+  m_idle_values.clear();
+  m_idle_fences.clear();
+  m_causal_bounds.clear();
+  m_problems.clear();
+}
+
+void FileImporter::EmitEvents() {
   PlaceBatches();
   DescribeGpuClock();
   NameBatches();
@@ -65,7 +106,7 @@ void FileImporter::PlaceBatches() {
       device.have_offset = true;
     }
     if (device.have_offset) {
-      m_writer.CountProblem(
+      Problem(
           "vulkan_uncalibrated_gpu_clock", Severity::kInfo,
           "the device has no VK_EXT_calibrated_timestamps: GPU times are placed so that no "
           "batch starts before its submission");
@@ -124,6 +165,7 @@ void FileImporter::EmitBatch(Batch& b) {
                                                               : m_batch_name});
   if (b.has_gpu) {
     ++m_stats.timed_batches;
+    m_causal_bounds.push_back({&b, false, TimeNs(b.record.cpu_ns)});
     Emit(events::PacketStarted{
         .ts_ns = b.gpu_start, .queue_id = q.id, .packet_id = int64_t(b.record.batch_id)});
     Emit(events::PacketCompleted{
@@ -149,7 +191,7 @@ void FileImporter::EmitBatch(Batch& b) {
                                    .signal_id = signal_id});
     // Executed at the batch's GPU end; without timestamps, at its submission.
     const TimeNs executed = b.has_gpu ? b.gpu_end : TimeNs(b.record.cpu_ns);
-    f.signals.push_back({value, executed, signal_id, SIZE_MAX});
+    f.signals.push_back({value, executed, signal_id, SIZE_MAX, b.has_gpu ? &b : nullptr});
   }
 }
 
@@ -194,7 +236,7 @@ void FileImporter::EmitHostSignal(const HostSignal& h) {
                                                    .fence_value = h.record.value,
                                                    .signal_id = signal_id,
                                                    .previous_value = previous});
-  f.signals.push_back({h.record.value, TimeNs(h.record.cpu_ns), signal_id, event});
+  f.signals.push_back({h.record.value, TimeNs(h.record.cpu_ns), signal_id, event, nullptr, true});
 }
 
 void FileImporter::GatherCpuWait(size_t index) {
@@ -271,7 +313,7 @@ void FileImporter::EmitQueueIdleSignals() {
                                                             .signal_id = signal_id,
                                                             .previous_value = previous});
       previous = value;
-      f.signals.push_back({value, executed, signal_id, event});
+      f.signals.push_back({value, executed, signal_id, event, b.has_gpu ? &b : nullptr});
     }
   }
 }
@@ -332,6 +374,9 @@ void FileImporter::EmitGpuWaits() {
                                  .wait_id = wait_id});
     const Signal* signal = SatisfyingSignal(f, gw.value);
     const bool at_once = gw.value <= f.initial && f.kind == SemaphoreKind::kTimeline;
+    if (signal && signal->host && gw.batch->has_gpu) {
+      m_causal_bounds.push_back({gw.batch, false, signal->executed});
+    }
     if (signal || at_once) {
       const TimeNs unblocked = signal ? std::max(queued, signal->executed) : queued;
       const ReleaseLink link =
@@ -347,7 +392,7 @@ void FileImporter::EmitGpuWaits() {
                                       .wait_path = WaitPath::kGpuNative});
     } else if (gw.batch->has_gpu) {
       // The batch ran, so something outside the capture satisfied the wait.
-      m_writer.CountProblem("vulkan_wait_signal_not_captured", Severity::kInfo,
+      Problem("vulkan_wait_signal_not_captured", Severity::kInfo,
                             "a GPU wait whose signal the capture did not see (the batch ran)");
       Emit(events::FenceWaitUnblocked{.ts_ns = gw.batch->gpu_start,
                                       .queue_id = q.id,
@@ -366,7 +411,7 @@ void FileImporter::EmitCpuWaits() {
     const auto& items = m_cpu_items[i];
     if (items.empty()) continue;
     if (w.result.result != kVkSuccess) {
-      m_writer.CountProblem("vulkan_cpu_wait_not_satisfied", Severity::kInfo,
+      Problem("vulkan_cpu_wait_not_satisfied", Severity::kInfo,
                             "CPU wait calls that returned without the wait satisfied (a "
                             "timeout or an error); not shown as waits");
       continue;
@@ -427,6 +472,7 @@ void FileImporter::EmitCpuWaits() {
                                        .waiter_id = waiter_ids[k],
                                        .observed_value = s ? s->value : items[k].value,
                                        .release_link = link});
+      if (s && s->batch) m_causal_bounds.push_back({s->batch, true, end});
       if (s && s->event != SIZE_MAX) {
         m_flows.push_back({s->event, released});
         linked = true;

@@ -195,21 +195,6 @@ FenceState& FileImporter::Fence(uint64_t handle, SemaphoreKind kind_if_new) {
   return f;
 }
 
-TimeNs FileImporter::GpuTime(DeviceState& device, uint64_t ticks) {
-  const double period =
-      device.record.timestamp_period_ns > 0 ? device.record.timestamp_period_ns : 1.0;
-  if (!device.calibrations.empty()) {
-    // The latest calibration at or before the ticks (the first one otherwise).
-    const CalibrationRecord* use = &device.calibrations.front();
-    for (const auto& c : device.calibrations) {
-      if (c.gpu_ticks <= ticks) use = &c;
-    }
-    const double delta = (double(int64_t(ticks - use->gpu_ticks))) * period;
-    return TimeNs(int64_t(use->cpu_ns) + int64_t(delta));
-  }
-  return TimeNs(double(ticks) * period + device.offset_ns);
-}
-
 void FileImporter::BuildTopology() {
   core::model::Process process;
   process.pid = m_header.pid;

@@ -92,6 +92,9 @@ struct DeviceState {
   std::vector<uint64_t> queues;
   double offset_ns = 0;  // without calibration: CPU ns = ticks * period + offset
   bool have_offset = false;
+  // Added to the GPU times placed by each calibration (by index; one entry without calibration)
+  // so that they keep the causal order the CPU saw (vk_record_clock.cpp).
+  std::vector<double> causal_shift_ns;
 };
 
 struct QueueState {
@@ -107,6 +110,8 @@ struct Signal {
   TimeNs executed = 0;
   int64_t signal_id = 0;
   size_t event = SIZE_MAX;  // index of its executed / cpu-signal event
+  const Batch* batch = nullptr;  // the batch whose GPU end is `executed`, if timed
+  bool host = false;             // vkSignalSemaphore: `executed` is its entry on the CPU clock
 };
 
 struct FenceState {
@@ -155,7 +160,16 @@ class FileImporter {
   void Parse(const std::vector<uint8_t>& bytes, const std::string& label);
   ThreadId Thread(uint32_t tid);
   FenceState& Fence(uint64_t handle, SemaphoreKind kind_if_new);
+  // vk_record_clock.cpp: GPU ticks on the CPU clock, kept in causal order.
   TimeNs GpuTime(DeviceState& device, uint64_t ticks);
+  static size_t CalibrationIndex(const DeviceState& device, uint64_t ticks);
+  // Bounds on each calibration's shift from what the events emitted so far say; true when a
+  // shift changed (the events must then be built again).
+  bool KeepCausalOrder();
+  // Problems counted while building events, written once the events are final.
+  void Problem(std::string name, Severity severity, std::string description) {
+    m_problems.push_back({std::move(name), severity, std::move(description)});
+  }
   size_t Emit(const EventRecord& record) {
     m_events.push_back({record, m_events.size()});
     return m_events.size() - 1;
@@ -166,6 +180,14 @@ class FileImporter {
   }
   void BuildTopology();
   void BuildEvents();
+  // One pass of BuildEvents; ResetEvents undoes it (to build again with shifted GPU times).
+  struct EventsMark {
+    size_t events, flows;
+    int64_t next_op;
+    VulkanImportStats stats;
+  };
+  void EmitEvents();
+  void ResetEvents(const EventsMark& mark);
   // vk_record_labels.cpp: packet names from queue labels and command-buffer labels; inserted
   // queue labels as markers; where the GPU times come from (trace meta).
   void NameBatches();
@@ -219,6 +241,21 @@ class FileImporter {
   std::map<uint64_t, std::vector<uint64_t>> m_idle_values;  // queue -> values waited for
   std::map<uint64_t, FenceState> m_idle_fences;             // by queue
   StringId m_batch_name{}, m_batch2_name{};
+  // Causal facts about GPU times, gathered while emitting (vk_record_clock.cpp): a batch started
+  // no earlier than `cpu` (its submission, a host signal it waited for), or completed no later
+  // than `cpu` (the return of a CPU wait its signal released).
+  struct CausalBound {
+    const Batch* batch;
+    bool completed;  // false: a bound on its start
+    TimeNs cpu;
+  };
+  std::vector<CausalBound> m_causal_bounds;
+  struct PendingProblem {
+    std::string name;
+    Severity severity;
+    std::string description;
+  };
+  std::vector<PendingProblem> m_problems;
 };
 
 }  // namespace importers::vulkan::detail

@@ -76,7 +76,7 @@ void FileImporter::DescribeGpuClock() {
     }
     m_writer.SetMeta("vulkan_gpu_clock", paired ? "paired_samples" : "calibrated_timestamps");
     if (paired) {
-      m_writer.CountProblem(
+      Problem(
           "vulkan_gpu_clock_paired_samples", Severity::kInfo,
           fmt::format("VK_EXT_calibrated_timestamps not used (the device lacks it, or "
                       "FENCESCOPE_CAPTURE_CALIBRATION=samples): GPU times placed on the CPU clock "

@@ -14,33 +14,15 @@
 #include "core/store/sqlite_db.h"
 #include "core/store/trace_writer.h"
 #include "importers/vulkan/vk_record_format.h"
+#include "tests/importers/vulkan/record_file.h"
 #include "tests/support/test_support.h"
 
 namespace {
 
 using namespace importers::vulkan;  // NOLINT
 
-class RecordFile {
- public:
-  template <class T>
-  void Add(RecordType type, uint32_t tid, const T& payload, const std::string& text = {}) {
-    const RecordHeader header{type, uint16_t(sizeof header + sizeof payload + text.size()), tid};
-    Append(&header, sizeof header);
-    Append(&payload, sizeof payload);
-    Append(text.data(), text.size());
-  }
-  void Write(const std::filesystem::path& path) const {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(m_bytes.data()), std::streamsize(m_bytes.size()));
-  }
-
- private:
-  void Append(const void* data, size_t size) {
-    const auto* p = static_cast<const uint8_t*>(data);
-    m_bytes.insert(m_bytes.end(), p, p + size);
-  }
-  std::vector<uint8_t> m_bytes;
-};
+using vk_test::RecordFile;
+using vk_test::Text;
 
 constexpr uint32_t kMain = 10, kWorker = 11;
 constexpr uint64_t kDevice = 0xD0, kPhysical = 0xF0;
@@ -48,11 +30,6 @@ constexpr uint64_t kGraphics = 0x100, kCompute = 0x200, kTimeline = 0x300, kFenc
 constexpr uint64_t kPolledFence = 0x500;
 // Calibration: GPU tick 1000 (1 ns per tick) is CPU time 1,000,000, so CPU = ticks + 999,000.
 constexpr uint64_t kOffset = 999'000;
-
-template <size_t N>
-void Text(char (&field)[N], const char* text) {
-  std::strncpy(field, text, N - 1);
-}
 
 // Batch 1 on the compute queue (worker thread) signals T = 5; batch 2 on the graphics queue
 // (main thread) waits T >= 5 and signals F; the main thread waits for F with vkWaitForFences,
