@@ -82,7 +82,9 @@ const std::map<std::string, std::vector<Example>>& Table() {
       {"view",
        {{"fencescope view t.db", "open a trace in the window"},
         {"fencescope view capture.etl", "import a file of another tool and open it"},
-        {"fencescope view t.db --screenshot shot.png", "render headless, write a PNG and exit"}}},
+        {"fencescope view t.db --screenshot shot.png", "render headless, write a PNG and exit"},
+        {"fencescope view fleet/ --fleet-tab timeline",
+         "a fleet's ranks as tracks on one aligned time axis"}}},
   };
   return table;
 }

@@ -128,7 +128,7 @@ FleetState ReadFleetState(const FleetPaths& paths) {
   return state;
 }
 
-core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths) {
+core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths, core::fleet::FleetDetail detail) {
   FleetState state = ReadFleetState(paths);
   if (state.summaries.empty()) {
     throw core::Error(fmt::format("{}: no trace summary yet ({} traces: {} failed, {} not mapped)",
@@ -161,7 +161,7 @@ core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths) {
   for (size_t i : state.pending) {
     failed.push_back({state.inputs[i].string(), "no summary (the map step has not run on it)"});
   }
-  return core::fleet::AnalyseFleet(std::move(summaries), std::move(failed));
+  return core::fleet::AnalyseFleet(std::move(summaries), std::move(failed), detail);
 }
 
 namespace {

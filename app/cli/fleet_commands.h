@@ -25,8 +25,10 @@ struct FleetState {
 FleetState ReadFleetState(const core::fleet::FleetPaths& paths);
 
 // The reduce step over the summaries present; the traces without one are listed as failed.
-// Throws core::Error when there is no summary at all.
-core::fleet::FleetAnalysis ReduceFleet(const core::fleet::FleetPaths& paths);
+// Throws core::Error when there is no summary at all. kLanes: with the ranks' lanes too.
+core::fleet::FleetAnalysis ReduceFleet(
+    const core::fleet::FleetPaths& paths,
+    core::fleet::FleetDetail detail = core::fleet::FleetDetail::kFigures);
 
 // `fleet submit --slurm` (fleet_submit.cpp).
 void RegisterFleetSubmit(CLI::App& fleet);

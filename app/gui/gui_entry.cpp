@@ -75,6 +75,9 @@ void RegisterWindowCommands(CLI::App& app) {
                    "Panel under the timeline: stats, events, interrupts, pgo, findings, sql, "
                    "tracks, packets");
   view->add_option("--sql", options->sql, "Query to run in the SQL console");
+  view->add_option("--fleet-tab", options->fleet_tab,
+                   "Of a fleet directory, the tab shown first: heat-map, timeline (the ranks on "
+                   "one aligned time axis), stragglers, ranks");
   view->add_option("--size", *size, "Window size WIDTH HEIGHT (1600 1000)")
       ->expected(2)
       ->check(CLI::Range(1, 16384));

@@ -130,6 +130,9 @@ int RunWindow(const RunOptions& options) {
   if (!files.empty() && views::IsFleetDirectory(files.front())) {
     fleet = views::LoadFleet(files.front());
     files.front() = fleet->FirstDatabase();
+    if (!options.fleet_tab.empty()) fleet->ShowTab(views::FleetView::TabNamed(options.fleet_tab));
+  } else if (!options.fleet_tab.empty()) {
+    throw core::Error("--fleet-tab is for a fleet directory (`fleet import -o DIR`)");
   }
   std::vector<std::unique_ptr<state::Document>> docs;
   std::vector<std::filesystem::path> in_background;

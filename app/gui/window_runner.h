@@ -26,6 +26,7 @@ struct RunOptions {
   std::string select;                      // "event:ROWID", "packet:ID", "signal:ID", "wait:ID"
   std::string panel;  // panel shown under the timeline ("stats", "events", ...)
   std::string sql;    // query run in the SQL console
+  std::string fleet_tab;  // a fleet directory's tab shown first (FleetView::TabNamed)
   uint64_t max_inflated = importers::kDefaultMaxInflated;  // of a gzip / zip file imported
 };
 

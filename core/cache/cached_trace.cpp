@@ -52,6 +52,17 @@ std::optional<SectionBytes> CachedTrace::ReadBytes(std::string_view name, uint64
   return bytes;
 }
 
+void CachedTrace::Time(std::string_view what, double since) {
+  const double seconds = NowSeconds() - since;
+  for (Timing& t : m_timings) {
+    if (t.what == what) {
+      t.seconds += seconds;
+      return;
+    }
+  }
+  m_timings.push_back({std::string(what), seconds});
+}
+
 double CachedTrace::NowSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
@@ -86,7 +97,9 @@ store::TraceStore CachedTrace::LoadStore(EventColumnsNeeded columns,
     }
     s = {};  // read from the rows, below
   }
+  const double t0 = NowSeconds();
   s = store::LoadTrace(m_path, progress);
+  Time("reading the rows", t0);
   m_events_hash = s.events_hash;
   Queue(kStore, StoreFields(s));
   Queue(kEvents, BulkFields(s.events));
@@ -114,13 +127,17 @@ report::ReportData CachedTrace::Analyse(const store::TraceStore& store, Analysis
   }
   if (!have_recon) {
     if (progress) progress(0.05);
+    const double t0 = NowSeconds();
     recon = analysis::Reconstruct(store);
+    Time("reconstruction", t0);
     Queue(kRecon, recon);
   }
+  const double t0 = NowSeconds();
   report::ReportData d =
       kind == AnalysisKind::kFull
           ? report::AnalyseReconstructed(store, std::move(recon), true, progress, path_until)
           : report::AnalyseForFindings(store, std::move(recon), progress);
+  Time("analyses", t0);
   if (cacheable) {
     // Saved without its reconstruction (the recon section has it).
     analysis::Reconstruction own = std::move(d.recon);

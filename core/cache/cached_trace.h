@@ -85,7 +85,9 @@ class CachedTrace {
   void Queue(std::string name, const T& value) {
     if (!m_enabled) return;
     std::erase_if(m_pending, [&](const CacheSection& s) { return s.name == name; });
+    const double t0 = NowSeconds();
     m_pending.push_back({std::move(name), LayoutHash<T>(), ToBytes(value)});
+    Time("serialising the cache sections", t0);
   }
 
   // Writes the queued sections into the file (nothing when none is queued) and waits. The file
@@ -103,9 +105,19 @@ class CachedTrace {
   // True when the store came from the cache.
   bool store_from_cache() const { return m_store_from_cache; }
 
+  // Seconds spent per step of the open (the rows read, the reconstruction, the analyses, the
+  // sections serialised, and the caller's own through Time), in the order first seen.
+  struct Timing {
+    std::string what;
+    double seconds = 0;
+  };
+  const std::vector<Timing>& timings() const { return m_timings; }
+  // Adds the time since `since` (a NowSeconds() reading) to step `what`.
+  void Time(std::string_view what, double since);
+  static double NowSeconds();
+
  private:
   std::optional<SectionBytes> ReadBytes(std::string_view name, uint64_t layout);
-  static double NowSeconds();
   bool HasLayout(std::string_view name, uint64_t layout);
   void Note(std::string text) { m_notes.push_back(std::move(text)); }
 
@@ -116,6 +128,7 @@ class CachedTrace {
   uint64_t m_events_hash = 0;
   std::vector<CacheSection> m_pending;
   std::vector<std::string> m_notes;
+  std::vector<Timing> m_timings;
 };
 
 }  // namespace core::cache

@@ -126,9 +126,55 @@ Latest LatestArrival(const std::vector<TimeNs>& arrivals) {
   return l;
 }
 
+// The lanes (FleetAnalysis::lanes): every step and collective of each rank minus its offset;
+// `latest[(step, k)]` is the latest arrival and the straggler's index at the k-th collective of
+// matched step `step`.
+struct LatestAt {
+  TimeNs arrival = 0;
+  size_t index = 0;
+};
+void BuildLanes(const std::vector<RankedSummary>& ranks,
+                const std::map<std::pair<int64_t, size_t>, LatestAt>& latest,
+                const std::vector<int64_t>& matched, FleetAnalysis& a) {
+  bool any = false;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const TimeNs offset = a.ranks[i].offset_ns;
+    RankLane lane;
+    for (const StepSummary& s : ranks[i].summary.steps) {
+      const bool is_matched = std::binary_search(matched.begin(), matched.end(), s.id);
+      lane.steps.push_back({s.id, s.start_ns - offset, s.end_ns - offset, is_matched});
+      for (size_t k = 0; k < s.collectives.size(); ++k) {
+        const Collective& c = s.collectives[k];
+        LaneCollective lc{s.id, c.name, c.start_ns - offset, c.end_ns - offset, c.start_ns - offset,
+                          false};
+        if (auto it = latest.find({s.id, k}); is_matched && it != latest.end()) {
+          lc.others_arrived = it->second.arrival;
+          lc.straggler = it->second.index == i && ranks.size() > 1;
+        }
+        lane.collectives.push_back(std::move(lc));
+      }
+    }
+    auto by_start = [](const auto& x, const auto& y) { return x.start_ns < y.start_ns; };
+    std::stable_sort(lane.steps.begin(), lane.steps.end(), by_start);
+    std::stable_sort(lane.collectives.begin(), lane.collectives.end(), by_start);
+    for (const LaneStep& s : lane.steps) {
+      a.lanes_start_ns = any ? std::min(a.lanes_start_ns, s.start_ns) : s.start_ns;
+      a.lanes_end_ns = any ? std::max(a.lanes_end_ns, s.end_ns) : s.end_ns;
+      any = true;
+    }
+    for (const LaneCollective& c : lane.collectives) {
+      a.lanes_start_ns = any ? std::min(a.lanes_start_ns, c.start_ns) : c.start_ns;
+      a.lanes_end_ns = any ? std::max(a.lanes_end_ns, c.end_ns) : c.end_ns;
+      any = true;
+    }
+    a.lanes.push_back(std::move(lane));
+  }
+}
+
 }  // namespace
 
-FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed) {
+FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed,
+                           FleetDetail detail) {
   FleetAnalysis a;
   a.failed = std::move(failed);
   const std::vector<RankedSummary> ranks = AssignRanks(std::move(summaries));
@@ -162,6 +208,7 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
 
   const size_t n = ranks.size();
   std::vector<TimeNs> arrivals(n);
+  std::map<std::pair<int64_t, size_t>, LatestAt> latest;  // by (step, collective)
   for (int64_t id : matched) {
     StepRow row;
     row.step = id;
@@ -192,6 +239,7 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
         arrivals[i] = ranks[i].steps.at(id)->collectives[c].start_ns - a.ranks[i].offset_ns;
       }
       const Latest l = LatestArrival(arrivals);
+      latest[{id, c}] = {arrivals[l.index], l.index};
       for (size_t i = 0; i < n; ++i) {
         a.ranks[i].collective_wait_ns += arrivals[l.index] - arrivals[i];
       }
@@ -220,6 +268,7 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
   if (!matched.empty()) {
     for (RankRow& r : a.ranks) r.step_ns_mean /= static_cast<DurationNs>(matched.size());
   }
+  if (detail == FleetDetail::kLanes) BuildLanes(ranks, latest, matched, a);
   return a;
 }
 

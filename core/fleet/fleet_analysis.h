@@ -79,6 +79,31 @@ struct StepRow {
   Straggler straggler;
 };
 
+// The ranks on one time axis, the reference rank's clock (every time minus the rank's offset):
+// what the fleet window draws as one track per rank. Steps are all of the rank's steps (matched
+// or not); collectives are all of its collectives. In a matched collective (the k-th of a
+// matched step, k below every rank's count) the rank waited for the others from its arrival
+// (start) until the latest rank's arrival (`others_arrived`); the latest rank is the
+// `straggler` of that collective.
+struct LaneStep {
+  int64_t id = 0;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  bool matched = false;
+};
+struct LaneCollective {
+  int64_t step = 0;  // the id of the step it is in
+  std::string name;
+  TimeNs start_ns = 0;        // arrival
+  TimeNs end_ns = 0;
+  TimeNs others_arrived = 0;  // the latest arrival of its matched group (start_ns if unmatched)
+  bool straggler = false;     // this rank arrived last
+};
+struct RankLane {
+  std::vector<LaneStep> steps;              // by start
+  std::vector<LaneCollective> collectives;  // by start
+};
+
 struct FleetAnalysis {
   std::vector<RankRow> ranks;  // by rank
   std::string clock_method;    // "collective_end", "step_start" or "none"
@@ -88,9 +113,19 @@ struct FleetAnalysis {
   std::vector<StepRow> steps;  // matched steps, by id
   size_t steps_unmatched = 0;  // step ids some rank lacks
   std::vector<FailedTrace> failed;
+  // With FleetDetail::kLanes only (not in the JSON): per rank, in `ranks` order.
+  std::vector<RankLane> lanes;
+  TimeNs lanes_start_ns = 0;  // the earliest lane item, on the reference clock
+  TimeNs lanes_end_ns = 0;
+};
+
+enum class FleetDetail {
+  kFigures,  // the report's figures
+  kLanes,    // and the ranks' lanes on one time axis (the window's timeline)
 };
 
 // Throws core::Error for two summaries of the same rank. `failed` is copied into the result.
-FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed);
+FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed,
+                           FleetDetail detail = FleetDetail::kFigures);
 
 }  // namespace core::fleet

@@ -3,7 +3,6 @@
 // whole-trace panel figures are the same (JSON and serialized bytes compared).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,19 +13,11 @@
 #include "core/store/trace_store.h"
 #include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
+#include "tests/ui/png_pixels.h"
 
 namespace {
 
 using namespace test_support;  // NOLINT
-
-std::vector<unsigned char> Pixels(const std::filesystem::path& png, int* w, int* h) {
-  int channels = 0;
-  unsigned char* data = stbi_load(png.string().c_str(), w, h, &channels, 3);
-  if (!data) return {};
-  std::vector<unsigned char> pixels(data, data + static_cast<size_t>(*w) * *h * 3);
-  stbi_image_free(data);
-  return pixels;
-}
 
 std::string CacheSections(const std::filesystem::path& db) {
   return RowsText(db, "SELECT group_concat(name, ' ') FROM (SELECT name FROM cache_sections "
@@ -55,8 +46,8 @@ TEST(CacheWindow, ScreenshotFromTheCacheIsTheScreenshotFromTheRows) {
   EXPECT_EQ(CacheSections(trace),
             "analysis:findings events recon store timeline window:whole-trace\n");
   int w0 = 0, h0 = 0, w1 = 0, h1 = 0;
-  const auto a = Pixels(dir / "rows.png", &w0, &h0);
-  const auto b = Pixels(dir / "cached.png", &w1, &h1);
+  const auto a = PngPixels(dir / "rows.png", &w0, &h0);
+  const auto b = PngPixels(dir / "cached.png", &w1, &h1);
   ASSERT_FALSE(a.empty());
   EXPECT_EQ(w0, w1);
   EXPECT_EQ(h0, h1);

@@ -14,21 +14,28 @@
 #include "tests/support/json_text.h"
 #include "tests/support/test_support.h"
 #include "tests/ui/headless_window.h"
+#include "tests/ui/png_pixels.h"
 
 namespace {
 
 using core::report::Json;
 using test_support::Quote;
 
-TEST(FleetWindow, HeatMapCellOpensThatRankAtThatStep) {
-  test_support::ScratchDir dir;
+// A fleet of 4 ranks and 3 steps from tests/fleet/make_fleet.py (`slow`: its --slow options)
+// in DIR/gen, imported into DIR/fleet.
+void MakeFleet(const std::filesystem::path& dir, const std::string& slow) {
   auto gen = test_support::RunCommand(
       "python3 " + Quote(test_support::SourceDir() / "tests/fleet/make_fleet.py") + " --out " +
-      Quote(dir / "gen") + " --ranks 4 --steps 3 --slow 2:1:1.7");
+      Quote(dir / "gen") + " --ranks 4 --steps 3 " + slow);
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   auto imported = test_support::RunFencescope("fleet import " + Quote(dir / "gen/ranks") + " -o " +
                                               Quote(dir / "fleet"));
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
+}
+
+TEST(FleetWindow, HeatMapCellOpensThatRankAtThatStep) {
+  test_support::ScratchDir dir;
+  ASSERT_NO_FATAL_FAILURE(MakeFleet(dir.path(), "--slow 2:1:1.7"));
 
   ASSERT_TRUE(app::gui::views::IsFleetDirectory(dir / "fleet"));
   EXPECT_FALSE(app::gui::views::IsFleetDirectory(dir / "gen"));
@@ -72,6 +79,124 @@ TEST(FleetWindow, HeatMapCellOpensThatRankAtThatStep) {
   EXPECT_EQ(main.document()->view.visible.start, start);
   EXPECT_EQ(main.document()->view.visible.end, end);
   window.Frames(main, 2);
+}
+
+// The timeline tab: every rank's steps and collectives on the reference rank's clock. By
+// construction (tests/fleet/make_fleet.py) a step starts at one true instant on every rank and
+// each rank's collective starts at its true arrival; truth.json gives the arrivals and the
+// waits, the raw files give the times on each rank's own clock.
+TEST(FleetWindow, TimelineShowsRanksOnOneAlignedClock) {
+  test_support::ScratchDir dir;
+  ASSERT_NO_FATAL_FAILURE(MakeFleet(dir.path(), "--slow 2:1:1.7 --slow 3:2:1.5"));
+  std::unique_ptr<app::gui::views::FleetView> fleet = app::gui::views::LoadFleet(dir / "fleet");
+  const auto& a = fleet->analysis();
+  const Json truth = test_support::ParseJsonText(test_support::ReadFile(dir / "gen/truth.json"));
+  ASSERT_EQ(a.lanes.size(), 4u);
+  ASSERT_EQ(a.reference_rank, 0);
+
+  // Rank 0's raw ProfilerStep#k and NCCL kernel starts (its clock is the reference's).
+  const Json raw0 = test_support::ParseJsonText(
+      test_support::ReadFile(dir / "gen/ranks/worker_0.pt.trace.json"));
+  std::vector<int64_t> step_start(3, -1), nccl_start, nccl_end;
+  for (const Json& e : raw0.Find("traceEvents")->items()) {
+    const Json* name = e.Find("name");
+    if (!name) continue;
+    for (int k = 0; k < 3; ++k) {
+      if (name->String() == fmt::format("ProfilerStep#{}", k)) step_start[k] = e.Find("ts")->Int() * 1000;
+    }
+    if (name->String().find("nccl") != std::string::npos && e.Find("dur")) {
+      nccl_start.push_back(e.Find("ts")->Int() * 1000);
+      nccl_end.push_back((e.Find("ts")->Int() + e.Find("dur")->Int()) * 1000);
+    }
+  }
+  ASSERT_EQ(nccl_start.size(), 3u);
+  for (size_t r = 0; r < 4; ++r) {
+    const auto& lane = a.lanes[r];
+    ASSERT_EQ(lane.steps.size(), 3u) << "rank " << r;
+    ASSERT_EQ(lane.collectives.size(), 3u) << "rank " << r;
+    for (size_t k = 0; k < 3; ++k) {
+      const Json& step = truth.Find("steps")->items().at(k);
+      const int64_t arrival_r = step.Find("arrival_ns")->items().at(r).Int();
+      const int64_t arrival_0 = step.Find("arrival_ns")->items().at(0).Int();
+      const int64_t straggler = step.Find("straggler")->Int();
+      EXPECT_EQ(lane.steps[k].start_ns, step_start[k]) << "rank " << r << " step " << k;
+      EXPECT_EQ(lane.collectives[k].start_ns, nccl_start[k] + arrival_r - arrival_0)
+          << "rank " << r << " step " << k;
+      EXPECT_EQ(lane.collectives[k].end_ns, nccl_end[k]) << "rank " << r << " step " << k;
+      EXPECT_EQ(lane.collectives[k].others_arrived - lane.collectives[k].start_ns,
+                step.Find("collective_wait_ns")->items().at(r).Int())
+          << "rank " << r << " step " << k;
+      EXPECT_EQ(lane.collectives[k].straggler, static_cast<int64_t>(r) == straggler)
+          << "rank " << r << " step " << k;
+    }
+  }
+
+  // Fitted to 1000 px: per rank its 3 steps, its 3 collectives, and a red part for each one
+  // it waited in (wait > 0 in truth.json).
+  auto& timeline = fleet->timeline();
+  const auto& items = timeline.Items(a, 1000.0f);
+  for (size_t r = 0; r < 4; ++r) {
+    size_t expected = 6;
+    for (const Json& step : truth.Find("steps")->items()) {
+      expected += step.Find("collective_wait_ns")->items().at(r).Int() > 0 ? 1 : 0;
+    }
+    EXPECT_EQ(std::count_if(items.begin(), items.end(),
+                            [&](const auto& item) { return item.rank == r; }),
+              static_cast<std::ptrdiff_t>(expected))
+        << "rank " << r;
+  }
+  // Zoomed into step 1 alone: no other step is drawn.
+  timeline.SetVisible(a.lanes[0].steps[1].start_ns + 1, a.lanes[0].steps[1].end_ns - 1);
+  for (const auto& item : timeline.Items(a, 1000.0f)) {
+    if (item.kind == app::gui::views::FleetTimeline::Kind::kStep) {
+      EXPECT_EQ(a.lanes[item.rank].steps[item.index].id, 1);
+    }
+  }
+
+  // Clicking rank 2's step 1 asks for its raw ProfilerStep#1 on its own clock.
+  const auto request = fleet->RequestFor(app::gui::views::FleetTimeline::Click{2, 1});
+  const Json raw2 = test_support::ParseJsonText(
+      test_support::ReadFile(dir / "gen/ranks/worker_2.pt.trace.json"));
+  for (const Json& e : raw2.Find("traceEvents")->items()) {
+    if (const Json* name = e.Find("name"); name && name->String() == "ProfilerStep#1") {
+      EXPECT_EQ(request.start, e.Find("ts")->Int() * 1000);
+      EXPECT_EQ(request.end, (e.Find("ts")->Int() + e.Find("dur")->Int()) * 1000);
+    }
+  }
+  EXPECT_EQ(request.database, fleet->RequestFor(2, 1).database);
+
+  // `view FLEETDIR --fleet-tab timeline`: the screenshot shows the waits in red and the
+  // stragglers' collectives in orange (FleetTimeline's colours); a tab that does not exist is
+  // an error naming the ones that do.
+  auto shot = test_support::RunFencescope("view " + Quote(dir / "fleet") +
+                                          " --fleet-tab timeline --screenshot " +
+                                          Quote(dir / "timeline.png"));
+  ASSERT_EQ(shot.exit_code, 0) << shot.err;
+  int w = 0, h = 0;
+  const auto pixels = test_support::PngPixels(dir / "timeline.png", &w, &h);
+  ASSERT_FALSE(pixels.empty());
+  size_t red = 0, orange = 0;
+  for (size_t i = 0; i + 2 < pixels.size(); i += 3) {
+    red += pixels[i] == 215 && pixels[i + 1] == 70 && pixels[i + 2] == 60;
+    orange += pixels[i] == 240 && pixels[i + 1] == 150 && pixels[i + 2] == 30;
+  }
+  EXPECT_GT(red, 100u);
+  EXPECT_GT(orange, 10u);
+  auto bad = test_support::RunFencescope("view " + Quote(dir / "fleet") +
+                                         " --fleet-tab nope --screenshot " + Quote(dir / "x.png"));
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("heat-map, timeline, stragglers, ranks"), std::string::npos) << bad.err;
+
+  // Drawn headless, fitted again.
+  test_support::HeadlessWindow window;
+  timeline.FitAll(a);
+  for (int frame = 0; frame < 3; ++frame) {
+    ImGui::NewFrame();
+    ImGui::Begin("fleet timeline");
+    EXPECT_FALSE(timeline.Draw(a).has_value());
+    ImGui::End();
+    ImGui::Render();
+  }
 }
 
 }  // namespace

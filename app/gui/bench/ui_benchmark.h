@@ -12,6 +12,8 @@
 #include <ostream>
 #include <vector>
 
+#include "core/cache/cached_trace.h"
+
 namespace app::gui::bench {
 
 struct UiBenchCase {
@@ -36,6 +38,8 @@ struct UiBenchCase {
   size_t zoomed_out_links = 0;
   size_t zoomed_out_arrows = 0;
   size_t zoomed_out_bundles = 0;
+  // The first open's steps (reading the rows, reconstruction, analyses, ...), in seconds.
+  std::vector<core::cache::CachedTrace::Timing> first_open_steps;
 };
 
 // Runs every case, printing a line per case as it finishes and a summary against the targets.

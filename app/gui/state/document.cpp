@@ -85,17 +85,19 @@ std::unique_ptr<Document> LoadThroughCache(const std::filesystem::path& path,
       doc->whole = ComputeWholeTraceFigures(doc->store, doc->analysis.recon);
     });
   }
+  const double t0 = core::cache::CachedTrace::NowSeconds();
   const bool model_cached = trace.Read(kTimelineSection, doc->model);
   if (!model_cached) {
     need_columns("timeline lanes");
     doc->model = timeline::BuildTimelineModel(doc->store, doc->analysis.recon);
   }
-  if (whole.valid()) {
-    whole.get();
-    trace.Queue(kWholeSection, doc->whole);
-  }
+  const bool whole_computed = whole.valid();
+  if (whole_computed) whole.get();
+  trace.Time("timeline model and panel figures", t0);
+  if (whole_computed) trace.Queue(kWholeSection, doc->whole);
   if (!model_cached) trace.Queue(kTimelineSection, doc->model);
   doc->cache_notes = trace.notes();
+  doc->open_timings = trace.timings();
   // Written while the window shows the trace.
   doc->cache_write = trace.FlushInBackground();
   FinishDocument(*doc);

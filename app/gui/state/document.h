@@ -25,6 +25,7 @@
 #include "app/gui/state/event_filter_worker.h"
 #include "app/gui/state/view_state.h"
 #include "app/gui/timeline/timeline_model.h"
+#include "core/cache/cached_trace.h"
 #include "core/analysis/packet_stats.h"
 #include "core/analysis/range_stats.h"
 #include "core/report/report_data.h"
@@ -59,6 +60,8 @@ struct Document {
   // What the open read from the trace's packed cache and what it computed and wrote
   // (core/cache/cached_trace.h notes; empty for a document made in memory).
   std::vector<std::string> cache_notes;
+  // Seconds per step of the open (core::cache::CachedTrace::timings, then the window's own).
+  std::vector<core::cache::CachedTrace::Timing> open_timings;
   // The event table's text filter (its thread reads `store`, so it stops before the store goes).
   std::unique_ptr<EventFilterWorker> filter;
   // The packed cache being written into the trace file after a first open (declared last: the

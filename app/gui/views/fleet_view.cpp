@@ -8,6 +8,7 @@
 
 #include "app/cli/fleet_commands.h"
 
+#include "core/model/error.h"
 #include "core/report/svg_chart.h"
 
 namespace app::gui::views {
@@ -20,7 +21,7 @@ bool IsFleetDirectory(const std::filesystem::path& path) {
 
 std::unique_ptr<FleetView> LoadFleet(const std::filesystem::path& dir) {
   const core::fleet::FleetPaths paths{std::filesystem::absolute(dir)};
-  core::fleet::FleetAnalysis analysis = cli::ReduceFleet(paths);
+  core::fleet::FleetAnalysis analysis = cli::ReduceFleet(paths, core::fleet::FleetDetail::kLanes);
   const std::vector<std::filesystem::path> inputs = core::fleet::ReadInputList(paths);
   std::map<std::string, size_t> index_of;
   for (size_t i = 0; i < inputs.size(); ++i) index_of[inputs[i].string()] = i;
@@ -44,6 +45,20 @@ FleetView::OpenRequest FleetView::RequestFor(size_t rank_index, size_t step_inde
   return request;
 }
 
+FleetView::OpenRequest FleetView::RequestFor(const FleetTimeline::Click& click) const {
+  const core::fleet::LaneStep& step = m_analysis.lanes.at(click.rank).steps.at(click.step);
+  const int64_t offset = m_analysis.ranks.at(click.rank).offset_ns;
+  return {m_databases.at(click.rank), step.start_ns + offset, step.end_ns + offset};
+}
+
+FleetView::Tab FleetView::TabNamed(const std::string& name) {
+  if (name == "heat-map") return Tab::kHeatMap;
+  if (name == "timeline") return Tab::kTimeline;
+  if (name == "stragglers") return Tab::kStragglers;
+  if (name == "ranks") return Tab::kRanks;
+  throw core::Error("--fleet-tab " + name + ": not a fleet tab (heat-map, timeline, stragglers, ranks)");
+}
+
 std::optional<FleetView::OpenRequest> FleetView::Draw() {
   using core::report::FormatDuration;
   std::optional<OpenRequest> request;
@@ -57,8 +72,11 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
               "%s to rank %lld",
               a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
               a.clock_method.c_str(), static_cast<long long>(a.reference_rank));
+  auto flags = [&](Tab tab) {
+    return m_show_tab == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+  };
   if (ImGui::BeginTabBar("fleet tabs")) {
-    if (ImGui::BeginTabItem("Step time")) {
+    if (ImGui::BeginTabItem("Step time", nullptr, flags(Tab::kHeatMap))) {
       ImGui::TextDisabled("Rank x step, light = the step's fastest rank, red = its slowest; S = "
                           "the straggler. Click a cell to open that rank at that step.");
       const int columns = static_cast<int>(std::min<size_t>(a.steps.size(), 500)) + 1;
@@ -109,7 +127,11 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
       }
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Stragglers")) {
+    if (ImGui::BeginTabItem("Timeline", nullptr, flags(Tab::kTimeline))) {
+      if (auto click = m_timeline.Draw(a)) request = RequestFor(*click);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Stragglers", nullptr, flags(Tab::kStragglers))) {
       if (ImGui::BeginTable("stragglers", 5,
                             ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable)) {
@@ -141,7 +163,7 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
       }
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Ranks")) {
+    if (ImGui::BeginTabItem("Ranks", nullptr, flags(Tab::kRanks))) {
       if (ImGui::BeginTable("ranks", 5, ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg)) {
         for (const char* h : {"rank", "mean step", "waiting for others", "clock offset", "trace"}) {
           ImGui::TableSetupColumn(h);
@@ -165,6 +187,7 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
+    m_show_tab.reset();
   }
   ImGui::End();
   return request;

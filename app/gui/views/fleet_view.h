@@ -1,5 +1,6 @@
-// The fleet window (`fencescope view FLEETDIR`): a rank x step heat map of step time, the
-// straggler of each step and the ranks with their clock offsets, drawn from the fleet report's
+// The fleet window (`fencescope view FLEETDIR`): a rank x step heat map of step time, the ranks
+// as tracks on one aligned time axis (fleet_timeline.h), the straggler of each step and the
+// ranks with their clock offsets, drawn from the fleet report's
 // analysis (core/fleet/fleet_analysis.h); nothing is computed here. Clicking a cell asks the
 // main window to open that rank's trace zoomed to that step.
 #pragma once
@@ -7,8 +8,10 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "app/gui/views/fleet_timeline.h"
 #include "core/fleet/fleet_analysis.h"
 #include "core/model/types.h"
 
@@ -36,6 +39,16 @@ class FleetView {
   std::optional<OpenRequest> Draw();
   // What clicking the cell of rank `rank_index` (analysis order) and step `step_index` asks for.
   OpenRequest RequestFor(size_t rank_index, size_t step_index) const;
+  // What clicking a step on the timeline asks for: analysis.lanes[click.rank].steps[click.step]
+  // on that rank's own clock.
+  OpenRequest RequestFor(const FleetTimeline::Click& click) const;
+  FleetTimeline& timeline() { return m_timeline; }
+
+  enum class Tab { kHeatMap, kTimeline, kStragglers, kRanks };
+  // "heat-map", "timeline", "stragglers" or "ranks"; throws core::Error naming them otherwise.
+  static Tab TabNamed(const std::string& name);
+  // Shows `tab` at the next Draw.
+  void ShowTab(Tab tab) { m_show_tab = tab; }
   const core::fleet::FleetAnalysis& analysis() const { return m_analysis; }
   // The trace database of the first rank (what `view FLEETDIR` opens first).
   const std::filesystem::path& FirstDatabase() const { return m_databases.at(0); }
@@ -43,6 +56,8 @@ class FleetView {
  private:
   core::fleet::FleetAnalysis m_analysis;
   std::vector<std::filesystem::path> m_databases;
+  FleetTimeline m_timeline;
+  std::optional<Tab> m_show_tab;
 };
 
 }  // namespace app::gui::views
