@@ -106,9 +106,10 @@ store::TraceStore CachedTrace::LoadStore(EventColumnsNeeded columns,
   return s;
 }
 
-report::ReportData CachedTrace::Analyse(const store::TraceStore& store, AnalysisKind kind,
-                                        const report::AnalyseProgress& progress,
-                                        model::TimeNs path_until) {
+report::ReportData CachedTrace::Analyse(
+    const store::TraceStore& store, AnalysisKind kind, const report::AnalyseProgress& progress,
+    model::TimeNs path_until,
+    const std::function<void(const analysis::Reconstruction&)>& alongside) {
   const bool cacheable = path_until == analysis::kUnknownTime;
   analysis::Reconstruction recon;
   const bool have_recon = Read(kRecon, recon);
@@ -117,6 +118,7 @@ report::ReportData CachedTrace::Analyse(const store::TraceStore& store, Analysis
     if (Read(AnalysisSection(kind), d)) {
       d.store = &store;
       d.recon = std::move(recon);
+      if (alongside) alongside(d.recon);
       if (progress) progress(1.0);
       return d;
     }
@@ -132,12 +134,25 @@ report::ReportData CachedTrace::Analyse(const store::TraceStore& store, Analysis
     Time("reconstruction", t0);
     Queue(kRecon, recon);
   }
+  report::ReportData d;
+  d.store = &store;
+  d.recon = std::move(recon);
+  // d.recon stays where it is until both are done.
+  std::future<void> side;
+  if (alongside) {
+    side = std::async(std::launch::async, [&alongside, &d] { alongside(d.recon); });
+  }
   const double t0 = NowSeconds();
-  report::ReportData d =
-      kind == AnalysisKind::kFull
-          ? report::AnalyseReconstructed(store, std::move(recon), true, progress, path_until)
-          : report::AnalyseForFindings(store, std::move(recon), progress);
+  try {
+    report::AnalyseInPlace(
+        d, kind == AnalysisKind::kFull ? report::AnalysisSet::kFull : report::AnalysisSet::kFindings,
+        progress, path_until);
+  } catch (...) {
+    if (side.valid()) side.wait();
+    throw;
+  }
   Time("analyses", t0);
+  if (side.valid()) side.get();
   if (cacheable) {
     // Saved without its reconstruction (the recon section has it).
     analysis::Reconstruction own = std::move(d.recon);

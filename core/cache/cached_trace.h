@@ -17,6 +17,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <optional>
 #include <string>
@@ -58,9 +59,14 @@ class CachedTrace {
 
   // The analyses of `store` (loaded by LoadStore). path_until other than kUnknownTime is never
   // cached (the analyses are computed, from a cached reconstruction when there is one).
-  report::ReportData Analyse(const store::TraceStore& store, AnalysisKind kind,
-                             const report::AnalyseProgress& progress = {},
-                             model::TimeNs path_until = analysis::kUnknownTime);
+  // `alongside` (may be empty) is called with the reconstruction on a thread of its own while
+  // the analyses are computed, and has returned when Analyse returns (its exception is thrown
+  // from here): what else a caller derives from the reconstruction, at no extra wait.
+  report::ReportData Analyse(
+      const store::TraceStore& store, AnalysisKind kind,
+      const report::AnalyseProgress& progress = {},
+      model::TimeNs path_until = analysis::kUnknownTime,
+      const std::function<void(const analysis::Reconstruction&)>& alongside = {});
 
   // Any other section: reads it into `value` (true), or false when absent, stale or damaged.
   // `value` may be a std::tie of the fields to read. On failure it may be half read: the

@@ -110,15 +110,23 @@ ReportData AnalyseTrace(const core::store::TraceStore& store, bool full,
 ReportData AnalyseReconstructed(const core::store::TraceStore& store,
                                 analysis::Reconstruction recon, bool full,
                                 const AnalyseProgress& progress, core::model::TimeNs path_until) {
-  using namespace core::analysis;  // NOLINT
   ReportData d;
   d.store = &store;
+  d.recon = std::move(recon);
+  AnalyseInPlace(d, full ? AnalysisSet::kFull : AnalysisSet::kStats, progress, path_until);
+  return d;
+}
+
+void AnalyseInPlace(ReportData& d, AnalysisSet set, const AnalyseProgress& progress,
+                    core::model::TimeNs path_until) {
+  using namespace core::analysis;  // NOLINT
+  const core::store::TraceStore& store = *d.store;
+  const bool full = set == AnalysisSet::kFull;
   d.full = full;
   auto step = [&](double fraction) {
-    if (progress) progress(fraction);
+    if (progress) progress(set == AnalysisSet::kFindings ? 0.8 * fraction : fraction);
   };
   for (auto kind : store.events.kind) ++d.kind_counts[static_cast<size_t>(kind) & 0xFF];
-  d.recon = std::move(recon);
   step(full ? 0.35 : 0.6);
   d.queue_time = ComputeQueueTime(store, d.recon);
   d.interrupts = ComputeInterrupts(d.recon);
@@ -133,7 +141,11 @@ ReportData AnalyseReconstructed(const core::store::TraceStore& store,
   d.background = ComputeBackgroundStats(store, d.recon, d.pgo);
   d.latency = ComputeWaitLatency(d.recon);
   step(full ? 0.6 : 1.0);
-  if (!full) return d;
+  if (set == AnalysisSet::kFindings) {
+    d.hazards = FindResourceHazards(store, d.recon);
+    if (progress) progress(1.0);
+  }
+  if (!full) return;
   d.critical_path = ComputeCriticalPath(d.recon, path_until);
   step(0.7);
   d.launches = FindLaunchCalls(store, d.recon);
@@ -146,7 +158,6 @@ ReportData AnalyseReconstructed(const core::store::TraceStore& store,
   d.packet_stats = ComputePacketStats(store, d.recon);
   d.longest_waits = LongestWaits(d.recon, IndexPacketCompletions(d.recon), kLongestWaits);
   step(1.0);
-  return d;
 }
 
 ReportData AnalyseForFindings(const core::store::TraceStore& store,
@@ -156,11 +167,10 @@ ReportData AnalyseForFindings(const core::store::TraceStore& store,
 
 ReportData AnalyseForFindings(const core::store::TraceStore& store,
                               analysis::Reconstruction recon, const AnalyseProgress& progress) {
-  ReportData d = AnalyseReconstructed(store, std::move(recon), false, [&](double f) {
-    if (progress) progress(0.8 * f);
-  });
-  d.hazards = analysis::FindResourceHazards(store, d.recon);
-  if (progress) progress(1.0);
+  ReportData d;
+  d.store = &store;
+  d.recon = std::move(recon);
+  AnalyseInPlace(d, AnalysisSet::kFindings, progress);
   return d;
 }
 

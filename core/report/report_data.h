@@ -122,4 +122,14 @@ ReportData AnalyseReconstructed(const core::store::TraceStore& store,
 ReportData AnalyseForFindings(const core::store::TraceStore& store,
                               analysis::Reconstruction recon, const AnalyseProgress& progress = {});
 
+// The analyses in place, for a caller that reads `d.recon` on another thread meanwhile (it is
+// not moved): `d.store` and `d.recon` set, every analysis of `set` filled in.
+enum class AnalysisSet {
+  kStats,     // AnalyseReconstructed(full = false)
+  kFindings,  // AnalyseForFindings
+  kFull,      // AnalyseReconstructed(full = true)
+};
+void AnalyseInPlace(ReportData& d, AnalysisSet set, const AnalyseProgress& progress = {},
+                    core::model::TimeNs path_until = analysis::kUnknownTime);
+
 }  // namespace core::report

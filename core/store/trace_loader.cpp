@@ -4,8 +4,14 @@
 // index or a sort). When meta.events_sorted says rowid order is time order (the simulator's
 // case) the columns are used as read; otherwise a stable sort permutation on ts is applied.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <future>
 #include <numeric>
 #include <string>
+#include <thread>
+#include <type_traits>
 
 #include "core/cache/trace_cache.h"
 #include "core/model/error.h"
@@ -114,30 +120,32 @@ void LoadTopology(Database& db, TraceStore& store) {
   }
 }
 
-void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
-  const int64_t total = db.QueryInt("SELECT count(*) FROM events");
+// The rows of one rowid range, read on a connection of its own.
+struct RangeRead {
   ReadColumns ev;
-  ev.Reserve(static_cast<size_t>(total));
-  bool sorted = true;
-  bool dense = true;
-  Statement s = db.Prepare(std::string("SELECT ") + kEventRowColumns + " FROM events");
+  bool sorted = true;  // ts never decreases in rowid order
+  bool dense = true;   // rowids are first, first + 1, ...
+};
+
+// Reads the rows with rowid in [first, last] in rowid order into `out`, adding to `read` as it
+// goes and calling `report` (may be empty) now and then. `out.ev` is reserved by the caller.
+void ReadRange(Database& db, EventRowId first, EventRowId last, RangeRead& out,
+               std::atomic<int64_t>& read, const std::function<void()>& report) {
+  Statement s = db.Prepare(std::string("SELECT ") + kEventRowColumns +
+                           " FROM events WHERE rowid BETWEEN ?1 AND ?2");
+  s.BindInt(1, first);
+  s.BindInt(2, last);
   sqlite3_stmt* h = s.handle();
-  int64_t count = 0;
-  TimeNs last = INT64_MIN;
-  cache::EventsHash hash;
+  ReadColumns& ev = out.ev;
+  TimeNs last_ts = INT64_MIN;
+  EventRowId expected = first;
+  int64_t since_report = 0;
   while (s.Step()) {
     const EventRowId rowid = EventRowIdOf(h);
     const EventRecord r = EventRecordOf(h);
-    if (r.ts < last) sorted = false;
-    last = r.ts;
-    if (rowid != count + 1) dense = false;
-    for (uint64_t v : {static_cast<uint64_t>(rowid), static_cast<uint64_t>(r.ts),
-                       static_cast<uint64_t>(r.kind), uint64_t{r.queue}, uint64_t{r.thread},
-                       uint64_t{r.fence}, r.value, static_cast<uint64_t>(r.op),
-                       static_cast<uint64_t>(r.arg0), static_cast<uint64_t>(r.arg1),
-                       static_cast<uint64_t>(r.arg2), uint64_t{r.flags}}) {
-      hash.Add(v);
-    }
+    if (r.ts < last_ts) out.sorted = false;
+    last_ts = r.ts;
+    if (rowid != expected++) out.dense = false;
     ev.rowid.push_back(rowid);
     ev.ts.push_back(r.ts);
     ev.kind.push_back(r.kind);
@@ -150,12 +158,103 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
     ev.arg1.push_back(r.arg1);
     ev.arg2.push_back(r.arg2);
     ev.flags.push_back(r.flags);
-    ++count;
-    if (progress && (count & 0xFFFFF) == 0 && total > 0) {
-      progress(0.9 * static_cast<double>(count) / static_cast<double>(total));
+    if (++since_report == 0x10000) {
+      read += since_report;
+      since_report = 0;
+      if (report) report();
     }
   }
+  read += since_report;
+}
 
+// EventsHash of the rows in rowid order (trace_cache.h): every column of every row.
+uint64_t HashRows(const ReadColumns& ev) {
+  cache::EventsHash hash;
+  for (size_t i = 0; i < ev.ts.size(); ++i) {
+    for (uint64_t v : {static_cast<uint64_t>(ev.rowid[i]), static_cast<uint64_t>(ev.ts[i]),
+                       static_cast<uint64_t>(ev.kind[i]), uint64_t{ev.queue[i]},
+                       uint64_t{ev.thread[i]}, uint64_t{ev.fence[i]}, ev.value[i],
+                       static_cast<uint64_t>(ev.op[i]), static_cast<uint64_t>(ev.arg0[i]),
+                       static_cast<uint64_t>(ev.arg1[i]), static_cast<uint64_t>(ev.arg2[i]),
+                       uint64_t{ev.flags[i]}}) {
+      hash.Add(v);
+    }
+  }
+  return hash.value();
+}
+
+// Appends `from`'s columns to `to`'s and frees them.
+void AppendColumns(ReadColumns& to, ReadColumns& from) {
+  auto append = [](auto& a, auto& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    std::remove_reference_t<decltype(b)>().swap(b);
+  };
+  append(to.ts, from.ts);
+  append(to.kind, from.kind);
+  append(to.queue, from.queue);
+  append(to.thread, from.thread);
+  append(to.fence, from.fence);
+  append(to.value, from.value);
+  append(to.op, from.op);
+  append(to.arg0, from.arg0);
+  append(to.arg1, from.arg1);
+  append(to.arg2, from.arg2);
+  append(to.flags, from.flags);
+  append(to.rowid, from.rowid);
+}
+
+// Rows are read on two connections at once (the first and second half of the rowid range; the
+// second half on a thread of its own), then hashed, ordered and packed, again two at a time.
+// Below this many rows one connection does it all.
+constexpr int64_t kSplitRows = 200000;
+
+void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
+  const int64_t total = db.QueryInt("SELECT count(*) FROM events");
+  const EventRowId max_rowid = db.QueryInt("SELECT coalesce(max(rowid), 0) FROM events");
+  const EventRowId mid = total >= kSplitRows ? max_rowid / 2 : max_rowid;
+  RangeRead first, second;
+  first.ev.Reserve(static_cast<size_t>(total));
+  std::atomic<int64_t> read{0};
+  auto report = [&] {
+    if (progress && total > 0) {
+      progress(0.9 * static_cast<double>(read) / static_cast<double>(total));
+    }
+  };
+  std::future<void> second_half;
+  if (mid < max_rowid) {
+    second.ev.Reserve(static_cast<size_t>(std::max<int64_t>(0, total - mid)));
+    second_half = std::async(std::launch::async, [&] {
+      Database other(db.path(), Database::Mode::kReadOnly);
+      ReadRange(other, mid + 1, max_rowid, second, read, {});
+    });
+  }
+  try {
+    // The caller's thread reads the first half and reports the progress of both.
+    ReadRange(db, 1, mid, first, read, report);
+  } catch (...) {
+    if (second_half.valid()) second_half.wait();
+    throw;
+  }
+  if (second_half.valid()) {
+    while (second_half.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      report();
+    }
+    second_half.get();  // rethrows what failed there
+  }
+  report();
+
+  const size_t first_count = first.ev.ts.size();
+  const bool sorted = first.sorted && second.sorted &&
+                (first_count == 0 || second.ev.ts.empty() ||
+                 first.ev.ts.back() <= second.ev.ts.front());
+  const bool dense = first.dense && second.dense &&
+                     static_cast<EventRowId>(first_count) == std::min(mid, max_rowid);
+  ReadColumns& ev = first.ev;
+  AppendColumns(ev, second.ev);
+
+  // The hash on one thread while the time order and the rowid index are made on this one.
+  uint64_t events_hash = 0;
+  std::thread hashing([&] { events_hash = HashRows(ev); });
   std::vector<uint32_t> order;  // empty: rows are already in time order
   if (!sorted) {
     order.resize(ev.ts.size());
@@ -165,28 +264,33 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   }
   EventColumns& out = store.events;
   if (!sorted || !dense) {
-    EventRowId max_rowid = 0;
-    for (EventRowId r : ev.rowid) max_rowid = std::max(max_rowid, r);
-    std::vector<uint32_t> index_of_rowid(static_cast<size_t>(max_rowid) + 1, UINT32_MAX);
+    EventRowId largest = 0;
+    for (EventRowId r : ev.rowid) largest = std::max(largest, r);
+    std::vector<uint32_t> index_of_rowid(static_cast<size_t>(largest) + 1, UINT32_MAX);
     for (size_t i = 0; i < ev.rowid.size(); ++i) {
       size_t row = order.empty() ? i : order[i];
       index_of_rowid[static_cast<size_t>(ev.rowid[row])] = static_cast<uint32_t>(i);
     }
     store.index_of_rowid.Assign(index_of_rowid);
-    PackInOrder(ev.rowid, order, out.rowid);
   }
+  hashing.join();
+  store.events_hash = events_hash;
+  // Packing frees each column as it goes: half of them on a second thread.
+  std::thread packing([&] {
+    PackInOrder(ev.queue, order, out.queue);
+    PackInOrder(ev.thread, order, out.thread);
+    PackInOrder(ev.fence, order, out.fence);
+    PackInOrder(ev.value, order, out.value);
+    PackInOrder(ev.op, order, out.op);
+    PackInOrder(ev.flags, order, out.flags);
+  });
+  if (!sorted || !dense) PackInOrder(ev.rowid, order, out.rowid);
   PackInOrder(ev.ts, order, out.ts);
   PackInOrder(ev.kind, order, out.kind);
-  PackInOrder(ev.queue, order, out.queue);
-  PackInOrder(ev.thread, order, out.thread);
-  PackInOrder(ev.fence, order, out.fence);
-  PackInOrder(ev.value, order, out.value);
-  PackInOrder(ev.op, order, out.op);
   PackInOrder(ev.arg0, order, out.arg0);
   PackInOrder(ev.arg1, order, out.arg1);
   PackInOrder(ev.arg2, order, out.arg2);
-  PackInOrder(ev.flags, order, out.flags);
-  store.events_hash = hash.value();
+  packing.join();
   if (progress) progress(1.0);
 }
 

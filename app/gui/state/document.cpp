@@ -67,34 +67,48 @@ std::unique_ptr<Document> LoadThroughCache(const std::filesystem::path& path,
       [&](double f) {
         if (progress) progress(analyse_from * f);
       });
-  doc->analysis = trace.Analyse(doc->store, core::cache::AnalysisKind::kFindings, [&](double f) {
-    if (progress) progress(analyse_from + (0.9 - analyse_from) * f);
-  });
   auto need_columns = [&](const char* what) {
     if (doc->store.events.bulk_released) {
       throw core::cache::CacheDamaged("cache: the " + std::string(what) + " of " +
                                       path.string() + " do not read");
     }
   };
-  // The panels' figures and the timeline model both only read the store and the
-  // reconstruction: computed side by side.
-  std::future<void> whole;
-  if (!trace.Read(kWholeSection, doc->whole)) {
-    need_columns("panel figures");
-    whole = std::async(std::launch::async, [&doc] {
-      doc->whole = ComputeWholeTraceFigures(doc->store, doc->analysis.recon);
-    });
-  }
-  const double t0 = core::cache::CachedTrace::NowSeconds();
+  const bool whole_cached = trace.Read(kWholeSection, doc->whole);
   const bool model_cached = trace.Read(kTimelineSection, doc->model);
-  if (!model_cached) {
-    need_columns("timeline lanes");
-    doc->model = timeline::BuildTimelineModel(doc->store, doc->analysis.recon);
+  // The panels' figures and the timeline model only read the store and the reconstruction:
+  // computed side by side, beside the analyses.
+  double derive_seconds = 0;
+  auto derive = [&](const core::analysis::Reconstruction& recon) {
+    const double t0 = core::cache::CachedTrace::NowSeconds();
+    std::future<void> whole;
+    if (!whole_cached) {
+      need_columns("panel figures");
+      whole = std::async(std::launch::async,
+                         [&] { doc->whole = ComputeWholeTraceFigures(doc->store, recon); });
+    }
+    try {
+      if (!model_cached) {
+        need_columns("timeline lanes");
+        doc->model = timeline::BuildTimelineModel(doc->store, recon);
+      }
+    } catch (...) {
+      if (whole.valid()) whole.wait();
+      throw;
+    }
+    if (whole.valid()) whole.get();
+    derive_seconds = core::cache::CachedTrace::NowSeconds() - t0;
+  };
+  doc->analysis = trace.Analyse(
+      doc->store, core::cache::AnalysisKind::kFindings,
+      [&](double f) {
+        if (progress) progress(analyse_from + (0.9 - analyse_from) * f);
+      },
+      core::analysis::kUnknownTime, derive);
+  if (derive_seconds > 0) {
+    trace.Time("timeline model and panel figures (beside the analyses)",
+               core::cache::CachedTrace::NowSeconds() - derive_seconds);
   }
-  const bool whole_computed = whole.valid();
-  if (whole_computed) whole.get();
-  trace.Time("timeline model and panel figures", t0);
-  if (whole_computed) trace.Queue(kWholeSection, doc->whole);
+  if (!whole_cached) trace.Queue(kWholeSection, doc->whole);
   if (!model_cached) trace.Queue(kTimelineSection, doc->model);
   doc->cache_notes = trace.notes();
   doc->open_timings = trace.timings();

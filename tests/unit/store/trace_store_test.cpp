@@ -169,6 +169,58 @@ TEST(TraceStore, SortedTraceNeedsNoRowIdMap) {
   EXPECT_EQ(s.events.queue[999], 1u);
 }
 
+// More rows than one connection reads alone (the loader reads the two halves of the rowid range
+// at once), out of time order across the halves and with rowids missing in both: every row
+// where SQL's ORDER BY ts, rowid puts it, and every rowid found again.
+TEST(TraceStore, TwoHalvesReadAtOnceGiveTheRowsInTimeOrder) {
+  ScratchDir dir;
+  auto path = dir / "halves.db";
+  constexpr int kRows = 300000;
+  {
+    TraceWriter w(path, "unit-test");
+    QueueId q = w.AddQueue({0, 0, QueueType::kCopy, 0, 0, "copy", 0});
+    for (int i = 0; i < kRows; ++i) {
+      // The second half runs earlier than the first; ties within each half.
+      const int64_t ts = i < kRows / 2 ? 1'000'000 + i / 3 : i - kRows / 2;
+      w.Append(events::PacketStarted{.ts_ns = ts, .queue_id = q, .packet_id = i});
+    }
+    w.Commit();
+  }
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DELETE FROM events WHERE rowid % 1000 = 7 OR rowid = 150000",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  TraceStore s = LoadTrace(path);
+  // What SQL says, row by row.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT rowid, ts_ns, op_id FROM events ORDER BY ts_ns, rowid", -1,
+                               &st, nullptr),
+            SQLITE_OK);
+  size_t i = 0, mismatches = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const int64_t rowid = sqlite3_column_int64(st, 0);
+    if (i >= s.events.size() || s.events.rowid[i] != rowid ||
+        s.events.ts[i] != sqlite3_column_int64(st, 1) ||
+        s.events.op[i] != sqlite3_column_int64(st, 2) || s.IndexOfRowId(rowid) != i) {
+      ++mismatches;
+    }
+    ++i;
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  EXPECT_EQ(i, s.events.size());
+  EXPECT_EQ(i, static_cast<size_t>(kRows - kRows / 1000 - 1));
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_EQ(s.IndexOfRowId(150000), SIZE_MAX);
+  EXPECT_EQ(s.IndexOfRowId(1007), SIZE_MAX);
+}
+
 TEST(TraceStore, RefusesNewerSchemaVersionNamingFileAndVersion) {
   ScratchDir dir;
   const std::string message = RefusalOfSchemaVersion(dir / "future.db", 7);
