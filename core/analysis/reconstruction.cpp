@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 #include <type_traits>
+#include <array>
+#include <memory_resource>
 #include <unordered_map>
 
 #include "core/analysis/fence_signal_search.h"
@@ -33,6 +35,7 @@ class Builder {
     m_out.start_ns = m_store.start_ns();
     m_out.end_ns = m_store.end_ns();
     const auto& ev = m_store.events;
+    Reserve();
     for (size_t i = 0; i < ev.size(); ++i) Record(static_cast<uint32_t>(i));
     CloseOpenSegments();
     LinkWaits();
@@ -727,26 +730,46 @@ class Builder {
     }
   }
 
+  // Room for what the records will add (the maps would otherwise rehash as they grow).
+  void Reserve() {
+    std::array<size_t, 256> count{};
+    for (EventKind kind : m_store.events.kind) ++count[static_cast<uint8_t>(kind)];
+    auto of = [&](EventKind kind) { return count[static_cast<uint8_t>(kind)]; };
+    const size_t packets = std::max(of(EventKind::PacketSubmitted), of(EventKind::PacketStarted));
+    m_packet_by_id.reserve(packets);
+    m_boxes.packets.reserve(packets);
+    m_open_segment.reserve(packets);
+    const size_t signals = of(EventKind::FenceSignalQueued) + of(EventKind::FenceCpuSignal);
+    m_signal_by_id.reserve(signals);
+    m_boxes.signals.reserve(signals);
+    m_wait_by_id.reserve(of(EventKind::FenceWaitQueued));
+    m_boxes.waits.reserve(of(EventKind::FenceWaitQueued));
+    m_cpu_wait_by_id.reserve(of(EventKind::CpuWaitBegin));
+    m_boxes.cpu_waits.reserve(of(EventKind::CpuWaitBegin));
+  }
+
   const TraceStore& m_store;
   Reconstruction& m_out;
+  // The id maps' nodes: allocated one after another and released at once with the builder.
+  std::pmr::monotonic_buffer_resource m_arena{size_t{1} << 20};
   Boxes m_boxes;
   std::vector<PlainQueueTrack> m_queues;
   std::vector<PlainThreadTrack> m_threads;
   ProblemCounter m_problems;
-  std::unordered_map<int64_t, uint32_t> m_packet_by_id;
+  std::pmr::unordered_map<int64_t, uint32_t> m_packet_by_id{&m_arena};
   std::vector<uint32_t> m_open_segment;  // [packet] -> index into m_segments, or kNoIndex
   std::vector<RunSegment> m_segments;
-  std::unordered_map<int64_t, uint32_t> m_signal_by_id;
+  std::pmr::unordered_map<int64_t, uint32_t> m_signal_by_id{&m_arena};
   std::unordered_map<FenceId, FenceSignals> m_fence_signals;
-  std::unordered_map<int64_t, uint32_t> m_wait_by_id;
+  std::pmr::unordered_map<int64_t, uint32_t> m_wait_by_id{&m_arena};
   std::vector<int64_t> m_wait_released_by;  // [wait] -> released_by_signal_id
-  std::unordered_map<int64_t, uint32_t> m_cpu_wait_by_id;
+  std::pmr::unordered_map<int64_t, uint32_t> m_cpu_wait_by_id{&m_arena};
   std::vector<int64_t> m_cpu_wait_interrupt_rowid;  // [cpu wait] -> interrupt rowid
-  std::unordered_map<uint32_t, uint32_t> m_interrupt_by_event;
+  std::pmr::unordered_map<uint32_t, uint32_t> m_interrupt_by_event{&m_arena};
   std::vector<MissingWindow> m_missing;
-  std::unordered_map<int64_t, uint32_t> m_task_by_id;
-  std::unordered_map<int64_t, size_t> m_mode_by_commit;
-  std::unordered_map<int64_t, uint32_t> m_preemption_by_id;
+  std::pmr::unordered_map<int64_t, uint32_t> m_task_by_id{&m_arena};
+  std::pmr::unordered_map<int64_t, size_t> m_mode_by_commit{&m_arena};
+  std::pmr::unordered_map<int64_t, uint32_t> m_preemption_by_id{&m_arena};
 };
 
 }  // namespace
