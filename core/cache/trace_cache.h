@@ -74,18 +74,26 @@ struct CacheSectionInfo {
 };
 std::vector<CacheSectionInfo> DescribeCache(store::Database& db);
 
-// Running hash of the event rows in rowid order (FNV-style mixing of every column), computed by
-// the loader as it reads the rows.
+// Hash of the event rows: the sum (mod 2^64) over rows of a hash of the row's columns, its
+// rowid included (FNV-style mixing), computed by the loader as it reads the rows. A sum, so that
+// the parts of the table read at once (trace_loader.cpp) add up to what one pass gives; the
+// rowid in each row's hash makes moving a row's content to another row change it.
 class EventsHash {
  public:
-  void Add(uint64_t v) {
-    m_h ^= v + 0x9e3779b97f4a7c15ULL + (m_h << 6) + (m_h >> 2);
-    m_h *= 0x100000001b3ULL;
+  // Adds one row: its columns in schema order, the rowid first.
+  template <typename... Columns>
+  void AddRow(Columns... columns) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    ((h ^= static_cast<uint64_t>(columns) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2),
+      h *= 0x100000001b3ULL),
+     ...);
+    m_sum += h;
   }
-  uint64_t value() const { return m_h; }
+  void Add(const EventsHash& part) { m_sum += part.m_sum; }
+  uint64_t value() const { return m_sum; }
 
  private:
-  uint64_t m_h = 0xcbf29ce484222325ULL;
+  uint64_t m_sum = 0;
 };
 
 }  // namespace core::cache

@@ -19,22 +19,10 @@
 #include "core/store/trace_file.h"
 #include "core/store/topology_tables.h"
 #include "core/store/trace_store.h"
+#include "core/store/two_thread_sort.h"
 
 namespace core::store {
 namespace {
-
-// Packs `column` into `out` in the order `order` (as read when `order` is empty) and frees it.
-template <typename T>
-void PackInOrder(std::vector<T>& column, const std::vector<uint32_t>& order,
-                 PackedColumn<T>& out) {
-  if (!order.empty()) {
-    std::vector<T> sorted(column.size());
-    for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
-    column.swap(sorted);
-  }
-  out.Assign(column);
-  std::vector<T>().swap(column);
-}
 
 // The event columns as read, before sorting and packing.
 struct ReadColumns {
@@ -123,6 +111,7 @@ void LoadTopology(Database& db, TraceStore& store) {
 // The rows of one rowid range, read on a connection of its own.
 struct RangeRead {
   ReadColumns ev;
+  cache::EventsHash hash;
   bool sorted = true;  // ts never decreases in rowid order
   bool dense = true;   // rowids are first, first + 1, ...
 };
@@ -146,6 +135,8 @@ void ReadRange(Database& db, EventRowId first, EventRowId last, RangeRead& out,
     if (r.ts < last_ts) out.sorted = false;
     last_ts = r.ts;
     if (rowid != expected++) out.dense = false;
+    out.hash.AddRow(rowid, r.ts, r.kind, r.queue, r.thread, r.fence, r.value, r.op, r.arg0,
+                    r.arg1, r.arg2, r.flags);
     ev.rowid.push_back(rowid);
     ev.ts.push_back(r.ts);
     ev.kind.push_back(r.kind);
@@ -167,22 +158,6 @@ void ReadRange(Database& db, EventRowId first, EventRowId last, RangeRead& out,
   read += since_report;
 }
 
-// EventsHash of the rows in rowid order (trace_cache.h): every column of every row.
-uint64_t HashRows(const ReadColumns& ev) {
-  cache::EventsHash hash;
-  for (size_t i = 0; i < ev.ts.size(); ++i) {
-    for (uint64_t v : {static_cast<uint64_t>(ev.rowid[i]), static_cast<uint64_t>(ev.ts[i]),
-                       static_cast<uint64_t>(ev.kind[i]), uint64_t{ev.queue[i]},
-                       uint64_t{ev.thread[i]}, uint64_t{ev.fence[i]}, ev.value[i],
-                       static_cast<uint64_t>(ev.op[i]), static_cast<uint64_t>(ev.arg0[i]),
-                       static_cast<uint64_t>(ev.arg1[i]), static_cast<uint64_t>(ev.arg2[i]),
-                       uint64_t{ev.flags[i]}}) {
-      hash.Add(v);
-    }
-  }
-  return hash.value();
-}
-
 // Appends `from`'s columns to `to`'s and frees them.
 void AppendColumns(ReadColumns& to, ReadColumns& from) {
   auto append = [](auto& a, auto& b) {
@@ -201,6 +176,48 @@ void AppendColumns(ReadColumns& to, ReadColumns& from) {
   append(to.arg2, from.arg2);
   append(to.flags, from.flags);
   append(to.rowid, from.rowid);
+}
+
+// The two halves of a column as one (the first half's rows, then the second's), read in place.
+template <typename T>
+struct Halves {
+  std::vector<T>& first;
+  std::vector<T>& second;
+  size_t size() const { return first.size() + second.size(); }
+  T operator[](size_t i) const {
+    return i < first.size() ? first[i] : second[i - first.size()];
+  }
+  void Free() {
+    std::vector<T>().swap(first);
+    std::vector<T>().swap(second);
+  }
+};
+
+// Packs `column` into `out` in the order `order` (as read when `order` is empty), a block at a
+// time, and frees both halves.
+template <typename T>
+void PackHalves(Halves<T> column, const std::vector<uint32_t>& order, PackedColumn<T>& out) {
+  constexpr size_t kBlock = PackedColumn<T>::kBlock;
+  const size_t n = column.size();
+  T block[kBlock];
+  out.Clear();
+  out.Reserve(n);
+  for (size_t begin = 0; begin < n; begin += kBlock) {
+    const size_t count = std::min(kBlock, n - begin);
+    if (!order.empty()) {
+      for (size_t k = 0; k < count; ++k) block[k] = column[order[begin + k]];
+      out.AppendBlock(block, count);
+    } else if (begin + count <= column.first.size()) {
+      out.AppendBlock(column.first.data() + begin, count);
+    } else if (begin >= column.first.size()) {
+      out.AppendBlock(column.second.data() + (begin - column.first.size()), count);
+    } else {
+      for (size_t k = 0; k < count; ++k) block[k] = column[begin + k];
+      out.AppendBlock(block, count);
+    }
+  }
+  out.Finish();
+  column.Free();
 }
 
 // Rows are read on two connections at once (the first and second half of the rowid range; the
@@ -245,51 +262,60 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
 
   const size_t first_count = first.ev.ts.size();
   const bool sorted = first.sorted && second.sorted &&
-                (first_count == 0 || second.ev.ts.empty() ||
-                 first.ev.ts.back() <= second.ev.ts.front());
+                      (first_count == 0 || second.ev.ts.empty() ||
+                       first.ev.ts.back() <= second.ev.ts.front());
   const bool dense = first.dense && second.dense &&
                      static_cast<EventRowId>(first_count) == std::min(mid, max_rowid);
-  ReadColumns& ev = first.ev;
-  AppendColumns(ev, second.ev);
+  first.hash.Add(second.hash);
+  store.events_hash = first.hash.value();
+  ReadColumns& a = first.ev;
+  ReadColumns& b = second.ev;
+  // Rows out of time order are gathered through a permutation, at random: from one array, not
+  // two (a branch per row that the processor cannot foresee). Rows in order are packed from both
+  // halves as they are.
+  if (!sorted) AppendColumns(a, b);
+  const Halves<TimeNs> ts{a.ts, b.ts};
+  const Halves<EventRowId> rowid{a.rowid, b.rowid};
 
-  // The hash on one thread while the time order and the rowid index are made on this one.
-  uint64_t events_hash = 0;
-  std::thread hashing([&] { events_hash = HashRows(ev); });
   std::vector<uint32_t> order;  // empty: rows are already in time order
   if (!sorted) {
-    order.resize(ev.ts.size());
+    order.resize(ts.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return ev.ts[a] < ev.ts[b]; });
+    // By time, then read order: what a stable sort gives, on both cores.
+    const std::vector<TimeNs>& by = a.ts;  // every row (the halves were joined above)
+    SortOnTwoThreads(order, [&by](uint32_t x, uint32_t y) {
+      return by[x] < by[y] || (by[x] == by[y] && x < y);
+    });
   }
   EventColumns& out = store.events;
   if (!sorted || !dense) {
     EventRowId largest = 0;
-    for (EventRowId r : ev.rowid) largest = std::max(largest, r);
+    for (size_t i = 0; i < rowid.size(); ++i) largest = std::max(largest, rowid[i]);
     std::vector<uint32_t> index_of_rowid(static_cast<size_t>(largest) + 1, UINT32_MAX);
-    for (size_t i = 0; i < ev.rowid.size(); ++i) {
+    for (size_t i = 0; i < rowid.size(); ++i) {
       size_t row = order.empty() ? i : order[i];
-      index_of_rowid[static_cast<size_t>(ev.rowid[row])] = static_cast<uint32_t>(i);
+      index_of_rowid[static_cast<size_t>(rowid[row])] = static_cast<uint32_t>(i);
     }
     store.index_of_rowid.Assign(index_of_rowid);
   }
-  hashing.join();
-  store.events_hash = events_hash;
   // Packing frees each column as it goes: half of them on a second thread.
   std::thread packing([&] {
-    PackInOrder(ev.queue, order, out.queue);
-    PackInOrder(ev.thread, order, out.thread);
-    PackInOrder(ev.fence, order, out.fence);
-    PackInOrder(ev.value, order, out.value);
-    PackInOrder(ev.op, order, out.op);
-    PackInOrder(ev.flags, order, out.flags);
+    PackHalves<QueueId>({a.queue, b.queue}, order, out.queue);
+    PackHalves<ThreadId>({a.thread, b.thread}, order, out.thread);
+    PackHalves<FenceId>({a.fence, b.fence}, order, out.fence);
+    PackHalves<uint64_t>({a.value, b.value}, order, out.value);
+    PackHalves<int64_t>({a.op, b.op}, order, out.op);
+    PackHalves<uint32_t>({a.flags, b.flags}, order, out.flags);
   });
-  if (!sorted || !dense) PackInOrder(ev.rowid, order, out.rowid);
-  PackInOrder(ev.ts, order, out.ts);
-  PackInOrder(ev.kind, order, out.kind);
-  PackInOrder(ev.arg0, order, out.arg0);
-  PackInOrder(ev.arg1, order, out.arg1);
-  PackInOrder(ev.arg2, order, out.arg2);
+  PackHalves<EventKind>({a.kind, b.kind}, order, out.kind);
+  PackHalves<int64_t>({a.arg0, b.arg0}, order, out.arg0);
+  PackHalves<int64_t>({a.arg1, b.arg1}, order, out.arg1);
+  PackHalves<int64_t>({a.arg2, b.arg2}, order, out.arg2);
+  // ts and rowid last: the order and the rowid index read them.
+  if (!sorted || !dense) {
+    PackHalves<EventRowId>({a.rowid, b.rowid}, order, out.rowid);
+  }
+  PackHalves<TimeNs>({a.ts, b.ts}, order, out.ts);
   packing.join();
   if (progress) progress(1.0);
 }

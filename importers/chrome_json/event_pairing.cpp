@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "importers/chrome_json/two_thread_sort.h"
+#include "core/store/two_thread_sort.h"
 
 namespace importers::chrome_json {
 
@@ -115,7 +115,7 @@ void SortByTime(ParsedTrace& trace) {
     const ParsedEvent& e = events[i];
     keys[i] = {e.ts, IsSlice(e) ? -e.dur : TimeNs{0}, e.seq, i};
   }
-  SortOnTwoThreads(keys, [](const Key& a, const Key& b) {
+  core::store::SortOnTwoThreads(keys, [](const Key& a, const Key& b) {
     return std::tie(a.ts, a.slice_order, a.seq, a.index) <
            std::tie(b.ts, b.slice_order, b.seq, b.index);
   });

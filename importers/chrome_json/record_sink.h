@@ -14,7 +14,7 @@
 #include "core/model/event_fields.h"
 #include "core/store/trace_writer.h"
 #include "core/model/error.h"
-#include "importers/chrome_json/two_thread_sort.h"
+#include "core/store/two_thread_sort.h"
 #include "importers/common/release_pages.h"
 
 namespace importers::chrome_json {
@@ -60,7 +60,7 @@ class RecordSink {
     {
       std::vector<std::pair<core::model::TimeNs, uint32_t>> keys(n);
       for (uint32_t i = 0; i < n; ++i) keys[i] = {m_records[i].ts, i};
-      SortOnTwoThreads(keys, [](const auto& a, const auto& b) { return a < b; });
+      core::store::SortOnTwoThreads(keys, [](const auto& a, const auto& b) { return a < b; });
       for (uint32_t i = 0; i < n; ++i) source[i] = keys[i].second;
     }
     // place[c]: position in time order of the record created c-th (flows name creation indices).

@@ -1,4 +1,5 @@
-// Sorting on both cores for the builder's big sorts (events by time, records by time): each
+// Sorting on both cores for big sorts (the JSON importer's events and records by time, the
+// loader's rows by time): each
 // half is sorted on its own thread, then the halves are merged from both ends at once (one
 // thread fills the front of the result, the other the back). Only for orders where no two
 // items are equal (the keys end in an index), so the result is the one std::sort would give.
@@ -9,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace importers::chrome_json {
+namespace core::store {
 
 template <typename T, typename Less>
 void SortOnTwoThreads(std::vector<T>& items, Less less) {
@@ -44,4 +45,4 @@ void SortOnTwoThreads(std::vector<T>& items, Less less) {
   items.swap(merged);
 }
 
-}  // namespace importers::chrome_json
+}  // namespace core::store
