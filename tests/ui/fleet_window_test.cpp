@@ -21,12 +21,12 @@ namespace {
 using core::report::Json;
 using test_support::Quote;
 
-// A fleet of 4 ranks and 3 steps from tests/fleet/make_fleet.py (`slow`: its --slow options)
+// A fleet of 4 ranks and `steps` steps from tests/fleet/make_fleet.py (`slow`: its --slow options)
 // in DIR/gen, imported into DIR/fleet.
-void MakeFleet(const std::filesystem::path& dir, const std::string& slow) {
+void MakeFleet(const std::filesystem::path& dir, const std::string& slow, int steps = 3) {
   auto gen = test_support::RunCommand(
       "python3 " + Quote(test_support::SourceDir() / "tests/fleet/make_fleet.py") + " --out " +
-      Quote(dir / "gen") + " --ranks 4 --steps 3 " + slow);
+      Quote(dir / "gen") + " --ranks 4 --steps " + std::to_string(steps) + " " + slow);
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   auto imported = test_support::RunFencescope("fleet import " + Quote(dir / "gen/ranks") + " -o " +
                                               Quote(dir / "fleet"));
@@ -196,6 +196,28 @@ TEST(FleetWindow, TimelineShowsRanksOnOneAlignedClock) {
     EXPECT_FALSE(timeline.Draw(a).has_value());
     ImGui::End();
     ImGui::Render();
+  }
+}
+
+// More steps than a table has columns (ImGui's tables stop at 64): every tab draws, and the
+// heat map's last step is there to click.
+TEST(FleetWindow, EveryTabDrawsSeventyStepsOfFourRanks) {
+  test_support::ScratchDir dir;
+  ASSERT_NO_FATAL_FAILURE(MakeFleet(dir.path(), "--slow 1:69:1.5", 70));
+  std::unique_ptr<app::gui::views::FleetView> fleet = app::gui::views::LoadFleet(dir / "fleet");
+  ASSERT_EQ(fleet->analysis().steps.size(), 70u);
+  EXPECT_EQ(fleet->analysis().steps.back().straggler.rank, 1);
+  const auto last = fleet->RequestFor(1, 69);
+  EXPECT_EQ(last.end - last.start, fleet->analysis().steps.back().step_ns.at(1));
+  app::gui::views::FleetView* view = fleet.get();
+  app::gui::views::MainWindow main({}, {});
+  main.OpenNow(fleet->FirstDatabase());
+  main.SetFleet(std::move(fleet));
+  test_support::HeadlessWindow window;
+  using Tab = app::gui::views::FleetView::Tab;
+  for (Tab tab : {Tab::kHeatMap, Tab::kTimeline, Tab::kStragglers, Tab::kRanks}) {
+    view->ShowTab(tab);
+    window.Frames(main, 3);
   }
 }
 

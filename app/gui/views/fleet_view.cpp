@@ -1,5 +1,7 @@
 #include "app/gui/views/fleet_view.h"
 
+#include "app/gui/views/fleet_heat_map.h"
+
 #include <imgui.h>
 
 #include <fmt/format.h>
@@ -77,54 +79,7 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
   };
   if (ImGui::BeginTabBar("fleet tabs")) {
     if (ImGui::BeginTabItem("Step time", nullptr, flags(Tab::kHeatMap))) {
-      ImGui::TextDisabled("Rank x step, light = the step's fastest rank, red = its slowest; S = "
-                          "the straggler. Click a cell to open that rank at that step.");
-      const int columns = static_cast<int>(std::min<size_t>(a.steps.size(), 500)) + 1;
-      if (ImGui::BeginTable("heat map", columns,
-                            ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_Borders)) {
-        ImGui::TableSetupScrollFreeze(1, 1);
-        ImGui::TableSetupColumn("rank");
-        for (int s = 0; s + 1 < columns; ++s) {
-          ImGui::TableSetupColumn(std::to_string(a.steps[s].step).c_str(),
-                                  ImGuiTableColumnFlags_WidthFixed, 28.0f);
-        }
-        ImGui::TableHeadersRow();
-        ImGuiListClipper clipper;
-        clipper.Begin(static_cast<int>(a.ranks.size()));
-        while (clipper.Step()) {
-          for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
-            ImGui::TableNextRow();
-            ImGui::TableSetColumnIndex(0);
-            ImGui::Text("%lld", static_cast<long long>(a.ranks[r].rank));
-            for (int s = 0; s + 1 < columns; ++s) {
-              const core::fleet::StepRow& step = a.steps[s];
-              ImGui::TableSetColumnIndex(s + 1);
-              const double span = static_cast<double>(step.step_ns_max - step.step_ns_min);
-              const float f =
-                  span > 0 ? static_cast<float>((step.step_ns[r] - step.step_ns_min) / span) : 0;
-              ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg,
-                                     ImGui::GetColorU32(ImVec4(1.0f, 0.92f - 0.8f * f,
-                                                               0.92f - 0.8f * f, 1.0f)));
-              const bool straggler = step.straggler.rank == a.ranks[r].rank;
-              ImGui::PushID(r * 100003 + s);
-              // Dark text on the light-to-red cells, whatever the window's theme.
-              ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.1f, 0.1f, 1.0f));
-              const bool clicked = ImGui::Selectable(straggler ? "S" : " ", false);
-              ImGui::PopStyleColor();
-              if (clicked) request = RequestFor(r, s);
-              if (ImGui::IsItemHovered()) {
-                ImGui::SetTooltip("rank %lld, step %lld: %s%s", static_cast<long long>(a.ranks[r].rank),
-                                  static_cast<long long>(step.step),
-                                  FormatDuration(static_cast<double>(step.step_ns[r])).c_str(),
-                                  straggler ? " (the straggler)" : "");
-              }
-              ImGui::PopID();
-            }
-          }
-        }
-        ImGui::EndTable();
-      }
+      if (auto cell = DrawHeatMap(a)) request = RequestFor(cell->rank, cell->step);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Timeline", nullptr, flags(Tab::kTimeline))) {

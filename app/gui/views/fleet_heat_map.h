@@ -1,0 +1,21 @@
+// The fleet window's rank x step heat map of step time: drawn cell by cell (any number of ranks
+// and steps; only the visible cells), the rank column and the step row kept in view while the
+// grid scrolls. Light = the step's fastest rank, red = its slowest; S marks the straggler.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include "core/fleet/fleet_analysis.h"
+
+namespace app::gui::views {
+
+struct HeatMapCell {
+  size_t rank = 0;  // index into analysis.ranks
+  size_t step = 0;  // index into analysis.steps
+};
+
+// Draws into the current window, filling the space left; returns the cell clicked this frame.
+std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a);
+
+}  // namespace app::gui::views
