@@ -86,8 +86,13 @@ void SqlConsoleView::Draw(state::Document& doc) {
     return;
   }
   ImGui::TextDisabled("%s", m_status.c_str());
+  // A table holds at most 64 columns.
   const int columns = static_cast<int>(std::min<size_t>(m_result.columns.size(), 64));
   if (columns == 0) return;
+  if (m_result.columns.size() > 64) {
+    ImGui::TextDisabled("the first 64 of %zu columns are shown; select fewer to see the rest",
+                        m_result.columns.size());
+  }
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersV |
                                      ImGuiTableFlags_Resizable;
