@@ -239,7 +239,7 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
         arrivals[i] = ranks[i].steps.at(id)->collectives[c].start_ns - a.ranks[i].offset_ns;
       }
       const Latest l = LatestArrival(arrivals);
-      latest[{id, c}] = {arrivals[l.index], l.index};
+      if (detail == FleetDetail::kLanes) latest[{id, c}] = {arrivals[l.index], l.index};
       for (size_t i = 0; i < n; ++i) {
         a.ranks[i].collective_wait_ns += arrivals[l.index] - arrivals[i];
       }
