@@ -524,7 +524,9 @@ Lane MakeLane(LaneKind kind, uint32_t queue, const std::vector<uint32_t>& items,
   lane.queue = queue;
   lane.items.Assign(items);
   lane.start.Assign(start);
-  lane.end.Assign(end);
+  std::vector<TimeNs> length(start.size());
+  for (size_t i = 0; i < start.size(); ++i) length[i] = end[i] - start[i];
+  lane.length.Assign(length);
   lane.names.Assign(names);
   return lane;
 }
@@ -568,7 +570,8 @@ size_t TimelineModel::HeapBytes() const {
   for (const auto& t : tracks) {
     bytes += t.lanes.capacity() * sizeof(Lane) + t.marks.capacity() * sizeof(MarkLane);
     for (const auto& l : t.lanes) {
-      bytes += l.items.HeapBytes() + l.start.HeapBytes() + l.end.HeapBytes() + l.names.HeapBytes();
+      bytes +=
+          l.items.HeapBytes() + l.start.HeapBytes() + l.length.HeapBytes() + l.names.HeapBytes();
     }
     for (const auto& m : t.marks) {
       bytes += m.items.HeapBytes() + m.ts.HeapBytes() + m.marker_type.HeapBytes();

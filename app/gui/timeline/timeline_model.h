@@ -75,15 +75,22 @@ struct Lane {
   uint32_t rank = 0;               // 0 for the first lane of its kind in the track, 1 the next...
   PackedColumn<uint32_t> items;    // what span i draws (see LaneKind)
   PackedColumn<TimeNs> start;      // span i, sorted; spans of a lane never overlap
-  PackedColumn<TimeNs> end;
+  // span i's end - start: a span's length takes fewer bits than its end (the lengths of 64
+  // spans in a row vary less than their ends do)
+  PackedColumn<TimeNs> length;
   // kCpuSlices: the slice's name (cpu_slice.name_sid), so drawing never needs the raw
   // records. Empty for other kinds.
   PackedColumn<uint32_t> names;
   size_t size() const { return items.size(); }
   TimeNs Start(size_t i) const { return start[i]; }
-  TimeNs End(size_t i) const { return end[i]; }
-  // Spans never overlap, so their ends are sorted too: the packed column searches them.
-  size_t FirstEndAtOrAfter(size_t lo, TimeNs t) const { return end.LowerBound(t, lo); }
+  TimeNs End(size_t i) const { return start[i] + length[i]; }
+  // Spans never overlap (end i <= start i + 1), so the first span from `lo` ending at or after t
+  // is the last one starting before t when that one reaches t, else the first starting at or
+  // after t.
+  size_t FirstEndAtOrAfter(size_t lo, TimeNs t) const {
+    const size_t j = start.LowerBound(t, lo);
+    return j > lo && End(j - 1) >= t ? j - 1 : j;
+  }
 };
 
 // A lane from its spans (sorted by start, never overlapping); `names` only for kCpuSlices.
