@@ -20,7 +20,7 @@ struct Percentiles {
   double mean = 0;
 };
 
-// Sorts `samples` in place.
+// Reorders `samples` (selects the ranks in place).
 Percentiles Summarise(std::vector<core::model::DurationNs>& samples);
 
 // Counts per power-of-two bucket: counts[0] holds samples < 1 ns (zero), counts[k] for k >= 1

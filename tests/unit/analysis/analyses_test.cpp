@@ -2,6 +2,11 @@
 // next to the trace it comes from.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+
 #include "core/analysis/background_stats.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/idle_gaps.h"
@@ -71,6 +76,30 @@ TEST(Percentiles, NearestRank) {
   EXPECT_EQ(p.p90, 9);
   EXPECT_EQ(p.p99, 10);
   EXPECT_DOUBLE_EQ(p.mean, 5.5);
+}
+
+// The selected ranks are those of a sorted copy, whatever the size and the ties.
+TEST(Percentiles, SelectedRanksAreTheSortedCopysRanks) {
+  std::mt19937_64 rng(11);
+  for (size_t n : {1u, 2u, 3u, 10u, 99u, 100u, 101u, 1000u, 12345u}) {
+    std::vector<DurationNs> v(n);
+    for (auto& x : v) x = static_cast<DurationNs>(rng() % (n < 100 ? 7 : 100000));
+    std::vector<DurationNs> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    auto rank = [&](double pct) {
+      auto r = static_cast<size_t>(std::ceil(pct / 100.0 * static_cast<double>(n)));
+      return sorted[std::clamp<size_t>(r, 1, n) - 1];
+    };
+    long double sum = 0;
+    for (DurationNs x : sorted) sum += x;
+    const Percentiles p = Summarise(v);
+    EXPECT_EQ(p.count, n);
+    EXPECT_EQ(p.p50, rank(50)) << n;
+    EXPECT_EQ(p.p90, rank(90)) << n;
+    EXPECT_EQ(p.p99, rank(99)) << n;
+    EXPECT_EQ(p.max, sorted.back()) << n;
+    EXPECT_DOUBLE_EQ(p.mean, static_cast<double>(sum / n)) << n;
+  }
 }
 
 TEST(CriticalPath, CrossesQueuesThroughTheFence) {
