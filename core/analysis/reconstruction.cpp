@@ -4,10 +4,10 @@
 #include "core/analysis/reconstruction.h"
 
 #include <algorithm>
-#include <map>
-#include <type_traits>
 #include <array>
+#include <map>
 #include <memory_resource>
+#include <type_traits>
 #include <unordered_map>
 
 #include "core/analysis/fence_signal_search.h"

@@ -53,7 +53,10 @@ std::optional<SectionBytes> CachedTrace::ReadBytes(std::string_view name, uint64
 }
 
 void CachedTrace::Time(std::string_view what, double since) {
-  const double seconds = NowSeconds() - since;
+  AddSeconds(what, NowSeconds() - since);
+}
+
+void CachedTrace::AddSeconds(std::string_view what, double seconds) {
   for (Timing& t : m_timings) {
     if (t.what == what) {
       t.seconds += seconds;
@@ -137,20 +140,16 @@ report::ReportData CachedTrace::Analyse(
   report::ReportData d;
   d.store = &store;
   d.recon = std::move(recon);
-  // d.recon stays where it is until both are done.
+  // d.recon stays where it is until both are done (the future, declared after d, waits for its
+  // task when it goes, also when the analyses throw).
   std::future<void> side;
   if (alongside) {
     side = std::async(std::launch::async, [&alongside, &d] { alongside(d.recon); });
   }
   const double t0 = NowSeconds();
-  try {
-    report::AnalyseInPlace(
-        d, kind == AnalysisKind::kFull ? report::AnalysisSet::kFull : report::AnalysisSet::kFindings,
-        progress, path_until);
-  } catch (...) {
-    if (side.valid()) side.wait();
-    throw;
-  }
+  report::AnalyseInPlace(
+      d, kind == AnalysisKind::kFull ? report::AnalysisSet::kFull : report::AnalysisSet::kFindings,
+      progress, path_until);
   Time("analyses", t0);
   if (side.valid()) side.get();
   if (cacheable) {

@@ -118,8 +118,9 @@ class CachedTrace {
     double seconds = 0;
   };
   const std::vector<Timing>& timings() const { return m_timings; }
-  // Adds the time since `since` (a NowSeconds() reading) to step `what`.
+  // Adds the time since `since` (a NowSeconds() reading), or `seconds`, to step `what`.
   void Time(std::string_view what, double since);
+  void AddSeconds(std::string_view what, double seconds);
   static double NowSeconds();
 
  private:

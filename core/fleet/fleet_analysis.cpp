@@ -157,16 +157,13 @@ void BuildLanes(const std::vector<RankedSummary>& ranks,
     auto by_start = [](const auto& x, const auto& y) { return x.start_ns < y.start_ns; };
     std::stable_sort(lane.steps.begin(), lane.steps.end(), by_start);
     std::stable_sort(lane.collectives.begin(), lane.collectives.end(), by_start);
-    for (const LaneStep& s : lane.steps) {
-      a.lanes_start_ns = any ? std::min(a.lanes_start_ns, s.start_ns) : s.start_ns;
-      a.lanes_end_ns = any ? std::max(a.lanes_end_ns, s.end_ns) : s.end_ns;
+    auto extend = [&](TimeNs start, TimeNs end) {
+      a.lanes_start_ns = any ? std::min(a.lanes_start_ns, start) : start;
+      a.lanes_end_ns = any ? std::max(a.lanes_end_ns, end) : end;
       any = true;
-    }
-    for (const LaneCollective& c : lane.collectives) {
-      a.lanes_start_ns = any ? std::min(a.lanes_start_ns, c.start_ns) : c.start_ns;
-      a.lanes_end_ns = any ? std::max(a.lanes_end_ns, c.end_ns) : c.end_ns;
-      any = true;
-    }
+    };
+    for (const LaneStep& s : lane.steps) extend(s.start_ns, s.end_ns);
+    for (const LaneCollective& c : lane.collectives) extend(c.start_ns, c.end_ns);
     a.lanes.push_back(std::move(lane));
   }
 }

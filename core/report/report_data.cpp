@@ -132,7 +132,8 @@ void AnalyseInPlace(ReportData& d, AnalysisSet set, const AnalyseProgress& progr
   step(full ? 0.35 : 0.6);
   // A full report's per-item analyses that need nothing but the reconstruction run on a thread
   // of their own meanwhile (each analysis fills its own member of d; both threads only read the
-  // store and the reconstruction). Progress is reported from this thread only.
+  // store and the reconstruction). Progress is reported from this thread only. The future waits
+  // for its task when it goes, also when an analysis here throws.
   std::future<void> beside;
   if (full) {
     beside = std::async(std::launch::async, [&d, &store, path_until] {
@@ -142,34 +143,29 @@ void AnalyseInPlace(ReportData& d, AnalysisSet set, const AnalyseProgress& progr
       d.longest_waits = LongestWaits(d.recon, IndexPacketCompletions(d.recon), kLongestWaits);
     });
   }
-  try {
-    d.queue_time = ComputeQueueTime(store, d.recon);
-    d.interrupts = ComputeInterrupts(d.recon);
-    d.overruns = ComputeOverruns(store, d.recon);
-    d.waits = FindWaitProblems(d.recon);
-    d.links = CountWaitLinks(d.recon);
-    d.rewinds = FindFenceRewinds(store, d.recon);
-    d.preemption = ComputePreemptionStats(store, d.recon);
-    // The PGO series is cheap (one pass over tasks, packets and mode changes) and `stats` needs
-    // it for the background block.
-    d.pgo = ComputePgoSeries(store, d.recon);
-    d.background = ComputeBackgroundStats(store, d.recon, d.pgo);
-    d.latency = ComputeWaitLatency(d.recon);
-    step(full ? 0.6 : 1.0);
-    if (set == AnalysisSet::kFindings) {
-      d.hazards = FindResourceHazards(store, d.recon);
-      if (progress) progress(1.0);
-    }
-    if (!full) return;
-    d.launches = FindLaunchCalls(store, d.recon);
-    d.gaps = AttributeIdleGaps(store, d.recon, d.launches);
-    d.launch_delays = ComputeLaunchDelays(store, d.recon, d.launches);
-    d.queue_lengths = ComputeQueueLengths(store, d.recon, d.launches);
-    step(0.8);
-  } catch (...) {
-    if (beside.valid()) beside.wait();
-    throw;
+  d.queue_time = ComputeQueueTime(store, d.recon);
+  d.interrupts = ComputeInterrupts(d.recon);
+  d.overruns = ComputeOverruns(store, d.recon);
+  d.waits = FindWaitProblems(d.recon);
+  d.links = CountWaitLinks(d.recon);
+  d.rewinds = FindFenceRewinds(store, d.recon);
+  d.preemption = ComputePreemptionStats(store, d.recon);
+  // The PGO series is cheap (one pass over tasks, packets and mode changes) and `stats` needs
+  // it for the background block.
+  d.pgo = ComputePgoSeries(store, d.recon);
+  d.background = ComputeBackgroundStats(store, d.recon, d.pgo);
+  d.latency = ComputeWaitLatency(d.recon);
+  step(full ? 0.6 : 1.0);
+  if (set == AnalysisSet::kFindings) {
+    d.hazards = FindResourceHazards(store, d.recon);
+    if (progress) progress(1.0);
   }
+  if (!full) return;
+  d.launches = FindLaunchCalls(store, d.recon);
+  d.gaps = AttributeIdleGaps(store, d.recon, d.launches);
+  d.launch_delays = ComputeLaunchDelays(store, d.recon, d.launches);
+  d.queue_lengths = ComputeQueueLengths(store, d.recon, d.launches);
+  step(0.8);
   beside.get();
   step(1.0);
 }

@@ -10,7 +10,6 @@
 #include <future>
 #include <numeric>
 #include <string>
-#include <thread>
 #include <type_traits>
 
 #include "core/cache/trace_cache.h"
@@ -237,6 +236,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
       progress(0.9 * static_cast<double>(read) / static_cast<double>(total));
     }
   };
+  // A future of std::async waits for its task when it goes, an exception leaving here included.
   std::future<void> second_half;
   if (mid < max_rowid) {
     second.ev.Reserve(static_cast<size_t>(std::max<int64_t>(0, total - mid)));
@@ -245,13 +245,8 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
       ReadRange(other, mid + 1, max_rowid, second, read, {});
     });
   }
-  try {
-    // The caller's thread reads the first half and reports the progress of both.
-    ReadRange(db, 1, mid, first, read, report);
-  } catch (...) {
-    if (second_half.valid()) second_half.wait();
-    throw;
-  }
+  // The caller's thread reads the first half and reports the progress of both.
+  ReadRange(db, 1, mid, first, read, report);
   if (second_half.valid()) {
     while (second_half.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
       report();
@@ -265,7 +260,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
                       (first_count == 0 || second.ev.ts.empty() ||
                        first.ev.ts.back() <= second.ev.ts.front());
   const bool dense = first.dense && second.dense &&
-                     static_cast<EventRowId>(first_count) == std::min(mid, max_rowid);
+                     static_cast<EventRowId>(first_count) == mid;
   first.hash.Add(second.hash);
   store.events_hash = first.hash.value();
   ReadColumns& a = first.ev;
@@ -299,7 +294,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
     store.index_of_rowid.Assign(index_of_rowid);
   }
   // Packing frees each column as it goes: half of them on a second thread.
-  std::thread packing([&] {
+  std::future<void> packing = std::async(std::launch::async, [&] {
     PackHalves<QueueId>({a.queue, b.queue}, order, out.queue);
     PackHalves<ThreadId>({a.thread, b.thread}, order, out.thread);
     PackHalves<FenceId>({a.fence, b.fence}, order, out.fence);
@@ -316,7 +311,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
     PackHalves<EventRowId>({a.rowid, b.rowid}, order, out.rowid);
   }
   PackHalves<TimeNs>({a.ts, b.ts}, order, out.ts);
-  packing.join();
+  packing.get();
   if (progress) progress(1.0);
 }
 

@@ -106,10 +106,9 @@ void FileImporter::PlaceBatches() {
       device.have_offset = true;
     }
     if (device.have_offset) {
-      Problem(
-          "vulkan_uncalibrated_gpu_clock", Severity::kInfo,
-          "the device has no VK_EXT_calibrated_timestamps: GPU times are placed so that no "
-          "batch starts before its submission");
+      Problem("vulkan_uncalibrated_gpu_clock", Severity::kInfo,
+              "the device has no VK_EXT_calibrated_timestamps: GPU times are placed so that no "
+              "batch starts before its submission");
     }
   }
   for (Batch* b : m_submitted) {
@@ -393,7 +392,7 @@ void FileImporter::EmitGpuWaits() {
     } else if (gw.batch->has_gpu) {
       // The batch ran, so something outside the capture satisfied the wait.
       Problem("vulkan_wait_signal_not_captured", Severity::kInfo,
-                            "a GPU wait whose signal the capture did not see (the batch ran)");
+              "a GPU wait whose signal the capture did not see (the batch ran)");
       Emit(events::FenceWaitUnblocked{.ts_ns = gw.batch->gpu_start,
                                       .queue_id = q.id,
                                       .fence_id = f.id,
@@ -412,8 +411,8 @@ void FileImporter::EmitCpuWaits() {
     if (items.empty()) continue;
     if (w.result.result != kVkSuccess) {
       Problem("vulkan_cpu_wait_not_satisfied", Severity::kInfo,
-                            "CPU wait calls that returned without the wait satisfied (a "
-                            "timeout or an error); not shown as waits");
+              "CPU wait calls that returned without the wait satisfied (a "
+              "timeout or an error); not shown as waits");
       continue;
     }
     ++m_stats.cpu_waits;

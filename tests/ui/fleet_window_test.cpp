@@ -102,7 +102,8 @@ TEST(FleetWindow, TimelineShowsRanksOnOneAlignedClock) {
     const Json* name = e.Find("name");
     if (!name) continue;
     for (int k = 0; k < 3; ++k) {
-      if (name->String() == fmt::format("ProfilerStep#{}", k)) step_start[k] = e.Find("ts")->Int() * 1000;
+      if (name->String() == fmt::format("ProfilerStep#{}", k))
+        step_start[k] = e.Find("ts")->Int() * 1000;
     }
     if (name->String().find("nccl") != std::string::npos && e.Find("dur")) {
       nccl_start.push_back(e.Find("ts")->Int() * 1000);

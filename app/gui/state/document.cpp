@@ -86,14 +86,10 @@ std::unique_ptr<Document> LoadThroughCache(const std::filesystem::path& path,
       whole = std::async(std::launch::async,
                          [&] { doc->whole = ComputeWholeTraceFigures(doc->store, recon); });
     }
-    try {
-      if (!model_cached) {
-        need_columns("timeline lanes");
-        doc->model = timeline::BuildTimelineModel(doc->store, recon);
-      }
-    } catch (...) {
-      if (whole.valid()) whole.wait();
-      throw;
+    // (whole waits for its task when it goes, also when the model throws)
+    if (!model_cached) {
+      need_columns("timeline lanes");
+      doc->model = timeline::BuildTimelineModel(doc->store, recon);
     }
     if (whole.valid()) whole.get();
     derive_seconds = core::cache::CachedTrace::NowSeconds() - t0;
@@ -104,10 +100,7 @@ std::unique_ptr<Document> LoadThroughCache(const std::filesystem::path& path,
         if (progress) progress(analyse_from + (0.9 - analyse_from) * f);
       },
       core::analysis::kUnknownTime, derive);
-  if (derive_seconds > 0) {
-    trace.Time("timeline model and panel figures (beside the analyses)",
-               core::cache::CachedTrace::NowSeconds() - derive_seconds);
-  }
+  trace.AddSeconds("timeline model and panel figures (beside the analyses)", derive_seconds);
   if (!whole_cached) trace.Queue(kWholeSection, doc->whole);
   if (!model_cached) trace.Queue(kTimelineSection, doc->model);
   doc->cache_notes = trace.notes();

@@ -1,7 +1,5 @@
 #include "app/gui/views/fleet_view.h"
 
-#include "app/gui/views/fleet_heat_map.h"
-
 #include <imgui.h>
 
 #include <fmt/format.h>
@@ -9,6 +7,7 @@
 #include <map>
 
 #include "app/cli/fleet_commands.h"
+#include "app/gui/views/fleet_heat_map.h"
 
 #include "core/model/error.h"
 #include "core/report/svg_chart.h"
@@ -58,7 +57,8 @@ FleetView::Tab FleetView::TabNamed(const std::string& name) {
   if (name == "timeline") return Tab::kTimeline;
   if (name == "stragglers") return Tab::kStragglers;
   if (name == "ranks") return Tab::kRanks;
-  throw core::Error("--fleet-tab " + name + ": not a fleet tab (heat-map, timeline, stragglers, ranks)");
+  throw core::Error("--fleet-tab " + name +
+                    ": not a fleet tab (heat-map, timeline, stragglers, ranks)");
 }
 
 std::optional<FleetView::OpenRequest> FleetView::Draw() {

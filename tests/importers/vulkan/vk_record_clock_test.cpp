@@ -10,6 +10,7 @@
 #include "importers/vulkan/vk_record_format.h"
 #include "importers/vulkan/vk_record_importer.h"
 #include "tests/importers/vulkan/record_file.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -62,7 +63,8 @@ void AddBatchAfterHostSignal(RecordFile& f) {
 
 // Batch `id` signals F; vkWaitForFences(F) from `wait_begin` returns at `wait_end`.
 void AddFenceWait(RecordFile& f, uint64_t id, uint64_t wait_begin, uint64_t wait_end) {
-  f.Add(RecordType::kBatchSync, kTid, BatchSyncRecord{id, kFence, 0, 0, uint32_t(SyncRole::kFence), 0});
+  f.Add(RecordType::kBatchSync, kTid,
+        BatchSyncRecord{id, kFence, 0, 0, uint32_t(SyncRole::kFence), 0});
   f.Add(RecordType::kCpuWaitItem, kTid,
         CpuWaitItemRecord{100 + id, kFence, 0, uint32_t(CpuWaitObject::kFence), 0});
   f.Add(RecordType::kCpuWaitDone, kTid,
@@ -83,11 +85,7 @@ class VulkanGpuClock : public ::testing::Test {
     core::store::Database db(m_db.string(), core::store::Database::Mode::kReadOnly);
     return db.QueryInt(sql);
   }
-  std::string Text(const std::string& sql) {
-    core::store::Database db(m_db.string(), core::store::Database::Mode::kReadOnly);
-    auto statement = db.Prepare(sql);
-    return statement.Step() ? statement.ColumnText(0) : std::string();
-  }
+  std::string Text(const std::string& sql) { return test_support::FirstCell(m_db, sql); }
   int64_t Problems(const std::string& name) {
     return Count("SELECT coalesce(sum(count), 0) FROM import_problems WHERE name = '" + name +
                  "'");
