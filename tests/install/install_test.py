@@ -10,6 +10,7 @@ Every command is the installed one (WORK/root/usr/bin/fencescope) and the subcom
 document or complete are read from its own --help, never from a list kept here. A check whose tool
 is missing exits 77, which CTest reports as skipped, with the reason on stderr.
 """
+import gzip
 import os
 import re
 import shutil
@@ -208,6 +209,33 @@ def check_mime(work):
     kind = run(["xdg-mime", "query", "filetype", other], env=env).stdout.strip()
     if kind == "application/x-fencescope-trace":
         fail("an SQLite file without fencescope's application_id is named a fencescope trace")
+    # the import formats, each by the name or content mark fencescope.xml gives it
+    etw = b"\0" * 64
+    chrome = b'{"traceEvents": [{"name": "a", "ph": "X", "ts": 1, "dur": 2}]}'
+    samples = {
+        "capture.etl": (etw, "application/x-etw-trace"),
+        "worker0.pt.trace.json": (chrome, "application/x-chrome-trace"),
+        # no name to go by: the content mark (a .json name goes to application/json first)
+        "rank3_profile": (b'{"schemaVersion": 1, ' + chrome[1:], "application/x-chrome-trace"),
+        "worker0.pt.trace.json.gz": (gzip.compress(chrome), "application/x-chrome-trace-gzip"),
+        "trace.dat": (b"\x17\x08Dtracing6\0", "application/x-trace-cmd"),
+        "gpu.dat": (b"\x17\x08Dtracing6\0", "application/x-trace-cmd"),
+        "ftrace_dump": (b"# tracer: nop\n#\n", "text/x-ftrace"),  # `cat .../tracing/trace`
+    }
+    for name, (content, expected) in samples.items():
+        path = os.path.join(scratch, name)
+        with open(path, "wb") as f:
+            f.write(content)
+        kind = run(["xdg-mime", "query", "filetype", path], env=env).stdout.strip()
+        if kind != expected:
+            fail("xdg-mime query filetype names %s %r, not %s" % (name, kind, expected))
+    # an ordinary JSON file stays JSON
+    plain = os.path.join(scratch, "settings.json")
+    with open(plain, "w") as f:
+        f.write('{"theme": "dark"}')
+    kind = run(["xdg-mime", "query", "filetype", plain], env=env).stdout.strip()
+    if kind != "application/json":
+        fail("xdg-mime names a plain JSON file %r, not application/json" % kind)
 
 
 def check_man(work):
