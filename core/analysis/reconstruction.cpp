@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <map>
-#include <memory_resource>
 #include <type_traits>
 #include <unordered_map>
 
 #include "core/analysis/fence_signal_search.h"
+#include "core/analysis/id_map.h"
 #include "core/analysis/reconstruction_tables.h"
 #include "core/model/event_types.h"
 
@@ -21,8 +21,8 @@ namespace {
 template <typename Map>
 uint32_t IndexOfId(const Map& by_id, int64_t id) {
   if (id == 0) return kNoIndex;
-  auto it = by_id.find(id);
-  return it == by_id.end() ? kNoIndex : it->second;
+  const auto* index = by_id.Find(id);
+  return index ? *index : kNoIndex;
 }
 
 using core::store::TraceStore;
@@ -152,20 +152,19 @@ class Builder {
   // The packet a started, resumed, preempted or completed record names.
   template <class E>
   uint32_t FindPacket(const E& e, const char* problem, const char* description) {
-    auto it = m_packet_by_id.find(e.packet_id);
-    if (it != m_packet_by_id.end() && e.packet_id != 0) return it->second;
+    const uint32_t* known = m_packet_by_id.Find(e.packet_id);
+    if (known && e.packet_id != 0) return *known;
     m_problems.Count(problem, description, e.ts_ns);
     return NewPacket(e.packet_id, e.queue_id);
   }
 
   void OnPacketSubmitted(const events::PacketSubmitted& e, uint32_t i) {
-    auto it = m_packet_by_id.find(e.packet_id);
+    const uint32_t* known = m_packet_by_id.Find(e.packet_id);
     uint32_t index;
-    if (it != m_packet_by_id.end() && e.packet_id != 0 &&
-        m_boxes.packets[it->second].submit == kUnknownTime) {
-      index = it->second;  // started before its submission record (imports)
+    if (known && e.packet_id != 0 && m_boxes.packets[*known].submit == kUnknownTime) {
+      index = *known;  // started before its submission record (imports)
     } else {
-      if (it != m_packet_by_id.end() && e.packet_id != 0) {
+      if (known && e.packet_id != 0) {
         m_problems.Count("packet_id_reused", "packet_submitted with a packet id already used",
                          e.ts_ns);
       }
@@ -237,8 +236,7 @@ class Builder {
 
   // ---- preemption and TDR (seed 004) ----
   uint32_t FindPreemption(int64_t id) const {
-    auto it = m_preemption_by_id.find(id);
-    return id == 0 || it == m_preemption_by_id.end() ? kNoIndex : it->second;
+    return IndexOfId(m_preemption_by_id, id);
   }
 
   // The marker of a preemption_requested or preemption_completed record.
@@ -256,8 +254,7 @@ class Builder {
   }
 
   uint32_t PacketById(int64_t id) const {
-    auto it = m_packet_by_id.find(id);
-    return id == 0 || it == m_packet_by_id.end() ? kNoIndex : it->second;
+    return IndexOfId(m_packet_by_id, id);
   }
 
   void OnPreemptionRequested(const events::PreemptionRequested& e, uint32_t i) {
@@ -570,8 +567,7 @@ class Builder {
 
   // ---- background tasks and PGO passes ----
   uint32_t FindOrNewTask(int64_t task_id, TimeNs ts, bool expect_existing) {
-    auto it = m_task_by_id.find(task_id);
-    if (it != m_task_by_id.end()) return it->second;
+    if (const uint32_t* known = m_task_by_id.Find(task_id)) return *known;
     if (expect_existing) {
       m_problems.Count("task_without_queued", "a background task record with no task_queued", ts);
     }
@@ -623,14 +619,14 @@ class Builder {
   }
 
   void OnCommitCompleted(const events::CommitCompleted& e) {
-    auto it = m_mode_by_commit.find(e.commit_id);
-    if (it == m_mode_by_commit.end()) {
+    const size_t* mode = m_mode_by_commit.Find(e.commit_id);
+    if (!mode) {
       m_problems.Count("commit_without_mode_change",
                        "commit_completed with no mode_changed that started it", e.ts_ns);
       return;
     }
-    m_boxes.mode_changes[it->second].commit_completed = e.ts_ns;
-    m_boxes.mode_changes[it->second].commit_tasks = e.tasks;
+    m_boxes.mode_changes[*mode].commit_completed = e.ts_ns;
+    m_boxes.mode_changes[*mode].commit_tasks = e.tasks;
   }
 
   // ---- linking ----
@@ -671,10 +667,11 @@ class Builder {
       int64_t rowid = m_cpu_wait_interrupt_rowid[w];
       if (rowid != 0) {
         size_t event = m_store.IndexOfRowId(rowid);
-        auto it = m_interrupt_by_event.find(static_cast<uint32_t>(event));
-        if (event != SIZE_MAX && it != m_interrupt_by_event.end()) {
-          box.interrupt = it->second;
-          ++m_boxes.interrupts[it->second].cpu_waits_linked;
+        const uint32_t* x =
+            event != SIZE_MAX ? m_interrupt_by_event.Find(static_cast<uint32_t>(event)) : nullptr;
+        if (x) {
+          box.interrupt = *x;
+          ++m_boxes.interrupts[*x].cpu_waits_linked;
         } else {
           m_problems.Count("cpu_wait_interrupt_missing",
                            "cpu_wait_released names an interrupt record that is not in the trace",
@@ -710,23 +707,24 @@ class Builder {
 
   // A GPU wait the OS held on the CPU is released through the interrupt its signal raised.
   void LinkHeldWaitsToInterrupts() {
-    std::unordered_map<uint32_t, uint32_t> first_interrupt;  // signal -> interrupt (by time)
+    IdMap<uint32_t, uint32_t> first_interrupt;  // signal -> interrupt (by time)
+    first_interrupt.Reserve(m_boxes.interrupts.size());
     for (uint32_t x = 0; x < m_boxes.interrupts.size(); ++x) {
       if (m_boxes.interrupts[x].signal != kNoIndex) {
-        first_interrupt.try_emplace(m_boxes.interrupts[x].signal, x);
+        first_interrupt.TryEmplace(m_boxes.interrupts[x].signal, x);
       }
     }
     for (WaitBox& w : m_boxes.waits) {
       if (w.path == WaitPath::kGpuNative || w.signal == kNoIndex) continue;
-      auto it = first_interrupt.find(w.signal);
-      if (it == first_interrupt.end()) continue;
-      TimeNs ts = m_boxes.interrupts[it->second].ts;
+      const uint32_t* first = first_interrupt.Find(w.signal);
+      if (!first) continue;
+      TimeNs ts = m_boxes.interrupts[*first].ts;
       // an interrupt before the queue reached the wait (FenceObservedGpuTimestamp, else the
       // queue time) did not release it: the wait was already satisfied when reached
       TimeNs reached = w.observed != kUnknownTime ? w.observed : w.queued;
       if (ts > w.unblocked || (reached != kUnknownTime && ts < reached)) continue;
-      w.interrupt = it->second;
-      ++m_boxes.interrupts[it->second].gpu_waits_linked;
+      w.interrupt = *first;
+      ++m_boxes.interrupts[*first].gpu_waits_linked;
     }
   }
 
@@ -736,40 +734,39 @@ class Builder {
     for (EventKind kind : m_store.events.kind) ++count[static_cast<uint8_t>(kind)];
     auto of = [&](EventKind kind) { return count[static_cast<uint8_t>(kind)]; };
     const size_t packets = std::max(of(EventKind::PacketSubmitted), of(EventKind::PacketStarted));
-    m_packet_by_id.reserve(packets);
+    m_packet_by_id.Reserve(packets);
     m_boxes.packets.reserve(packets);
     m_open_segment.reserve(packets);
     const size_t signals = of(EventKind::FenceSignalQueued) + of(EventKind::FenceCpuSignal);
-    m_signal_by_id.reserve(signals);
+    m_signal_by_id.Reserve(signals);
     m_boxes.signals.reserve(signals);
-    m_wait_by_id.reserve(of(EventKind::FenceWaitQueued));
+    m_wait_by_id.Reserve(of(EventKind::FenceWaitQueued));
     m_boxes.waits.reserve(of(EventKind::FenceWaitQueued));
-    m_cpu_wait_by_id.reserve(of(EventKind::CpuWaitBegin));
+    m_cpu_wait_by_id.Reserve(of(EventKind::CpuWaitBegin));
+    m_interrupt_by_event.Reserve(of(EventKind::Interrupt));
     m_boxes.cpu_waits.reserve(of(EventKind::CpuWaitBegin));
   }
 
   const TraceStore& m_store;
   Reconstruction& m_out;
-  // The id maps' nodes: allocated one after another and released at once with the builder.
-  std::pmr::monotonic_buffer_resource m_arena{size_t{1} << 20};
   Boxes m_boxes;
   std::vector<PlainQueueTrack> m_queues;
   std::vector<PlainThreadTrack> m_threads;
   ProblemCounter m_problems;
-  std::pmr::unordered_map<int64_t, uint32_t> m_packet_by_id{&m_arena};
+  IdMap<int64_t, uint32_t> m_packet_by_id;
   std::vector<uint32_t> m_open_segment;  // [packet] -> index into m_segments, or kNoIndex
   std::vector<RunSegment> m_segments;
-  std::pmr::unordered_map<int64_t, uint32_t> m_signal_by_id{&m_arena};
+  IdMap<int64_t, uint32_t> m_signal_by_id;
   std::unordered_map<FenceId, FenceSignals> m_fence_signals;
-  std::pmr::unordered_map<int64_t, uint32_t> m_wait_by_id{&m_arena};
+  IdMap<int64_t, uint32_t> m_wait_by_id;
   std::vector<int64_t> m_wait_released_by;  // [wait] -> released_by_signal_id
-  std::pmr::unordered_map<int64_t, uint32_t> m_cpu_wait_by_id{&m_arena};
+  IdMap<int64_t, uint32_t> m_cpu_wait_by_id;
   std::vector<int64_t> m_cpu_wait_interrupt_rowid;  // [cpu wait] -> interrupt rowid
-  std::pmr::unordered_map<uint32_t, uint32_t> m_interrupt_by_event{&m_arena};
+  IdMap<uint32_t, uint32_t> m_interrupt_by_event;
   std::vector<MissingWindow> m_missing;
-  std::pmr::unordered_map<int64_t, uint32_t> m_task_by_id{&m_arena};
-  std::pmr::unordered_map<int64_t, size_t> m_mode_by_commit{&m_arena};
-  std::pmr::unordered_map<int64_t, uint32_t> m_preemption_by_id{&m_arena};
+  IdMap<int64_t, uint32_t> m_task_by_id;
+  IdMap<int64_t, size_t> m_mode_by_commit;
+  IdMap<int64_t, uint32_t> m_preemption_by_id;
 };
 
 }  // namespace

@@ -1,15 +1,31 @@
 // BuildTrackLists: the per-track index lists of a reconstruction (reconstruction_tables.h).
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "core/analysis/reconstruction_tables.h"
 
 namespace core::analysis {
 namespace {
 
+// Orders `list` by key(element), stably. Each key is read once (the boxes it reads lie anywhere
+// in large tables) and the sort moves (key, position) pairs that sit side by side; a list already
+// in order, the usual case (records come in time order), costs one pass.
 template <typename Key>
 void SortBy(std::vector<uint32_t>& list, Key key) {
-  std::stable_sort(list.begin(), list.end(),
-                   [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+  using KeyType = decltype(key(uint32_t{}));
+  std::vector<std::pair<KeyType, uint32_t>> keyed(list.size());
+  bool sorted = true;
+  for (uint32_t i = 0; i < list.size(); ++i) {
+    keyed[i] = {key(list[i]), i};
+    sorted = sorted && (i == 0 || !(keyed[i].first < keyed[i - 1].first));
+  }
+  if (sorted) return;
+  // Pairs compare by key, then by position: the order std::stable_sort gives.
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<uint32_t> ordered(list.size());
+  for (size_t i = 0; i < keyed.size(); ++i) ordered[i] = list[keyed[i].second];
+  list.swap(ordered);
 }
 
 }  // namespace

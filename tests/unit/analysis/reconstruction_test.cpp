@@ -156,3 +156,33 @@ TEST(Reconstruction, CpuHeldWaitLinksToTheInterruptOnlyWhenReachedBefore) {
   EXPECT_EQ(r.interrupts[0].gpu_waits_linked, 1u);
   EXPECT_FALSE(r.interrupts[0].spurious);  // it released the held wait
 }
+
+// Track lists are in time order whatever order their boxes were made in (boxes are made at their
+// first record), and boxes with the same time keep the order they were made in.
+TEST(Reconstruction, TrackListsFollowTimeNotTheOrderBoxesWereMade) {
+  ScratchDir dir;
+  HandTrace t(dir / "t.db");
+  const QueueId q = t.Queue("3D");
+  const ThreadId app = t.Thread("app"), runtime = t.Thread("runtime");
+  // Submitted as 1, 2, 3, 4 (the boxes are made in that order); started at 10, 5, 10, 2: a queue
+  // that runs by priority. By start: 4, 2, then 1 and 3 (same start, made in that order).
+  t.Packet(q, app, 1, 1, 10, 12);
+  t.Packet(q, app, 2, 2, 5, 8);
+  t.Packet(q, app, 3, 3, 10, 14);
+  t.Packet(q, app, 4, 4, 2, 4);
+  // Tasks queued as 1, 2, 3 start on the runtime thread at 40, 30, 40: by start 2, 1, 3.
+  for (int64_t task = 1; task <= 3; ++task) {
+    t.Append(events::TaskQueued{.ts_ns = 20 + task, .thread_id = app, .task_id = task});
+  }
+  t.Append(events::TaskStarted{.ts_ns = 40, .thread_id = runtime, .task_id = 1});
+  t.Append(events::TaskStarted{.ts_ns = 30, .thread_id = runtime, .task_id = 2});
+  t.Append(events::TaskStarted{.ts_ns = 40, .thread_id = runtime, .task_id = 3});
+  auto store = t.Finish(0, 100);
+  const Reconstruction r = Reconstruct(store);
+
+  std::vector<int64_t> packets, tasks;
+  for (uint32_t p : r.queues[q].packets) packets.push_back(r.packets[p].packet_id);
+  for (uint32_t k : r.threads[runtime].tasks) tasks.push_back(r.tasks[k].task_id);
+  EXPECT_EQ(packets, (std::vector<int64_t>{4, 2, 1, 3}));
+  EXPECT_EQ(tasks, (std::vector<int64_t>{2, 1, 3}));
+}
