@@ -32,6 +32,11 @@ struct StoreBenchmarkResult {
 // Other benchmarks (`bench simulate`) compare against it in the same run.
 double MeasureRawInsertSeconds(uint64_t rows, const std::filesystem::path& db_path);
 
+// SQLite's own time to step through the `events` rows of the database at `path` in rowid order,
+// fetching every column the loader reads (event_row.h) and keeping nothing: what reading the
+// rows costs at the least, the yardstick of the loader here and of a first open in `bench ui`.
+double RawSelectSeconds(const std::filesystem::path& path);
+
 // Runs the benchmark with files in `work_dir` (removed afterwards).
 StoreBenchmarkResult RunStoreBenchmark(uint64_t events, const std::filesystem::path& work_dir);
 

@@ -17,8 +17,7 @@
 #include "app/gui/bench/synthetic_workload.h"
 #include "app/gui/platform/headless_context.h"
 #include "app/gui/views/main_window.h"
-#include "core/store/event_row.h"
-#include "core/store/sqlite_db.h"
+#include "core/store/store_benchmark.h"
 
 namespace app::gui::bench {
 namespace {
@@ -64,19 +63,6 @@ double MeasureFrames(views::MainWindow& main, int frames, bool moving, float wid
     total += FrameMs(main);
   }
   return total / frames;
-}
-
-// SQLite's own time to step through every event row (the columns the loader reads), keeping
-// nothing: what reading rows costs at the least, the yardstick of a first open.
-double RawSelectSeconds(const std::filesystem::path& path) {
-  core::store::Database db(path.string(), core::store::Database::Mode::kReadOnly);
-  auto s = db.Prepare(std::string("SELECT ") + core::store::kEventRowColumns + " FROM events");
-  auto t0 = Clock::now();
-  int64_t sum = 0;
-  while (s.Step()) sum += s.ColumnInt(0);
-  volatile int64_t keep = sum;
-  (void)keep;
-  return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 }  // namespace
@@ -132,7 +118,7 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     c.workload = workload;
     auto path = dir / fmt::format("fencescope-bench-ui-{}.db", getpid());
     c.events = write(path);
-    c.raw_select_seconds = RawSelectSeconds(path);
+    c.raw_select_seconds = core::store::RawSelectSeconds(path);
     std::unique_ptr<state::Document> doc;
     // First open: no cache in the file yet; the open writes it.
     auto t0 = Clock::now();
