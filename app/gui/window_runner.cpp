@@ -154,6 +154,10 @@ int RunWindow(const RunOptions& options) {
   bool options_applied = in_background.empty();
   if (options_applied) ApplyOptions(main, options, screenshot);
   platform::Window window(window_options);
+  // A screenshot shows the trace, not where the X pointer happens to be: the window is mapped
+  // under it on a shared display, and whether the pointer's enter event arrives before the one
+  // frame drawn (a hover highlight, a tooltip) would depend on timing.
+  if (screenshot) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
 
   for (int frame = 0; !window.ShouldClose() && !main.WantsQuit(); ++frame) {
     for (const auto& file : window.TakeDroppedFiles()) main.RequestOpen(file);
