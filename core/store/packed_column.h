@@ -82,6 +82,55 @@ class PackedColumn {
       if ((bit & 63) + width > 64) out[(bit >> 6) + 1] |= delta >> (64 - (bit & 63));
     }
   }
+  // Appends the values of `other`, a finished column, to this one, still being built (a column
+  // read in pieces, each packed on its own thread). When this column holds a whole number of
+  // blocks, `other`'s blocks are taken as they are (their words copied, their headers moved
+  // along); otherwise this column's last, partial block and `other`'s values are packed again.
+  void AppendColumn(const PackedColumn& other) {
+    if (other.m_size == 0) return;
+    if (m_size % kBlock == 0) {
+      const auto offset = static_cast<uint32_t>(m_bits.size());
+      const size_t blocks = other.m_blocks.size() - 1;  // without its sentinel
+      m_blocks.reserve(m_blocks.size() + blocks + 1);
+      for (size_t b = 0; b < blocks; ++b) {
+        m_blocks.push_back({other.m_blocks[b].base, other.m_blocks[b].word + offset});
+      }
+      // without its two spare words
+      m_bits.insert(m_bits.end(), other.m_bits.begin(), other.m_bits.end() - 2);
+      m_size += other.m_size;
+      return;
+    }
+    // Take the partial block off (it is the last one: its width is what follows its first
+    // word), then pack its values followed by other's, a block at a time.
+    T block[kBlock];
+    size_t filled = m_size % kBlock;
+    const BlockHeader last = m_blocks.back();
+    const unsigned width = static_cast<unsigned>(m_bits.size() - last.word);
+    for (size_t i = 0; i < filled; ++i) {
+      uint64_t delta = 0;
+      if (width > 0) {
+        const size_t bit = i * width, word = last.word + (bit >> 6);
+        const unsigned shift = bit & 63;
+        delta = m_bits[word] >> shift;
+        if (shift + width > 64) delta |= m_bits[word + 1] << (64 - shift);
+        if (width < 64) delta &= (uint64_t{1} << width) - 1;
+      }
+      block[i] = FromInt(static_cast<int64_t>(static_cast<uint64_t>(last.base) + delta));
+    }
+    m_blocks.pop_back();
+    m_bits.resize(last.word);
+    m_size -= filled;
+    for (size_t from = 0; from < other.m_size;) {
+      const size_t take = std::min(kBlock - filled, other.m_size - from);
+      other.Decode(from, take, block + filled);
+      from += take;
+      filled += take;
+      if (filled == kBlock || from == other.m_size) {
+        AppendBlock(block, filled);
+        filled = 0;
+      }
+    }
+  }
   void Finish() {
     if (m_size == 0) {  // an empty column holds no memory at all
       std::vector<BlockHeader>().swap(m_blocks);

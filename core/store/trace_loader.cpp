@@ -23,33 +23,6 @@
 namespace core::store {
 namespace {
 
-// The event columns as read, before sorting and packing.
-struct ReadColumns {
-  std::vector<TimeNs> ts;
-  std::vector<EventKind> kind;
-  std::vector<QueueId> queue;
-  std::vector<ThreadId> thread;
-  std::vector<FenceId> fence;
-  std::vector<uint64_t> value;
-  std::vector<int64_t> op, arg0, arg1, arg2;
-  std::vector<uint32_t> flags;
-  std::vector<EventRowId> rowid;
-  void Reserve(size_t n) {
-    ts.reserve(n);
-    kind.reserve(n);
-    queue.reserve(n);
-    thread.reserve(n);
-    fence.reserve(n);
-    value.reserve(n);
-    op.reserve(n);
-    arg0.reserve(n);
-    arg1.reserve(n);
-    arg2.reserve(n);
-    flags.reserve(n);
-    rowid.reserve(n);
-  }
-};
-
 uint32_t NullableId(const Statement& s, int index) {
   return s.ColumnIsNull(index) ? 0u : static_cast<uint32_t>(s.ColumnInt(index));
 }
@@ -107,24 +80,95 @@ void LoadTopology(Database& db, TraceStore& store) {
   }
 }
 
-// The rows of one rowid range, read on a connection of its own.
+// Up to 64 rows as read (the columns of one packed block), before they are packed.
+struct RowBlock {
+  static constexpr size_t kRows = PackedColumn<TimeNs>::kBlock;
+  TimeNs ts[kRows];
+  EventKind kind[kRows];
+  QueueId queue[kRows];
+  ThreadId thread[kRows];
+  FenceId fence[kRows];
+  uint64_t value[kRows];
+  int64_t op[kRows], arg0[kRows], arg1[kRows], arg2[kRows];
+  uint32_t flags[kRows];
+  EventRowId rowid[kRows];
+  size_t n = 0;
+
+  void Add(EventRowId id, const EventRecord& r) {
+    ts[n] = r.ts;
+    kind[n] = r.kind;
+    queue[n] = r.queue;
+    thread[n] = r.thread;
+    fence[n] = r.fence;
+    value[n] = r.value;
+    op[n] = r.op;
+    arg0[n] = r.arg0;
+    arg1[n] = r.arg1;
+    arg2[n] = r.arg2;
+    flags[n] = r.flags;
+    rowid[n] = id;
+    ++n;
+  }
+  void PackInto(EventColumns& c) {
+    if (n == 0) return;
+    c.ts.AppendBlock(ts, n);
+    c.kind.AppendBlock(kind, n);
+    c.queue.AppendBlock(queue, n);
+    c.thread.AppendBlock(thread, n);
+    c.fence.AppendBlock(fence, n);
+    c.value.AppendBlock(value, n);
+    c.op.AppendBlock(op, n);
+    c.arg0.AppendBlock(arg0, n);
+    c.arg1.AppendBlock(arg1, n);
+    c.arg2.AppendBlock(arg2, n);
+    c.flags.AppendBlock(flags, n);
+    c.rowid.AppendBlock(rowid, n);
+    n = 0;
+  }
+};
+
+// Calls f(column) for every column of `c`, rowid included.
+template <typename F>
+void ForEachColumn(EventColumns& c, F f) {
+  f(c.ts);
+  f(c.kind);
+  f(c.queue);
+  f(c.thread);
+  f(c.fence);
+  f(c.value);
+  f(c.op);
+  f(c.arg0);
+  f(c.arg1);
+  f(c.arg2);
+  f(c.flags);
+  f(c.rowid);
+}
+
+// The rows of one rowid range, read on a connection of its own and packed as they come (no
+// column of plain values in between: at 10M rows that would be 730 MB to fault in and pack
+// again).
 struct RangeRead {
-  ReadColumns ev;
+  EventColumns columns;  // being built: Finish() not called yet
   cache::EventsHash hash;
+  size_t rows = 0;
   bool sorted = true;  // ts never decreases in rowid order
   bool dense = true;   // rowids are first, first + 1, ...
+  TimeNs first_ts = 0, last_ts = 0;
 };
 
 // Reads the rows with rowid in [first, last] in rowid order into `out`, adding to `read` as it
-// goes and calling `report` (may be empty) now and then. `out.ev` is reserved by the caller.
-void ReadRange(Database& db, EventRowId first, EventRowId last, RangeRead& out,
-               std::atomic<int64_t>& read, const std::function<void()>& report) {
+// goes and calling `report` (may be empty) now and then.
+void ReadRange(Database& db, EventRowId first, EventRowId last, int64_t expected_rows,
+               RangeRead& out, std::atomic<int64_t>& read, const std::function<void()>& report) {
   Statement s = db.Prepare(std::string("SELECT ") + kEventRowColumns +
                            " FROM events WHERE rowid BETWEEN ?1 AND ?2");
   s.BindInt(1, first);
   s.BindInt(2, last);
   sqlite3_stmt* h = s.handle();
-  ReadColumns& ev = out.ev;
+  ForEachColumn(out.columns, [&](auto& column) {
+    column.Reserve(static_cast<size_t>(std::max<int64_t>(expected_rows, 0)));
+  });
+  RowBlock block;
   TimeNs last_ts = INT64_MIN;
   EventRowId expected = first;
   int64_t since_report = 0;
@@ -132,104 +176,53 @@ void ReadRange(Database& db, EventRowId first, EventRowId last, RangeRead& out,
     const EventRowId rowid = EventRowIdOf(h);
     const EventRecord r = EventRecordOf(h);
     if (r.ts < last_ts) out.sorted = false;
+    if (out.rows++ == 0) out.first_ts = r.ts;
     last_ts = r.ts;
     if (rowid != expected++) out.dense = false;
     out.hash.AddRow(rowid, r.ts, r.kind, r.queue, r.thread, r.fence, r.value, r.op, r.arg0,
                     r.arg1, r.arg2, r.flags);
-    ev.rowid.push_back(rowid);
-    ev.ts.push_back(r.ts);
-    ev.kind.push_back(r.kind);
-    ev.queue.push_back(r.queue);
-    ev.thread.push_back(r.thread);
-    ev.fence.push_back(r.fence);
-    ev.value.push_back(r.value);
-    ev.op.push_back(r.op);
-    ev.arg0.push_back(r.arg0);
-    ev.arg1.push_back(r.arg1);
-    ev.arg2.push_back(r.arg2);
-    ev.flags.push_back(r.flags);
+    block.Add(rowid, r);
+    if (block.n == RowBlock::kRows) block.PackInto(out.columns);
     if (++since_report == 0x10000) {
       read += since_report;
       since_report = 0;
       if (report) report();
     }
   }
+  block.PackInto(out.columns);
+  out.last_ts = last_ts;
   read += since_report;
 }
 
-// Appends `from`'s columns to `to`'s and frees them.
-void AppendColumns(ReadColumns& to, ReadColumns& from) {
-  auto append = [](auto& a, auto& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    std::remove_reference_t<decltype(b)>().swap(b);
-  };
-  append(to.ts, from.ts);
-  append(to.kind, from.kind);
-  append(to.queue, from.queue);
-  append(to.thread, from.thread);
-  append(to.fence, from.fence);
-  append(to.value, from.value);
-  append(to.op, from.op);
-  append(to.arg0, from.arg0);
-  append(to.arg1, from.arg1);
-  append(to.arg2, from.arg2);
-  append(to.flags, from.flags);
-  append(to.rowid, from.rowid);
-}
-
-// The two halves of a column as one (the first half's rows, then the second's), read in place.
+// `in` packed again in the order `order` (in[order[0]], in[order[1]], ...) into `out`.
 template <typename T>
-struct Halves {
-  std::vector<T>& first;
-  std::vector<T>& second;
-  size_t size() const { return first.size() + second.size(); }
-  T operator[](size_t i) const {
-    return i < first.size() ? first[i] : second[i - first.size()];
-  }
-  void Free() {
-    std::vector<T>().swap(first);
-    std::vector<T>().swap(second);
-  }
-};
-
-// Packs `column` into `out` in the order `order` (as read when `order` is empty), a block at a
-// time, and frees both halves.
-template <typename T>
-void PackHalves(Halves<T> column, const std::vector<uint32_t>& order, PackedColumn<T>& out) {
+void GatherPacked(const PackedColumn<T>& in, const std::vector<uint32_t>& order,
+                  PackedColumn<T>& out) {
   constexpr size_t kBlock = PackedColumn<T>::kBlock;
-  const size_t n = column.size();
   T block[kBlock];
   out.Clear();
-  out.Reserve(n);
-  for (size_t begin = 0; begin < n; begin += kBlock) {
-    const size_t count = std::min(kBlock, n - begin);
-    if (!order.empty()) {
-      for (size_t k = 0; k < count; ++k) block[k] = column[order[begin + k]];
-      out.AppendBlock(block, count);
-    } else if (begin + count <= column.first.size()) {
-      out.AppendBlock(column.first.data() + begin, count);
-    } else if (begin >= column.first.size()) {
-      out.AppendBlock(column.second.data() + (begin - column.first.size()), count);
-    } else {
-      for (size_t k = 0; k < count; ++k) block[k] = column[begin + k];
-      out.AppendBlock(block, count);
-    }
+  out.Reserve(order.size());
+  for (size_t begin = 0; begin < order.size(); begin += kBlock) {
+    const size_t count = std::min(kBlock, order.size() - begin);
+    for (size_t k = 0; k < count; ++k) block[k] = in[order[begin + k]];
+    out.AppendBlock(block, count);
   }
   out.Finish();
-  column.Free();
 }
 
 // Rows are read on two connections at once (the first and second half of the rowid range; the
-// second half on a thread of its own), then hashed, ordered and packed, again two at a time.
-// Below this many rows one connection does it all.
+// second half on a thread of its own), each packing its rows as they come; the second half's
+// columns are then appended to the first's. Below this many rows one connection does it all.
 constexpr int64_t kSplitRows = 200000;
 
 void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   const int64_t total = db.QueryInt("SELECT count(*) FROM events");
   const EventRowId max_rowid = db.QueryInt("SELECT coalesce(max(rowid), 0) FROM events");
-  const EventRowId mid = total >= kSplitRows ? max_rowid / 2 : max_rowid;
+  // The first half ends on a whole number of blocks when rowids are dense (1, 2, ...), so that
+  // the second half's packed blocks follow the first's as they are.
+  constexpr EventRowId kBlock = PackedColumn<TimeNs>::kBlock;
+  const EventRowId mid = total >= kSplitRows ? max_rowid / 2 / kBlock * kBlock : max_rowid;
   RangeRead first, second;
-  first.ev.Reserve(static_cast<size_t>(total));
   std::atomic<int64_t> read{0};
   auto report = [&] {
     if (progress && total > 0) {
@@ -239,14 +232,13 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   // A future of std::async waits for its task when it goes, an exception leaving here included.
   std::future<void> second_half;
   if (mid < max_rowid) {
-    second.ev.Reserve(static_cast<size_t>(std::max<int64_t>(0, total - mid)));
     second_half = std::async(std::launch::async, [&] {
       Database other(db.path(), Database::Mode::kReadOnly);
-      ReadRange(other, mid + 1, max_rowid, second, read, {});
+      ReadRange(other, mid + 1, max_rowid, total - mid, second, read, {});
     });
   }
   // The caller's thread reads the first half and reports the progress of both.
-  ReadRange(db, 1, mid, first, read, report);
+  ReadRange(db, 1, mid, std::min<int64_t>(mid, total), first, read, report);
   if (second_half.valid()) {
     while (second_half.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
       report();
@@ -255,66 +247,98 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   }
   report();
 
-  const size_t first_count = first.ev.ts.size();
   const bool sorted = first.sorted && second.sorted &&
-                      (first_count == 0 || second.ev.ts.empty() ||
-                       first.ev.ts.back() <= second.ev.ts.front());
-  const bool dense = first.dense && second.dense &&
-                     static_cast<EventRowId>(first_count) == mid;
+                      (first.rows == 0 || second.rows == 0 || first.last_ts <= second.first_ts);
+  const bool dense =
+      first.dense && second.dense && static_cast<EventRowId>(first.rows) == std::min(mid, max_rowid);
   first.hash.Add(second.hash);
   store.events_hash = first.hash.value();
-  ReadColumns& a = first.ev;
-  ReadColumns& b = second.ev;
-  // Rows out of time order are gathered through a permutation, at random: from one array, not
-  // two (a branch per row that the processor cannot foresee). Rows in order are packed from both
-  // halves as they are.
-  if (!sorted) AppendColumns(a, b);
-  const Halves<TimeNs> ts{a.ts, b.ts};
-  const Halves<EventRowId> rowid{a.rowid, b.rowid};
+  // One column: the first half's followed by the second's; the rowid, ts, kind and queue
+  // columns on another thread (they hold about half of the bits).
+  EventColumns& joined = first.columns;
+  auto join = [](auto& a, auto& b) {
+    b.Finish();
+    a.AppendColumn(b);
+    b = {};  // frees it
+    a.Finish();
+  };
+  {
+    EventColumns& rest = second.columns;
+    std::future<void> joining = std::async(std::launch::async, [&] {
+      join(joined.rowid, rest.rowid);
+      join(joined.ts, rest.ts);
+      join(joined.kind, rest.kind);
+      join(joined.queue, rest.queue);
+    });
+    join(joined.thread, rest.thread);
+    join(joined.fence, rest.fence);
+    join(joined.value, rest.value);
+    join(joined.op, rest.op);
+    join(joined.arg0, rest.arg0);
+    join(joined.arg1, rest.arg1);
+    join(joined.arg2, rest.arg2);
+    join(joined.flags, rest.flags);
+    joining.get();
+  }
+  EventColumns& out = store.events;
+  if (sorted && dense) {
+    // Rows already in time order, rowid = index + 1: the columns as read; no rowid column.
+    joined.rowid = {};
+    out = std::move(joined);
+    if (progress) progress(1.0);
+    return;
+  }
 
   std::vector<uint32_t> order;  // empty: rows are already in time order
   if (!sorted) {
+    std::vector<TimeNs> ts(joined.size());
+    joined.ts.Decode(0, ts.size(), ts.data());
     order.resize(ts.size());
     std::iota(order.begin(), order.end(), 0u);
     // By time, then read order: what a stable sort gives, on both cores.
-    const std::vector<TimeNs>& by = a.ts;  // every row (the halves were joined above)
-    SortOnTwoThreads(order, [&by](uint32_t x, uint32_t y) {
-      return by[x] < by[y] || (by[x] == by[y] && x < y);
+    SortOnTwoThreads(order, [&ts](uint32_t x, uint32_t y) {
+      return ts[x] < ts[y] || (ts[x] == ts[y] && x < y);
     });
   }
-  EventColumns& out = store.events;
-  if (!sorted || !dense) {
+  auto place = [&](auto& in, auto& to) {
+    if (order.empty()) {
+      to = std::move(in);
+    } else {
+      GatherPacked(in, order, to);
+    }
+    in = {};  // frees it
+  };
+  // Gathering frees each column as it goes: seven of them on a second thread, while this one
+  // also indexes the rowids.
+  std::future<void> gathering = std::async(std::launch::async, [&] {
+    place(joined.queue, out.queue);
+    place(joined.thread, out.thread);
+    place(joined.fence, out.fence);
+    place(joined.value, out.value);
+    place(joined.op, out.op);
+    place(joined.flags, out.flags);
+    place(joined.arg0, out.arg0);
+  });
+  place(joined.kind, out.kind);
+  place(joined.arg1, out.arg1);
+  place(joined.arg2, out.arg2);
+  place(joined.ts, out.ts);
+  place(joined.rowid, out.rowid);
+  // Event index of each rowid.
+  {
     EventRowId largest = 0;
-    for (size_t i = 0; i < rowid.size(); ++i) largest = std::max(largest, rowid[i]);
+    std::vector<EventRowId> rowids(out.rowid.size());
+    out.rowid.Decode(0, rowids.size(), rowids.data());
+    for (EventRowId r : rowids) largest = std::max(largest, r);
     std::vector<uint32_t> index_of_rowid(static_cast<size_t>(largest) + 1, UINT32_MAX);
-    for (size_t i = 0; i < rowid.size(); ++i) {
-      size_t row = order.empty() ? i : order[i];
-      index_of_rowid[static_cast<size_t>(rowid[row])] = static_cast<uint32_t>(i);
+    for (size_t i = 0; i < rowids.size(); ++i) {
+      index_of_rowid[static_cast<size_t>(rowids[i])] = static_cast<uint32_t>(i);
     }
     store.index_of_rowid.Assign(index_of_rowid);
   }
-  // Packing frees each column as it goes: half of them on a second thread.
-  std::future<void> packing = std::async(std::launch::async, [&] {
-    PackHalves<QueueId>({a.queue, b.queue}, order, out.queue);
-    PackHalves<ThreadId>({a.thread, b.thread}, order, out.thread);
-    PackHalves<FenceId>({a.fence, b.fence}, order, out.fence);
-    PackHalves<uint64_t>({a.value, b.value}, order, out.value);
-    PackHalves<int64_t>({a.op, b.op}, order, out.op);
-    PackHalves<uint32_t>({a.flags, b.flags}, order, out.flags);
-  });
-  PackHalves<EventKind>({a.kind, b.kind}, order, out.kind);
-  PackHalves<int64_t>({a.arg0, b.arg0}, order, out.arg0);
-  PackHalves<int64_t>({a.arg1, b.arg1}, order, out.arg1);
-  PackHalves<int64_t>({a.arg2, b.arg2}, order, out.arg2);
-  // ts and rowid last: the order and the rowid index read them.
-  if (!sorted || !dense) {
-    PackHalves<EventRowId>({a.rowid, b.rowid}, order, out.rowid);
-  }
-  PackHalves<TimeNs>({a.ts, b.ts}, order, out.ts);
-  packing.get();
+  gathering.get();
   if (progress) progress(1.0);
 }
-
 }  // namespace
 
 int64_t EventColumns::ColumnValue(EventColumn column, size_t i) const {

@@ -156,3 +156,43 @@ TEST(PackedColumn, SortedSearchesMatchTheStandardOnes) {
 }
 
 }  // namespace
+
+namespace {
+
+// A column built in two pieces (AppendColumn: the first still being built, the second finished)
+// holds the values of both in order: when the first ends on a whole block (blocks taken as they
+// are) and when it ends inside one (values packed again), at every width.
+TEST(PackedColumn, AppendedPiecesHoldBothInOrder) {
+  std::mt19937_64 rng(3);
+  for (size_t first_size : {0, 1, 63, 64, 65, 128, 200}) {
+    for (size_t second_size : {1, 63, 64, 100, 300}) {
+      for (unsigned width : {0u, 1u, 7u, 33u, 64u}) {
+        auto values = [&](size_t n) {
+          std::vector<int64_t> v(n);
+          for (auto& x : v) {
+            const uint64_t delta =
+                width == 64 ? rng() : width == 0 ? 0 : rng() & ((uint64_t{1} << width) - 1);
+            x = static_cast<int64_t>(uint64_t{1000} + delta);
+          }
+          return v;
+        };
+        const auto a = values(first_size), b = values(second_size);
+        PackedColumn<int64_t> built, tail(b);
+        built.Clear();
+        for (size_t begin = 0; begin < a.size(); begin += 64) {
+          built.AppendBlock(a.data() + begin, std::min<size_t>(64, a.size() - begin));
+        }
+        built.AppendColumn(tail);
+        built.Finish();
+        std::vector<int64_t> both = a;
+        both.insert(both.end(), b.begin(), b.end());
+        ASSERT_TRUE(built == both) << first_size << " + " << second_size << " at width " << width;
+        std::vector<int64_t> decoded(both.size());
+        built.Decode(0, decoded.size(), decoded.data());
+        EXPECT_EQ(decoded, both);
+      }
+    }
+  }
+}
+
+}  // namespace
