@@ -15,8 +15,8 @@
 #include "core/cache/trace_cache.h"
 #include "core/model/error.h"
 #include "core/store/event_row.h"
-#include "core/store/trace_file.h"
 #include "core/store/topology_tables.h"
+#include "core/store/trace_file.h"
 #include "core/store/trace_store.h"
 #include "core/store/two_thread_sort.h"
 
@@ -51,8 +51,8 @@ void LoadTopology(Database& db, TraceStore& store) {
   std::apply([&](const auto&... table) { (LoadTopologyTable(db, table, name, store), ...); },
              kTopologyTables);
   {
-    Statement samples = db.Prepare(
-        "SELECT series_id, ts_ns, value FROM counter_samples ORDER BY series_id, ts_ns");
+    Statement samples =
+        db.Prepare("SELECT series_id, ts_ns, value FROM counter_samples ORDER BY series_id, ts_ns");
     while (samples.Step()) {
       auto id = static_cast<uint32_t>(samples.ColumnInt(0));
       if (id == 0 || id > store.counters.size()) continue;
@@ -72,10 +72,9 @@ void LoadTopology(Database& db, TraceStore& store) {
         "SELECT name, severity, count, description, first_place FROM import_problems "
         "ORDER BY name");
     while (s.Step()) {
-      store.problems.push_back(ImportProblem{s.ColumnText(0),
-                                             static_cast<Severity>(s.ColumnInt(1)),
-                                             static_cast<uint64_t>(s.ColumnInt(2)),
-                                             s.ColumnText(3), s.ColumnText(4)});
+      store.problems.push_back(ImportProblem{s.ColumnText(0), static_cast<Severity>(s.ColumnInt(1)),
+                                             static_cast<uint64_t>(s.ColumnInt(2)), s.ColumnText(3),
+                                             s.ColumnText(4)});
     }
   }
 }
@@ -144,6 +143,31 @@ void ForEachColumn(EventColumns& c, F f) {
   f(c.rowid);
 }
 
+// Calls f(a's column, b's column) for each column, rowid included: queue, thread, fence, value,
+// op, flags and arg0 on a second thread, the others on this one, followed by `then` (may be
+// empty) here.
+template <typename F>
+void ForColumnPairsOnTwoThreads(EventColumns& a, EventColumns& b, F f,
+                                const std::function<void()>& then) {
+  // A future of std::async waits for its task when it goes, an exception here included.
+  std::future<void> other = std::async(std::launch::async, [&] {
+    f(a.queue, b.queue);
+    f(a.thread, b.thread);
+    f(a.fence, b.fence);
+    f(a.value, b.value);
+    f(a.op, b.op);
+    f(a.flags, b.flags);
+    f(a.arg0, b.arg0);
+  });
+  f(a.kind, b.kind);
+  f(a.arg1, b.arg1);
+  f(a.arg2, b.arg2);
+  f(a.ts, b.ts);
+  f(a.rowid, b.rowid);
+  if (then) then();
+  other.get();
+}
+
 // The rows of one rowid range, read on a connection of its own and packed as they come (no
 // column of plain values in between: at 10M rows that would be 730 MB to fault in and pack
 // again).
@@ -179,8 +203,8 @@ void ReadRange(Database& db, EventRowId first, EventRowId last, int64_t expected
     if (out.rows++ == 0) out.first_ts = r.ts;
     last_ts = r.ts;
     if (rowid != expected++) out.dense = false;
-    out.hash.AddRow(rowid, r.ts, r.kind, r.queue, r.thread, r.fence, r.value, r.op, r.arg0,
-                    r.arg1, r.arg2, r.flags);
+    out.hash.AddRow(rowid, r.ts, r.kind, r.queue, r.thread, r.fence, r.value, r.op, r.arg0, r.arg1,
+                    r.arg2, r.flags);
     block.Add(rowid, r);
     if (block.n == RowBlock::kRows) block.PackInto(out.columns);
     if (++since_report == 0x10000) {
@@ -249,37 +273,19 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
 
   const bool sorted = first.sorted && second.sorted &&
                       (first.rows == 0 || second.rows == 0 || first.last_ts <= second.first_ts);
-  const bool dense =
-      first.dense && second.dense && static_cast<EventRowId>(first.rows) == std::min(mid, max_rowid);
+  const bool dense = first.dense && second.dense && static_cast<EventRowId>(first.rows) == mid;
   first.hash.Add(second.hash);
   store.events_hash = first.hash.value();
-  // One column: the first half's followed by the second's; the rowid, ts, kind and queue
-  // columns on another thread (they hold about half of the bits).
+  // One column: the first half's followed by the second's.
   EventColumns& joined = first.columns;
-  auto join = [](auto& a, auto& b) {
-    b.Finish();
-    a.AppendColumn(b);
-    b = {};  // frees it
-    a.Finish();
-  };
-  {
-    EventColumns& rest = second.columns;
-    std::future<void> joining = std::async(std::launch::async, [&] {
-      join(joined.rowid, rest.rowid);
-      join(joined.ts, rest.ts);
-      join(joined.kind, rest.kind);
-      join(joined.queue, rest.queue);
-    });
-    join(joined.thread, rest.thread);
-    join(joined.fence, rest.fence);
-    join(joined.value, rest.value);
-    join(joined.op, rest.op);
-    join(joined.arg0, rest.arg0);
-    join(joined.arg1, rest.arg1);
-    join(joined.arg2, rest.arg2);
-    join(joined.flags, rest.flags);
-    joining.get();
-  }
+  ForColumnPairsOnTwoThreads(joined, second.columns,
+                             [](auto& a, auto& b) {
+                               b.Finish();
+                               a.AppendColumn(b);
+                               b = {};  // frees it
+                               a.Finish();
+                             },
+                             {});
   EventColumns& out = store.events;
   if (sorted && dense) {
     // Rows already in time order, rowid = index + 1: the columns as read; no rowid column.
@@ -300,45 +306,31 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
       return ts[x] < ts[y] || (ts[x] == ts[y] && x < y);
     });
   }
-  auto place = [&](auto& in, auto& to) {
-    if (order.empty()) {
-      to = std::move(in);
-    } else {
-      GatherPacked(in, order, to);
-    }
-    in = {};  // frees it
-  };
-  // Gathering frees each column as it goes: seven of them on a second thread, while this one
-  // also indexes the rowids.
-  std::future<void> gathering = std::async(std::launch::async, [&] {
-    place(joined.queue, out.queue);
-    place(joined.thread, out.thread);
-    place(joined.fence, out.fence);
-    place(joined.value, out.value);
-    place(joined.op, out.op);
-    place(joined.flags, out.flags);
-    place(joined.arg0, out.arg0);
-  });
-  place(joined.kind, out.kind);
-  place(joined.arg1, out.arg1);
-  place(joined.arg2, out.arg2);
-  place(joined.ts, out.ts);
-  place(joined.rowid, out.rowid);
-  // Event index of each rowid.
-  {
-    EventRowId largest = 0;
-    std::vector<EventRowId> rowids(out.rowid.size());
-    out.rowid.Decode(0, rowids.size(), rowids.data());
-    for (EventRowId r : rowids) largest = std::max(largest, r);
-    std::vector<uint32_t> index_of_rowid(static_cast<size_t>(largest) + 1, UINT32_MAX);
-    for (size_t i = 0; i < rowids.size(); ++i) {
-      index_of_rowid[static_cast<size_t>(rowids[i])] = static_cast<uint32_t>(i);
-    }
-    store.index_of_rowid.Assign(index_of_rowid);
-  }
-  gathering.get();
+  // Each column in time order (freed as it goes); then the event index of each rowid.
+  ForColumnPairsOnTwoThreads(
+      joined, out,
+      [&](auto& in, auto& to) {
+        if (order.empty()) {
+          to = std::move(in);
+        } else {
+          GatherPacked(in, order, to);
+        }
+        in = {};  // frees it
+      },
+      [&] {
+        EventRowId largest = 0;
+        std::vector<EventRowId> rowids(out.rowid.size());
+        out.rowid.Decode(0, rowids.size(), rowids.data());
+        for (EventRowId r : rowids) largest = std::max(largest, r);
+        std::vector<uint32_t> index_of_rowid(static_cast<size_t>(largest) + 1, UINT32_MAX);
+        for (size_t i = 0; i < rowids.size(); ++i) {
+          index_of_rowid[static_cast<size_t>(rowids[i])] = static_cast<uint32_t>(i);
+        }
+        store.index_of_rowid.Assign(index_of_rowid);
+      });
   if (progress) progress(1.0);
 }
+
 }  // namespace
 
 int64_t EventColumns::ColumnValue(EventColumn column, size_t i) const {

@@ -144,14 +144,15 @@ std::string DropFile(const XConnection& x, Window target, const std::filesystem:
                     {static_cast<long>(source), 0, (root_x << 16) | root_y, CurrentTime,
                      static_cast<long>(x.atom("XdndActionCopy"))});
   bool accepted = false;
-  if (!AwaitEvent(d,
-                  [&](const XEvent& e) {
-                    if (e.type != ClientMessage || e.xclient.message_type != x.atom("XdndStatus"))
-                      return false;
-                    accepted = (e.xclient.data.l[1] & 1) != 0;
-                    return true;
-                  },
-                  std::chrono::seconds(10))) {
+  if (!AwaitEvent(
+          d,
+          [&](const XEvent& e) {
+            if (e.type != ClientMessage || e.xclient.message_type != x.atom("XdndStatus"))
+              return false;
+            accepted = (e.xclient.data.l[1] & 1) != 0;
+            return true;
+          },
+          std::chrono::seconds(10))) {
     return "no XdndStatus from the window";
   }
   if (!accepted) return "the window refused a text/uri-list drop";
@@ -160,40 +161,40 @@ std::string DropFile(const XConnection& x, Window target, const std::filesystem:
   // The window asks for the data: answer with the file's URI (RFC 2483 list, CRLF-terminated).
   const std::string uris = "file://" + path.string() + "\r\n";
   bool handed_over = false;
-  if (!AwaitEvent(d,
-                  [&](const XEvent& e) {
-                    if (e.type != SelectionRequest) return false;
-                    const XSelectionRequestEvent& request = e.xselectionrequest;
-                    XEvent reply{};
-                    reply.xselection.type = SelectionNotify;
-                    reply.xselection.display = d;
-                    reply.xselection.requestor = request.requestor;
-                    reply.xselection.selection = request.selection;
-                    reply.xselection.target = request.target;
-                    reply.xselection.time = request.time;
-                    reply.xselection.property = None;
-                    if (request.target == uri_list) {
-                      XChangeProperty(d, request.requestor, request.property, uri_list, 8,
-                                      PropModeReplace,
-                                      reinterpret_cast<const unsigned char*>(uris.data()),
-                                      static_cast<int>(uris.size()));
-                      reply.xselection.property = request.property;
-                      handed_over = true;
-                    }
-                    XSendEvent(d, request.requestor, False, NoEventMask, &reply);
-                    XFlush(d);
-                    return true;
-                  },
-                  std::chrono::seconds(10))) {
+  if (!AwaitEvent(
+          d,
+          [&](const XEvent& e) {
+            if (e.type != SelectionRequest) return false;
+            const XSelectionRequestEvent& request = e.xselectionrequest;
+            XEvent reply{};
+            reply.xselection.type = SelectionNotify;
+            reply.xselection.display = d;
+            reply.xselection.requestor = request.requestor;
+            reply.xselection.selection = request.selection;
+            reply.xselection.target = request.target;
+            reply.xselection.time = request.time;
+            reply.xselection.property = None;
+            if (request.target == uri_list) {
+              XChangeProperty(d, request.requestor, request.property, uri_list, 8, PropModeReplace,
+                              reinterpret_cast<const unsigned char*>(uris.data()),
+                              static_cast<int>(uris.size()));
+              reply.xselection.property = request.property;
+              handed_over = true;
+            }
+            XSendEvent(d, request.requestor, False, NoEventMask, &reply);
+            XFlush(d);
+            return true;
+          },
+          std::chrono::seconds(10))) {
     return "the window never asked for the dropped data";
   }
   if (!handed_over) return "the window asked for a type other than text/uri-list";
-  if (!AwaitEvent(d,
-                  [&](const XEvent& e) {
-                    return e.type == ClientMessage &&
-                           e.xclient.message_type == x.atom("XdndFinished");
-                  },
-                  std::chrono::seconds(10))) {
+  if (!AwaitEvent(
+          d,
+          [&](const XEvent& e) {
+            return e.type == ClientMessage && e.xclient.message_type == x.atom("XdndFinished");
+          },
+          std::chrono::seconds(10))) {
     return "no XdndFinished from the window";
   }
   XDestroyWindow(d, source);
@@ -292,8 +293,7 @@ TEST(DroppedFile, ATraceDroppedOntoTheWindowOpensInIt) {
   // The dropped trace opened (it is now the most recent), and the window is still running.
   EXPECT_TRUE(WaitFor(
       [&] {
-        return RecentFiles(settings) ==
-               std::vector<std::string>{dropped.string(), first.string()};
+        return RecentFiles(settings) == std::vector<std::string>{dropped.string(), first.string()};
       },
       std::chrono::seconds(60)))
       << "recent files: " << ::testing::PrintToString(RecentFiles(settings)) << "\nstderr:\n"

@@ -29,8 +29,8 @@ TEST(RecentFiles, TheLastOpenedGoesFirstOnceAndTheListIsBounded) {
   for (int i = 0; i < 20; ++i) state::AddRecentFile(settings, "/t/" + std::to_string(i) + ".db");
   ASSERT_EQ(settings.recent_files.size(), state::Settings::kMaxRecent);
   EXPECT_EQ(settings.recent_files.front(), "/t/19.db");
-  EXPECT_EQ(settings.recent_files.back(), "/t/" + std::to_string(20 - state::Settings::kMaxRecent) +
-                                              ".db");
+  EXPECT_EQ(settings.recent_files.back(),
+            "/t/" + std::to_string(20 - state::Settings::kMaxRecent) + ".db");
   state::AddRecentFile(settings, "/t/15.db");
   EXPECT_EQ(settings.recent_files[0], "/t/15.db");
   EXPECT_EQ(settings.recent_files[1], "/t/19.db");

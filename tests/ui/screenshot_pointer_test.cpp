@@ -31,12 +31,12 @@ TEST(ScreenshotPointer, ThePointerOverTheTimelineDoesNotShow) {
   const auto trace = SimulateTrace(dir / "t.db", "default --duration-ms 80");
   // Several frames, so that the pointer's events have arrived by the last one.
   WarpPointer(700, 300);  // over the timeline's packets
-  auto over = RunFencescope("view " + Quote(trace) + " --frames 8 --screenshot " +
-                            Quote(dir / "over.png"));
+  auto over =
+      RunFencescope("view " + Quote(trace) + " --frames 8 --screenshot " + Quote(dir / "over.png"));
   ASSERT_EQ(over.exit_code, 0) << over.err;
   WarpPointer(1599, 999);  // the bottom right corner
-  auto away = RunFencescope("view " + Quote(trace) + " --frames 8 --screenshot " +
-                            Quote(dir / "away.png"));
+  auto away =
+      RunFencescope("view " + Quote(trace) + " --frames 8 --screenshot " + Quote(dir / "away.png"));
   ASSERT_EQ(away.exit_code, 0) << away.err;
   EXPECT_TRUE(ReadFile(dir / "over.png") == ReadFile(dir / "away.png"))
       << "the screenshots differ with the pointer over the timeline and away from it";

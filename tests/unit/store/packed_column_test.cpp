@@ -66,9 +66,9 @@ TEST(PackedColumn, ExtremesOfEachType) {
   ExpectSame<int64_t>({kMin, kMax, 0, -1, 1, kMin, kMax});
   ExpectSame<uint64_t>({std::numeric_limits<uint64_t>::max(), 0, 1ull << 63, 5});
   ExpectSame<uint32_t>({UINT32_MAX, 0, 7, UINT32_MAX - 1});
-  ExpectSame<core::model::EventKind>(
-      {core::model::EventKind::PacketStarted, core::model::EventKind::Interrupt,
-       core::model::EventKind::CpuSlice});
+  ExpectSame<core::model::EventKind>({core::model::EventKind::PacketStarted,
+                                      core::model::EventKind::Interrupt,
+                                      core::model::EventKind::CpuSlice});
   ExpectSame<int64_t>({});
 }
 
@@ -170,8 +170,9 @@ TEST(PackedColumn, AppendedPiecesHoldBothInOrder) {
         auto values = [&](size_t n) {
           std::vector<int64_t> v(n);
           for (auto& x : v) {
-            const uint64_t delta =
-                width == 64 ? rng() : width == 0 ? 0 : rng() & ((uint64_t{1} << width) - 1);
+            const uint64_t delta = width == 64  ? rng()
+                                   : width == 0 ? 0
+                                                : rng() & ((uint64_t{1} << width) - 1);
             x = static_cast<int64_t>(uint64_t{1000} + delta);
           }
           return v;

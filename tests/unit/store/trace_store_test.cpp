@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/model/error.h"
+#include "core/store/event_row.h"
 #include "core/store/schema_sql.h"
 #include "core/store/trace_store.h"
 #include "core/store/trace_writer.h"
@@ -257,11 +258,9 @@ size_t MismatchesWithSql(const std::filesystem::path& path, const char* deleted,
             SQLITE_OK);
   loaded = LoadTrace(path);
   sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db,
-                               "SELECT rowid, ts_ns, kind, queue_id, thread_id, fence_id, value, "
-                               "op_id, arg0, arg1, arg2, flags FROM events ORDER BY ts_ns, rowid",
-                               -1, &st, nullptr),
-            SQLITE_OK);
+  const std::string sql =
+      std::string("SELECT ") + kEventRowColumns + " FROM events ORDER BY ts_ns, rowid";
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK);
   size_t mismatches = 0;
   rows = 0;
   const EventColumns& e = loaded.events;
