@@ -1,8 +1,10 @@
 // LoadTrace: reads a validated trace file into a TraceStore.
 //
-// Events are read in rowid order with one sequential SELECT (no ORDER BY: SQLite would need an
-// index or a sort). When meta.events_sorted says rowid order is time order (the simulator's
-// case) the columns are used as read; otherwise a stable sort permutation on ts is applied.
+// Events are read in rowid order (no ORDER BY: SQLite would need an index or a sort), the two
+// halves of the rowid range on two connections at once, and packed into the bit-packed columns
+// as they are read (LoadEvents below). When rowid order turns out to be time order (as the
+// simulator and the importers that sort their records write) the columns are used as read;
+// otherwise they are put in the order a stable sort on ts gives.
 #include <algorithm>
 #include <atomic>
 #include <chrono>

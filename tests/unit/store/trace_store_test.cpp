@@ -226,8 +226,9 @@ TEST(TraceStore, TwoHalvesReadAtOnceGiveTheRowsInTimeOrder) {
 // Rows whose columns take values of every size, 300K of them (more than one connection reads
 // alone) in time order; `deleted` rowids are then removed with SQL. Every column of every row is
 // compared with what SQL's ORDER BY ts_ns, rowid gives; returns the number of rows that differ.
+// With `second_half_first`, the rows of the second half of the rowids run before the first's.
 size_t MismatchesWithSql(const std::filesystem::path& path, const char* deleted,
-                         TraceStore& loaded, size_t& rows) {
+                         TraceStore& loaded, size_t& rows, bool second_half_first = false) {
   {
     TraceWriter w(path, "unit-test");
     QueueId q = w.AddQueue({0, 0, QueueType::kCopy, 0, 0, "copy", 0});
@@ -237,6 +238,7 @@ size_t MismatchesWithSql(const std::filesystem::path& path, const char* deleted,
     for (int i = 0; i < 300000; ++i) {
       EventRecord r;
       r.ts = 1000 + i / 2;  // ties in twos
+      if (second_half_first) r.ts += i < 150000 ? 150000 : -75000;
       r.kind = i % 3 == 0 ? EventKind::PacketStarted : EventKind::PacketCompleted;
       r.queue = i % 5 == 0 ? 0 : q;
       r.thread = i % 7 == 0 ? t : 0;
@@ -289,6 +291,19 @@ TEST(TraceStore, TwoHalvesInTimeOrderAreJoinedAsRead) {
   EXPECT_EQ(rows, 300000u);
   EXPECT_EQ(s.events.size(), rows);
   EXPECT_TRUE(s.events.rowid.empty());  // rowid = index + 1
+}
+
+// Every rowid there but the second half's rows earlier than the first's: the joined columns are
+// put in time order, ties in rowid order, and the rowids kept.
+TEST(TraceStore, TwoHalvesOutOfOrderAreSortedWithEveryRowidKept) {
+  ScratchDir dir;
+  TraceStore s;
+  size_t rows = 0;
+  EXPECT_EQ(MismatchesWithSql(dir / "t.db", "0", s, rows, true), 0u);
+  EXPECT_EQ(rows, 300000u);
+  EXPECT_EQ(s.events.size(), rows);
+  EXPECT_FALSE(s.events.rowid.empty());
+  EXPECT_EQ(s.events.RowIdOf(0), 150001);  // the second half's first row runs first
 }
 
 // In time order with rowids missing (the first half then ends inside a block): the second
