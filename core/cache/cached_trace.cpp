@@ -104,8 +104,8 @@ store::TraceStore CachedTrace::LoadStore(EventColumnsNeeded columns,
   s = store::LoadTrace(m_path, progress);
   Time("reading the rows", t0);
   m_events_hash = s.events_hash;
-  Queue(kStore, StoreFields(s));
-  Queue(kEvents, BulkFields(s.events));
+  // Serialized by Analyse: `s` is moved to the caller's object on return.
+  m_store_sections_due = m_enabled;
   return s;
 }
 
@@ -113,6 +113,32 @@ report::ReportData CachedTrace::Analyse(
     const store::TraceStore& store, AnalysisKind kind, const report::AnalyseProgress& progress,
     model::TimeNs path_until,
     const std::function<void(const analysis::Reconstruction&)>& alongside) {
+  // The sections of a store read from the rows are serialized on a thread of their own while
+  // the reconstruction (one thread) runs; they are queued before Analyse returns, whichever way
+  // it does (a future of std::async waits for its task when it goes, an exception included).
+  struct Serialized {
+    std::vector<CacheSection> sections;
+    double seconds = 0;
+  };
+  std::future<Serialized> store_sections;
+  if (std::exchange(m_store_sections_due, false)) {
+    store_sections = std::async(std::launch::async, [&store] {
+      const double t0 = NowSeconds();
+      // Only read: the fields are tied as LoadStore reads them, so that the layout is the same.
+      auto& fields = const_cast<store::TraceStore&>(store);
+      Serialized out;
+      out.sections.push_back(MakeSection(kStore, StoreFields(fields)));
+      out.sections.push_back(MakeSection(kEvents, BulkFields(fields.events)));
+      out.seconds = NowSeconds() - t0;
+      return out;
+    });
+  }
+  auto queue_store_sections = [&] {
+    if (!store_sections.valid()) return;
+    Serialized done = store_sections.get();
+    for (CacheSection& section : done.sections) QueueSection(std::move(section));
+    AddSeconds("serialising the store sections (beside the reconstruction)", done.seconds);
+  };
   const bool cacheable = path_until == analysis::kUnknownTime;
   analysis::Reconstruction recon;
   const bool have_recon = Read(kRecon, recon);
@@ -122,6 +148,7 @@ report::ReportData CachedTrace::Analyse(
       d.store = &store;
       d.recon = std::move(recon);
       if (alongside) alongside(d.recon);
+      queue_store_sections();
       if (progress) progress(1.0);
       return d;
     }
@@ -135,8 +162,9 @@ report::ReportData CachedTrace::Analyse(
     const double t0 = NowSeconds();
     recon = analysis::Reconstruct(store);
     Time("reconstruction", t0);
-    Queue(kRecon, recon);
   }
+  queue_store_sections();  // before the analyses take both cores
+  if (!have_recon) Queue(kRecon, recon);
   report::ReportData d;
   d.store = &store;
   d.recon = std::move(recon);
@@ -160,6 +188,11 @@ report::ReportData CachedTrace::Analyse(
     d.recon = std::move(own);
   }
   return d;
+}
+
+void CachedTrace::QueueSection(CacheSection section) {
+  std::erase_if(m_pending, [&](const CacheSection& s) { return s.name == section.name; });
+  m_pending.push_back(std::move(section));
 }
 
 std::future<std::vector<std::string>> CachedTrace::FlushInBackground() {

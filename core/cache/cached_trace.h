@@ -90,9 +90,8 @@ class CachedTrace {
   template <typename T>
   void Queue(std::string name, const T& value) {
     if (!m_enabled) return;
-    std::erase_if(m_pending, [&](const CacheSection& s) { return s.name == name; });
     const double t0 = NowSeconds();
-    m_pending.push_back({std::move(name), LayoutHash<T>(), ToBytes(value)});
+    QueueSection(MakeSection(std::move(name), value));
     Time("serialising the cache sections", t0);
   }
 
@@ -124,6 +123,11 @@ class CachedTrace {
   static double NowSeconds();
 
  private:
+  template <typename T>
+  static CacheSection MakeSection(std::string name, const T& value) {
+    return {std::move(name), LayoutHash<T>(), ToBytes(value)};
+  }
+  void QueueSection(CacheSection section);
   std::optional<SectionBytes> ReadBytes(std::string_view name, uint64_t layout);
   bool HasLayout(std::string_view name, uint64_t layout);
   void Note(std::string text) { m_notes.push_back(std::move(text)); }
@@ -133,6 +137,9 @@ class CachedTrace {
   bool m_enabled = true;
   bool m_store_from_cache = false;
   uint64_t m_events_hash = 0;
+  // The store was read from the rows and its sections are still to be queued: Analyse, which
+  // has the store at its final place, serializes them beside the reconstruction.
+  bool m_store_sections_due = false;
   std::vector<CacheSection> m_pending;
   std::vector<std::string> m_notes;
   std::vector<Timing> m_timings;
