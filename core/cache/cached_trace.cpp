@@ -16,14 +16,22 @@ bool CacheEnabled() {
 }
 
 // What section `store` holds of a TraceStore: everything but the path and the bulk columns.
-auto StoreFields(store::TraceStore& s) {
+// Tied from a store to read into, or from a const one to write (the same layout: a tie's
+// layout hash does not depend on const).
+template <typename Store>
+auto StoreFields(Store& s) {
   return std::tie(s.meta, s.strings, s.adapters, s.engines, s.queues, s.processes, s.contexts,
                   s.threads, s.fences, s.psos, s.resources, s.counters, s.flows, s.problems,
                   s.events.ts, s.events.kind, s.events.rowid, s.index_of_rowid, s.events_hash);
 }
-auto BulkFields(store::EventColumns& e) {
+template <typename Columns>
+auto BulkFields(Columns& e) {
   return std::tie(e.queue, e.thread, e.fence, e.value, e.op, e.arg0, e.arg1, e.arg2, e.flags);
 }
+static_assert(LayoutHash<decltype(StoreFields(std::declval<store::TraceStore&>()))>() ==
+              LayoutHash<decltype(StoreFields(std::declval<const store::TraceStore&>()))>());
+static_assert(LayoutHash<decltype(BulkFields(std::declval<store::EventColumns&>()))>() ==
+              LayoutHash<decltype(BulkFields(std::declval<const store::EventColumns&>()))>());
 
 constexpr const char* kStore = "store";
 constexpr const char* kEvents = "events";
@@ -124,11 +132,9 @@ report::ReportData CachedTrace::Analyse(
   if (std::exchange(m_store_sections_due, false)) {
     store_sections = std::async(std::launch::async, [&store] {
       const double t0 = NowSeconds();
-      // Only read: the fields are tied as LoadStore reads them, so that the layout is the same.
-      auto& fields = const_cast<store::TraceStore&>(store);
       Serialized out;
-      out.sections.push_back(MakeSection(kStore, StoreFields(fields)));
-      out.sections.push_back(MakeSection(kEvents, BulkFields(fields.events)));
+      out.sections.push_back(MakeSection(kStore, StoreFields(store)));
+      out.sections.push_back(MakeSection(kEvents, BulkFields(store.events)));
       out.seconds = NowSeconds() - t0;
       return out;
     });

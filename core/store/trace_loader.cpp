@@ -12,7 +12,6 @@
 #include <future>
 #include <numeric>
 #include <string>
-#include <type_traits>
 
 #include "core/cache/trace_cache.h"
 #include "core/model/error.h"
