@@ -14,6 +14,7 @@
 #include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 #include "tests/ui/png_pixels.h"
+#include "tests/ui/window_test_env.h"
 
 namespace {
 
@@ -25,11 +26,9 @@ std::string CacheSections(const std::filesystem::path& db) {
 }
 
 TEST(CacheWindow, ScreenshotFromTheCacheIsTheScreenshotFromTheRows) {
-  const char* display = std::getenv("DISPLAY");
-  ASSERT_TRUE(display && *display) << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << kNeedsDisplay;
   ScratchDir dir;
-  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  IsolateUserDirs(dir);
   const auto trace = SimulateTrace(dir / "t.db", "default --duration-ms 80");
   // From the rows, the cache neither read nor written.
   auto rows = RunCommand(fmt::format("FENCESCOPE_NO_CACHE=1 {} view {} --screenshot {}",

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/support/test_support.h"
+#include "tests/ui/window_test_env.h"
 
 // Last: Xlib defines macros (None, Bool, Status) that other headers use as names.
 #include <X11/Xatom.h>
@@ -209,8 +210,7 @@ class RunningView {
   RunningView(const ScratchDir& dir, const std::vector<std::string>& files) {
     m_pid = fork();
     if (m_pid == 0) {
-      setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-      setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+      IsolateUserDirs(dir);
       if (!freopen((dir / "view.out").c_str(), "w", stdout) ||
           !freopen((dir / "view.err").c_str(), "w", stderr)) {
         _exit(126);
@@ -266,8 +266,7 @@ bool WaitFor(const std::function<bool()>& done, std::chrono::seconds timeout) {
 }
 
 TEST(DroppedFile, ATraceDroppedOntoTheWindowOpensInIt) {
-  const char* display = std::getenv("DISPLAY");
-  ASSERT_TRUE(display && *display) << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << kNeedsDisplay;
   ScratchDir dir;
   const auto first =
       std::filesystem::absolute(SimulateTrace(dir / "first.db", "default --duration-ms 30"));
@@ -276,7 +275,7 @@ TEST(DroppedFile, ATraceDroppedOntoTheWindowOpensInIt) {
   const auto settings = dir / "config" / "fencescope" / "settings.txt";
 
   XConnection x;
-  ASSERT_NE(x.get(), nullptr) << "cannot connect to display " << display;
+  ASSERT_NE(x.get(), nullptr) << "cannot connect to display " << std::getenv("DISPLAY");
   RunningView view(dir, {first.string()});
   std::optional<Window> window;
   ASSERT_TRUE(WaitFor(

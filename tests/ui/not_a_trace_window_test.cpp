@@ -11,15 +11,16 @@
 #include "app/gui/views/main_window.h"
 #include "tests/support/test_support.h"
 #include "tests/ui/headless_window.h"
+#include "tests/ui/window_test_env.h"
 
+using test_support::IsolateUserDirs;
 using test_support::Quote;
 using test_support::RunFencescope;
 using test_support::ScratchDir;
 
 TEST(NotATraceWindow, ViewSaysWhatTheFileIsAndWritesNoImage) {
   ScratchDir dir;
-  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  IsolateUserDirs(dir);
   std::ofstream(dir / "photo.db", std::ios::binary)
       << std::string("\xff\xd8\xff\xe0\0\x10JFIF\0", 11);
   auto r =

@@ -15,6 +15,7 @@
 #include "core/store/trace_outline.h"
 #include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
+#include "tests/ui/window_test_env.h"
 
 namespace {
 
@@ -102,11 +103,9 @@ TEST(ProgressiveOpen, FramesGoOnWhileATraceLoadsAndTheOutlineShowsFirst) {
 }
 
 TEST(ProgressiveOpen, SeveralFilesOnTheCommandLineOpenAsTabs) {
-  const char* display = std::getenv("DISPLAY");
-  ASSERT_TRUE(display && *display) << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << kNeedsDisplay;
   ScratchDir dir;
-  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  IsolateUserDirs(dir);
   const auto a = SimulateTrace(dir / "a.db", "default --duration-ms 30");
   const auto b = SimulateTrace(dir / "b.db", "async_compute_graphics --duration-ms 30");
   auto one = RunFencescope("view " + Quote(a) + " --screenshot " + Quote(dir / "one.png"));

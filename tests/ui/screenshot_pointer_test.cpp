@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "tests/support/test_support.h"
+#include "tests/ui/window_test_env.h"
 
 // Last: Xlib defines macros (None, Bool, Status) that other headers use as names.
 #include <X11/Xlib.h>
@@ -23,11 +24,9 @@ void WarpPointer(int x, int y) {
 }
 
 TEST(ScreenshotPointer, ThePointerOverTheTimelineDoesNotShow) {
-  const char* display = std::getenv("DISPLAY");
-  ASSERT_TRUE(display && *display) << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << kNeedsDisplay;
   ScratchDir dir;
-  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  IsolateUserDirs(dir);
   const auto trace = SimulateTrace(dir / "t.db", "default --duration-ms 80");
   // Several frames, so that the pointer's events have arrived by the last one.
   WarpPointer(700, 300);  // over the timeline's packets

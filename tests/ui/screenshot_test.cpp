@@ -16,9 +16,13 @@
 #include "app/gui/bench/synthetic_workload.h"
 #include "core/sim/scenario_loader.h"
 #include "tests/support/test_support.h"
+#include "tests/ui/window_test_env.h"
 
 namespace {
 
+using test_support::HaveDisplay;
+using test_support::IsolateUserDirs;
+using test_support::kNeedsDisplay;
 using test_support::RunFencescope;
 using test_support::ScratchDir;
 
@@ -72,20 +76,8 @@ void ExpectScreenshot(const std::filesystem::path& input, const std::filesystem:
   ExpectNotBlank(png, width, height);
 }
 
-// Each test gets its own settings and data directories, so tests running side by side never
-// read each other's half-written settings files.
-void IsolateUserDirs(const ScratchDir& dir) {
-  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
-}
-
-bool HaveDisplay() {
-  const char* display = std::getenv("DISPLAY");
-  return display && *display;
-}
-
 TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
-  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << kNeedsDisplay;
   ScratchDir dir;
   IsolateUserDirs(dir);
   auto names = core::sim::EmbeddedScenarioNames();
@@ -100,7 +92,7 @@ TEST(Screenshot, EveryEmbeddedScenarioRendersATimeline) {
 }
 
 TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
-  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << kNeedsDisplay;
   ScratchDir dir;
   IsolateUserDirs(dir);
   auto db = dir / "synthetic.db";
@@ -116,10 +108,9 @@ TEST(Screenshot, SyntheticWorkloadWithPgoLaneAndPanels) {
 
 // `view` opens any importable file: it is imported into the user's data directory first.
 TEST(Screenshot, ViewOpensAnImportableChromeTrace) {
-  ASSERT_TRUE(HaveDisplay()) << "needs a display: run under xvfb-run (./build.sh test does)";
+  ASSERT_TRUE(HaveDisplay()) << kNeedsDisplay;
   ScratchDir dir;
   IsolateUserDirs(dir);
-  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
   auto json = dir / "trace.json";
   {
     std::ofstream out(json);

@@ -12,6 +12,7 @@
 #include "app/gui/views/main_window.h"
 #include "tests/support/test_support.h"
 #include "tests/ui/headless_window.h"
+#include "tests/ui/window_test_env.h"
 
 namespace {
 
@@ -24,8 +25,7 @@ constexpr int kFrames = 30;
 
 // Empty when vkcube runs here; else why it cannot.
 std::string VkcubeUnavailable() {
-  const char* display = std::getenv("DISPLAY");
-  if (!display || !*display) return "no display (DISPLAY unset): run under xvfb-run";
+  if (!test_support::HaveDisplay()) return "no display (DISPLAY unset): run under xvfb-run";
   if (RunCommand("command -v vkcube").exit_code != 0) {
     return "vkcube is not installed (vulkan-tools)";
   }
@@ -58,8 +58,7 @@ size_t Presents(const timeline::Track& track) {
 TEST(VulkanCaptureWindow, VkcubeCaptureDrawsPacketsPresentsAndCpuWaits) {
   if (auto why = VkcubeUnavailable(); !why.empty()) GTEST_SKIP() << why;
   test_support::ScratchDir dir;
-  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  test_support::IsolateUserDirs(dir);
   setenv("LP_NUM_THREADS", "1", 1);
   const auto db = dir / "vkcube.db";
   auto run = RunFencescope(fmt::format("capture -o {} -- vkcube --c {}", Quote(db), kFrames));
