@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/model/error.h"
+#include "core/store/event_row_packer.h"
 #include "core/store/output_file.h"
 #include "core/store/trace_file.h"
 #include "core/store/trace_writer.h"
@@ -61,9 +62,11 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   // Each importer fills one trace database, committed when it returns.
   auto into_writer = [&](const char* source, const auto& import) {
     core::store::TraceWriter writer(output, source);
+    if (options.kept_events) writer.KeepEvents();
     import(writer);
     summary.events_written = writer.events_written();
     writer.Commit();
+    if (options.kept_events) *options.kept_events = writer.TakeKeptEvents();
   };
   if (const ByteImporter* importer = ByteImporterFor(decoded.content)) {
     into_writer(importer->source, [&](core::store::TraceWriter& w) {

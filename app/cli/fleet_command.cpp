@@ -23,6 +23,7 @@
 #include "core/fleet/summary_file.h"
 #include "core/model/error.h"
 #include "core/report/report_json.h"
+#include "core/store/event_row_packer.h"
 #include "core/store/output_file.h"
 #include "core/store/trace_file.h"
 #include "importers/common/format_sniffer.h"
@@ -51,6 +52,9 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
   fs::remove(paths.Error(index), ec);
   std::string error;
   try {
+    // The events the import writes are kept, packed, so that they need not be read back.
+    core::store::EventRowPacker written;
+    bool imported = false;
     if (importers::SniffFile(input) == importers::FileFormat::kFencescopeTrace) {
       core::store::OpenTrace(input);  // says what the database is when not a trace
       fs::remove(paths.Database(index), ec);
@@ -59,12 +63,18 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
                                       paths.Database(index).string(), ec.message()));
       }
     } else {
-      importers::ImportFile(input, paths.Database(index));
+      importers::ImportOptions options;
+      options.kept_events = &written;
+      options.parse_in_parallel = false;  // the other workers have the other cores
+      importers::ImportFile(input, paths.Database(index), options);
+      imported = true;
     }
-    // The import's memory goes back to the system before the trace is loaded, so the worker's
+    // The import's memory goes back to the system before the trace is analysed, so the worker's
     // peak is the import's, not the import's left-overs plus the analysis.
     malloc_trim(0);
-    const core::store::TraceStore store = core::store::LoadTrace(paths.Database(index));
+    const core::store::TraceStore store =
+        imported ? core::store::LoadTraceWithEvents(paths.Database(index), std::move(written))
+                 : core::store::LoadTrace(paths.Database(index));
     const core::report::ReportData data = core::report::AnalyseTrace(store, /*full=*/true);
     const core::fleet::RankSummary summary =
         core::fleet::ComputeRankSummary(data, input.string(), static_cast<int64_t>(index));

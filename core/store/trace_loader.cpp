@@ -13,9 +13,12 @@
 #include <numeric>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/cache/trace_cache.h"
 #include "core/model/error.h"
 #include "core/store/event_row.h"
+#include "core/store/event_row_packer.h"
 #include "core/store/topology_tables.h"
 #include "core/store/trace_file.h"
 #include "core/store/trace_store.h"
@@ -80,70 +83,6 @@ void LoadTopology(Database& db, TraceStore& store) {
   }
 }
 
-// Up to 64 rows as read (the columns of one packed block), before they are packed.
-struct RowBlock {
-  static constexpr size_t kRows = PackedColumn<TimeNs>::kBlock;
-  TimeNs ts[kRows];
-  EventKind kind[kRows];
-  QueueId queue[kRows];
-  ThreadId thread[kRows];
-  FenceId fence[kRows];
-  uint64_t value[kRows];
-  int64_t op[kRows], arg0[kRows], arg1[kRows], arg2[kRows];
-  uint32_t flags[kRows];
-  EventRowId rowid[kRows];
-  size_t n = 0;
-
-  void Add(EventRowId id, const EventRecord& r) {
-    ts[n] = r.ts;
-    kind[n] = r.kind;
-    queue[n] = r.queue;
-    thread[n] = r.thread;
-    fence[n] = r.fence;
-    value[n] = r.value;
-    op[n] = r.op;
-    arg0[n] = r.arg0;
-    arg1[n] = r.arg1;
-    arg2[n] = r.arg2;
-    flags[n] = r.flags;
-    rowid[n] = id;
-    ++n;
-  }
-  void PackInto(EventColumns& c) {
-    if (n == 0) return;
-    c.ts.AppendBlock(ts, n);
-    c.kind.AppendBlock(kind, n);
-    c.queue.AppendBlock(queue, n);
-    c.thread.AppendBlock(thread, n);
-    c.fence.AppendBlock(fence, n);
-    c.value.AppendBlock(value, n);
-    c.op.AppendBlock(op, n);
-    c.arg0.AppendBlock(arg0, n);
-    c.arg1.AppendBlock(arg1, n);
-    c.arg2.AppendBlock(arg2, n);
-    c.flags.AppendBlock(flags, n);
-    c.rowid.AppendBlock(rowid, n);
-    n = 0;
-  }
-};
-
-// Calls f(column) for every column of `c`, rowid included.
-template <typename F>
-void ForEachColumn(EventColumns& c, F f) {
-  f(c.ts);
-  f(c.kind);
-  f(c.queue);
-  f(c.thread);
-  f(c.fence);
-  f(c.value);
-  f(c.op);
-  f(c.arg0);
-  f(c.arg1);
-  f(c.arg2);
-  f(c.flags);
-  f(c.rowid);
-}
-
 // Calls f(a's column, b's column) for each column, rowid included: queue, thread, fence, value,
 // op, flags and arg0 on a second thread, the others on this one, followed by `then` (may be
 // empty) here.
@@ -169,53 +108,27 @@ void ForColumnPairsOnTwoThreads(EventColumns& a, EventColumns& b, F f,
   other.get();
 }
 
-// The rows of one rowid range, read on a connection of its own and packed as they come (no
-// column of plain values in between: at 10M rows that would be 730 MB to fault in and pack
-// again).
-struct RangeRead {
-  EventColumns columns;  // being built: Finish() not called yet
-  cache::EventsHash hash;
-  size_t rows = 0;
-  bool sorted = true;  // ts never decreases in rowid order
-  bool dense = true;   // rowids are first, first + 1, ...
-  TimeNs first_ts = 0, last_ts = 0;
-};
-
 // Reads the rows with rowid in [first, last] in rowid order into `out`, adding to `read` as it
 // goes and calling `report` (may be empty) now and then.
 void ReadRange(Database& db, EventRowId first, EventRowId last, int64_t expected_rows,
-               RangeRead& out, std::atomic<int64_t>& read, const std::function<void()>& report) {
+               EventRowPacker& out, std::atomic<int64_t>& read,
+               const std::function<void()>& report) {
   Statement s = db.Prepare(std::string("SELECT ") + kEventRowColumns +
                            " FROM events WHERE rowid BETWEEN ?1 AND ?2");
   s.BindInt(1, first);
   s.BindInt(2, last);
   sqlite3_stmt* h = s.handle();
-  ForEachColumn(out.columns, [&](auto& column) {
-    column.Reserve(static_cast<size_t>(std::max<int64_t>(expected_rows, 0)));
-  });
-  RowBlock block;
-  TimeNs last_ts = INT64_MIN;
-  EventRowId expected = first;
+  out.Reserve(static_cast<size_t>(std::max<int64_t>(expected_rows, 0)));
   int64_t since_report = 0;
   while (s.Step()) {
-    const EventRowId rowid = EventRowIdOf(h);
-    const EventRecord r = EventRecordOf(h);
-    if (r.ts < last_ts) out.sorted = false;
-    if (out.rows++ == 0) out.first_ts = r.ts;
-    last_ts = r.ts;
-    if (rowid != expected++) out.dense = false;
-    out.hash.AddRow(rowid, r.ts, r.kind, r.queue, r.thread, r.fence, r.value, r.op, r.arg0, r.arg1,
-                    r.arg2, r.flags);
-    block.Add(rowid, r);
-    if (block.n == RowBlock::kRows) block.PackInto(out.columns);
+    out.Add(EventRowIdOf(h), EventRecordOf(h));
     if (++since_report == 0x10000) {
       read += since_report;
       since_report = 0;
       if (report) report();
     }
   }
-  block.PackInto(out.columns);
-  out.last_ts = last_ts;
+  out.Flush();
   read += since_report;
 }
 
@@ -235,6 +148,9 @@ void GatherPacked(const PackedColumn<T>& in, const std::vector<uint32_t>& order,
   out.Finish();
 }
 
+void FinishEvents(TraceStore& store, EventRowPacker& first, EventRowPacker& second, EventRowId mid,
+                  const LoadProgress& progress);
+
 // Rows are read on two connections at once (the first and second half of the rowid range; the
 // second half on a thread of its own), each packing its rows as they come; the second half's
 // columns are then appended to the first's. Below this many rows one connection does it all.
@@ -247,7 +163,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   // the second half's packed blocks follow the first's as they are.
   constexpr EventRowId kBlock = PackedColumn<TimeNs>::kBlock;
   const EventRowId mid = total >= kSplitRows ? max_rowid / 2 / kBlock * kBlock : max_rowid;
-  RangeRead first, second;
+  EventRowPacker first(1), second(mid + 1);
   std::atomic<int64_t> read{0};
   auto report = [&] {
     if (progress && total > 0) {
@@ -271,7 +187,14 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
     second_half.get();  // rethrows what failed there
   }
   report();
+  FinishEvents(store, first, second, mid, progress);
+}
 
+// The store's events from the rows of rowids 1..mid packed in `first` and those after mid in
+// `second`: the columns joined, put in time order when they are not, and the event index of each
+// rowid kept when the rowids are not simply index + 1.
+void FinishEvents(TraceStore& store, EventRowPacker& first, EventRowPacker& second, EventRowId mid,
+                  const LoadProgress& progress) {
   const bool sorted = first.sorted && second.sorted &&
                       (first.rows == 0 || second.rows == 0 || first.last_ts <= second.first_ts);
   const bool dense = first.dense && second.dense && static_cast<EventRowId>(first.rows) == mid;
@@ -417,6 +340,25 @@ TraceStore LoadTrace(const std::filesystem::path& path, const LoadProgress& prog
   store.meta = ReadMeta(db);
   LoadTopology(db, store);
   LoadEvents(db, store, progress);
+  return store;
+}
+
+TraceStore LoadTraceWithEvents(const std::filesystem::path& path, EventRowPacker&& written) {
+  Database db = OpenTrace(path);
+  TraceStore store;
+  store.path = path;
+  store.meta = ReadMeta(db);
+  const auto events = store.meta.find("events");
+  if (events == store.meta.end() || events->second != std::to_string(written.rows)) {
+    throw Error(fmt::format("{}: holds {} events, not the {} written into it", path.string(),
+                            events == store.meta.end() ? "no count of" : events->second,
+                            written.rows));
+  }
+  LoadTopology(db, store);
+  written.Flush();
+  EventRowPacker none(static_cast<EventRowId>(written.rows) + 1);
+  FinishEvents(store, written, none, static_cast<EventRowId>(written.rows), {});
+  written = EventRowPacker();
   return store;
 }
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/model/error.h"
+#include "core/store/event_row_packer.h"
 #include "core/store/output_file.h"
 #include "core/store/schema_sql.h"
 #include "core/store/sqlite_db.h"
@@ -438,6 +439,7 @@ EventRowId TraceWriter::Append(const EventRecord& e) {
     if (e.ts > m_max_ts) m_max_ts = e.ts;
   }
   m_last_ts = e.ts;
+  if (m_kept) m_kept->Add(rowid, e);
   AddToBlock(m_all_blocks, 2, 0, e.ts, rowid);
   if (e.queue) AddToBlock(m_queue_blocks, 0, e.queue, e.ts, rowid);
   if (e.thread) AddToBlock(m_thread_blocks, 1, e.thread, e.ts, rowid);
@@ -628,6 +630,19 @@ void TraceWriter::CountProblem(std::string_view name, Severity severity,
 
 void TraceWriter::SetMeta(std::string_view key, std::string_view value) {
   m_meta[std::string(key)] = std::string(value);
+}
+
+void TraceWriter::KeepEvents() {
+  if (m_events > 0) throw Error(m_target.string() + ": KeepEvents after the first event");
+  m_kept = std::make_unique<EventRowPacker>();
+}
+
+EventRowPacker TraceWriter::TakeKeptEvents() {
+  if (!m_kept) return EventRowPacker();
+  m_kept->Flush();
+  EventRowPacker kept = std::move(*m_kept);
+  m_kept.reset();
+  return kept;
 }
 
 void TraceWriter::Commit() {

@@ -32,6 +32,8 @@ namespace core::store {
 
 using namespace core::model;  // NOLINT: value types are the vocabulary of this header
 
+class EventRowPacker;
+
 class TraceWriter {
  public:
   // `source` goes to meta.source ('simulator', 'chrome-json', 'etl', ...). Throws core::Error
@@ -66,6 +68,14 @@ class TraceWriter {
   void AddEventArg(EventRowId event, std::string_view key, int64_t value);
   void AddEventArg(EventRowId event, std::string_view key, double value);
   void AddEventArg(EventRowId event, std::string_view key, std::string_view text);
+
+  // From now on every appended event is also packed in memory, as the loader packs the rows it
+  // reads (EventRowPacker), so that the trace can be analysed once committed without reading
+  // its rows back: LoadTraceWithEvents(target(), TakeKeptEvents()). Costs about 20 bytes an
+  // event. Call before the first Append.
+  void KeepEvents();
+  // The events kept since KeepEvents (all of them, packed); empty when KeepEvents was not called.
+  EventRowPacker TakeKeptEvents();
 
   // Adds `count` to the named problem counter (created on first use with its severity,
   // description and the place it was first seen).
@@ -131,6 +141,7 @@ class TraceWriter {
   std::unique_ptr<LaneChunk> m_attached;      // lane chunk being copied (outlives its ATTACH)
   std::unique_ptr<class Database> m_db;
   std::unique_ptr<Statements> m_statements;
+  std::unique_ptr<EventRowPacker> m_kept;     // KeepEvents
   std::string m_events_sql;                   // CREATE TABLE events, for the lane's tables
   std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> m_strings;
   std::unordered_map<std::string, std::string> m_meta;

@@ -144,8 +144,10 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
     parse_one_by_one(&first, 1);
     // The middle of the array is cut into pieces parsed on both cores. A piece that does not
     // parse is read event by event with the scanner, then pieces go on after it; the scanner
-    // also reads the end of the array.
-    uint64_t next = EventAfter(content, first.offset + first.text.size());
+    // also reads the end of the array (the whole array without parse_in_parallel).
+    uint64_t next = options.parse_in_parallel
+                        ? EventAfter(content, first.offset + first.text.size())
+                        : kNoEvent;
     while (next != kNoEvent) {
       // Without --lenient a bad bracket fails the import anyway: the pieces' bracket kinds are
       // checked later, beside the write (ImportChromeJson). With it, before each piece's parse,

@@ -135,6 +135,30 @@ TEST_F(LargeTracePieces, EveryEventIsKeptOnItsThreadUnderItsLastName) {
   EXPECT_EQ(One(db, "SELECT count(*) FROM instant"), "1");
 }
 
+// Parsed on one core (a fleet's workers), the same trace gives the same rows in every table the
+// import fills, in the same order.
+TEST_F(LargeTracePieces, OnOneCoreTheSameRowsAsOnTwo) {
+  const std::string json = MakeTrace();
+  const auto both = m_dir / "two.db";
+  std::filesystem::rename(Import(json), both);
+  importers::ImportOptions one_core;
+  one_core.parse_in_parallel = false;
+  const auto one = Import(json, one_core);
+  size_t tables = 0;
+  for (const auto& row : Rows(one,
+                              "SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                              "name NOT IN ('meta', 'sqlite_sequence') ORDER BY name")) {
+    // Every row of the table as text, in the order the table holds them.
+    const std::string dump = fmt::format("SELECT * FROM \"{}\"", row[0]);
+    EXPECT_EQ(Rows(one, dump), Rows(both, dump)) << row[0];
+    ++tables;
+  }
+  EXPECT_GT(tables, 10u);
+  EXPECT_EQ(One(one, "SELECT count(*) FROM cpu_slice"), std::to_string(kSlices));
+  EXPECT_EQ(One(one, kSlicesPerThreadName), ExpectedThreads());
+  EXPECT_EQ(One(one, kCounterSamples), kExpectedCounterSamples);
+}
+
 TEST_F(LargeTracePieces, ABadEventInTheMiddleIsNamedByItsOffsetOrSkipped) {
   for (int bad : {kSlices / 3, kSlices - 50}) {
     size_t offset = 0;

@@ -9,6 +9,7 @@
 
 #include "core/model/error.h"
 #include "core/store/event_row.h"
+#include "core/store/event_row_packer.h"
 #include "core/store/schema_sql.h"
 #include "core/store/trace_store.h"
 #include "core/store/trace_writer.h"
@@ -227,10 +228,15 @@ TEST(TraceStore, TwoHalvesReadAtOnceGiveTheRowsInTimeOrder) {
 // alone) in time order; `deleted` rowids are then removed with SQL. Every column of every row is
 // compared with what SQL's ORDER BY ts_ns, rowid gives; returns the number of rows that differ.
 // With `second_half_first`, the rows of the second half of the rowids run before the first's.
-size_t MismatchesWithSql(const std::filesystem::path& path, const char* deleted,
-                         TraceStore& loaded, size_t& rows, bool second_half_first = false) {
+// With `kept_by_writer`, the writer keeps the events it writes and the store is made from them
+// (LoadTraceWithEvents) instead of from the rows (`deleted` must then be "0").
+size_t MismatchesWithSql(const std::filesystem::path& path, const char* deleted, TraceStore& loaded,
+                         size_t& rows, bool second_half_first = false,
+                         bool kept_by_writer = false) {
+  EventRowPacker kept;
   {
     TraceWriter w(path, "unit-test");
+    if (kept_by_writer) w.KeepEvents();
     QueueId q = w.AddQueue({0, 0, QueueType::kCopy, 0, 0, "copy", 0});
     ThreadId t = w.AddThread({0, 7, ThreadKind::kApplication, "app", 0});
     FenceId f = w.AddFence({"fence"});
@@ -252,13 +258,14 @@ size_t MismatchesWithSql(const std::filesystem::path& path, const char* deleted,
       w.Append(r);
     }
     w.Commit();
+    kept = w.TakeKeptEvents();
   }
   sqlite3* db = nullptr;
   EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   EXPECT_EQ(sqlite3_exec(db, (std::string("DELETE FROM events WHERE ") + deleted).c_str(),
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
-  loaded = LoadTrace(path);
+  loaded = kept_by_writer ? LoadTraceWithEvents(path, std::move(kept)) : LoadTrace(path);
   sqlite3_stmt* st = nullptr;
   const std::string sql =
       std::string("SELECT ") + kEventRowColumns + " FROM events ORDER BY ts_ns, rowid";
@@ -320,6 +327,64 @@ TEST(TraceStore, TwoHalvesWithRowidsMissingAreJoinedAndIndexed) {
   EXPECT_FALSE(s.events.rowid.empty());
   EXPECT_EQ(s.IndexOfRowId(149952), SIZE_MAX);
   EXPECT_EQ(s.IndexOfRowId(3), SIZE_MAX);
+}
+
+// The events a writer kept make the store the rows make: every column of every row as SQL
+// gives it, the same events hash (the cache's key) and the same topology and meta.
+TEST(TraceStore, EventsKeptByTheWriterAreTheRowsItWrote) {
+  ScratchDir dir;
+  TraceStore s;
+  size_t rows = 0;
+  EXPECT_EQ(MismatchesWithSql(dir / "t.db", "0", s, rows, false, /*kept_by_writer=*/true), 0u);
+  EXPECT_EQ(rows, 300000u);
+  EXPECT_EQ(s.events.size(), rows);
+  EXPECT_TRUE(s.events.rowid.empty());  // rowid = index + 1
+  const TraceStore from_rows = LoadTrace(dir / "t.db");
+  EXPECT_EQ(s.events_hash, from_rows.events_hash);
+  EXPECT_NE(s.events_hash, 0u);
+  EXPECT_EQ(s.meta, from_rows.meta);
+  EXPECT_EQ(s.strings, from_rows.strings);
+  EXPECT_EQ(s.queues.size(), 1u);
+  EXPECT_EQ(s.threads.size(), 1u);
+  EXPECT_EQ(s.fences.size(), 1u);
+}
+
+// Written out of time order: the kept events are put in time order, rowids kept, as the rows
+// would be.
+TEST(TraceStore, EventsKeptByTheWriterOutOfOrderAreSortedWithEveryRowidKept) {
+  ScratchDir dir;
+  TraceStore s;
+  size_t rows = 0;
+  EXPECT_EQ(MismatchesWithSql(dir / "t.db", "0", s, rows, true, /*kept_by_writer=*/true), 0u);
+  EXPECT_EQ(rows, 300000u);
+  EXPECT_FALSE(s.events.rowid.empty());
+  EXPECT_EQ(s.events.RowIdOf(0), 150001);
+  EXPECT_EQ(s.events_hash, LoadTrace(dir / "t.db").events_hash);
+}
+
+// Events kept while writing one file do not stand for another file's rows.
+TEST(TraceStore, EventsKeptForAnotherTraceAreRefusedNamingTheFile) {
+  ScratchDir dir;
+  auto write = [&](const std::filesystem::path& path, int events) {
+    TraceWriter w(path, "unit-test");
+    w.KeepEvents();
+    QueueId q = w.AddQueue({0, 0, QueueType::kCopy, 0, 0, "copy", 0});
+    for (int i = 0; i < events; ++i) {
+      w.Append(events::PacketStarted{.ts_ns = i, .queue_id = q, .packet_id = i});
+    }
+    w.Commit();
+    return w.TakeKeptEvents();
+  };
+  EventRowPacker ten = write(dir / "ten.db", 10);
+  write(dir / "nine.db", 9);
+  try {
+    LoadTraceWithEvents(dir / "nine.db", std::move(ten));
+    FAIL() << "no error";
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nine.db: holds 9 events, not the 10 written"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(TraceStore, RefusesNewerSchemaVersionNamingFileAndVersion) {
