@@ -7,6 +7,7 @@
 #include <atomic>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include <fmt/format.h>
@@ -152,7 +153,8 @@ core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths, core::fleet::Fle
   auto read = [&] {
     for (size_t k = next++; k < summaries.size(); k = next++) {
       try {
-        summaries[k] = core::fleet::ReadSummaryFile(paths.Summary(state.summaries[k]));
+        summaries[k] =
+            core::fleet::ReadSummaryFile(paths.Summary(state.summaries[k]), /*step_paths=*/false);
       } catch (const core::Error& e) {
         errors[k] = e.what();
       }
@@ -171,7 +173,29 @@ core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths, core::fleet::Fle
   for (size_t i : state.pending) {
     failed.push_back({state.inputs[i].string(), "no summary (the map step has not run on it)"});
   }
-  return core::fleet::AnalyseFleet(std::move(summaries), std::move(failed), detail);
+  std::map<std::string, size_t> summary_of_input;
+  for (size_t k = 0; k < summaries.size(); ++k) {
+    summary_of_input[summaries[k].input] = state.summaries[k];
+  }
+  core::fleet::FleetAnalysis analysis =
+      core::fleet::AnalyseFleet(std::move(summaries), std::move(failed), detail);
+  // What each straggler was doing: its critical path in that step, read again from its summary
+  // (the few ranks that were stragglers, each once) rather than kept for every rank.
+  std::map<int64_t, const core::fleet::RankRow*> row_of_rank;
+  for (const core::fleet::RankRow& r : analysis.ranks) row_of_rank[r.rank] = &r;
+  std::map<size_t, core::fleet::RankSummary> with_paths;
+  for (core::fleet::StepRow& step : analysis.steps) {
+    if (step.straggler.rank < 0) continue;
+    const size_t index = summary_of_input.at(row_of_rank.at(step.straggler.rank)->input);
+    auto it = with_paths.find(index);
+    if (it == with_paths.end()) {
+      it = with_paths.emplace(index, core::fleet::ReadSummaryFile(paths.Summary(index))).first;
+    }
+    for (const core::fleet::StepSummary& s : it->second.steps) {
+      if (s.id == step.step) step.straggler.doing = s.path;
+    }
+  }
+  return analysis;
 }
 
 namespace {

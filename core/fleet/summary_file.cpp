@@ -106,7 +106,7 @@ void WriteSummaryFile(const std::filesystem::path& path, const RankSummary& summ
   core::store::WriteFileAtomically(path, text);
 }
 
-RankSummary ReadSummaryFile(const std::filesystem::path& path) {
+RankSummary ReadSummaryFile(const std::filesystem::path& path, bool step_paths) {
   std::ifstream in(path);
   if (!in) throw core::Error(fmt::format("{}: cannot read the summary", path.string()));
   std::string line;
@@ -162,10 +162,13 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path) {
       step.collectives.push_back({r.String(co, "name"), r.String(co, "queue"),
                                   r.Int(co, "start_ns"), r.Int(co, "end_ns")});
     }
-    for (simdjson::dom::element p : r.Array(so, "path")) {
-      simdjson::dom::object po = r.Object(p, "path[]");
-      step.path.push_back({r.String(po, "kind"), r.String(po, "track"), r.String(po, "name"),
-                           r.Int(po, "ns")});
+    const simdjson::dom::array path = r.Array(so, "path");
+    if (step_paths) {
+      for (simdjson::dom::element p : path) {
+        simdjson::dom::object po = r.Object(p, "path[]");
+        step.path.push_back(
+            {r.String(po, "kind"), r.String(po, "track"), r.String(po, "name"), r.Int(po, "ns")});
+      }
     }
     s.steps.push_back(std::move(step));
   }

@@ -31,7 +31,9 @@ void WriteSummaryFile(const std::filesystem::path& path, const RankSummary& summ
                       const core::report::Json& report);
 
 // Reads the "fleet" member. Throws core::Error naming the file (and what is wrong) for a file
-// that is missing, is not a summary or lacks a key.
-RankSummary ReadSummaryFile(const std::filesystem::path& path);
+// that is missing, is not a summary or lacks a key. Without `step_paths` the steps' "path" lists
+// are left empty (the reduce reads them again for the stragglers only: they are most of a
+// summary's strings).
+RankSummary ReadSummaryFile(const std::filesystem::path& path, bool step_paths = true);
 
 }  // namespace core::fleet

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "tests/support/json_text.h"
 #include "tests/support/test_support.h"
@@ -82,6 +83,28 @@ TEST(FleetCli, StragglersOffsetsAndWaitsAreTheGeneratedOnes) {
   EXPECT_EQ(IntAt(report, "steps[1].straggler.rank"), 3);
   EXPECT_EQ(IntAt(report, "steps[3].straggler.rank"), 6);
   EXPECT_EQ(IntAt(report, "steps[4].straggler.rank"), 1);
+
+  // What each straggler was doing is its own summary's critical path of that step.
+  std::map<int64_t, Json> summary_of_rank;
+  for (const auto& e : fs::directory_iterator(fleet / "traces")) {
+    if (e.path().string().ends_with(".summary.json")) {
+      Json summary = test_support::ParseJsonText(ReadFile(e.path()));
+      summary_of_rank[summary.Find("fleet")->Find("metadata_rank")->Int()] = std::move(summary);
+    }
+  }
+  ASSERT_EQ(summary_of_rank.size(), 8u);
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Json& straggler = *report.Find("steps")->items()[k].Find("straggler");
+    const Json& doing = *straggler.Find("doing");
+    const Json* path = nullptr;
+    for (const Json& step :
+         summary_of_rank.at(straggler.Find("rank")->Int()).Find("fleet")->Find("steps")->items()) {
+      if (step.Find("id")->Int() == static_cast<int64_t>(k)) path = step.Find("path");
+    }
+    ASSERT_NE(path, nullptr) << k;
+    EXPECT_GT(doing.size(), 0u) << k;
+    EXPECT_EQ(doing.Dump(), path->Dump()) << k;
+  }
 
   // Clock offsets and per-rank figures.
   const auto& offsets = truth.Find("offsets_ns")->items();

@@ -112,6 +112,13 @@ TEST(SummaryFile, RoundTripAndErrorsNameTheFile) {
   core::fleet::WriteSummaryFile(dir / "s.summary.json", s, report);
   const RankSummary back = core::fleet::ReadSummaryFile(dir / "s.summary.json");
   EXPECT_EQ(core::fleet::RankSummaryJson(back).Dump(), core::fleet::RankSummaryJson(s).Dump());
+  // Without the steps' paths: everything else as written.
+  RankSummary without = s;
+  for (StepSummary& step : without.steps) step.path.clear();
+  const RankSummary lean = core::fleet::ReadSummaryFile(dir / "s.summary.json", false);
+  EXPECT_EQ(core::fleet::RankSummaryJson(lean).Dump(),
+            core::fleet::RankSummaryJson(without).Dump());
+  EXPECT_FALSE(back.steps.at(0).path.empty());
   EXPECT_NE(test_support::ReadFile(dir / "s.summary.json").find("\"schema_version\": 1"),
             std::string::npos);
   std::ofstream(dir / "bad.summary.json") << "{\"fleet\": {\"input\": \"x\"}}\n";
