@@ -37,6 +37,8 @@ ChildRun RunChild(const std::vector<std::string>& argv, bool quiet) {
   }
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   run.peak_resident_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
+  run.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   return run;
 }
 

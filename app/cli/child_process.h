@@ -14,6 +14,7 @@ struct ChildRun {
   int spawn_error = 0;  // errno of a child that could not be started; then nothing else is set
   int exit_code = -1;   // the exit status, or 128 + the signal that ended it
   int64_t peak_resident_bytes = 0;
+  double cpu_seconds = 0;  // user + system time of the child (its threads included)
 };
 
 // Runs `argv` (argv[0] a path, looked up on PATH when it has no '/') and waits for it; with

@@ -91,6 +91,7 @@ MapPoolResult RunMapPool(const core::fleet::FleetPaths& paths, size_t count, siz
       std::lock_guard lock(mutex);
       ok ? ++result.succeeded : ++result.failed;
       result.peak_worker_bytes = std::max(result.peak_worker_bytes, run.peak_resident_bytes);
+      result.cpu_seconds += run.cpu_seconds;
       ++done;
       if (progress) progress(done, count);
     }

@@ -29,6 +29,7 @@ struct MapPoolResult {
   size_t failed = 0;
   size_t workers = 0;
   int64_t peak_worker_bytes = 0;  // largest peak resident memory of one child
+  double cpu_seconds = 0;         // user + system time of all the children
   double wall_seconds = 0;
 };
 

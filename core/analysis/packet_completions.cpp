@@ -18,9 +18,13 @@ PacketCompletions IndexPacketCompletions(const Reconstruction& r) {
   }
   for (size_t q = 0; q < index.packets.size(); ++q) {
     auto& list = index.packets[q];
-    std::sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
+    auto by_end = [&](uint32_t a, uint32_t b) {
       return std::make_tuple(ends[a], starts[a], a) < std::make_tuple(ends[b], starts[b], b);
-    });
+    };
+    // A queue's packets mostly complete in the order they were made: then one pass.
+    if (!std::is_sorted(list.begin(), list.end(), by_end)) {
+      std::sort(list.begin(), list.end(), by_end);
+    }
     index.ends[q].reserve(list.size());
     for (uint32_t p : list) index.ends[q].push_back(ends[p]);
   }
