@@ -36,12 +36,14 @@ class Walker {
         m_segment_start(index.segment_start),
         m_segment_end(index.segment_end) {}
 
-  CriticalPath Walk(Position pos) {
+  CriticalPath Walk(Position pos, TimeNs stop_at) {
     CriticalPath path;
     path.end = pos.t;
     size_t budget = 4 * (m_r.packets.size() + m_r.waits.size() + m_r.cpu_waits.size()) + 16;
     bool moving = true;
-    while (moving && budget-- > 0) {
+    // Each step ends where the one after it (in time) starts, and a jump goes to a signal that
+    // executed no later than the unblock or release it explains: pos.t never grows.
+    while (moving && budget-- > 0 && pos.t > stop_at) {
       moving = pos.on_thread ? StepThread(pos) : StepQueue(pos);
     }
     std::reverse(m_steps.begin(), m_steps.end());
@@ -302,9 +304,9 @@ PathIndex IndexForPaths(const Reconstruction& r) {
   return index;
 }
 
-CriticalPath WalkBackFrom(const Reconstruction& r, const PathIndex& index,
-                          const PathPosition& from) {
-  CriticalPath path = Walker(r, index).Walk(from);
+CriticalPath WalkBackFrom(const Reconstruction& r, const PathIndex& index, const PathPosition& from,
+                          TimeNs stop_at) {
+  CriticalPath path = Walker(r, index).Walk(from, stop_at);
   // Name the work behind each wait.
   for (PathStep& s : path.steps) {
     if (s.signal == kNoIndex || r.signals[s.signal].cpu) continue;

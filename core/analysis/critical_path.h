@@ -26,6 +26,7 @@
 //   path:  submit -> run(copy) -> wait(3d) -> run(3d)
 #pragma once
 
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -106,9 +107,14 @@ struct PathIndex {
 };
 PathIndex IndexForPaths(const Reconstruction& r);
 
-// The walk back from `from` by the rules above; path.end = from.t. `index` is r's.
-CriticalPath WalkBackFrom(const Reconstruction& r, const PathIndex& index,
-                          const PathPosition& from);
+// The walk back from `from` by the rules above; path.end = from.t. `index` is r's. The walk
+// goes back in time (each step ends where the next one back starts; a jump goes to a signal that
+// executed before the unblock or release it explains, where the trace's clocks agree), so it
+// stops once it has reached `stop_at`: its steps are then the last steps of the whole walk, all
+// those that end after `stop_at` among them. A step's path clipped at the step's start needs no
+// more, and need not walk back to the trace's start for every step (a thousand frames).
+CriticalPath WalkBackFrom(const Reconstruction& r, const PathIndex& index, const PathPosition& from,
+                          TimeNs stop_at = std::numeric_limits<TimeNs>::min());
 
 // Steps that jumped to another track (PathStep::jumped).
 size_t JumpCount(const CriticalPath& path);

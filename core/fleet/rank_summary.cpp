@@ -249,7 +249,8 @@ RankSummary ComputeRankSummary(const core::report::ReportData& data, const std::
             ? core::analysis::PathPosition{false, first->queue, first->start}
             : LastWorkBefore(index, mark.end);
     if (from.t != core::analysis::kUnknownTime && from.t >= mark.start) {
-      const core::analysis::CriticalPath path = core::analysis::WalkBackFrom(r, index, from);
+      const core::analysis::CriticalPath path =
+          core::analysis::WalkBackFrom(r, index, from, /*stop_at=*/mark.start);
       step.path = PathItems(data, path, mark.start, &step.path_ns);
     }
     out.steps.push_back(std::move(step));
