@@ -60,13 +60,14 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   summary.file_bytes = decoded.file_size;
   summary.content_bytes = decoded.bytes.size();
   // Each importer fills one trace database, committed when it returns.
-  auto into_writer = [&](const char* source, const auto& import) {
+  auto into_writer = [&](const char* source, const auto& import, bool keep_events = false) {
     core::store::TraceWriter writer(output, source);
-    if (options.kept_events) writer.KeepEvents();
+    keep_events = keep_events && options.kept_events;
+    if (keep_events) writer.KeepEvents();
     import(writer);
     summary.events_written = writer.events_written();
     writer.Commit();
-    if (options.kept_events) *options.kept_events = writer.TakeKeptEvents();
+    if (keep_events) *options.kept_events = writer.TakeKeptEvents();
   };
   if (const ByteImporter* importer = ByteImporterFor(decoded.content)) {
     into_writer(importer->source, [&](core::store::TraceWriter& w) {
@@ -77,10 +78,13 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   }
   switch (decoded.content) {
     case FileFormat::kJson:
-      into_writer("chrome-json", [&](core::store::TraceWriter& w) {
-        w.SetMeta("source_file", decoded.label);
-        chrome_json::ImportChromeJson(decoded, w, options);
-      });
+      into_writer(
+          "chrome-json",
+          [&](core::store::TraceWriter& w) {
+            w.SetMeta("source_file", decoded.label);
+            chrome_json::ImportChromeJson(decoded, w, options);
+          },
+          /*keep_events=*/true);
       break;
     case FileFormat::kFencescopeTrace:
       if (decoded.container != FileFormat::kUnknown) {

@@ -73,9 +73,11 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
     // The import's memory goes back to the system before the trace is analysed, so the worker's
     // peak is the import's, not the import's left-overs plus the analysis.
     malloc_trim(0);
+    // (Kept by the Chrome JSON importer only; other formats' events are read back.)
     const core::store::TraceStore store =
-        imported ? core::store::LoadTraceWithEvents(paths.Database(index), std::move(written))
-                 : core::store::LoadTrace(paths.Database(index));
+        imported && written.rows > 0
+            ? core::store::LoadTraceWithEvents(paths.Database(index), std::move(written))
+            : core::store::LoadTrace(paths.Database(index));
     const core::report::ReportData data = core::report::AnalyseTrace(store, /*full=*/true);
     const core::fleet::RankSummary summary =
         core::fleet::ComputeRankSummary(data, input.string(), static_cast<int64_t>(index));
