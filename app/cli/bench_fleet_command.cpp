@@ -48,9 +48,15 @@ bool ReadTruth(const fs::path& path, Truth* truth) {
   return true;
 }
 
+struct ReduceRun {
+  double seconds = 0;
+  int64_t peak_bytes = 0;
+};
+
 // `copies` summaries in a scratch fleet, each one of `summary` with another rank, and the
-// reduce step over them.
-double ReduceOverCopies(const fs::path& summary, size_t copies, const fs::path& dir) {
+// reduce step over them: `fencescope fleet report` into JSON, as a child process (so that its
+// peak memory is its own).
+ReduceRun ReduceOverCopies(const fs::path& summary, size_t copies, const fs::path& dir) {
   std::ifstream in(summary);
   std::string first_line, rest;
   std::getline(in, first_line);
@@ -68,12 +74,22 @@ double ReduceOverCopies(const fs::path& summary, size_t copies, const fs::path& 
     out << first_line.substr(0, at + key.size()) << i << first_line.substr(value_end) << "\n"
         << rest;
   }
+  const fs::path json = dir / "fleet.json";
   const auto start = std::chrono::steady_clock::now();
-  const core::fleet::FleetAnalysis a = ReduceFleet(paths);
-  const std::string json = core::fleet::FleetJson(a).Dump();
-  const double seconds = Seconds(start);
-  if (a.ranks.size() != copies) throw core::Error("bench fleet: the reduce lost ranks");
-  return seconds;
+  const ChildRun run = RunChild(
+      {SelfExecutable(), "fleet", "report", paths.dir.string(), "-o", json.string()}, true);
+  ReduceRun result{Seconds(start), run.peak_resident_bytes};
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  int64_t ranks = -1;
+  if (run.exit_code != 0 || parser.load(json.string()).get(doc) ||
+      doc["ranks_count"].get_int64().get(ranks) || ranks != static_cast<int64_t>(copies)) {
+    throw core::Error(
+        fmt::format("bench fleet: the reduce over {} summaries failed or lost ranks "
+                    "(exit code {}, {} ranks)",
+                    copies, run.exit_code, ranks));
+  }
+  return result;
 }
 
 }  // namespace
@@ -179,10 +195,10 @@ void RegisterBenchFleet(CLI::App& bench) {
                                truth.offsets_ns.size());
     }
     if (o->summaries && pool.succeeded) {
-      const double seconds =
-          ReduceOverCopies(paths.Summary(0), o->summaries, scratch / "reduce");
-      std::cout << fmt::format("reduce, {} summaries     {:.3f} s  (target <= 2 s)\n",
-                               o->summaries, seconds);
+      const ReduceRun reduce = ReduceOverCopies(paths.Summary(0), o->summaries, scratch / "reduce");
+      std::cout << fmt::format(
+          "reduce, {} summaries     {:.3f} s  (target <= 2 s), peak {:.1f} MB\n", o->summaries,
+          reduce.seconds, reduce.peak_bytes / 1e6);
     }
     fs::remove_all(scratch);
   });
