@@ -53,9 +53,9 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
   fs::remove(paths.Error(index), ec);
   std::string error;
   try {
-    // The events the import writes are kept, packed, so that they need not be read back.
+    // The events the import writes are kept, packed, so that they need not be read back (by the
+    // Chrome JSON importer only: other formats' events, and a copied database's, are read back).
     core::store::EventRowPacker written;
-    bool imported = false;
     if (importers::SniffFile(input) == importers::FileFormat::kFencescopeTrace) {
       core::store::OpenTrace(input);  // says what the database is when not a trace
       fs::remove(paths.Database(index), ec);
@@ -68,14 +68,12 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
       options.kept_events = &written;
       options.parse_in_parallel = false;  // the other workers have the other cores
       importers::ImportFile(input, paths.Database(index), options);
-      imported = true;
     }
     // The import's memory goes back to the system before the trace is analysed, so the worker's
     // peak is the import's, not the import's left-overs plus the analysis.
     malloc_trim(0);
-    // (Kept by the Chrome JSON importer only; other formats' events are read back.)
     const core::store::TraceStore store =
-        imported && written.rows > 0
+        written.rows > 0
             ? core::store::LoadTraceWithEvents(paths.Database(index), std::move(written))
             : core::store::LoadTrace(paths.Database(index));
     const core::report::ReportData data = core::report::AnalyseTrace(store, /*full=*/true);
