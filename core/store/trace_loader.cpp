@@ -83,6 +83,15 @@ void LoadTopology(Database& db, TraceStore& store) {
   }
 }
 
+// Everything of the trace file `db` (at `path`) but its events.
+TraceStore LoadAllButEvents(Database& db, const std::filesystem::path& path) {
+  TraceStore store;
+  store.path = path;
+  store.meta = ReadMeta(db);
+  LoadTopology(db, store);
+  return store;
+}
+
 // Calls f(a's column, b's column) for each column, rowid included: queue, thread, fence, value,
 // op, flags and arg0 on a second thread, the others on this one, followed by `then` (may be
 // empty) here.
@@ -335,26 +344,20 @@ TimeNs TraceStore::end_ns() const {
 
 TraceStore LoadTrace(const std::filesystem::path& path, const LoadProgress& progress) {
   Database db = OpenTrace(path);
-  TraceStore store;
-  store.path = path;
-  store.meta = ReadMeta(db);
-  LoadTopology(db, store);
+  TraceStore store = LoadAllButEvents(db, path);
   LoadEvents(db, store, progress);
   return store;
 }
 
 TraceStore LoadTraceWithEvents(const std::filesystem::path& path, EventRowPacker&& written) {
   Database db = OpenTrace(path);
-  TraceStore store;
-  store.path = path;
-  store.meta = ReadMeta(db);
+  TraceStore store = LoadAllButEvents(db, path);
   const auto events = store.meta.find("events");
   if (events == store.meta.end() || events->second != std::to_string(written.rows)) {
     throw Error(fmt::format("{}: holds {} events, not the {} written into it", path.string(),
                             events == store.meta.end() ? "no count of" : events->second,
                             written.rows));
   }
-  LoadTopology(db, store);
   written.Flush();
   EventRowPacker none(static_cast<EventRowId>(written.rows) + 1);
   FinishEvents(store, written, none, static_cast<EventRowId>(written.rows), {});
