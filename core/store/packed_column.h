@@ -107,15 +107,7 @@ class PackedColumn {
     const BlockHeader last = m_blocks.back();
     const unsigned width = static_cast<unsigned>(m_bits.size() - last.word);
     for (size_t i = 0; i < filled; ++i) {
-      uint64_t delta = 0;
-      if (width > 0) {
-        const size_t bit = i * width, word = last.word + (bit >> 6);
-        const unsigned shift = bit & 63;
-        delta = m_bits[word] >> shift;
-        if (shift + width > 64) delta |= m_bits[word + 1] << (64 - shift);
-        if (width < 64) delta &= (uint64_t{1} << width) - 1;
-      }
-      block[i] = FromInt(static_cast<int64_t>(static_cast<uint64_t>(last.base) + delta));
+      block[i] = ValueInBlock(last.base, m_bits.data() + last.word, width, i);
     }
     m_blocks.pop_back();
     m_bits.resize(last.word);
@@ -152,15 +144,8 @@ class PackedColumn {
   // drop the fields a caller does not read when it sees the whole decode.
   [[gnu::always_inline]] T operator[](size_t i) const {
     const BlockHeader* block = m_blocks.data() + i / kBlock;
-    const unsigned width = block[1].word - block[0].word;
-    const size_t bit = (i % kBlock) * width;
-    const uint64_t* in = m_bits.data() + block[0].word + (bit >> 6);
-    const unsigned shift = bit & 63;
-    if (width == 0) return FromInt(block[0].base);
-    uint64_t delta = in[0] >> shift;
-    if (shift + width > 64) delta |= in[1] << (64 - shift);
-    if (width < 64) delta &= (uint64_t{1} << width) - 1;
-    return FromInt(static_cast<int64_t>(static_cast<uint64_t>(block[0].base) + delta));
+    return ValueInBlock(block[0].base, m_bits.data() + block[0].word, block[1].word - block[0].word,
+                        i % kBlock);
   }
   // Values [first, first + count) into out: a block's header is read once for all its values,
   // which makes a run of neighbouring values several times cheaper than operator[] on each.
@@ -225,6 +210,20 @@ class PackedColumn {
       if (a[i] != b[i]) return false;
     }
     return true;
+  }
+  // Value i of the block with frame of reference `base` whose bits start at `bits`, `width` bits
+  // a value. A second word is read only when the value spans two (a column still being built
+  // has no spare words after its last block).
+  [[gnu::always_inline]] static T ValueInBlock(int64_t base, const uint64_t* bits, unsigned width,
+                                               size_t i) {
+    if (width == 0) return FromInt(base);
+    const size_t bit = i * width;
+    const uint64_t* in = bits + (bit >> 6);
+    const unsigned shift = bit & 63;
+    uint64_t delta = in[0] >> shift;
+    if (shift + width > 64) delta |= in[1] << (64 - shift);
+    if (width < 64) delta &= (uint64_t{1} << width) - 1;
+    return FromInt(static_cast<int64_t>(static_cast<uint64_t>(base) + delta));
   }
   // First index >= from whose value is not `before` the bound, `before` true on a prefix of the
   // column.
