@@ -39,6 +39,7 @@ ChildRun RunChild(const std::vector<std::string>& argv, bool quiet) {
   run.peak_resident_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
   run.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                     static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  run.disk_read_bytes = static_cast<int64_t>(usage.ru_inblock) * 512;  // 512-byte blocks
   return run;
 }
 

@@ -15,6 +15,9 @@ struct ChildRun {
   int exit_code = -1;   // the exit status, or 128 + the signal that ended it
   int64_t peak_resident_bytes = 0;
   double cpu_seconds = 0;  // user + system time of the child (its threads included)
+  // What the child read from storage rather than from the page cache (rusage's ru_inblock: a
+  // benchmark's figures compare only runs that read their inputs alike).
+  int64_t disk_read_bytes = 0;
 };
 
 // Runs `argv` (argv[0] a path, looked up on PATH when it has no '/') and waits for it; with

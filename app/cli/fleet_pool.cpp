@@ -92,6 +92,7 @@ MapPoolResult RunMapPool(const core::fleet::FleetPaths& paths, size_t count, siz
       ok ? ++result.succeeded : ++result.failed;
       result.peak_worker_bytes = std::max(result.peak_worker_bytes, run.peak_resident_bytes);
       result.cpu_seconds += run.cpu_seconds;
+      result.disk_read_bytes += run.disk_read_bytes;
       ++done;
       if (progress) progress(done, count);
     }

@@ -30,6 +30,7 @@ struct MapPoolResult {
   size_t workers = 0;
   int64_t peak_worker_bytes = 0;  // largest peak resident memory of one child
   double cpu_seconds = 0;         // user + system time of all the children
+  int64_t disk_read_bytes = 0;    // what the children read from storage (ChildRun)
   double wall_seconds = 0;
 };
 

@@ -31,6 +31,29 @@ TEST(FleetBench, SmallFleetFiguresAndTheGeneratedAnswers) {
   ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(fleet CPU / single CPU\s+([0-9.]+))")))
       << out;
   EXPECT_GT(std::stod(m[1]), 0.0);
+  // Every input was read into the page cache before the run timing it: neither side read its
+  // traces from storage (a few pages of the program and its libraries at most).
+  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(ranks\s+4 \(([0-9.]+) MB of trace files\))")))
+      << out;
+  const double trace_mb = std::stod(m[1]);
+  ASSERT_TRUE(std::regex_search(
+      out, m,
+      std::regex(R"(read from storage\s+([0-9.]+) MB by the single imports, ([0-9.]+) MB side by )"
+                 R"(side, ([0-9.]+) MB by the fleet)")))
+      << out;
+  EXPECT_LT(std::stod(m[1]), 0.1 * trace_mb) << out;
+  EXPECT_LT(std::stod(m[2]), 0.1 * trace_mb) << out;
+  EXPECT_LT(std::stod(m[3]), 0.1 * trace_mb) << out;
+  // The same four imports, as many at once as the fleet's workers.
+  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(fleet import .*\(([0-9]+) workers)")));
+  const std::string workers = m[1];
+  ASSERT_TRUE(std::regex_search(
+      out, m, std::regex("imports, " + workers + R"( at once\s+([0-9.]+) s \(([0-9.]+) s CPU\))")))
+      << out;
+  EXPECT_GT(std::stod(m[2]), 0.0);
+  EXPECT_TRUE(
+      std::regex_search(out, std::regex("fleet / imports " + workers + R"( at once\s+[0-9.]+)")))
+      << out;
   // The reduce ran as `fleet report` over 40 summaries (it checks ranks_count itself) and its
   // peak is that of a process that read them.
   ASSERT_TRUE(std::regex_search(
