@@ -139,7 +139,21 @@ FleetState ReadFleetState(const FleetPaths& paths) {
   return state;
 }
 
-core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths, core::fleet::FleetDetail detail) {
+CLI::Option* AddRanksFromOption(CLI::App* cmd, std::string* value, bool recorded) {
+  return cmd
+      ->add_option("--ranks-from", *value,
+                   recorded ? "How the traces are numbered, recorded in FLEETDIR for the report "
+                              "and the window: metadata (the rank a trace states, else the "
+                              "number in its file name, else its place in the input list; the "
+                              "default), name (the file name's number), order (the place in the "
+                              "input list: runs of a CI, whose traces may all say rank 0)"
+                            : "Number the traces otherwise than FLEETDIR recorded: metadata, "
+                              "name or order (see fleet import)")
+      ->check(CLI::IsMember({"metadata", "name", "order"}));
+}
+
+core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths, core::fleet::FleetDetail detail,
+                                       std::optional<core::fleet::RankNumbering> numbering) {
   FleetState state = ReadFleetState(paths);
   if (state.summaries.empty()) {
     throw core::Error(fmt::format("{}: no trace summary yet ({} traces: {} failed, {} not mapped)",
@@ -178,7 +192,8 @@ core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths, core::fleet::Fle
     summary_of_input[summaries[k].input] = state.summaries[k];
   }
   core::fleet::FleetAnalysis analysis =
-      core::fleet::AnalyseFleet(std::move(summaries), std::move(failed), detail);
+      core::fleet::AnalyseFleet(std::move(summaries), std::move(failed), detail,
+                                numbering ? *numbering : core::fleet::ReadRankNumbering(paths));
   // What each straggler was doing: its critical path in that step, read again from its summary
   // (the few ranks that were stragglers, each once) rather than kept for every rank.
   std::map<int64_t, const core::fleet::RankRow*> row_of_rank;
@@ -207,17 +222,20 @@ void RegisterFleetImport(CLI::App& fleet) {
     std::vector<std::string> inputs;
     std::string output;
     size_t jobs = 0;
+    std::string ranks_from = "metadata";
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("INPUTS", o->inputs, "Trace files, directories or glob patterns")->required();
   cmd->add_option("-o,--output", o->output, "Fleet directory to write (FLEETDIR)")->required();
   cmd->add_option("-j,--jobs", o->jobs,
                   "Most traces imported at once (default: the cores, fewer when memory is short)");
+  AddRanksFromOption(cmd, &o->ranks_from, /*recorded=*/true);
   cmd->callback([o] {
     const std::vector<fs::path> inputs = core::fleet::ExpandInputs(o->inputs);
     const FleetPaths paths{fs::absolute(o->output)};
     ClearResults(paths, inputs);
     core::fleet::WriteInputList(paths, inputs);
+    core::fleet::WriteRankNumbering(paths, *core::fleet::ParseRankNumbering(o->ranks_from));
     const size_t workers = FleetWorkerCount(inputs, o->jobs);
     TerminalProgress progress(fmt::format("fleet import ({} workers)", workers));
     const MapPoolResult r = RunMapPool(paths, inputs.size(), workers, [&](size_t done, size_t n) {
@@ -278,6 +296,7 @@ void RegisterFleetReport(CLI::App& fleet) {
     std::string output;
     std::string format;
     std::vector<std::string> fail_if;
+    std::string ranks_from;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("FLEETDIR", o->fleet, "Fleet directory")->required();
@@ -289,10 +308,13 @@ void RegisterFleetReport(CLI::App& fleet) {
   cmd->add_option("--fail-if", o->fail_if,
                   "Exit with code 3 when EXPR over the fleet JSON keys is true, e.g. "
                   "\"stragglers.max_lateness_ns > 5e6 || traces_failed > 0\" (may repeat)");
+  AddRanksFromOption(cmd, &o->ranks_from, /*recorded=*/false);
   cmd->callback([o] {
     if (!o->output.empty()) core::store::ResolveOutputTarget(o->output);
     const std::string format = ReportFormatFor(o->output, o->format);
-    const core::fleet::FleetAnalysis analysis = ReduceFleet(FleetPaths{fs::absolute(o->fleet)});
+    const core::fleet::FleetAnalysis analysis =
+        ReduceFleet(FleetPaths{fs::absolute(o->fleet)}, core::fleet::FleetDetail::kFigures,
+                    core::fleet::ParseRankNumbering(o->ranks_from));
     const core::report::Json json = core::fleet::FleetJson(analysis);
     const std::vector<std::string> tripped = TrippedGates(json, o->fail_if);
     const std::string content = format == "json" ? json.Dump()

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -25,10 +27,15 @@ struct FleetState {
 FleetState ReadFleetState(const core::fleet::FleetPaths& paths);
 
 // The reduce step over the summaries present; the traces without one are listed as failed.
-// Throws core::Error when there is no summary at all. kLanes: with the ranks' lanes too.
+// Throws core::Error when there is no summary at all. kLanes: with the ranks' lanes too. The
+// traces are numbered as `numbering` says, by default as the fleet recorded (fleet-ranks.txt).
 core::fleet::FleetAnalysis ReduceFleet(
     const core::fleet::FleetPaths& paths,
-    core::fleet::FleetDetail detail = core::fleet::FleetDetail::kFigures);
+    core::fleet::FleetDetail detail = core::fleet::FleetDetail::kFigures,
+    std::optional<core::fleet::RankNumbering> numbering = std::nullopt);
+
+// --ranks-from on `fleet import`, `fleet submit` and `fleet report`: metadata | name | order.
+CLI::Option* AddRanksFromOption(CLI::App* cmd, std::string* value, bool recorded);
 
 // `fleet submit --slurm` (fleet_submit.cpp).
 void RegisterFleetSubmit(CLI::App& fleet);

@@ -56,6 +56,7 @@ void RegisterFleetSubmit(CLI::App& fleet) {
     uint32_t array_max = 0;
     size_t chunk = 1;
     bool dry_run = false;
+    std::string ranks_from = "metadata";
   };
   auto o = std::make_shared<Options>();
   cmd->add_flag("--slurm", o->slurm, "Submit to Slurm with sbatch (the engine; required)")
@@ -70,10 +71,12 @@ void RegisterFleetSubmit(CLI::App& fleet) {
   cmd->add_option("--chunk", o->chunk, "Traces per map task (default 1)")
       ->check(CLI::Range(size_t{1}, SIZE_MAX));
   cmd->add_flag("--dry-run", o->dry_run, "Write the scripts, print them, submit nothing");
+  AddRanksFromOption(cmd, &o->ranks_from, /*recorded=*/true);
   cmd->callback([o] {
     const std::vector<fs::path> inputs = core::fleet::ExpandInputs(o->inputs);
     const core::fleet::FleetPaths paths{fs::absolute(o->output)};
     core::fleet::WriteInputList(paths, inputs);
+    core::fleet::WriteRankNumbering(paths, *core::fleet::ParseRankNumbering(o->ranks_from));
     std::error_code ec;
     fs::create_directories(paths.dir / "slurm", ec);
     if (ec) {

@@ -26,14 +26,15 @@ int64_t Median(std::vector<int64_t> v) {
   return v[mid];
 }
 
-std::vector<RankedSummary> AssignRanks(std::vector<RankSummary> summaries) {
+std::vector<RankedSummary> AssignRanks(std::vector<RankSummary> summaries,
+                                       RankNumbering numbering) {
   std::vector<RankedSummary> out;
   out.reserve(summaries.size());
   for (RankSummary& s : summaries) {
     RankedSummary r;
-    if (s.metadata_rank >= 0) {
+    if (numbering == RankNumbering::kMetadata && s.metadata_rank >= 0) {
       r.rank = s.metadata_rank, r.source = "metadata";
-    } else if (s.name_rank >= 0) {
+    } else if (numbering != RankNumbering::kOrder && s.name_rank >= 0) {
       r.rank = s.name_rank, r.source = "file name";
     } else {
       r.rank = s.order, r.source = "order";
@@ -48,7 +49,8 @@ std::vector<RankedSummary> AssignRanks(std::vector<RankSummary> summaries) {
     if (out[i].rank == out[i - 1].rank) {
       throw core::Error(fmt::format(
           "{} and {} are both rank {} (from their {} and {}); give traces of one job only, "
-          "with distinct ranks",
+          "with distinct ranks, or number the traces by their order (--ranks-from order: runs "
+          "of a CI rather than ranks of one job)",
           out[i - 1].summary.input, out[i].summary.input, out[i].rank, out[i - 1].source,
           out[i].source));
     }
@@ -171,10 +173,11 @@ void BuildLanes(const std::vector<RankedSummary>& ranks,
 }  // namespace
 
 FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed,
-                           FleetDetail detail) {
+                           FleetDetail detail, RankNumbering numbering) {
   FleetAnalysis a;
   a.failed = std::move(failed);
-  const std::vector<RankedSummary> ranks = AssignRanks(std::move(summaries));
+  a.numbering = numbering;
+  const std::vector<RankedSummary> ranks = AssignRanks(std::move(summaries), numbering);
   if (ranks.empty()) return a;
 
   // Matched steps: the ids every rank has.

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fleet/fleet_inputs.h"
 #include "core/fleet/rank_summary.h"
 
 namespace core::fleet {
@@ -106,6 +107,7 @@ struct RankLane {
 
 struct FleetAnalysis {
   std::vector<RankRow> ranks;  // by rank
+  RankNumbering numbering = RankNumbering::kMetadata;  // how `ranks` were numbered
   std::string clock_method;    // "collective_end", "step_start" or "none"
   // The ranks' RankSummary::steps_from when they all agree, else "mixed" ("none": no ranks)
   std::string steps_from = "none";
@@ -126,6 +128,7 @@ enum class FleetDetail {
 
 // Throws core::Error for two summaries of the same rank. `failed` is copied into the result.
 FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed,
-                           FleetDetail detail = FleetDetail::kFigures);
+                           FleetDetail detail = FleetDetail::kFigures,
+                           RankNumbering numbering = RankNumbering::kMetadata);
 
 }  // namespace core::fleet

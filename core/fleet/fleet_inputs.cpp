@@ -94,6 +94,42 @@ int64_t RankFromFileName(const fs::path& path) {
   return -1;
 }
 
+std::string_view RankNumberingName(RankNumbering numbering) {
+  switch (numbering) {
+    case RankNumbering::kFileName:
+      return "name";
+    case RankNumbering::kOrder:
+      return "order";
+    case RankNumbering::kMetadata:
+      break;
+  }
+  return "metadata";
+}
+
+std::optional<RankNumbering> ParseRankNumbering(std::string_view name) {
+  for (RankNumbering n :
+       {RankNumbering::kMetadata, RankNumbering::kFileName, RankNumbering::kOrder}) {
+    if (RankNumberingName(n) == name) return n;
+  }
+  return std::nullopt;
+}
+
+void WriteRankNumbering(const FleetPaths& paths, RankNumbering numbering) {
+  core::store::WriteFileAtomically(paths.RankNumberingFile(),
+                                   std::string(RankNumberingName(numbering)) + "\n");
+}
+
+RankNumbering ReadRankNumbering(const FleetPaths& paths) {
+  std::ifstream in(paths.RankNumberingFile());
+  if (!in) return RankNumbering::kMetadata;
+  std::string word;
+  in >> word;
+  if (const auto numbering = ParseRankNumbering(word)) return *numbering;
+  throw core::Error(
+      fmt::format("{}: \"{}\" is not a way of numbering ranks (metadata, name or order)",
+                  paths.RankNumberingFile().string(), word));
+}
+
 fs::path FleetPaths::Database(size_t index) const {
   return TracesDir() / fmt::format("{:05}.db", index);
 }

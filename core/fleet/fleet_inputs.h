@@ -7,6 +7,7 @@
 //
 // A fleet directory:
 //   FLEETDIR/fleet-inputs.txt        the inputs, one absolute path a line (index = line - 1)
+//   FLEETDIR/fleet-ranks.txt         how the traces are numbered (RankNumbering's name)
 //   FLEETDIR/traces/NNNNN.db         the trace database of input NNNNN
 //   FLEETDIR/traces/NNNNN.summary.json   its summary (summary_file.h), written after the db
 //   FLEETDIR/traces/NNNNN.error      why input NNNNN failed (instead of a summary)
@@ -14,7 +15,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace core::fleet {
@@ -27,9 +30,20 @@ std::vector<std::filesystem::path> ExpandInputs(const std::vector<std::string>& 
 // else the first run of digits ("worker0.1623...json" -> 0); -1 when the name has no digits.
 int64_t RankFromFileName(const std::filesystem::path& path);
 
+// How a fleet numbers its traces:
+//   kMetadata  the ranks of one job: the trace's own rank (Kineto's distributedInfo.rank), else
+//              the one in its file name (RankFromFileName), else its place in the input list
+//   kFileName  the number in the file name, else the place in the input list
+//   kOrder     the place in the input list: runs of a CI, whose traces may all say "rank 0"
+enum class RankNumbering { kMetadata, kFileName, kOrder };
+// "metadata", "name", "order" (the --ranks-from choices).
+std::string_view RankNumberingName(RankNumbering numbering);
+std::optional<RankNumbering> ParseRankNumbering(std::string_view name);
+
 struct FleetPaths {
   std::filesystem::path dir;
   std::filesystem::path InputList() const { return dir / "fleet-inputs.txt"; }
+  std::filesystem::path RankNumberingFile() const { return dir / "fleet-ranks.txt"; }
   std::filesystem::path TracesDir() const { return dir / "traces"; }
   std::filesystem::path Database(size_t index) const;
   std::filesystem::path Summary(size_t index) const;
@@ -40,5 +54,11 @@ struct FleetPaths {
 void WriteInputList(const FleetPaths& paths, const std::vector<std::filesystem::path>& inputs);
 // Throws core::Error naming the file when FLEETDIR has no input list.
 std::vector<std::filesystem::path> ReadInputList(const FleetPaths& paths);
+
+// Records how the fleet numbers its traces (atomically), for the report and the window.
+void WriteRankNumbering(const FleetPaths& paths, RankNumbering numbering);
+// What WriteRankNumbering recorded; kMetadata for a fleet without the file. Throws core::Error
+// naming the file when it holds anything else.
+RankNumbering ReadRankNumbering(const FleetPaths& paths);
 
 }  // namespace core::fleet

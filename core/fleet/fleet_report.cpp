@@ -65,6 +65,19 @@ std::string StepsSentence(const FleetAnalysis& a) {
          "steps_from in the JSON report).";
 }
 
+// Said when the traces are not numbered by the ranks they state (--ranks-from).
+std::string NumberingSentence(const FleetAnalysis& a) {
+  if (a.numbering == RankNumbering::kOrder) {
+    return "Traces are numbered by their place in the input list (--ranks-from order), not by "
+           "the rank they state.";
+  }
+  if (a.numbering == RankNumbering::kFileName) {
+    return "Traces are numbered by the number in their file name (--ranks-from name), not by "
+           "the rank they state.";
+  }
+  return "";
+}
+
 }  // namespace
 
 Json FleetJson(const FleetAnalysis& a) {
@@ -75,6 +88,7 @@ Json FleetJson(const FleetAnalysis& a) {
   j.Set("steps_matched", static_cast<uint64_t>(a.steps.size()));
   j.Set("steps_unmatched", static_cast<uint64_t>(a.steps_unmatched));
   j.Set("steps_from", a.steps_from);
+  j.Set("ranks_from", std::string(RankNumberingName(a.numbering)));
   Json clock = Json::Object();
   clock.Set("method", a.clock_method);
   clock.Set("reference_rank", a.reference_rank);
@@ -148,6 +162,9 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
                      a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
                      a.clock_method, a.reference_rank);
   if (!StepsAreProfilerSteps(a)) out += StepsSentence(a) + "\n\n";
+  if (const std::string numbering = NumberingSentence(a); !numbering.empty()) {
+    out += numbering + "\n\n";
+  }
   std::vector<std::vector<std::string>> rows;
   for (const RankRow& r : a.ranks) {
     rows.push_back({std::to_string(r.rank), r.rank_source, D(r.step_ns_mean), D(r.busy_ns),
@@ -191,6 +208,9 @@ std::string FleetHtml(const FleetAnalysis& a) {
                      a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
                      XmlEscape(a.clock_method), a.reference_rank);
   if (!StepsAreProfilerSteps(a)) out += "<p>" + XmlEscape(StepsSentence(a)) + "</p>\n";
+  if (const std::string numbering = NumberingSentence(a); !numbering.empty()) {
+    out += "<p>" + XmlEscape(numbering) + "</p>\n";
+  }
   out += core::report::Section("ranks", "Ranks") + "<table>\n" +
          Row({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",
               "waiting for others", "straggler in", "clock offset (ns)", "samples", "spread",

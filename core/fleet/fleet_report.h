@@ -1,7 +1,8 @@
 // `fencescope fleet report`: the FleetAnalysis as JSON, Markdown or HTML. The JSON keys are
 // stable (CI gates read them with --fail-if, core/report/fail_if.h); new keys may be added:
 //
-//   schema_version, ranks_count, traces_failed, steps_matched, steps_unmatched,
+//   schema_version, ranks_count, traces_failed, steps_matched, steps_unmatched, steps_from,
+//   ranks_from ("metadata" | "name" | "order": how the traces were numbered, --ranks-from),
 //   clock: {method ("collective_end" | "step_start" | "none"), reference_rank,
 //           max_abs_offset_ns, max_spread_ns,
 //           offsets: [{rank, offset_ns, samples, spread_ns}]},

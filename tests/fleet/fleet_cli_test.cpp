@@ -203,6 +203,82 @@ TEST(FleetCli, TwoTracesOfOneRankAreAnErrorNamingBoth) {
   EXPECT_NE(report.err.find("worker_1.pt.trace.json"), std::string::npos) << report.err;
 }
 
+// Runs of a CI whose traces all say they are rank 0: refused by default (naming both files and
+// the way out), numbered by their place in the (sorted) input list with --ranks-from order, on
+// `fleet report` or recorded by `fleet import`, or by the number in their names. The stragglers
+// are the generator's, each under its new number.
+TEST(FleetCli, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
+  ScratchDir dir;
+  const Json truth = Generate(dir, "--ranks 3 --steps 4 --keep-ms 4 --slow 0:1:1.6 --slow 2:3:1.5",
+                              /*real_base=*/false);
+  ASSERT_EQ(truth.type(), Json::Type::kObject);
+  // Generated rank r is renamed so that sorted names, name numbers and ranks all differ.
+  const std::vector<std::string> names = {"run_c_7.json", "run_a_5.json", "run_b_9.json"};
+  const std::vector<int64_t> order_of = {2, 0, 1};  // place of generated rank r in sorted names
+  const std::vector<int64_t> number_of = {7, 5, 9};
+  fs::create_directories(dir / "runs");
+  for (size_t r = 0; r < 3; ++r) {
+    std::string text = ReadFile(dir / ("gen/ranks/worker_" + std::to_string(r) + ".pt.trace.json"));
+    const std::string said = "\"rank\": " + std::to_string(r) + ",";
+    const size_t at = text.find(said);
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, said.size(), "\"rank\": 0,");
+    std::ofstream(dir / "runs" / names[r]) << text;
+  }
+  const fs::path fleet = dir / "fleet";
+  auto imported = RunFencescope("fleet import " + Quote(dir / "runs") + " -o " + Quote(fleet));
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_EQ(ReadFile(fleet / "fleet-ranks.txt"), "metadata\n");
+  auto refused = RunFencescope("fleet report " + Quote(fleet));
+  test_support::ExpectFailure(refused, 1, "are both rank 0");
+  EXPECT_NE(refused.err.find("--ranks-from order"), std::string::npos) << refused.err;
+
+  const auto& steps = truth.Find("steps")->items();
+  auto check = [&](const Json& report, const std::string& from, const std::vector<int64_t>& rank_of,
+                   const std::string& source) {
+    EXPECT_EQ(report.Find("ranks_from")->String(), from);
+    ASSERT_EQ(IntAt(report, "ranks_count"), 3);
+    for (size_t r = 0; r < 3; ++r) {
+      bool found = false;
+      for (const Json& row : report.Find("ranks")->items()) {
+        if (fs::path(row.Find("input")->String()).filename() != names[r]) continue;
+        found = true;
+        EXPECT_EQ(row.Find("rank")->Int(), rank_of[r]) << names[r];
+        EXPECT_EQ(row.Find("rank_source")->String(), source);
+      }
+      EXPECT_TRUE(found) << names[r];
+    }
+    const auto& got = report.Find("steps")->items();
+    ASSERT_EQ(got.size(), steps.size());
+    for (size_t k = 0; k < steps.size(); ++k) {
+      const int64_t generated = steps[k].Find("straggler")->Int();
+      EXPECT_EQ(got[k].Find("straggler")->Find("rank")->Int(), rank_of[generated]) << "step " << k;
+    }
+  };
+  check(test_support::RunFencescopeJson("fleet report " + Quote(fleet) +
+                                        " --ranks-from order --format json"),
+        "order", order_of, "order");
+  check(test_support::RunFencescopeJson("fleet report " + Quote(fleet) +
+                                        " --ranks-from name --format json"),
+        "name", number_of, "file name");
+
+  // Recorded by the import: the report (and the window) number them so without being told.
+  imported = RunFencescope("fleet import " + Quote(dir / "runs") + " -o " + Quote(fleet) +
+                           " --ranks-from order");
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_EQ(ReadFile(fleet / "fleet-ranks.txt"), "order\n");
+  check(FleetReportJson(fleet), "order", order_of, "order");
+  auto md = RunFencescope("fleet report " + Quote(fleet) + " --format md");
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("numbered by their place in the input list"), std::string::npos) << md.out;
+
+  test_support::ExpectFailure(RunFencescope("fleet import " + Quote(dir / "runs") + " -o " +
+                                            Quote(fleet) + " --ranks-from rank"),
+                              105, "--ranks-from");
+  std::ofstream(fleet / "fleet-ranks.txt") << "rank\n";
+  test_support::ExpectFailure(RunFencescope("fleet report " + Quote(fleet)), 1, "fleet-ranks.txt");
+}
+
 TEST(FleetCli, BadArgumentsAreClearErrors) {
   ScratchDir dir;
   test_support::ExpectFailure(

@@ -133,3 +133,59 @@ TEST(SummaryFile, RoundTripAndErrorsNameTheFile) {
 }
 
 }  // namespace
+
+// Runs of a CI: every trace says it is rank 0. By order, each is its place in the input list;
+// by name, the number in its file name (else its place); the default refuses, saying how.
+TEST(FleetAnalysis, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
+  std::vector<RankSummary> runs = {Rank(0, 0, {1, 2}, 10), Rank(0, 0, {1, 2}, 30),
+                                   Rank(0, 0, {1, 2}, 20)};
+  for (size_t i = 0; i < runs.size(); ++i) {
+    runs[i].order = static_cast<int64_t>(i);
+    runs[i].input = "run-" + std::to_string(i) + ".json";
+  }
+  runs[0].name_rank = 17;
+  runs[1].name_rank = 4;  // runs[2] has no number in its name
+
+  const std::string refused = test_support::ErrorOf([&] { AnalyseFleet(runs, {}); });
+  EXPECT_NE(refused.find("are both rank 0"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("--ranks-from order"), std::string::npos) << refused;
+
+  const auto by_order = AnalyseFleet(runs, {}, core::fleet::FleetDetail::kFigures,
+                                     core::fleet::RankNumbering::kOrder);
+  EXPECT_EQ(by_order.numbering, core::fleet::RankNumbering::kOrder);
+  ASSERT_EQ(by_order.ranks.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(by_order.ranks[i].rank, static_cast<int64_t>(i));
+    EXPECT_EQ(by_order.ranks[i].rank_source, "order");
+    EXPECT_EQ(by_order.ranks[i].input, runs[i].input);
+  }
+  // The longest step (30 ns, run 1) ends last: it is every step's straggler.
+  ASSERT_EQ(by_order.steps.size(), 2u);
+  EXPECT_EQ(by_order.steps[0].straggler.rank, 1);
+
+  const auto by_name = AnalyseFleet(runs, {}, core::fleet::FleetDetail::kFigures,
+                                    core::fleet::RankNumbering::kFileName);
+  ASSERT_EQ(by_name.ranks.size(), 3u);
+  EXPECT_EQ(by_name.ranks[0].rank, 2);  // run 2: no number in its name, its place
+  EXPECT_EQ(by_name.ranks[0].rank_source, "order");
+  EXPECT_EQ(by_name.ranks[1].rank, 4);
+  EXPECT_EQ(by_name.ranks[1].rank_source, "file name");
+  EXPECT_EQ(by_name.ranks[2].rank, 17);
+  EXPECT_EQ(by_name.steps[0].straggler.rank, 4);
+}
+
+TEST(FleetInputs, RankNumberingIsRecordedInTheFleetDirectory) {
+  test_support::ScratchDir dir;
+  const core::fleet::FleetPaths paths{dir.path()};
+  EXPECT_EQ(core::fleet::ReadRankNumbering(paths), core::fleet::RankNumbering::kMetadata);
+  for (auto n : {core::fleet::RankNumbering::kOrder, core::fleet::RankNumbering::kFileName,
+                 core::fleet::RankNumbering::kMetadata}) {
+    core::fleet::WriteRankNumbering(paths, n);
+    EXPECT_EQ(core::fleet::ReadRankNumbering(paths), n);
+  }
+  EXPECT_EQ(test_support::ReadFile(paths.RankNumberingFile()), "metadata\n");
+  std::ofstream(paths.RankNumberingFile()) << "by-rank\n";
+  const std::string bad = test_support::ErrorOf([&] { core::fleet::ReadRankNumbering(paths); });
+  EXPECT_NE(bad.find(paths.RankNumberingFile().string()), std::string::npos) << bad;
+  EXPECT_NE(bad.find("by-rank"), std::string::npos) << bad;
+}
