@@ -139,21 +139,38 @@ FleetState ReadFleetState(const FleetPaths& paths) {
   return state;
 }
 
-CLI::Option* AddRanksFromOption(CLI::App* cmd, std::string* value, bool recorded) {
-  return cmd
-      ->add_option("--ranks-from", *value,
-                   recorded ? "How the traces are numbered, recorded in FLEETDIR for the report "
-                              "and the window: metadata (the rank a trace states, else the "
-                              "number in its file name, else its place in the input list; the "
-                              "default), name (the file name's number), order (the place in the "
-                              "input list: runs of a CI, whose traces may all say rank 0)"
-                            : "Number the traces otherwise than FLEETDIR recorded: metadata, "
-                              "name or order (see fleet import)")
+void AddFleetOptionArgs(CLI::App* cmd, FleetOptionArgs* args, bool recorded) {
+  const std::string scope = recorded ? " (recorded in FLEETDIR for the report and the window)"
+                                     : " (this report only; default: what FLEETDIR recorded)";
+  cmd->add_option("--ranks-from", args->ranks_from,
+                  "How the traces are numbered" + scope +
+                      ": metadata (the rank a trace states, else the number in its file name, "
+                      "else its place in the input list), name (the number in the file name), "
+                      "order (the place in the input list)")
       ->check(CLI::IsMember({"metadata", "name", "order"}));
+  cmd->add_option("--traces-are", args->traces_are,
+                  "What the traces are" + scope +
+                      ": ranks (of one job, the default: a step's straggler is the rank the "
+                      "others waited for) or runs (of a CI: no run waits for another, a step's "
+                      "straggler is the run whose step took longest; numbered by order unless "
+                      "--ranks-from says otherwise)")
+      ->check(CLI::IsMember({"ranks", "runs"}));
+}
+
+core::fleet::FleetOptions ApplyFleetOptionArgs(const FleetOptionArgs& args,
+                                               core::fleet::FleetOptions base) {
+  if (!args.traces_are.empty()) {
+    base.traces_are = *core::fleet::ParseTracesAre(args.traces_are);
+    if (base.traces_are == core::fleet::TracesAre::kRuns) {
+      base.numbering = core::fleet::RankNumbering::kOrder;
+    }
+  }
+  if (!args.ranks_from.empty()) base.numbering = *core::fleet::ParseRankNumbering(args.ranks_from);
+  return base;
 }
 
 core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths, core::fleet::FleetDetail detail,
-                                       std::optional<core::fleet::RankNumbering> numbering) {
+                                       std::optional<core::fleet::FleetOptions> options) {
   FleetState state = ReadFleetState(paths);
   if (state.summaries.empty()) {
     throw core::Error(fmt::format("{}: no trace summary yet ({} traces: {} failed, {} not mapped)",
@@ -193,7 +210,7 @@ core::fleet::FleetAnalysis ReduceFleet(const FleetPaths& paths, core::fleet::Fle
   }
   core::fleet::FleetAnalysis analysis =
       core::fleet::AnalyseFleet(std::move(summaries), std::move(failed), detail,
-                                numbering ? *numbering : core::fleet::ReadRankNumbering(paths));
+                                options ? *options : core::fleet::ReadFleetOptions(paths));
   // What each straggler was doing: its critical path in that step, read again from its summary
   // (the few ranks that were stragglers, each once) rather than kept for every rank.
   std::map<int64_t, const core::fleet::RankRow*> row_of_rank;
@@ -222,20 +239,20 @@ void RegisterFleetImport(CLI::App& fleet) {
     std::vector<std::string> inputs;
     std::string output;
     size_t jobs = 0;
-    std::string ranks_from = "metadata";
+    FleetOptionArgs fleet_options;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("INPUTS", o->inputs, "Trace files, directories or glob patterns")->required();
   cmd->add_option("-o,--output", o->output, "Fleet directory to write (FLEETDIR)")->required();
   cmd->add_option("-j,--jobs", o->jobs,
                   "Most traces imported at once (default: the cores, fewer when memory is short)");
-  AddRanksFromOption(cmd, &o->ranks_from, /*recorded=*/true);
+  AddFleetOptionArgs(cmd, &o->fleet_options, /*recorded=*/true);
   cmd->callback([o] {
     const std::vector<fs::path> inputs = core::fleet::ExpandInputs(o->inputs);
     const FleetPaths paths{fs::absolute(o->output)};
     ClearResults(paths, inputs);
     core::fleet::WriteInputList(paths, inputs);
-    core::fleet::WriteRankNumbering(paths, *core::fleet::ParseRankNumbering(o->ranks_from));
+    core::fleet::WriteFleetOptions(paths, ApplyFleetOptionArgs(o->fleet_options, {}));
     const size_t workers = FleetWorkerCount(inputs, o->jobs);
     TerminalProgress progress(fmt::format("fleet import ({} workers)", workers));
     const MapPoolResult r = RunMapPool(paths, inputs.size(), workers, [&](size_t done, size_t n) {
@@ -296,7 +313,7 @@ void RegisterFleetReport(CLI::App& fleet) {
     std::string output;
     std::string format;
     std::vector<std::string> fail_if;
-    std::string ranks_from;
+    FleetOptionArgs fleet_options;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("FLEETDIR", o->fleet, "Fleet directory")->required();
@@ -308,13 +325,14 @@ void RegisterFleetReport(CLI::App& fleet) {
   cmd->add_option("--fail-if", o->fail_if,
                   "Exit with code 3 when EXPR over the fleet JSON keys is true, e.g. "
                   "\"stragglers.max_lateness_ns > 5e6 || traces_failed > 0\" (may repeat)");
-  AddRanksFromOption(cmd, &o->ranks_from, /*recorded=*/false);
+  AddFleetOptionArgs(cmd, &o->fleet_options, /*recorded=*/false);
   cmd->callback([o] {
     if (!o->output.empty()) core::store::ResolveOutputTarget(o->output);
     const std::string format = ReportFormatFor(o->output, o->format);
+    const FleetPaths paths{fs::absolute(o->fleet)};
     const core::fleet::FleetAnalysis analysis =
-        ReduceFleet(FleetPaths{fs::absolute(o->fleet)}, core::fleet::FleetDetail::kFigures,
-                    core::fleet::ParseRankNumbering(o->ranks_from));
+        ReduceFleet(paths, core::fleet::FleetDetail::kFigures,
+                    ApplyFleetOptionArgs(o->fleet_options, core::fleet::ReadFleetOptions(paths)));
     const core::report::Json json = core::fleet::FleetJson(analysis);
     const std::vector<std::string> tripped = TrippedGates(json, o->fail_if);
     const std::string content = format == "json" ? json.Dump()

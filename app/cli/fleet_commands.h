@@ -28,14 +28,23 @@ FleetState ReadFleetState(const core::fleet::FleetPaths& paths);
 
 // The reduce step over the summaries present; the traces without one are listed as failed.
 // Throws core::Error when there is no summary at all. kLanes: with the ranks' lanes too. The
-// traces are numbered as `numbering` says, by default as the fleet recorded (fleet-ranks.txt).
+// fleet is read with `options`, by default with those it recorded (fleet-options.txt).
 core::fleet::FleetAnalysis ReduceFleet(
     const core::fleet::FleetPaths& paths,
     core::fleet::FleetDetail detail = core::fleet::FleetDetail::kFigures,
-    std::optional<core::fleet::RankNumbering> numbering = std::nullopt);
+    std::optional<core::fleet::FleetOptions> options = std::nullopt);
 
-// --ranks-from on `fleet import`, `fleet submit` and `fleet report`: metadata | name | order.
-CLI::Option* AddRanksFromOption(CLI::App* cmd, std::string* value, bool recorded);
+// --ranks-from and --traces-are: recorded by `fleet import` and `fleet submit`, for one report
+// on `fleet report`.
+struct FleetOptionArgs {
+  std::string ranks_from;  // empty: not given
+  std::string traces_are;
+};
+void AddFleetOptionArgs(CLI::App* cmd, FleetOptionArgs* args, bool recorded);
+// `base` with what the arguments give; --traces-are runs without --ranks-from numbers the traces
+// by their order (runs of a CI may all say they are rank 0).
+core::fleet::FleetOptions ApplyFleetOptionArgs(const FleetOptionArgs& args,
+                                               core::fleet::FleetOptions base);
 
 // `fleet submit --slurm` (fleet_submit.cpp).
 void RegisterFleetSubmit(CLI::App& fleet);

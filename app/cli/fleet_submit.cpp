@@ -56,7 +56,7 @@ void RegisterFleetSubmit(CLI::App& fleet) {
     uint32_t array_max = 0;
     size_t chunk = 1;
     bool dry_run = false;
-    std::string ranks_from = "metadata";
+    FleetOptionArgs fleet_options;
   };
   auto o = std::make_shared<Options>();
   cmd->add_flag("--slurm", o->slurm, "Submit to Slurm with sbatch (the engine; required)")
@@ -71,12 +71,12 @@ void RegisterFleetSubmit(CLI::App& fleet) {
   cmd->add_option("--chunk", o->chunk, "Traces per map task (default 1)")
       ->check(CLI::Range(size_t{1}, SIZE_MAX));
   cmd->add_flag("--dry-run", o->dry_run, "Write the scripts, print them, submit nothing");
-  AddRanksFromOption(cmd, &o->ranks_from, /*recorded=*/true);
+  AddFleetOptionArgs(cmd, &o->fleet_options, /*recorded=*/true);
   cmd->callback([o] {
     const std::vector<fs::path> inputs = core::fleet::ExpandInputs(o->inputs);
     const core::fleet::FleetPaths paths{fs::absolute(o->output)};
     core::fleet::WriteInputList(paths, inputs);
-    core::fleet::WriteRankNumbering(paths, *core::fleet::ParseRankNumbering(o->ranks_from));
+    core::fleet::WriteFleetOptions(paths, ApplyFleetOptionArgs(o->fleet_options, {}));
     std::error_code ec;
     fs::create_directories(paths.dir / "slurm", ec);
     if (ec) {

@@ -70,8 +70,9 @@ std::vector<int64_t> Differences(const RankedSummary& rank, const RankedSummary&
   return out;
 }
 
+// `collectives_shared`: the ranks' collectives are the same operations (ranks of one job).
 void AlignClocks(const std::vector<RankedSummary>& ranks, const std::vector<int64_t>& matched,
-                 FleetAnalysis& a) {
+                 bool collectives_shared, FleetAnalysis& a) {
   a.clock_method = "none";
   if (ranks.empty() || matched.empty()) return;
   a.reference_rank = ranks[0].rank;
@@ -84,7 +85,7 @@ void AlignClocks(const std::vector<RankedSummary>& ranks, const std::vector<int6
     out.push_back(s.start_ns - ref.start_ns);
   };
   std::vector<std::vector<int64_t>> samples(ranks.size());
-  bool every_rank_has_collectives = true;
+  bool every_rank_has_collectives = collectives_shared;
   for (size_t i = 0; i < ranks.size(); ++i) {
     samples[i] = Differences(ranks[i], ranks[0], matched, collective_ends);
     every_rank_has_collectives &= !samples[i].empty();
@@ -173,11 +174,12 @@ void BuildLanes(const std::vector<RankedSummary>& ranks,
 }  // namespace
 
 FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed,
-                           FleetDetail detail, RankNumbering numbering) {
+                           FleetDetail detail, const FleetOptions& options) {
   FleetAnalysis a;
   a.failed = std::move(failed);
-  a.numbering = numbering;
-  const std::vector<RankedSummary> ranks = AssignRanks(std::move(summaries), numbering);
+  a.options = options;
+  const bool runs = options.traces_are == TracesAre::kRuns;
+  const std::vector<RankedSummary> ranks = AssignRanks(std::move(summaries), options.numbering);
   if (ranks.empty()) return a;
 
   // Matched steps: the ids every rank has.
@@ -204,7 +206,7 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
     a.steps_from = a.ranks.empty() || a.steps_from == row.steps_from ? row.steps_from : "mixed";
     a.ranks.push_back(std::move(row));
   }
-  AlignClocks(ranks, matched, a);
+  AlignClocks(ranks, matched, /*collectives_shared=*/!runs, a);
 
   const size_t n = ranks.size();
   std::vector<TimeNs> arrivals(n);
@@ -231,6 +233,8 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
     DurationNs total = 0;
     for (DurationNs ns : row.step_ns) total += ns;
     row.step_ns_mean = total / static_cast<DurationNs>(n);
+    // Runs share no collective: what one run's collectives wait for is its own job's business.
+    if (runs) collectives = 0;
 
     Latest worst;
     bool have = false;
@@ -249,7 +253,12 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
                                        ranks[l.index].steps.at(id)->collectives[c].name);
       }
     }
-    if (!have) {
+    if (!have && runs) {
+      // The runs' steps compared as if they had started together: the longest is the latest.
+      worst = LatestArrival(row.step_ns);
+      worst.others_waited = 0;  // no run waited for it
+      row.straggler.at = "step time";
+    } else if (!have) {
       for (size_t i = 0; i < n; ++i) {
         arrivals[i] = ranks[i].steps.at(id)->end_ns - a.ranks[i].offset_ns;
       }

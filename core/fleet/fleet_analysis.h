@@ -107,7 +107,7 @@ struct RankLane {
 
 struct FleetAnalysis {
   std::vector<RankRow> ranks;  // by rank
-  RankNumbering numbering = RankNumbering::kMetadata;  // how `ranks` were numbered
+  FleetOptions options;        // how `ranks` were numbered and compared
   std::string clock_method;    // "collective_end", "step_start" or "none"
   // The ranks' RankSummary::steps_from when they all agree, else "mixed" ("none": no ranks)
   std::string steps_from = "none";
@@ -127,8 +127,11 @@ enum class FleetDetail {
 };
 
 // Throws core::Error for two summaries of the same rank. `failed` is copied into the result.
+// With TracesAre::kRuns no trace waits for another: clocks are lined up by step starts only,
+// and each step's straggler is the trace whose step took longest ("step time"), late by how
+// much longer it took than the next longest, with nobody waiting (others_waited_ns 0).
 FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<FailedTrace> failed,
                            FleetDetail detail = FleetDetail::kFigures,
-                           RankNumbering numbering = RankNumbering::kMetadata);
+                           const FleetOptions& options = {});
 
 }  // namespace core::fleet

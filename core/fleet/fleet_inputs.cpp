@@ -114,20 +114,48 @@ std::optional<RankNumbering> ParseRankNumbering(std::string_view name) {
   return std::nullopt;
 }
 
-void WriteRankNumbering(const FleetPaths& paths, RankNumbering numbering) {
-  core::store::WriteFileAtomically(paths.RankNumberingFile(),
-                                   std::string(RankNumberingName(numbering)) + "\n");
+std::string_view TracesAreName(TracesAre traces_are) {
+  return traces_are == TracesAre::kRuns ? "runs" : "ranks";
 }
 
-RankNumbering ReadRankNumbering(const FleetPaths& paths) {
-  std::ifstream in(paths.RankNumberingFile());
-  if (!in) return RankNumbering::kMetadata;
-  std::string word;
-  in >> word;
-  if (const auto numbering = ParseRankNumbering(word)) return *numbering;
-  throw core::Error(
-      fmt::format("{}: \"{}\" is not a way of numbering ranks (metadata, name or order)",
-                  paths.RankNumberingFile().string(), word));
+std::optional<TracesAre> ParseTracesAre(std::string_view name) {
+  for (TracesAre t : {TracesAre::kRanks, TracesAre::kRuns}) {
+    if (TracesAreName(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+void WriteFleetOptions(const FleetPaths& paths, const FleetOptions& options) {
+  core::store::WriteFileAtomically(
+      paths.OptionsFile(),
+      fmt::format("ranks-from {}\ntraces-are {}\n", RankNumberingName(options.numbering),
+                  TracesAreName(options.traces_are)));
+}
+
+FleetOptions ReadFleetOptions(const FleetPaths& paths) {
+  FleetOptions options;
+  std::ifstream in(paths.OptionsFile());
+  size_t number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.empty()) continue;
+    const size_t space = line.find(' ');
+    const std::string key = line.substr(0, space);
+    const std::string value = space == std::string::npos ? "" : line.substr(space + 1);
+    std::optional<RankNumbering> numbering;
+    std::optional<TracesAre> traces_are;
+    if (key == "ranks-from" && (numbering = ParseRankNumbering(value))) {
+      options.numbering = *numbering;
+    } else if (key == "traces-are" && (traces_are = ParseTracesAre(value))) {
+      options.traces_are = *traces_are;
+    } else {
+      throw core::Error(
+          fmt::format("{}: line {}: \"{}\" is neither \"ranks-from metadata|name|order\" nor "
+                      "\"traces-are ranks|runs\"",
+                      paths.OptionsFile().string(), number, line));
+    }
+  }
+  return options;
 }
 
 fs::path FleetPaths::Database(size_t index) const {

@@ -7,7 +7,7 @@
 //
 // A fleet directory:
 //   FLEETDIR/fleet-inputs.txt        the inputs, one absolute path a line (index = line - 1)
-//   FLEETDIR/fleet-ranks.txt         how the traces are numbered (RankNumbering's name)
+//   FLEETDIR/fleet-options.txt       how the fleet is read (FleetOptions)
 //   FLEETDIR/traces/NNNNN.db         the trace database of input NNNNN
 //   FLEETDIR/traces/NNNNN.summary.json   its summary (summary_file.h), written after the db
 //   FLEETDIR/traces/NNNNN.error      why input NNNNN failed (instead of a summary)
@@ -40,10 +40,27 @@ enum class RankNumbering { kMetadata, kFileName, kOrder };
 std::string_view RankNumberingName(RankNumbering numbering);
 std::optional<RankNumbering> ParseRankNumbering(std::string_view name);
 
+// What the traces of a fleet are:
+//   kRanks  the ranks of one job, whose clocks a shared event lines up (a collective's end, else
+//           the step start): a step's straggler is the rank that the others waited for
+//   kRuns   runs of a CI (traces that ran apart): no run waits for another, so a step's
+//           straggler is the run whose step took longest
+enum class TracesAre { kRanks, kRuns };
+// "ranks", "runs" (the --traces-are choices).
+std::string_view TracesAreName(TracesAre traces_are);
+std::optional<TracesAre> ParseTracesAre(std::string_view name);
+
+// How a fleet is read: recorded by `fleet import` and `fleet submit` for the report and the
+// window (FLEETDIR/fleet-options.txt: a line "ranks-from NAME" and a line "traces-are NAME").
+struct FleetOptions {
+  RankNumbering numbering = RankNumbering::kMetadata;
+  TracesAre traces_are = TracesAre::kRanks;
+};
+
 struct FleetPaths {
   std::filesystem::path dir;
   std::filesystem::path InputList() const { return dir / "fleet-inputs.txt"; }
-  std::filesystem::path RankNumberingFile() const { return dir / "fleet-ranks.txt"; }
+  std::filesystem::path OptionsFile() const { return dir / "fleet-options.txt"; }
   std::filesystem::path TracesDir() const { return dir / "traces"; }
   std::filesystem::path Database(size_t index) const;
   std::filesystem::path Summary(size_t index) const;
@@ -55,10 +72,10 @@ void WriteInputList(const FleetPaths& paths, const std::vector<std::filesystem::
 // Throws core::Error naming the file when FLEETDIR has no input list.
 std::vector<std::filesystem::path> ReadInputList(const FleetPaths& paths);
 
-// Records how the fleet numbers its traces (atomically), for the report and the window.
-void WriteRankNumbering(const FleetPaths& paths, RankNumbering numbering);
-// What WriteRankNumbering recorded; kMetadata for a fleet without the file. Throws core::Error
-// naming the file when it holds anything else.
-RankNumbering ReadRankNumbering(const FleetPaths& paths);
+// Records the fleet's options (atomically).
+void WriteFleetOptions(const FleetPaths& paths, const FleetOptions& options);
+// What WriteFleetOptions recorded; the defaults for a fleet without the file. Throws
+// core::Error naming the file and the line of anything else in it.
+FleetOptions ReadFleetOptions(const FleetPaths& paths);
 
 }  // namespace core::fleet

@@ -65,17 +65,27 @@ std::string StepsSentence(const FleetAnalysis& a) {
          "steps_from in the JSON report).";
 }
 
-// Said when the traces are not numbered by the ranks they state (--ranks-from).
-std::string NumberingSentence(const FleetAnalysis& a) {
-  if (a.numbering == RankNumbering::kOrder) {
-    return "Traces are numbered by their place in the input list (--ranks-from order), not by "
-           "the rank they state.";
+// Said when the traces are not the ranks of one job numbered by the ranks they state
+// (--traces-are, --ranks-from).
+std::string OptionsSentence(const FleetAnalysis& a) {
+  std::string out;
+  if (a.options.traces_are == TracesAre::kRuns) {
+    out =
+        "The traces are runs (--traces-are runs): no run waited for another, so a step's "
+        "straggler is the run whose step took longest, late by how much longer it took than "
+        "the next longest; the clock offsets only line the runs' steps up. ";
   }
-  if (a.numbering == RankNumbering::kFileName) {
-    return "Traces are numbered by the number in their file name (--ranks-from name), not by "
-           "the rank they state.";
+  if (a.options.numbering == RankNumbering::kOrder) {
+    out +=
+        "Traces are numbered by their place in the input list (--ranks-from order), not by "
+        "the rank they state.";
+  } else if (a.options.numbering == RankNumbering::kFileName) {
+    out +=
+        "Traces are numbered by the number in their file name (--ranks-from name), not by "
+        "the rank they state.";
   }
-  return "";
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
 }
 
 }  // namespace
@@ -88,7 +98,8 @@ Json FleetJson(const FleetAnalysis& a) {
   j.Set("steps_matched", static_cast<uint64_t>(a.steps.size()));
   j.Set("steps_unmatched", static_cast<uint64_t>(a.steps_unmatched));
   j.Set("steps_from", a.steps_from);
-  j.Set("ranks_from", std::string(RankNumberingName(a.numbering)));
+  j.Set("ranks_from", std::string(RankNumberingName(a.options.numbering)));
+  j.Set("traces_are", std::string(TracesAreName(a.options.traces_are)));
   Json clock = Json::Object();
   clock.Set("method", a.clock_method);
   clock.Set("reference_rank", a.reference_rank);
@@ -162,8 +173,8 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
                      a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
                      a.clock_method, a.reference_rank);
   if (!StepsAreProfilerSteps(a)) out += StepsSentence(a) + "\n\n";
-  if (const std::string numbering = NumberingSentence(a); !numbering.empty()) {
-    out += numbering + "\n\n";
+  if (const std::string options = OptionsSentence(a); !options.empty()) {
+    out += options + "\n\n";
   }
   std::vector<std::vector<std::string>> rows;
   for (const RankRow& r : a.ranks) {
@@ -208,8 +219,8 @@ std::string FleetHtml(const FleetAnalysis& a) {
                      a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
                      XmlEscape(a.clock_method), a.reference_rank);
   if (!StepsAreProfilerSteps(a)) out += "<p>" + XmlEscape(StepsSentence(a)) + "</p>\n";
-  if (const std::string numbering = NumberingSentence(a); !numbering.empty()) {
-    out += "<p>" + XmlEscape(numbering) + "</p>\n";
+  if (const std::string options = OptionsSentence(a); !options.empty()) {
+    out += "<p>" + XmlEscape(options) + "</p>\n";
   }
   out += core::report::Section("ranks", "Ranks") + "<table>\n" +
          Row({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",

@@ -3,6 +3,7 @@
 //
 //   schema_version, ranks_count, traces_failed, steps_matched, steps_unmatched, steps_from,
 //   ranks_from ("metadata" | "name" | "order": how the traces were numbered, --ranks-from),
+//   traces_are ("ranks" of one job | "runs" of a CI: how steps were compared, --traces-are),
 //   clock: {method ("collective_end" | "step_start" | "none"), reference_rank,
 //           max_abs_offset_ns, max_spread_ns,
 //           offsets: [{rank, offset_ns, samples, spread_ns}]},

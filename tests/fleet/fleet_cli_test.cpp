@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 
 #include "tests/support/json_text.h"
 #include "tests/support/test_support.h"
@@ -228,7 +230,7 @@ TEST(FleetCli, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
   const fs::path fleet = dir / "fleet";
   auto imported = RunFencescope("fleet import " + Quote(dir / "runs") + " -o " + Quote(fleet));
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
-  EXPECT_EQ(ReadFile(fleet / "fleet-ranks.txt"), "metadata\n");
+  EXPECT_EQ(ReadFile(fleet / "fleet-options.txt"), "ranks-from metadata\ntraces-are ranks\n");
   auto refused = RunFencescope("fleet report " + Quote(fleet));
   test_support::ExpectFailure(refused, 1, "are both rank 0");
   EXPECT_NE(refused.err.find("--ranks-from order"), std::string::npos) << refused.err;
@@ -266,7 +268,7 @@ TEST(FleetCli, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
   imported = RunFencescope("fleet import " + Quote(dir / "runs") + " -o " + Quote(fleet) +
                            " --ranks-from order");
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
-  EXPECT_EQ(ReadFile(fleet / "fleet-ranks.txt"), "order\n");
+  EXPECT_EQ(ReadFile(fleet / "fleet-options.txt"), "ranks-from order\ntraces-are ranks\n");
   check(FleetReportJson(fleet), "order", order_of, "order");
   auto md = RunFencescope("fleet report " + Quote(fleet) + " --format md");
   ASSERT_EQ(md.exit_code, 0) << md.err;
@@ -275,8 +277,86 @@ TEST(FleetCli, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
   test_support::ExpectFailure(RunFencescope("fleet import " + Quote(dir / "runs") + " -o " +
                                             Quote(fleet) + " --ranks-from rank"),
                               105, "--ranks-from");
-  std::ofstream(fleet / "fleet-ranks.txt") << "rank\n";
-  test_support::ExpectFailure(RunFencescope("fleet report " + Quote(fleet)), 1, "fleet-ranks.txt");
+  std::ofstream(fleet / "fleet-options.txt") << "ranks-from rank\n";
+  test_support::ExpectFailure(RunFencescope("fleet report " + Quote(fleet)), 1,
+                              "fleet-options.txt: line 1");
+}
+
+// Runs of a CI (--traces-are runs, numbered by order): rank 0 of three generated jobs, slow at
+// different steps, all saying "rank 0". Each step's straggler is the run whose ProfilerStep
+// slice lasted longest, late by its excess over the next longest, nobody waiting; the
+// expectation is computed by Python from the raw JSON files.
+TEST(FleetCli, RunsAreComparedByHowLongEachStepTook) {
+  ScratchDir dir;
+  const std::vector<std::string> jobs = {"--slow 0:1:1.6 --seed 3", "--slow 1:3:1.4 --seed 4",
+                                         "--seed 5"};
+  fs::create_directories(dir / "runs");
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    ScratchDir job;
+    ASSERT_EQ(
+        Generate(job, "--ranks 2 --steps 5 --keep-ms 4 " + jobs[j], /*real_base=*/false).type(),
+        Json::Type::kObject);
+    fs::copy_file(job / "gen/ranks/worker_0.pt.trace.json",
+                  dir / "runs" / ("run_" + std::string(1, static_cast<char>('a' + j)) + ".json"));
+  }
+  const fs::path fleet = dir / "fleet";
+  auto imported = RunFencescope("fleet import " + Quote(dir / "runs") + " -o " + Quote(fleet) +
+                                " --traces-are runs");
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_EQ(ReadFile(fleet / "fleet-options.txt"), "ranks-from order\ntraces-are runs\n");
+  // Per step id: (the longest step's run, its excess over the next longest in ns), runs by
+  // their place in the sorted file list, ties to the lower.
+  const std::string script = R"(
+import decimal, json, os, sys
+d = sys.argv[1]
+names = sorted(os.listdir(d))
+steps = {}
+for run, name in enumerate(names):
+    seen = set()
+    for e in json.load(open(os.path.join(d, name)))["traceEvents"]:
+        n = e.get("name", "")
+        if e.get("ph") == "X" and n.startswith("ProfilerStep#") and n not in seen:
+            seen.add(n)
+            ns = int(decimal.Decimal(str(e["dur"])) * 1000)
+            steps.setdefault(int(n[13:]), []).append((run, ns))
+for step in sorted(steps):
+    by_run = steps[step]
+    if len(by_run) != len(names): continue
+    best = max(by_run, key=lambda x: (x[1], -x[0]))
+    rest = max(ns for run, ns in by_run if run != best[0])
+    print(step, best[0], best[1] - rest)
+)";
+  std::ofstream(dir / "longest.py") << script;
+  auto expected = RunCommand("python3 " + Quote(dir / "longest.py") + " " + Quote(dir / "runs"));
+  ASSERT_EQ(expected.exit_code, 0) << expected.err;
+  const Json report = FleetReportJson(fleet);
+  EXPECT_EQ(report.Find("traces_are")->String(), "runs");
+  EXPECT_EQ(report.Find("ranks_from")->String(), "order");
+  const auto& steps = report.Find("steps")->items();
+  std::istringstream lines(expected.out);
+  size_t k = 0;
+  for (int64_t step, run, excess; lines >> step >> run >> excess; ++k) {
+    ASSERT_LT(k, steps.size());
+    const Json& s = steps[k];
+    EXPECT_EQ(s.Find("step")->Int(), step);
+    EXPECT_EQ(s.Find("straggler")->Find("rank")->Int(), run) << "step " << step;
+    EXPECT_EQ(s.Find("straggler")->Find("lateness_ns")->Int(), excess) << "step " << step;
+    EXPECT_EQ(s.Find("straggler")->Find("others_waited_ns")->Int(), 0);
+    EXPECT_EQ(s.Find("straggler")->Find("at")->String(), "step time");
+  }
+  EXPECT_EQ(k, steps.size());
+  EXPECT_GE(k, 5u);
+  for (const Json& rank : report.Find("ranks")->items()) {
+    EXPECT_EQ(rank.Find("collective_wait_ns")->Int(), 0);
+  }
+  // Each run was the longest at some step: the comparison is not a constant answer.
+  std::set<int64_t> stragglers;
+  for (const Json& s : steps) stragglers.insert(s.Find("straggler")->Find("rank")->Int());
+  EXPECT_EQ(stragglers.size(), 3u);
+  // As ranks of one job (this report only), they are refused: all say rank 0.
+  test_support::ExpectFailure(
+      RunFencescope("fleet report " + Quote(fleet) + " --traces-are ranks --ranks-from metadata"),
+      1, "are both rank 0");
 }
 
 TEST(FleetCli, BadArgumentsAreClearErrors) {

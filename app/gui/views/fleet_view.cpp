@@ -70,10 +70,13 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
     ImGui::End();
     return request;
   }
-  ImGui::Text("%zu ranks, %zu steps matched (%zu unmatched), %zu traces failed; clocks aligned by "
-              "%s to rank %lld",
-              a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
-              a.clock_method.c_str(), static_cast<long long>(a.reference_rank));
+  const bool runs = a.options.traces_are == core::fleet::TracesAre::kRuns;
+  ImGui::TextWrapped(
+      "%zu %s, %zu steps matched (%zu unmatched), %zu traces failed; clocks "
+      "aligned by %s to %s %lld%s",
+      a.ranks.size(), runs ? "runs" : "ranks", a.steps.size(), a.steps_unmatched, a.failed.size(),
+      a.clock_method.c_str(), runs ? "run" : "rank", static_cast<long long>(a.reference_rank),
+      runs ? "; a step's straggler is the run whose step took longest" : "");
   auto flags = [&](Tab tab) {
     return m_show_tab == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
   };

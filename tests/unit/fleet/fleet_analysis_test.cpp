@@ -151,8 +151,8 @@ TEST(FleetAnalysis, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
   EXPECT_NE(refused.find("--ranks-from order"), std::string::npos) << refused;
 
   const auto by_order = AnalyseFleet(runs, {}, core::fleet::FleetDetail::kFigures,
-                                     core::fleet::RankNumbering::kOrder);
-  EXPECT_EQ(by_order.numbering, core::fleet::RankNumbering::kOrder);
+                                     {core::fleet::RankNumbering::kOrder});
+  EXPECT_EQ(by_order.options.numbering, core::fleet::RankNumbering::kOrder);
   ASSERT_EQ(by_order.ranks.size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(by_order.ranks[i].rank, static_cast<int64_t>(i));
@@ -164,7 +164,7 @@ TEST(FleetAnalysis, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
   EXPECT_EQ(by_order.steps[0].straggler.rank, 1);
 
   const auto by_name = AnalyseFleet(runs, {}, core::fleet::FleetDetail::kFigures,
-                                    core::fleet::RankNumbering::kFileName);
+                                    {core::fleet::RankNumbering::kFileName});
   ASSERT_EQ(by_name.ranks.size(), 3u);
   EXPECT_EQ(by_name.ranks[0].rank, 2);  // run 2: no number in its name, its place
   EXPECT_EQ(by_name.ranks[0].rank_source, "order");
@@ -174,18 +174,55 @@ TEST(FleetAnalysis, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
   EXPECT_EQ(by_name.steps[0].straggler.rank, 4);
 }
 
-TEST(FleetInputs, RankNumberingIsRecordedInTheFleetDirectory) {
+// Runs of a CI: their clocks drift apart from step to step (run 2 starts step 2 late by 500 ns
+// after starting step 1 with the others), so lined up at the median start the latest step END
+// is not the longest step. As runs, each step's straggler is the longest step, late by its
+// excess over the next longest, with nobody waiting; their collectives are their own.
+TEST(FleetAnalysis, RunsAreComparedStepByStepByHowLongTheStepTook) {
+  std::vector<RankSummary> runs = {Rank(0, 0, {1, 2}, 300, 100), Rank(1, 0, {1, 2}, 350, 100),
+                                   Rank(2, 0, {1, 2}, 320, 800)};
+  runs[2].steps[1].start_ns += 500;
+  runs[2].steps[1].end_ns += 500;
+  const auto as_ranks = AnalyseFleet(runs, {});
+  ASSERT_EQ(as_ranks.steps.size(), 2u);
+  EXPECT_EQ(as_ranks.clock_method, "collective_end");
+  EXPECT_EQ(as_ranks.steps[1].straggler.rank, 2);  // its collective arrival, 700 ns after
+  EXPECT_GT(as_ranks.ranks[0].collective_wait_ns, 0);
+
+  core::fleet::FleetOptions options;
+  options.traces_are = core::fleet::TracesAre::kRuns;
+  const auto as_runs = AnalyseFleet(runs, {}, core::fleet::FleetDetail::kFigures, options);
+  EXPECT_EQ(as_runs.options.traces_are, core::fleet::TracesAre::kRuns);
+  EXPECT_EQ(as_runs.clock_method, "step_start");
+  ASSERT_EQ(as_runs.steps.size(), 2u);
+  for (const auto& step : as_runs.steps) {
+    EXPECT_EQ(step.straggler.rank, 1);          // 350 ns, the longest
+    EXPECT_EQ(step.straggler.lateness_ns, 30);  // over 320 ns
+    EXPECT_EQ(step.straggler.others_waited_ns, 0);
+    EXPECT_EQ(step.straggler.at, "step time");
+  }
+  for (const auto& rank : as_runs.ranks) EXPECT_EQ(rank.collective_wait_ns, 0);
+  EXPECT_EQ(as_runs.ranks[1].straggler_steps, 2u);
+}
+
+TEST(FleetInputs, FleetOptionsAreRecordedInTheFleetDirectory) {
   test_support::ScratchDir dir;
   const core::fleet::FleetPaths paths{dir.path()};
-  EXPECT_EQ(core::fleet::ReadRankNumbering(paths), core::fleet::RankNumbering::kMetadata);
+  core::fleet::FleetOptions read = core::fleet::ReadFleetOptions(paths);  // none recorded
+  EXPECT_EQ(read.numbering, core::fleet::RankNumbering::kMetadata);
+  EXPECT_EQ(read.traces_are, core::fleet::TracesAre::kRanks);
   for (auto n : {core::fleet::RankNumbering::kOrder, core::fleet::RankNumbering::kFileName,
                  core::fleet::RankNumbering::kMetadata}) {
-    core::fleet::WriteRankNumbering(paths, n);
-    EXPECT_EQ(core::fleet::ReadRankNumbering(paths), n);
+    for (auto t : {core::fleet::TracesAre::kRuns, core::fleet::TracesAre::kRanks}) {
+      core::fleet::WriteFleetOptions(paths, {n, t});
+      read = core::fleet::ReadFleetOptions(paths);
+      EXPECT_EQ(read.numbering, n);
+      EXPECT_EQ(read.traces_are, t);
+    }
   }
-  EXPECT_EQ(test_support::ReadFile(paths.RankNumberingFile()), "metadata\n");
-  std::ofstream(paths.RankNumberingFile()) << "by-rank\n";
-  const std::string bad = test_support::ErrorOf([&] { core::fleet::ReadRankNumbering(paths); });
-  EXPECT_NE(bad.find(paths.RankNumberingFile().string()), std::string::npos) << bad;
-  EXPECT_NE(bad.find("by-rank"), std::string::npos) << bad;
+  EXPECT_EQ(test_support::ReadFile(paths.OptionsFile()), "ranks-from metadata\ntraces-are ranks\n");
+  std::ofstream(paths.OptionsFile()) << "ranks-from order\ntraces-are jobs\n";
+  const std::string bad = test_support::ErrorOf([&] { core::fleet::ReadFleetOptions(paths); });
+  EXPECT_NE(bad.find(paths.OptionsFile().string() + ": line 2"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("traces-are jobs"), std::string::npos) << bad;
 }
