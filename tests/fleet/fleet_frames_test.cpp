@@ -192,6 +192,21 @@ TEST(FleetFrames, FramesEndAtPresentsAndTheHitchedRunIsTheStraggler) {
     EXPECT_EQ(IntAt(report, "clock.offsets[" + std::to_string(run) + "].offset_ns"), 0);
   }
 
+  // As runs (--traces-are runs, numbered by their file names): frame 5's straggler is run 1 by
+  // how much longer its frame took (the hitch), nobody waiting; in frame 6, which the hitch
+  // shortened on run 1, the others tie at one period (the lowest run, by 0 ns).
+  const Json runs = test_support::RunFencescopeJson(
+      "fleet report " + Quote(fleet) + " --traces-are runs --ranks-from name --format json");
+  EXPECT_EQ(runs.Find("traces_are")->String(), "runs");
+  EXPECT_EQ(IntAt(runs, slow + ".rank"), kSlowRun);
+  EXPECT_EQ(IntAt(runs, slow + ".lateness_ns"), kHitchNs);
+  EXPECT_EQ(IntAt(runs, slow + ".others_waited_ns"), 0);
+  EXPECT_EQ(runs.Find("steps")->items()[kSlowFrame - 1].Find("straggler")->Find("at")->String(),
+            "step time");
+  const std::string after = "steps[" + std::to_string(kSlowFrame) + "].straggler";
+  EXPECT_EQ(IntAt(runs, after + ".rank"), 0);
+  EXPECT_EQ(IntAt(runs, after + ".lateness_ns"), 0);
+
   // The Markdown report says what the steps are.
   auto md = RunFencescope("fleet report " + Quote(fleet) + " --format md");
   ASSERT_EQ(md.exit_code, 0) << md.err;
