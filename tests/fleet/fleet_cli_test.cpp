@@ -390,8 +390,11 @@ TEST(FleetCli, SubmitDryRunWritesTheArrayAndTheDependentReduce) {
   ScratchDir dir;
   ASSERT_EQ(Generate(dir, "--ranks 5 --steps 1", false).type(), Json::Type::kObject);
   auto r = RunFencescope("fleet submit --slurm " + Quote(dir / "gen/ranks") + " -o " +
-                         Quote(dir / "f") + " --partition debug --array-max 2 --chunk 2 --dry-run");
+                         Quote(dir / "f") + " --partition debug --array-max 2 --chunk 2 --dry-run" +
+                         " --traces-are runs --ranks-from name");
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Recorded for the reduce job's `fleet report`.
+  EXPECT_EQ(ReadFile(dir / "f/fleet-options.txt"), "ranks-from name\ntraces-are runs\n");
   const std::string map = ReadFile(dir / "f/slurm/map.sbatch");
   EXPECT_NE(map.find("#SBATCH --array=0-2%2"), std::string::npos) << map;  // 5 traces, 2 a task
   EXPECT_NE(map.find("#SBATCH --partition=debug"), std::string::npos) << map;
