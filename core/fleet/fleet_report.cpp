@@ -65,6 +65,14 @@ std::string StepsSentence(const FleetAnalysis& a) {
          "steps_from in the JSON report).";
 }
 
+// What the traces are called in the reports' first line.
+const char* Plural(const FleetAnalysis& a) {
+  return a.options.traces_are == TracesAre::kRuns ? "runs" : "ranks";
+}
+const char* Singular(const FleetAnalysis& a) {
+  return a.options.traces_are == TracesAre::kRuns ? "run" : "rank";
+}
+
 // Said when the traces are not the ranks of one job numbered by the ranks they state
 // (--traces-are, --ranks-from).
 std::string OptionsSentence(const FleetAnalysis& a) {
@@ -168,10 +176,11 @@ Json FleetJson(const FleetAnalysis& a) {
 std::string FleetMarkdown(const FleetAnalysis& a) {
   using core::report::MarkdownTable;
   std::string out = "# fencescope fleet report\n\n";
-  out += fmt::format("{} ranks, {} steps matched ({} unmatched), {} traces failed. Clock "
-                     "alignment: {} (reference rank {}).\n\n",
-                     a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
-                     a.clock_method, a.reference_rank);
+  out += fmt::format(
+      "{} {}, {} steps matched ({} unmatched), {} traces failed. Clock "
+      "alignment: {} (reference {} {}).\n\n",
+      a.ranks.size(), Plural(a), a.steps.size(), a.steps_unmatched, a.failed.size(), a.clock_method,
+      Singular(a), a.reference_rank);
   if (!StepsAreProfilerSteps(a)) out += StepsSentence(a) + "\n\n";
   if (const std::string options = OptionsSentence(a); !options.empty()) {
     out += options + "\n\n";
@@ -214,10 +223,11 @@ std::string FleetHtml(const FleetAnalysis& a) {
       "collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}"
       "td.h{width:18px;height:14px;padding:0}</style></head><body>\n<h1>fencescope fleet "
       "report</h1>\n";
-  out += fmt::format("<p>{} ranks, {} steps matched ({} unmatched), {} traces failed. Clock "
-                     "alignment: {} (reference rank {}).</p>\n",
-                     a.ranks.size(), a.steps.size(), a.steps_unmatched, a.failed.size(),
-                     XmlEscape(a.clock_method), a.reference_rank);
+  out += fmt::format(
+      "<p>{} {}, {} steps matched ({} unmatched), {} traces failed. Clock "
+      "alignment: {} (reference {} {}).</p>\n",
+      a.ranks.size(), Plural(a), a.steps.size(), a.steps_unmatched, a.failed.size(),
+      XmlEscape(a.clock_method), Singular(a), a.reference_rank);
   if (!StepsAreProfilerSteps(a)) out += "<p>" + XmlEscape(StepsSentence(a)) + "</p>\n";
   if (const std::string options = OptionsSentence(a); !options.empty()) {
     out += "<p>" + XmlEscape(options) + "</p>\n";

@@ -353,6 +353,10 @@ for step in sorted(steps):
   std::set<int64_t> stragglers;
   for (const Json& s : steps) stragglers.insert(s.Find("straggler")->Find("rank")->Int());
   EXPECT_EQ(stragglers.size(), 3u);
+  auto md = RunFencescope("fleet report " + Quote(fleet) + " --format md");
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("3 runs, "), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("the run whose step took longest"), std::string::npos) << md.out;
   // As ranks of one job (this report only), they are refused: all say rank 0.
   test_support::ExpectFailure(
       RunFencescope("fleet report " + Quote(fleet) + " --traces-are ranks --ranks-from metadata"),
