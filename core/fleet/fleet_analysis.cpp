@@ -49,8 +49,8 @@ std::vector<RankedSummary> AssignRanks(std::vector<RankSummary> summaries,
     if (out[i].rank == out[i - 1].rank) {
       throw core::Error(fmt::format(
           "{} and {} are both rank {} (from their {} and {}); give traces of one job only, "
-          "with distinct ranks, or number the traces by their order (--ranks-from order: runs "
-          "of a CI rather than ranks of one job)",
+          "with distinct ranks (runs of a CI rather than ranks of one job: --traces-are runs, "
+          "which numbers them by their order)",
           out[i - 1].summary.input, out[i].summary.input, out[i].rank, out[i - 1].source,
           out[i].source));
     }

@@ -142,11 +142,11 @@ FleetOptions ReadFleetOptions(const FleetPaths& paths) {
     const size_t space = line.find(' ');
     const std::string key = line.substr(0, space);
     const std::string value = space == std::string::npos ? "" : line.substr(space + 1);
-    std::optional<RankNumbering> numbering;
-    std::optional<TracesAre> traces_are;
-    if (key == "ranks-from" && (numbering = ParseRankNumbering(value))) {
+    const auto numbering = key == "ranks-from" ? ParseRankNumbering(value) : std::nullopt;
+    const auto traces_are = key == "traces-are" ? ParseTracesAre(value) : std::nullopt;
+    if (numbering) {
       options.numbering = *numbering;
-    } else if (key == "traces-are" && (traces_are = ParseTracesAre(value))) {
+    } else if (traces_are) {
       options.traces_are = *traces_are;
     } else {
       throw core::Error(

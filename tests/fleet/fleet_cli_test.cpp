@@ -233,7 +233,7 @@ TEST(FleetCli, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
   EXPECT_EQ(ReadFile(fleet / "fleet-options.txt"), "ranks-from metadata\ntraces-are ranks\n");
   auto refused = RunFencescope("fleet report " + Quote(fleet));
   test_support::ExpectFailure(refused, 1, "are both rank 0");
-  EXPECT_NE(refused.err.find("--ranks-from order"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--traces-are runs"), std::string::npos) << refused.err;
 
   const auto& steps = truth.Find("steps")->items();
   auto check = [&](const Json& report, const std::string& from, const std::vector<int64_t>& rank_of,

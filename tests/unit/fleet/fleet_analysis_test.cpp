@@ -148,7 +148,7 @@ TEST(FleetAnalysis, RunsThatAllSayRankZeroAreNumberedByOrderOrByName) {
 
   const std::string refused = test_support::ErrorOf([&] { AnalyseFleet(runs, {}); });
   EXPECT_NE(refused.find("are both rank 0"), std::string::npos) << refused;
-  EXPECT_NE(refused.find("--ranks-from order"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("--traces-are runs"), std::string::npos) << refused;
 
   const auto by_order = AnalyseFleet(runs, {}, core::fleet::FleetDetail::kFigures,
                                      {core::fleet::RankNumbering::kOrder});
