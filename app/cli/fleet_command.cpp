@@ -355,6 +355,10 @@ void RegisterFleetStatus(CLI::App& fleet) {
     std::cout << fmt::format("{}: {} traces, {} summarised, {} failed, {} pending\n",
                              paths.dir.string(), state.inputs.size(), state.summaries.size(),
                              state.failed.size(), state.pending.size());
+    const core::fleet::FleetOptions options = core::fleet::ReadFleetOptions(paths);
+    std::cout << fmt::format("read as: traces-are {}, ranks-from {}\n",
+                             core::fleet::TracesAreName(options.traces_are),
+                             core::fleet::RankNumberingName(options.numbering));
     for (const core::fleet::FailedTrace& f : state.failed) {
       std::cout << fmt::format("failed: {}: {}\n", f.input, f.error);
     }

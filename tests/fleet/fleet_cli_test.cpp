@@ -304,6 +304,10 @@ TEST(FleetCli, RunsAreComparedByHowLongEachStepTook) {
                                 " --traces-are runs");
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   EXPECT_EQ(ReadFile(fleet / "fleet-options.txt"), "ranks-from order\ntraces-are runs\n");
+  auto status = RunFencescope("fleet status " + Quote(fleet));
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_NE(status.out.find("read as: traces-are runs, ranks-from order"), std::string::npos)
+      << status.out;
   // Per step id: (the longest step's run, its excess over the next longest in ns), runs by
   // their place in the sorted file list, ties to the lower.
   const std::string script = R"(
