@@ -145,15 +145,16 @@ void AddFleetOptionArgs(CLI::App* cmd, FleetOptionArgs* args, bool recorded) {
   cmd->add_option("--ranks-from", args->ranks_from,
                   "How the traces are numbered" + scope +
                       ": metadata (the rank a trace states, else the number in its file name, "
-                      "else its place in the input list), name (the number in the file name), "
-                      "order (the place in the input list)")
+                      "else its place in the input list" +
+                      (recorded ? "; the default)" : ")") +
+                      ", name (the number in the file name), order (the place in the input list)")
       ->check(CLI::IsMember({"metadata", "name", "order"}));
   cmd->add_option("--traces-are", args->traces_are,
-                  "What the traces are" + scope +
-                      ": ranks (of one job, the default: a step's straggler is the rank the "
-                      "others waited for) or runs (of a CI: no run waits for another, a step's "
-                      "straggler is the run whose step took longest; numbered by order unless "
-                      "--ranks-from says otherwise)")
+                  "What the traces are" + scope + ": ranks (of one job" +
+                      (recorded ? ", the default" : "") +
+                      ": a step's straggler is the rank the others waited for) or runs (of a CI: "
+                      "no run waits for another, a step's straggler is the run whose step took "
+                      "longest; numbered by order unless --ranks-from says otherwise)")
       ->check(CLI::IsMember({"ranks", "runs"}));
 }
 
