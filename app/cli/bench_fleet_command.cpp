@@ -11,7 +11,6 @@
 // Each input is read into the page cache before the run that times it (single imports: just
 // before each; the fleet: all before it starts), so that neither side reads from storage while
 // the other reads from memory; what each side still read from storage is printed.
-#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -112,26 +111,20 @@ ImportsSideBySide TimeImportsSideBySide(const std::vector<fs::path>& inputs, siz
                                         const fs::path& dir) {
   for (const fs::path& p : inputs) ReadIntoPageCache(p);
   ImportsSideBySide result;
-  std::atomic<size_t> next{0};
   std::mutex mutex;
   std::string failed;
   const std::string self = SelfExecutable();
   const auto start = std::chrono::steady_clock::now();
-  auto work = [&](size_t worker) {
+  ForEachOnPool(inputs.size(), at_once, [&](size_t i, size_t worker) {
     const fs::path db = dir / fmt::format("side-by-side-{}.db", worker);
-    for (size_t i = next++; i < inputs.size(); i = next++) {
-      fs::remove(db);
-      const ChildRun run = RunChild({self, "import", inputs[i].string(), "-o", db.string()}, true);
-      std::lock_guard lock(mutex);
-      result.cpu_seconds += run.cpu_seconds;
-      result.disk_read_bytes += run.disk_read_bytes;
-      if (run.exit_code != 0) failed = inputs[i].string();
-    }
     fs::remove(db);
-  };
-  std::vector<std::thread> threads;
-  for (size_t w = 0; w < at_once; ++w) threads.emplace_back(work, w);
-  for (std::thread& t : threads) t.join();
+    const ChildRun run = RunChild({self, "import", inputs[i].string(), "-o", db.string()}, true);
+    fs::remove(db);
+    std::lock_guard lock(mutex);
+    result.cpu_seconds += run.cpu_seconds;
+    result.disk_read_bytes += run.disk_read_bytes;
+    if (run.exit_code != 0) failed = inputs[i].string();
+  });
   result.wall_seconds = Seconds(start);
   if (!failed.empty()) throw core::Error("bench fleet: import failed: " + failed);
   return result;

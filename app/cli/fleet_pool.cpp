@@ -57,49 +57,54 @@ size_t FleetWorkerCount(const std::vector<fs::path>& inputs, size_t limit) {
   return workers;
 }
 
+void ForEachOnPool(size_t count, size_t workers,
+                   const std::function<void(size_t index, size_t worker)>& task) {
+  std::atomic<size_t> next{0};
+  auto work = [&](size_t worker) {
+    for (size_t i = next++; i < count; i = next++) task(i, worker);
+  };
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < std::max<size_t>(1, workers); ++w) threads.emplace_back(work, w);
+  for (std::thread& t : threads) t.join();
+}
+
 MapPoolResult RunMapPool(const core::fleet::FleetPaths& paths, size_t count, size_t workers,
                          const std::function<void(size_t, size_t)>& progress) {
   const auto begin = std::chrono::steady_clock::now();
   MapPoolResult result;
   result.workers = std::max<size_t>(1, std::min(workers, count));
   const std::string self = SelfExecutable();
-  std::atomic<size_t> next{0};
   std::mutex mutex;
   size_t done = 0;
-  auto work = [&] {
-    for (size_t i = next++; i < count; i = next++) {
-      ChildRun run;
-      bool ok = false;
-      try {
-        run = RunChild({self, "fleet", "map", paths.dir.string(), "--first", std::to_string(i),
-                        "--count", "1"},
-                       /*quiet=*/true);
-        ok = run.spawn_error == 0 && run.exit_code == 0 && fs::exists(paths.Summary(i));
-        if (!ok && !fs::exists(paths.Error(i))) {
-          // The child could not say why itself (killed, out of memory, not started).
-          const std::string why =
-              run.spawn_error ? fmt::format("could not start {}: error {}", self, run.spawn_error)
-              : run.exit_code > 128
-                  ? fmt::format("the map process was killed by signal {}", run.exit_code - 128)
-                  : fmt::format("the map process exited with code {}", run.exit_code);
-          core::store::WriteFileAtomically(paths.Error(i), why + "\n");
-        }
-      } catch (const std::exception&) {
-        // Only this trace is lost; the report names it (no .error file: "no summary").
-        ok = false;
+  ForEachOnPool(count, result.workers, [&](size_t i, size_t) {
+    ChildRun run;
+    bool ok = false;
+    try {
+      run = RunChild(
+          {self, "fleet", "map", paths.dir.string(), "--first", std::to_string(i), "--count", "1"},
+          /*quiet=*/true);
+      ok = run.spawn_error == 0 && run.exit_code == 0 && fs::exists(paths.Summary(i));
+      if (!ok && !fs::exists(paths.Error(i))) {
+        // The child could not say why itself (killed, out of memory, not started).
+        const std::string why =
+            run.spawn_error ? fmt::format("could not start {}: error {}", self, run.spawn_error)
+            : run.exit_code > 128
+                ? fmt::format("the map process was killed by signal {}", run.exit_code - 128)
+                : fmt::format("the map process exited with code {}", run.exit_code);
+        core::store::WriteFileAtomically(paths.Error(i), why + "\n");
       }
-      std::lock_guard lock(mutex);
-      ok ? ++result.succeeded : ++result.failed;
-      result.peak_worker_bytes = std::max(result.peak_worker_bytes, run.peak_resident_bytes);
-      result.cpu_seconds += run.cpu_seconds;
-      result.disk_read_bytes += run.disk_read_bytes;
-      ++done;
-      if (progress) progress(done, count);
+    } catch (const std::exception&) {
+      // Only this trace is lost; the report names it (no .error file: "no summary").
+      ok = false;
     }
-  };
-  std::vector<std::thread> threads;
-  for (size_t w = 0; w < result.workers; ++w) threads.emplace_back(work);
-  for (std::thread& t : threads) t.join();
+    std::lock_guard lock(mutex);
+    ok ? ++result.succeeded : ++result.failed;
+    result.peak_worker_bytes = std::max(result.peak_worker_bytes, run.peak_resident_bytes);
+    result.cpu_seconds += run.cpu_seconds;
+    result.disk_read_bytes += run.disk_read_bytes;
+    ++done;
+    if (progress) progress(done, count);
+  });
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return result;

@@ -24,6 +24,12 @@ size_t FleetWorkerCount(const std::vector<std::filesystem::path>& inputs, size_t
 // inputs, the analysis of the loaded trace about the same again.
 uint64_t EstimatedMapPeakBytes(const std::filesystem::path& input);
 
+// Runs `task(index, worker)` for every index in [0, count) on `workers` threads (at least 1),
+// each thread taking the next index when it is done with one; returns when all are done. The
+// tasks run children (RunChild) and gather what they report under their own lock.
+void ForEachOnPool(size_t count, size_t workers,
+                   const std::function<void(size_t index, size_t worker)>& task);
+
 struct MapPoolResult {
   size_t succeeded = 0;
   size_t failed = 0;

@@ -86,7 +86,8 @@ void AlignClocks(const std::vector<RankedSummary>& ranks, const std::vector<int6
   };
   std::vector<std::vector<int64_t>> samples(ranks.size());
   bool every_rank_has_collectives = collectives_shared;
-  for (size_t i = 0; i < ranks.size(); ++i) {
+  // (Stops at the first rank without one: the step starts are used then.)
+  for (size_t i = 0; every_rank_has_collectives && i < ranks.size(); ++i) {
     samples[i] = Differences(ranks[i], ranks[0], matched, collective_ends);
     every_rank_has_collectives &= !samples[i].empty();
   }
