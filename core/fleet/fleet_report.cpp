@@ -65,10 +65,7 @@ std::string StepsSentence(const FleetAnalysis& a) {
          "steps_from in the JSON report).";
 }
 
-// What the traces are called in the reports' first line.
-const char* Plural(const FleetAnalysis& a) {
-  return a.options.traces_are == TracesAre::kRuns ? "runs" : "ranks";
-}
+// What one trace is called in the reports' first line (all of them: TracesAreName).
 const char* Singular(const FleetAnalysis& a) {
   return a.options.traces_are == TracesAre::kRuns ? "run" : "rank";
 }
@@ -76,24 +73,23 @@ const char* Singular(const FleetAnalysis& a) {
 // Said when the traces are not the ranks of one job numbered by the ranks they state
 // (--traces-are, --ranks-from).
 std::string OptionsSentence(const FleetAnalysis& a) {
-  std::string out;
+  std::string runs, numbering;
   if (a.options.traces_are == TracesAre::kRuns) {
-    out =
+    runs =
         "The traces are runs (--traces-are runs): no run waited for another, so a step's "
         "straggler is the run whose step took longest, late by how much longer it took than "
-        "the next longest; the clock offsets only line the runs' steps up. ";
+        "the next longest; the clock offsets only line the runs' steps up.";
   }
   if (a.options.numbering == RankNumbering::kOrder) {
-    out +=
+    numbering =
         "Traces are numbered by their place in the input list (--ranks-from order), not by "
         "the rank they state.";
   } else if (a.options.numbering == RankNumbering::kFileName) {
-    out +=
+    numbering =
         "Traces are numbered by the number in their file name (--ranks-from name), not by "
         "the rank they state.";
   }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
+  return runs.empty() || numbering.empty() ? runs + numbering : runs + " " + numbering;
 }
 
 }  // namespace
@@ -179,8 +175,8 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
   out += fmt::format(
       "{} {}, {} steps matched ({} unmatched), {} traces failed. Clock "
       "alignment: {} (reference {} {}).\n\n",
-      a.ranks.size(), Plural(a), a.steps.size(), a.steps_unmatched, a.failed.size(), a.clock_method,
-      Singular(a), a.reference_rank);
+      a.ranks.size(), TracesAreName(a.options.traces_are), a.steps.size(), a.steps_unmatched,
+      a.failed.size(), a.clock_method, Singular(a), a.reference_rank);
   if (!StepsAreProfilerSteps(a)) out += StepsSentence(a) + "\n\n";
   if (const std::string options = OptionsSentence(a); !options.empty()) {
     out += options + "\n\n";
@@ -226,8 +222,8 @@ std::string FleetHtml(const FleetAnalysis& a) {
   out += fmt::format(
       "<p>{} {}, {} steps matched ({} unmatched), {} traces failed. Clock "
       "alignment: {} (reference {} {}).</p>\n",
-      a.ranks.size(), Plural(a), a.steps.size(), a.steps_unmatched, a.failed.size(),
-      XmlEscape(a.clock_method), Singular(a), a.reference_rank);
+      a.ranks.size(), TracesAreName(a.options.traces_are), a.steps.size(), a.steps_unmatched,
+      a.failed.size(), XmlEscape(a.clock_method), Singular(a), a.reference_rank);
   if (!StepsAreProfilerSteps(a)) out += "<p>" + XmlEscape(StepsSentence(a)) + "</p>\n";
   if (const std::string options = OptionsSentence(a); !options.empty()) {
     out += "<p>" + XmlEscape(options) + "</p>\n";
