@@ -31,19 +31,15 @@ TEST(FleetBench, SmallFleetFiguresAndTheGeneratedAnswers) {
   ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(fleet CPU / single CPU\s+([0-9.]+))")))
       << out;
   EXPECT_GT(std::stod(m[1]), 0.0);
-  // Every input was read into the page cache before the run timing it: neither side read its
-  // traces from storage (a few pages of the program and its libraries at most).
-  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(ranks\s+4 \(([0-9.]+) MB of trace files\))")))
-      << out;
-  const double trace_mb = std::stod(m[1]);
+  // What each side read from storage is printed. Not bounded here: with inputs of 0.2 MB, the
+  // program's own pages, when the machine has dropped them from the page cache (a busy CI),
+  // outweigh any input, so the figure cannot tell whether the inputs were cached. That they are,
+  // and that a child's storage reads are counted, PageCache.* checks on a file it evicts itself.
   ASSERT_TRUE(std::regex_search(
       out, m,
       std::regex(R"(read from storage\s+([0-9.]+) MB by the single imports, ([0-9.]+) MB side by )"
                  R"(side, ([0-9.]+) MB by the fleet)")))
       << out;
-  EXPECT_LT(std::stod(m[1]), 0.1 * trace_mb) << out;
-  EXPECT_LT(std::stod(m[2]), 0.1 * trace_mb) << out;
-  EXPECT_LT(std::stod(m[3]), 0.1 * trace_mb) << out;
   // The same four imports, as many at once as the fleet's workers.
   ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(fleet import .*\(([0-9]+) workers)")));
   const std::string workers = m[1];
