@@ -62,6 +62,7 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   // Each importer fills one trace database, committed when it returns.
   auto into_writer = [&](const char* source, const auto& import, bool keep_events = false) {
     core::store::TraceWriter writer(output, source);
+    if (!options.write_on_helper_thread) writer.WriteOnOneThread();
     keep_events = keep_events && options.kept_events;
     if (keep_events) writer.KeepEvents();
     import(writer);

@@ -25,6 +25,9 @@ struct ImportOptions {
   // workers of a fleet, where the other workers keep the other cores busy: the parse on one
   // core costs less CPU time in all (no parts to merge) and holds less memory at its peak.
   bool parse_in_parallel = true;
+  // Build part of the trace's rows on a helper thread (TraceWriter); off in a fleet's workers
+  // for the same reason: there, inserting every row on one thread costs less CPU time in all.
+  bool write_on_helper_thread = true;
   // When set, the events written are also kept here, packed (TraceWriter::KeepEvents), so that
   // the new trace can be analysed without reading its rows back (LoadTraceWithEvents). Only by
   // the Chrome JSON importer, which reaches its peak memory while it parses, before it writes an

@@ -66,7 +66,9 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
     } else {
       importers::ImportOptions options;
       options.kept_events = &written;
-      options.parse_in_parallel = false;  // the other workers have the other cores
+      // The other workers have the other cores.
+      options.parse_in_parallel = false;
+      options.write_on_helper_thread = false;
       importers::ImportFile(input, paths.Database(index), options);
     }
     // The import's memory goes back to the system before the trace is analysed, so the worker's

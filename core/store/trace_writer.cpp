@@ -446,11 +446,22 @@ EventRowId TraceWriter::Append(const EventRecord& e) {
   return rowid;
 }
 
+void TraceWriter::WriteOnOneThread() {
+  if (m_events != 0)
+    throw Error(m_target.string() + ": internal error: WriteOnOneThread after Append");
+  m_one_thread = true;
+}
+
 // Chunks go: direct, lane, direct, lane, ... A full direct chunk is held until the lane chunk
 // after it is full; then the lane chunk is handed to the helper thread and the direct chunk is
 // inserted on this thread while the helper builds. A lane chunk is copied into the trace before
 // the next direct chunk is inserted, so rows reach the table in append order.
 void TraceWriter::ChunkFull() {
+  if (m_one_thread) {
+    InsertDirect(m_pending);
+    m_pending.clear();
+    return;
+  }
   if (m_held.empty()) {
     m_held.swap(m_pending);
     m_pending.clear();

@@ -57,7 +57,8 @@ class TraceWriter {
   CounterSeriesId AddCounterSeries(const CounterSeries& row);
 
   // Appends one event; returns its rowid (1-based, in append order). A helper thread builds part
-  // of the rows; what fails there is thrown from a later Append or from Commit as core::Error.
+  // of the rows (unless WriteOnOneThread); what fails there is thrown from a later Append or from
+  // Commit as core::Error.
   EventRowId Append(const EventRecord& event);
   template <events::TypedEvent Typed>
   EventRowId Append(const Typed& event) {
@@ -68,6 +69,14 @@ class TraceWriter {
   void AddEventArg(EventRowId event, std::string_view key, int64_t value);
   void AddEventArg(EventRowId event, std::string_view key, double value);
   void AddEventArg(EventRowId event, std::string_view key, std::string_view text);
+
+  // Inserts every event on the caller's thread, starting no helper. For a writer among others
+  // that keep every core busy (the workers of a fleet): the helper's chunks cost more CPU time in
+  // all than inserting them here (each is built, then copied), which pays only on an idle core.
+  // Call before the first Append.
+  void WriteOnOneThread();
+  // Whether a helper thread has built rows (for tests).
+  bool started_helper_thread() const { return m_lane != nullptr; }
 
   // From now on every appended event is also packed in memory, as the loader packs the rows it
   // reads (EventRowPacker), so that the trace can be analysed once committed without reading
@@ -170,6 +179,7 @@ class TraceWriter {
   TimeNs m_counter_max_ts = 0;
   TimeNs m_last_ts = 0;
   bool m_sorted = true;
+  bool m_one_thread = false;  // WriteOnOneThread
   bool m_committed = false;
 };
 

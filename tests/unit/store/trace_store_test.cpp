@@ -476,7 +476,10 @@ TEST(TraceWriter, KilledWriterLeavesOldFileInPlace) {
 
 // Enough events that the writer hands some of them to its helper thread (several chunks each
 // way, and a partial one at Commit): every row must come back as appended, rowid for rowid.
-TEST(TraceWriter, ManyEventsComeBackInAppendOrder) {
+namespace {
+
+// Writes 100,003 events (with or without the helper thread) and reads every row back.
+void CheckManyEventsComeBackInAppendOrder(bool one_thread) {
   ScratchDir dir;
   auto path = dir / "many.db";
   constexpr int64_t kEvents = 100'003;
@@ -497,6 +500,7 @@ TEST(TraceWriter, ManyEventsComeBackInAppendOrder) {
   };
   {
     TraceWriter w(path, "unit-test");
+    if (one_thread) w.WriteOnOneThread();
     w.AddQueue({0, 0, QueueType::k3D, 0, 0, "q1", 0});
     w.AddQueue({0, 0, QueueType::k3D, 0, 0, "q2", 0});
     w.AddThread({0, 1, ThreadKind::kApplication, "t", 0});
@@ -505,6 +509,7 @@ TEST(TraceWriter, ManyEventsComeBackInAppendOrder) {
       ASSERT_EQ(w.Append(event(i)), i + 1);
       if (i % 1000 == 999) w.AddFlow(i, i + 1, FlowKind::kGeneric, i % 2000 == 999 ? "" : "x");
     }
+    EXPECT_EQ(w.started_helper_thread(), !one_thread);
     w.Commit();
   }
   sqlite3* db = nullptr;
@@ -549,6 +554,16 @@ TEST(TraceWriter, ManyEventsComeBackInAppendOrder) {
   sqlite3_finalize(s);
   sqlite3_close(db);
   EXPECT_EQ(LoadTrace(path).events.size(), static_cast<size_t>(kEvents));
+}
+
+}  // namespace
+
+TEST(TraceWriter, ManyEventsComeBackInAppendOrder) {
+  CheckManyEventsComeBackInAppendOrder(false);
+}
+
+TEST(TraceWriter, ManyEventsWrittenOnOneThreadComeBackInAppendOrder) {
+  CheckManyEventsComeBackInAppendOrder(true);
 }
 
 // A failure while the helper thread builds its rows (here a full in-memory disk) is thrown on
