@@ -1,14 +1,14 @@
 // `fencescope view FLEETDIR`: the fleet window over a generated fleet (tests/fleet/make_fleet.py),
 // drawn headless; a heat-map cell asks for its rank's trace at its step, checked against the
 // ProfilerStep slice of that rank's raw file, and the window opens it zoomed to that step.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
+#include "app/gui/views/fleet_heat_map.h"
 #include "app/gui/views/fleet_view.h"
 #include "app/gui/views/main_window.h"
 #include "tests/support/json_text.h"
@@ -198,6 +198,29 @@ TEST(FleetWindow, TimelineShowsRanksOnOneAlignedClock) {
     ImGui::End();
     ImGui::Render();
   }
+}
+
+// The heat map's step row: every step id's label fits its column with room to spare (real
+// PyTorch traces number steps from 1000 and more, whose labels ran together in 30 px columns),
+// and short ids keep the 30 px columns.
+TEST(FleetWindow, HeatMapColumnsFitTheirStepIds) {
+  test_support::HeadlessWindow window;
+  ImGui::NewFrame();  // sets the font the labels are measured in
+  for (const std::vector<int64_t>& ids :
+       std::vector<std::vector<int64_t>>{{1, 2, 3}, {1009, 1010}, {-5000, 3}, {7, 1234567}}) {
+    core::fleet::FleetAnalysis a;
+    for (int64_t id : ids) a.steps.emplace_back().step = id;
+    const float width = app::gui::views::HeatMapColumnWidth(a);
+    EXPECT_GE(width, 30.0f);
+    for (int64_t id : ids) {
+      const float label = ImGui::CalcTextSize(std::to_string(id).c_str()).x;
+      EXPECT_GE(width, label + 6.0f) << "step " << id << " in columns of " << width << " px";
+    }
+  }
+  core::fleet::FleetAnalysis small;
+  small.steps.emplace_back().step = 99;
+  EXPECT_EQ(app::gui::views::HeatMapColumnWidth(small), 30.0f);
+  ImGui::Render();
 }
 
 // More steps than a table has columns (ImGui's tables stop at 64): every tab draws, and the

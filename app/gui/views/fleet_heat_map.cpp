@@ -13,7 +13,7 @@
 namespace app::gui::views {
 namespace {
 
-constexpr float kCellWidth = 30.0f;
+constexpr float kMinCellWidth = 30.0f;  // wide enough for a three-digit step id
 constexpr float kCellHeight = 20.0f;
 constexpr float kLabelWidth = 70.0f;
 constexpr float kHeaderHeight = 22.0f;
@@ -28,18 +28,33 @@ ImU32 CellColor(const core::fleet::StepRow& step, size_t rank) {
 
 }  // namespace
 
+// Steps are sorted by id: the widest id is the first (the most negative) or the last.
+float HeatMapColumnWidth(const core::fleet::FleetAnalysis& a) {
+  float widest = 0.0f;
+  for (const core::fleet::StepRow* step : {&a.steps.front(), &a.steps.back()}) {
+    widest = std::max(widest, ImGui::CalcTextSize(std::to_string(step->step).c_str()).x);
+  }
+  return std::max(kMinCellWidth, std::ceil(widest) + 8.0f);
+}
+
 std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a) {
   using core::report::FormatDuration;
   std::optional<HeatMapCell> clicked;
-  ImGui::TextDisabled("Rank x step, light = the step's fastest rank, red = its slowest; S = "
-                      "the straggler. Click a cell to open that rank at that step.");
+  const char* unit = a.options.traces_are == core::fleet::TracesAre::kRuns ? "run" : "rank";
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(
+      "%s x step, light = the step's fastest %s, red = its slowest; S = the "
+      "straggler. Click a cell to open that %s at that step.",
+      a.options.traces_are == core::fleet::TracesAre::kRuns ? "Run" : "Rank", unit, unit);
+  ImGui::PopStyleColor();
   if (a.ranks.empty() || a.steps.empty()) {
     ImGui::TextDisabled("No step matched on every rank.");
     return clicked;
   }
   ImGui::BeginChild("heat map", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  const float cell_width = HeatMapColumnWidth(a);
   const ImVec2 origin = ImGui::GetCursorScreenPos();  // of the whole grid, scrolled
-  const ImVec2 grid(kLabelWidth + kCellWidth * static_cast<float>(a.steps.size()),
+  const ImVec2 grid(kLabelWidth + cell_width * static_cast<float>(a.steps.size()),
                     kHeaderHeight + kCellHeight * static_cast<float>(a.ranks.size()));
   ImGui::InvisibleButton("cells", grid);
   const bool hovered = ImGui::IsItemHovered();
@@ -52,9 +67,9 @@ std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a) {
   auto first_of = [](float from, float cell) {
     return static_cast<size_t>(std::max(0.0f, std::floor(from / cell)));
   };
-  const size_t s0 = first_of(view_min.x - origin.x - kLabelWidth, kCellWidth);
-  const size_t s1 = std::min(a.steps.size(),
-                             first_of(view_max.x - origin.x - kLabelWidth, kCellWidth) + 1);
+  const size_t s0 = first_of(view_min.x - origin.x - kLabelWidth, cell_width);
+  const size_t s1 =
+      std::min(a.steps.size(), first_of(view_max.x - origin.x - kLabelWidth, cell_width) + 1);
   const size_t r0 = first_of(view_min.y - origin.y - kHeaderHeight, kCellHeight);
   const size_t r1 = std::min(a.ranks.size(),
                              first_of(view_max.y - origin.y - kHeaderHeight, kCellHeight) + 1);
@@ -68,12 +83,12 @@ std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a) {
   for (size_t r = r0; r < r1; ++r) {
     const float y = origin.y + kHeaderHeight + kCellHeight * static_cast<float>(r);
     for (size_t s = s0; s < s1; ++s) {
-      const float x = origin.x + kLabelWidth + kCellWidth * static_cast<float>(s);
+      const float x = origin.x + kLabelWidth + cell_width * static_cast<float>(s);
       const core::fleet::StepRow& step = a.steps[s];
-      dl->AddRectFilled(ImVec2(x, y), ImVec2(x + kCellWidth, y + kCellHeight), CellColor(step, r));
-      dl->AddRect(ImVec2(x, y), ImVec2(x + kCellWidth + 1, y + kCellHeight + 1), border);
+      dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cell_width, y + kCellHeight), CellColor(step, r));
+      dl->AddRect(ImVec2(x, y), ImVec2(x + cell_width + 1, y + kCellHeight + 1), border);
       if (step.straggler.rank == a.ranks[r].rank) {
-        dl->AddText(ImVec2(x + kCellWidth / 2 - 4, y + 3), dark, "S");
+        dl->AddText(ImVec2(x + cell_width / 2 - 4, y + 3), dark, "S");
       }
     }
   }
@@ -86,13 +101,13 @@ std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a) {
   dl->PushClipRect(ImVec2(cells_left, header_y), ImVec2(view_max.x, header_y + kHeaderHeight),
                    true);
   for (size_t s = s0; s < s1; ++s) {
-    const float x = origin.x + kLabelWidth + kCellWidth * static_cast<float>(s);
+    const float x = origin.x + kLabelWidth + cell_width * static_cast<float>(s);
     dl->AddText(ImVec2(x + 3, header_y + 3), text, std::to_string(a.steps[s].step).c_str());
   }
   dl->PopClipRect();
   dl->AddRectFilled(ImVec2(label_x, view_min.y), ImVec2(label_x + kLabelWidth, view_max.y),
                     header_bg);
-  dl->AddText(ImVec2(label_x + 4, header_y + 3), text, "rank");
+  dl->AddText(ImVec2(label_x + 4, header_y + 3), text, unit);
   dl->PushClipRect(ImVec2(label_x, cells_top), ImVec2(label_x + kLabelWidth, view_max.y), true);
   for (size_t r = r0; r < r1; ++r) {
     const float y = origin.y + kHeaderHeight + kCellHeight * static_cast<float>(r);
@@ -103,15 +118,15 @@ std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a) {
 
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (hovered && mouse.x >= cells_left && mouse.y >= cells_top) {
-    const auto s = static_cast<size_t>((mouse.x - origin.x - kLabelWidth) / kCellWidth);
+    const auto s = static_cast<size_t>((mouse.x - origin.x - kLabelWidth) / cell_width);
     const auto r = static_cast<size_t>((mouse.y - origin.y - kHeaderHeight) / kCellHeight);
     if (s < a.steps.size() && r < a.ranks.size()) {
       const core::fleet::StepRow& step = a.steps[s];
       const bool straggler = step.straggler.rank == a.ranks[r].rank;
-      ImGui::SetTooltip("rank %lld, step %lld: %s%s\nclick to open this rank at this step",
+      ImGui::SetTooltip("%s %lld, step %lld: %s%s\nclick to open this %s at this step", unit,
                         static_cast<long long>(a.ranks[r].rank), static_cast<long long>(step.step),
                         FormatDuration(static_cast<double>(step.step_ns[r])).c_str(),
-                        straggler ? " (the straggler)" : "");
+                        straggler ? " (the straggler)" : "", unit);
       if (pressed) clicked = HeatMapCell{r, s};
     }
   }

@@ -15,6 +15,11 @@ struct HeatMapCell {
   size_t step = 0;  // index into analysis.steps
 };
 
+// Width of a step's column: the widest step id's label and a margin, at least 30 px (step ids
+// of real traces run to four digits and more). Needs an ImGui context (its font); `a.steps` not
+// empty.
+float HeatMapColumnWidth(const core::fleet::FleetAnalysis& a);
+
 // Draws into the current window, filling the space left; returns the cell clicked this frame.
 std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a);
 
