@@ -204,6 +204,21 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
     row.input = r.summary.input;
     row.steps_from = r.summary.steps_from;
     row.steps = r.summary.steps.size();
+    for (const StepSummary& s : r.summary.steps) {
+      row.step_id_min = row.step_id_min < 0 ? s.id : std::min(row.step_id_min, s.id);
+      row.step_id_max = std::max(row.step_id_max, s.id);
+    }
+    row.trace_ns = r.summary.end_ns - r.summary.start_ns;
+    row.trace_queues = r.summary.queues.size();
+    if (r.summary.queues_known) {
+      for (const QueueStepTime& q : r.summary.queues) {
+        row.trace_busy_ns += q.busy_ns;
+        row.trace_waiting_ns += q.waiting_ns;
+        row.trace_idle_ns += q.idle_ns;
+      }
+    } else {
+      row.trace_busy_ns = row.trace_waiting_ns = row.trace_idle_ns = -1;
+    }
     a.steps_from = a.ranks.empty() || a.steps_from == row.steps_from ? row.steps_from : "mixed";
     a.ranks.push_back(std::move(row));
   }

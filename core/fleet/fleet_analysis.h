@@ -49,6 +49,8 @@ struct RankRow {
   std::string input;
   std::string steps_from;         // RankSummary::steps_from: ProfilerStep slices or frames
   size_t steps = 0;               // steps in its trace (matched or not)
+  int64_t step_id_min = -1;       // the lowest and highest of their ids (-1: no step)
+  int64_t step_id_max = -1;
   DurationNs step_ns_mean = 0;    // over matched steps
   DurationNs busy_ns = 0;         // over matched steps, all queues
   DurationNs waiting_ns = 0;
@@ -56,6 +58,14 @@ struct RankRow {
   DurationNs collective_ns = 0;       // time in collectives (matched steps)
   DurationNs collective_wait_ns = 0;  // of it, waiting for later ranks
   uint64_t straggler_steps = 0;
+  // Over the whole trace, whatever steps matched (RankSummary::queues): what the traces are
+  // compared on when no step is on all of them. The queue figures are -1 when unknown (a
+  // summary written before they were kept).
+  DurationNs trace_ns = 0;       // its span, end - start
+  DurationNs trace_busy_ns = 0;  // all queues
+  DurationNs trace_waiting_ns = 0;
+  DurationNs trace_idle_ns = 0;
+  size_t trace_queues = 0;  // queues that did something (RankSummary::queues)
   // Clock alignment
   int64_t offset_ns = 0;  // this rank's clock minus the reference rank's
   uint64_t offset_samples = 0;

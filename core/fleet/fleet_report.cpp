@@ -1,9 +1,10 @@
 #include "core/fleet/fleet_report.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
-
-#include <fmt/format.h>
+#include <map>
 
 #include "core/fleet/summary_file.h"
 #include "core/report/html_parts.h"
@@ -19,6 +20,55 @@ using core::report::ObjectArray;
 using core::report::XmlEscape;
 
 std::string D(DurationNs ns) { return FormatDuration(static_cast<double>(ns)); }
+// What one trace is called in the reports' first line (all of them: TracesAreName).
+const char* Singular(const FleetAnalysis& a) {
+  return a.options.traces_are == TracesAre::kRuns ? "run" : "rank";
+}
+
+// A whole-trace queue figure: "-" when unknown (-1, an older summary).
+std::string KnownD(DurationNs ns) {
+  return ns < 0 ? "-" : D(ns);
+}
+
+// The figures over matched steps of a rank; "-" when no step matched (not "0 ns": nothing was
+// measured).
+std::vector<std::string> MatchedStepCells(const FleetAnalysis& a, const RankRow& r) {
+  if (a.steps.empty()) return std::vector<std::string>(6, "-");
+  return {D(r.step_ns_mean), D(r.busy_ns),       D(r.waiting_ns),
+          D(r.idle_ns),      D(r.collective_ns), D(r.collective_wait_ns)};
+}
+
+// "1009-1011", "7" or "-" (none).
+std::string StepIds(const RankRow& r) {
+  if (r.step_id_min < 0) return "-";
+  if (r.step_id_min == r.step_id_max) return std::to_string(r.step_id_min);
+  return fmt::format("{}-{}", r.step_id_min, r.step_id_max);
+}
+
+// One row of the whole-trace table.
+std::vector<std::string> WholeTraceCells(const RankRow& r) {
+  return {std::to_string(r.rank),
+          std::to_string(r.steps),
+          StepIds(r),
+          D(r.trace_ns),
+          std::to_string(r.trace_queues),
+          KnownD(r.trace_busy_ns),
+          KnownD(r.trace_waiting_ns),
+          KnownD(r.trace_idle_ns),
+          r.input};
+}
+const std::vector<std::string> kWholeTraceHeader = {"rank", "steps",   "step ids", "span", "queues",
+                                                    "busy", "waiting", "idle",     "trace"};
+
+// Said when no step id is on every trace: the per-step figures are empty, and why.
+std::string NoStepMatchedSentence(const FleetAnalysis& a) {
+  if (a.ranks.empty() || !a.steps.empty()) return "";
+  return fmt::format(
+      "No step id is on every {0}: the figures over matched steps (mean step, busy, waiting, "
+      "idle, collectives) and the stragglers are empty, and the {1} are compared over their "
+      "whole traces (Whole traces: each one's steps and step ids say why).",
+      Singular(a), TracesAreName(a.options.traces_are));
+}
 
 std::string Doing(const Straggler& s) {
   std::string out;
@@ -61,13 +111,23 @@ std::string StepsSentence(const FleetAnalysis& a) {
     return "Steps are frames, each ended by the completion of a present packet.";
   }
   if (a.steps_from == "vsync_marker") return "Steps are frames, each ended by a vsync marker.";
-  return "Steps are ProfilerStep slices on some ranks and frames on others (see each rank's "
-         "steps_from in the JSON report).";
-}
-
-// What one trace is called in the reports' first line (all of them: TracesAreName).
-const char* Singular(const FleetAnalysis& a) {
-  return a.options.traces_are == TracesAre::kRuns ? "run" : "rank";
+  // Mixed: how many traces have each kind.
+  std::map<std::string, size_t> count;
+  for (const RankRow& r : a.ranks) ++count[r.steps_from];
+  std::string kinds;
+  for (const auto& [from, n] : count) {
+    const char* what = from == "profiler_step"    ? "ProfilerStep slices"
+                       : from == "present_marker" ? "frames ended by a present marker"
+                       : from == "present_packet" ? "frames ended by a present packet"
+                       : from == "vsync_marker"   ? "frames ended by a vsync marker"
+                                                  : "no steps";
+    if (!kinds.empty()) kinds += ", ";
+    kinds += fmt::format("{} on {}", what, n);
+  }
+  return fmt::format(
+      "Steps are not of one kind on every {}: {} (steps_from of each in the JSON "
+      "report).",
+      a.options.traces_are == TracesAre::kRuns ? "run" : "rank", kinds);
 }
 
 // Said when the traces are not the ranks of one job numbered by the ranks they state
@@ -90,6 +150,47 @@ std::string OptionsSentence(const FleetAnalysis& a) {
         "the rank they state.";
   }
   return runs.empty() || numbering.empty() ? runs + numbering : runs + " " + numbering;
+}
+
+std::string NoStepHtml(const FleetAnalysis& a) {
+  return "<p>No step matched on every " + std::string(Singular(a)) + ".</p>\n";
+}
+
+// Rank x step, the step time from the fastest (light) to the slowest (dark red); at most
+// kHeatMapRanks ranks, those with the longest mean step. `a.steps` not empty.
+std::string HeatMapHtml(const FleetAnalysis& a) {
+  std::string out;
+  std::vector<size_t> shown(a.ranks.size());
+  for (size_t i = 0; i < shown.size(); ++i) shown[i] = i;
+  if (shown.size() > kHeatMapRanks) {
+    std::stable_sort(shown.begin(), shown.end(), [&](size_t x, size_t y) {
+      return a.ranks[x].step_ns_mean > a.ranks[y].step_ns_mean;
+    });
+    shown.resize(kHeatMapRanks);
+    std::sort(shown.begin(), shown.end());
+  }
+  if (shown.size() < a.ranks.size()) {
+    out += fmt::format("<p>The {} ranks with the longest mean step of {}.</p>\n", shown.size(),
+                       a.ranks.size());
+  }
+  out += "<table>\n<tr><th>rank</th>";
+  for (const StepRow& s : a.steps) out += fmt::format("<th>{}</th>", s.step);
+  out += "</tr>\n";
+  for (size_t i : shown) {
+    out += fmt::format("<tr><td>{}</td>", a.ranks[i].rank);
+    for (const StepRow& s : a.steps) {
+      const double span = static_cast<double>(s.step_ns_max - s.step_ns_min);
+      const double f = span > 0 ? (s.step_ns[i] - s.step_ns_min) / span : 0;
+      const bool straggler = s.straggler.rank == a.ranks[i].rank;
+      out += fmt::format(
+          "<td class=\"h\" style=\"background:rgb(255,{0},{0})\" title=\"rank {1} step {2}: "
+          "{3}{4}\">{5}</td>",
+          static_cast<int>(235 - 200 * f), a.ranks[i].rank, s.step, D(s.step_ns[i]),
+          straggler ? ", straggler" : "", straggler ? "S" : "");
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
 }
 
 }  // namespace
@@ -126,6 +227,8 @@ Json FleetJson(const FleetAnalysis& a) {
           x.Set("rank_source", r.rank_source);
           x.Set("input", r.input);
           x.Set("steps", static_cast<uint64_t>(r.steps));
+          x.Set("step_id_min", r.step_id_min);
+          x.Set("step_id_max", r.step_id_max);
           x.Set("steps_from", r.steps_from);
           x.Set("step_ns_mean", r.step_ns_mean);
           x.Set("busy_ns", r.busy_ns);
@@ -135,6 +238,11 @@ Json FleetJson(const FleetAnalysis& a) {
           x.Set("collective_wait_ns", r.collective_wait_ns);
           x.Set("straggler_steps", r.straggler_steps);
           x.Set("offset_ns", r.offset_ns);
+          x.Set("trace_ns", r.trace_ns);
+          x.Set("trace_queues", static_cast<uint64_t>(r.trace_queues));
+          x.Set("trace_busy_ns", r.trace_busy_ns);
+          x.Set("trace_waiting_ns", r.trace_waiting_ns);
+          x.Set("trace_idle_ns", r.trace_idle_ns);
         }));
   DurationNs waited = 0;
   j.Set("steps", ObjectArray(a.steps, [&waited](Json& x, const StepRow& s) {
@@ -181,17 +289,22 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
   if (const std::string options = OptionsSentence(a); !options.empty()) {
     out += options + "\n\n";
   }
+  if (const std::string none = NoStepMatchedSentence(a); !none.empty()) out += none + "\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const RankRow& r : a.ranks) {
-    rows.push_back({std::to_string(r.rank), r.rank_source, D(r.step_ns_mean), D(r.busy_ns),
-                    D(r.waiting_ns), D(r.idle_ns), D(r.collective_ns), D(r.collective_wait_ns),
-                    std::to_string(r.straggler_steps), fmt::format("{} ns", r.offset_ns),
-                    r.input});
+    std::vector<std::string> row = {std::to_string(r.rank), r.rank_source};
+    for (std::string& cell : MatchedStepCells(a, r)) row.push_back(std::move(cell));
+    row.insert(row.end(),
+               {std::to_string(r.straggler_steps), fmt::format("{} ns", r.offset_ns), r.input});
+    rows.push_back(std::move(row));
   }
   out += "## Ranks\n\n" +
          MarkdownTable({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",
                         "waiting for others", "straggler in", "clock offset", "trace"},
                        rows);
+  rows.clear();
+  for (const RankRow& r : a.ranks) rows.push_back(WholeTraceCells(r));
+  out += "## Whole traces\n\n" + MarkdownTable(kWholeTraceHeader, rows);
   rows.clear();
   for (const StepRow& s : a.steps) {
     rows.push_back({std::to_string(s.step), D(s.step_ns_min), D(s.step_ns_max),
@@ -199,10 +312,14 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
                     D(s.straggler.lateness_ns), s.straggler.at, D(s.straggler.others_waited_ns),
                     Doing(s.straggler)});
   }
-  out += "## Stragglers per step\n\n" +
-         MarkdownTable({"step", "fastest", "slowest", "straggler", "late by", "at",
-                        "others waited (sum)", "what it was doing (critical path)"},
-                       rows);
+  out += "## Stragglers per step\n\n";
+  if (a.steps.empty()) {
+    out += "No step matched on every " + std::string(Singular(a)) + ".\n\n";
+  } else {
+    out += MarkdownTable({"step", "fastest", "slowest", "straggler", "late by", "at",
+                          "others waited (sum)", "what it was doing (critical path)"},
+                         rows);
+  }
   if (!a.failed.empty()) {
     rows.clear();
     for (const FailedTrace& f : a.failed) rows.push_back({f.input, f.error});
@@ -228,64 +345,44 @@ std::string FleetHtml(const FleetAnalysis& a) {
   if (const std::string options = OptionsSentence(a); !options.empty()) {
     out += "<p>" + XmlEscape(options) + "</p>\n";
   }
+  if (const std::string none = NoStepMatchedSentence(a); !none.empty()) {
+    out += "<p>" + XmlEscape(none) + "</p>\n";
+  }
   out += core::report::Section("ranks", "Ranks") + "<table>\n" +
          Row({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",
               "waiting for others", "straggler in", "clock offset (ns)", "samples", "spread",
               "trace"},
              true);
   for (const RankRow& r : a.ranks) {
-    out += Row({std::to_string(r.rank), r.rank_source, D(r.step_ns_mean), D(r.busy_ns),
-                D(r.waiting_ns), D(r.idle_ns), D(r.collective_ns), D(r.collective_wait_ns),
-                std::to_string(r.straggler_steps), std::to_string(r.offset_ns),
-                std::to_string(r.offset_samples), D(r.offset_spread_ns), r.input});
+    std::vector<std::string> row = {std::to_string(r.rank), r.rank_source};
+    for (std::string& cell : MatchedStepCells(a, r)) row.push_back(std::move(cell));
+    row.insert(row.end(), {std::to_string(r.straggler_steps), std::to_string(r.offset_ns),
+                           std::to_string(r.offset_samples), D(r.offset_spread_ns), r.input});
+    out += Row(row);
   }
   out += "</table>\n";
+  out += core::report::Section("whole-traces", "Whole traces") + "<table>\n" +
+         Row(kWholeTraceHeader, true);
+  for (const RankRow& r : a.ranks) out += Row(WholeTraceCells(r));
+  out += "</table>\n";
 
-  // Heat map: rank x step, the step time from the fastest (light) to the slowest (dark red).
-  std::vector<size_t> shown(a.ranks.size());
-  for (size_t i = 0; i < shown.size(); ++i) shown[i] = i;
-  if (shown.size() > kHeatMapRanks) {
-    std::stable_sort(shown.begin(), shown.end(), [&](size_t x, size_t y) {
-      return a.ranks[x].step_ns_mean > a.ranks[y].step_ns_mean;
-    });
-    shown.resize(kHeatMapRanks);
-    std::sort(shown.begin(), shown.end());
-  }
   out += core::report::Section("heat-map", "Step time, rank x step");
-  if (shown.size() < a.ranks.size()) {
-    out += fmt::format("<p>The {} ranks with the longest mean step of {}.</p>\n", shown.size(),
-                       a.ranks.size());
-  }
-  out += "<table>\n<tr><th>rank</th>";
-  for (const StepRow& s : a.steps) out += fmt::format("<th>{}</th>", s.step);
-  out += "</tr>\n";
-  for (size_t i : shown) {
-    out += fmt::format("<tr><td>{}</td>", a.ranks[i].rank);
-    for (const StepRow& s : a.steps) {
-      const double span = static_cast<double>(s.step_ns_max - s.step_ns_min);
-      const double f = span > 0 ? (s.step_ns[i] - s.step_ns_min) / span : 0;
-      const bool straggler = s.straggler.rank == a.ranks[i].rank;
-      out += fmt::format(
-          "<td class=\"h\" style=\"background:rgb(255,{0},{0})\" title=\"rank {1} step {2}: "
-          "{3}{4}\">{5}</td>",
-          static_cast<int>(235 - 200 * f), a.ranks[i].rank, s.step, D(s.step_ns[i]),
-          straggler ? ", straggler" : "", straggler ? "S" : "");
-    }
-    out += "</tr>\n";
-  }
-  out += "</table>\n";
+  out += a.steps.empty() ? NoStepHtml(a) : HeatMapHtml(a);
 
-  out += core::report::Section("stragglers", "Stragglers per step") + "<table>\n" +
-         Row({"step", "fastest", "slowest", "straggler", "late by", "at", "others waited (sum)",
-              "what it was doing (critical path)"},
-             true);
-  for (const StepRow& s : a.steps) {
-    out += Row({std::to_string(s.step), D(s.step_ns_min), D(s.step_ns_max),
-                s.straggler.rank < 0 ? "-" : std::to_string(s.straggler.rank),
-                D(s.straggler.lateness_ns), s.straggler.at, D(s.straggler.others_waited_ns),
-                Doing(s.straggler)});
+  out += core::report::Section("stragglers", "Stragglers per step");
+  if (a.steps.empty()) out += NoStepHtml(a);
+  if (!a.steps.empty()) {
+    out += "<table>\n" + Row({"step", "fastest", "slowest", "straggler", "late by", "at",
+                              "others waited (sum)", "what it was doing (critical path)"},
+                             true);
+    for (const StepRow& s : a.steps) {
+      out += Row({std::to_string(s.step), D(s.step_ns_min), D(s.step_ns_max),
+                  s.straggler.rank < 0 ? "-" : std::to_string(s.straggler.rank),
+                  D(s.straggler.lateness_ns), s.straggler.at, D(s.straggler.others_waited_ns),
+                  Doing(s.straggler)});
+    }
+    out += "</table>\n";
   }
-  out += "</table>\n";
   if (!a.failed.empty()) {
     out += core::report::Section("failed", "Failed traces") + "<table>\n" +
            Row({"trace", "error"}, true);

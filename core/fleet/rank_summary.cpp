@@ -205,6 +205,10 @@ RankSummary ComputeRankSummary(const core::report::ReportData& data, const std::
   out.name_rank = RankFromFileName(input);
   out.start_ns = r.start_ns;
   out.end_ns = r.end_ns;
+  for (const core::analysis::QueueTime& q : data.queue_time.queues) {
+    if (data.IsQuietQueue(q.queue)) continue;
+    out.queues.push_back({data.QueueName(q.queue), q.busy_ns, q.waiting_ns, q.idle_ns});
+  }
 
   std::vector<StepMark> marks = FindSteps(store);
   out.steps_from = "profiler_step";

@@ -80,6 +80,11 @@ struct RankSummary {
   // "present_marker", "present_packet" or "vsync_marker"; "none" when the trace has none.
   std::string steps_from = "profiler_step";
   std::vector<StepSummary> steps;  // by start
+  // Every queue over the whole trace, [start_ns, end_ns]: the figures `report` and `stats` give
+  // (ReportData::queue_time), quiet queues left out; what the ranks are compared on when no step
+  // is on all of them. false for a summary written before it was kept (its queues are unknown).
+  std::vector<QueueStepTime> queues;
+  bool queues_known = true;
 };
 
 // The step and rank figures of an analysed trace (`data` analysed with full = true is not

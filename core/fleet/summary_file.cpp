@@ -41,6 +41,15 @@ class Reader {
     if (e.get_object().get(o) != simdjson::SUCCESS) Fail(what, "an object");
     return o;
   }
+  std::vector<QueueStepTime> Queues(simdjson::dom::array queues) const {
+    std::vector<QueueStepTime> out;
+    for (simdjson::dom::element q : queues) {
+      simdjson::dom::object qo = Object(q, "queues[]");
+      out.push_back(
+          {String(qo, "name"), Int(qo, "busy_ns"), Int(qo, "waiting_ns"), Int(qo, "idle_ns")});
+    }
+    return out;
+  }
   [[noreturn]] void Fail(std::string_view key, std::string_view type) const {
     throw core::Error(fmt::format("{}: not a fleet summary: \"{}\" is missing or not {}",
                                   m_path.string(), key, type));
@@ -49,6 +58,15 @@ class Reader {
  private:
   const std::filesystem::path& m_path;
 };
+
+Json QueuesJson(const std::vector<QueueStepTime>& queues) {
+  return ObjectArray(queues, [](Json& q, const QueueStepTime& t) {
+    q.Set("name", t.queue);
+    q.Set("busy_ns", t.busy_ns);
+    q.Set("waiting_ns", t.waiting_ns);
+    q.Set("idle_ns", t.idle_ns);
+  });
+}
 
 }  // namespace
 
@@ -70,17 +88,13 @@ Json RankSummaryJson(const RankSummary& s) {
   j.Set("start_ns", s.start_ns);
   j.Set("end_ns", s.end_ns);
   j.Set("steps_from", s.steps_from);
+  if (s.queues_known) j.Set("queues", QueuesJson(s.queues));
   j.Set("steps", ObjectArray(s.steps, [](Json& x, const StepSummary& step) {
           x.Set("id", step.id);
           x.Set("start_ns", step.start_ns);
           x.Set("end_ns", step.end_ns);
           x.Set("path_ns", step.path_ns);
-          x.Set("queues", ObjectArray(step.queues, [](Json& q, const QueueStepTime& t) {
-                  q.Set("name", t.queue);
-                  q.Set("busy_ns", t.busy_ns);
-                  q.Set("waiting_ns", t.waiting_ns);
-                  q.Set("idle_ns", t.idle_ns);
-                }));
+          x.Set("queues", QueuesJson(step.queues));
           x.Set("collectives", ObjectArray(step.collectives, [](Json& c, const Collective& k) {
                   c.Set("name", k.name);
                   c.Set("queue", k.queue);
@@ -145,6 +159,10 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path, bool step_paths) 
   } else {
     s.steps_from = "";
   }
+  // Summaries written before the whole trace's queues were kept have no "queues".
+  simdjson::dom::element queues;
+  s.queues_known = f["queues"].get(queues) == simdjson::SUCCESS;
+  if (s.queues_known) s.queues = r.Queues(r.Array(f, "queues"));
   for (simdjson::dom::element step_e : r.Array(f, "steps")) {
     simdjson::dom::object so = r.Object(step_e, "steps[]");
     StepSummary step;
@@ -152,11 +170,7 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path, bool step_paths) 
     step.start_ns = r.Int(so, "start_ns");
     step.end_ns = r.Int(so, "end_ns");
     step.path_ns = r.Int(so, "path_ns");
-    for (simdjson::dom::element q : r.Array(so, "queues")) {
-      simdjson::dom::object qo = r.Object(q, "queues[]");
-      step.queues.push_back({r.String(qo, "name"), r.Int(qo, "busy_ns"), r.Int(qo, "waiting_ns"),
-                             r.Int(qo, "idle_ns")});
-    }
+    step.queues = r.Queues(r.Array(so, "queues"));
     for (simdjson::dom::element c : r.Array(so, "collectives")) {
       simdjson::dom::object co = r.Object(c, "collectives[]");
       step.collectives.push_back({r.String(co, "name"), r.String(co, "queue"),

@@ -1,43 +1,79 @@
 #!/usr/bin/env python3
-"""Counts, with nothing of fencescope, the GPU busy time of one rank trace written by
-make_fleet.py inside its ProfilerStep# slices: per stream the union of its kernel / memcpy /
-memset intervals clipped to each step, added over streams and steps. Prints "busy_ns<TAB>N",
-"steps<TAB>N" and "collective_ns<TAB>N" (NCCL kernel time inside the steps)."""
+"""Counts, with nothing of fencescope, the GPU busy time of one PyTorch trace (a rank written by
+make_fleet.py, or a real Kineto trace, .json or .json.gz): per stream (pid, tid) the union of its
+kernel / memcpy / memset intervals. Prints "key<TAB>N" lines:
+  busy_ns        the unions clipped to each ProfilerStep# slice, added over streams and steps
+  steps          ProfilerStep# slices
+  collective_ns  NCCL kernel time of the kernels that start inside a step
+  trace_busy_ns  the unions over the whole trace, added over streams
+  trace_queues   streams with a kernel, memcpy or memset
+  step_id_min, step_id_max  the lowest and highest N of ProfilerStep#N (-1: none)
+  step N         1 for each step id N
+Times are read as decimals and turned into whole nanoseconds one by one, as the trace states
+them (microseconds with up to three decimals)."""
+import decimal
+import gzip
 import json
 import sys
 
 GPU_CATS = {"Kernel", "kernel", "Memset", "Memcpy", "gpu_memcpy", "gpu_memset"}
 
 
+def ns(us):
+    return int(decimal.Decimal(us) * 1000)
+
+
+def union(intervals):
+    total, end = 0, None
+    for a, b in sorted(intervals):
+        if end is None or a > end:
+            total += b - a
+            end = b
+        elif b > end:
+            total += b - end
+            end = b
+    return total
+
+
+def step_id(name):
+    rest = name[len("ProfilerStep#"):]
+    return int(rest) if name.startswith("ProfilerStep#") and rest.isdigit() else None
+
+
 def main():
-    with open(sys.argv[1]) as f:
-        events = json.load(f)["traceEvents"]
-    steps = [(e["ts"] * 1000, (e["ts"] + e["dur"]) * 1000) for e in events
-             if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")]
+    opener = gzip.open if sys.argv[1].endswith(".gz") else open
+    with opener(sys.argv[1], "rt") as f:
+        trace = json.load(f, parse_float=decimal.Decimal)
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    steps, ids = [], set()
+    for e in events:
+        if e.get("ph") == "X" and step_id(str(e.get("name", ""))) is not None:
+            start = ns(e["ts"])
+            steps.append((start, start + ns(e["dur"])))
+            ids.add(step_id(e["name"]))
     by_stream = {}
     collective = []
     for e in events:
         if e.get("ph") == "X" and e.get("cat") in GPU_CATS:
-            iv = (e["ts"] * 1000, (e["ts"] + e["dur"]) * 1000)
-            by_stream.setdefault(e["tid"], []).append(iv)
+            start = ns(e["ts"])
+            iv = (start, start + ns(e.get("dur", 0)))
+            by_stream.setdefault((e["pid"], e["tid"]), []).append(iv)
             if "nccl" in e["name"]:
                 collective.append(iv)
     busy = 0
     for ivs in by_stream.values():
         for lo, hi in steps:
-            clipped = sorted((max(a, lo), min(b, hi)) for a, b in ivs if b > lo and a < hi)
-            end = None
-            for a, b in clipped:
-                if end is None or a > end:
-                    busy += b - a
-                    end = b
-                elif b > end:
-                    busy += b - end
-                    end = b
+            busy += union((max(a, lo), min(b, hi)) for a, b in ivs if b > lo and a < hi)
     coll = sum(b - a for a, b in collective if any(lo <= a <= hi for lo, hi in steps))
     print(f"busy_ns\t{busy}")
     print(f"steps\t{len(steps)}")
     print(f"collective_ns\t{coll}")
+    print(f"trace_busy_ns\t{sum(union(ivs) for ivs in by_stream.values())}")
+    print(f"trace_queues\t{len(by_stream)}")
+    print(f"step_id_min\t{min(ids) if ids else -1}")
+    print(f"step_id_max\t{max(ids) if ids else -1}")
+    for n in sorted(ids):
+        print(f"step {n}\t1")
 
 
 if __name__ == "__main__":

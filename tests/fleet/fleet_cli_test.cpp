@@ -125,6 +125,11 @@ TEST(FleetCli, StragglersOffsetsAndWaitsAreTheGeneratedOnes) {
     EXPECT_EQ(IntAt(report, at + ".busy_ns"), counted.at("busy_ns")) << at;
     EXPECT_EQ(IntAt(report, at + ".collective_ns"), counted.at("collective_ns")) << at;
     EXPECT_EQ(IntAt(report, at + ".steps"), counted.at("steps")) << at;
+    // Over the whole trace, whatever steps matched.
+    EXPECT_EQ(IntAt(report, at + ".trace_busy_ns"), counted.at("trace_busy_ns")) << at;
+    EXPECT_EQ(IntAt(report, at + ".trace_queues"), counted.at("trace_queues")) << at;
+    EXPECT_EQ(IntAt(report, at + ".step_id_min"), counted.at("step_id_min")) << at;
+    EXPECT_EQ(IntAt(report, at + ".step_id_max"), counted.at("step_id_max")) << at;
   }
 
   // The other formats name the stragglers; --fail-if reads the fleet keys.

@@ -48,7 +48,7 @@ std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a) {
       a.options.traces_are == core::fleet::TracesAre::kRuns ? "Run" : "Rank", unit, unit);
   ImGui::PopStyleColor();
   if (a.ranks.empty() || a.steps.empty()) {
-    ImGui::TextDisabled("No step matched on every rank.");
+    ImGui::TextDisabled("No step matched on every %s (the Ranks tab compares whole traces).", unit);
     return clicked;
   }
   ImGui::BeginChild("heat map", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

@@ -71,12 +71,14 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
     return request;
   }
   const bool runs = a.options.traces_are == core::fleet::TracesAre::kRuns;
-  ImGui::TextWrapped(
-      "%zu %s, %zu steps matched (%zu unmatched), %zu traces failed; clocks "
-      "aligned by %s to %s %lld%s",
-      a.ranks.size(), runs ? "runs" : "ranks", a.steps.size(), a.steps_unmatched, a.failed.size(),
-      a.clock_method.c_str(), runs ? "run" : "rank", static_cast<long long>(a.reference_rank),
-      runs ? "; a step's straggler is the run whose step took longest" : "");
+  const std::string clocks = a.clock_method == "none"
+                                 ? std::string("clocks not aligned (no step matched)")
+                                 : fmt::format("clocks aligned by {} to {} {}", a.clock_method,
+                                               runs ? "run" : "rank", a.reference_rank);
+  ImGui::TextWrapped("%zu %s, %zu steps matched (%zu unmatched), %zu traces failed; %s%s",
+                     a.ranks.size(), runs ? "runs" : "ranks", a.steps.size(), a.steps_unmatched,
+                     a.failed.size(), clocks.c_str(),
+                     runs ? "; a step's straggler is the run whose step took longest" : "");
   auto flags = [&](Tab tab) {
     return m_show_tab == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
   };
@@ -122,22 +124,44 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Ranks", nullptr, flags(Tab::kRanks))) {
-      if (ImGui::BeginTable("ranks", 5, ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg)) {
-        for (const char* h : {"rank", "mean step", "waiting for others", "clock offset", "trace"}) {
+      // Mean step and waits are over matched steps ("-" when none matched); span and busy over
+      // the whole trace, whatever matched.
+      const bool matched = !a.steps.empty();
+      if (ImGui::BeginTable(
+              "ranks", 8,
+              ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable)) {
+        for (const char* h : {runs ? "run" : "rank", "steps", "mean step", "waiting for others",
+                              "span", "busy (whole trace)", "clock offset", "trace"}) {
           ImGui::TableSetupColumn(h);
         }
         ImGui::TableHeadersRow();
+        auto duration = [](core::model::DurationNs ns, bool known) {
+          ImGui::TextUnformatted(known ? FormatDuration(static_cast<double>(ns)).c_str() : "-");
+        };
         for (const core::fleet::RankRow& r : a.ranks) {
           ImGui::TableNextRow();
           ImGui::TableSetColumnIndex(0);
           ImGui::Text("%lld", static_cast<long long>(r.rank));
           ImGui::TableSetColumnIndex(1);
-          ImGui::TextUnformatted(FormatDuration(static_cast<double>(r.step_ns_mean)).c_str());
+          if (r.step_id_min < 0) {
+            ImGui::TextUnformatted("0");
+          } else if (r.step_id_min == r.step_id_max) {
+            ImGui::Text("%zu (%lld)", r.steps, static_cast<long long>(r.step_id_min));
+          } else {
+            ImGui::Text("%zu (%lld-%lld)", r.steps, static_cast<long long>(r.step_id_min),
+                        static_cast<long long>(r.step_id_max));
+          }
           ImGui::TableSetColumnIndex(2);
-          ImGui::TextUnformatted(FormatDuration(static_cast<double>(r.collective_wait_ns)).c_str());
+          duration(r.step_ns_mean, matched);
           ImGui::TableSetColumnIndex(3);
-          ImGui::Text("%lld ns", static_cast<long long>(r.offset_ns));
+          duration(r.collective_wait_ns, matched);
           ImGui::TableSetColumnIndex(4);
+          duration(r.trace_ns, true);
+          ImGui::TableSetColumnIndex(5);
+          duration(r.trace_busy_ns, r.trace_busy_ns >= 0);
+          ImGui::TableSetColumnIndex(6);
+          ImGui::Text("%lld ns", static_cast<long long>(r.offset_ns));
+          ImGui::TableSetColumnIndex(7);
           ImGui::TextUnformatted(r.input.c_str());
         }
         ImGui::EndTable();

@@ -1,12 +1,14 @@
 // core/fleet on hand-made summaries: step matching, clock alignment from collective ends and
 // from step starts, stragglers at a collective and at the step end, rank assignment; the
 // summary file's round trip and its errors; ranks from file names.
+#include "core/fleet/fleet_analysis.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 
-#include "core/fleet/fleet_analysis.h"
 #include "core/fleet/fleet_inputs.h"
+#include "core/fleet/fleet_report.h"
 #include "core/fleet/summary_file.h"
 #include "tests/support/test_support.h"
 
@@ -107,6 +109,7 @@ TEST(SummaryFile, RoundTripAndErrorsNameTheFile) {
   test_support::ScratchDir dir;
   RankSummary s = Rank(2, 40, {3, 4}, 950, 700);
   s.steps[0].queues.push_back({"GPU 0 stream 7", 10, 20, 30});
+  s.queues.push_back({"GPU 0 stream 7", 100, 200, 300});
   core::report::Json report = core::report::Json::Object();
   report.Set("schema_version", 1);
   core::fleet::WriteSummaryFile(dir / "s.summary.json", s, report);
@@ -119,6 +122,22 @@ TEST(SummaryFile, RoundTripAndErrorsNameTheFile) {
   EXPECT_EQ(core::fleet::RankSummaryJson(lean).Dump(),
             core::fleet::RankSummaryJson(without).Dump());
   EXPECT_FALSE(back.steps.at(0).path.empty());
+  ASSERT_EQ(back.queues.size(), 1u);
+  EXPECT_EQ(back.queues[0].idle_ns, 300);
+  EXPECT_TRUE(back.queues_known);
+  // A summary written before the whole trace's queues were kept reads as unknown, not as zero.
+  std::string old_text = test_support::ReadFile(dir / "s.summary.json");
+  const size_t queues = old_text.find("\"queues\":[");
+  ASSERT_NE(queues, std::string::npos);
+  old_text.erase(queues, old_text.find("],", queues) + 2 - queues);
+  std::ofstream(dir / "old.summary.json") << old_text;
+  const RankSummary old = core::fleet::ReadSummaryFile(dir / "old.summary.json");
+  EXPECT_FALSE(old.queues_known);
+  EXPECT_TRUE(old.queues.empty());
+  EXPECT_EQ(old.steps.at(0).queues.size(), 1u);
+  const auto with_old = AnalyseFleet({old}, {});
+  EXPECT_EQ(with_old.ranks.at(0).trace_busy_ns, -1);
+  EXPECT_EQ(with_old.ranks.at(0).trace_ns, old.end_ns - old.start_ns);
   EXPECT_NE(test_support::ReadFile(dir / "s.summary.json").find("\"schema_version\": 1"),
             std::string::npos);
   std::ofstream(dir / "bad.summary.json") << "{\"fleet\": {\"input\": \"x\"}}\n";
@@ -130,6 +149,59 @@ TEST(SummaryFile, RoundTripAndErrorsNameTheFile) {
   EXPECT_NE(test_support::ErrorOf([&] { core::fleet::ReadSummaryFile(dir / "report.json"); })
                 .find("line 1: not a fleet summary"),
             std::string::npos);
+}
+
+// Traces with no step id in common: nothing matched, and each is still described over its whole
+// trace (the queues' figures added up, the span, the step ids); the reports say why the
+// per-step figures are empty instead of printing zeros.
+TEST(FleetAnalysis, TracesWithNoStepInCommonAreComparedOverTheirWholeTraces) {
+  RankSummary a = Rank(0, 0, {1009, 1010}, 500);
+  a.start_ns = 100, a.end_ns = 5100;
+  a.queues = {{"GPU 0 stream 7", 700, 50, 4250}, {"GPU 0 stream 20", 30, 0, 4970}};
+  RankSummary b = Rank(1, 0, {3}, 500);
+  b.start_ns = 0, b.end_ns = 2000;
+  b.queues = {{"GPU 0 stream 7", 1500, 0, 500}};
+  RankSummary c = Rank(2, 0, {}, 0);
+  c.start_ns = 10, c.end_ns = 20;
+  c.steps_from = "none";
+  const auto fleet =
+      AnalyseFleet({a, b, c}, {}, core::fleet::FleetDetail::kFigures,
+                   {core::fleet::RankNumbering::kOrder, core::fleet::TracesAre::kRuns});
+  EXPECT_TRUE(fleet.steps.empty());
+  EXPECT_EQ(fleet.steps_unmatched, 3u);
+  ASSERT_EQ(fleet.ranks.size(), 3u);
+  EXPECT_EQ(fleet.ranks[0].trace_ns, 5000);
+  EXPECT_EQ(fleet.ranks[0].trace_busy_ns, 730);
+  EXPECT_EQ(fleet.ranks[0].trace_waiting_ns, 50);
+  EXPECT_EQ(fleet.ranks[0].trace_idle_ns, 4250 + 4970);
+  EXPECT_EQ(fleet.ranks[0].trace_queues, 2u);
+  EXPECT_EQ(fleet.ranks[0].step_id_min, 1009);
+  EXPECT_EQ(fleet.ranks[0].step_id_max, 1010);
+  EXPECT_EQ(fleet.ranks[1].trace_busy_ns, 1500);
+  EXPECT_EQ(fleet.ranks[2].step_id_min, -1);
+  EXPECT_EQ(fleet.ranks[2].trace_busy_ns, 0);
+
+  const std::string md = core::fleet::FleetMarkdown(fleet);
+  EXPECT_NE(md.find("No step id is on every run"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 0 | order | - | - | - | - | - | - | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 0 | 2 | 1009-1010 | 5 us | 2 | 730 ns | 50 ns | 9.22 us |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 2 | 0 | - | 10 ns | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("No step matched on every run."), std::string::npos) << md;
+  EXPECT_NE(md.find("no steps on 1, ProfilerStep slices on 2"), std::string::npos) << md;
+  const std::string html = core::fleet::FleetHtml(fleet);
+  EXPECT_NE(html.find("id=\"whole-traces\""), std::string::npos);
+  // Said in the heat map's place and the stragglers' (no empty tables).
+  size_t said = 0;
+  for (size_t at = html.find("No step matched on every run."); at != std::string::npos;
+       at = html.find("No step matched on every run.", at + 1)) {
+    ++said;
+  }
+  EXPECT_EQ(said, 2u) << html;
+  EXPECT_EQ(html.find("<td class=\"h\""), std::string::npos);
+  const std::string json = core::fleet::FleetJson(fleet).Dump();
+  EXPECT_NE(json.find("\"trace_busy_ns\": 730"), std::string::npos) << json;
 }
 
 }  // namespace
