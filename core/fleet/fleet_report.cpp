@@ -1,10 +1,10 @@
 #include "core/fleet/fleet_report.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+
+#include <fmt/format.h>
 
 #include "core/fleet/summary_file.h"
 #include "core/report/html_parts.h"
@@ -20,6 +20,7 @@ using core::report::ObjectArray;
 using core::report::XmlEscape;
 
 std::string D(DurationNs ns) { return FormatDuration(static_cast<double>(ns)); }
+
 // What one trace is called in the reports' first line (all of them: TracesAreName).
 const char* Singular(const FleetAnalysis& a) {
   return a.options.traces_are == TracesAre::kRuns ? "run" : "rank";
@@ -127,7 +128,7 @@ std::string StepsSentence(const FleetAnalysis& a) {
   return fmt::format(
       "Steps are not of one kind on every {}: {} (steps_from of each in the JSON "
       "report).",
-      a.options.traces_are == TracesAre::kRuns ? "run" : "rank", kinds);
+      Singular(a), kinds);
 }
 
 // Said when the traces are not the ranks of one job numbered by the ranks they state

@@ -1,8 +1,9 @@
 // `fencescope view FLEETDIR`: the fleet window over a generated fleet (tests/fleet/make_fleet.py),
 // drawn headless; a heat-map cell asks for its rank's trace at its step, checked against the
 // ProfilerStep slice of that rank's raw file, and the window opens it zoomed to that step.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>

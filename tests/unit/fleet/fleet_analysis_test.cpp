@@ -1,12 +1,11 @@
 // core/fleet on hand-made summaries: step matching, clock alignment from collective ends and
 // from step starts, stragglers at a collective and at the step end, rank assignment; the
 // summary file's round trip and its errors; ranks from file names.
-#include "core/fleet/fleet_analysis.h"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 
+#include "core/fleet/fleet_analysis.h"
 #include "core/fleet/fleet_inputs.h"
 #include "core/fleet/fleet_report.h"
 #include "core/fleet/summary_file.h"
