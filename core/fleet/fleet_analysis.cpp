@@ -208,6 +208,8 @@ FleetAnalysis AnalyseFleet(std::vector<RankSummary> summaries, std::vector<Faile
       row.step_id_min = row.step_id_min < 0 ? s.id : std::min(row.step_id_min, s.id);
       row.step_id_max = std::max(row.step_id_max, s.id);
     }
+    row.steps_cut_off = r.summary.steps_cut_off;
+    a.steps_cut_off += row.steps_cut_off.size();
     row.trace_ns = r.summary.end_ns - r.summary.start_ns;
     row.trace_queues = r.summary.queues.size();
     if (r.summary.queues_known) {

@@ -51,6 +51,7 @@ struct RankRow {
   size_t steps = 0;               // steps in its trace (matched or not)
   int64_t step_id_min = -1;       // the lowest and highest of their ids (-1: no step)
   int64_t step_id_max = -1;
+  std::vector<int64_t> steps_cut_off;  // RankSummary::steps_cut_off: left out, not matched
   DurationNs step_ns_mean = 0;    // over matched steps
   DurationNs busy_ns = 0;         // over matched steps, all queues
   DurationNs waiting_ns = 0;
@@ -124,6 +125,7 @@ struct FleetAnalysis {
   int64_t reference_rank = 0;
   std::vector<StepRow> steps;  // matched steps, by id
   size_t steps_unmatched = 0;  // step ids some rank lacks
+  size_t steps_cut_off = 0;    // ranks' steps left out for ending after their trace's last record
   std::vector<FailedTrace> failed;
   // With FleetDetail::kLanes only (not in the JSON): per rank, in `ranks` order.
   std::vector<RankLane> lanes;

@@ -46,11 +46,19 @@ std::string StepIds(const RankRow& r) {
   return fmt::format("{}-{}", r.step_id_min, r.step_id_max);
 }
 
+// "552, 553" or "-".
+std::string CutOff(const RankRow& r) {
+  std::string out;
+  for (int64_t id : r.steps_cut_off) out += (out.empty() ? "" : ", ") + std::to_string(id);
+  return out.empty() ? "-" : out;
+}
+
 // One row of the whole-trace table.
 std::vector<std::string> WholeTraceCells(const RankRow& r) {
   return {std::to_string(r.rank),
           std::to_string(r.steps),
           StepIds(r),
+          CutOff(r),
           D(r.trace_ns),
           std::to_string(r.trace_queues),
           KnownD(r.trace_busy_ns),
@@ -58,8 +66,25 @@ std::vector<std::string> WholeTraceCells(const RankRow& r) {
           KnownD(r.trace_idle_ns),
           r.input};
 }
-const std::vector<std::string> kWholeTraceHeader = {"rank", "steps",   "step ids", "span", "queues",
-                                                    "busy", "waiting", "idle",     "trace"};
+const std::vector<std::string> kWholeTraceHeader = {
+    "rank", "steps", "step ids", "cut off", "span", "queues", "busy", "waiting", "idle", "trace"};
+
+// Said when some steps were left out for ending after their trace's last record.
+std::string CutOffSentence(const FleetAnalysis& a) {
+  if (a.steps_cut_off == 0) return "";
+  std::string which;
+  for (const RankRow& r : a.ranks) {
+    if (r.steps_cut_off.empty()) continue;
+    if (!which.empty()) which += "; ";
+    which += fmt::format("{} {} step{} {}", Singular(a), r.rank,
+                         r.steps_cut_off.size() > 1 ? "s" : "", CutOff(r));
+  }
+  const bool many = a.steps_cut_off > 1;
+  return fmt::format(
+      "{} {} left out for ending after the last record of {} trace (the capture ended inside, "
+      "so what happened until the step's end is not in it): {}.",
+      a.steps_cut_off, many ? "steps were" : "step was", many ? "their" : "its", which);
+}
 
 // Said when no step id is on every trace: the per-step figures are empty, and why.
 std::string NoStepMatchedSentence(const FleetAnalysis& a) {
@@ -203,6 +228,7 @@ Json FleetJson(const FleetAnalysis& a) {
   j.Set("traces_failed", static_cast<uint64_t>(a.failed.size()));
   j.Set("steps_matched", static_cast<uint64_t>(a.steps.size()));
   j.Set("steps_unmatched", static_cast<uint64_t>(a.steps_unmatched));
+  j.Set("steps_cut_off", static_cast<uint64_t>(a.steps_cut_off));
   j.Set("steps_from", a.steps_from);
   j.Set("ranks_from", std::string(RankNumberingName(a.options.numbering)));
   j.Set("traces_are", std::string(TracesAreName(a.options.traces_are)));
@@ -244,6 +270,9 @@ Json FleetJson(const FleetAnalysis& a) {
           x.Set("trace_busy_ns", r.trace_busy_ns);
           x.Set("trace_waiting_ns", r.trace_waiting_ns);
           x.Set("trace_idle_ns", r.trace_idle_ns);
+          Json cut_off = Json::Array();
+          for (int64_t id : r.steps_cut_off) cut_off.Push(id);
+          x.Set("steps_cut_off", std::move(cut_off));
         }));
   DurationNs waited = 0;
   j.Set("steps", ObjectArray(a.steps, [&waited](Json& x, const StepRow& s) {
@@ -291,6 +320,7 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
     out += options + "\n\n";
   }
   if (const std::string none = NoStepMatchedSentence(a); !none.empty()) out += none + "\n\n";
+  if (const std::string cut = CutOffSentence(a); !cut.empty()) out += cut + "\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const RankRow& r : a.ranks) {
     std::vector<std::string> row = {std::to_string(r.rank), r.rank_source};
@@ -348,6 +378,9 @@ std::string FleetHtml(const FleetAnalysis& a) {
   }
   if (const std::string none = NoStepMatchedSentence(a); !none.empty()) {
     out += "<p>" + XmlEscape(none) + "</p>\n";
+  }
+  if (const std::string cut = CutOffSentence(a); !cut.empty()) {
+    out += "<p>" + XmlEscape(cut) + "</p>\n";
   }
   out += core::report::Section("ranks", "Ranks") + "<table>\n" +
          Row({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",

@@ -212,7 +212,15 @@ RankSummary ComputeRankSummary(const core::report::ReportData& data, const std::
 
   std::vector<StepMark> marks = FindSteps(store);
   out.steps_from = "profiler_step";
-  if (marks.empty()) marks = FindFrames(store, r, &out.steps_from);
+  // (Frames end at presents, which are records: none is cut off.)
+  std::erase_if(marks, [&](const StepMark& mark) {
+    if (mark.end <= r.end_ns) return false;
+    out.steps_cut_off.push_back(mark.id);
+    return true;
+  });
+  if (marks.empty() && out.steps_cut_off.empty()) {
+    marks = FindFrames(store, r, &out.steps_from);
+  }
   if (marks.empty()) return out;
   const std::vector<CollectivePacket> collectives = FindCollectives(store, r);
   const core::analysis::PathIndex index = core::analysis::IndexForPaths(r);

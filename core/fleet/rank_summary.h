@@ -80,6 +80,11 @@ struct RankSummary {
   // "present_marker", "present_packet" or "vsync_marker"; "none" when the trace has none.
   std::string steps_from = "profiler_step";
   std::vector<StepSummary> steps;  // by start
+  // ProfilerStep slices that end after the trace's last record: the capture ended inside them
+  // (the profiler still writes the slice with the step's true end), so what they did until
+  // then is not in the trace and their figures would count it as idle. They are left out of
+  // `steps`; their ids, by start.
+  std::vector<int64_t> steps_cut_off;
   // Every queue over the whole trace, [start_ns, end_ns]: the figures `report` and `stats` give
   // (ReportData::queue_time), quiet queues left out; what the ranks are compared on when no step
   // is on all of them. false for a summary written before it was kept (its queues are unknown).

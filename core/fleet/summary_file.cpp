@@ -89,6 +89,9 @@ Json RankSummaryJson(const RankSummary& s) {
   j.Set("end_ns", s.end_ns);
   j.Set("steps_from", s.steps_from);
   if (s.queues_known) j.Set("queues", QueuesJson(s.queues));
+  Json cut_off = Json::Array();
+  for (int64_t id : s.steps_cut_off) cut_off.Push(id);
+  j.Set("steps_cut_off", std::move(cut_off));
   j.Set("steps", ObjectArray(s.steps, [](Json& x, const StepSummary& step) {
           x.Set("id", step.id);
           x.Set("start_ns", step.start_ns);
@@ -163,6 +166,15 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path, bool step_paths) 
   simdjson::dom::element queues;
   s.queues_known = f["queues"].get(queues) == simdjson::SUCCESS;
   if (s.queues_known) s.queues = r.Queues(r.Array(f, "queues"));
+  // ... nor "steps_cut_off" (none was left out then).
+  simdjson::dom::element cut_off;
+  if (f["steps_cut_off"].get(cut_off) == simdjson::SUCCESS) {
+    for (simdjson::dom::element id : r.Array(f, "steps_cut_off")) {
+      int64_t n = 0;
+      if (id.get_int64().get(n) != simdjson::SUCCESS) r.Fail("steps_cut_off[]", "an integer");
+      s.steps_cut_off.push_back(n);
+    }
+  }
   for (simdjson::dom::element step_e : r.Array(f, "steps")) {
     simdjson::dom::object so = r.Object(step_e, "steps[]");
     StepSummary step;

@@ -7,8 +7,12 @@ kernel / memcpy / memset intervals. Prints "key<TAB>N" lines:
   collective_ns  NCCL kernel time of the kernels that start inside a step
   trace_busy_ns  the unions over the whole trace, added over streams
   trace_queues   streams with a kernel, memcpy or memset
-  step_id_min, step_id_max  the lowest and highest N of ProfilerStep#N (-1: none)
-  step N         1 for each step id N
+  step_id_min, step_id_max  the lowest and highest N of ProfilerStep#N (-1: none), of the
+                 steps kept
+  step N         1 for each step id N kept
+  cut_off N      1 for each step id N cut off: its (first) slice ends after the trace's last
+                 record, the latest of every event's ts and every kernel / memcpy / memset's end
+  steps_cut_off  how many
 Times are read as decimals and turned into whole nanoseconds one by one, as the trace states
 them (microseconds with up to three decimals)."""
 import decimal
@@ -45,12 +49,22 @@ def main():
     with opener(sys.argv[1], "rt") as f:
         trace = json.load(f, parse_float=decimal.Decimal)
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    steps, ids = [], set()
+    steps, first = [], {}
+    last_record = None
     for e in events:
+        if "ts" in e and e.get("ph") != "M":
+            t = ns(e["ts"])
+            if e.get("ph") == "X" and e.get("cat") in GPU_CATS:
+                t += ns(e.get("dur", 0))
+            last_record = t if last_record is None else max(last_record, t)
         if e.get("ph") == "X" and step_id(str(e.get("name", ""))) is not None:
             start = ns(e["ts"])
             steps.append((start, start + ns(e["dur"])))
-            ids.add(step_id(e["name"]))
+            n = step_id(e["name"])
+            if n not in first or start < first[n][0]:
+                first[n] = steps[-1]
+    cut_off = {n for n, (_, end) in first.items() if end > last_record}
+    ids = set(first) - cut_off
     by_stream = {}
     collective = []
     for e in events:
@@ -74,6 +88,9 @@ def main():
     print(f"step_id_max\t{max(ids) if ids else -1}")
     for n in sorted(ids):
         print(f"step {n}\t1")
+    for n in sorted(cut_off):
+        print(f"cut_off {n}\t1")
+    print(f"steps_cut_off\t{len(cut_off)}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "tests/support/json_text.h"
 #include "tests/support/test_support.h"
 
@@ -196,6 +198,51 @@ TEST(FleetCli, AFailedTraceIsNamedAndTheOthersGoOn) {
             std::string::npos);
   auto gate = RunFencescope("fleet report " + Quote(fleet) + " --fail-if 'traces_failed > 0'");
   EXPECT_EQ(gate.exit_code, 3);
+}
+
+// A capture that ends inside a step: the profiler still writes the step's slice with its true
+// end, long after the trace's last record. That step is left out (named in the report), not
+// compared as a step that was all idle; the step both runs recorded whole is matched.
+TEST(FleetCli, AStepTheCaptureEndedInsideIsLeftOutAndNamed) {
+  ScratchDir dir;
+  fs::create_directories(dir / "runs");
+  auto slice = [](const char* name, int ts, int dur) {
+    return fmt::format(R"({{"ph": "X", "cat": "user_annotation", "name": "{}", "pid": 1, )"
+                       R"("tid": 1, "ts": {}, "dur": {}}})",
+                       name, ts, dur);
+  };
+  // Run 0: steps 1 and 2 whole, a record after them. Run 1: the capture's last record at 2500
+  // us, inside step 2, which the profiler closed 1 s later.
+  std::ofstream(dir / "runs/a.json")
+      << "{\"traceEvents\": [" << slice("ProfilerStep#1", 1000, 1000) << ", "
+      << slice("ProfilerStep#2", 2000, 1000) << ", " << slice("after", 3500, 10) << "]}\n";
+  std::ofstream(dir / "runs/b.json")
+      << "{\"traceEvents\": [" << slice("ProfilerStep#1", 1000, 1200) << ", "
+      << slice("ProfilerStep#2", 2200, 1000000) << ", " << slice("last", 2500, 10) << "]}\n";
+  auto r = RunFencescope("fleet import " + Quote(dir / "runs") + " -o " + Quote(dir / "fleet") +
+                         " --traces-are runs");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json report = FleetReportJson(dir / "fleet");
+  EXPECT_EQ(IntAt(report, "steps_matched"), 1);
+  EXPECT_EQ(IntAt(report, "steps[0].step"), 1);
+  EXPECT_EQ(IntAt(report, "steps[0].straggler.rank"), 1);  // 1200 us against 1000 us
+  EXPECT_EQ(IntAt(report, "steps[0].straggler.lateness_ns"), 200'000);
+  EXPECT_EQ(IntAt(report, "steps_unmatched"), 1);  // step 2: on run 0 only
+  EXPECT_EQ(IntAt(report, "steps_cut_off"), 1);
+  EXPECT_EQ(report.Find("ranks")->items()[0].Find("steps_cut_off")->size(), 0u);
+  ASSERT_EQ(report.Find("ranks")->items()[1].Find("steps_cut_off")->size(), 1u);
+  EXPECT_EQ(IntAt(report, "ranks[1].steps_cut_off[0]"), 2);
+  EXPECT_EQ(IntAt(report, "ranks[1].steps"), 1);
+  EXPECT_EQ(IntAt(report, "ranks[0].steps"), 2);
+  auto md = RunFencescope("fleet report " + Quote(dir / "fleet") + " -o " + Quote(dir / "f.md"));
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(ReadFile(dir / "f.md")
+                .find("1 step was left out for ending after the last record "
+                      "of its trace (the capture ended inside, so what "
+                      "happened until the step's end is not in it): run 1 "
+                      "step 2."),
+            std::string::npos)
+      << ReadFile(dir / "f.md");
 }
 
 TEST(FleetCli, TwoTracesOfOneRankAreAnErrorNamingBoth) {

@@ -143,13 +143,20 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
           ImGui::TableSetColumnIndex(0);
           ImGui::Text("%lld", static_cast<long long>(r.rank));
           ImGui::TableSetColumnIndex(1);
-          if (r.step_id_min < 0) {
-            ImGui::TextUnformatted("0");
-          } else if (r.step_id_min == r.step_id_max) {
-            ImGui::Text("%zu (%lld)", r.steps, static_cast<long long>(r.step_id_min));
-          } else {
-            ImGui::Text("%zu (%lld-%lld)", r.steps, static_cast<long long>(r.step_id_min),
-                        static_cast<long long>(r.step_id_max));
+          std::string steps = std::to_string(r.steps);
+          if (r.step_id_min == r.step_id_max && r.step_id_min >= 0) {
+            steps += fmt::format(" ({})", r.step_id_min);
+          } else if (r.step_id_min >= 0) {
+            steps += fmt::format(" ({}-{})", r.step_id_min, r.step_id_max);
+          }
+          if (!r.steps_cut_off.empty()) {
+            steps += fmt::format(", {} cut off", r.steps_cut_off.size());
+          }
+          ImGui::TextUnformatted(steps.c_str());
+          if (!r.steps_cut_off.empty() && ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "left out: the capture ended inside (the step ends after the "
+                "trace's last record)");
           }
           ImGui::TableSetColumnIndex(2);
           duration(r.step_ns_mean, matched);

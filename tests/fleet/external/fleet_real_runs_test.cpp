@@ -41,6 +41,7 @@ TEST(FleetRealRuns, HtaTracesAsRunsAreComparedOverTheirWholeTraces) {
 
   // Step ids on every run, and on some only.
   std::map<int64_t, size_t> runs_with_step;
+  size_t cut_off_total = 0;
   for (size_t r = 0; r < inputs.size(); ++r) {
     const std::string at = "ranks[" + std::to_string(r) + "]";
     const fs::path input = report.Find("ranks")->items()[r].Find("input")->String();
@@ -51,10 +52,20 @@ TEST(FleetRealRuns, HtaTracesAsRunsAreComparedOverTheirWholeTraces) {
     EXPECT_EQ(IntAt(report, at + ".step_id_min"), counted.at("step_id_min")) << input;
     EXPECT_EQ(IntAt(report, at + ".step_id_max"), counted.at("step_id_max")) << input;
     size_t ids = 0;
+    std::vector<int64_t> cut_off;
     for (const auto& [key, one] : counted) {
       if (key.starts_with("step ")) ++runs_with_step[std::stoll(key.substr(5))], ++ids;
+      if (key.starts_with("cut_off ")) cut_off.push_back(std::stoll(key.substr(8)));
     }
     EXPECT_EQ(IntAt(report, at + ".steps"), static_cast<int64_t>(ids)) << input;
+    // Steps that end after the trace's last record are left out, named.
+    std::vector<int64_t> reported;
+    for (const auto& id : report.Find("ranks")->items()[r].Find("steps_cut_off")->items()) {
+      reported.push_back(id.Int());
+    }
+    std::sort(cut_off.begin(), cut_off.end());
+    EXPECT_EQ(reported, cut_off) << input;
+    cut_off_total += cut_off.size();
     // Each run's span holds its queues' time: busy + waiting + idle = span x queues.
     EXPECT_EQ(IntAt(report, at + ".trace_busy_ns") + IntAt(report, at + ".trace_waiting_ns") +
                   IntAt(report, at + ".trace_idle_ns"),
@@ -66,6 +77,9 @@ TEST(FleetRealRuns, HtaTracesAsRunsAreComparedOverTheirWholeTraces) {
   EXPECT_EQ(IntAt(report, "steps_matched"), matched);
   EXPECT_EQ(IntAt(report, "steps_unmatched"),
             static_cast<int64_t>(runs_with_step.size()) - matched);
+  EXPECT_EQ(IntAt(report, "steps_cut_off"), static_cast<int64_t>(cut_off_total));
+  EXPECT_GT(cut_off_total, 0u) << "no HTA test trace ends inside a step now: the check of "
+                                  "steps_cut_off above tells nothing";
   ASSERT_EQ(matched, 0) << "the HTA test traces share a step id now: this test reads them as "
                            "runs with none in common";
 
@@ -79,6 +93,9 @@ TEST(FleetRealRuns, HtaTracesAsRunsAreComparedOverTheirWholeTraces) {
       << "per-step figures printed as zeros:\n"
       << text;
   EXPECT_NE(text.find("No step matched on every run."), std::string::npos) << text;
+  EXPECT_NE(text.find(std::to_string(cut_off_total) + " steps were left out for ending after"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

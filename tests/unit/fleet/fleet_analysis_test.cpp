@@ -109,6 +109,7 @@ TEST(SummaryFile, RoundTripAndErrorsNameTheFile) {
   RankSummary s = Rank(2, 40, {3, 4}, 950, 700);
   s.steps[0].queues.push_back({"GPU 0 stream 7", 10, 20, 30});
   s.queues.push_back({"GPU 0 stream 7", 100, 200, 300});
+  s.steps_cut_off = {5};
   core::report::Json report = core::report::Json::Object();
   report.Set("schema_version", 1);
   core::fleet::WriteSummaryFile(dir / "s.summary.json", s, report);
@@ -124,6 +125,7 @@ TEST(SummaryFile, RoundTripAndErrorsNameTheFile) {
   ASSERT_EQ(back.queues.size(), 1u);
   EXPECT_EQ(back.queues[0].idle_ns, 300);
   EXPECT_TRUE(back.queues_known);
+  EXPECT_EQ(back.steps_cut_off, std::vector<int64_t>{5});
   // A summary written before the whole trace's queues were kept reads as unknown, not as zero.
   std::string old_text = test_support::ReadFile(dir / "s.summary.json");
   const size_t queues = old_text.find("\"queues\":[");
@@ -160,6 +162,7 @@ TEST(FleetAnalysis, TracesWithNoStepInCommonAreComparedOverTheirWholeTraces) {
   RankSummary b = Rank(1, 0, {3}, 500);
   b.start_ns = 0, b.end_ns = 2000;
   b.queues = {{"GPU 0 stream 7", 1500, 0, 500}};
+  b.steps_cut_off = {4, 9};
   RankSummary c = Rank(2, 0, {}, 0);
   c.start_ns = 10, c.end_ns = 20;
   c.steps_from = "none";
@@ -177,16 +180,23 @@ TEST(FleetAnalysis, TracesWithNoStepInCommonAreComparedOverTheirWholeTraces) {
   EXPECT_EQ(fleet.ranks[0].step_id_min, 1009);
   EXPECT_EQ(fleet.ranks[0].step_id_max, 1010);
   EXPECT_EQ(fleet.ranks[1].trace_busy_ns, 1500);
+  EXPECT_EQ(fleet.steps_cut_off, 2u);
+  EXPECT_EQ(fleet.ranks[1].steps_cut_off, (std::vector<int64_t>{4, 9}));
   EXPECT_EQ(fleet.ranks[2].step_id_min, -1);
   EXPECT_EQ(fleet.ranks[2].trace_busy_ns, 0);
 
   const std::string md = core::fleet::FleetMarkdown(fleet);
   EXPECT_NE(md.find("No step id is on every run"), std::string::npos) << md;
   EXPECT_NE(md.find("| 0 | order | - | - | - | - | - | - | 0 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| 0 | 2 | 1009-1010 | 5 us | 2 | 730 ns | 50 ns | 9.22 us |"),
+  EXPECT_NE(md.find("| 0 | 2 | 1009-1010 | - | 5 us | 2 | 730 ns | 50 ns | 9.22 us |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| 2 | 0 | - | 10 ns | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 2 | 0 | - | - | 10 ns | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1 | 1 | 3 | 4, 9 | 2 us |"), std::string::npos) << md;
+  EXPECT_NE(md.find("2 steps were left out for ending after the last record of their trace"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("run 1 steps 4, 9."), std::string::npos) << md;
   EXPECT_NE(md.find("No step matched on every run."), std::string::npos) << md;
   EXPECT_NE(md.find("no steps on 1, ProfilerStep slices on 2"), std::string::npos) << md;
   const std::string html = core::fleet::FleetHtml(fleet);
