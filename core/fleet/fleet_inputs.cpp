@@ -45,14 +45,22 @@ std::vector<fs::path> ExpandInputs(const std::vector<std::string>& args) {
     size_t before = found.size();
     std::error_code ec;
     if (fs::is_directory(arg, ec)) {
+      size_t folders = 0;  // not searched: named in the error when nothing else is there
       for (const fs::directory_entry& e : fs::directory_iterator(arg, ec)) {
         const std::string name = e.path().filename().string();
+        if (!name.empty() && name[0] != '.' && e.is_directory()) ++folders;
         if (name.empty() || name[0] == '.' || !e.is_regular_file() || IsFleetOutput(e.path())) {
           continue;
         }
         found.insert(fs::absolute(e.path()).lexically_normal());
       }
       if (ec) throw core::Error(fmt::format("{}: cannot list the directory: {}", arg, ec.message()));
+      if (found.size() == before && folders > 0) {
+        throw core::Error(fmt::format(
+            "{0}: the directory holds no trace file, only folders ({1}; folders are not "
+            "searched: give a glob such as '{0}/*/*.json.gz', or the folders themselves)",
+            arg, folders));
+      }
       if (found.size() == before) {
         throw core::Error(fmt::format("{}: the directory holds no trace file", arg));
       }

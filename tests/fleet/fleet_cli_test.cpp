@@ -429,6 +429,14 @@ TEST(FleetCli, BadArgumentsAreClearErrors) {
       1, "the pattern matches no file");
   test_support::ExpectFailure(RunFencescope("fleet report " + Quote(dir.path())), 1,
                               "not a fleet directory");
+  // A folder of per-rank folders (as torch.profiler writes them): not searched, and said so.
+  fs::create_directories(dir / "job/rank0");
+  fs::create_directories(dir / "job/rank1");
+  std::ofstream(dir / "job/rank0/trace.json") << "{\"traceEvents\": []}";
+  auto nested = RunFencescope("fleet import " + Quote(dir / "job") + " -o " + Quote(dir / "f"));
+  test_support::ExpectFailure(nested, 1,
+                              "job: the directory holds no trace file, only folders (2;");
+  EXPECT_NE(nested.err.find("job/*/*.json.gz"), std::string::npos) << nested.err;
   // Inputs inside the fleet's own traces folder would be overwritten: refused, nothing removed.
   fs::create_directories(dir / "g/traces");
   std::ofstream(dir / "g/traces/00000.db") << "not yet";
