@@ -74,8 +74,19 @@ std::vector<int64_t> Differences(const RankedSummary& rank, const RankedSummary&
 void AlignClocks(const std::vector<RankedSummary>& ranks, const std::vector<int64_t>& matched,
                  bool collectives_shared, FleetAnalysis& a) {
   a.clock_method = "none";
-  if (ranks.empty() || matched.empty()) return;
+  if (ranks.empty()) return;
   a.reference_rank = ranks[0].rank;
+  if (matched.empty()) {
+    // No step on every trace: the traces' starts, the least exact (when each began recording),
+    // so that they are drawn side by side rather than as far apart as their clocks' origins.
+    a.clock_method = "trace_start";
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      a.ranks[i].offset_ns = ranks[i].summary.start_ns - ranks[0].summary.start_ns;
+      a.ranks[i].offset_samples = 1;
+      a.ranks[i].offset_spread_ns = 0;
+    }
+    return;
+  }
   auto collective_ends = [](const StepSummary& s, const StepSummary& ref,
                             std::vector<int64_t>& out) {
     const size_t n = std::min(s.collectives.size(), ref.collectives.size());

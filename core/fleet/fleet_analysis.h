@@ -16,6 +16,8 @@
 // no collective in a matched step on some rank, the step starts are used the same way (less
 // exact: a step starts when the rank's host gets there). spread = max - min of those
 // differences: 0 for clocks that only differ by a constant, more for drift or mismatches.
+// With no step on every rank, offset(r) = start(r) - start(reference), the traces' first
+// records ("trace_start", the least exact: one sample, when each began recording).
 //
 // Stragglers: with arrival(r) = start(r) - offset(r) of each matched collective (on the
 // reference rank's clock), the latest rank at that collective is the one everybody else waited
@@ -119,7 +121,7 @@ struct RankLane {
 struct FleetAnalysis {
   std::vector<RankRow> ranks;  // by rank
   FleetOptions options;        // how `ranks` were numbered and compared
-  std::string clock_method;    // "collective_end", "step_start" or "none"
+  std::string clock_method;    // "collective_end", "step_start", "trace_start" or "none"
   // The ranks' RankSummary::steps_from when they all agree, else "mixed" ("none": no ranks)
   std::string steps_from = "none";
   int64_t reference_rank = 0;

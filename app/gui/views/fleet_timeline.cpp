@@ -126,15 +126,17 @@ std::optional<FleetTimeline::Click> FleetTimeline::Draw(const core::fleet::Fleet
   using core::report::FormatDuration;
   std::optional<Click> click;
   if (a.lanes.empty()) {
-    ImGui::TextDisabled("No ranks to show.");
+    ImGui::TextDisabled("Nothing to show.");
     return click;
   }
   if (ImGui::SmallButton("Fit all")) FitAll(a);
   ImGui::SameLine();
-  ImGui::TextDisabled("Reference rank %lld's clock. Upper bar: steps; lower bar: collectives, "
-                      "red while waiting for later ranks, orange: the one the others waited for. "
-                      "Wheel zooms, drag pans, click a step to open it.",
-                      static_cast<long long>(a.reference_rank));
+  const char* unit = a.options.traces_are == core::fleet::TracesAre::kRuns ? "run" : "rank";
+  ImGui::TextDisabled(
+      "Reference %s %lld's clock (lined up by %s). Upper bar: steps; lower "
+      "bar: collectives, red while waiting for later ranks, orange: the one the "
+      "others waited for. Wheel zooms, drag pans, click a step to open it.",
+      unit, static_cast<long long>(a.reference_rank), a.clock_method.c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float width = std::max(avail.x - kLabelWidth, 50.0f);
   const std::vector<Item>& items = Items(a, width);
@@ -202,7 +204,7 @@ std::optional<FleetTimeline::Click> FleetTimeline::Draw(const core::fleet::Fleet
   for (size_t r = first_row; r < last_row; ++r) {
     const float y = origin.y + kRowHeight * static_cast<float>(r);
     dl->AddText(ImVec2(origin.x + 4, y + 7), text,
-                fmt::format("rank {}", a.ranks[r].rank).c_str());
+                fmt::format("{} {}", unit, a.ranks[r].rank).c_str());
   }
 
   // Input: wheel zooms around the mouse, Shift+wheel scrolls, drag pans, click opens a step.
@@ -246,17 +248,16 @@ std::optional<FleetTimeline::Click> FleetTimeline::Draw(const core::fleet::Fleet
       };
       if (on_steps) {
         const core::fleet::LaneStep& s = lane.steps[item->index];
-        ImGui::SetTooltip("rank %lld, step %lld: %s, from %s%s\nclick to open this rank here",
-                          static_cast<long long>(a.ranks[row].rank),
-                          static_cast<long long>(s.id),
+        ImGui::SetTooltip("%s %lld, step %lld: %s, from %s%s\nclick to open this %s here", unit,
+                          static_cast<long long>(a.ranks[row].rank), static_cast<long long>(s.id),
                           FormatDuration(static_cast<double>(s.end_ns - s.start_ns)).c_str(),
-                          since(s.start_ns).c_str(), s.matched ? "" : " (not on every rank)");
+                          since(s.start_ns).c_str(), s.matched ? "" : " (not on every one)", unit);
         if (released && !m_dragging) click = Click{row, item->index};
       } else {
         const core::fleet::LaneCollective& c = lane.collectives[item->index];
         const TimeNs waited = std::clamp(c.others_arrived, c.start_ns, c.end_ns) - c.start_ns;
         ImGui::SetTooltip(
-            "rank %lld, step %lld: %s\narrived %s, ended %s\nwaited %s for later ranks%s",
+            "%s %lld, step %lld: %s\narrived %s, ended %s\nwaited %s for later ranks%s", unit,
             static_cast<long long>(a.ranks[row].rank), static_cast<long long>(c.step),
             c.name.c_str(), since(c.start_ns).c_str(), since(c.end_ns).c_str(),
             FormatDuration(static_cast<double>(waited)).c_str(),

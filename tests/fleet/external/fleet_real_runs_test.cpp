@@ -38,6 +38,9 @@ TEST(FleetRealRuns, HtaTracesAsRunsAreComparedOverTheirWholeTraces) {
   const auto report =
       test_support::RunFencescopeJson("fleet report " + Quote(dir / "fleet") + " --format json");
   ASSERT_EQ(IntAt(report, "ranks_count"), static_cast<int64_t>(inputs.size()));
+  // No step on every run: lined up by their starts, not left as far apart as their clocks'
+  // origins (years here).
+  EXPECT_EQ(report.Find("clock")->Find("method")->String(), "trace_start");
 
   // Step ids on every run, and on some only.
   std::map<int64_t, size_t> runs_with_step;

@@ -171,6 +171,9 @@ TEST(FleetAnalysis, TracesWithNoStepInCommonAreComparedOverTheirWholeTraces) {
                    {core::fleet::RankNumbering::kOrder, core::fleet::TracesAre::kRuns});
   EXPECT_TRUE(fleet.steps.empty());
   EXPECT_EQ(fleet.steps_unmatched, 3u);
+  // Lined up by the traces' starts (100, 0, 10), so that they are drawn side by side.
+  EXPECT_EQ(fleet.clock_method, "trace_start");
+  EXPECT_EQ(fleet.reference_rank, 0);
   ASSERT_EQ(fleet.ranks.size(), 3u);
   EXPECT_EQ(fleet.ranks[0].trace_ns, 5000);
   EXPECT_EQ(fleet.ranks[0].trace_busy_ns, 730);
@@ -184,6 +187,9 @@ TEST(FleetAnalysis, TracesWithNoStepInCommonAreComparedOverTheirWholeTraces) {
   EXPECT_EQ(fleet.ranks[1].steps_cut_off, (std::vector<int64_t>{4, 9}));
   EXPECT_EQ(fleet.ranks[2].step_id_min, -1);
   EXPECT_EQ(fleet.ranks[2].trace_busy_ns, 0);
+  EXPECT_EQ(fleet.ranks[0].offset_ns, 0);
+  EXPECT_EQ(fleet.ranks[1].offset_ns, -100);
+  EXPECT_EQ(fleet.ranks[2].offset_ns, -90);
 
   const std::string md = core::fleet::FleetMarkdown(fleet);
   EXPECT_NE(md.find("No step id is on every run"), std::string::npos) << md;
