@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "app/gui/views/fleet_heat_map.h"
@@ -222,6 +223,45 @@ TEST(FleetWindow, HeatMapColumnsFitTheirStepIds) {
   small.steps.emplace_back().step = 99;
   EXPECT_EQ(app::gui::views::HeatMapColumnWidth(small), 30.0f);
   ImGui::Render();
+}
+
+// Runs with no step id in common: every tab draws (the heat map and the straggler list say
+// why they are empty), and the timeline lines the runs up by their starts: their clocks are a
+// day apart, their lanes begin together.
+TEST(FleetWindow, RunsWithNoStepInCommonDrawSideBySide) {
+  test_support::ScratchDir dir;
+  std::filesystem::create_directories(dir / "runs");
+  auto run = [&](const char* file, int64_t origin_us, int step) {
+    std::ofstream(dir / "runs" / file)
+        << fmt::format(R"({{"traceEvents": [{{"ph": "X", "cat": "user_annotation", )"
+                       R"("name": "ProfilerStep#{0}", "pid": 1, "tid": 1, "ts": {1}, )"
+                       R"("dur": 1000}}, {{"ph": "X", "cat": "cpu_op", "name": "after", )"
+                       R"("pid": 1, "tid": 1, "ts": {2}, "dur": 5}}]}})",
+                       step, origin_us, origin_us + 2000);
+  };
+  run("a.json", 1000, 7);
+  run("b.json", 86'400'000'000, 9);  // a day later
+  auto imported = test_support::RunFencescope("fleet import " + Quote(dir / "runs") + " -o " +
+                                              Quote(dir / "fleet") + " --traces-are runs");
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  std::unique_ptr<app::gui::views::FleetView> fleet = app::gui::views::LoadFleet(dir / "fleet");
+  const core::fleet::FleetAnalysis& a = fleet->analysis();
+  EXPECT_TRUE(a.steps.empty());
+  EXPECT_EQ(a.clock_method, "trace_start");
+  ASSERT_EQ(a.lanes.size(), 2u);
+  ASSERT_EQ(a.lanes[1].steps.size(), 1u);
+  EXPECT_EQ(a.lanes[0].steps[0].start_ns, a.lanes[1].steps[0].start_ns);
+  EXPECT_EQ(a.lanes_end_ns - a.lanes_start_ns, 1'000'000);  // one step's length, not a day
+  app::gui::views::FleetView* view = fleet.get();
+  app::gui::views::MainWindow main({}, {});
+  main.OpenNow(fleet->FirstDatabase());
+  main.SetFleet(std::move(fleet));
+  test_support::HeadlessWindow window;
+  using Tab = app::gui::views::FleetView::Tab;
+  for (Tab tab : {Tab::kHeatMap, Tab::kTimeline, Tab::kStragglers, Tab::kRanks}) {
+    view->ShowTab(tab);
+    window.Frames(main, 3);
+  }
 }
 
 // More steps than a table has columns (ImGui's tables stop at 64): every tab draws, and the

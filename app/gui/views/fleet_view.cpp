@@ -92,10 +92,13 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Stragglers", nullptr, flags(Tab::kStragglers))) {
-      if (ImGui::BeginTable("stragglers", 5,
-                            ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_Resizable)) {
-        for (const char* h : {"step", "rank", "late by", "others waited", "doing"}) {
+      if (a.steps.empty()) {
+        ImGui::TextDisabled("No step matched on every %s: no straggler to name.",
+                            runs ? "run" : "rank");
+      } else if (ImGui::BeginTable(
+                     "stragglers", 5,
+                     ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable)) {
+        for (const char* h : {"step", runs ? "run" : "rank", "late by", "others waited", "doing"}) {
           ImGui::TableSetupColumn(h);
         }
         ImGui::TableHeadersRow();
