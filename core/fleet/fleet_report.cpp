@@ -66,8 +66,11 @@ std::vector<std::string> WholeTraceCells(const RankRow& r) {
           KnownD(r.trace_idle_ns),
           r.input};
 }
-const std::vector<std::string> kWholeTraceHeader = {
-    "rank", "steps", "step ids", "cut off", "span", "queues", "busy", "waiting", "idle", "trace"};
+// The whole-trace table's header; the first column says run or rank.
+std::vector<std::string> WholeTraceHeader(const FleetAnalysis& a) {
+  return {Singular(a), "steps", "step ids", "cut off", "span",
+          "queues",    "busy",  "waiting",  "idle",    "trace"};
+}
 
 // Said when some steps were left out for ending after their trace's last record.
 std::string CutOffSentence(const FleetAnalysis& a) {
@@ -196,10 +199,10 @@ std::string HeatMapHtml(const FleetAnalysis& a) {
     std::sort(shown.begin(), shown.end());
   }
   if (shown.size() < a.ranks.size()) {
-    out += fmt::format("<p>The {} ranks with the longest mean step of {}.</p>\n", shown.size(),
-                       a.ranks.size());
+    out += fmt::format("<p>The {} {} with the longest mean step of {}.</p>\n", shown.size(),
+                       TracesAreName(a.options.traces_are), a.ranks.size());
   }
-  out += "<table>\n<tr><th>rank</th>";
+  out += fmt::format("<table>\n<tr><th>{}</th>", Singular(a));
   for (const StepRow& s : a.steps) out += fmt::format("<th>{}</th>", s.step);
   out += "</tr>\n";
   for (size_t i : shown) {
@@ -209,10 +212,10 @@ std::string HeatMapHtml(const FleetAnalysis& a) {
       const double f = span > 0 ? (s.step_ns[i] - s.step_ns_min) / span : 0;
       const bool straggler = s.straggler.rank == a.ranks[i].rank;
       out += fmt::format(
-          "<td class=\"h\" style=\"background:rgb(255,{0},{0})\" title=\"rank {1} step {2}: "
+          "<td class=\"h\" style=\"background:rgb(255,{0},{0})\" title=\"{6} {1} step {2}: "
           "{3}{4}\">{5}</td>",
           static_cast<int>(235 - 200 * f), a.ranks[i].rank, s.step, D(s.step_ns[i]),
-          straggler ? ", straggler" : "", straggler ? "S" : "");
+          straggler ? ", straggler" : "", straggler ? "S" : "", Singular(a));
     }
     out += "</tr>\n";
   }
@@ -330,12 +333,12 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
     rows.push_back(std::move(row));
   }
   out += "## Ranks\n\n" +
-         MarkdownTable({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",
+         MarkdownTable({Singular(a), "from", "mean step", "busy", "waiting", "idle", "collectives",
                         "waiting for others", "straggler in", "clock offset", "trace"},
                        rows);
   rows.clear();
   for (const RankRow& r : a.ranks) rows.push_back(WholeTraceCells(r));
-  out += "## Whole traces\n\n" + MarkdownTable(kWholeTraceHeader, rows);
+  out += "## Whole traces\n\n" + MarkdownTable(WholeTraceHeader(a), rows);
   rows.clear();
   for (const StepRow& s : a.steps) {
     rows.push_back({std::to_string(s.step), D(s.step_ns_min), D(s.step_ns_max),
@@ -382,11 +385,11 @@ std::string FleetHtml(const FleetAnalysis& a) {
   if (const std::string cut = CutOffSentence(a); !cut.empty()) {
     out += "<p>" + XmlEscape(cut) + "</p>\n";
   }
-  out += core::report::Section("ranks", "Ranks") + "<table>\n" +
-         Row({"rank", "from", "mean step", "busy", "waiting", "idle", "collectives",
-              "waiting for others", "straggler in", "clock offset (ns)", "samples", "spread",
-              "trace"},
-             true);
+  out +=
+      core::report::Section("ranks", "Ranks") + "<table>\n" +
+      Row({Singular(a), "from", "mean step", "busy", "waiting", "idle", "collectives",
+           "waiting for others", "straggler in", "clock offset (ns)", "samples", "spread", "trace"},
+          true);
   for (const RankRow& r : a.ranks) {
     std::vector<std::string> row = {std::to_string(r.rank), r.rank_source};
     for (std::string& cell : MatchedStepCells(a, r)) row.push_back(std::move(cell));
@@ -396,7 +399,7 @@ std::string FleetHtml(const FleetAnalysis& a) {
   }
   out += "</table>\n";
   out += core::report::Section("whole-traces", "Whole traces") + "<table>\n" +
-         Row(kWholeTraceHeader, true);
+         Row(WholeTraceHeader(a), true);
   for (const RankRow& r : a.ranks) out += Row(WholeTraceCells(r));
   out += "</table>\n";
 

@@ -193,6 +193,9 @@ TEST(FleetAnalysis, TracesWithNoStepInCommonAreComparedOverTheirWholeTraces) {
 
   const std::string md = core::fleet::FleetMarkdown(fleet);
   EXPECT_NE(md.find("No step id is on every run"), std::string::npos) << md;
+  // The tables say run for runs.
+  EXPECT_NE(md.find("| run | from | mean step |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| run | steps | step ids | cut off |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 0 | order | - | - | - | - | - | - | 0 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 0 | 2 | 1009-1010 | - | 5 us | 2 | 730 ns | 50 ns | 9.22 us |"),
             std::string::npos)
