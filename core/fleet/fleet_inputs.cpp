@@ -126,6 +126,10 @@ std::string_view TracesAreName(TracesAre traces_are) {
   return traces_are == TracesAre::kRuns ? "runs" : "ranks";
 }
 
+const char* TraceName(TracesAre traces_are) {
+  return traces_are == TracesAre::kRuns ? "run" : "rank";
+}
+
 std::optional<TracesAre> ParseTracesAre(std::string_view name) {
   for (TracesAre t : {TracesAre::kRanks, TracesAre::kRuns}) {
     if (TracesAreName(t) == name) return t;

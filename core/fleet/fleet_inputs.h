@@ -48,6 +48,8 @@ std::optional<RankNumbering> ParseRankNumbering(std::string_view name);
 enum class TracesAre { kRanks, kRuns };
 // "ranks", "runs" (the --traces-are choices).
 std::string_view TracesAreName(TracesAre traces_are);
+// What one trace is called: "run" or "rank" (TracesAreName is the plural).
+const char* TraceName(TracesAre traces_are);
 std::optional<TracesAre> ParseTracesAre(std::string_view name);
 
 // How a fleet is read: recorded by `fleet import` and `fleet submit` for the report and the

@@ -17,13 +17,14 @@ namespace {
 using core::report::FormatDuration;
 using core::report::Json;
 using core::report::ObjectArray;
+using core::report::ValueArray;
 using core::report::XmlEscape;
 
 std::string D(DurationNs ns) { return FormatDuration(static_cast<double>(ns)); }
 
 // What one trace is called in the reports' first line (all of them: TracesAreName).
 const char* Singular(const FleetAnalysis& a) {
-  return a.options.traces_are == TracesAre::kRuns ? "run" : "rank";
+  return TraceName(a.options.traces_are);
 }
 
 // A whole-trace queue figure: "-" when unknown (-1, an older summary).
@@ -273,9 +274,7 @@ Json FleetJson(const FleetAnalysis& a) {
           x.Set("trace_busy_ns", r.trace_busy_ns);
           x.Set("trace_waiting_ns", r.trace_waiting_ns);
           x.Set("trace_idle_ns", r.trace_idle_ns);
-          Json cut_off = Json::Array();
-          for (int64_t id : r.steps_cut_off) cut_off.Push(id);
-          x.Set("steps_cut_off", std::move(cut_off));
+          x.Set("steps_cut_off", ValueArray(r.steps_cut_off));
         }));
   DurationNs waited = 0;
   j.Set("steps", ObjectArray(a.steps, [&waited](Json& x, const StepRow& s) {
@@ -283,9 +282,7 @@ Json FleetJson(const FleetAnalysis& a) {
           x.Set("step_ns_min", s.step_ns_min);
           x.Set("step_ns_max", s.step_ns_max);
           x.Set("step_ns_mean", s.step_ns_mean);
-          Json per_rank = Json::Array();
-          for (DurationNs ns : s.step_ns) per_rank.Push(ns);
-          x.Set("step_ns", std::move(per_rank));
+          x.Set("step_ns", ValueArray(s.step_ns));
           Json st = Json::Object();
           st.Set("rank", s.straggler.rank);
           st.Set("lateness_ns", s.straggler.lateness_ns);

@@ -89,9 +89,7 @@ Json RankSummaryJson(const RankSummary& s) {
   j.Set("end_ns", s.end_ns);
   j.Set("steps_from", s.steps_from);
   if (s.queues_known) j.Set("queues", QueuesJson(s.queues));
-  Json cut_off = Json::Array();
-  for (int64_t id : s.steps_cut_off) cut_off.Push(id);
-  j.Set("steps_cut_off", std::move(cut_off));
+  j.Set("steps_cut_off", core::report::ValueArray(s.steps_cut_off));
   j.Set("steps", ObjectArray(s.steps, [](Json& x, const StepSummary& step) {
           x.Set("id", step.id);
           x.Set("start_ns", step.start_ns);

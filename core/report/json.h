@@ -74,4 +74,12 @@ Json ObjectArray(const Rows& rows, Fill fill) {
   return list;
 }
 
+// An array of the values of `values` (numbers, strings: anything a Json is made from).
+template <class Values>
+Json ValueArray(const Values& values) {
+  Json list = Json::Array();
+  for (const auto& v : values) list.Push(Json(v));
+  return list;
+}
+
 }  // namespace core::report

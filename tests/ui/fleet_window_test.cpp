@@ -35,6 +35,20 @@ void MakeFleet(const std::filesystem::path& dir, const std::string& slow, int st
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
 }
 
+// Opens the fleet in a headless main window and draws each of its tabs for a few frames.
+void DrawEveryTab(std::unique_ptr<app::gui::views::FleetView> fleet) {
+  app::gui::views::FleetView* view = fleet.get();
+  app::gui::views::MainWindow main({}, {});
+  main.OpenNow(fleet->FirstDatabase());
+  main.SetFleet(std::move(fleet));
+  test_support::HeadlessWindow window;
+  using Tab = app::gui::views::FleetView::Tab;
+  for (Tab tab : {Tab::kHeatMap, Tab::kTimeline, Tab::kStragglers, Tab::kRanks}) {
+    view->ShowTab(tab);
+    window.Frames(main, 3);
+  }
+}
+
 TEST(FleetWindow, HeatMapCellOpensThatRankAtThatStep) {
   test_support::ScratchDir dir;
   ASSERT_NO_FATAL_FAILURE(MakeFleet(dir.path(), "--slow 2:1:1.7"));
@@ -252,16 +266,7 @@ TEST(FleetWindow, RunsWithNoStepInCommonDrawSideBySide) {
   ASSERT_EQ(a.lanes[1].steps.size(), 1u);
   EXPECT_EQ(a.lanes[0].steps[0].start_ns, a.lanes[1].steps[0].start_ns);
   EXPECT_EQ(a.lanes_end_ns - a.lanes_start_ns, 1'000'000);  // one step's length, not a day
-  app::gui::views::FleetView* view = fleet.get();
-  app::gui::views::MainWindow main({}, {});
-  main.OpenNow(fleet->FirstDatabase());
-  main.SetFleet(std::move(fleet));
-  test_support::HeadlessWindow window;
-  using Tab = app::gui::views::FleetView::Tab;
-  for (Tab tab : {Tab::kHeatMap, Tab::kTimeline, Tab::kStragglers, Tab::kRanks}) {
-    view->ShowTab(tab);
-    window.Frames(main, 3);
-  }
+  DrawEveryTab(std::move(fleet));
 }
 
 // More steps than a table has columns (ImGui's tables stop at 64): every tab draws, and the
@@ -274,16 +279,7 @@ TEST(FleetWindow, EveryTabDrawsSeventyStepsOfFourRanks) {
   EXPECT_EQ(fleet->analysis().steps.back().straggler.rank, 1);
   const auto last = fleet->RequestFor(1, 69);
   EXPECT_EQ(last.end - last.start, fleet->analysis().steps.back().step_ns.at(1));
-  app::gui::views::FleetView* view = fleet.get();
-  app::gui::views::MainWindow main({}, {});
-  main.OpenNow(fleet->FirstDatabase());
-  main.SetFleet(std::move(fleet));
-  test_support::HeadlessWindow window;
-  using Tab = app::gui::views::FleetView::Tab;
-  for (Tab tab : {Tab::kHeatMap, Tab::kTimeline, Tab::kStragglers, Tab::kRanks}) {
-    view->ShowTab(tab);
-    window.Frames(main, 3);
-  }
+  DrawEveryTab(std::move(fleet));
 }
 
 }  // namespace

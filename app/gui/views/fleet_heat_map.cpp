@@ -40,7 +40,7 @@ float HeatMapColumnWidth(const core::fleet::FleetAnalysis& a) {
 std::optional<HeatMapCell> DrawHeatMap(const core::fleet::FleetAnalysis& a) {
   using core::report::FormatDuration;
   std::optional<HeatMapCell> clicked;
-  const char* unit = a.options.traces_are == core::fleet::TracesAre::kRuns ? "run" : "rank";
+  const char* unit = core::fleet::TraceName(a.options.traces_are);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped(
       "%s x step, light = the step's fastest %s, red = its slowest; S = the "

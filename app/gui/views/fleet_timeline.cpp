@@ -131,7 +131,7 @@ std::optional<FleetTimeline::Click> FleetTimeline::Draw(const core::fleet::Fleet
   }
   if (ImGui::SmallButton("Fit all")) FitAll(a);
   ImGui::SameLine();
-  const char* unit = a.options.traces_are == core::fleet::TracesAre::kRuns ? "run" : "rank";
+  const char* unit = core::fleet::TraceName(a.options.traces_are);
   ImGui::TextDisabled(
       "Reference %s %lld's clock (lined up by %s). Upper bar: steps; lower "
       "bar: collectives, red while waiting for later ranks, orange: the one the "

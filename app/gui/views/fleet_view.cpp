@@ -71,13 +71,14 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
     return request;
   }
   const bool runs = a.options.traces_are == core::fleet::TracesAre::kRuns;
-  const std::string clocks = a.clock_method == "none"
-                                 ? std::string("clocks not aligned (no step matched)")
-                                 : fmt::format("clocks aligned by {} to {} {}", a.clock_method,
-                                               runs ? "run" : "rank", a.reference_rank);
-  ImGui::TextWrapped("%zu %s, %zu steps matched (%zu unmatched), %zu traces failed; %s%s",
-                     a.ranks.size(), runs ? "runs" : "ranks", a.steps.size(), a.steps_unmatched,
-                     a.failed.size(), clocks.c_str(),
+  const char* unit = core::fleet::TraceName(a.options.traces_are);
+  const std::string clocks =
+      a.clock_method == "none"
+          ? std::string("clocks not aligned (no step matched)")
+          : fmt::format("clocks aligned by {} to {} {}", a.clock_method, unit, a.reference_rank);
+  ImGui::TextWrapped("%zu %ss, %zu steps matched (%zu unmatched), %zu traces failed; %s%s",
+                     a.ranks.size(), unit, a.steps.size(), a.steps_unmatched, a.failed.size(),
+                     clocks.c_str(),
                      runs ? "; a step's straggler is the run whose step took longest" : "");
   auto flags = [&](Tab tab) {
     return m_show_tab == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
@@ -93,12 +94,11 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
     }
     if (ImGui::BeginTabItem("Stragglers", nullptr, flags(Tab::kStragglers))) {
       if (a.steps.empty()) {
-        ImGui::TextDisabled("No step matched on every %s: no straggler to name.",
-                            runs ? "run" : "rank");
+        ImGui::TextDisabled("No step matched on every %s: no straggler to name.", unit);
       } else if (ImGui::BeginTable(
                      "stragglers", 5,
                      ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable)) {
-        for (const char* h : {"step", runs ? "run" : "rank", "late by", "others waited", "doing"}) {
+        for (const char* h : {"step", unit, "late by", "others waited", "doing"}) {
           ImGui::TableSetupColumn(h);
         }
         ImGui::TableHeadersRow();
@@ -133,8 +133,8 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
       if (ImGui::BeginTable(
               "ranks", 8,
               ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable)) {
-        for (const char* h : {runs ? "run" : "rank", "steps", "mean step", "waiting for others",
-                              "span", "busy (whole trace)", "clock offset", "trace"}) {
+        for (const char* h : {unit, "steps", "mean step", "waiting for others", "span",
+                              "busy (whole trace)", "clock offset", "trace"}) {
           ImGui::TableSetupColumn(h);
         }
         ImGui::TableHeadersRow();
