@@ -15,9 +15,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# libtracefs-dev: libtracecmd.pc requires libtracefs, which Debian's libtracecmd-dev does not
+# pull in (pkg-config then fails on a fresh machine).
 BUILD_PACKAGES=(build-essential cmake pkg-config git ca-certificates ccache
   libsqlite3-dev zlib1g-dev libzstd-dev libcli11-dev libtomlplusplus-dev libsimdjson-dev libfmt-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libtracecmd-dev libtraceevent-dev libvulkan-dev)
+  libgtest-dev libgmock-dev libbenchmark-dev libtracecmd-dev libtracefs-dev libtraceevent-dev
+  libvulkan-dev)
 GUI_PACKAGES=(libimgui-dev libstb-dev libglfw3-dev libgl-dev librsvg2-bin)
 TEST_PACKAGES=(xvfb xauth python3 mesa-vulkan-drivers vulkan-tools vkd3d-demos
   dpkg-dev file lintian desktop-file-utils shared-mime-info xdg-utils libfile-mimeinfo-perl man-db
