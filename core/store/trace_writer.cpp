@@ -331,6 +331,8 @@ TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
       db.Prepare("INSERT INTO event_blocks(track_kind, track_id, start_ns, end_ns, first_rowid, "
                  "last_rowid, events) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
       db.Prepare(FlowInsertSql(kFlowsPerInsert)),
+      {},  // event_rows and event_insert: below, once the statements above exist
+      {},
   });
   m_statements->event_insert =
       PrepareEventRowsInsert(db.handle(), &m_statements->event_rows, m_temp.string());

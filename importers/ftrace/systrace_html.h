@@ -2,9 +2,8 @@
 // embedded in the page, either in
 //   <script class="trace-data" type="application/text"> # tracer: nop ... </script>
 // blocks (one per data source; Chrome JSON ones are skipped) or, in older pages, as a
-// JavaScript string  var linuxPerfData = "\
-// # tracer: nop\n\
-// ...";
+// JavaScript string whose lines each end in `\n\` before the line break:
+//   var linuxPerfData = "<line break># tracer: nop\n<line break>...";
 #pragma once
 
 #include <cstdint>

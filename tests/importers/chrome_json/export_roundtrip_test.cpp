@@ -105,7 +105,7 @@ TEST(ExportRoundTrip, HandWrittenTraceKeepsEveryCount) {
     // A CPU wait for value 1 from 1200 to 5000, released by the interrupt of signal 10.
     t.CpuWait(thread, f, 1, 30, 1200, 5000);
     t.InterruptFor(g, f, 1, 10, 5000, 1, 0);
-    CounterSeriesId series = t.writer().AddCounterSeries({"gpu busy", t.process(), "%"});
+    CounterSeriesId series = t.writer().AddCounterSeries({"gpu busy", t.process(), "%", {}, {}});
     for (int i = 0; i < 3; ++i) t.writer().AddCounterSample(series, 1000 * (i + 1), 10.0 * i);
     t.Finish(0, 10000);
   }

@@ -158,7 +158,8 @@ TEST(Interrupts, PeakRateIsTheMostInAnyMillisecond) {
   for (TimeNs ts : {0, 500'000, 900'000, 2'000'000}) {
     t.Append(events::Interrupt{.ts_ns = ts, .queue_id = q, .adapter_id = 1});
   }
-  t.Append(events::Interrupt{.ts_ns = 200'000, .adapter_id = static_cast<int64_t>(second)});
+  t.Append(events::Interrupt{.ts_ns = 200'000,
+                             .adapter_id = static_cast<core::model::AdapterId>(second)});
   TraceStore store = t.Finish(0, 3'000'000);
   Reconstruction r = Reconstruct(store);
   EXPECT_EQ(PeakInterruptsPerMs(r, 1, TraceSpan(r)), 3u);

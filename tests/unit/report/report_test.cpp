@@ -276,7 +276,9 @@ TEST(Compare, QueuesAreMatchedByIdentityNotByNameAlone) {
     for (const MetricDiff& m : same.queues[i].metrics) {
       EXPECT_TRUE(m.in_a && m.in_b) << m.key;
       EXPECT_EQ(m.Delta(), 0) << m.key;
-      if (m.key == "busy_ns") EXPECT_EQ(m.a, i == 0 ? 30 : 60);
+      if (m.key == "busy_ns") {
+        EXPECT_EQ(m.a, i == 0 ? 30 : 60);
+      }
     }
   }
   // On another adapter the second "3d" is another queue.

@@ -37,7 +37,7 @@ void WriteSmallTrace(const std::filesystem::path& path) {
   w.AddContext({p, q1, 0x10, "ctx"});
   w.AddPso({"pso", 2});
   w.AddResource({"buf", 4096});
-  CounterSeriesId c = w.AddCounterSeries({"interrupts/s", p, "Hz"});
+  CounterSeriesId c = w.AddCounterSeries({"interrupts/s", p, "Hz", {}, {}});
   EventRowId r1 = w.Append(events::FenceSignalExecuted{.ts_ns = 300,
                                                        .queue_id = q1,
                                                        .fence_id = f,
