@@ -28,6 +28,20 @@ const char* Singular(const FleetAnalysis& a) {
 }
 
 // A whole-trace queue figure: "-" when unknown (-1, an older summary).
+// Days / hours / minutes / seconds, the two largest units that are not zero.
+std::string TimeBetween(DurationNs ns) {
+  const char* sign = ns < 0 ? "-" : "+";
+  const DurationNs a = ns < 0 ? -ns : ns;
+  constexpr DurationNs kSecond = 1'000'000'000;
+  const int64_t seconds = a / kSecond;
+  if (seconds < 60) return sign + D(a);
+  const int64_t d = seconds / 86400, h = seconds / 3600 % 24, min = seconds / 60 % 60,
+                s = seconds % 60;
+  if (d > 0) return fmt::format("{}{} d {} h", sign, d, h);
+  if (h > 0) return fmt::format("{}{} h {} min", sign, h, min);
+  return fmt::format("{}{} min {} s", sign, min, s);
+}
+
 std::string KnownD(DurationNs ns) {
   return ns < 0 ? "-" : D(ns);
 }
@@ -225,6 +239,11 @@ std::string HeatMapHtml(const FleetAnalysis& a) {
 
 }  // namespace
 
+std::string OffsetText(const FleetAnalysis& a, const RankRow& r) {
+  if (a.clock_method == "trace_start") return TimeBetween(r.offset_ns);
+  return fmt::format("{} ns", r.offset_ns);
+}
+
 Json FleetJson(const FleetAnalysis& a) {
   Json j = Json::Object();
   j.Set("schema_version", 1);
@@ -325,8 +344,7 @@ std::string FleetMarkdown(const FleetAnalysis& a) {
   for (const RankRow& r : a.ranks) {
     std::vector<std::string> row = {std::to_string(r.rank), r.rank_source};
     for (std::string& cell : MatchedStepCells(a, r)) row.push_back(std::move(cell));
-    row.insert(row.end(),
-               {std::to_string(r.straggler_steps), fmt::format("{} ns", r.offset_ns), r.input});
+    row.insert(row.end(), {std::to_string(r.straggler_steps), OffsetText(a, r), r.input});
     rows.push_back(std::move(row));
   }
   out += "## Ranks\n\n" +
@@ -382,15 +400,14 @@ std::string FleetHtml(const FleetAnalysis& a) {
   if (const std::string cut = CutOffSentence(a); !cut.empty()) {
     out += "<p>" + XmlEscape(cut) + "</p>\n";
   }
-  out +=
-      core::report::Section("ranks", "Ranks") + "<table>\n" +
-      Row({Singular(a), "from", "mean step", "busy", "waiting", "idle", "collectives",
-           "waiting for others", "straggler in", "clock offset (ns)", "samples", "spread", "trace"},
-          true);
+  out += core::report::Section("ranks", "Ranks") + "<table>\n" +
+         Row({Singular(a), "from", "mean step", "busy", "waiting", "idle", "collectives",
+              "waiting for others", "straggler in", "clock offset", "samples", "spread", "trace"},
+             true);
   for (const RankRow& r : a.ranks) {
     std::vector<std::string> row = {std::to_string(r.rank), r.rank_source};
     for (std::string& cell : MatchedStepCells(a, r)) row.push_back(std::move(cell));
-    row.insert(row.end(), {std::to_string(r.straggler_steps), std::to_string(r.offset_ns),
+    row.insert(row.end(), {std::to_string(r.straggler_steps), OffsetText(a, r),
                            std::to_string(r.offset_samples), D(r.offset_spread_ns), r.input});
     out += Row(row);
   }

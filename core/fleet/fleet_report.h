@@ -4,7 +4,7 @@
 //   schema_version, ranks_count, traces_failed, steps_matched, steps_unmatched, steps_from,
 //   ranks_from ("metadata" | "name" | "order": how the traces were numbered, --ranks-from),
 //   traces_are ("ranks" of one job | "runs" of a CI: how steps were compared, --traces-are),
-//   clock: {method ("collective_end" | "step_start" | "none"), reference_rank,
+//   clock: {method ("collective_end" | "step_start" | "trace_start" | "none"), reference_rank,
 //           max_abs_offset_ns, max_spread_ns,
 //           offsets: [{rank, offset_ns, samples, spread_ns}]},
 //   ranks: [{rank, rank_source, input, steps, step_ns_mean, busy_ns, waiting_ns, idle_ns,
@@ -31,5 +31,10 @@ std::string FleetMarkdown(const FleetAnalysis& a);
 std::string FleetHtml(const FleetAnalysis& a);
 
 constexpr size_t kHeatMapRanks = 256;
+
+// A rank's clock offset as the reports and the window show it: exact ns when the clocks were
+// aligned by shared events; for traces lined up by their starts (clock method trace_start) the
+// offset is the time between the captures, in days, hours, minutes and seconds ("+1 d 2 h").
+std::string OffsetText(const FleetAnalysis& a, const RankRow& r);
 
 }  // namespace core::fleet

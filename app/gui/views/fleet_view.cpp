@@ -8,7 +8,7 @@
 
 #include "app/cli/fleet_commands.h"
 #include "app/gui/views/fleet_heat_map.h"
-
+#include "core/fleet/fleet_report.h"
 #include "core/model/error.h"
 #include "core/report/svg_chart.h"
 
@@ -170,7 +170,7 @@ std::optional<FleetView::OpenRequest> FleetView::Draw() {
           ImGui::TableSetColumnIndex(5);
           duration(r.trace_busy_ns, r.trace_busy_ns >= 0);
           ImGui::TableSetColumnIndex(6);
-          ImGui::Text("%lld ns", static_cast<long long>(r.offset_ns));
+          ImGui::TextUnformatted(core::fleet::OffsetText(m_analysis, r).c_str());
           ImGui::TableSetColumnIndex(7);
           ImGui::TextUnformatted(r.input.c_str());
         }

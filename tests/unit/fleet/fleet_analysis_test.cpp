@@ -222,6 +222,50 @@ TEST(FleetAnalysis, TracesWithNoStepInCommonAreComparedOverTheirWholeTraces) {
   EXPECT_NE(json.find("\"trace_busy_ns\": 730"), std::string::npos) << json;
 }
 
+// Runs lined up by their starts are as far apart as their captures: the reports and the window
+// say so in days, hours and minutes; ranks aligned by shared events keep exact ns.
+TEST(FleetAnalysis, OffsetsOfRunsLinedUpByTheirStartsReadAsTimeBetweenCaptures) {
+  constexpr int64_t kS = 1'000'000'000;
+  const int64_t starts[] = {0,
+                            ((24 + 2) * 60 + 3) * 60 * kS,
+                            (5 * 60 + 7) * 60 * kS + 59 * kS,
+                            (3 * 60 + 20) * kS,
+                            42 * kS + kS / 2,
+                            -(3 * 60 + 20) * kS};
+  std::vector<RankSummary> runs;
+  for (size_t i = 0; i < std::size(starts); ++i) {
+    RankSummary r = Rank(static_cast<int64_t>(i), 0, {}, 0);
+    r.start_ns = starts[i], r.end_ns = starts[i] + kS;
+    runs.push_back(r);
+  }
+  const auto fleet =
+      AnalyseFleet(runs, {}, core::fleet::FleetDetail::kFigures,
+                   {core::fleet::RankNumbering::kOrder, core::fleet::TracesAre::kRuns});
+  ASSERT_EQ(fleet.clock_method, "trace_start");
+  const std::vector<std::string> said = {"+0 ns",       "+1 d 2 h", "+5 h 7 min",
+                                         "+3 min 20 s", "+42.5 s",  "-3 min 20 s"};
+  ASSERT_EQ(fleet.ranks.size(), said.size());
+  const std::string md = core::fleet::FleetMarkdown(fleet);
+  const std::string html = core::fleet::FleetHtml(fleet);
+  for (size_t i = 0; i < said.size(); ++i) {
+    EXPECT_EQ(fleet.ranks[i].offset_ns, starts[i]);
+    EXPECT_EQ(core::fleet::OffsetText(fleet, fleet.ranks[i]), said[i]) << i;
+    EXPECT_NE(md.find("| " + said[i] + " | rank" + std::to_string(i) + ".json |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(html.find("<td>" + said[i] + "</td>"), std::string::npos) << said[i];
+  }
+  // The JSON keeps the ns.
+  EXPECT_NE(core::fleet::FleetJson(fleet).Dump().find("\"offset_ns\": 93780000000000"),
+            std::string::npos);
+
+  // Aligned by collective ends: exact ns.
+  const auto ranks = AnalyseFleet({Rank(0, 0, {1}, 950, 500), Rank(1, 70, {1}, 950, 820)}, {});
+  ASSERT_EQ(ranks.clock_method, "collective_end");
+  EXPECT_EQ(core::fleet::OffsetText(ranks, ranks.ranks[1]), "70 ns");
+  EXPECT_NE(core::fleet::FleetMarkdown(ranks).find("| 70 ns | rank1.json |"), std::string::npos);
+}
+
 }  // namespace
 
 // Runs of a CI: every trace says it is rank 0. By order, each is its place in the input list;
