@@ -44,6 +44,11 @@ std::vector<std::vector<std::string>> ImportProblemRows(const ReportData& d) {
   return rows;
 }
 
+std::string ImportProblemText(const core::store::ImportProblem& p) {
+  if (p.first_place.empty()) return fmt::format("{} ({})", p.count, p.description);
+  return fmt::format("{} ({}) first at {}", p.count, p.description, p.first_place);
+}
+
 std::string ImportProblemsHtml(const ReportData& d) {
   std::string out = Section("import", "Import notes");
   const auto rows = ImportProblemRows(d);

@@ -23,6 +23,9 @@ Json ImportProblemsJson(const ReportData& d);
 // The same notes as table rows (counter, severity, count, first at, meaning), in that order.
 std::vector<std::vector<std::string>> ImportProblemRows(const ReportData& d);
 std::string ImportProblemsHtml(const ReportData& d);
+// One note as a line of text (the window's trace panel): "count (meaning) first at PLACE", the
+// place left out for counters kept over the whole trace (Kineto's inferences have none).
+std::string ImportProblemText(const core::store::ImportProblem& p);
 
 // True when some queue did something or some wait was recorded: the GPU sections apply.
 bool HasGpuWork(const ReportData& d);

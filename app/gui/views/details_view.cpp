@@ -13,6 +13,7 @@
 #include "core/analysis/time_input.h"
 #include "core/model/event_kind.h"
 #include "core/report/figure_labels.h"
+#include "core/report/import_problems_report.h"
 
 namespace app::gui::views {
 namespace {
@@ -115,8 +116,7 @@ void DetailsView::DrawTraceSummary(const state::Document& doc) {
       Field(p.name.c_str(), fmt::format("{} ({})", p.count, p.description));
     }
     for (const auto& p : doc.store.problems) {
-      Field(p.name.c_str(),
-            fmt::format("{} ({}) first at {}", p.count, p.description, p.first_place));
+      Field(p.name.c_str(), core::report::ImportProblemText(p));
     }
     ImGui::EndTable();
   }
