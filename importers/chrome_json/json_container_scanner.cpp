@@ -16,34 +16,6 @@ namespace {
 
 bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-// Offset of the first '"', '{', '}', '[' or ']' at or after `p` (or `size`): the only bytes
-// that matter when following the nesting of an event. Sixteen bytes per step with SSE2 (every
-// x86-64 has it); the byte loop finishes the tail and other machines.
-uint64_t FindStructural(const char* data, uint64_t p, uint64_t size) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i fold = _mm_set1_epi8(static_cast<char>(0xDF));  // '{' -> '[', '}' -> ']'
-  const __m128i open = _mm_set1_epi8('[');
-  const __m128i close = _mm_set1_epi8(']');
-  while (p + 16 <= size) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + p));
-    const __m128i folded = _mm_and_si128(bytes, fold);
-    const __m128i hits = _mm_or_si128(
-        _mm_cmpeq_epi8(bytes, quote),
-        _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
-    const int mask = _mm_movemask_epi8(hits);
-    if (mask != 0) return p + static_cast<uint64_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-    p += 16;
-  }
-#endif
-  while (p < size) {
-    const char c = data[p];
-    if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') return p;
-    ++p;
-  }
-  return size;
-}
-
 // Offset just past the string that starts (with its quote) at `begin`; `size` and *truncated
 // when it never ends.
 uint64_t SkipStringFrom(const char* data, uint64_t begin, uint64_t size, bool* truncated) {
@@ -81,38 +53,130 @@ struct BracketWalk {
   std::optional<BracketMismatch> bad;  // a bracket closing the other kind, or too deep a nesting
 };
 
+// The stack of closing brackets expected while following the nesting.
+class BracketStack {
+ public:
+  enum class Step { kGoOn, kClosed, kBad };
+  // The bracket `c` at offset `at`: kClosed when it closes the outermost bracket (depth 0 again).
+  Step Take(char c, uint64_t at, BracketWalk& walk) {
+    if (c == '{' || c == '[') {
+      if (m_depth == sizeof(m_expected)) {
+        walk.bad = BracketMismatch{at, "JSON nested more than 256 levels deep"};
+        return Step::kBad;
+      }
+      m_expected[m_depth++] = c == '{' ? '}' : ']';
+      return Step::kGoOn;
+    }
+    if (m_depth == 0 || m_expected[m_depth - 1] != c) {
+      walk.bad = BracketMismatch{at, fmt::format("unexpected '{}' (expected '{}')", c,
+                                                 m_depth ? m_expected[m_depth - 1] : ' ')};
+      return Step::kBad;
+    }
+    return --m_depth == 0 ? Step::kClosed : Step::kGoOn;
+  }
+
+ private:
+  char m_expected[256];
+  size_t m_depth = 0;
+};
+
+#if defined(__SSE2__)
+// Bit i of each mask: byte i of the 64 at `data` is a quote / backslash / bracket.
+struct Block64 {
+  uint64_t quote = 0, backslash = 0, bracket = 0;
+};
+Block64 Classify64(const char* data) {
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i fold = _mm_set1_epi8(static_cast<char>(0xDF));  // '{' -> '[', '}' -> ']'
+  const __m128i open = _mm_set1_epi8('[');
+  const __m128i close = _mm_set1_epi8(']');
+  Block64 m;
+  for (int k = 0; k < 4; ++k) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16 * k));
+    const __m128i folded = _mm_and_si128(bytes, fold);
+    auto bits = [k](__m128i hits) {
+      return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(hits))) << (16 * k);
+    };
+    m.quote |= bits(_mm_cmpeq_epi8(bytes, quote));
+    m.backslash |= bits(_mm_cmpeq_epi8(bytes, backslash));
+    m.bracket |= bits(_mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
+  }
+  return m;
+}
+
+// Bit i = XOR of bits 0..i: with the quotes as input, 1 from an opening quote up to (not
+// including) its closing one.
+uint64_t PrefixXor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+#endif
+
 // Follows the nesting of the brackets of data[p, size) (p outside a string) with a stack of the
 // expected closing brackets, skipping strings. With `until_closed` it stops at the bracket that
 // closes the one at `p`; otherwise it goes to the end of the text.
+//
+// 64 bytes at a time: which bytes lie inside strings follows from the quotes alone (a prefix XOR
+// of their bits) as long as the block holds no backslash, so only the brackets outside strings
+// are visited, a few per event rather than every quote. A block with a backslash (an escape,
+// rare in traces) and the tail are read byte by byte, carrying whether a string is open.
 BracketWalk FollowBrackets(const char* data, uint64_t p, uint64_t size, bool until_closed) {
   BracketWalk walk;
-  char expected[256];
-  size_t depth = 0;
-  while ((p = FindStructural(data, p, size)) < size) {
-    const char c = data[p];
-    if (c == '"') {
-      p = SkipStringFrom(data, p, size, &walk.truncated);
-      if (walk.truncated) break;
-      continue;
-    }
-    if (c == '{' || c == '[') {
-      if (depth == sizeof(expected)) {
-        walk.bad = BracketMismatch{p, "JSON nested more than 256 levels deep"};
-        return walk;
+  BracketStack stack;
+  bool in_string = false;
+  while (p < size) {
+    uint64_t block_end = size;
+#if defined(__SSE2__)
+    if (p + 64 <= size) {
+      const Block64 m = Classify64(data + p);
+      if (m.backslash == 0) {
+        const uint64_t inside = PrefixXor(m.quote) ^ (in_string ? ~uint64_t{0} : 0);
+        for (uint64_t b = m.bracket & ~inside; b != 0; b &= b - 1) {
+          const uint64_t at = p + static_cast<uint64_t>(__builtin_ctzll(b));
+          const BracketStack::Step step = stack.Take(data[at], at, walk);
+          if (step == BracketStack::Step::kBad) return walk;
+          if (step == BracketStack::Step::kClosed && until_closed) {
+            walk.end = at + 1;
+            return walk;
+          }
+        }
+        in_string = (inside >> 63) != 0;
+        p += 64;
+        continue;
       }
-      expected[depth++] = c == '{' ? '}' : ']';
-    } else if (depth == 0 || expected[depth - 1] != c) {
-      walk.bad = BracketMismatch{
-          p, fmt::format("unexpected '{}' (expected '{}')", c, depth ? expected[depth - 1] : ' ')};
-      return walk;
-    } else if (--depth == 0 && until_closed) {
-      walk.end = p + 1;
-      return walk;
+      block_end = p + 64;
     }
-    ++p;
+#endif
+    while (p < block_end) {
+      const char c = data[p];
+      if (in_string) {
+        // A backslash escapes the byte after it (\" and \\ included).
+        if (c == '\\') {
+          p += 2;
+          continue;
+        }
+        in_string = c != '"';
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '}' || c == '[' || c == ']') {
+        const BracketStack::Step step = stack.Take(c, p, walk);
+        if (step == BracketStack::Step::kBad) return walk;
+        if (step == BracketStack::Step::kClosed && until_closed) {
+          walk.end = p + 1;
+          return walk;
+        }
+      }
+      ++p;
+    }
   }
   walk.end = size;
-  walk.truncated = walk.truncated || until_closed;
+  walk.truncated = in_string || until_closed;
   return walk;
 }
 
