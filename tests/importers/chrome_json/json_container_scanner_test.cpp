@@ -5,8 +5,6 @@
 // out the same spans in the same order, then the scanner's error once the good spans are out.
 // Expected offsets are counted by hand from the literals (each event's text is built below
 // from its pieces, so its start is the sum of the lengths before it).
-#include "importers/chrome_json/json_container_scanner.h"
-
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -17,6 +15,7 @@
 
 #include "core/model/error.h"
 #include "importers/chrome_json/background_scanner.h"
+#include "importers/chrome_json/json_container_scanner.h"
 
 namespace {
 
