@@ -264,8 +264,12 @@ void FtraceGpuMapper::CompleteJob(int64_t ts, Job& job) {
   auto& ring = m_on_ring[job.queue];
   const auto it = std::find(ring.begin(), ring.end(), &job);
   RunJob(job.handed_ts, job);
-  m_counts.completions_not_in_capture += static_cast<uint64_t>(it - ring.begin());
-  ring.erase(ring.begin(), it + 1);
+  // Not on its ring any more: a job handed after it completed first and took it off as
+  // completed at a time the capture lacked. Its completion is here after all, out of order.
+  if (it != ring.end()) {
+    m_counts.completions_not_in_capture += static_cast<uint64_t>(it - ring.begin());
+    ring.erase(ring.begin(), it + 1);
+  }
   job.completed = true;
   Emit(events::PacketCompleted{.ts_ns = ts, .queue_id = job.queue, .packet_id = job.packet});
   ++m_counts.jobs_completed;
