@@ -81,6 +81,8 @@ case "${1:-}" in
     # - build/asan: no window, ASan + UBSan at -O1. Being window-less it also proves that core,
     #   importers and the CLI need no UI library; any sanitizer finding fails its test.
     #   tests/CMakeLists.txt lists the few tests that cannot run there (reported as not run).
+    #   It also runs the fuzz smoke (FuzzSmoke.*): the libFuzzer harnesses replaying their seeds
+    #   and a fixed set of mutants (tests/fuzz/replay_main.cpp).
     # - build/release: the product as users build it, window tests under Xvfb.
     step "test: building build/asan (ASan + UBSan, no window)"
     configure_and_build build/asan OFF -DFENCESCOPE_SANITIZE=ON
@@ -133,30 +135,7 @@ case "${1:-}" in
     cmake --build build/fuzz -j"$(jobs)"
     fuzz=build/fuzz
     seeds="$fuzz/seeds"
-    mkdir -p "$seeds"/{chrome_json,etl,compressed_input,scenario,fail_if,trace_db,ftrace_text}
-    cp tests/importers/ftrace/data/*.txt "$seeds/ftrace_text/"
-    cp assets/scenarios/*.toml tests/cli/scenarios/*.toml "$seeds/scenario/"
-    ASAN_OPTIONS=detect_leaks=0 "$fuzz/app/fencescope" simulate async_compute_graphics --duration-ms 2 \
-      -o "$seeds/trace_db/simulated.db" >/dev/null
-    ASAN_OPTIONS=detect_leaks=0 "$fuzz/app/fencescope" export "$seeds/trace_db/simulated.db" \
-      -o "$seeds/chrome_json/simulated.json" >/dev/null
-    "$fuzz/tests/fuzz/make_etl_seed" "$seeds/etl/capture.etl"
-    python3 - "$seeds" <<'PY'
-import gzip, io, os, sys, zipfile
-seeds = sys.argv[1]
-json_bytes = open(os.path.join(seeds, "chrome_json", "simulated.json"), "rb").read()[:16384]
-with open(os.path.join(seeds, "compressed_input", "trace.json.gz"), "wb") as f:
-    f.write(gzip.compress(json_bytes))
-with zipfile.ZipFile(os.path.join(seeds, "compressed_input", "trace.zip"), "w",
-                     zipfile.ZIP_DEFLATED) as z:
-    z.writestr("inner.json", json_bytes)
-open(os.path.join(seeds, "compressed_input", "plain.json"), "wb").write(json_bytes[:2048])
-for i, expr in enumerate([
-        "interrupts.spurious > 10 || fences.waits_never_unblocked > 0",
-        "!(queues[0].busy_ns >= 1e9) && queues[\"3d queue\"].busy_ns / 2 != -3 * (1 - 2)",
-        "fences.native == 1 && interrupts.ratio <= 0.5"]):
-    open(os.path.join(seeds, "fail_if", "expr%d" % i), "w").write(expr)
-PY
+    tests/fuzz/make_seeds.sh "$fuzz/app/fencescope" "$fuzz/tests/fuzz/make_etl_seed" "$seeds"
     # Real traces beside the repository, when present, are read as extra seeds (never copied).
     shared_json=../shared/traces/external/kineto
     shared_etl=../shared/traces/external/etl
