@@ -341,10 +341,11 @@ void RegisterFleetReport(CLI::App& fleet) {
     const std::string content = format == "json" ? json.Dump()
                                 : format == "md" ? core::fleet::FleetMarkdown(analysis)
                                                  : core::fleet::FleetHtml(analysis);
-    DeliverReport(o->output, content,
-                  fmt::format("fleet {} report, {} ranks, {} steps", format,
-                              analysis.ranks.size(), analysis.steps.size()),
-                  tripped);
+    DeliverReport(
+        o->output, content,
+        fmt::format("fleet {} report, {} {}, {} steps", format, analysis.ranks.size(),
+                    core::fleet::TracesAreName(analysis.options.traces_are), analysis.steps.size()),
+        tripped);
   });
 }
 

@@ -2,15 +2,15 @@
 // fleets made by tests/fleet/make_fleet.py, whose truth.json holds the answers by construction
 // (stragglers, lateness, clock offsets, waits); per-rank busy time is counted a second way over
 // the raw rank files by tests/fleet/count_busy.py.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "tests/support/json_text.h"
 #include "tests/support/test_support.h"
@@ -360,6 +360,14 @@ TEST(FleetCli, RunsAreComparedByHowLongEachStepTook) {
   ASSERT_EQ(status.exit_code, 0) << status.err;
   EXPECT_NE(status.out.find("read as: traces-are runs, ranks-from order"), std::string::npos)
       << status.out;
+  // The report says what it wrote in the traces' own word.
+  const size_t run_files = static_cast<size_t>(
+      std::distance(fs::directory_iterator(dir / "runs"), fs::directory_iterator()));
+  auto wrote = RunFencescope("fleet report " + Quote(fleet) + " -o " + Quote(dir / "runs.md"));
+  ASSERT_EQ(wrote.exit_code, 0) << wrote.err;
+  EXPECT_NE((wrote.out + wrote.err).find(fmt::format("fleet md report, {} runs, ", run_files)),
+            std::string::npos)
+      << wrote.out << wrote.err;
   // Per step id: (the longest step's run, its excess over the next longest in ns), runs by
   // their place in the sorted file list, ties to the lower.
   const std::string script = R"(
