@@ -2,7 +2,6 @@
 // fleets made by tests/fleet/make_fleet.py, whose truth.json holds the answers by construction
 // (stragglers, lateness, clock offsets, waits); per-rank busy time is counted a second way over
 // the raw rank files by tests/fleet/count_busy.py.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,6 +10,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "tests/support/json_text.h"
 #include "tests/support/test_support.h"
