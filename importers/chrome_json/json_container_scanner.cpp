@@ -129,6 +129,15 @@ uint64_t PrefixXor(uint64_t x) {
 BracketWalk FollowBrackets(const char* data, uint64_t p, uint64_t size, bool until_closed) {
   BracketWalk walk;
   BracketStack stack;
+  // True when the walk ends at the bracket at `at`: a mismatch, or the close it was asked for.
+  auto ends_at = [&](uint64_t at) {
+    const BracketStack::Step step = stack.Take(data[at], at, walk);
+    if (step == BracketStack::Step::kClosed && until_closed) {
+      walk.end = at + 1;
+      return true;
+    }
+    return step == BracketStack::Step::kBad;
+  };
   bool in_string = false;
   while (p < size) {
     uint64_t block_end = size;
@@ -138,13 +147,7 @@ BracketWalk FollowBrackets(const char* data, uint64_t p, uint64_t size, bool unt
       if (m.backslash == 0) {
         const uint64_t inside = PrefixXor(m.quote) ^ (in_string ? ~uint64_t{0} : 0);
         for (uint64_t b = m.bracket & ~inside; b != 0; b &= b - 1) {
-          const uint64_t at = p + static_cast<uint64_t>(__builtin_ctzll(b));
-          const BracketStack::Step step = stack.Take(data[at], at, walk);
-          if (step == BracketStack::Step::kBad) return walk;
-          if (step == BracketStack::Step::kClosed && until_closed) {
-            walk.end = at + 1;
-            return walk;
-          }
+          if (ends_at(p + static_cast<uint64_t>(__builtin_ctzll(b)))) return walk;
         }
         in_string = (inside >> 63) != 0;
         p += 64;
@@ -164,13 +167,8 @@ BracketWalk FollowBrackets(const char* data, uint64_t p, uint64_t size, bool unt
         in_string = c != '"';
       } else if (c == '"') {
         in_string = true;
-      } else if (c == '{' || c == '}' || c == '[' || c == ']') {
-        const BracketStack::Step step = stack.Take(c, p, walk);
-        if (step == BracketStack::Step::kBad) return walk;
-        if (step == BracketStack::Step::kClosed && until_closed) {
-          walk.end = p + 1;
-          return walk;
-        }
+      } else if ((c == '{' || c == '}' || c == '[' || c == ']') && ends_at(p)) {
+        return walk;
       }
       ++p;
     }
