@@ -1,7 +1,9 @@
 // Parsing of the small frame expressions scenario steps use for fence values and slots.
 #include "core/sim/frame_expr.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string>
 
 #include "core/model/error.h"
@@ -27,17 +29,22 @@ struct Cursor {
     }
     return false;
   }
+  // The digits at pos, which may be more than kMaxMagnitude (the caller says so).
   bool Number(int64_t* out) {
     SkipSpace();
     size_t start = pos;
     int64_t v = 0;
     while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
-      v = v * 10 + (text[pos] - '0');
+      v = std::min<int64_t>(v * 10 + (text[pos] - '0'), kMaxMagnitude + 1);
       ++pos;
     }
     *out = v;
     return pos > start;
   }
+  // Numbers, and the sums of the terms, stay within +-10^12 (fence values and slots far beyond
+  // any trace), so that Eval's per_frame * frame + constant cannot overflow for any frame count
+  // up to millions.
+  static constexpr int64_t kMaxMagnitude = 1'000'000'000'000;
 };
 
 }  // namespace
@@ -74,9 +81,14 @@ FrameExpr ParseFrameExpr(std::string_view text, const std::string& where) {
     } else {
       return fail("expected a number or 'i'");
     }
+    if (std::abs(expr.per_frame) > Cursor::kMaxMagnitude ||
+        std::abs(expr.constant) > Cursor::kMaxMagnitude) {
+      return fail("a number or sum beyond 10^12");
+    }
   }
   if (c.Eat('%')) {
     if (!c.Number(&expr.modulo) || expr.modulo <= 0) return fail("expected a positive modulus");
+    if (expr.modulo > Cursor::kMaxMagnitude) return fail("a modulus beyond 10^12");
   }
   if (!c.AtEnd()) return fail("unexpected text at offset " + std::to_string(c.pos));
   return expr;

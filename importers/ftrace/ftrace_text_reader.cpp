@@ -1,5 +1,6 @@
 #include "importers/ftrace/ftrace_text_reader.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "importers/common/line_cursor.h"
@@ -44,6 +45,8 @@ bool ParseSeconds(std::string_view s, int64_t& ns) {
     ++digits;
   }
   for (; digits < 9; ++digits) fraction *= 10;
+  // Beyond about 292 years of seconds the ns do not fit in 64 bits: not a timestamp.
+  if (seconds > (INT64_MAX - fraction) / 1'000'000'000) return false;
   ns = seconds * 1'000'000'000 + fraction;
   return true;
 }

@@ -96,6 +96,12 @@ TEST(FtraceLine, TraceCmdReportWithSchedPlugin) {
       e));
   EXPECT_EQ(e.comm, "CIPCServer::Thr");
   EXPECT_EQ(e.Text("prev_comm").value_or(""), "CIPCServer::Thr");
+  // Seconds whose ns do not fit in 64 bits are no timestamp (found by fuzzing: the product
+  // overflowed); the largest that fits still reads.
+  EXPECT_FALSE(ParseFtraceLine("app-1 [000] 82222222222.000000: print: x", e));
+  EXPECT_FALSE(ParseFtraceLine("app-1 [000] 9223372036.854775808: print: x", e));
+  ASSERT_TRUE(ParseFtraceLine("app-1 [000] 9223372036.854775807: print: x", e));
+  EXPECT_EQ(e.ts_ns, INT64_MAX);
 }
 
 TEST(FtraceLine, TgidColumnFlagsAndUnknownNames) {

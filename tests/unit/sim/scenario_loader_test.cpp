@@ -134,6 +134,15 @@ TEST(ScenarioLoader, FrameExpressions) {
   EXPECT_EQ(ParseFrameExpr("-i + 5", "x").Eval(2), 3);
   EXPECT_THROW(ParseFrameExpr("i * 2", "x"), core::Error);
   EXPECT_THROW(ParseFrameExpr("j", "x"), core::Error);
+  // Numbers and sums stay within 10^12, so that evaluating cannot overflow (found by fuzzing:
+  // 20 threes times 10 overflowed while parsing).
+  EXPECT_EQ(ParseFrameExpr("1000000000000 - i", "x").Eval(1), 999'999'999'999);
+  EXPECT_EQ(ParseFrameExpr("1000000000000 * i", "x").Eval(1'000'000), 1'000'000'000'000'000'000);
+  for (const char* too_large : {"33333333333333333333", "1000000000001", "-1000000000001 * i",
+                                "999999999999 + 999999999999", "i % 1000000000001"}) {
+    const std::string error = test_support::ErrorOf([&] { ParseFrameExpr(too_large, "x"); });
+    EXPECT_NE(error.find("beyond 10^12"), std::string::npos) << too_large << ": " << error;
+  }
 }
 
 TEST(ScenarioLoader, AQueueUsesOnlyFencesOpenedOnItsAdapter) {
