@@ -39,8 +39,11 @@ bool IsPacketCategory(std::string_view cat) {
   return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "Kernel" ||
          cat == "Memcpy" || cat == "Memset";
 }
+// MTIA device events: a device stream's packets, event records and event waits.
+bool IsMtiaDeviceCategory(std::string_view cat) { return cat == "mtia_ccp_events"; }
 bool IsKinetoCategory(std::string_view cat) {
-  return IsPacketCategory(cat) || cat == "cuda_sync" || cat == "cuda_runtime" ||
+  return IsPacketCategory(cat) || IsMtiaDeviceCategory(cat) || cat == "mtia_runtime" ||
+         cat == "cuda_sync" || cat == "cuda_runtime" ||
          cat == "cuda_driver" || cat == "Runtime" || cat == "Driver" || cat == "fence_signal" ||
          cat == "fence_wait" || cat == "cpu_wait";
 }
@@ -738,7 +741,7 @@ struct ChromeEventParser::Impl {
         break;
       }
       case 'X':
-        if (f.has_cat && IsPacketCategory(f.cat)) {
+        if (f.has_cat && (IsPacketCategory(f.cat) || IsMtiaDeviceCategory(f.cat))) {
           trace->tracks[ev.track].gpu_stream = true;
           trace->processes[trace->tracks[ev.track].process].gpu_device = true;
         } else if (f.has_cat && f.cat == "cuda_sync") {

@@ -17,6 +17,7 @@
 #include "importers/chrome_json/event_pairing.h"
 #include "importers/chrome_json/export_topology_reader.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
+#include "importers/chrome_json/mtia_gpu_mapping.h"
 #include "importers/chrome_json/record_sink.h"
 #include "importers/chrome_json/string_roles.h"
 #include "importers/common/release_pages.h"
@@ -93,12 +94,21 @@ class Builder {
     std::vector<CounterValue>().swap(m_trace.counter_values);
     malloc_trim(0);
     FinishFlows();
+    const auto queue_name = [this](QueueId queue) { return m_queue_names[queue]; };
+    FenceOpIds op_ids;
     MapKinetoSynchronisation(
         m_kineto, m_sink, m_writer,
         [this](uint32_t process, int64_t stream) {
           return QueueOf(TrackOfStream(process, stream));
         },
-        [this](QueueId queue) { return m_queue_names[queue]; });
+        queue_name, op_ids);
+    MapMtiaSynchronisation(
+        m_mtia, m_kineto.runtime_by_correlation, m_sink, m_writer,
+        [this](uint32_t process, int64_t stream) -> QueueId {
+          auto it = m_mtia_stream_tracks.find({process, stream});
+          return it == m_mtia_stream_tracks.end() ? 0 : QueueOf(it->second);
+        },
+        queue_name, op_ids);
     report(0.6);
     WriteProblems();
     WriteMeta();
@@ -109,6 +119,7 @@ class Builder {
     // given back.
     std::vector<KinetoPacket>().swap(m_kineto.packets);
     std::vector<KinetoSync>().swap(m_kineto.syncs);
+    std::vector<MtiaStreamEvent>().swap(m_mtia);
     malloc_trim(0);
     struct Spent {
       std::vector<ParsedEvent> events;
@@ -224,9 +235,17 @@ class Builder {
                                : !process.name.empty()
                                    ? process.name
                                    : fmt::format("GPU {}", KeyText(process.pid));
-    info.name = name.empty() || name == stream || name == tid
-                    ? fmt::format("{} {}", device, stream)
-                    : fmt::format("{} {} ({})", device, stream, name);
+    if (auto mtia = m_mtia_stream_of_track.find(track_index);
+        mtia != m_mtia_stream_of_track.end()) {
+      // An MTIA stream's track has an id of its own; the stream is args.stream, which its
+      // thread_name ("Stream 108") already says when it has one.
+      info.name = name.empty() ? fmt::format("{} Stream {}", device, mtia->second)
+                               : fmt::format("{} {}", device, name);
+    } else {
+      info.name = name.empty() || name == stream || name == tid
+                      ? fmt::format("{} {}", device, stream)
+                      : fmt::format("{} {} ({})", device, stream, name);
+    }
     info.sort_index = track.has_sort_index ? track.sort_index
                                            : static_cast<int32_t>(track.tid.value);
     m_queues[track_index] = m_writer.AddQueue(info);
@@ -336,6 +355,75 @@ class Builder {
     m_sink.AddFlow(from.record, to.record, kind, e.name ? e.name : from.name);
   }
 
+  // A device packet (a kernel, memcpy, memset, or an MTIA stream's work): submitted, started
+  // and completed records; `open` becomes its slice for the flows that end on it. False when
+  // the packet never started (fencescope's export), which leaves nothing open for flows.
+  bool EmitPacket(const ParsedEvent& e, OpenSlice& open) {
+    const Track& track = m_trace.tracks[e.track];
+    const QueueId queue = QueueOf(e.track);
+    const int64_t id = m_next_packet++;
+    // fencescope's export marks packets the trace never started or completed.
+    const ExportArgs* exported =
+        m_is_export && e.extra != kNone ? &ExportArgsOf(e.extra) : nullptr;
+    const events::PacketSubmitted submitted{
+        .ts_ns = exported && exported->submitted_ns >= 0 ? exported->submitted_ns : e.ts,
+        .queue_id = queue,
+        .packet_id = id,
+        .name_sid = e.name};
+    KinetoPacket packet;
+    packet.queue = queue;
+    packet.process = track.process;
+    packet.submitted_record = m_sink.Add(submitted);
+    packet.submit = submitted.ts_ns;
+    packet.start = e.ts;
+    packet.end = e.ts + e.dur;
+    if (!m_is_export && e.extra != kNone) {
+      packet.correlation = m_trace.kineto_args[e.extra].correlation;
+    }
+    if (exported && exported->not_started) {
+      m_stacks[e.track].push_back({e.ts, kNone, kNone});
+      return false;
+    }
+    open.record =
+        m_sink.Add(events::PacketStarted{.ts_ns = e.ts, .queue_id = queue, .packet_id = id});
+    if (!(exported && exported->open)) {
+      m_sink.Add(
+          events::PacketCompleted{.ts_ns = e.ts + e.dur, .queue_id = queue, .packet_id = id});
+    }
+    packet.started_record = open.record;
+    open.packet = static_cast<uint32_t>(m_kineto.packets.size());
+    m_kineto.packets.push_back(packet);
+    return true;
+  }
+
+  // An MTIA device event (mtia_gpu_mapping.h): event_record and event_wait are kept for the
+  // mapping (no record of their own, like cuda_sync events), the rest are packets. The stream
+  // (args.stream) names the track, for the waits that name it.
+  bool EmitMtiaEvent(const ParsedEvent& e, OpenSlice& open) {
+    const uint32_t process = m_trace.tracks[e.track].process;
+    const KinetoArgs* args = e.extra != kNone ? &m_trace.kineto_args[e.extra] : nullptr;
+    if (args && args->stream >= 0) {
+      m_mtia_stream_tracks.try_emplace({process, args->stream}, e.track);
+      m_mtia_stream_of_track.try_emplace(e.track, args->stream);
+    }
+    const uint16_t name_role = Role(e.name);
+    if (!(name_role & (kMtiaRecordName | kMtiaWaitName))) return EmitPacket(e, open);
+    MtiaStreamEvent event;
+    event.wait = (name_role & kMtiaWaitName) != 0;
+    event.ts = e.ts;
+    event.end = e.ts + e.dur;
+    event.process = process;
+    if (args) {
+      event.stream = args->stream;
+      event.wait_on_stream = args->wait_on_stream;
+      event.correlation = args->correlation;
+    }
+    event.queue = QueueOf(e.track);
+    m_mtia.push_back(event);
+    open.record = kNone;
+    return true;
+  }
+
   void EmitSlice(const ParsedEvent& e) {
     auto& stack = m_stacks[e.track];
     while (!stack.empty() && stack.back().end <= e.ts) {
@@ -346,40 +434,10 @@ class Builder {
     const uint16_t role = Role(e.cat);
     OpenSlice open;
     open.end = e.ts + e.dur;
-    if (device && (role & kPacketCategory)) {
-      const QueueId queue = QueueOf(e.track);
-      const int64_t id = m_next_packet++;
-      // fencescope's export marks packets the trace never started or completed.
-      const ExportArgs* exported =
-          m_is_export && e.extra != kNone ? &ExportArgsOf(e.extra) : nullptr;
-      const events::PacketSubmitted submitted{
-          .ts_ns = exported && exported->submitted_ns >= 0 ? exported->submitted_ns : e.ts,
-          .queue_id = queue,
-          .packet_id = id,
-          .name_sid = e.name};
-      KinetoPacket packet;
-      packet.queue = queue;
-      packet.process = track.process;
-      packet.submitted_record = m_sink.Add(submitted);
-      packet.submit = submitted.ts_ns;
-      packet.start = e.ts;
-      packet.end = e.ts + e.dur;
-      if (!m_is_export && e.extra != kNone) {
-        packet.correlation = m_trace.kineto_args[e.extra].correlation;
-      }
-      if (exported && exported->not_started) {
-        m_stacks[e.track].push_back({e.ts, kNone, kNone});
-        return;
-      }
-      open.record =
-          m_sink.Add(events::PacketStarted{.ts_ns = e.ts, .queue_id = queue, .packet_id = id});
-      if (!(exported && exported->open)) {
-        m_sink.Add(
-            events::PacketCompleted{.ts_ns = e.ts + e.dur, .queue_id = queue, .packet_id = id});
-      }
-      packet.started_record = open.record;
-      open.packet = static_cast<uint32_t>(m_kineto.packets.size());
-      m_kineto.packets.push_back(packet);
+    if (device && (role & kMtiaDeviceCat)) {
+      if (!EmitMtiaEvent(e, open)) return;
+    } else if (device && (role & kPacketCategory)) {
+      if (!EmitPacket(e, open)) return;
     } else if (device && (role & kSyncCategory)) {
       AddSync(e);
       open.record = kNone;
@@ -397,7 +455,9 @@ class Builder {
                                    .category_sid = e.cat,
                                    .depth = static_cast<int64_t>(stack.size())};
       open.record = m_sink.Add(slice);
-      if ((role & kRuntimeCategory) && e.extra != kNone) {
+      // Runtime calls are the host's (MTIA's device tracks repeat some, under the same
+      // correlation ids).
+      if ((role & kRuntimeCategory) && !device && e.extra != kNone) {
         const KinetoArgs& args = m_trace.kineto_args[e.extra];
         if (args.correlation >= 0) {
           KinetoRuntimeCall call;
@@ -580,7 +640,8 @@ class Builder {
     const bool bindable = enclosing && enclosing->record != kNone;
     if (enclosing && enclosing->record == kNone) {
       Count("kineto_sync_flow", Severity::kInfo,
-            "flow events on cuda_sync events (the sync became a wait; the arrow is not kept)",
+            "flow events on cuda_sync events or MTIA event records and waits (they became fence "
+            "records; the arrow is not kept)",
             e.offset);
     }
     if (e.ph == 's') {
@@ -746,19 +807,13 @@ class Builder {
     }
   }
 
+  // cuda_profiler_range, the only category of kUnmappedDeviceCat.
   void CountUnmappedDeviceEvent(const ParsedEvent& e) {
-    if (m_trace.writer_strings[e.cat] == "cuda_profiler_range") {
-      Count("kineto_cupti_range_profiler", Severity::kInfo,
-            "cuda_profiler_range events: CUPTI range-profiler counters per kernel (the kernels "
-            "are replayed one at a time, so their times are no GPU timeline); kept as slices, "
-            "no packets",
-            e.offset);
-    } else {
-      Count("kineto_mtia_device_events", Severity::kInfo,
-            "mtia_ccp_events: MTIA device events, which are not mapped to queues (CUDA and ROCm "
-            "kernels, memcpys and memsets are); kept as slices, no packets",
-            e.offset);
-    }
+    Count("kineto_cupti_range_profiler", Severity::kInfo,
+          "cuda_profiler_range events: CUPTI range-profiler counters per kernel (the kernels "
+          "are replayed one at a time, so their times are no GPU timeline); kept as slices, "
+          "no packets",
+          e.offset);
   }
 
   void WriteProblems() {
@@ -773,7 +828,9 @@ class Builder {
   void WriteMeta() {
     m_writer.SetMeta("clock", "chrome-trace-us");
     for (const auto& [key, value] : m_trace.top_level) m_writer.SetMeta("json." + key, value);
-    if (!m_kineto.packets.empty() || !m_kineto.syncs.empty()) m_writer.SetMeta("gpu_mapping", "kineto");
+    if (!m_kineto.packets.empty() || !m_kineto.syncs.empty() || !m_mtia.empty()) {
+      m_writer.SetMeta("gpu_mapping", "kineto");
+    }
     if (m_has_topology) {
       // The exported trace's span, which may begin before its first record.
       m_writer.SetMeta("start_ns", std::to_string(m_topology.start_ns + m_trace.base_time_ns));
@@ -785,6 +842,10 @@ class Builder {
   core::store::TraceWriter& m_writer;
   RecordSink m_sink;
   KinetoCollected m_kineto;
+  std::vector<MtiaStreamEvent> m_mtia;
+  // MTIA device streams: (device process, args.stream) -> track, and back.
+  std::map<std::pair<uint32_t, int64_t>, uint32_t> m_mtia_stream_tracks;
+  std::unordered_map<uint32_t, int64_t> m_mtia_stream_of_track;
   std::vector<uint16_t> m_roles;
   std::vector<ThreadId> m_threads;
   std::vector<QueueId> m_queues;

@@ -67,8 +67,16 @@ struct Counts {
 class Mapper {
  public:
   Mapper(KinetoCollected& c, RecordSink& sink, core::store::TraceWriter& writer,
-         const QueueForStream& queue_for, const std::function<std::string(QueueId)>& queue_name)
-      : m_c(c), m_sink(sink), m_writer(writer), m_queue_for(queue_for), m_queue_name(queue_name) {}
+         const QueueForStream& queue_for, const std::function<std::string(QueueId)>& queue_name,
+         FenceOpIds& ids)
+      : m_c(c),
+        m_sink(sink),
+        m_writer(writer),
+        m_queue_for(queue_for),
+        m_queue_name(queue_name),
+        m_next_signal(ids.next_signal),
+        m_next_wait(ids.next_wait),
+        m_next_waiter(ids.next_waiter) {}
 
   void Run() {
     LinkLaunchesByCorrelation();
@@ -605,15 +613,18 @@ class Mapper {
   std::unordered_map<QueueId, uint64_t> m_sync_values;
   std::unordered_map<uint32_t, std::vector<QueueId>> m_device_queues;
   Counts m_n;
-  int64_t m_next_signal = 1, m_next_wait = 1, m_next_waiter = 1;
+  int64_t& m_next_signal;
+  int64_t& m_next_wait;
+  int64_t& m_next_waiter;
 };
 
 }  // namespace
 
 void MapKinetoSynchronisation(KinetoCollected& collected, RecordSink& sink,
                               core::store::TraceWriter& writer, const QueueForStream& queue_for,
-                              const std::function<std::string(QueueId)>& queue_name) {
-  Mapper(collected, sink, writer, queue_for, queue_name).Run();
+                              const std::function<std::string(QueueId)>& queue_name,
+                              FenceOpIds& ids) {
+  Mapper(collected, sink, writer, queue_for, queue_name, ids).Run();
 }
 
 }  // namespace importers::chrome_json

@@ -73,6 +73,14 @@ struct KinetoCollected {
   std::vector<KinetoSync> syncs;
 };
 
+// Fence operation ids (signal_id, wait_id, waiter_id) handed out by the GPU mappings of one
+// trace: each mapping takes the next ones, so that ids stay unique across them.
+struct FenceOpIds {
+  int64_t next_signal = 1;
+  int64_t next_wait = 1;
+  int64_t next_waiter = 1;
+};
+
 // Returns the queue of (device process, stream), creating it when the trace has no packet on it.
 using QueueForStream = std::function<core::model::QueueId(uint32_t process, int64_t stream)>;
 
@@ -81,6 +89,7 @@ using QueueForStream = std::function<core::model::QueueId(uint32_t process, int6
 // writer, and counts in import_problems what was inferred and what could not be linked.
 void MapKinetoSynchronisation(KinetoCollected& collected, RecordSink& sink,
                               core::store::TraceWriter& writer, const QueueForStream& queue_for,
-                              const std::function<std::string(core::model::QueueId)>& queue_name);
+                              const std::function<std::string(core::model::QueueId)>& queue_name,
+                              FenceOpIds& ids);
 
 }  // namespace importers::chrome_json

@@ -12,7 +12,8 @@ uint16_t RoleOf(std::string_view s) {
   if (s == "gpu_memcpy" || s == "gpu_memset" || s == "Memcpy" || s == "Memset") {
     role |= kPacketCategory;
   }
-  if (s == "cuda_runtime" || s == "cuda_driver" || s == "Runtime" || s == "Driver") {
+  if (s == "cuda_runtime" || s == "cuda_driver" || s == "Runtime" || s == "Driver" ||
+      s == "mtia_runtime") {
     role |= kRuntimeCategory;
   }
   if (s == "cuda_sync") role |= kSyncCategory;
@@ -21,7 +22,10 @@ uint16_t RoleOf(std::string_view s) {
   }
   if (s == "cudaStreamWaitEvent" || s == "hipStreamWaitEvent") role |= kStreamWaitName;
   if (s == "input" || s == "ipc.flow") role |= kEnclosingFlowCat;
-  if (s == "cuda_profiler_range" || s == "mtia_ccp_events") role |= kUnmappedDeviceCat;
+  if (s == "cuda_profiler_range") role |= kUnmappedDeviceCat;
+  if (s == "mtia_ccp_events") role |= kMtiaDeviceCat;
+  if (s == "event_record") role |= kMtiaRecordName;
+  if (s == "event_wait") role |= kMtiaWaitName;
   return role;
 }
 

@@ -23,9 +23,14 @@ enum StringRole : uint16_t {
   kExportArrowCat = 512,   // fence (signal -> wait arrows, mirrored by the waits' signal_id)
   kStreamWaitName = 1024,  // cudaStreamWaitEvent, hipStreamWaitEvent
   // Device-side categories fencescope does not map to queues: CUPTI range-profiler ranges
-  // (per-kernel counters of kernels replayed one at a time: no timeline) and MTIA device events.
-  // Kept as slices, and counted as an import problem so a report says why it has no GPU work.
+  // (per-kernel counters of kernels replayed one at a time: no timeline). Kept as slices, and
+  // counted as an import problem so a report says why it has no GPU work.
   kUnmappedDeviceCat = 2048,
+  // MTIA device events (mtia_ccp_events, one track per device stream): event_record and
+  // event_wait are a stream's signals and waits (mtia_gpu_mapping.h), the others its packets.
+  kMtiaDeviceCat = 4096,
+  kMtiaRecordName = 8192,  // event_record
+  kMtiaWaitName = 16384,   // event_wait
 };
 
 uint16_t RoleOf(std::string_view s);

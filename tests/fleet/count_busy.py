@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Counts, with nothing of fencescope, the GPU busy time of one PyTorch trace (a rank written by
 make_fleet.py, or a real Kineto trace, .json or .json.gz): per stream (pid, tid) the union of its
-kernel / memcpy / memset intervals. Prints "key<TAB>N" lines:
+kernel / memcpy / memset intervals (and MTIA streams' work: mtia_ccp_events other than
+event_record / event_wait). Prints "key<TAB>N" lines:
   busy_ns        the unions clipped to each ProfilerStep# slice, added over streams and steps
   steps          ProfilerStep# slices
   collective_ns  NCCL kernel time of the kernels that start inside a step
@@ -21,6 +22,16 @@ import json
 import sys
 
 GPU_CATS = {"Kernel", "kernel", "Memset", "Memcpy", "gpu_memcpy", "gpu_memset"}
+
+
+def is_gpu_work(e):
+    """A kernel / memcpy / memset, or an MTIA device stream's work (mtia_ccp_events other than
+    its event records and waits)."""
+    if e.get("ph") != "X":
+        return False
+    if e.get("cat") == "mtia_ccp_events":
+        return e.get("name") not in ("event_record", "event_wait")
+    return e.get("cat") in GPU_CATS
 
 
 def ns(us):
@@ -54,7 +65,8 @@ def main():
     for e in events:
         if "ts" in e and e.get("ph") != "M":
             t = ns(e["ts"])
-            if e.get("ph") == "X" and e.get("cat") in GPU_CATS:
+            if is_gpu_work(e) or (e.get("ph") == "X" and e.get("name") == "event_wait"
+                                  and e.get("cat") == "mtia_ccp_events"):
                 t += ns(e.get("dur", 0))
             last_record = t if last_record is None else max(last_record, t)
         if e.get("ph") == "X" and step_id(str(e.get("name", ""))) is not None:
@@ -68,7 +80,7 @@ def main():
     by_stream = {}
     collective = []
     for e in events:
-        if e.get("ph") == "X" and e.get("cat") in GPU_CATS:
+        if is_gpu_work(e):
             start = ns(e["ts"])
             iv = (start, start + ns(e.get("dur", 0)))
             by_stream.setdefault((e["pid"], e["tid"]), []).append(iv)

@@ -12,17 +12,24 @@ the mapping rules of issue 7 as written there, printing `key value` lines:
   instant             i / I / R events
   counter_samples     numeric args values of C events
   packets             X events of category kernel / gpu_memcpy / gpu_memset (and the older
-                      Kernel / Memcpy / Memset) on a device (pid holding such events or cuda_sync)
+                      Kernel / Memcpy / Memset) on a device (pid holding such events or cuda_sync),
+                      and MTIA device events (mtia_ccp_events) other than event_record /
+                      event_wait
   packets.<pid>.<tid> the same per device stream
   queues              device streams holding packets, waits or signals
   signals             event records placed on a stream: named by a cuda_sync (record
                       correlation id), or claimed by one (the waiting thread's latest record
                       call of no other event) with their stream named or taken from the last
                       launch of their thread; implied records (a Stream Wait Event naming a
-                      stream but no record); one per Stream Sync and per Context Sync
-  waits               "Stream Wait Event" events on a stream (every one is placed)
-  waits_linked        ... whose record is placed on a stream
-  waits_inferred      ... of them, linked by inference (record or stream not named)
+                      stream but no record); one per Stream Sync and per Context Sync; every
+                      MTIA event_record
+  waits               "Stream Wait Event" events on a stream (every one is placed), and MTIA
+                      event_wait events
+  waits_linked        ... whose record is placed on a stream; MTIA waits with a record of the
+                      stream they wait on (wait_on_stream) begun during them, or before them
+                      when they took at most 1 us (schemas/kineto_inference.md)
+  waits_inferred      ... of them, linked by inference (record or stream not named; every
+                      linked MTIA wait)
   cpu_waits           Event / Stream / Context Sync events with a runtime call of the same
                       correlation id
 
@@ -65,17 +72,26 @@ def main(path):
         out["phase." + ph] = n
 
     devices = {e.get("pid") for e in events
-               if e.get("ph") == "X" and (e.get("cat") in PACKET_CATS or e.get("cat") == "cuda_sync")}
+               if e.get("ph") == "X" and (e.get("cat") in PACKET_CATS or e.get("cat") == "cuda_sync"
+                                          or e.get("cat") == "mtia_ccp_events")}
     for e in events:
         if e.get("ph") == "M" and e.get("name") == "process_labels":
             if str(e.get("args", {}).get("labels", "")).startswith("GPU "):
                 devices.add(e.get("pid"))
 
+    def is_mtia(e):
+        return e.get("ph") == "X" and e.get("pid") in devices and e.get("cat") == "mtia_ccp_events"
+
+    def is_mtia_sync(e):
+        return is_mtia(e) and e.get("name") in ("event_record", "event_wait")
+
     def is_packet(e):
-        return e.get("ph") == "X" and e.get("pid") in devices and e.get("cat") in PACKET_CATS
+        return e.get("ph") == "X" and e.get("pid") in devices and (
+            e.get("cat") in PACKET_CATS or (is_mtia(e) and not is_mtia_sync(e)))
 
     def is_device_sync(e):
-        return e.get("ph") == "X" and e.get("pid") in devices and e.get("cat") == "cuda_sync"
+        return e.get("ph") == "X" and e.get("pid") in devices and (
+            e.get("cat") == "cuda_sync" or is_mtia_sync(e))
 
     out["cpu_slice"] = sum(1 for e in events
                            if e.get("ph") in ("X", "B") and not is_packet(e) and not is_device_sync(e))
@@ -105,7 +121,7 @@ def main(path):
     # Kineto synchronisation (schemas/kineto_inference.md, written again here from its text).
     runtime = {}
     for e in events:
-        if e.get("ph") == "X" and e.get("cat") in RUNTIME_CATS:
+        if e.get("ph") == "X" and e.get("cat") in RUNTIME_CATS and e.get("pid") not in devices:
             corr = e.get("args", {}).get("correlation")
             if isinstance(corr, int) and corr >= 0:
                 runtime[corr] = e
@@ -217,6 +233,24 @@ def main(path):
             elif s.get("name") == "Context Sync":
                 if any(t < call["ts"] for t in device_launch_times.get(s["pid"], [])):
                     signals += 1
+    # MTIA: each stream (args.stream, on its own track) a queue, each record a signal, each wait
+    # placed and linked to a record of the stream it waits on begun while it held its stream.
+    mtia_records = collections.defaultdict(list)
+    for e in events:
+        if is_mtia(e):
+            queues.add((e["pid"], e["tid"]))
+            if e.get("name") == "event_record":
+                mtia_records[(e["pid"], e["args"]["stream"])].append(e["ts"])
+                signals += 1
+    for e in events:
+        if is_mtia(e) and e.get("name") == "event_wait":
+            waits += 1
+            on = mtia_records.get((e["pid"], e["args"].get("wait_on_stream", -1)), [])
+            end = e["ts"] + e["dur"]
+            begun = [t for t in on if t <= end]
+            if begun and (max(begun) >= e["ts"] or e["dur"] <= 1):
+                waits_linked += 1
+                waits_inferred += 1
     out["signals"] = signals
     out["waits"] = waits
     out["waits_linked"] = waits_linked
