@@ -1,5 +1,5 @@
 // Small pieces of the HTML report shared by its section files (report_html.cpp,
-// report_html_launch.cpp): table rows, section headings, times from the trace start.
+// report_html_launch.cpp): table rows and cells, section headings, times from the trace start.
 #pragma once
 
 #include <string>
@@ -19,6 +19,19 @@ inline std::string Row(const std::vector<std::string>& cells, bool header = fals
   const char* close = header ? "</th>" : "</td>";
   for (const auto& c : cells) out += open + XmlEscape(c) + close;
   return out + "</tr>\n";
+}
+
+// One cell; `css_class` (e.g. "name": wraps long kernel names) when not empty.
+inline std::string Cell(const std::string& text, const std::string& css_class = "") {
+  const std::string open = css_class.empty() ? "<td>" : "<td class=\"" + css_class + "\">";
+  return open + XmlEscape(text) + "</td>";
+}
+
+// A packet-name cell: long names shortened, the whole name as the tooltip.
+inline std::string NameCell(const std::string& name) {
+  const std::string shown = ShortenName(name);
+  if (shown.size() == name.size()) return Cell(name, "name");
+  return "<td class=\"name\" title=\"" + XmlEscape(name) + "\">" + XmlEscape(shown) + "</td>";
 }
 
 inline std::string Section(const std::string& id, const std::string& title) {

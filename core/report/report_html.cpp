@@ -27,19 +27,6 @@ constexpr const char* kMissing = "#d03030";
 constexpr const char* kPath = "#7a2ea0";
 constexpr const char* kPreempted = "#8fbf60";
 
-// One cell; `css_class` (e.g. "name": wraps long kernel names) when not empty.
-std::string Cell(const std::string& text, const std::string& css_class = "") {
-  const std::string open = css_class.empty() ? "<td>" : "<td class=\"" + css_class + "\">";
-  return open + XmlEscape(text) + "</td>";
-}
-
-// A packet-name cell: long names shortened, the whole name as the tooltip.
-std::string NameCell(const std::string& name) {
-  const std::string shown = ShortenName(name);
-  if (shown.size() == name.size()) return Cell(name, "name");
-  return "<td class=\"name\" title=\"" + XmlEscape(name) + "\">" + XmlEscape(shown) + "</td>";
-}
-
 // Merges intervals closer than one pixel so a row draws at most about `width` rectangles.
 std::string PixelRects(const std::vector<Interval>& intervals, TimeNs t0, double ns_per_px,
                        double x_offset, int y, int h, const char* colour) {

@@ -95,9 +95,10 @@ std::string LaunchSection(const ReportData& d) {
                   FormatDuration(static_cast<double>(q.delay.max)), std::to_string(q.negative),
                   std::to_string(q.without_launch)});
       for (const LaunchDelayOutlier& o : q.outliers) {
-        outliers += Row({d.QueueName(q.queue), o.name ? d.store->String(o.name) : std::string(),
-                         Ms(o.start, d.recon.start_ns),
-                         FormatDuration(static_cast<double>(o.delay))});
+        outliers += "<tr>" + Cell(d.QueueName(q.queue)) +
+                    NameCell(o.name ? d.store->String(o.name) : std::string()) +
+                    Cell(Ms(o.start, d.recon.start_ns)) +
+                    Cell(FormatDuration(static_cast<double>(o.delay))) + "</tr>\n";
       }
     }
     out += "</table>\n";

@@ -179,7 +179,8 @@ std::string LaunchMarkdown(const ReportData& d) {
   rows.clear();
   for (const QueueLaunchDelay& q : d.launch_delays.per_queue) {
     for (const LaunchDelayOutlier& o : q.outliers) {
-      rows.push_back({d.QueueName(q.queue), o.name ? d.store->String(o.name) : std::string(),
+      rows.push_back({d.QueueName(q.queue),
+                      o.name ? ShortenName(d.store->String(o.name)) : std::string(),
                       fmt::format("{} ns", o.start - d.recon.start_ns), D(o.delay)});
     }
   }

@@ -128,3 +128,28 @@ TEST(LaunchReport, HtmlAndMarkdownShowTheLaunchSections) {
     EXPECT_NE(md.find(text), std::string::npos) << text << "\n" << md;
   }
 }
+
+// A 300-byte kernel name (templated CUDA kernels run to kilobytes) among the longest launch
+// delays: shortened to 160 bytes and an ellipsis, in HTML with the whole name as the tooltip,
+// as in the other tables of packet names. Launched at 1 us (call 1..2 us), started at 10 us.
+TEST(LaunchReport, LongKernelNamesAmongTheLongestDelaysAreShortened) {
+  ScratchDir dir;
+  const std::string name(300, 'k');
+  TraceStore store = [&] {
+    hand_trace::HandTrace t(dir / "long.db");
+    auto q = t.Queue("stream 7", core::model::QueueType::kCompute);
+    auto main = t.Thread("main");
+    const auto call = t.RuntimeCall(main, 1000, 1000);
+    t.LaunchedPacket(q, main, 1, call, 1000, 10000, 20000, name);
+    return t.Finish(0, 30000);
+  }();
+  const ReportData d = AnalyseTrace(store, true);
+  EXPECT_EQ(At(ReportJson(d), "launch_delay[0].outliers[0].delay_ns").Int(), 8000);
+  const std::string shown = std::string(160, 'k') + "\u2026";
+  const std::string md = ReportMarkdown(d);
+  EXPECT_NE(md.find("| stream 7 | " + shown + " | 10000 ns | 8 us |"), std::string::npos) << md;
+  EXPECT_EQ(md.find(name), std::string::npos);
+  const std::string html = ReportHtml(d);
+  EXPECT_NE(html.find("<td class=\"name\" title=\"" + name + "\">" + shown + "</td>"),
+            std::string::npos);
+}
