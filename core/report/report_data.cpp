@@ -82,6 +82,32 @@ std::string ReportData::QuietQueuesSentence() const {
       names.size(), names.size() == 1 ? "queue did" : "queues did", fmt::join(names, ", "));
 }
 
+uint64_t ReportData::UnplacedStreamWaits() const {
+  uint64_t unplaced = 0;
+  for (const core::store::ImportProblem& p : store->problems) {
+    if (p.name == "kineto_stream_wait_without_sync") unplaced += p.count;
+  }
+  return unplaced;
+}
+
+std::string ReportData::UnplacedWaitsSentence() const {
+  const uint64_t unplaced = UnplacedStreamWaits();
+  if (unplaced == 0) return {};
+  return fmt::format(
+      "{} cudaStreamWaitEvent {} in this trace {} neither the waiting stream nor the event (Kineto "
+      "wrote no cuda_sync event for {}): no wait was placed for {}, so the time streams waited "
+      "for each other through {} is in none of these figures.",
+      unplaced, unplaced == 1 ? "call" : "calls", unplaced == 1 ? "names" : "name",
+      unplaced == 1 ? "it" : "them", unplaced == 1 ? "it" : "them",
+      unplaced == 1 ? "it" : "them");
+}
+
+std::string ReportData::NoQueuePairsSentence() const {
+  const std::string unplaced = UnplacedWaitsSentence();
+  if (unplaced.empty()) return "No queue was held by a wait in this trace.";
+  return "No queue was held by a wait placed in this trace. " + unplaced;
+}
+
 std::vector<core::model::QueueId> ReportData::QuietQueues() const {
   std::vector<core::model::QueueId> quiet;
   for (const analysis::QueueTime& t : queue_time.queues) {

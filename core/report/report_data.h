@@ -81,6 +81,15 @@ struct ReportData {
   std::vector<core::model::QueueId> QuietQueues() const;
   // "N queues did nothing in the capture ...: A, B." or "" when every queue did something.
   std::string QuietQueuesSentence() const;
+  // Said with the queue pairs when the trace holds stream waits that could not be placed
+  // (cudaStreamWaitEvent calls of a Kineto trace without cuda_sync events): their waiting is
+  // in no figure. Empty when there are none.
+  std::string UnplacedWaitsSentence() const;
+  // How many such waits (the import problem kineto_stream_wait_without_sync).
+  uint64_t UnplacedStreamWaits() const;
+  // The queue pairs section's sentence when no pair exists: no queue was held by a wait, or,
+  // where waits could not be placed, no placed wait held one.
+  std::string NoQueuePairsSentence() const;
   // The queue's name, or "thread <name>" when queue is 0 (without repeating "thread" when the
   // thread's own name begins with it).
   std::string TrackName(core::model::QueueId queue, core::model::ThreadId thread) const;

@@ -296,7 +296,7 @@ std::string QueueSection(const ReportData& d) {
                         {kBusy, kWaiting, kIdle}, split, "ns");
   out += Section("pairs", "Queue pairs: time one queue was held by another's signals");
   if (d.queue_time.pairs.empty()) {
-    out += "<p>No queue was held by a wait in this trace.</p>\n";
+    out += "<p>" + XmlEscape(d.NoQueuePairsSentence()) + "</p>\n";
   } else {
     out += "<table><tr><th>waiting queue</th><th>signalled by</th><th>held</th><th>waits</th>"
            "</tr>\n";
@@ -305,6 +305,9 @@ std::string QueueSection(const ReportData& d) {
                   FormatDuration(p.waiting_ns), std::to_string(p.waits)});
     }
     out += "</table>\n";
+    if (std::string unplaced = d.UnplacedWaitsSentence(); !unplaced.empty()) {
+      out += "<p>" + XmlEscape(unplaced) + "</p>\n";
+    }
   }
   out += Section("gaps", "Idle-gap attribution");
   out += "<p>Every idle nanosecond of a queue gets one cause. Launch-bound and synchronised "

@@ -278,6 +278,9 @@ Json StatsJson(const ReportData& d) {
   fences.Set("gpu_waits_linked_inferred", d.links.gpu_waits_linked_inferred);
   fences.Set("cpu_waits_linked", d.links.cpu_waits_linked);
   fences.Set("cpu_waits_linked_inferred", d.links.cpu_waits_linked_inferred);
+  // GPU waits the trace holds but names too little of to place (cudaStreamWaitEvent calls of a
+  // Kineto trace without cuda_sync events): in no queue's waiting time.
+  fences.Set("gpu_waits_not_placed", d.UnplacedStreamWaits());
   j.Set("fences", std::move(fences));
 
   const InterruptAnalysis& x = d.interrupts;

@@ -251,8 +251,14 @@ std::string GpuMarkdown(const ReportData& d) {
                     D(p.waiting_ns), std::to_string(p.waits)});
   }
   out += "### Queue pairs\n\n";
-  out += rows.empty() ? std::string("No queue was held by a wait in this trace.\n\n")
-                      : Table({"waiting queue", "signalled by", "held", "waits"}, rows);
+  if (rows.empty()) {
+    out += d.NoQueuePairsSentence() + "\n\n";
+  } else {
+    out += Table({"waiting queue", "signalled by", "held", "waits"}, rows);
+    if (std::string unplaced = d.UnplacedWaitsSentence(); !unplaced.empty()) {
+      out += unplaced + "\n\n";
+    }
+  }
   rows.clear();
   for (const QueueGaps& g : d.gaps.per_queue) {
     if (d.IsQuietQueue(g.queue)) continue;
