@@ -98,7 +98,10 @@ struct KinetoArgs {
   int64_t wait_on_record_correlation = -1;  // wait_on_cuda_event_record_corr_id
   int64_t wait_on_event_id = -1;            // wait_on_cuda_event_id
   uint32_t exported = kNone;  // index into ParsedTrace::export_args (kNone: the event has none)
+  int32_t device = -1;        // args.device: the device's pid (MTIA runtime calls)
 };
+// Read for every runtime call and kernel of a Kineto trace: kept to 48 bytes.
+static_assert(sizeof(KinetoArgs) == 48);
 
 struct CounterValue {
   StringId key = 0;  // args key

@@ -385,6 +385,9 @@ struct ChromeEventParser::Impl {
                                 : static_cast<int64_t>(d);
           if (key == "correlation") kineto.correlation = n, has_kineto = true;
           else if (key == "stream") kineto.stream = n, has_kineto = true;
+          // MTIA runtime calls name their stream stream_id (recordEvent as a string: unread).
+          else if (key == "stream_id") kineto.stream = n, has_kineto = true;
+          else if (key == "device") kineto.device = static_cast<int32_t>(n), has_kineto = true;
           else if (key == "wait_on_stream") kineto.wait_on_stream = n, has_kineto = true;
           else if (key == "fence") exported.fence = n, has_kineto = has_exported = true;
           else if (key == "signal_id") exported.signal_id = n, has_kineto = has_exported = true;

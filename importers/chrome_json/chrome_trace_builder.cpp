@@ -103,7 +103,7 @@ class Builder {
         },
         queue_name, op_ids);
     MapMtiaSynchronisation(
-        m_mtia, m_kineto.runtime_by_correlation, m_sink, m_writer,
+        m_mtia, m_mtia_syncs, m_kineto.packets, m_kineto.runtime_by_correlation, m_sink, m_writer,
         [this](uint32_t process, int64_t stream) -> QueueId {
           auto it = m_mtia_stream_tracks.find({process, stream});
           return it == m_mtia_stream_tracks.end() ? 0 : QueueOf(it->second);
@@ -120,6 +120,7 @@ class Builder {
     std::vector<KinetoPacket>().swap(m_kineto.packets);
     std::vector<KinetoSync>().swap(m_kineto.syncs);
     std::vector<MtiaStreamEvent>().swap(m_mtia);
+    std::vector<MtiaStreamSync>().swap(m_mtia_syncs);
     malloc_trim(0);
     struct Spent {
       std::vector<ParsedEvent> events;
@@ -307,6 +308,15 @@ class Builder {
     }
   }
 
+  // The process of a numeric pid (an MTIA runtime call's args.device), kNone when none has it.
+  uint32_t ProcessOfPid(int64_t pid) const {
+    for (uint32_t i = 0; i < m_trace.processes.size(); ++i) {
+      const IdKey& key = m_trace.processes[i].pid;
+      if (!key.is_string && key.value == pid) return i;
+    }
+    return kNone;
+  }
+
   uint32_t TrackOfStream(uint32_t process, int64_t stream) {
     if (m_stream_tracks.empty()) {
       for (uint32_t i = 0; i < m_trace.tracks.size(); ++i) {
@@ -468,6 +478,13 @@ class Builder {
           call.event_record = (Role(e.name) & kEventRecordName) != 0;
           call.stream_wait = (Role(e.name) & kStreamWaitName) != 0;
           m_kineto.runtime_by_correlation[args.correlation] = call;
+        }
+        if ((Role(e.name) & kMtiaStreamSyncName) && args.stream >= 0) {
+          m_mtia_syncs.push_back({.ts = e.ts,
+                                  .end = e.ts + e.dur,
+                                  .thread = slice.thread_id,
+                                  .process = ProcessOfPid(args.device),
+                                  .stream = args.stream});
         }
       }
     }
@@ -828,7 +845,8 @@ class Builder {
   void WriteMeta() {
     m_writer.SetMeta("clock", "chrome-trace-us");
     for (const auto& [key, value] : m_trace.top_level) m_writer.SetMeta("json." + key, value);
-    if (!m_kineto.packets.empty() || !m_kineto.syncs.empty() || !m_mtia.empty()) {
+    if (!m_kineto.packets.empty() || !m_kineto.syncs.empty() || !m_mtia.empty() ||
+        !m_mtia_syncs.empty()) {
       m_writer.SetMeta("gpu_mapping", "kineto");
     }
     if (m_has_topology) {
@@ -843,6 +861,7 @@ class Builder {
   RecordSink m_sink;
   KinetoCollected m_kineto;
   std::vector<MtiaStreamEvent> m_mtia;
+  std::vector<MtiaStreamSync> m_mtia_syncs;
   // MTIA device streams: (device process, args.stream) -> track, and back.
   std::map<std::pair<uint32_t, int64_t>, uint32_t> m_mtia_stream_tracks;
   std::unordered_map<uint32_t, int64_t> m_mtia_stream_of_track;

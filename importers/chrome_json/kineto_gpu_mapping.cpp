@@ -7,6 +7,7 @@
 #include <memory>
 #include <unordered_set>
 
+#include "importers/chrome_json/fence_records.h"
 #include "importers/chrome_json/kineto_stream_timing.h"
 #include "importers/common/import_counters.h"
 
@@ -353,26 +354,12 @@ class Mapper {
         if (r.queue == 0) continue;
         r.signal_op = m_next_signal++;
         r.executed = m_timing->CompletedAfter(r.queue, r.ts).at;
-        AddSignal(r.queue, r.thread, fence, r.value, r.signal_op, r.ts, r.executed);
+        AddQueueSignal(m_sink, r.queue, r.thread, fence, r.value, r.signal_op, r.ts, r.executed);
       }
     }
   }
 
-  void AddSignal(QueueId queue, ThreadId thread, FenceId fence, uint64_t value, int64_t op,
-                 TimeNs queued_at, TimeNs executed_at) {
-    m_sink.Add(events::FenceSignalQueued{.ts_ns = queued_at,
-                                         .queue_id = queue,
-                                         .thread_id = thread,
-                                         .fence_id = fence,
-                                         .fence_value = value,
-                                         .signal_id = op});
-    m_sink.Add(events::FenceSignalExecuted{.ts_ns = executed_at,
-                                           .queue_id = queue,
-                                           .fence_id = fence,
-                                           .fence_value = value,
-                                           .signal_id = op,
-                                           .previous_value = value - 1});
-  }
+
 
   // A Stream Wait Event: queued at the cudaStreamWaitEvent call; the stream reaches it when its
   // earlier work has completed (observed); it holds the stream until the record executed. The
@@ -440,19 +427,6 @@ class Mapper {
                                    .wait_path = core::model::WaitPath::kGpuNative});
   }
 
-  // The fence a Stream Sync / Context Sync waits on: "<stream> synchronize", one per stream,
-  // signalled once per sync at the point the sync waited for.
-  FenceId SyncFenceOf(QueueId queue) {
-    auto [it, added] = m_sync_fences.try_emplace(queue, 0);
-    if (added) {
-      core::model::Fence info;
-      info.name = m_queue_name(queue) + " synchronize";
-      info.kind = core::model::FenceKind::kOther;
-      it->second = m_writer.AddFence(info);
-    }
-    return it->second;
-  }
-
   // The queue whose work a Context Sync waited for: the device's stream that finished last.
   QueueId LastToFinish(uint32_t device, TimeNs t) {
     if (m_device_queues.empty()) {
@@ -500,8 +474,9 @@ class Mapper {
                                 ? WaitQueue(sync)
                                 : LastToFinish(sync.process, call->ts);
       if (queue) {
-        fence = SyncFenceOf(queue);
-        value = ++m_sync_values[queue];
+        // The fence a Stream / Context Sync waits on: "<stream> synchronize", signalled once
+        // per sync at the point the sync waited for.
+        std::tie(fence, value) = m_sync_fences.Next(queue);
         TimeNs executed = m_timing->CompletedAfter(queue, call->ts).at;
         if (executed > sync.end) {
           // The host returned from the sync before the GPU timestamps say the work ended: the
@@ -509,7 +484,8 @@ class Mapper {
           ++m_n.syncs_before_work_end;
           executed = sync.end;
         }
-        AddSignal(queue, call->thread, fence, value, m_next_signal++, call->ts, executed);
+        AddQueueSignal(m_sink, queue, call->thread, fence, value, m_next_signal++, call->ts,
+                       executed);
         // The stream is named by the sync (Context Sync: by the device); the work it waited for
         // follows from stream order.
         link = ReleaseLink::kFromCapture;
@@ -609,8 +585,7 @@ class Mapper {
   std::vector<bool> m_sync_named;       // per sync: it named its record (correlation id)
   std::unordered_map<int64_t, uint32_t> m_latest_of_event;
   std::map<std::pair<uint32_t, int64_t>, FenceId> m_event_fences;
-  std::unordered_map<QueueId, FenceId> m_sync_fences;
-  std::unordered_map<QueueId, uint64_t> m_sync_values;
+  SyncFences m_sync_fences{m_writer, m_queue_name};
   std::unordered_map<uint32_t, std::vector<QueueId>> m_device_queues;
   Counts m_n;
   int64_t& m_next_signal;

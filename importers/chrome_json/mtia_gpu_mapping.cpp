@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <tuple>
 
+#include "importers/chrome_json/fence_records.h"
 #include "importers/common/import_counters.h"
 
 namespace importers::chrome_json {
@@ -29,11 +31,14 @@ struct StreamRecords {
 
 class Mapper {
  public:
-  Mapper(const std::vector<MtiaStreamEvent>& events,
+  Mapper(const std::vector<MtiaStreamEvent>& events, const std::vector<MtiaStreamSync>& syncs,
+         const std::vector<KinetoPacket>& packets,
          const std::unordered_map<int64_t, KinetoRuntimeCall>& calls, RecordSink& sink,
          core::store::TraceWriter& writer, const QueueOfMtiaStream& queue_of,
          const std::function<std::string(QueueId)>& queue_name, FenceOpIds& ids)
       : m_events(events),
+        m_syncs(syncs),
+        m_packets(packets),
         m_calls(calls),
         m_sink(sink),
         m_writer(writer),
@@ -55,6 +60,10 @@ class Mapper {
     }
     for (const MtiaStreamEvent& e : m_events) {
       if (e.wait) PlaceWait(e);
+    }
+    if (!m_syncs.empty()) {
+      CollectStreamWork();
+      for (const MtiaStreamSync& sync : m_syncs) PlaceHostSync(sync);
     }
     WriteCounts();
   }
@@ -92,18 +101,7 @@ class Mapper {
       const int64_t op = m_ids.next_signal++;
       ++value;
       stream.signal_ops.push_back(op);
-      m_sink.Add(events::FenceSignalQueued{.ts_ns = call.ts,
-                                           .queue_id = r.queue,
-                                           .thread_id = call.thread,
-                                           .fence_id = stream.fence,
-                                           .fence_value = value,
-                                           .signal_id = op});
-      m_sink.Add(events::FenceSignalExecuted{.ts_ns = r.ts,
-                                             .queue_id = r.queue,
-                                             .fence_id = stream.fence,
-                                             .fence_value = value,
-                                             .signal_id = op,
-                                             .previous_value = value - 1});
+      AddQueueSignal(m_sink, r.queue, call.thread, stream.fence, value, op, call.ts, r.ts);
     }
   }
 
@@ -162,6 +160,70 @@ class Mapper {
                                           .wait_path = core::model::WaitPath::kGpuNative});
   }
 
+  // What each stream was given, by when it was given it (the host call that enqueued it, else
+  // its own start) with the latest end so far: a stream runs what it is given in order.
+  struct Given {
+    TimeNs at = 0;
+    TimeNs ended_by = 0;  // the latest end among this and everything given before
+  };
+  void CollectStreamWork() {
+    for (const KinetoPacket& p : m_packets) m_work[p.queue].push_back({p.submit, p.end});
+    for (const MtiaStreamEvent& e : m_events) m_work[e.queue].push_back({CallOf(e).ts, e.end});
+    for (auto& [queue, list] : m_work) {
+      std::sort(list.begin(), list.end(),
+                [](const Given& a, const Given& b) { return a.at < b.at; });
+      TimeNs latest = std::numeric_limits<TimeNs>::min();
+      for (Given& g : list) g.ended_by = latest = std::max(latest, g.ended_by);
+    }
+  }
+  // When everything given to `queue` before host time t had ended; t when nothing had been.
+  TimeNs EndedBy(QueueId queue, TimeNs t) const {
+    auto it = m_work.find(queue);
+    if (it == m_work.end()) return t;
+    const auto& list = it->second;
+    auto after = std::lower_bound(list.begin(), list.end(), t,
+                                  [](const Given& g, TimeNs x) { return g.at < x; });
+    return after == list.begin() ? t : std::max(t, std::prev(after)->ended_by);
+  }
+
+  // The host blocked in synchronizeStream until the stream's earlier work had ended: a CPU wait
+  // for the call, released by a signal of the stream executed then (the stream is named by the
+  // call; the work it waited for follows from stream order).
+  void PlaceHostSync(const MtiaStreamSync& sync) {
+    const QueueId queue = sync.process != kNone ? m_queue_of(sync.process, sync.stream) : 0;
+    FenceId fence = 0;
+    uint64_t value = 0;
+    ReleaseLink link = ReleaseLink::kNotGiven;
+    if (queue) {
+      std::tie(fence, value) = m_sync_fences.Next(queue);
+      TimeNs executed = EndedBy(queue, sync.ts);
+      if (executed > sync.end) {
+        // The call returned before the device's timestamps say the work ended: the clocks
+        // disagree; the return is the fact kept.
+        ++m_syncs_before_work_end;
+        executed = sync.end;
+      }
+      const int64_t op = m_ids.next_signal++;
+      AddQueueSignal(m_sink, queue, sync.thread, fence, value, op, sync.ts, executed);
+      link = ReleaseLink::kFromCapture;
+    } else {
+      ++m_syncs_stream_not_in_trace;
+    }
+    const int64_t waiter = m_ids.next_waiter++;
+    m_sink.Add(events::CpuWaitBegin{.ts_ns = sync.ts,
+                                    .thread_id = sync.thread,
+                                    .fence_id = fence,
+                                    .fence_value = value,
+                                    .waiter_id = waiter});
+    m_sink.Add(events::CpuWaitReleased{.ts_ns = sync.end,
+                                       .thread_id = sync.thread,
+                                       .fence_id = fence,
+                                       .fence_value = value,
+                                       .waiter_id = waiter,
+                                       .observed_value = value,
+                                       .release_link = link});
+  }
+
   void WriteCounts() {
     const importers::ImportCounter rows[] = {
         {"mtia_wait_linked_by_timing", m_linked,
@@ -177,11 +239,20 @@ class Mapper {
         {"mtia_wait_names_no_stream", m_names_no_stream,
          "MTIA event_wait events without a wait_on_stream argument: placed unlinked, on no "
          "fence"},
+        {"mtia_sync_stream_not_in_trace", m_syncs_stream_not_in_trace,
+         "MTIA synchronizeStream calls whose device stream (args.device, args.stream_id) has no "
+         "event in the trace: CPU waits placed unlinked"},
+        {"mtia_sync_before_work_end", m_syncs_before_work_end,
+         "MTIA synchronizeStream calls that returned before the device's timestamps of the work "
+         "they waited for ended (host and device clocks disagree); the signal is placed at the "
+         "return"},
     };
     importers::CountNonZero(m_writer, rows);
   }
 
   const std::vector<MtiaStreamEvent>& m_events;
+  const std::vector<MtiaStreamSync>& m_syncs;
+  const std::vector<KinetoPacket>& m_packets;
   const std::unordered_map<int64_t, KinetoRuntimeCall>& m_calls;
   RecordSink& m_sink;
   core::store::TraceWriter& m_writer;
@@ -190,18 +261,22 @@ class Mapper {
   FenceOpIds& m_ids;
   std::map<std::pair<uint32_t, int64_t>, StreamRecords> m_streams;  // (device, stream)
   uint64_t m_linked = 0, m_release_not_in_trace = 0, m_stream_not_in_trace = 0;
-  uint64_t m_names_no_stream = 0;
+  uint64_t m_names_no_stream = 0, m_syncs_stream_not_in_trace = 0, m_syncs_before_work_end = 0;
+  std::unordered_map<QueueId, std::vector<Given>> m_work;
+  SyncFences m_sync_fences{m_writer, m_queue_name};
 };
 
 }  // namespace
 
 void MapMtiaSynchronisation(const std::vector<MtiaStreamEvent>& events,
+                            const std::vector<MtiaStreamSync>& syncs,
+                            const std::vector<KinetoPacket>& packets,
                             const std::unordered_map<int64_t, KinetoRuntimeCall>& runtime_calls,
                             RecordSink& sink, core::store::TraceWriter& writer,
                             const QueueOfMtiaStream& queue_of,
                             const std::function<std::string(QueueId)>& queue_name,
                             FenceOpIds& ids) {
-  Mapper(events, runtime_calls, sink, writer, queue_of, queue_name, ids).Run();
+  Mapper(events, syncs, packets, runtime_calls, sink, writer, queue_of, queue_name, ids).Run();
 }
 
 }  // namespace importers::chrome_json

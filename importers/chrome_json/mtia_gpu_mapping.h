@@ -18,6 +18,11 @@
 //       unlinked: what released it is not in the trace.
 //   other events (pe_exe, dma_request, merge, remote, ...) are the stream's packets, made by the
 //       builder as for CUDA kernels (launched by their runtime call's ac2g flow or correlation).
+//   synchronizeStream (a host mtia_runtime call naming device and stream_id)
+//                                     -> a CPU wait of the calling thread for the whole call, on
+//       the fence "<S> synchronize", signalled at the call and executed when everything the
+//       stream had been given before the call (packets, records, waits) had ended, or at the
+//       call's return if the device's timestamps say later (the return is the fact kept).
 #pragma once
 
 #include <cstdint>
@@ -44,13 +49,24 @@ struct MtiaStreamEvent {
   core::model::QueueId queue = 0;
 };
 
+// A host's synchronizeStream call.
+struct MtiaStreamSync {
+  TimeNs ts = 0;
+  TimeNs end = 0;
+  core::model::ThreadId thread = 0;
+  uint32_t process = kNone;  // the device (args.device) as an index into ParsedTrace::processes
+  int64_t stream = -1;       // args.stream_id
+};
+
 // Returns the queue of the device stream (process, args.stream), or 0 when the trace holds no
 // event of that stream.
 using QueueOfMtiaStream = std::function<core::model::QueueId(uint32_t process, int64_t stream)>;
 
-// Appends the fence records of `events` to `sink`, adds their fences to the writer, and counts
-// in import_problems how waits were linked.
+// Appends the fence records of `events` and `syncs` to `sink`, adds their fences to the writer,
+// and counts in import_problems how waits were linked.
 void MapMtiaSynchronisation(const std::vector<MtiaStreamEvent>& events,
+                            const std::vector<MtiaStreamSync>& syncs,
+                            const std::vector<KinetoPacket>& packets,
                             const std::unordered_map<int64_t, KinetoRuntimeCall>& runtime_calls,
                             RecordSink& sink, core::store::TraceWriter& writer,
                             const QueueOfMtiaStream& queue_of,

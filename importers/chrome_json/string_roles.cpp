@@ -26,6 +26,7 @@ uint16_t RoleOf(std::string_view s) {
   if (s == "mtia_ccp_events") role |= kMtiaDeviceCat;
   if (s == "event_record") role |= kMtiaRecordName;
   if (s == "event_wait") role |= kMtiaWaitName;
+  if (s == "synchronizeStream") role |= kMtiaStreamSyncName;
   return role;
 }
 

@@ -31,6 +31,7 @@ enum StringRole : uint16_t {
   kMtiaDeviceCat = 4096,
   kMtiaRecordName = 8192,  // event_record
   kMtiaWaitName = 16384,   // event_wait
+  kMtiaStreamSyncName = 32768,  // synchronizeStream (an MTIA runtime call: the host waits)
 };
 
 uint16_t RoleOf(std::string_view s);

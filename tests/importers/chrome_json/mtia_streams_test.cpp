@@ -117,3 +117,63 @@ TEST_F(MtiaStreams, EachWaitIsLinkedToTheRecordThatReleasedItOrSaysItCannotBe) {
 }
 
 }  // namespace
+
+namespace {
+
+// Host syncs. Times in µs; host thread 1, device "MTIA 17" track 500 "Stream 101", track 600
+// "Stream 102".
+//   corr 1 runFunction 1..2            -> pe_exe on 101, 5..20 (ac2g flow)
+//   corr 2 memcpyDtoHAsync 3..3.2      -> dma_request on 102, 6..9
+//   event_wait on 102, 9..12, on 101 (no call: given to 102 at 9)
+//   synchronizeStream 101 at 0.5..0.6: nothing given to 101 yet: executed at the call
+//   synchronizeStream 102 at 10..14: given to 102 before 10: the dma (ends 9) and the wait
+//       (given at 9, ends 12): executed at 12
+//   synchronizeStream 101 at 2.5..2.7: the pe_exe given at 1 ends at 20, after the call
+//       returned: executed at the return (2.7), counted
+//   synchronizeStream 555 at 30..31: no such stream: unlinked, on no fence
+const char* kMtiaSyncs = R"({"traceEvents":[
+ {"ph":"M","name":"process_labels","pid":17,"tid":0,"args":{"labels":"MTIA 17"}},
+ {"ph":"M","name":"thread_name","pid":17,"tid":500,"args":{"name":"Stream 101"}},
+ {"ph":"M","name":"thread_name","pid":17,"tid":600,"args":{"name":"Stream 102"}},
+ {"ph":"X","cat":"mtia_runtime","name":"runFunction - job_prep_and_submit_for_execution","pid":100,"tid":1,"ts":1,"dur":1,"args":{"correlation":1,"device":17,"stream_id":101}},
+ {"ph":"s","cat":"ac2g","name":"ac2g","id":1,"pid":100,"tid":1,"ts":1},
+ {"ph":"X","cat":"mtia_ccp_events","name":"pe_exe","pid":17,"tid":500,"ts":5,"dur":15,"args":{"correlation":1,"stream":101}},
+ {"ph":"f","cat":"ac2g","name":"ac2g","id":1,"pid":17,"tid":500,"ts":5,"bp":"e"},
+ {"ph":"X","cat":"mtia_runtime","name":"enqueueCommand memcpyDtoHAsync","pid":100,"tid":1,"ts":3,"dur":0.2,"args":{"correlation":2,"device":17,"stream_id":102}},
+ {"ph":"X","cat":"mtia_ccp_events","name":"dma_request","pid":17,"tid":600,"ts":6,"dur":3,"args":{"correlation":2,"stream":102}},
+ {"ph":"X","cat":"mtia_ccp_events","name":"event_wait","pid":17,"tid":600,"ts":9,"dur":3,"args":{"stream":102,"wait_on_stream":101}},
+ {"ph":"X","cat":"mtia_runtime","name":"synchronizeStream","pid":100,"tid":1,"ts":0.5,"dur":0.1,"args":{"correlation":10,"device":17,"stream_id":101}},
+ {"ph":"X","cat":"mtia_runtime","name":"synchronizeStream","pid":100,"tid":1,"ts":10,"dur":4,"args":{"correlation":11,"device":17,"stream_id":102}},
+ {"ph":"X","cat":"mtia_runtime","name":"synchronizeStream","pid":100,"tid":1,"ts":2.5,"dur":0.2,"args":{"correlation":12,"device":17,"stream_id":101}},
+ {"ph":"X","cat":"mtia_runtime","name":"synchronizeStream","pid":100,"tid":1,"ts":30,"dur":1,"args":{"correlation":13,"device":17,"stream_id":555}}
+]})";
+
+TEST_F(MtiaStreams, HostSyncsAreCpuWaitsReleasedWhenTheStreamsEarlierWorkEnded) {
+  const auto db = Import(kMtiaSyncs);
+  // begin | release | fence | value | link | the releasing signal: queued, executed
+  EXPECT_EQ(Text(db,
+                 "SELECT b.ts_ns, r.ts_ns, coalesce(f.name, '-'), r.fence_value, r.release_link, "
+                 "coalesce(q.ts_ns, '-'), coalesce(x.ts_ns, '-') FROM cpu_wait_begin b JOIN "
+                 "cpu_wait_released r USING (waiter_id) LEFT JOIN fn f ON f.id = r.fence_id "
+                 "LEFT JOIN fence_signal_executed x ON x.fence_id = r.fence_id AND "
+                 "x.fence_value = r.fence_value LEFT JOIN fence_signal_queued q ON q.signal_id = "
+                 "x.signal_id ORDER BY b.ts_ns"),
+            "500|600|MTIA 17 Stream 101 synchronize|1|1|500|500\n"
+            "2500|2700|MTIA 17 Stream 101 synchronize|2|1|2500|2700\n"
+            "10000|14000|MTIA 17 Stream 102 synchronize|1|1|10000|12000\n"
+            "30000|31000|-|0|0|-|-\n");
+  // All four on the calling thread, as are the signals queued for them.
+  EXPECT_EQ(Text(db,
+                 "SELECT group_concat(DISTINCT t.tid), count(*) FROM cpu_wait_begin b JOIN "
+                 "threads t ON t.id = b.thread_id"),
+            "1|4\n");
+  EXPECT_EQ(Text(db,
+                 "SELECT group_concat(DISTINCT t.tid), count(*) FROM fence_signal_queued q JOIN "
+                 "threads t ON t.id = q.thread_id JOIN fn f ON f.id = q.fence_id WHERE f.name "
+                 "LIKE '% synchronize'"),
+            "1|3\n");
+  EXPECT_EQ(Problem(db, "mtia_sync_before_work_end"), "1");
+  EXPECT_EQ(Problem(db, "mtia_sync_stream_not_in_trace"), "1");
+}
+
+}  // namespace

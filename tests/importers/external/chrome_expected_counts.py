@@ -31,7 +31,8 @@ the mapping rules of issue 7 as written there, printing `key value` lines:
   waits_inferred      ... of them, linked by inference (record or stream not named; every
                       linked MTIA wait)
   cpu_waits           Event / Stream / Context Sync events with a runtime call of the same
-                      correlation id
+                      correlation id; MTIA host synchronizeStream calls (mtia_runtime with a
+                      stream_id), each with a signal of the stream when the stream is in the trace
 
 usage: chrome_expected_counts.py FILE
 """
@@ -251,6 +252,14 @@ def main(path):
             if begun and (max(begun) >= e["ts"] or e["dur"] <= 1):
                 waits_linked += 1
                 waits_inferred += 1
+    mtia_streams = {(e["pid"], e["args"]["stream"]) for e in events if is_mtia(e)}
+    for e in events:
+        if (e.get("ph") == "X" and e.get("cat") == "mtia_runtime" and e.get("pid") not in devices
+                and e.get("name") == "synchronizeStream"
+                and isinstance(e.get("args", {}).get("stream_id"), int)):
+            cpu_waits += 1
+            if (e["args"].get("device"), e["args"]["stream_id"]) in mtia_streams:
+                signals += 1
     out["signals"] = signals
     out["waits"] = waits
     out["waits_linked"] = waits_linked

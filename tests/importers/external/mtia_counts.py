@@ -18,6 +18,15 @@ Prints "key<TAB>N" lines:
   release_gap_max_ns       the longest time from such a record's start to its wait's end
   pair S W waits           linked waits of S on W
   pair S W waiting_ns      their share of S's waiting_ns
+  host_syncs               synchronizeStream calls of the host (mtia_runtime, args.stream_id)
+  stream S host_syncs      ... of them on S
+  host_syncs_late          ... that returned before everything given to their stream before
+                           the call had ended (by the device's timestamps)
+  host_sync_tail_ns        added over the calls: the call's return less the moment that work
+                           had ended (the return, for the late ones; the call itself when
+                           nothing had been given): how long each returned after its work
+A stream is given a packet, record or wait by its host call (the mtia_runtime event of its
+args.correlation, when that came first) or else at its own start.
 Times are read as decimals and turned into whole nanoseconds one by one, as the trace states
 them (microseconds with up to three decimals)."""
 import collections
@@ -57,6 +66,12 @@ def main(path):
     host_calls = {e["args"]["correlation"]: ns(e["ts"]) for e in trace["traceEvents"]
                   if e.get("cat") == "mtia_runtime" and e.get("ph") == "X"
                   and e["pid"] not in devices and "correlation" in e.get("args", {})}
+    given = collections.defaultdict(list)  # stream -> (given at, end)
+    for e in events:
+        start = ns(e["ts"])
+        call = host_calls.get(e["args"].get("correlation"))
+        given[e["args"]["stream"]].append((call if call is not None and call <= start else start,
+                                           start + ns(e["dur"])))
     packets = collections.defaultdict(list)
     records = collections.defaultdict(list)
     waits = collections.defaultdict(list)
@@ -100,6 +115,25 @@ def main(path):
     print(f"waits\t{sum(len(w) for w in waits.values())}")
     print(f"waits_linked\t{linked}")
     print(f"release_gap_max_ns\t{gap_max}")
+    syncs = late = tail = 0
+    syncs_of = collections.Counter()
+    for e in trace["traceEvents"]:
+        if (e.get("cat") == "mtia_runtime" and e.get("ph") == "X" and e["pid"] not in devices
+                and e.get("name") == "synchronizeStream"):
+            syncs += 1
+            syncs_of[int(e["args"]["stream_id"])] += 1
+            call, ret = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+            ends = [end for at, end in given.get(int(e["args"]["stream_id"]), []) if at < call]
+            ended = max([call] + ends)
+            if ended > ret:
+                late += 1
+                ended = ret
+            tail += ret - ended
+    print(f"host_syncs\t{syncs}")
+    for s in sorted(syncs_of):
+        print(f"stream {s} host_syncs\t{syncs_of[s]}")
+    print(f"host_syncs_late\t{late}")
+    print(f"host_sync_tail_ns\t{tail}")
     for (s, on), (n, t) in sorted(pairs.items()):
         print(f"pair {s} {on} waits\t{n}")
         print(f"pair {s} {on} waiting_ns\t{t}")

@@ -51,7 +51,10 @@ TEST(MtiaTrace, EveryWaitIsPlacedAndLinkedToTheRecordThatReleasedIt) {
     EXPECT_EQ(name.rfind("MTIA 17 Stream ", 0), 0u);
     EXPECT_EQ(q.Find("packets_completed")->Int(), expected.at(s + "packets"));
     EXPECT_EQ(q.Find("busy_ns")->Int(), expected.at(s + "busy_ns"));
-    EXPECT_EQ(q.Find("signals_executed")->Int(), expected.at(s + "records"));
+    // Its records, and one signal per host synchronizeStream of it.
+    const auto syncs = expected.find(s + "host_syncs");
+    EXPECT_EQ(q.Find("signals_executed")->Int(),
+              expected.at(s + "records") + (syncs == expected.end() ? 0 : syncs->second));
     EXPECT_EQ(q.Find("waits_unblocked")->Int(), expected.at(s + "waits"));
     EXPECT_EQ(q.Find("waiting_ns")->Int(), expected.at(s + "waiting_ns"));
   }
@@ -82,6 +85,22 @@ TEST(MtiaTrace, EveryWaitIsPlacedAndLinkedToTheRecordThatReleasedIt) {
                                   "x.fence_value = u.fence_value")
                 .rows[0],
             (std::vector<std::string>{"1", "1", std::to_string(expected.at("waits"))}));
+
+  // Every host synchronizeStream is a CPU wait on its thread, released after its stream's
+  // earlier work had ended (or at its return, where the clocks disagree).
+  EXPECT_EQ(core::store::RunQuery(dir / "trace.db",
+                                  "SELECT count(*), sum(r.ts_ns - x.ts_ns) FROM "
+                                  "cpu_wait_released r JOIN fence_signal_executed x ON "
+                                  "x.fence_id = r.fence_id AND x.fence_value = r.fence_value")
+                .rows[0],
+            (std::vector<std::string>{std::to_string(expected.at("host_syncs")),
+                                      std::to_string(expected.at("host_sync_tail_ns"))}));
+  EXPECT_EQ(test_support::At(j, "fences.cpu_waits"), expected.at("host_syncs"));
+  EXPECT_EQ(core::store::RunQuery(dir / "trace.db",
+                                  "SELECT coalesce(sum(count), 0) FROM import_problems WHERE name "
+                                  "= 'mtia_sync_before_work_end'")
+                .rows[0][0],
+            std::to_string(expected.at("host_syncs_late")));
 
   // Nothing left unlinked, and the summary says so.
   EXPECT_EQ(test_support::At(j, "fences.waits_never_unblocked"), 0);
