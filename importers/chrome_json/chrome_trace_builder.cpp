@@ -406,6 +406,13 @@ class Builder {
     return true;
   }
 
+  // An MTIA stream's work other than its DMA, records and waits (pe_exe, and the executables
+  // runFunction starts: merge, remote, ...): what makes it a compute queue.
+  bool IsMtiaComputeJob(const ParsedEvent& e) const {
+    return (Role(e.cat) & kMtiaDeviceCat) && !(Role(e.name) & (kMtiaRecordName | kMtiaWaitName)) &&
+           m_trace.writer_strings[e.name] != "dma_request";
+  }
+
   // An MTIA device event (mtia_gpu_mapping.h): event_record and event_wait are kept for the
   // mapping (no record of their own, like cuda_sync events), the rest are packets. The stream
   // (args.stream) names the track, for the waits that name it.
@@ -632,8 +639,10 @@ class Builder {
         info.process = process;
         // Series per args key; an id makes the counter "name[id]" (trace-formats §1.5).
         info.name = m_trace.writer_strings[e.name];
-        if (e.bits & kHasId) info.name += "[" + IdText(e) + "]";
-        info.name += "." + m_trace.writer_strings[v.key];
+        // (Appended piece by piece: "[" + text makes GCC 12 warn of an overlapping copy that
+        // cannot happen, -Wrestrict.)
+        if (e.bits & kHasId) info.name.append("[").append(IdText(e)).append("]");
+        info.name.append(".").append(m_trace.writer_strings[v.key]);
         it = m_series.emplace(key, m_writer.AddCounterSeries(info)).first;
       }
       m_writer.AddCounterSample(it->second, e.ts + m_trace.base_time_ns, v.value);
@@ -718,7 +727,8 @@ class Builder {
     size_t runtime_calls = 0, device_packets = 0, device_syncs = 0;
     for (const ParsedEvent& e : m_trace.events) {
       const bool slice = (e.ph == 'X' || e.ph == 'B') && !(e.bits & kConsumed);
-      if (slice && (e.bits & kHasDuration) && (Role(e.cat) & kKernelCategory)) {
+      if (slice && (e.bits & kHasDuration) &&
+          ((Role(e.cat) & kKernelCategory) || IsMtiaComputeJob(e))) {
         m_has_kernel[e.track] = true;
       }
       if (slice && m_trace.processes[m_trace.tracks[e.track].process].gpu_device) {

@@ -1,7 +1,5 @@
 #include "importers/chrome_json/mtia_gpu_mapping.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <limits>
 #include <map>

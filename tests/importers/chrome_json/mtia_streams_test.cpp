@@ -59,8 +59,9 @@ class MtiaStreams : public ChromeJsonImport {
 
 TEST_F(MtiaStreams, StreamsAreQueuesAndTheirWorkIsPackets) {
   const auto db = Import(kMtia);
-  EXPECT_EQ(Text(db, "SELECT name FROM qn ORDER BY name"),
-            "MTIA 17 Stream 101\nMTIA 17 Stream 102\n");
+  // 101 runs a pe_exe: compute (type 1); 102 only DMA: other (type 5).
+  EXPECT_EQ(Text(db, "SELECT name, q.type FROM qn JOIN queues q USING (id) ORDER BY name"),
+            "MTIA 17 Stream 101|1\nMTIA 17 Stream 102|5\n");
   // pe_exe launched by its flow, dma_request by its correlation id from the host call (thread
   // 1), not from the device's "synchronize" of the same id.
   EXPECT_EQ(Text(db,
