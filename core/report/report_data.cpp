@@ -108,6 +108,12 @@ std::string ReportData::NoQueuePairsSentence() const {
   return "No queue was held by a wait placed in this trace. " + unplaced;
 }
 
+std::string ReportData::NoLaunchCallsGapSentence() const {
+  return "No packet has a launch call in this trace, so its gaps cannot be told apart by the "
+         "launch (host wait, kernel wait, other): the idle-gap attribution says what held each "
+         "queue.";
+}
+
 std::vector<core::model::QueueId> ReportData::QuietQueues() const {
   std::vector<core::model::QueueId> quiet;
   for (const analysis::QueueTime& t : queue_time.queues) {

@@ -90,6 +90,9 @@ struct ReportData {
   // The queue pairs section's sentence when no pair exists: no queue was held by a wait, or,
   // where waits could not be placed, no placed wait held one.
   std::string NoQueuePairsSentence() const;
+  // Instead of the gap classes when no packet of the trace has a launch call (D3D12, ETW and
+  // ftrace traces): every gap would be "unlinked".
+  std::string NoLaunchCallsGapSentence() const;
   // The queue's name, or "thread <name>" when queue is 0 (without repeating "thread" when the
   // thread's own name begins with it).
   std::string TrackName(core::model::QueueId queue, core::model::ThreadId thread) const;

@@ -47,6 +47,7 @@ std::string IdleSplitSection(const ReportData& d) {
       "<b>other</b> otherwise (named when a GPU wait or a host sync held it), <b>unlinked</b> "
       "when the trace has no launch call for the next packet.</p>\n",
       FormatDuration(static_cast<double>(kKernelWaitMaxNs)));
+  if (!d.launches.any()) return out + "<p>" + XmlEscape(d.NoLaunchCallsGapSentence()) + "</p>\n";
   out += "<table><tr><th>queue</th><th>host wait</th><th>kernel wait</th><th>other</th>"
          "<th>other: why</th><th>unlinked</th><th>before the first / after the last packet"
          "</th></tr>\n";

@@ -161,9 +161,10 @@ std::string LaunchMarkdown(const ReportData& d) {
       "host wait = launched after the previous packet ended; kernel wait = launched before, gap "
       "under {}; other = the rest; unlinked = no launch call in the trace. Time (gaps).\n\n",
       D(kKernelWaitMaxNs));
-  out += Table({"queue", "host wait", "kernel wait", "other", "unlinked", "other: why",
-                "before first / after last"},
-               rows);
+  out += d.launches.any() ? Table({"queue", "host wait", "kernel wait", "other", "unlinked",
+                                   "other: why", "before first / after last"},
+                                  rows)
+                          : d.NoLaunchCallsGapSentence() + "\n\n";
   rows.clear();
   for (const QueueLaunchDelay& q : d.launch_delays.per_queue) {
     if (q.delay.count == 0 && q.without_launch == 0) continue;

@@ -124,9 +124,35 @@ TEST(LaunchReport, HtmlAndMarkdownShowTheLaunchSections) {
   const std::string md = ReportMarkdown(d);
   for (const char* text : {"| launch-bound |", "### Idle time between packets", "### Launch delay",
                            "### Queue length", "cudaDeviceSynchronize on main: 25 us",
-                           "| stream A | 4 | 5 us |"}) {
+                           "| stream A | 4 | 5 us |",
+                           "| queue | host wait | kernel wait | other | unlinked |"}) {
     EXPECT_NE(md.find(text), std::string::npos) << text << "\n" << md;
   }
+  EXPECT_EQ(md.find(d.NoLaunchCallsGapSentence()), std::string::npos);
+}
+
+// A trace with no launch call (as D3D12, ETW and ftrace captures are): the gap classes would
+// all be "unlinked"; a sentence says why there are none, in place of their table and chart.
+TEST(LaunchReport, NoLaunchCallsSayWhyTheGapsHaveNoClass) {
+  ScratchDir dir;
+  TraceStore store = [&] {
+    hand_trace::HandTrace t(dir / "d3d.db");
+    auto q = t.Queue("gfx");
+    auto main = t.Thread("main");
+    t.Packet(q, main, 1, 0, 10, 20);
+    t.Packet(q, main, 2, 25, 40, 50);
+    return t.Finish(0, 60);
+  }();
+  const ReportData d = AnalyseTrace(store, true);
+  EXPECT_EQ(At(ReportJson(d), "idle_split[0].unlinked_gaps").Int(), 1);  // the JSON keeps it
+  const std::string md = ReportMarkdown(d);
+  EXPECT_NE(md.find("### Idle time between packets"), std::string::npos);
+  EXPECT_NE(md.find(d.NoLaunchCallsGapSentence()), std::string::npos) << md;
+  EXPECT_EQ(md.find("| host wait |"), std::string::npos) << md;
+  const std::string html = ReportHtml(d);
+  EXPECT_NE(html.find("<p>" + d.NoLaunchCallsGapSentence() + "</p>"), std::string::npos);
+  EXPECT_EQ(html.find("Idle time between packets by class"), std::string::npos);
+  EXPECT_EQ(html.find("<th>kernel wait</th>"), std::string::npos);
 }
 
 // A 300-byte kernel name (templated CUDA kernels run to kilobytes) among the longest launch
