@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeds for the fuzz harnesses, one folder per harness under SEEDS: the scenario files, ftrace
-# text fixtures, a simulated trace database and its Chrome JSON export (also gzip- and
-# zip-wrapped), an .etl from the ETL tests' builder, --fail-if examples. Used by
+# text fixtures, small Kineto traces (tests/fuzz/seeds), a simulated trace database and its
+# Chrome JSON export (also gzip- and zip-wrapped), an .etl from the ETL tests' builder, --fail-if
+# examples. Used by
 # `./build.sh fuzz` and by the fuzz smoke tests of `./build.sh test` (tests/fuzz/CMakeLists.txt).
 # Usage: make_seeds.sh FENCESCOPE MAKE_ETL_SEED SEEDS
 set -euo pipefail
@@ -9,6 +10,9 @@ fencescope="$1" make_etl_seed="$2" seeds="$3"
 source_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 mkdir -p "$seeds"/{chrome_json,etl,compressed_input,scenario,fail_if,trace_db,ftrace_text}
 cp "$source_dir"/tests/importers/ftrace/data/*.txt "$seeds/ftrace_text/"
+# Small Kineto traces (CUDA stream waits and syncs of the current CUPTI shape; MTIA streams'
+# records, waits and host syncs) for the GPU mappings.
+cp "$source_dir"/tests/fuzz/seeds/chrome_json/*.json "$seeds/chrome_json/"
 cp "$source_dir"/assets/scenarios/*.toml "$source_dir"/tests/cli/scenarios/*.toml "$seeds/scenario/"
 # A fuzzing build's fencescope carries ASan; what it leaks at exit is no seed's business.
 ASAN_OPTIONS=detect_leaks=0 "$fencescope" simulate async_compute_graphics --duration-ms 2 \
