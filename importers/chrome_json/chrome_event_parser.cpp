@@ -25,7 +25,9 @@ struct StringHash {
 
 struct KeyHash {
   size_t operator()(const std::pair<IdKey, IdKey>& k) const {
-    return std::hash<int64_t>{}(k.first.value * 1000003 + k.second.value) ^
+    // Mixed as unsigned: a pid of 17 digits times the multiplier overflows an int64 (UB).
+    return std::hash<uint64_t>{}(static_cast<uint64_t>(k.first.value) * 1000003u +
+                                 static_cast<uint64_t>(k.second.value)) ^
            (k.first.is_string ? 0x9e3779b9 : 0) ^ (k.second.is_string ? 0x7f4a7c15 : 0);
   }
 };

@@ -79,6 +79,17 @@ TEST_F(ChromeJson, MetadataNamesStringAndNegativeIds) {
             "Browser/Main/-1/-5 ; process Spans/PyTorch Profiler/0/0");
 }
 
+// Ids of 17 and 19 digits (a fuzzer's: their hash once overflowed a signed multiply, which the
+// sanitizer build stops on) are kept as written.
+TEST_F(ChromeJson, HugeProcessAndThreadIdsAreKeptAsWritten) {
+  auto db = Import(R"([
+    {"ph":"X","name":"a","pid":22222222222222100,"tid":9223372036854775807,"ts":1,"dur":1},
+    {"ph":"X","name":"b","pid":-9223372036854775807,"tid":-22222222222222100,"ts":2,"dur":1}])");
+  EXPECT_EQ(One(db, "SELECT group_concat(pr.pid || '/' || th.tid, ' ; ') FROM (SELECT * FROM "
+                    "threads ORDER BY id) th JOIN processes pr ON pr.id = th.process_id"),
+            "22222222222222100/9223372036854775807 ; -9223372036854775807/-22222222222222100");
+}
+
 TEST_F(ChromeJson, InstantsCountersAndUnknownPhases) {
   auto db = Import(R"([
     {"ph":"i","name":"t","pid":1,"tid":1,"ts":1},
