@@ -93,13 +93,12 @@ uint64_t ReportData::UnplacedStreamWaits() const {
 std::string ReportData::UnplacedWaitsSentence() const {
   const uint64_t unplaced = UnplacedStreamWaits();
   if (unplaced == 0) return {};
+  const bool one = unplaced == 1;
   return fmt::format(
-      "{} cudaStreamWaitEvent {} in this trace {} neither the waiting stream nor the event (Kineto "
-      "wrote no cuda_sync event for {}): no wait was placed for {}, so the time streams waited "
-      "for each other through {} is in none of these figures.",
-      unplaced, unplaced == 1 ? "call" : "calls", unplaced == 1 ? "names" : "name",
-      unplaced == 1 ? "it" : "them", unplaced == 1 ? "it" : "them",
-      unplaced == 1 ? "it" : "them");
+      "{0} cudaStreamWaitEvent {1} in this trace {2} neither the waiting stream nor the event (Kineto "
+      "wrote no cuda_sync event for {3}): no wait was placed for {3}, so the time streams waited "
+      "for each other through {3} is in none of these figures.",
+      unplaced, one ? "call" : "calls", one ? "names" : "name", one ? "it" : "them");
 }
 
 std::string ReportData::NoQueuePairsSentence() const {

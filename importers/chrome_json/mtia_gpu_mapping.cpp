@@ -1,11 +1,12 @@
 #include "importers/chrome_json/mtia_gpu_mapping.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
+#include <memory>
 #include <tuple>
 
 #include "importers/chrome_json/fence_records.h"
+#include "importers/chrome_json/kineto_stream_timing.h"
 #include "importers/common/import_counters.h"
 
 namespace importers::chrome_json {
@@ -158,30 +159,21 @@ class Mapper {
                                           .wait_path = core::model::WaitPath::kGpuNative});
   }
 
-  // What each stream was given, by when it was given it (the host call that enqueued it, else
-  // its own start) with the latest end so far: a stream runs what it is given in order.
-  struct Given {
-    TimeNs at = 0;
-    TimeNs ended_by = 0;  // the latest end among this and everything given before
-  };
+  // A stream runs what it is given in order: its packets, and its records and waits as work
+  // too, each given at its host call (else its own start). StreamTiming answers when all that
+  // was given before a host time had ended.
   void CollectStreamWork() {
-    for (const KinetoPacket& p : m_packets) m_work[p.queue].push_back({p.submit, p.end});
-    for (const MtiaStreamEvent& e : m_events) m_work[e.queue].push_back({CallOf(e).ts, e.end});
-    for (auto& [queue, list] : m_work) {
-      std::sort(list.begin(), list.end(),
-                [](const Given& a, const Given& b) { return a.at < b.at; });
-      TimeNs latest = std::numeric_limits<TimeNs>::min();
-      for (Given& g : list) g.ended_by = latest = std::max(latest, g.ended_by);
+    m_work = m_packets;
+    for (const MtiaStreamEvent& e : m_events) {
+      KinetoPacket given;
+      given.queue = e.queue;
+      given.process = e.process;
+      given.submit = CallOf(e).ts;
+      given.start = e.ts;
+      given.end = e.end;
+      m_work.push_back(given);
     }
-  }
-  // When everything given to `queue` before host time t had ended; t when nothing had been.
-  TimeNs EndedBy(QueueId queue, TimeNs t) const {
-    auto it = m_work.find(queue);
-    if (it == m_work.end()) return t;
-    const auto& list = it->second;
-    auto after = std::lower_bound(list.begin(), list.end(), t,
-                                  [](const Given& g, TimeNs x) { return g.at < x; });
-    return after == list.begin() ? t : std::max(t, std::prev(after)->ended_by);
+    m_timing = std::make_unique<StreamTiming>(m_work);
   }
 
   // The host blocked in synchronizeStream until the stream's earlier work had ended: a CPU wait
@@ -194,7 +186,7 @@ class Mapper {
     ReleaseLink link = ReleaseLink::kNotGiven;
     if (queue) {
       std::tie(fence, value) = m_sync_fences.Next(queue);
-      TimeNs executed = EndedBy(queue, sync.ts);
+      TimeNs executed = m_timing->CompletedAfter(queue, sync.ts).at;
       if (executed > sync.end) {
         // The call returned before the device's timestamps say the work ended: the clocks
         // disagree; the return is the fact kept.
@@ -260,7 +252,8 @@ class Mapper {
   std::map<std::pair<uint32_t, int64_t>, StreamRecords> m_streams;  // (device, stream)
   uint64_t m_linked = 0, m_release_not_in_trace = 0, m_stream_not_in_trace = 0;
   uint64_t m_names_no_stream = 0, m_syncs_stream_not_in_trace = 0, m_syncs_before_work_end = 0;
-  std::unordered_map<QueueId, std::vector<Given>> m_work;
+  std::vector<KinetoPacket> m_work;  // what the streams were given (CollectStreamWork)
+  std::unique_ptr<StreamTiming> m_timing;
   SyncFences m_sync_fences{m_writer, m_queue_name};
 };
 
