@@ -75,7 +75,7 @@ const std::map<std::string, std::vector<Example>>& Table() {
         {"fencescope stats t.db --json", "the same as JSON with stable keys"}}},
       {"report",
        {{"fencescope report t.db -o report.html", "one self-contained HTML file"},
-        {"fencescope report t.db --format json --fail-if \"fences.waits_never_unblocked > 0\"",
+        {"fencescope report t.db --format json --fail-if \"fences.waits_stuck > 0\"",
          "a CI gate: exit 3 when a wait is stuck"}}},
       {"compare",
        {{"fencescope compare native.db monitored.db", "differences as text"},

@@ -37,7 +37,7 @@ void RegisterReportCommand(CLI::App& app) {
                   "clock value written @NS; it must lie inside the trace");
   cmd->add_option("--fail-if", options->fail_if,
                   "Exit with code 3 when EXPR over the JSON keys is true, e.g. "
-                  "\"interrupts.spurious > 10 || fences.waits_never_unblocked > 0\" (may repeat)");
+                  "\"interrupts.spurious > 10 || fences.waits_stuck > 0\" (may repeat; fences.waits_stuck counts every wait nothing in or after the trace can release)");
   cmd->callback([options] {
     if (!options->output.empty()) {
       core::store::CheckOutputIsNotInput(options->trace, options->output, "input trace");

@@ -44,7 +44,8 @@
 //                             and waits compare against the current value).
 //   8. never_unblocked        kLostInTdr: the only queued signals reaching it were lost in a
 //                             TDR; else kNeverSignalled: no signal reaching it was queued.
-// waits_never_unblocked (the CI gate key) counts only never_unblocked.
+// waits_never_unblocked counts only never_unblocked; waits_stuck (the CI gate key) counts every
+// wait nothing in or after the trace can release: never_unblocked and stuck_after_rewind.
 //
 // Wait graph among stuck queues: A -> B when A's head wait (kSignalBlocked) needs fence F >= v
 // and B holds a signal of F reaching v queued behind B's own head. A cycle A -> B -> ... -> A is
@@ -158,6 +159,9 @@ struct WaitFindings {
   std::vector<PendingWait> signal_not_in_capture;
   std::vector<PendingWait> stuck_after_rewind;
   std::vector<WaitCycle> cycles;
+  // Waits nothing in or after the trace can release: a wait stuck after a rewind hangs its
+  // queue or thread as surely as one never signalled.
+  size_t Stuck() const { return never_unblocked.size() + stuck_after_rewind.size(); }
 };
 
 WaitFindings FindWaitProblems(const Reconstruction& r);

@@ -255,6 +255,8 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
                                               100 * irq.Find("spurious_ratio")->Number()));
     line("interrupts per GPU signal", fmt::format("{:.3f}", irq.Find("per_signal")->Number()));
   }
+  line("waits stuck (the CI gate: fences.waits_stuck)",
+       std::to_string(fences.Find("waits_stuck")->Int()));
   line("waits never unblocked", std::to_string(fences.Find("waits_never_unblocked")->Int()));
   line("waits stuck after a rewind",
        std::to_string(fences.Find("waits_stuck_after_rewind")->Int()));

@@ -271,6 +271,10 @@ Json StatsJson(const ReportData& d) {
   fences.Set("waits_signal_not_in_capture",
              static_cast<uint64_t>(d.waits.signal_not_in_capture.size()));
   fences.Set("waits_stuck_after_rewind", static_cast<uint64_t>(d.waits.stuck_after_rewind.size()));
+  // Every wait that nothing in or after the trace can release: the CI gate for "something is
+  // stuck". A wait stuck after a rewind hangs its queue or thread as surely as one never
+  // signalled; waits_never_unblocked keeps its narrower meaning (keys are never renamed).
+  fences.Set("waits_stuck", static_cast<uint64_t>(d.waits.Stuck()));
   fences.Set("rewinds", static_cast<uint64_t>(d.rewinds.size()));
   // Waits whose releasing signal (or, for CUDA, the recorded work) is known; *_inferred: the
   // importer worked the link out (ReleaseLink::kInferred) rather than read it from the capture.

@@ -12,10 +12,12 @@
 //            gpu_waits_unblocked, cpu_waits, cpu_waits_released, waits_never_unblocked,
 //            gpu_waits_never_unblocked, cpu_waits_never_released, waits_unprocessed_at_end,
 //            waits_pending_at_end, waits_signal_not_in_capture, waits_stuck_after_rewind,
-//            rewinds, gpu_waits_linked[_inferred], cpu_waits_linked[_inferred]},
+//            rewinds, gpu_waits_linked[_inferred], cpu_waits_linked[_inferred], waits_stuck},
 //     the waits_* counts are the categories of core/analysis/wait_findings.h: every wait open
 //     at the end is in exactly one; waits_never_unblocked counts only waits nothing in the
-//     trace can release (never signalled, signal held behind a stuck wait or lost in a TDR),
+//     trace can release (never signalled, signal held behind a stuck wait or lost in a TDR);
+//     waits_stuck = waits_never_unblocked + waits_stuck_after_rewind, every wait nothing in
+//     or after the trace can release (the recommended --fail-if gate),
 //   interrupts: {total, with_waiters_released, spurious, spurious_ratio, per_signal, optimized,
 //                scan_all},
 //   log_buffers: {entries_written, overruns, entries_lost, fallback_scans},

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/report/fail_if.h"
@@ -178,6 +179,10 @@ TEST(SimulatedReport, NeverSignalledScenarioTripsTheGateAndNamesTheFence) {
   auto store = core::store::LoadTrace(trace);
   Json j = StatsJson(AnalyseTrace(store, false));
   EXPECT_EQ(At(j, "fences.waits_never_unblocked"), pending);
+  EXPECT_EQ(At(j, "fences.waits_stuck"), pending);
+  auto stuck = RunFencescope("report " + Quote(trace) + " --format json --fail-if " +
+                             "'fences.waits_stuck > 0'");
+  EXPECT_EQ(stuck.exit_code, 3) << stuck.err;
 }
 
 TEST(SimulatedReport, LogOverrunScenarioHasDataMissingWindows) {
@@ -474,6 +479,7 @@ TEST(SimulatedOpenWaits, TheEndOfAHealthyTraceIsNotADeadlock) {
       EXPECT_TRUE(truth.still_open.empty()) << scenario;
       Json j = ReportJson(d);
       EXPECT_EQ(At(j, "fences.waits_never_unblocked"), 0) << scenario << " " << mode;
+      EXPECT_EQ(At(j, "fences.waits_stuck"), 0) << scenario << " " << mode;
       EXPECT_EQ(At(j, "findings.wait_cycles"), 0) << scenario << " " << mode;
       EXPECT_EQ(At(j, "fences.waits_pending_at_end") + At(j, "fences.waits_unprocessed_at_end"),
                 truth.released_later.size())
@@ -484,7 +490,7 @@ TEST(SimulatedOpenWaits, TheEndOfAHealthyTraceIsNotADeadlock) {
   ScratchDir dir;
   Simulate("cross_adapter", dir / "ca.db");
   auto gate = RunFencescope("report " + Quote(dir / "ca.db") +
-                            " --format json --fail-if 'fences.waits_never_unblocked > 0 || "
+                            " --format json --fail-if 'fences.waits_stuck > 0 || "
                             "findings.wait_cycles > 0'");
   EXPECT_EQ(gate.exit_code, 0) << gate.err;
 }
@@ -550,4 +556,21 @@ TEST(SimulatedOpenWaits, AWaitOnAFenceRewoundBelowItIsStuckAfterRewind) {
   EXPECT_EQ(At(j, "findings.stuck_after_rewind"), expected);
   EXPECT_EQ(At(j, "fences.waits_unprocessed_at_end"), 0);
   EXPECT_EQ(At(j, "fences.waits_never_unblocked"), 0);
+
+  // The thread's CPU wait (and Q's) hang for good: a run twice as long releases neither, and
+  // fences.waits_stuck, the gate for "something is stuck", counts exactly those.
+  const OpenWaitTruth truth = TruthFromLongerRun(trace, dir / "long.db");
+  EXPECT_EQ(truth.still_open.size(), 2u);
+  EXPECT_EQ(std::count_if(truth.still_open.begin(), truth.still_open.end(),
+                          [](const auto& w) { return w.first; }),
+            1)
+      << "the CPU thread's wait is one of them";
+  EXPECT_EQ(At(j, "fences.waits_stuck"), static_cast<int64_t>(truth.still_open.size()));
+  auto gate = RunFencescope("report " + Quote(trace) + " --format json --fail-if " +
+                            "'fences.waits_stuck > 0'");
+  EXPECT_EQ(gate.exit_code, 3) << gate.err;
+  // waits_never_unblocked keeps its narrower meaning: it does not see this hang.
+  auto narrow = RunFencescope("report " + Quote(trace) + " --format json --fail-if " +
+                              "'fences.waits_never_unblocked > 0'");
+  EXPECT_EQ(narrow.exit_code, 0) << narrow.err;
 }

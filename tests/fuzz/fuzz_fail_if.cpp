@@ -17,6 +17,7 @@ core::report::Json Report() {
   report.Set("interrupts", interrupts);
   Json fences = Json::Object();
   fences.Set("waits_never_unblocked", 0);
+  fences.Set("waits_stuck", 0);
   fences.Set("native", true);
   report.Set("fences", fences);
   Json queues = Json::Array();
