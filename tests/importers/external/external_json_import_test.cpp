@@ -51,7 +51,11 @@ std::vector<fs::path> JsonTraces() {
     if (!entry.is_regular_file() || entry.path().filename() == "SOURCES.md") continue;
     // Content decides, not the name (the zip / gzip wrappers are undone first).
     try {
-      if (importers::ReadInput(entry.path()).content == importers::FileFormat::kJson) {
+      const importers::DecodedInput input = importers::ReadInput(entry.path());
+      // rocprofv3's JSON output is JSON of another program, not a Chrome trace.
+      const bool rocprofv3 = input.bytes.view().substr(0, 64).find("\"rocprofiler-sdk-tool\"") !=
+                             std::string_view::npos;
+      if (input.content == importers::FileFormat::kJson && !rocprofv3) {
         files.push_back(entry.path());
       }
     } catch (const std::exception&) {
@@ -63,8 +67,9 @@ std::vector<fs::path> JsonTraces() {
 
 TEST(ExternalJson, FindsTheJsonTracesOfSources) {
   // From SOURCES.md's tables, by hand: catapult 29 files less android_systrace.txt and
-  // trivial_systrace.html, all 21 hta files, 4 kineto, and the 3 perfetto .json files.
-  EXPECT_EQ(JsonTraces().size(), 27u + 21u + 4u + 3u);
+  // trivial_systrace.html, all 21 hta files, 4 kineto, the 3 perfetto .json files and the 3
+  // tracelens Kineto traces (its rocprofv3 JSON is not a Chrome trace).
+  EXPECT_EQ(JsonTraces().size(), 27u + 21u + 4u + 3u + 3u);
 }
 
 TEST(ExternalJson, EveryJsonTraceImportsWithIndependentCounts) {
