@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -357,7 +358,10 @@ void EtlGpuMapper::QueueSignal(int64_t ts, SwPacket* packet, uint32_t queue, uin
 void EtlGpuMapper::ExecuteSignal(int64_t ts, FenceOp& op) {
   if (op.done) return;
   op.done = true;
+  op.executed_ts = ts;
+  op.executed_record = m_records.size();
   FenceState& fence = Fence(op.handle);
+  fence.writes.push_back(m_records.size());
   Emit(events::FenceSignalExecuted{.ts_ns = ts,
                                    .queue_id = op.queue,
                                    .fence_id = op.fence,
@@ -677,7 +681,84 @@ void EtlGpuMapper::ResolveText(EventRecord& record) {
   record = marker.Record();
 }
 
+void EtlGpuMapper::InferSignalsSkippedInQueueOrder() {
+  // seed 001: a queue Signal updates the fence only after all earlier work on that queue has
+  // completed. So a signal with no execution event, on a queue where signals queued after it
+  // executed, executed no later than the first of those: it is placed there, just before that
+  // execution's record (the stable sort by time keeps it first), and counted as inferred.
+  struct Placed {
+    size_t before = 0;  // index in m_records it goes in front of
+    core::store::EventRecord record;
+  };
+  // Which execution bounds each such signal: one pass from the last op back.
+  std::vector<std::pair<FenceOp*, const FenceOp*>> skipped;  // (signal, first later execution)
+  std::unordered_map<uint32_t, const FenceOp*> first_later;  // queue -> earliest later execution
+  auto earlier = [](const FenceOp& a, const FenceOp& b) {
+    return std::tie(a.executed_ts, a.executed_record) < std::tie(b.executed_ts, b.executed_record);
+  };
+  for (auto it = m_ops.rbegin(); it != m_ops.rend(); ++it) {  // ops are in queued order
+    FenceOp& op = *it;
+    if (op.kind != OpKind::kSignal || op.queue == 0) continue;
+    if (op.done) {
+      auto [slot, added] = first_later.try_emplace(op.queue, &op);
+      if (!added && earlier(op, *slot->second)) slot->second = &op;
+      continue;
+    }
+    auto later = first_later.find(op.queue);
+    if (later != first_later.end()) skipped.push_back({&op, later->second});
+  }
+  // Then in queued order, so that signals placed at the same spot keep it and each write
+  // finds the value of the one before.
+  std::vector<Placed> placed;
+  for (auto it = skipped.rbegin(); it != skipped.rend(); ++it) {
+    FenceOp& op = *it->first;
+    const FenceOp& next = *it->second;
+    FenceState& fence = Fence(op.handle);
+    // The fence's value just before: what its first write from there on found, else its value
+    // at the end. That write now finds this signal's value instead.
+    uint64_t previous = fence.current;
+    auto write = std::lower_bound(fence.writes.begin(), fence.writes.end(), next.executed_record);
+    if (write != fence.writes.end()) {
+      auto after = events::FenceSignalExecuted::Of(m_records[*write]);
+      previous = after.previous_value;
+      after.previous_value = op.value;
+      m_records[*write] = after.Record();
+    } else {
+      fence.current = op.value;
+      fence.last_signal_op = op.op;
+    }
+    op.done = true;
+    op.executed_ts = next.executed_ts;
+    placed.push_back({next.executed_record,
+                      events::FenceSignalExecuted{.ts_ns = next.executed_ts,
+                                                  .queue_id = op.queue,
+                                                  .fence_id = op.fence,
+                                                  .fence_value = op.value,
+                                                  .signal_id = op.op,
+                                                  .previous_value = previous}
+                          .Record()});
+    ++m_counts.signals_executed_by_queue_order;
+  }
+  if (placed.empty()) return;
+  // One merge instead of an insertion per signal (a hostile file may hold many).
+  std::stable_sort(placed.begin(), placed.end(),
+                   [](const Placed& a, const Placed& b) { return a.before < b.before; });
+  std::vector<core::store::EventRecord> merged;
+  merged.reserve(m_records.size() + placed.size());
+  size_t next_placed = 0;
+  for (size_t i = 0; i < m_records.size(); ++i) {
+    while (next_placed < placed.size() && placed[next_placed].before == i) {
+      merged.push_back(placed[next_placed++].record);
+    }
+    merged.push_back(m_records[i]);
+  }
+  m_records = std::move(merged);
+  // m_records indices kept so far (executed_record, writes) are stale from here on; nothing
+  // after Finish reads them.
+}
+
 void EtlGpuMapper::Finish(int64_t end_ns) {
+  InferSignalsSkippedInQueueOrder();
   for (FenceOp& op : m_ops) {
     if (op.done) continue;
     if (op.kind == OpKind::kSignal) {

@@ -25,7 +25,9 @@
 //   SignalSynchronizationObject2 call that names them) queue fence_signal_queued on the context's
 //   software queue; execution is SignalSynchronizationObjectFromGpu (294) for the same (object,
 //   value), else the signal packet's retirement, else (signal calls whose packet is not in the
-//   capture) the moment a wait on that fence is released by it (counted as inferred). Wait packets
+//   capture) the moment a wait on that fence is released by it (counted as inferred), else,
+//   when signals queued after it on its queue executed, the first of those (queue order,
+//   counted as inferred). Wait packets
 //   (244) give fence_wait_queued, and fence_wait_unblocked at UnwaitQueuePacket (238) with
 //   wait_path 1: the OS held the wait on the CPU (monitored fences, no native GPU waits in
 //   WDDM 2.x), released_by_signal_id = the signal op that satisfied it. 231/295 are the API calls
@@ -76,6 +78,7 @@ struct GpuMapperCounts {
   uint64_t signal_from_gpu_calls_merged = 0;    // 294 calls behind signal packets already queued
   uint64_t signals_from_gpu_without_packet = 0;  // 294 calls whose signal packet is not captured
   uint64_t signals_inferred_from_unwait = 0;
+  uint64_t signals_executed_by_queue_order = 0;  // no execution event; later ones of its queue ran
   uint64_t signals_never_executed = 0;
   uint64_t waits_queued = 0;
   uint64_t waits_unblocked = 0;
@@ -159,11 +162,16 @@ class EtlGpuMapper {
     uint32_t thread = 0;
     int64_t queued_ts = 0;
     bool done = false;
+    // Signals: when, and which record of m_records, executed it (kNoRecord: not executed).
+    int64_t executed_ts = 0;
+    size_t executed_record = kNoRecord;
   };
+  static constexpr size_t kNoRecord = SIZE_MAX;
   struct FenceState {
     uint32_t id = 0;
     uint64_t current = 0;        // last executed value
     int64_t last_signal_op = 0;  // op of the signal that wrote `current`
+    std::vector<size_t> writes;  // its fence_signal_executed records in m_records, in order
   };
 
   uint32_t Thread(uint32_t pid, uint32_t tid);
@@ -193,6 +201,10 @@ class EtlGpuMapper {
   void QueueSignal(int64_t ts, SwPacket* packet, uint32_t queue, uint32_t thread,
                    const SyncPair& pair);
   void ExecuteSignal(int64_t ts, FenceOp& op);
+  // Signals of a queue left unexecuted while later signals of that queue executed (seed 001:
+  // a queue's Signal runs only after all earlier work on the queue): placed at the first of
+  // those executions, counted as signals_executed_by_queue_order.
+  void InferSignalsSkippedInQueueOrder();
   void UnblockWait(int64_t ts, FenceOp& wait);
   // The head of the node's FIFO runs: packet_started, or packet_resumed for a resubmission.
   void StartNextDma(Node& node, int64_t ts);

@@ -151,6 +151,10 @@ void WriteMapperCounts(const GpuMapperCounts& c, core::store::TraceWriter& w) {
        "queued at the call, executed when a released wait shows it ran"},
       {"etl_signal_execution_inferred", c.signals_inferred_from_unwait,
        "signals with no execution event, placed at the release of the wait they satisfied"},
+      {"etl_signal_executed_by_queue_order", c.signals_executed_by_queue_order,
+       "signals with no execution event on a queue where signals queued after them executed: a "
+       "queue signal runs only after the queue's earlier work (seed 001), so each is placed at "
+       "the first of those executions (inferred)"},
       {"etl_signal_not_executed", c.signals_never_executed,
        "signals queued but not seen executing before the capture ended"},
       {"etl_wait_unblocked_at_retire", c.waits_unblocked_at_retire,

@@ -288,6 +288,28 @@ TEST_F(EtlSample, ContextSignalsExecuteAfterThePacketsQueuedAheadOfThem) {
             "327");
 }
 
+TEST_F(EtlSample, EveryQueueSignalBeforeAnExecutedOneExecuted) {
+  // seed 001 again: signals of one queue execute in the order they were queued. In this capture
+  // one signal (queue of the value-0 present fence) has no execution event while the 234 signals
+  // queued after it on its queue have one: its execution is placed at the first of those.
+  // By SQL over the views: no signal is left unexecuted with a later one of its queue executed.
+  const std::string later_executed =
+      "FROM fence_signal_queued l JOIN fence_signal_executed le ON le.signal_id = l.signal_id "
+      "WHERE l.queue_id = q.queue_id AND l.signal_id > q.signal_id";
+  EXPECT_EQ(Q("SELECT count(*) FROM fence_signal_queued q WHERE NOT EXISTS (SELECT 1 FROM "
+              "fence_signal_executed e WHERE e.signal_id = q.signal_id) AND EXISTS (SELECT 1 " +
+              later_executed + ")"),
+              "0");
+  EXPECT_EQ(Q("SELECT count FROM import_problems WHERE name = "
+              "'etl_signal_executed_by_queue_order'"),
+            "1");
+  // ... and it executed when the first of the 234 did, just before it.
+  EXPECT_EQ(Q("SELECT count(*) FROM fence_signal_queued q JOIN fence_signal_executed e ON "
+              "e.signal_id = q.signal_id WHERE (SELECT count(*) " + later_executed + ") = 234 "
+              "AND e.ts_ns = (SELECT min(le.ts_ns) " + later_executed + ")"),
+            "1");
+}
+
 TEST_F(EtlSample, StatsCountThePreemptedDmaPackets) {
   // dma_preempted (etl_counts.py): 25 DmaPacket Info events with InterruptType 2, each a
   // different packet; the capture has no preemption requests.
