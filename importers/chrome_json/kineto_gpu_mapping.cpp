@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <unordered_set>
 
 #include "importers/chrome_json/fence_records.h"
+#include "importers/chrome_json/kineto_record_choice.h"
 #include "importers/chrome_json/kineto_stream_timing.h"
 #include "importers/common/import_counters.h"
 
@@ -46,11 +48,14 @@ struct Record {
   QueueId queue = 0;                 // the stream it was recorded on (0: unknown)
   bool stream_from_capture = false;  // wait_on_stream said so
   StreamKey stream;                  // ... which stream
+  bool stream_by_launch = false;     // the stream of the last launch its thread made before it
   // The signal made for it.
   FenceId fence = 0;
   uint64_t value = 0;
   int64_t signal_op = 0;  // 0: no signal (stream unknown)
   TimeNs executed = 0;
+  // An Event Sync that waited for it returned then: it had executed by that time.
+  TimeNs executed_by = std::numeric_limits<TimeNs>::max();
   ReleaseLink Link() const {
     return event_from_capture && stream_from_capture ? ReleaseLink::kFromCapture
                                                      : ReleaseLink::kInferred;
@@ -62,7 +67,7 @@ struct Counts {
   uint64_t waits_without_stream = 0, syncs_without_call = 0, records_unclaimed = 0;
   uint64_t streams_by_launch = 0, streams_by_timing = 0, streams_unknown = 0;
   uint64_t released_before_signal = 0, syncs_before_work_end = 0, launches_by_correlation = 0;
-  uint64_t records_implied = 0;
+  uint64_t records_implied = 0, records_against_timing = 0, records_implied_from_later = 0;
 };
 
 class Mapper {
@@ -83,8 +88,10 @@ class Mapper {
     LinkLaunchesByCorrelation();
     m_timing = std::make_unique<StreamTiming>(m_c.packets);
     CollectRecords();
+    PlaceRecordStreamsByLaunch();
     ResolveSyncRecords();
     PlaceRecordStreams();
+    BoundExecutionsBySyncReturns();
     MakeRecordSignals();
     for (uint32_t s : m_sync_order) {
       const KinetoSync& sync = m_c.syncs[s];
@@ -162,9 +169,12 @@ class Mapper {
 
   // The record each Stream Wait Event / Event Sync waits for:
   //   1. the record its wait_on_cuda_event_record_corr_id names (the capture says so);
-  //   2. else, on the thread that made the wait's call, the most recent record call before it
-  //      that no other CUDA event has claimed (the record then belongs to this event id);
-  //   3. else the latest record already known to be of this event id, on any thread.
+  //   2. else the one of the candidates (the thread's recent record calls no other CUDA event
+  //      has claimed, and the latest record known to be of this event id) that the GPU
+  //      timestamps say it waited for (ChooseAmongCandidates; the record then belongs to this
+  //      event id);
+  //   3. else a record implied on the stream the sync names, or on which the event is recorded
+  //      later in the trace.
   void ResolveSyncRecords() {
     m_sync_record.assign(m_c.syncs.size(), kNone);
     m_sync_named.assign(m_c.syncs.size(), false);
@@ -194,14 +204,10 @@ class Mapper {
       if (event < 0) continue;
       const KinetoRuntimeCall* call = CallOf(s);
       const TimeNs before = CallTime(s);
-      // A sync that names the recorded stream rules out records known to be on another one.
-      const StreamKey named_stream{sync.process, sync.args.wait_on_stream};
-      uint32_t found =
-          call ? RecentRecordOnThread(call->thread, before, event, named_stream) : kNone;
-      if (found == kNone) found = LatestKnownRecord(event, before, named_stream);
-      if (found == kNone && sync.kind == KinetoSyncKind::kStreamWait &&
-          sync.args.wait_on_stream >= 0) {
-        found = ImpliedRecord(sync, call, before);
+      uint32_t found = ChooseAmongCandidates(s);
+      if (found == kNone && sync.args.wait_on_stream >= 0) {
+        found = ImpliedRecord(sync, call, before,
+                              m_queue_for(sync.process, sync.args.wait_on_stream), true);
       }
       if (found == kNone) continue;
       Record& r = m_records[found];
@@ -211,23 +217,62 @@ class Mapper {
       }
       Claim(s, found);
     }
+    ImplyRecordsFromLaterOnes();
+  }
+
+  // A wait on an event none of whose records is in the trace before it (the event was recorded
+  // before the capture began) and that names no stream: where the same event id is recorded
+  // later in the trace, on a stream the trace shows, the record is implied on that stream just
+  // before the wait's call (an event is most often recorded on the same stream each time).
+  void ImplyRecordsFromLaterOnes() {
+    std::map<std::pair<uint32_t, int64_t>, std::vector<uint32_t>> recorded;  // by ts
+    for (uint32_t i = 0; i < m_records.size(); ++i) {
+      const Record& r = m_records[i];
+      if (r.event_id >= 0 && r.queue != 0) recorded[{r.device, r.event_id}].push_back(i);
+    }
+    for (auto& [key, list] : recorded) {
+      std::sort(list.begin(), list.end(),
+                [&](uint32_t a, uint32_t b) { return m_records[a].ts < m_records[b].ts; });
+    }
+    for (uint32_t s : m_sync_order) {
+      const KinetoSync& sync = m_c.syncs[s];
+      if (m_sync_record[s] != kNone || sync.args.wait_on_event_id < 0 ||
+          (sync.kind != KinetoSyncKind::kStreamWait && sync.kind != KinetoSyncKind::kEventSync)) {
+        continue;
+      }
+      auto it = recorded.find({sync.process, sync.args.wait_on_event_id});
+      if (it == recorded.end()) continue;
+      const TimeNs before = CallTime(s);
+      auto later = std::find_if(it->second.begin(), it->second.end(),
+                                [&](uint32_t r) { return m_records[r].ts > before; });
+      if (later == it->second.end()) continue;
+      const QueueId queue = m_records[*later].queue;
+      const uint32_t implied = ImpliedRecord(sync, CallOf(s), before, queue, false);
+      ++m_n.records_implied_from_later;
+      m_sync_record[s] = implied;
+      // Later waits on the event find its later records first; this one is only this wait's.
+    }
   }
 
   // The record call is not in the trace, but the sync names the stream it was recorded on: the
   // record is taken to be the latest it can be, just before the wait's call. The release it
   // gives is then the latest possible one (all the stream's work launched before the wait).
-  uint32_t ImpliedRecord(const KinetoSync& sync, const KinetoRuntimeCall* call, TimeNs before) {
+  // stream_named: the sync names the stream (wait_on_stream), else it is inferred.
+  uint32_t ImpliedRecord(const KinetoSync& sync, const KinetoRuntimeCall* call, TimeNs before,
+                         QueueId queue, bool stream_named) {
     Record r;
     r.correlation = -1;
     r.ts = before;
     r.thread = call ? call->thread : 0;
     r.event_id = sync.args.wait_on_event_id;
     r.device = sync.process;
-    r.queue = m_queue_for(sync.process, sync.args.wait_on_stream);
-    r.stream_from_capture = true;
-    r.stream = {sync.process, sync.args.wait_on_stream};
+    r.queue = queue;
+    r.stream_from_capture = stream_named;
+    if (stream_named) {
+      r.stream = {sync.process, sync.args.wait_on_stream};
+      ++m_n.records_implied;
+    }
     m_records.push_back(r);
-    ++m_n.records_implied;
     return static_cast<uint32_t>(m_records.size() - 1);
   }
 
@@ -244,31 +289,103 @@ class Mapper {
     return named.stream < 0 || r.stream.stream < 0 || r.stream == named;
   }
 
-  uint32_t RecentRecordOnThread(ThreadId thread, TimeNs before, int64_t event,
-                                const StreamKey& named_stream) const {
-    // Only the record calls of the trace (implied records, appended after them, are not calls).
-    const auto end = m_records.begin() + static_cast<ptrdiff_t>(m_calls);
-    auto pos = std::lower_bound(m_records.begin(), end, std::make_pair(thread, before),
-                                [](const Record& r, const std::pair<ThreadId, TimeNs>& k) {
-                                  return std::tie(r.thread, r.ts) < std::tie(k.first, k.second);
-                                });
-    for (size_t depth = 0; depth < kRecordSearchDepth && pos != m_records.begin(); ++depth) {
-      --pos;
-      if (pos->thread != thread) break;
-      if ((pos->event_id < 0 || pos->event_id == event) && OnStream(*pos, named_stream)) {
-        return static_cast<uint32_t>(pos - m_records.begin());
+  // The record calls a wait on `event` may have waited for: on the thread that made the wait's
+  // call, the most recent ones before it that no other CUDA event id has claimed (at most
+  // kRecordSearchDepth back, records of other events in between skipped), then the latest
+  // record already known to be of this event id, on any thread. A sync that names the
+  // recorded stream rules out records known to be on another one.
+  void GatherCandidates(uint32_t s, std::vector<uint32_t>& out) const {
+    out.clear();
+    const KinetoSync& sync = m_c.syncs[s];
+    const int64_t event = sync.args.wait_on_event_id;
+    const StreamKey named_stream{sync.process, sync.args.wait_on_stream};
+    const TimeNs before = CallTime(s);
+    if (const KinetoRuntimeCall* call = CallOf(s)) {
+      // Only the record calls of the trace (implied records, appended after them, are not calls).
+      const auto end = m_records.begin() + static_cast<ptrdiff_t>(m_calls);
+      auto pos = std::lower_bound(m_records.begin(), end, std::make_pair(call->thread, before),
+                                  [](const Record& r, const std::pair<ThreadId, TimeNs>& k) {
+                                    return std::tie(r.thread, r.ts) < std::tie(k.first, k.second);
+                                  });
+      for (size_t depth = 0; depth < kRecordSearchDepth && pos != m_records.begin(); ++depth) {
+        --pos;
+        if (pos->thread != call->thread) break;
+        if ((pos->event_id < 0 || pos->event_id == event) && OnStream(*pos, named_stream)) {
+          out.push_back(static_cast<uint32_t>(pos - m_records.begin()));
+        }
       }
     }
-    return kNone;
+    // Syncs are resolved in call order, so the latest record claimed so far is the latest one
+    // before this call (a claimed record always precedes the call that claimed it).
+    auto known = m_latest_of_event.find(event);
+    if (known != m_latest_of_event.end()) {
+      const Record& r = m_records[known->second];
+      if (r.ts < before && OnStream(r, named_stream) &&
+          std::find(out.begin(), out.end(), known->second) == out.end()) {
+        out.push_back(known->second);
+      }
+    }
   }
 
-  // Syncs are resolved in call order, so the latest record claimed so far is the latest one
-  // before this call (a claimed record always precedes the call that claimed it).
-  uint32_t LatestKnownRecord(int64_t event, TimeNs before, const StreamKey& named_stream) const {
-    auto it = m_latest_of_event.find(event);
-    if (it == m_latest_of_event.end()) return kNone;
-    const Record& r = m_records[it->second];
-    return r.ts < before && OnStream(r, named_stream) ? it->second : kNone;
+  // When a record executed as far as the GPU timestamps say (its stream's earlier work done).
+  TimeNs ExecutionOf(const Record& r) const {
+    return r.queue ? m_timing->CompletedAfter(r.queue, r.ts).at : kExecutionUnknown;
+  }
+
+  // What the trace saw of wait s: for an Event Sync its call and its return, for a Stream Wait
+  // Event when its stream could have run the next packet and when that packet started.
+  WaitTiming TimingOf(uint32_t s) {
+    const KinetoSync& sync = m_c.syncs[s];
+    WaitTiming t;
+    if (sync.kind == KinetoSyncKind::kEventSync) {
+      t.known = true;
+      t.free_at = CallTime(s);
+      t.went_on = sync.end;
+      return t;
+    }
+    const QueueId queue = WaitQueue(sync);
+    const uint32_t next = queue ? m_timing->NextLaunched(queue, CallTime(s)) : kNone;
+    if (next == kNone) return t;
+    const KinetoPacket& p = m_c.packets[next];
+    t.known = true;
+    t.free_at = std::max(p.submit, m_timing->CompletedAfter(queue, CallTime(s)).at);
+    t.went_on = p.start;
+    return t;
+  }
+
+  // The record a wait on an event id waited for, when the trace does not name it
+  // (kineto_record_choice.h); kNone when there is no candidate.
+  uint32_t ChooseAmongCandidates(uint32_t s) {
+    const KinetoSync& sync = m_c.syncs[s];
+    GatherCandidates(s, m_candidate_records);
+    if (m_candidate_records.empty()) return kNone;
+    const QueueId waiting =
+        sync.kind == KinetoSyncKind::kStreamWait ? WaitQueue(sync) : QueueId{0};
+    m_candidates.clear();
+    for (uint32_t i = 0; i < m_candidate_records.size(); ++i) {
+      const Record& r = m_records[m_candidate_records[i]];
+      m_candidates.push_back({.executed = ExecutionOf(r),
+                              .known_of_event = r.event_id == sync.args.wait_on_event_id,
+                              .on_waiting_stream = waiting != 0 && r.queue == waiting,
+                              .recency = i});
+    }
+    const RecordChoice choice = ChooseRecord(m_candidates, TimingOf(s));
+    if (choice.timing_contradicts) ++m_n.records_against_timing;
+    return choice.candidate == kNone ? kNone : m_candidate_records[choice.candidate];
+  }
+
+  // Every record call's stream where its thread launched work before it (PyTorch records an
+  // event on the stream it has just launched work on): the GPU timestamps then say when each
+  // record executed, which is what tells the records a wait may have waited for apart.
+  void PlaceRecordStreamsByLaunch() {
+    for (uint32_t i = 0; i < m_calls; ++i) {
+      Record& r = m_records[i];
+      auto pos = std::lower_bound(m_launches.begin(), m_launches.end(), Launch{r.thread, r.ts, 0});
+      if (pos != m_launches.begin() && std::prev(pos)->thread == r.thread) {
+        r.queue = m_c.packets[std::prev(pos)->packet].queue;
+        r.stream_by_launch = true;
+      }
+    }
   }
 
   // The stream a record was recorded on, when no sync said it (wait_on_stream = -1):
@@ -287,11 +404,9 @@ class Mapper {
     }
     for (uint32_t i = 0; i < m_records.size(); ++i) {
       Record& r = m_records[i];
-      if (r.event_id < 0 || r.queue != 0) continue;
-      auto pos = std::lower_bound(m_launches.begin(), m_launches.end(), Launch{r.thread, r.ts, 0});
-      if (pos != m_launches.begin() && std::prev(pos)->thread == r.thread) {
-        r.queue = m_c.packets[std::prev(pos)->packet].queue;
-        ++m_n.streams_by_launch;
+      if (r.event_id < 0) continue;
+      if (r.queue != 0) {
+        if (r.stream_by_launch && !r.stream_from_capture) ++m_n.streams_by_launch;
         continue;
       }
       if (first_wait[i] != kNone) {
@@ -313,7 +428,18 @@ class Mapper {
     }
   }
 
-  QueueId WaitQueue(const KinetoSync& sync) {
+  // An Event Sync returned when its record had executed: where the GPU timestamps put the
+  // record's execution after that return, the two clocks disagree and the return is the fact
+  // kept (as for Stream Syncs), so that the CPU wait is released by the signal it waited for.
+  void BoundExecutionsBySyncReturns() {
+    for (uint32_t s = 0; s < m_c.syncs.size(); ++s) {
+      const uint32_t r = m_sync_record[s];
+      if (r == kNone || m_c.syncs[s].kind != KinetoSyncKind::kEventSync || !CallOf(s)) continue;
+      m_records[r].executed_by = std::min(m_records[r].executed_by, m_c.syncs[s].end);
+    }
+  }
+
+  QueueId WaitQueue(const KinetoSync& sync) const {
     const int64_t stream = sync.stream >= 0 ? sync.stream : sync.args.stream;
     return stream >= 0 ? m_queue_for(sync.process, stream) : 0;
   }
@@ -354,6 +480,10 @@ class Mapper {
         if (r.queue == 0) continue;
         r.signal_op = m_next_signal++;
         r.executed = m_timing->CompletedAfter(r.queue, r.ts).at;
+        if (r.executed > r.executed_by) {
+          r.executed = std::max(r.ts, r.executed_by);
+          ++m_n.syncs_before_work_end;
+        }
         AddQueueSignal(m_sink, r.queue, r.thread, fence, r.value, r.signal_op, r.ts, r.executed);
       }
     }
@@ -536,6 +666,10 @@ class Mapper {
         {"kineto_record_implied", m_n.records_implied,
          "Stream Wait Events whose event record is not in the trace but whose stream is "
          "(wait_on_stream): a record is implied just before the wait's call (inferred)"},
+        {"kineto_record_implied_from_later", m_n.records_implied_from_later,
+         "waits on an event recorded before the capture began (no record of it before them) "
+         "whose event is recorded later in the trace: a record is implied just before the "
+         "wait's call on the stream of that later record (inferred)"},
         {"kineto_record_stream_unknown", m_n.streams_unknown,
          "event records waited for whose stream could not be found: no signal was made, their "
          "waits are placed unlinked"},
@@ -554,8 +688,11 @@ class Mapper {
          "GPU waits whose stream's next packet started before the inferred record executed: the "
          "inference and the GPU timestamps disagree (the wait ends at that start)"},
         {"kineto_sync_before_work_end", m_n.syncs_before_work_end,
-         "Stream / Context Syncs that returned before the GPU timestamps of the work they waited "
-         "for ended (host and GPU clocks disagree); the signal is placed at the return"},
+         "Event / Stream / Context Syncs that returned before the GPU timestamps of the work they "
+         "waited for ended (host and GPU clocks disagree); the signal is placed at the return"},
+        {"kineto_record_against_timing", m_n.records_against_timing,
+         "waits whose every candidate record executed, by the GPU timestamps, after the wait went "
+         "on: linked to the one that executed first (inferred)"},
     };
     importers::CountNonZero(m_writer, rows);
   }
@@ -582,6 +719,8 @@ class Mapper {
   std::vector<const KinetoRuntimeCall*> m_sync_calls;  // per sync
   std::vector<uint32_t> m_sync_order;
   std::vector<uint32_t> m_sync_record;  // per sync: index into m_records or kNone
+  std::vector<uint32_t> m_candidate_records;  // scratch of ChooseAmongCandidates
+  std::vector<RecordCandidate> m_candidates;
   std::vector<bool> m_sync_named;       // per sync: it named its record (correlation id)
   std::unordered_map<int64_t, uint32_t> m_latest_of_event;
   std::map<std::pair<uint32_t, int64_t>, FenceId> m_event_fences;

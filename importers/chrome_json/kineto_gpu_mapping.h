@@ -19,8 +19,9 @@
 //       executed when that stream's earlier work completed.
 //
 // Current CUPTI (CUDA 12.x/13) writes wait_on_cuda_event_record_corr_id and wait_on_stream as
-// -1 and no event id or stream on the record call; then the record is inferred from call order
-// on the host and its stream from the launches before it (or, failing those, GPU timing).
+// -1 and no event id or stream on the record call; then the record is inferred among the
+// waiting thread's recent record calls by the GPU timestamps (kineto_record_choice.h), and its
+// stream from the launches before it (or, failing those, GPU timing).
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,8 @@ import sqlite3
 import sys
 
 BASE = 1700000000000000000  # baseTimeNanoseconds of make_cuda_trace.py
+HELD_NS = 10000        # a wait that held its waiter longer than this must be linked exactly
+SAME_MOMENT_NS = 5000  # clocks and wake-ups: a release this close after is the same moment
 
 
 def main():
@@ -43,23 +45,38 @@ def main():
             bad.append(f"mismatch {k}: trace {v}, truth {want[k]}")
 
     # Each wait: matched by its cudaStreamWaitEvent call time; its queue, the queue of the
-    # signal that released it, and the kernel whose end executed that signal.
-    waits = {ts - BASE: (queue, signal) for ts, queue, signal in q(
-        "SELECT w.ts_ns, w.queue_id, u.released_by_signal_id FROM fence_wait_queued w "
+    # signal that released it, the record call that queued that signal and the kernel whose end
+    # executed it. A wait that held its stream (held_ns > HELD_NS) must be linked exactly; one
+    # that held nothing only to a signal executed by the time its stream went on (which record
+    # it was leaves no trace in the timestamps), counted in unheld_linked_elsewhere.
+    waits = {ts - BASE: (queue, signal, unblocked) for ts, queue, signal, unblocked in q(
+        "SELECT w.ts_ns, w.queue_id, u.released_by_signal_id, u.ts_ns FROM fence_wait_queued w "
         "JOIN fence_wait_unblocked u USING (wait_id)")}
-    signals = {sid: (queue, ts) for sid, queue, ts in q(
-        "SELECT signal_id, queue_id, ts_ns FROM fence_signal_executed")}
+    signals = {sid: (queue, ts, queued) for sid, queue, ts, queued in q(
+        "SELECT e.signal_id, e.queue_id, e.ts_ns, s.ts_ns FROM fence_signal_executed e "
+        "JOIN fence_signal_queued s USING (signal_id)")}
+    elsewhere = 0
     for w in truth["waits"]:
         got = waits.get(w["call_ns"])
         if got is None:
             bad.append(f"mismatch wait {w['correlation']}: not placed")
             continue
-        queue, signal = got
+        queue, signal, unblocked = got
         if name_of_queue[queue] != f"GPU {w['device']} stream {w['stream']}":
             bad.append(f"mismatch wait {w['correlation']}: on {name_of_queue[queue]}")
         sq = signals.get(signal)
         if sq is None:
             bad.append(f"mismatch wait {w['correlation']}: no releasing signal")
+            continue
+        exact = (name_of_queue[sq[0]] == f"GPU {w['device']} stream {w['record_stream']}" and
+                 sq[1] - BASE == w["executed_ns"] and
+                 ("record_call_ns" not in w or sq[2] - BASE == w["record_call_ns"]))
+        if w.get("held_ns", HELD_NS + 1) <= HELD_NS:
+            if not exact:
+                elsewhere += 1
+            if sq[1] > unblocked + SAME_MOMENT_NS:
+                bad.append(f"mismatch wait {w['correlation']}: linked to a signal executed at "
+                           f"{sq[1] - BASE}, after the wait ended at {unblocked - BASE}")
             continue
         if name_of_queue[sq[0]] != f"GPU {w['device']} stream {w['record_stream']}":
             bad.append(f"mismatch wait {w['correlation']}: released from {name_of_queue[sq[0]]}, "
@@ -67,32 +84,49 @@ def main():
         if sq[1] - BASE != w["executed_ns"]:
             bad.append(f"mismatch wait {w['correlation']}: signal executed at {sq[1] - BASE}, "
                        f"truth {w['executed_ns']}")
+        if "record_call_ns" in w and sq[2] - BASE != w["record_call_ns"]:
+            bad.append(f"mismatch wait {w['correlation']}: signal of the record called at "
+                       f"{sq[2] - BASE}, truth {w['record_call_ns']}")
         if w["kernel_end_ns"] is not None:
             k = q("SELECT s.value FROM packet_completed c JOIN packet_submitted p USING (packet_id) "
                   "JOIN strings s ON s.id = p.name_sid WHERE c.queue_id = ? AND c.ts_ns = ?",
                   sq[0], w["kernel_end_ns"] + BASE)
             if [r[0] for r in k] != [w["kernel"]]:
                 bad.append(f"mismatch wait {w['correlation']}: releasing kernel {k}, truth {w['kernel']}")
-    # Each CPU sync: on its thread, linked to a signal executed at the releasing kernel's end.
-    syncs = {ts - BASE: (fence, value) for ts, fence, value in q(
-        "SELECT c.ts_ns, b.fence_id, b.fence_value FROM cpu_wait_begin b JOIN cpu_wait_released r "
-        "USING (waiter_id) JOIN threads t ON t.id = b.thread_id JOIN fence_signal_executed c "
-        "ON c.fence_id = b.fence_id AND c.fence_value = b.fence_value")}
-    calls = {ts - BASE: tid for ts, tid in q(
-        "SELECT b.ts_ns, t.tid FROM cpu_wait_begin b JOIN threads t ON t.id = b.thread_id")}
+    # Each CPU sync (matched by its call time: the cuda_sync event begins 500 ns after it): on
+    # its thread, released by the signal of its fence and value, executed by its release. One
+    # that waited (held_ns > HELD_NS) at the releasing kernel's end and, for an Event Sync, by
+    # the signal of the record it waited for.
+    syncs = {b - BASE - 500: (tid, executed, queued, released) for b, tid, executed, queued,
+             released in q(
+        "SELECT b.ts_ns, t.tid, e.ts_ns, s.ts_ns, r.ts_ns FROM cpu_wait_begin b "
+        "JOIN cpu_wait_released r USING (waiter_id) JOIN threads t ON t.id = b.thread_id "
+        "LEFT JOIN fence_signal_queued s ON s.fence_id = b.fence_id AND "
+        "s.fence_value = b.fence_value LEFT JOIN fence_signal_executed e "
+        "ON e.signal_id = s.signal_id")}
     linked = 0
     for s in truth["syncs"]:
-        if s["kernel_end_ns"] is None:
+        got = syncs.get(s["call_ns"])
+        if got is None:
+            bad.append(f"mismatch sync {s['kind']} {s['correlation']}: not placed")
             continue
-        if s["kernel_end_ns"] not in syncs:
-            bad.append(f"mismatch sync {s['kind']} {s['correlation']}: no signal executed at "
-                       f"{s['kernel_end_ns']}")
-        else:
-            linked += 1
+        tid, executed, queued, released = got
+        if tid != s["tid"]:
+            bad.append(f"mismatch sync {s['kind']} {s['correlation']}: on thread {tid}")
+        if executed is None or executed > released:
+            bad.append(f"mismatch sync {s['kind']} {s['correlation']}: not linked")
+            continue
+        linked += 1
+        if s["kernel_end_ns"] is None or s.get("held_ns", HELD_NS + 1) <= HELD_NS:
+            continue
+        if executed - BASE != s["kernel_end_ns"]:
+            bad.append(f"mismatch sync {s['kind']} {s['correlation']}: released by a signal "
+                       f"executed at {executed - BASE}, truth {s['kernel_end_ns']}")
+        if "record_call_ns" in s and queued - BASE != s["record_call_ns"]:
+            bad.append(f"mismatch sync {s['kind']} {s['correlation']}: released by the record "
+                       f"called at {queued - BASE}, truth {s['record_call_ns']}")
+    print("unheld_linked_elsewhere", elsewhere)
     print("cpu_syncs_linked_to_truth", linked)
-    tids = sorted(set(calls.values()))
-    if tids != sorted(set(s["tid"] for s in truth["syncs"])):
-        bad.append(f"mismatch sync threads {tids}")
     for b in bad:
         print(b)
     sys.exit(1 if bad else 0)

@@ -20,14 +20,18 @@ what current CUPTI writes (PyTorch 2.x, CUDA 13, CUPTI 13):
 The truth (--truth FILE) is JSON written from the model, never from fencescope:
   counts:  kernels, records, stream_waits, event_syncs, stream_syncs, context_syncs
   waits:   one per "Stream Wait Event": correlation of its cudaStreamWaitEvent call, device,
-           stream, event id, correlation and stream of the record it waits for, and the name
-           and correlation of the kernel whose completion executed that record (null when the
-           recorded stream had nothing running)
-  syncs:   one per CPU sync: kind, correlation, host tid, and the releasing kernel likewise
+           stream, event id, correlation, call time and stream of the record it waits for, the
+           name and correlation of the kernel whose completion executed that record (null when
+           the recorded stream had nothing running), and held_ns: how long the wait held its
+           stream (negative: it held nothing, the record had executed before it mattered)
+  syncs:   one per CPU sync: kind, correlation, host tid, held_ns (how long it waited for its
+           work), the releasing kernel likewise and, for Event Syncs, the record
 Times in the truth (call_ns, executed_ns, kernel_end_ns) are ns from baseTimeNanoseconds.
 
 usage: make_cuda_trace.py OUT.json [--truth T.json] [--seed N] [--devices N] [--iterations N]
                           [--min-mb MB] [--overlap] [--legacy-links]
+                          [--shape throttle|frame_graph|ring_buffer [--kernel-us US]
+                           [--reuse-events]]
 """
 import argparse
 import json
@@ -91,8 +95,9 @@ class Model:
         self.emit({"ph": "s", "id": corr, "pid": HOST_PID, "tid": tid, "ts": self.us(t),
                    "cat": "ac2g", "name": "ac2g"})
 
-    def launch(self, device, tid, t, stream, name=None, graph=0):
-        """A launch call at host time t; returns the host time after the call."""
+    def launch(self, device, tid, t, stream, name=None, graph=0, dur_ns=None):
+        """A launch call at host time t; returns the host time after the call. dur_ns: the
+        kernel's (lo, hi) run time range in ns (default 20-200 us)."""
         call_dur = self.rng.randint(3000, 9000)
         api = "cudaGraphLaunch" if graph else self.rng.choice(("cudaLaunchKernel",
                                                                "cudaLaunchKernelExC"))
@@ -100,7 +105,7 @@ class Model:
         self.flow_start(tid, t, corr)
         key = (device, stream)
         for i in range(max(1, graph)):
-            dur = self.rng.randint(20000, 200000)
+            dur = self.rng.randint(*(dur_ns or (20000, 200000)))
             start = max(t + call_dur + 4000, self.stream_free.get(key, 0))
             if self.args.overlap and self.rng.random() < 0.25 and key in self.stream_free:
                 # Programmatic dependent launch: starts a little before the previous one ends.
@@ -124,7 +129,8 @@ class Model:
         dur = self.rng.randint(2000, 5000)
         corr = self.runtime(tid, name, t, dur)
         executed = max(t, self.stream_free.get((device, stream), 0))
-        info = {"record_correlation": corr, "record_stream": stream, "executed_ns": executed}
+        info = {"record_correlation": corr, "record_stream": stream, "executed_ns": executed,
+                "record_call_ns": t}
         info.update(self.releasing(device, stream))
         self.record_info[(device, event)] = info
         self.truth["counts"]["records"] += 1
@@ -148,10 +154,13 @@ class Model:
         self.sync_event(device, stream, "Stream Wait Event", t + 500, 1000, corr, event)
         r = self.record_info[(device, event)]
         key = (device, stream)
+        # How long the wait held its stream: past the end of the stream's earlier work and of
+        # the call (negative: the record had executed by then, the wait held nothing).
+        held_ns = r["executed_ns"] - max(self.stream_free.get(key, 0), t + dur)
         self.stream_free[key] = max(self.stream_free.get(key, 0), r["executed_ns"])
         self.wait_floor[key] = self.stream_free[key]
         w = {"correlation": corr, "call_ns": t, "device": device, "stream": stream,
-             "event": event}
+             "event": event, "held_ns": held_ns}
         w.update(r)
         self.truth["waits"].append(w)
         self.truth["counts"]["stream_waits"] += 1
@@ -166,7 +175,8 @@ class Model:
         elif kind == "Event Sync":
             r = self.record_info[(device, event)]
             until = r["executed_ns"]
-            rel = {k: r[k] for k in ("kernel", "kernel_correlation", "kernel_end_ns")}
+            rel = {k: r[k] for k in ("kernel", "kernel_correlation", "kernel_end_ns",
+                                     "record_correlation", "record_call_ns")}
         else:
             last = max(STREAMS, key=lambda s: self.stream_free.get((device, s), 0))
             until = self.stream_free.get((device, last), t)
@@ -179,7 +189,8 @@ class Model:
                    "args": {"External id": corr, "cbid": RUNTIME_CBID[api], "correlation": corr}})
         self.sync_event(device, stream if kind == "Stream Sync" else -1, kind, t + 500,
                         end - t - 1000, corr, event)
-        s = {"kind": kind, "correlation": corr, "call_ns": t, "tid": tid, "device": device}
+        s = {"kind": kind, "correlation": corr, "call_ns": t, "tid": tid, "device": device,
+             "held_ns": until - t}
         s.update(rel)
         self.truth["syncs"].append(s)
         self.truth["counts"][{"Stream Sync": "stream_syncs", "Event Sync": "event_syncs",
@@ -225,6 +236,15 @@ class Model:
                   ' "cuda_driver_version": 13000, "baseTimeNanoseconds": 1700000000000000000,\n'
                   ' "traceEvents": [\n')
         first = True
+        if a.shape != "mixed":
+            # One host thread and device 0 running a torch_streams-like program.
+            import cuda_program_shapes
+            cuda_program_shapes.SHAPES[a.shape](self, 5000, 10000)
+            for e in self.events:
+                out.write(("" if first else ",\n") + json.dumps(e))
+                first = False
+            out.write("\n]}\n")
+            return
         clock = {d: 10000 * (d + 1) for d in range(a.devices)}
         i = 0
         while True:
@@ -256,6 +276,15 @@ def main():
     p.add_argument("--min-mb", type=float, default=0)
     p.add_argument("--overlap", action="store_true")
     p.add_argument("--legacy-links", action="store_true")
+    p.add_argument("--shape", default="mixed",
+                   choices=("mixed", "throttle", "frame_graph", "ring_buffer"),
+                   help="mixed: the training-like iterations above; the others: the programs of "
+                        "cuda_program_shapes.py")
+    p.add_argument("--kernel-us", type=int, default=300,
+                   help="--shape programs: mean kernel run time in us (host steps take ~10 us)")
+    p.add_argument("--reuse-events", action="store_true",
+                   help="--shape programs: CUDA event ids come back from a small pool (as the "
+                        "driver reuses them for new events), not one new id per event")
     args = p.parse_args()
     model = Model(args)
     with open(args.out, "w") as out:

@@ -265,6 +265,39 @@ TEST_F(CudaWaits, GeneratedCupti13TracesMatchTheirModelWaitByWait) {
     EXPECT_GT(found.at("stream_waits"), 0);
     EXPECT_EQ(found.at("gpu_waits_inferred"), found.at("stream_waits"));
     EXPECT_EQ(found.at("gpu_waits_from_capture"), 0);
+    // Each record is waited for right after it: even the waits that held nothing take theirs.
+    EXPECT_EQ(found.at("unheld_linked_elsewhere"), 0);
+  }
+}
+
+TEST_F(CudaWaits, TorchStreamsProgramsLinkEveryWaitAndSyncToWhatReleasedIt) {
+  // The programs of shared/capture/torch_streams.py (cuda_program_shapes.py): a throttle whose
+  // Event Syncs wait for the record of three iterations back with records of other events in
+  // between, a frame graph of back-to-back records waited for in order, a ring buffer whose
+  // copy stream waits for the record of three iterations back. GPU-bound (kernels of ~300 µs,
+  // the waits hold) and launch-bound (~30 µs, most waits hold nothing), with a new event id per
+  // event or ids handed back from a small pool. Every CPU sync is linked; every wait or sync
+  // that held its waiter is linked to exactly the record and kernel the model says
+  // (check_cuda_import.py); one that held nothing to a record executed by the time it ended.
+  for (const char* shape : {"throttle", "frame_graph", "ring_buffer"}) {
+    for (const char* kernel : {"300", "30"}) {
+      for (const char* reuse : {"", " --reuse-events"}) {
+        const std::string args =
+            std::string("--shape ") + shape + " --kernel-us " + kernel + reuse + " --seed 7";
+        SCOPED_TRACE(args);
+        std::string mismatches;
+        const auto found = GenerateImportCheck(m_dir.path(), args, &mismatches);
+        EXPECT_EQ(mismatches, "");
+        ASSERT_GT(found.count("cpu_syncs"), 0u);
+        EXPECT_GT(found.at("cpu_syncs"), 0);
+        EXPECT_EQ(found.at("cpu_syncs_linked_to_truth"), found.at("cpu_syncs"));
+        EXPECT_EQ(found.at("gpu_waits_linked"), found.at("stream_waits"));
+        if (std::string(kernel) == "300" && std::string(shape) != "frame_graph") {
+          // GPU-bound, every wait of these two holds its stream or thread: all exact.
+          EXPECT_EQ(found.at("unheld_linked_elsewhere"), 0);
+        }
+      }
+    }
   }
 }
 

@@ -19,10 +19,13 @@ the mapping rules of issue 7 as written there, printing `key value` lines:
   queues              device streams holding packets, waits or signals
   signals             event records placed on a stream: named by a cuda_sync (record
                       correlation id), or claimed by one (the waiting thread's latest record
-                      call of no other event) with their stream named or taken from the last
-                      launch of their thread; implied records (a Stream Wait Event naming a
-                      stream but no record); one per Stream Sync and per Context Sync; every
-                      MTIA event_record
+                      call of no other event: which of the thread's candidates the GPU
+                      timestamps pick does not change these counts on the traces under
+                      ../shared) with their stream named or taken from the last
+                      launch of their thread; implied records (a Stream Wait Event or Event
+                      Sync naming a stream but no record; one with no record before it whose
+                      event is recorded later on a known stream); one per Stream Sync and per
+                      Context Sync; every MTIA event_record
   waits               "Stream Wait Event" events on a stream (every one is placed), and MTIA
                       event_wait events
   waits_linked        ... whose record is placed on a stream; MTIA waits with a record of the
@@ -33,6 +36,9 @@ the mapping rules of issue 7 as written there, printing `key value` lines:
   cpu_waits           Event / Stream / Context Sync events with a runtime call of the same
                       correlation id; MTIA host synchronizeStream calls (mtia_runtime with a
                       stream_id), each with a signal of the stream when the stream is in the trace
+  cpu_waits_linked    ... of them, released by a signal: an Event Sync whose record is placed on a
+                      stream, a Stream Sync naming its stream, a Context Sync after a launch on
+                      its device, an MTIA sync of a stream in the trace
 
 usage: chrome_expected_counts.py FILE
 """
@@ -180,7 +186,7 @@ def main(path):
                 known = latest_of_event.get(ev)
                 if known is not None and known["ts"] < before and on_stream(known):
                     r = known
-            if r is None and s.get("name") == "Stream Wait Event" and a.get("wait_on_stream", -1) >= 0:
+            if r is None and a.get("wait_on_stream", -1) >= 0:
                 r = {"ts": before, "stream": (s["pid"], a["wait_on_stream"]), "event": ev,
                      "device": s["pid"], "named": False, "stream_named": True}
                 implied += 1
@@ -199,12 +205,26 @@ def main(path):
             before = [x for x in launches.get(r["tid"], []) if x[0] < r["ts"]]
             if before:
                 r["stream"] = before[-1][1]
+    # A wait with no record before it whose event is recorded later in the trace on a known
+    # stream: a record implied on that stream just before its call.
+    for i, s in enumerate(syncs):
+        a = s.get("args", {})
+        ev = a.get("wait_on_cuda_event_id", -1)
+        if i in wait_record or s.get("name") not in ("Stream Wait Event", "Event Sync") or \
+                ev is None or ev < 0:
+            continue
+        later = sorted((r for r in claimed if r["event"] == ev and r["device"] == s["pid"] and
+                        r["stream"] is not None and r["ts"] > call_ts(s)), key=lambda r: r["ts"])
+        if later:
+            wait_record[i] = {"ts": call_ts(s), "stream": later[0]["stream"], "event": ev,
+                              "device": s["pid"], "named": False, "stream_named": False}
+            implied += 1
     signals = sum(1 for r in claimed if r["stream"] is not None) + implied
     queues = set(packets)
     for r in list(claimed) + [r for r in wait_record.values() if r not in claimed]:
         if r["stream"] is not None:
             queues.add(r["stream"])
-    waits = cpu_waits = waits_linked = waits_inferred = 0
+    waits = cpu_waits = cpu_waits_linked = waits_linked = waits_inferred = 0
     device_launch_times = collections.defaultdict(list)
     for e in events:
         if is_packet(e):
@@ -230,10 +250,16 @@ def main(path):
                 stream = s["tid"] if isinstance(s["tid"], int) and s["tid"] >= 0 else a.get("stream", -1)
                 if stream is not None and stream >= 0:
                     signals += 1
+                    cpu_waits_linked += 1
                     queues.add((s["pid"], stream))
             elif s.get("name") == "Context Sync":
                 if any(t < call["ts"] for t in device_launch_times.get(s["pid"], [])):
                     signals += 1
+                    cpu_waits_linked += 1
+            else:
+                r = wait_record.get(i)
+                if r is not None and r["stream"] is not None:
+                    cpu_waits_linked += 1
     # MTIA: each stream (args.stream, on its own track) a queue, each record a signal, each wait
     # placed and linked to a record of the stream it waits on begun while it held its stream.
     mtia_records = collections.defaultdict(list)
@@ -260,11 +286,13 @@ def main(path):
             cpu_waits += 1
             if (e["args"].get("device"), e["args"]["stream_id"]) in mtia_streams:
                 signals += 1
+                cpu_waits_linked += 1
     out["signals"] = signals
     out["waits"] = waits
     out["waits_linked"] = waits_linked
     out["waits_inferred"] = waits_inferred
     out["cpu_waits"] = cpu_waits
+    out["cpu_waits_linked"] = cpu_waits_linked
     out["queues"] = len(queues)
     for k, v in out.items():
         print(k, v)

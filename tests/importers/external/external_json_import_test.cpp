@@ -94,6 +94,14 @@ TEST(ExternalJson, EveryJsonTraceImportsWithIndependentCounts) {
     EXPECT_EQ(kind("fence_wait_queued"), expected.at("waits"));
     EXPECT_EQ(kind("fence_wait_unblocked"), expected.at("waits"));
     EXPECT_EQ(kind("cpu_wait_begin"), expected.at("cpu_waits"));
+    // Every CPU sync that can be linked is: released by a signal of its fence reaching its value
+    // by the release (SQL over the views); on these captures that is every one of them.
+    EXPECT_EQ(Scalar(db, "SELECT count(*) FROM cpu_wait_begin b JOIN cpu_wait_released r USING "
+                         "(waiter_id) WHERE EXISTS (SELECT 1 FROM fence_signal_executed e WHERE "
+                         "e.fence_id = b.fence_id AND e.fence_value >= b.fence_value AND "
+                         "e.ts_ns <= r.ts_ns)"),
+              expected.at("cpu_waits_linked"));
+    EXPECT_EQ(expected.at("cpu_waits_linked"), expected.at("cpu_waits"));
     EXPECT_EQ(Problem(db, "json_unclosed_begin"), expected.at("unclosed_begin"));
     EXPECT_EQ(Problem(db, "json_unmatched_end"), expected.at("unmatched_end"));
     // Packets per device stream, as a multiset of counts (queue names are fencescope's own).
