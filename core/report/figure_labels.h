@@ -12,6 +12,13 @@ constexpr const char* kPacketsStarted = "started";
 constexpr const char* kPacketsCompleted = "completed";
 constexpr const char* kPacketsRunningAtEnd = "running at the end";
 
+// Idle-gap causes, in GapCause order (core/analysis/idle_gaps.h; JSON: idle_gaps'
+// waiting_on_fence_ns, preempted_ns, nothing_submitted_ns, submitted_not_running_ns,
+// launch_bound_ns, synchronised_ns).
+constexpr const char* kGapCauseLabels[] = {"waiting on fence",       "preempted",
+                                           "nothing submitted",      "submitted, not running",
+                                           "launch-bound",           "synchronised"};
+
 // Wait latency parts (JSON: to_signal, to_unblock, to_unblock_before_reached,
 // to_unblock_after_reached, total).
 constexpr const char* kToSignal = "queued -> signal executed";

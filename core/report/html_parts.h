@@ -1,5 +1,6 @@
 // Small pieces of the HTML report shared by its section files (report_html.cpp,
-// report_html_launch.cpp): table rows and cells, section headings, times from the trace start.
+// report_html_launch.cpp, report_html_timeline.cpp): colours, table rows and cells, the line
+// for the rows a bounded table leaves out, section headings, times from the trace start.
 #pragma once
 
 #include <string>
@@ -11,6 +12,14 @@
 #include "core/report/svg_chart.h"
 
 namespace core::report {
+
+// The colours of the figures' parts, the same in every chart (presentation only).
+inline constexpr const char* kBusy = "#3b7dd8";
+inline constexpr const char* kWaiting = "#f0a030";
+inline constexpr const char* kIdle = "#d8d8d8";
+inline constexpr const char* kMissing = "#d03030";
+inline constexpr const char* kPath = "#7a2ea0";
+inline constexpr const char* kPreempted = "#8fbf60";
 
 // One table row; every cell is escaped.
 inline std::string Row(const std::vector<std::string>& cells, bool header = false) {
@@ -32,6 +41,12 @@ inline std::string NameCell(const std::string& name) {
   const std::string shown = ShortenName(name);
   if (shown.size() == name.size()) return Cell(name, "name");
   return "<td class=\"name\" title=\"" + XmlEscape(name) + "\">" + XmlEscape(shown) + "</td>";
+}
+
+// The line under a bounded table for the rows it leaves out (table_bounds.h: "and 5,980 more
+// fences, 12.4 ms in all"); "" when it leaves none out.
+inline std::string MoreParagraph(const std::string& line) {
+  return line.empty() ? std::string() : "<p class=\"more\">" + XmlEscape(line) + ".</p>\n";
 }
 
 inline std::string Section(const std::string& id, const std::string& title) {

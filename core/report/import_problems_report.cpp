@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/report/html_parts.h"
+#include "core/report/table_bounds.h"
 
 namespace core::report {
 namespace {
@@ -35,13 +36,28 @@ Json ImportProblemsJson(const ReportData& d) {
   return list;
 }
 
-std::vector<std::vector<std::string>> ImportProblemRows(const ReportData& d) {
-  std::vector<std::vector<std::string>> rows;
-  for (const auto* p : Sorted(d)) {
-    rows.push_back({p->name, std::string(core::model::SeverityName(p->severity)),
-                    std::to_string(p->count), p->first_place, p->description});
+ImportNoteRows ImportProblemRows(const ReportData& d) {
+  const auto sorted = Sorted(d);
+  const BoundedRows shown = TopRows(sorted.size(), [&](size_t i) {
+    // severity first, then the count (below 2^53, so the sum orders as the pair does)
+    return static_cast<double>(sorted[i]->severity) * 9e15 + static_cast<double>(sorted[i]->count);
+  }, kTableRows, true);
+  ImportNoteRows out;
+  for (size_t i : shown.shown) {
+    const auto* p = sorted[i];
+    out.rows.push_back({p->name, std::string(core::model::SeverityName(p->severity)),
+                        std::to_string(p->count), p->first_place, p->description});
   }
-  return rows;
+  uint64_t counted = 0;
+  for (size_t i = 0, k = 0; i < sorted.size(); ++i) {
+    if (k < shown.shown.size() && shown.shown[k] == i) {
+      ++k;
+    } else {
+      counted += sorted[i]->count;
+    }
+  }
+  out.more = MoreLine(shown.more, "note", "notes", Thousands(counted) + " counted");
+  return out;
 }
 
 std::string ImportProblemText(const core::store::ImportProblem& p) {
@@ -51,13 +67,13 @@ std::string ImportProblemText(const core::store::ImportProblem& p) {
 
 std::string ImportProblemsHtml(const ReportData& d) {
   std::string out = Section("import", "Import notes");
-  const auto rows = ImportProblemRows(d);
-  if (rows.empty()) return out + "<p>The importer used every record of the capture.</p>\n";
+  const ImportNoteRows notes = ImportProblemRows(d);
+  if (notes.rows.empty()) return out + "<p>The importer used every record of the capture.</p>\n";
   out += "<p>" + std::string(kImportNotesExplained) + "</p>\n";
   out += "<table><tr><th>counter</th><th>severity</th><th>count</th><th>first at</th>"
          "<th>meaning</th></tr>\n";
-  for (const auto& row : rows) out += Row(row);
-  return out + "</table>\n";
+  for (const auto& row : notes.rows) out += Row(row);
+  return out + "</table>\n" + MoreParagraph(notes.more);
 }
 
 bool HasGpuWork(const ReportData& d) {

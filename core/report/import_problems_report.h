@@ -20,8 +20,15 @@ inline constexpr const char* kImportNotesExplained =
 
 // [{name, severity, count, first_place, description}], by severity (data loss first), then name.
 Json ImportProblemsJson(const ReportData& d);
-// The same notes as table rows (counter, severity, count, first at, meaning), in that order.
-std::vector<std::vector<std::string>> ImportProblemRows(const ReportData& d);
+// The notes the HTML and Markdown tables show (an ETW capture has a hundred counters of records
+// read per event kind): the kTableRows most severe, of one severity those counted most often,
+// as rows (counter, severity, count, first at, meaning) in the JSON's order; and the line for
+// the rest ("and 119 more notes, 283,004 counted in all"), "" when none is left out.
+struct ImportNoteRows {
+  std::vector<std::vector<std::string>> rows;
+  std::string more;
+};
+ImportNoteRows ImportProblemRows(const ReportData& d);
 std::string ImportProblemsHtml(const ReportData& d);
 // One note as a line of text (the window's trace panel): "count (meaning) first at PLACE", the
 // place left out for counters kept over the whole trace (Kineto's inferences have none).

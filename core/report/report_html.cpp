@@ -4,175 +4,24 @@
 
 #include <fmt/format.h>
 
-#include "core/analysis/intervals.h"
-#include "core/analysis/wait_cover.h"
 #include "core/report/figure_labels.h"
 #include "core/report/findings.h"
 #include "core/report/html_parts.h"
+#include "core/report/lead.h"
 #include "core/report/report_html_launch.h"
+#include "core/report/report_html_timeline.h"
 #include "core/report/report_json.h"
 #include "core/report/import_problems_report.h"
+#include "core/report/report_rows.h"
 #include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
+#include "core/report/table_bounds.h"
 
 namespace core::report {
 namespace {
 
 using namespace core::analysis;  // NOLINT
 
-constexpr const char* kBusy = "#3b7dd8";
-constexpr const char* kWaiting = "#f0a030";
-constexpr const char* kIdle = "#d8d8d8";
-constexpr const char* kMissing = "#d03030";
-constexpr const char* kPath = "#7a2ea0";
-constexpr const char* kPreempted = "#8fbf60";
-
-// Merges intervals closer than one pixel so a row draws at most about `width` rectangles.
-std::string PixelRects(const std::vector<Interval>& intervals, TimeNs t0, double ns_per_px,
-                       double x_offset, int y, int h, const char* colour) {
-  std::string out;
-  double cur0 = -1, cur1 = -1;
-  auto flush = [&] {
-    if (cur1 < 0) return;
-    out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\"/>",
-                       x_offset + cur0, y, std::max(0.5, cur1 - cur0), h, colour);
-  };
-  for (const Interval& i : intervals) {
-    double x0 = (i.start - t0) / ns_per_px, x1 = (i.end - t0) / ns_per_px;
-    if (cur1 >= 0 && x0 <= cur1 + 0.5) {
-      cur1 = std::max(cur1, x1);
-    } else {
-      flush();
-      cur0 = x0;
-      cur1 = x1;
-    }
-  }
-  flush();
-  return out;
-}
-
-// seed 004: a queue's preemption requests (orange ticks above its row) and TDRs (a red bar
-// across it), with the latency or the loss as a tooltip.
-std::string PreemptionMarks(const ReportData& d, QueueId q, TimeNs t0, double ns_per_px, int left,
-                            int y) {
-  std::string out;
-  for (uint32_t x : d.recon.queues[q].preemptions) {
-    const PreemptionMarker& m = d.recon.preemptions[x];
-    if (m.Begin() == kUnknownTime) continue;
-    const std::string what = m.completed != kUnknownTime
-                                 ? "preemption, " + FormatDuration(static_cast<double>(m.latency_ns))
-                                 : std::string("preemption, never completed");
-    out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"2\" height=\"4\" fill=\"#e67e00\">"
-                       "<title>{}</title></rect>",
-                       left + static_cast<double>(m.Begin() - t0) / ns_per_px, y - 4, what);
-  }
-  for (uint32_t x : d.recon.queues[q].tdrs) {
-    const TdrMarker& t = d.recon.tdrs[x];
-    out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"3\" height=\"16\" fill=\"#c00000\">"
-                       "<title>TDR: {} packets, {} contexts lost</title></rect>",
-                       left + static_cast<double>(t.ts - t0) / ns_per_px, y, t.packets_lost,
-                       t.contexts_lost);
-  }
-  return out;
-}
-
-std::string TimelineSvg(const ReportData& d, const ReportSections& sections) {
-  const auto& store = *d.store;
-  constexpr int kWidth = 960, kLabel = 170, kRowH = 26;
-  TimeNs t0 = d.recon.start_ns, t1 = std::max(d.recon.end_ns, t0 + 1);
-  double ns_per_px = static_cast<double>(t1 - t0) / (kWidth - kLabel - 10);
-  // CPU threads that waited on fences, ran background tasks or are on the critical path get a
-  // row below the queues; queues that did nothing in the capture get none (the sentence under
-  // the queue table names them)
-  std::vector<std::vector<Interval>> thread_path(d.recon.threads.size());
-  for (const PathStep& s : d.critical_path.steps) {
-    if (s.thread && s.thread < thread_path.size()) thread_path[s.thread].push_back({s.start, s.end});
-  }
-  std::vector<ThreadId> threads;
-  for (const ThreadTrack& t : d.recon.threads) {
-    if (t.id != 0 && (!t.cpu_waits.empty() || !t.tasks.empty() || !thread_path[t.id].empty())) {
-      threads.push_back(t.id);
-    }
-  }
-  std::vector<const core::model::Queue*> queues;
-  for (const auto& q : store.queues) {
-    if (!d.IsQuietQueue(q.id)) queues.push_back(&q);
-  }
-  const size_t rows = queues.size() + threads.size();
-  int height = 40 + static_cast<int>(rows) * kRowH + 30;
-  std::string out = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
-      "{1}\" font-family=\"sans-serif\" role=\"img\"><title>Per-queue timeline overview</title>"
-      "<text x=\"4\" y=\"16\" font-size=\"13\" font-weight=\"bold\">Per-queue timeline overview"
-      "</text>",
-      kWidth, height);
-  // path steps per queue, drawn as a thin bar under the row
-  std::vector<std::vector<Interval>> path(d.recon.queues.size());
-  for (const PathStep& s : d.critical_path.steps) {
-    if (s.queue && s.queue < path.size()) path[s.queue].push_back({s.start, s.end});
-  }
-  for (size_t i = 0; i < queues.size(); ++i) {
-    QueueId q = queues[i]->id;
-    int y = 30 + static_cast<int>(i) * kRowH;
-    out += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"11\">{}</text>", y + 13,
-                       XmlEscape(queues[i]->name));
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", kLabel,
-                       y, kWidth - kLabel - 10, kIdle);
-    std::vector<Interval> waiting;
-    for (const WaitPiece& p : WaitCover(d.recon, q)) waiting.push_back({p.start, p.end});
-    out += PixelRects(Clip(UnionOf(waiting), t0, t1), t0, ns_per_px, kLabel, y, 16, kWaiting);
-    out += PixelRects(BusyIntervals(d.recon, q), t0, ns_per_px, kLabel, y, 16, kBusy);
-    if (q < d.recon.queues.size()) {
-      std::vector<Interval> missing;
-      for (const MissingWindow& w : d.recon.queues[q].missing) missing.push_back({w.start, w.end});
-      out += PixelRects(Clip(UnionOf(missing), t0, t1), t0, ns_per_px, kLabel, y, 5, kMissing);
-      out += PixelRects(UnionOf(path[q]), t0, ns_per_px, kLabel, y + 17, 3, kPath);
-      out += PreemptionMarks(d, q, t0, ns_per_px, kLabel, y);
-    }
-  }
-  for (size_t i = 0; i < threads.size(); ++i) {
-    const ThreadTrack& t = d.recon.threads[threads[i]];
-    int y = 30 + static_cast<int>(queues.size() + i) * kRowH;
-    out += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"11\">{}</text>", y + 13,
-                       XmlEscape(d.TrackName(0, t.id)));
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", kLabel,
-                       y, kWidth - kLabel - 10, kIdle);
-    std::vector<Interval> blocked, tasks;
-    for (uint32_t w : t.cpu_waits) {
-      const CpuWait& box = d.recon.cpu_waits[w];
-      TimeNs end = box.released != kUnknownTime ? box.released
-                   : box.withdrawn != kUnknownTime ? box.withdrawn : t1;
-      if (box.begin != kUnknownTime) blocked.push_back({box.begin, end});
-    }
-    for (uint32_t k : t.tasks) {
-      const BackgroundTask& task = d.recon.tasks[k];
-      if (task.started != kUnknownTime) {
-        tasks.push_back({task.started, task.ended != kUnknownTime ? task.ended : t1});
-      }
-    }
-    out += PixelRects(Clip(UnionOf(blocked), t0, t1), t0, ns_per_px, kLabel, y, 16, kWaiting);
-    out += PixelRects(Clip(UnionOf(tasks), t0, t1), t0, ns_per_px, kLabel, y, 16, kBusy);
-    out += PixelRects(UnionOf(thread_path[t.id]), t0, ns_per_px, kLabel, y + 17, 3, kPath);
-  }
-  int axis_y = 30 + static_cast<int>(rows) * kRowH + 10;
-  for (int i = 0; i <= 4; ++i) {
-    double x = kLabel + (kWidth - kLabel - 10) * i / 4.0;
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
-                       x, axis_y, XmlEscape(FormatDuration((t1 - t0) * i / 4.0)));
-  }
-  int lx = kLabel;
-  std::vector<std::pair<const char*, const char*>> legend = {
-      {"busy", kBusy}, {"waiting on a fence", kWaiting}, {"idle", kIdle}};
-  if (sections.log_buffers) legend.emplace_back("data missing (overrun)", kMissing);
-  legend.emplace_back("critical path", kPath);
-  for (auto [label, colour] : legend) {
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" "
-                       "y=\"{}\" font-size=\"11\">{}</text>",
-                       lx, axis_y + 8, colour, lx + 14, axis_y + 17, label);
-    lx += 30 + static_cast<int>(std::char_traits<char>::length(label)) * 6;
-  }
-  return out + "</svg>";
-}
 
 std::string HistogramSvg(const std::string& title, const Log2Histogram& a, const Log2Histogram& b) {
   size_t n = std::max(a.counts.size(), b.counts.size());
@@ -219,13 +68,17 @@ std::string LatencyRow(const std::string& kind, const std::string& group, const 
                      PercentileCells(g.to_signal), PercentileCells(g.to_unblock), SplitCells(g));
 }
 
+// The groups with the most time waited (report_rows.h), and a line for the rest.
 std::string LatencyTable(const ReportData& d, const std::vector<LatencyGroup>& groups, bool pair) {
   std::string out = LatencyHeader(std::string("<th>kind</th><th>") +
                                   (pair ? "signaller -&gt; waiter" : "fence") + "</th>");
-  for (const LatencyGroup& g : groups) {
-    out += LatencyRow(g.cpu ? "CPU" : "GPU", pair ? d.PairName(g) : d.FenceName(g.fence), g);
+  const Bounded<LatencyGroup> rows = LatencyRows(groups);
+  for (const LatencyGroup* g : rows.shown) {
+    out += LatencyRow(g->cpu ? "CPU" : "GPU", pair ? d.PairName(*g) : d.FenceName(g->fence), *g);
   }
-  return out + "</table>\n";
+  return out + "</table>\n" +
+         MoreParagraph(MoreLine(rows.more, pair ? "pair" : "fence", pair ? "pairs" : "fences",
+                                FormatDuration(rows.more_value) + " waited"));
 }
 
 std::string SummarySection(const ReportData& d, const Json& stats, const ReportSections& sections) {
@@ -280,17 +133,20 @@ std::string QueueSection(const ReportData& d) {
                                 kPacketsSubmitted, kPacketsStarted, kPacketsCompleted,
                                 kPacketsRunningAtEnd);
   std::vector<StackedRow> split, gaps;
-  for (const QueueTime& t : d.queue_time.queues) {
-    if (d.IsQuietQueue(t.queue)) continue;
-    const auto* q = d.store->FindQueue(t.queue);
-    out += Row({d.QueueName(t.queue), q ? std::string(QueueTypeName(q->type)) : "",
-                std::to_string(t.counts.submitted), std::to_string(t.counts.started),
-                std::to_string(t.counts.completed), std::to_string(t.counts.running_at_end),
-                FormatDuration(t.busy_ns), FormatDuration(t.waiting_ns),
-                FormatDuration(t.idle_ns)});
-    split.push_back({d.QueueName(t.queue), {double(t.busy_ns), double(t.waiting_ns), double(t.idle_ns)}});
+  const Bounded<QueueTime> queues = QueueRows(d);
+  for (const QueueTime* t : queues.shown) {
+    const auto* q = d.store->FindQueue(t->queue);
+    out += Row({d.QueueName(t->queue), q ? std::string(QueueTypeName(q->type)) : "",
+                std::to_string(t->counts.submitted), std::to_string(t->counts.started),
+                std::to_string(t->counts.completed), std::to_string(t->counts.running_at_end),
+                FormatDuration(t->busy_ns), FormatDuration(t->waiting_ns),
+                FormatDuration(t->idle_ns)});
+    split.push_back({d.QueueName(t->queue),
+                     {double(t->busy_ns), double(t->waiting_ns), double(t->idle_ns)}});
   }
-  out += "</table>\n";
+  out += "</table>\n" +
+         MoreParagraph(MoreLine(queues.more, "queue", "queues",
+                                FormatDuration(queues.more_value) + " busy"));
   if (std::string quiet = d.QuietQueuesSentence(); !quiet.empty()) {
     out += "<p>" + XmlEscape(quiet) + "</p>\n";
   }
@@ -302,11 +158,13 @@ std::string QueueSection(const ReportData& d) {
   } else {
     out += "<table><tr><th>waiting queue</th><th>signalled by</th><th>held</th><th>waits</th>"
            "</tr>\n";
-    for (const QueuePairWait& p : d.queue_time.pairs) {
-      out += Row({d.QueueName(p.waiting), d.SignallerName(p.signalling, p.cpu_signal),
-                  FormatDuration(p.waiting_ns), std::to_string(p.waits)});
+    const Bounded<QueuePairWait> pairs = PairRows(d);
+    for (const QueuePairWait* p : pairs.shown) {
+      out += Row({d.QueueName(p->waiting), d.SignallerName(p->signalling, p->cpu_signal),
+                  FormatDuration(p->waiting_ns), std::to_string(p->waits)});
     }
-    out += "</table>\n";
+    out += "</table>\n" + MoreParagraph(MoreLine(pairs.more, "queue pair", "queue pairs",
+                                                  FormatDuration(pairs.more_value) + " held"));
     if (std::string unplaced = d.UnplacedWaitsSentence(); !unplaced.empty()) {
       out += "<p>" + XmlEscape(unplaced) + "</p>\n";
     }
@@ -318,33 +176,25 @@ std::string QueueSection(const ReportData& d) {
          "wait (synchronised) or not.</p>\n";
   std::vector<std::string> labels;
   for (size_t c = 0; c < kGapCauses; ++c) labels.push_back(GapCauseName(static_cast<GapCause>(c)));
-  out += "<table><tr><th>queue</th><th>waiting on fence</th><th>preempted</th>"
-         "<th>nothing submitted</th><th>submitted, not running</th><th>launch-bound</th>"
-         "<th>synchronised</th><th>of which engine busy with another queue</th>"
-         "<th>fences waited on</th><th>host syncs</th></tr>\n";
-  for (const QueueGaps& g : d.gaps.per_queue) {
-    if (d.IsQuietQueue(g.queue)) continue;
-    std::string fences, syncs;
-    for (const FenceGapTotal& f : g.per_fence) {
-      if (!fences.empty()) fences += "; ";
-      fences += fmt::format("{} from {}: {}", d.FenceName(f.fence),
-                            d.SignallerName(f.signalling, f.cpu_signal), FormatDuration(f.ns));
-    }
-    for (const SyncGapTotal& sync : g.per_sync) {
-      if (!syncs.empty()) syncs += "; ";
-      syncs += fmt::format("{}: {}", d.SyncName(sync), FormatDuration(sync.ns));
-    }
-    std::vector<std::string> cells = {d.QueueName(g.queue)};
-    StackedRow bar{d.QueueName(g.queue), {}};
+  out += "<table><tr><th>queue</th>";
+  for (const char* label : kGapCauseLabels) out += fmt::format("<th>{}</th>", XmlEscape(label));
+  out += "<th>of which engine busy with another queue</th><th>fences waited on</th>"
+         "<th>host syncs</th></tr>\n";
+  const Bounded<QueueGaps> rows = GapRows(d);
+  for (const QueueGaps* g : rows.shown) {
+    std::vector<std::string> cells = {d.QueueName(g->queue)};
+    StackedRow bar{d.QueueName(g->queue), {}};
     for (size_t c = 0; c < kGapCauses; ++c) {
-      cells.push_back(FormatDuration(g.by_cause[c]));
-      bar.values.push_back(static_cast<double>(g.by_cause[c]));
+      cells.push_back(FormatDuration(g->by_cause[c]));
+      bar.values.push_back(static_cast<double>(g->by_cause[c]));
     }
-    cells.insert(cells.end(), {FormatDuration(g.engine_busy_ns), fences, syncs});
+    cells.insert(cells.end(), {FormatDuration(g->engine_busy_ns), FencesCell(d, g->per_fence),
+                               SyncsCell(d, g->per_sync)});
     out += Row(cells);
     gaps.push_back(std::move(bar));
   }
-  out += "</table>\n";
+  out += "</table>\n" + MoreParagraph(MoreLine(rows.more, "queue", "queues",
+                                                FormatDuration(rows.more_value) + " idle"));
   out += SvgStackedBars("Idle time by cause", labels,
                         {kWaiting, kPreempted, kIdle, "#9090c0", "#c05050", "#b070d0"}, gaps, "ns");
   out += IdleSplitSection(d);
@@ -370,10 +220,15 @@ std::string InterruptSection(const ReportData& d) {
                                   FormatDuration(static_cast<double>(x.bin_ns))),
                       t, "ns", {{"interrupts per ms", kMissing, per_ms, false}}, "/ms", "");
   out += "<table><tr><th>fence</th><th>interrupts</th><th>GPU signals executed</th></tr>\n";
-  for (const FenceInterrupts& f : x.per_fence) {
-    out += Row({d.FenceName(f.fence), std::to_string(f.interrupts), std::to_string(f.signals_executed)});
+  const Bounded<FenceInterrupts> fences = InterruptFenceRows(d);
+  for (const FenceInterrupts* f : fences.shown) {
+    out += Row({d.FenceName(f->fence), std::to_string(f->interrupts),
+                std::to_string(f->signals_executed)});
   }
-  return out + "</table>\n";
+  return out + "</table>\n" +
+         MoreParagraph(MoreLine(fences.more, "fence", "fences",
+                                Thousands(static_cast<uint64_t>(fences.more_value)) +
+                                    " interrupts"));
 }
 
 std::string LatencySection(const ReportData& d) {
@@ -395,7 +250,8 @@ std::string LatencySection(const ReportData& d) {
                       l.gpu_to_unblock_hist);
   out += HistogramSvg("CPU wait latency histogram (log2 buckets)", l.cpu_to_signal_hist,
                       l.cpu_to_unblock_hist);
-  out += "<h3>Per fence</h3>\n";
+  out += "<h3>Per fence</h3>\n<p>The fences and the queue pairs whose waits took the most time "
+         "(queued &rarr; unblocked, all waits added up).</p>\n";
   out += LatencyTable(d, l.per_fence, false);
   out += "<h3>Per queue pair</h3>\n";
   out += LatencyTable(d, l.per_queue_pair, true);
@@ -408,20 +264,21 @@ std::string PathSection(const ReportData& d) {
   out += fmt::format("<p>From {} back to {} ({}), {} steps.</p>\n", Ms(p.end, d.recon.start_ns),
                      Ms(p.start, d.recon.start_ns), FormatDuration(p.Length()), p.steps.size());
   std::vector<StackedRow> rows;
-  for (const PathShare& s : p.shares) {
-    rows.push_back({d.TrackName(s.queue, s.thread),
-                    {static_cast<double>(s.ns)}});
+  const Bounded<PathShare> shares = PathShareRows(d);
+  for (const PathShare* s : shares.shown) {
+    rows.push_back({d.TrackName(s->queue, s->thread), {static_cast<double>(s->ns)}});
   }
   out += SvgStackedBars("Share of the critical path per queue / thread", {"on the path"}, {kPath}, rows, "ns");
   out += "<table><tr><th>track</th><th>share</th><th>time</th></tr>\n";
-  for (const PathShare& s : p.shares) {
-    out += Row({d.TrackName(s.queue, s.thread),
-                fmt::format("{:.1f}%", 100 * s.share), FormatDuration(s.ns)});
+  for (const PathShare* s : shares.shown) {
+    out += Row({d.TrackName(s->queue, s->thread), Percent(s->share), FormatDuration(s->ns)});
   }
-  out += "</table>\n<h3>Last steps (latest first)</h3>\n<table><tr><th>step</th><th>track</th>"
+  out += "</table>\n" + MoreParagraph(MoreLine(shares.more, "track", "tracks",
+                                                FormatDuration(shares.more_value)));
+  out += "<h3>Last steps (latest first)</h3>\n<table><tr><th>step</th><th>track</th>"
          "<th>from</th><th>to</th><th>length</th><th>packet</th><th>fence</th></tr>\n";
-  size_t shown = 0;
-  for (auto it = p.steps.rbegin(); it != p.steps.rend() && shown < 60; ++it, ++shown) {
+  const Bounded<PathStep> steps = PathStepRows(d);
+  for (const PathStep* it : steps.shown) {
     std::string fence;
     if (it->signal != kNoIndex) {
       const SignalBox& s = d.recon.signals[it->signal];
@@ -435,7 +292,8 @@ std::string PathSection(const ReportData& d) {
            NameCell(packet != kNoIndex ? PacketLabel(*d.store, d.recon.packets[packet].name) : "") +
            Cell(fence) + "</tr>\n";
   }
-  return out + "</table>\n";
+  return out + "</table>\n" + MoreParagraph(MoreLine(steps.more, "earlier step", "earlier steps",
+                                                      FormatDuration(steps.more_value)));
 }
 
 std::string LongestWaitsSection(const ReportData& d) {
@@ -467,18 +325,17 @@ std::string NumberCell(double value, const std::string& text) {
 
 std::string PacketStatsSection(const ReportData& d) {
   std::string out = Section("packets", "Packets by name");
-  const auto& rows = d.packet_stats;
-  if (rows.empty()) return out + "<p>No completed packets.</p>\n";
-  const size_t shown = std::min(rows.size(), kHtmlPacketRows);
+  if (d.packet_stats.empty()) return out + "<p>No completed packets.</p>\n";
+  const Bounded<PacketNameStats> rows = PacketRows(d);
   out += fmt::format(
       "<p>Run time of completed packets per name and queue (a preempted packet counts the time it "
       "ran, not the wall time); percentiles by nearest rank. The {} of {} groups with the most "
       "total time; click a column header to sort.</p>\n",
-      shown, rows.size());
+      rows.shown.size(), d.packet_stats.size());
   out += "<table class=\"sortable\"><thead><tr><th>name</th><th>queue</th><th>count</th>"
          "<th>total</th><th>mean</th><th>p50</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
-  for (size_t i = 0; i < shown; ++i) {
-    const PacketNameStats& r = rows[i];
+  for (const PacketNameStats* row : rows.shown) {
+    const PacketNameStats& r = *row;
     out += "<tr>" + NameCell(PacketLabel(*d.store, r.name)) +
            Cell(d.QueueName(r.queue), "nowrap") +
            NumberCell(static_cast<double>(r.count), std::to_string(r.count));
@@ -488,7 +345,9 @@ std::string PacketStatsSection(const ReportData& d) {
     }
     out += "</tr>\n";
   }
-  return out + "</tbody></table>\n";
+  return out + "</tbody></table>\n" +
+         MoreParagraph(MoreLine(rows.more, "packet group", "packet groups",
+                                FormatDuration(rows.more_value)));
 }
 
 // Click a header of a table.sortable to sort its rows by that column (again: the other way).
@@ -537,8 +396,9 @@ std::string PgoSection(const ReportData& d) {
          "measurements desired</th><th>tasks queued</th><th>finished</th><th>cancelled</th>"
          "<th>packets</th><th>mean packet time</th><th>instrumented / variant packets</th>"
          "<th>their mean time</th><th>variants applied</th></tr>\n";
-  for (size_t i = 0; i < d.pgo.passes.size(); ++i) {
-    const PgoPass& p = d.pgo.passes[i];
+  const Bounded<PgoPass> passes = PgoPassRows(d);
+  for (size_t i = 0; i < passes.shown.size(); ++i) {
+    const PgoPass& p = *passes.shown[i];
     out += Row({std::to_string(i), Ms(p.start, d.recon.start_ns),
                 ModeInForceText(p), std::string(MeasurementsActionName(p.action)),
                 std::string(FurtherMeasurementsDesiredName(p)), std::to_string(p.tasks_queued),
@@ -547,7 +407,8 @@ std::string PgoSection(const ReportData& d) {
                 std::to_string(p.pgo_packets), FormatDuration(p.mean_pgo_packet_ns),
                 std::to_string(p.variants_applied)});
   }
-  return out + "</table>\n";
+  return out + "</table>\n" +
+         MoreParagraph(MoreLine(passes.more, "pass", "passes") + " (the chart shows every pass)");
 }
 
 // seed 004: preemption latency (request -> preemption point + context save) per granularity in
@@ -571,35 +432,63 @@ std::string PreemptionSection(const ReportData& d) {
   out += "</table>\n";
   if (d.recon.tdrs.empty()) return out;
   out += "<table><tr><th>TDR at</th><th>queue</th><th>packets lost</th><th>contexts lost</th></tr>\n";
-  for (const TdrMarker& t : d.recon.tdrs) {
+  const size_t tdrs = std::min(d.recon.tdrs.size(), kTableRows);
+  for (size_t i = 0; i < tdrs; ++i) {
+    const TdrMarker& t = d.recon.tdrs[i];
     out += Row({Ms(t.ts, d.recon.start_ns), d.QueueName(t.queue), std::to_string(t.packets_lost),
                 std::to_string(t.contexts_lost)});
   }
-  return out + "</table>\n";
+  return out + "</table>\n" + MoreParagraph(MoreLine(d.recon.tdrs.size() - tdrs, "TDR", "TDRs"));
 }
 
 std::string FindingsSection(const ReportData& d) {
   std::vector<Finding> findings = CollectFindings(d);
   std::string out = Section("findings", "Findings");
   if (findings.empty()) return out + "<p>No never-unblocked waits, cycles, overruns, hazards or rewinds.</p>\n";
+  const Bounded<Finding> rows = FindingRows(findings);
   out += fmt::format("<p>{} findings{}.</p>\n<table><tr><th>kind</th><th>at</th><th>until</th>"
                      "<th>what</th></tr>\n",
-                     findings.size(), findings.size() > kMaxListedFindings ? " (first 1000 listed)" : "");
-  for (size_t i = 0; i < findings.size() && i < kMaxListedFindings; ++i) {
-    out += Row({findings[i].kind, Ms(findings[i].ts, d.recon.start_ns),
-                Ms(findings[i].end, d.recon.start_ns), findings[i].message});
+                     Thousands(findings.size()), rows.more ? ", the first in time order" : "");
+  for (const Finding* f : rows.shown) {
+    out += Row({f->kind, Ms(f->ts, d.recon.start_ns), Ms(f->end, d.recon.start_ns), f->message});
   }
-  return out + "</table>\n";
+  std::string more = MoreLine(rows.more, "finding", "findings");
+  if (rows.more) {
+    more += fmt::format(" (the JSON report's findings.list has the first {})",
+                        Thousands(std::min(findings.size(), kMaxListedFindings)));
+  }
+  return out + "</table>\n" + MoreParagraph(more);
+}
+
+// The lines of the lead (lead.h), each with a link to the section that shows its figures.
+std::string LeadSection(const std::vector<LeadLine>& lines) {
+  static const std::pair<const char*, const char*> kTo[] = {
+      {"timeline", "timeline overview"},
+      {"gaps", "idle-gap attribution"},
+      {"longest-waits", "longest waits"},
+      {"critical-path", "critical path"}};
+  std::string out = Section("lead", "What held the GPU back") + "<ul class=\"lead\">\n";
+  for (const LeadLine& line : lines) {
+    std::string label = line.section;
+    for (auto [id, title] : kTo) {
+      if (line.section == id) label = title;
+    }
+    out += fmt::format("<li>{} <a href=\"#{}\">&rarr;&nbsp;{}</a></li>\n", XmlEscape(line.text),
+                       line.section, label);
+  }
+  return out + "</ul>\n";
 }
 
 std::string ProblemsSection(const ReportData& d) {
   std::string out = Section("reconstruction", "What could not be linked");
   if (d.recon.problems.empty()) return out + "<p>Every record was paired and linked.</p>\n";
   out += "<table><tr><th>counter</th><th>count</th><th>first at</th><th>meaning</th></tr>\n";
-  for (const LinkProblem& p : d.recon.problems) {
-    out += Row({p.name, std::to_string(p.count), Ms(p.first_ts, d.recon.start_ns), p.description});
+  const Bounded<LinkProblem> rows = LinkProblemRows(d);
+  for (const LinkProblem* p : rows.shown) {
+    out += Row({p->name, std::to_string(p->count), Ms(p->first_ts, d.recon.start_ns),
+                p->description});
   }
-  return out + "</table>\n";
+  return out + "</table>\n" + MoreParagraph(MoreLine(rows.more, "counter", "counters"));
 }
 
 }  // namespace
@@ -611,20 +500,26 @@ std::string ReportHtml(const ReportData& d) {
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<title>fencescope report</title>\n<style>"
       "body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}"
+      "h1{overflow-wrap:anywhere}"
       "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;"
       "font-size:13px;text-align:left}th{background:#f2f2f2}svg{display:block;margin:8px 0}"
       "nav a{margin-right:12px}table.sortable th{cursor:pointer}"
       // CUDA kernel names run to hundreds of characters: wrap them, keep numbers on one line
       "td.name{max-width:480px;overflow-wrap:anywhere}td[data-v],td.nowrap{white-space:nowrap}"
       "th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\25BC'}"
+      "p.more,p.caption{color:#555;font-size:13px}p.more{margin-top:-8px;font-style:italic}"
+      "ul.lead li{margin:6px 0}svg.zoomable{cursor:ew-resize}"
       "</style></head><body>\n";
   out += fmt::format("<h1>fencescope report: {}</h1>\n", XmlEscape(d.store->path.filename().string()));
   // Sections for record families the trace has none of are left out (report_sections.h).
   const bool gpu = HasGpuWork(d);
-  std::vector<std::pair<const char*, const char*>> nav = {{"summary", "summary"}};
-  if (gpu) {
-    nav.insert(nav.end(), {{"timeline", "timeline"}, {"queues", "queues"}, {"packets", "packets"}});
-  }
+  const Lead lead = ComputeLead(d);
+  const std::vector<LeadLine> lines = gpu ? LeadLines(d, lead) : std::vector<LeadLine>{};
+  std::vector<std::pair<const char*, const char*>> nav;
+  if (!lines.empty()) nav.emplace_back("lead", "what held the GPU back");
+  if (gpu) nav.emplace_back("timeline", "timeline");
+  nav.emplace_back("summary", "summary");
+  if (gpu) nav.insert(nav.end(), {{"queues", "queues"}, {"packets", "packets"}});
   if (sections.interrupts) nav.emplace_back("interrupts", "interrupts");
   if (gpu) {
     nav.insert(nav.end(), {{"latency", "latency"},
@@ -639,9 +534,14 @@ std::string ReportHtml(const ReportData& d) {
   out += "<nav>";
   for (auto [id, label] : nav) out += fmt::format("<a href=\"#{}\">{}</a>", id, label);
   out += "</nav>\n";
+  // The answer first: what held the GPU back, then the picture, then the figures.
+  if (!lines.empty()) out += LeadSection(lines);
+  if (gpu) {
+    out += Section("timeline", "Per-queue timeline overview") +
+           TimelineOverview(d, sections, lead.active);
+  }
   out += SummarySection(d, stats, sections);
   if (gpu) {
-    out += Section("timeline", "Per-queue timeline overview") + TimelineSvg(d, sections);
     out += QueueSection(d);
     out += PacketStatsSection(d);
   } else {
@@ -660,6 +560,7 @@ std::string ReportHtml(const ReportData& d) {
   out += ImportProblemsHtml(d);
   out += ProblemsSection(d);
   out += kSortScript;
+  if (gpu) out += kZoomScript;
   out += "</body></html>\n";
   return out;
 }

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include "core/report/html_parts.h"
+#include "core/report/report_rows.h"
 #include "core/report/svg_chart.h"
+#include "core/report/table_bounds.h"
 
 namespace core::report {
 namespace {
@@ -15,21 +17,36 @@ std::string Gaps(uint64_t gaps, DurationNs ns) {
   return fmt::format("{} ({} gaps)", FormatDuration(static_cast<double>(ns)), gaps);
 }
 
+// Why the gaps of class "other" were long: the reasons with the most time first, at most
+// kCellItems of them, then a line for the rest.
 std::string OtherReasons(const ReportData& d, const QueueIdleSplit& s) {
-  std::string out;
-  auto add = [&](const std::string& text) { out += (out.empty() ? "" : "; ") + text; };
+  struct Reason {
+    std::string text;
+    DurationNs ns = 0;
+  };
+  std::vector<Reason> reasons;
   for (const FenceGapTotal& f : s.other_on_fence) {
-    add(fmt::format("cross-stream wait on {} from {}: {}", d.FenceName(f.fence),
-                    d.SignallerName(f.signalling, f.cpu_signal), FormatDuration(f.ns)));
+    reasons.push_back({fmt::format("cross-stream wait on {} from {}: {}", d.FenceName(f.fence),
+                                   d.SignallerName(f.signalling, f.cpu_signal),
+                                   FormatDuration(f.ns)),
+                       f.ns});
   }
   for (const SyncGapTotal& sync : s.other_on_sync) {
-    add(fmt::format("host sync in {}: {}", d.SyncName(sync), FormatDuration(sync.ns)));
+    reasons.push_back(
+        {fmt::format("host sync in {}: {}", d.SyncName(sync), FormatDuration(sync.ns)), sync.ns});
   }
   for (OtherReason why : {OtherReason::kPreempted, OtherReason::kUnexplained}) {
     const DurationNs ns = s.other_ns[static_cast<size_t>(why)];
-    if (ns > 0) add(fmt::format("{}: {}", OtherReasonName(why), FormatDuration(ns)));
+    if (ns > 0) {
+      reasons.push_back({fmt::format("{}: {}", OtherReasonName(why), FormatDuration(ns)), ns});
+    }
   }
-  return out;
+  const Bounded<Reason> shown = TopOf(
+      reasons, [](const Reason&) { return true; }, [](const Reason& r) { return r.ns; },
+      kCellItems);
+  std::vector<std::string> texts;
+  for (const Reason* r : shown.shown) texts.push_back(r->text);
+  return ListCell(texts, shown.more, FormatDuration(shown.more_value));
 }
 
 // Colours of the queue length lines (presentation only).
@@ -52,8 +69,9 @@ std::string IdleSplitSection(const ReportData& d) {
          "<th>other: why</th><th>unlinked</th><th>before the first / after the last packet"
          "</th></tr>\n";
   std::vector<StackedRow> bars;
-  for (const QueueIdleSplit& s : d.gaps.split) {
-    if (d.IsQuietQueue(s.queue)) continue;
+  const Bounded<QueueIdleSplit> rows = SplitRows(d);
+  for (const QueueIdleSplit* split : rows.shown) {
+    const QueueIdleSplit& s = *split;
     auto c = [&](IdleClass k) { return static_cast<size_t>(k); };
     out += Row({d.QueueName(s.queue), Gaps(s.gaps[c(IdleClass::kHostWait)], s.ns[c(IdleClass::kHostWait)]),
                 Gaps(s.gaps[c(IdleClass::kKernelWait)], s.ns[c(IdleClass::kKernelWait)]),
@@ -63,7 +81,8 @@ std::string IdleSplitSection(const ReportData& d) {
     bars.push_back({d.QueueName(s.queue), {}});
     for (DurationNs ns : s.ns) bars.back().values.push_back(static_cast<double>(ns));
   }
-  out += "</table>\n";
+  out += "</table>\n" + MoreParagraph(MoreLine(rows.more, "queue", "queues",
+                                                FormatDuration(rows.more_value) + " idle"));
   std::vector<std::string> labels;
   for (size_t k = 0; k < kIdleClasses; ++k) labels.push_back(IdleClassName(static_cast<IdleClass>(k)));
   out += SvgStackedBars("Idle time between packets by class", labels,
@@ -86,26 +105,31 @@ std::string LaunchSection(const ReportData& d) {
         l.packets_linked, d.recon.packets.size(), l.flows_unmatched);
     out += "<table><tr><th>queue</th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
            "<th>negative</th><th>packets without launch call</th></tr>\n";
-    std::string outliers;
-    for (const QueueLaunchDelay& q : d.launch_delays.per_queue) {
-      if (q.delay.count == 0 && q.without_launch == 0) continue;
-      out += Row({d.QueueName(q.queue), std::to_string(q.delay.count),
-                  FormatDuration(static_cast<double>(q.delay.p50)),
-                  FormatDuration(static_cast<double>(q.delay.p90)),
-                  FormatDuration(static_cast<double>(q.delay.p99)),
-                  FormatDuration(static_cast<double>(q.delay.max)), std::to_string(q.negative),
-                  std::to_string(q.without_launch)});
-      for (const LaunchDelayOutlier& o : q.outliers) {
-        outliers += "<tr>" + Cell(d.QueueName(q.queue)) +
-                    NameCell(o.name ? d.store->String(o.name) : std::string()) +
-                    Cell(Ms(o.start, d.recon.start_ns)) +
-                    Cell(FormatDuration(static_cast<double>(o.delay))) + "</tr>\n";
-      }
+    const Bounded<QueueLaunchDelay> rows = LaunchDelayRows(d);
+    for (const QueueLaunchDelay* q : rows.shown) {
+      out += Row({d.QueueName(q->queue), std::to_string(q->delay.count),
+                  FormatDuration(static_cast<double>(q->delay.p50)),
+                  FormatDuration(static_cast<double>(q->delay.p90)),
+                  FormatDuration(static_cast<double>(q->delay.p99)),
+                  FormatDuration(static_cast<double>(q->delay.max)), std::to_string(q->negative),
+                  std::to_string(q->without_launch)});
     }
-    out += "</table>\n";
-    out += fmt::format("<h3>Longest launch delays (up to {} per queue)</h3>\n<table><tr><th>queue"
-                       "</th><th>packet</th><th>start</th><th>delay</th></tr>\n{}</table>\n",
+    out += "</table>\n" + MoreParagraph(MoreLine(rows.more, "queue", "queues",
+                                                  FormatDuration(rows.more_value) + " of delay"));
+    std::string outliers;
+    const OutlierRows longest = LongestLaunchDelays(d);
+    for (const QueueOutlier& o : longest.shown) {
+      outliers += "<tr>" + Cell(d.QueueName(o.queue)) +
+                  NameCell(o.outlier->name ? d.store->String(o.outlier->name) : std::string()) +
+                  Cell(Ms(o.outlier->start, d.recon.start_ns)) +
+                  Cell(FormatDuration(static_cast<double>(o.outlier->delay))) + "</tr>\n";
+    }
+    out += fmt::format("<h3>Longest launch delays</h3>\n<p>Up to {} per queue, the longest of "
+                       "them all first.</p>\n<table><tr><th>queue</th><th>packet</th><th>start"
+                       "</th><th>delay</th></tr>\n{}</table>\n",
                        kLaunchDelayOutliers, outliers);
+    out += MoreParagraph(MoreLine(longest.more, "launch delay", "launch delays",
+                                  FormatDuration(longest.more_value)));
   }
   const QueueLengths& lengths = d.queue_lengths;
   out += fmt::format(
@@ -116,17 +140,17 @@ std::string LaunchSection(const ReportData& d) {
   std::vector<LineSeries> lines;
   out += "<table><tr><th>queue</th><th>max</th><th>time-weighted mean</th><th>packets counted"
          "</th><th>left out (no launch time)</th></tr>\n";
-  for (const QueueLength& q : lengths.per_queue) {
-    if (q.packets_counted == 0 && q.packets_left_out == 0) continue;
-    out += Row({d.QueueName(q.queue), std::to_string(q.max), fmt::format("{:.3f}", q.mean),
-                std::to_string(q.packets_counted), std::to_string(q.packets_left_out)});
-    if (q.max == 0) continue;
-    LineSeries line{d.QueueName(q.queue), kLineColours[lines.size() % std::size(kLineColours)], {},
-                    false};
-    for (uint32_t v : q.bin_max) line.values.push_back(v);
+  const Bounded<QueueLength> rows = QueueLengthRows(d);
+  for (const QueueLength* q : rows.shown) {
+    out += Row({d.QueueName(q->queue), std::to_string(q->max), fmt::format("{:.3f}", q->mean),
+                std::to_string(q->packets_counted), std::to_string(q->packets_left_out)});
+    if (q->max == 0) continue;
+    LineSeries line{d.QueueName(q->queue), kLineColours[lines.size() % std::size(kLineColours)],
+                    {}, false};
+    for (uint32_t v : q->bin_max) line.values.push_back(v);
     lines.push_back(std::move(line));
   }
-  out += "</table>\n";
+  out += "</table>\n" + MoreParagraph(MoreLine(rows.more, "queue", "queues"));
   if (!lines.empty()) {
     for (size_t b = 0; b < lines.front().values.size(); ++b) {
       x.push_back(static_cast<double>((static_cast<DurationNs>(b) * lengths.bin_ns)));

@@ -78,9 +78,5 @@ void SetPercentiles(Json& j, const analysis::Percentiles& p);
 // Caps on the lists a report prints (the counts are always complete).
 constexpr size_t kMaxListedFindings = 1000;
 constexpr size_t kMaxListedPathSteps = 2000;
-// The top rows of packet_stats (by total time) the HTML and Markdown tables show; the JSON has
-// every row.
-constexpr size_t kHtmlPacketRows = 100;
-constexpr size_t kMarkdownPacketRows = 20;
 
 }  // namespace core::report

@@ -1,5 +1,7 @@
-// `fencescope report --format md`: the report as Markdown tables (summary, queues, queue pairs,
-// idle gaps, interrupts, latency, critical path shares, PGO passes, findings).
+// `fencescope report --format md`: the report in the HTML report's order and with its bounds
+// (report_rows.h): what held the GPU back (lead.h), then Markdown tables (summary, queues, queue
+// pairs, idle gaps, packets, latency, longest waits, launches, critical path, PGO passes,
+// preemption, findings, import notes).
 #pragma once
 
 #include <string>

@@ -39,6 +39,12 @@ std::string ReadFile(const std::filesystem::path& path) {
   return buffer.str();
 }
 
+size_t Occurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 std::string Quote(const std::filesystem::path& path) {
   return "'" + path.string() + "'";
 }

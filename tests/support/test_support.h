@@ -43,6 +43,8 @@ void ExpectFailure(const CommandResult& r, int exit_code, const std::string& nee
 std::filesystem::path SimulateTrace(const std::filesystem::path& path, const std::string& args);
 
 std::string ReadFile(const std::filesystem::path& path);
+// How many times `needle` occurs in `text` (overlapping ones too), e.g. table rows ("<tr").
+size_t Occurrences(const std::string& text, const std::string& needle);
 // The message of the core::Error `f` throws ("(no error)" when it returns).
 template <typename F>
 std::string ErrorOf(F f) {

@@ -57,11 +57,6 @@ struct FullReport {
   Json json;
 };
 
-size_t Count(const std::string& text, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
 
 }  // namespace
 
@@ -185,8 +180,8 @@ TEST(ReportHtml, SectionsAndDrawnCharts) {
                             "PGO convergence per pass", "Idle time by cause"}) {
     EXPECT_NE(html.find(std::string("<title>") + title), std::string::npos) << title;
   }
-  EXPECT_GE(Count(html, "<svg"), 8u);
-  EXPECT_EQ(Count(html, "<svg"), Count(html, "</svg>"));
+  EXPECT_GE(test_support::Occurrences(html, "<svg"), 8u);
+  EXPECT_EQ(test_support::Occurrences(html, "<svg"), test_support::Occurrences(html, "</svg>"));
   EXPECT_EQ(html.find("<script src"), std::string::npos);  // inline script only (table sorting)
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no remote loads
   EXPECT_EQ(html.find("https://"), std::string::npos);
@@ -523,6 +518,6 @@ TEST(ReportHtml, OverviewShowsThreadsOnTheCriticalPath) {
   const size_t begin = html.find("<title>Per-queue timeline overview</title>");
   ASSERT_NE(begin, std::string::npos);
   const std::string overview = html.substr(begin, html.find("</svg>", begin) - begin);
-  EXPECT_EQ(Count(overview, ">thread launcher</text>"), 1u) << overview;
-  EXPECT_EQ(Count(overview, ">stream</text>"), 1u) << overview;
+  EXPECT_EQ(test_support::Occurrences(overview, ">thread launcher</text>"), 1u) << overview;
+  EXPECT_EQ(test_support::Occurrences(overview, ">stream</text>"), 1u) << overview;
 }
