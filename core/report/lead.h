@@ -58,6 +58,10 @@ struct LeadLine {
 };
 std::vector<LeadLine> LeadLines(const ReportData& data, const Lead& lead);
 
+// "from 355.123 ms to 355.635 ms": the active span in times from the capture's start, to as
+// many decimals as a tenth of its length needs (FormatTimeAt).
+std::string ActiveFromTo(const ReportData& d, const analysis::ActiveSpan& active);
+
 // When the queues did nothing: "in the first 30.5 s and the last 76.2 ms" (either alone when
 // the other is 0). `active` must have a lead-in or a tail.
 std::string IdleEnds(const analysis::ActiveSpan& active);

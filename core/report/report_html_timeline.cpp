@@ -95,10 +95,10 @@ std::string Caption(const ReportData& d, const ActiveSpan& a) {
   std::string out = "<p class=\"caption\">";
   if (a.any && (a.lead_in_ns > 0 || a.tail_ns > 0)) {
     out += fmt::format(
-        "Drawn from {} to {} of the {} capture, where the queues were active: "
-        "nothing ran or waited on a queue {}. ",
-        ms(a.active.start - d.recon.start_ns), ms(a.active.end - d.recon.start_ns),
-        ms(d.recon.end_ns - d.recon.start_ns), IdleEnds(a));
+        "Drawn over the {} in which the queues were active, {} of the {} capture: nothing ran "
+        "or waited on a queue {}. ",
+        ms(a.active.Length()), ActiveFromTo(d, a), ms(d.recon.end_ns - d.recon.start_ns),
+        IdleEnds(a));
   }
   return out +
          "Times from the start of the capture. Wheel over the chart to zoom, drag to pan, "
@@ -200,8 +200,9 @@ std::string TimelineOverview(const ReportData& d, const ReportSections& sections
         i == 0   ? "start"
         : i == 4 ? "end"
                  : "middle",
-        XmlEscape(FormatDuration(static_cast<double>(s.t0 - d.recon.start_ns) +
-                                 static_cast<double>(s.t1 - s.t0) * f)));
+        XmlEscape(FormatTimeAt(static_cast<double>(s.t0 - d.recon.start_ns) +
+                                   static_cast<double>(s.t1 - s.t0) * f,
+                               static_cast<double>(s.t1 - s.t0) / 4)));
   }
   int lx = kLabel;
   std::vector<std::pair<const char*, const char*>> legend = {
@@ -220,16 +221,18 @@ std::string TimelineOverview(const ReportData& d, const ReportSections& sections
 
 // Wheel: zoom about the pointer; drag: pan; double-click: whole span. The plotted group is
 // scaled horizontally (its rectangles were drawn at kDetail times the resolution of the whole
-// span) and the axis labels rewritten from data-t0 / data-t1, in FormatDuration's form.
+// span) and the axis labels rewritten from data-t0 / data-t1, in FormatTimeAt's form.
 const char* const kZoomScript =
     "<script>document.querySelectorAll('svg.zoomable').forEach(function(s){"
     "var g=s.querySelector('g.zoom'),x=+s.dataset.x,w=+s.dataset.w,t0=+s.dataset.t0,"
     "t1=+s.dataset.t1,a=0,b=1,drag=null,ticks=s.querySelectorAll('text.tick');"
-    "function fmt(ns){var v=Math.abs(ns),u=v>=1e9?[1e9,' s']:v>=1e6?[1e6,' ms']:v>=1e3?"
-    "[1e3,' us']:[1,' ns'];return Number((ns/u[0]).toPrecision(3))+u[1];}"
+    "function fmt(ns,step){var v=Math.abs(ns),u=v>=1e9?[1e9,' s']:v>=1e6?[1e6,' ms']:v>=1e3?"
+    "[1e3,' us']:[1,' ns'],x=ns/u[0],own=v?Math.max(0,2-Math.floor(Math.log10(v/u[0]))):9,"
+    "n=Math.min(6,Math.max(0,1-Math.floor(Math.log10(step/u[0]))));"
+    "return (n<=own?Number(x.toPrecision(3)):x.toFixed(n))+u[1];}"
     "function draw(){var k=1/(b-a);g.setAttribute('transform','translate('+(x-k*(x+a*w))+"
     "' 0) scale('+k+' 1)');ticks.forEach(function(t){"
-    "t.textContent=fmt(t0+(t1-t0)*(a+(b-a)*t.dataset.f));});}"
+    "t.textContent=fmt(t0+(t1-t0)*(a+(b-a)*t.dataset.f),(t1-t0)*(b-a)/4);});}"
     "function at(e){var r=s.getBoundingClientRect(),p=((e.clientX-r.left)*"
     "s.viewBox.baseVal.width/r.width-x)/w;return Math.min(1,Math.max(0,p));}"
     "function keep(){if(a<0){b-=a;a=0;}if(b>1){a-=b-1;b=1;}a=Math.max(0,a);draw();}"

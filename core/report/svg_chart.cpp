@@ -130,6 +130,18 @@ std::string FormatDuration(double ns) {
   return fmt::format("{:.3g} ns", ns);
 }
 
+std::string FormatTimeAt(double ns, double step) {
+  const double a = std::fabs(ns);
+  const double unit = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1;
+  const char* name = a >= 1e9 ? "s" : a >= 1e6 ? "ms" : a >= 1e3 ? "us" : "ns";
+  // FormatDuration's three significant digits where they tell the times apart
+  if (step <= 0 || a == 0) return FormatDuration(ns);
+  const int own = std::max(0, 2 - static_cast<int>(std::floor(std::log10(a / unit))));
+  const int needed = std::clamp(1 - static_cast<int>(std::floor(std::log10(step / unit))), 0, 6);
+  if (needed <= own) return FormatDuration(ns);
+  return fmt::format("{:.{}f} {}", ns / unit, needed, name);
+}
+
 std::string SvgBarChart(const std::string& title, const std::vector<std::string>& categories,
                         const std::vector<BarSeries>& series, const std::string& y_unit,
                         int width, int height) {

@@ -45,6 +45,11 @@ std::string SvgStackedBars(const std::string& title, const std::vector<std::stri
 std::string XmlEscape(const std::string& text);
 // Short human form of a duration in ns: "12.3 ms".
 std::string FormatDuration(double ns);
+// A time (ns from the capture's start) as FormatDuration writes it, or to more decimals where
+// telling apart times `step` ns apart needs them (two significant digits of the step): 355.12 ms
+// with a step of 128 us, where FormatDuration's three digits say 355 ms for every tick of a
+// 0.5 ms window.
+std::string FormatTimeAt(double ns, double step);
 // `text` cut to at most `max_bytes` (at a UTF-8 character boundary) plus "\u2026" when longer:
 // templated CUDA kernel names reach thousands of characters.
 std::string ShortenName(const std::string& text, size_t max_bytes = 160);

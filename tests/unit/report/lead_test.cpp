@@ -181,9 +181,9 @@ TEST(TimelineOverview, CroppedToTheActiveSpanWithTheLeadInAndTailSaid) {
   EXPECT_TRUE(Contains(html, "text-anchor=\"start\">100 ns</text>"));
   EXPECT_TRUE(Contains(html, "text-anchor=\"end\">900 ns</text>"));
   EXPECT_TRUE(Contains(html,
-                       "Drawn from 100 ns to 900 ns of the 1 us capture, where the queues "
-                       "were active: nothing ran or waited on a queue in the first 100 ns "
-                       "and the last 100 ns."));
+                       "Drawn over the 800 ns in which the queues were active, from 100 ns "
+                       "to 900 ns of the 1 us capture: nothing ran or waited on a queue in the "
+                       "first 100 ns and the last 100 ns."));
   // zoomable by the inline script, which loads nothing
   EXPECT_TRUE(Contains(html, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"zoomable\""));
   EXPECT_TRUE(Contains(html, "document.querySelectorAll('svg.zoomable')"));
@@ -203,7 +203,7 @@ TEST(TimelineOverview, NothingCroppedWhenTheQueuesWereActiveThroughout) {
     EXPECT_EQ(span.active.end, 100);
     const std::string html = ReportHtml(d);
     EXPECT_TRUE(Contains(html, "data-t0=\"0\" data-t1=\"100\""));
-    EXPECT_FALSE(Contains(html, "Drawn from"));
+    EXPECT_FALSE(Contains(html, "Drawn over"));
     EXPECT_FALSE(Contains(html, "The queues were active"));
   }
   hand_trace::HandTrace t(dir / "b.db");
@@ -212,8 +212,9 @@ TEST(TimelineOverview, NothingCroppedWhenTheQueuesWereActiveThroughout) {
   const ReportData d = AnalyseTrace(store, true);
   const std::string html = ReportHtml(d);
   EXPECT_TRUE(Contains(html,
-                       "Drawn from 10 ns to 1 us of the 1 us capture, where the queues were "
-                       "active: nothing ran or waited on a queue in the first 10 ns."));
+                       "Drawn over the 990 ns in which the queues were active, from 10 ns to "
+                       "1.000 us of the 1 us capture: nothing ran or waited on a queue in the "
+                       "first 10 ns."));
   EXPECT_FALSE(Contains(html, "The queues were active"));
 }
 

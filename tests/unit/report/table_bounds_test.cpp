@@ -1,6 +1,7 @@
 // How a report's tables and list cells are bounded (core/report/table_bounds.h): which rows are
 // shown, in what order, and what the line for the rest says. Expected values worked out by hand
 // from the values below.
+#include "core/report/svg_chart.h"
 #include "core/report/table_bounds.h"
 
 #include <gtest/gtest.h>
@@ -69,4 +70,16 @@ TEST(TableBounds, TheLineForTheRest) {
   EXPECT_EQ(ListCell({"a: 3 us", "b: 2 us"}, 3, "1 us"),
             "a: 3 us; b: 2 us; and 3 more, 1 us in all");
   EXPECT_EQ(ListCell({}, 0), "");
+}
+
+// Times on an axis or a caption: as many decimals as the spacing of the times needs.
+TEST(TableBounds, TimesToTheDecimalsTheirStepNeeds) {
+  EXPECT_EQ(FormatTimeAt(355'123'000, 128'000), "355.12 ms");  // a 0.5 ms window at 355 ms
+  EXPECT_EQ(FormatTimeAt(355'251'000, 128'000), "355.25 ms");
+  EXPECT_EQ(FormatTimeAt(30.5e9, 3.2e9), "30.5 s");
+  EXPECT_EQ(FormatTimeAt(100, 200), "100 ns");
+  EXPECT_EQ(FormatTimeAt(0, 1e9), "0 ns");
+  // three significant digits where they are enough, as FormatDuration writes them
+  EXPECT_EQ(FormatTimeAt(14.6e6, 46.5e6), "14.6 ms");
+  EXPECT_EQ(FormatTimeAt(30, 2), "30 ns");
 }
