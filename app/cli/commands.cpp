@@ -38,6 +38,7 @@ void RegisterAllCommands(CLI::App& app) {
   RegisterStatsCommand(app);
   RegisterReportCommand(app);
   RegisterCompareCommand(app);
+  RegisterWhatIfCommand(app);
   RegisterFleetCommand(app);
   RegisterCaptureCommand(app);
 }

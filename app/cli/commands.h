@@ -19,6 +19,8 @@ void RegisterExportCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterReportCommand(CLI::App& app);
 void RegisterCompareCommand(CLI::App& app);
+// `whatif` (app/cli/whatif_command.cpp): a trace replayed with a change made.
+void RegisterWhatIfCommand(CLI::App& app);
 // `fleet` (app/cli/fleet_command.cpp): many traces as one, locally or on Slurm.
 void RegisterFleetCommand(CLI::App& app);
 // `bench fleet` (app/cli/bench_fleet_command.cpp), added by RegisterBenchCommand.

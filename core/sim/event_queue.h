@@ -19,6 +19,7 @@ enum class SimEventType : uint8_t {
   kTaskDone,      // a = background thread index, b = task index: a background task finishes
   kPreemption,    // a = engine index, b = preemption id: preemption point reached / context saved
   kTdrTimeout,    // a = engine index, b = preemption id: the TDR timeout of a request expired
+  kQueueWake,     // a = queue index: its head packet may start, or its pause ended (derived programs)
 };
 
 struct SimEvent {
@@ -53,7 +54,7 @@ class EventQueue {
     return x.t != y.t ? x.t > y.t : x.seq > y.seq;
   }
   std::vector<SimEvent> m_heap;
-  size_t m_count[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  size_t m_count[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
   uint64_t m_next_seq = 0;
 };
 

@@ -40,9 +40,13 @@ struct PacketPgo {
 };
 
 struct GpuCommand {
-  enum class Kind : uint8_t { kPacket, kSignal, kWait };
+  enum class Kind : uint8_t { kPacket, kSignal, kWait, kDelay };
   Kind kind = Kind::kPacket;
   int64_t op = 0;            // packet id, or fence operation id (signal_id / wait_id)
+  // kPacket: it cannot start before this (its submission plus the queue's launch latency).
+  // kDelay: 0 until the queue reaches it, then when the pause ends.
+  TimeNs ready_at = 0;
+  DurationNs delay_ns = 0;   // kDelay
   FenceOp fence;             // kSignal, kWait
   PacketWork work;           // kPacket
   PacketPgo pgo;             // kPacket

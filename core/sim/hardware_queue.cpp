@@ -5,6 +5,8 @@
 // a packet can be stopped mid-way and resumed later (preemption builds on this).
 #include "core/sim/hardware_queue.h"
 
+#include <algorithm>
+
 #include "core/model/types.h"
 #include "core/sim/background_state.h"
 #include "core/sim/fence.h"
@@ -24,11 +26,41 @@ void PushGpuCommand(GpuContext ctx, uint32_t queue, GpuCommand command) {
   if (q.status == QueueStatus::kIdle && q.commands.size() == 1) AdvanceQueue(ctx, queue);
 }
 
+namespace {
+
+// Looks at the queue's head again at `at` (a launch latency, a pause), once.
+void WakeQueueAt(SimRun& run, HwQueue& q, uint32_t queue, TimeNs at) {
+  if (q.wake_pending) return;
+  q.wake_pending = true;
+  run.events.Push(at, SimEventType::kQueueWake, queue);
+}
+
+}  // namespace
+
+void OnQueueWake(GpuContext ctx, uint32_t queue) {
+  ctx.gpu.queues[queue].wake_pending = false;
+  AdvanceQueue(ctx, queue);
+}
+
 void AdvanceQueue(GpuContext ctx, uint32_t queue) {
   HwQueue& q = ctx.gpu.queues[queue];
   while (q.status == QueueStatus::kIdle && !q.commands.empty()) {
     GpuCommand head = q.commands.front();
     switch (head.kind) {
+      case GpuCommand::Kind::kDelay:
+        // A pause the queue takes when it gets here (derived programs: a wait with no known
+        // release, replayed as measured).
+        if (head.ready_at == 0) {
+          q.commands.front().ready_at = ctx.run.now + head.delay_ns;
+          WakeQueueAt(ctx.run, q, queue, ctx.run.now + head.delay_ns);
+          return;
+        }
+        if (head.ready_at > ctx.run.now) {
+          WakeQueueAt(ctx.run, q, queue, head.ready_at);
+          return;
+        }
+        q.commands.pop_front();
+        break;
       case GpuCommand::Kind::kSignal:
         // seed 001: a queue Signal updates the fence after all earlier work on the queue.
         q.commands.pop_front();
@@ -43,11 +75,17 @@ void AdvanceQueue(GpuContext ctx, uint32_t queue) {
           HoldEngineForWait(ctx.Engine(), queue);
         }
         break;
-      case GpuCommand::Kind::kPacket:
+      case GpuCommand::Kind::kPacket: {
+        const TimeNs at = std::max(head.ready_at, q.not_before);
+        if (at > ctx.run.now) {
+          WakeQueueAt(ctx.run, q, queue, at);
+          return;
+        }
         q.status = QueueStatus::kReady;
         q.ready_seq = ctx.gpu.next_ready_seq++;
         TryStartEngine(ctx.Engine(), q.engine);
         return;
+      }
     }
   }
 }
@@ -150,6 +188,7 @@ void OnPacketDone(GpuContext ctx, uint32_t engine, uint64_t generation) {
   OnPgoPacketDone(ctx.run, ctx.bg, q.commands.front().pgo);
   q.commands.pop_front();
   q.status = QueueStatus::kIdle;
+  q.not_before = ctx.run.now + q.resume_ns;
   en.running = -1;
   // The finishing queue looks at its next command first, so its own next packet competes.
   AdvanceQueue(ctx, queue);
@@ -175,6 +214,7 @@ void UnblockQueueWait(GpuContext ctx, uint32_t queue, uint64_t value, int64_t wa
   if (q.status == QueueStatus::kBlocked) {
     q.commands.pop_front();
     q.status = QueueStatus::kIdle;
+    q.not_before = ctx.run.now + q.resume_ns;
     ctx.gpu.queues_to_advance.push_back(queue);
     ReleaseWaitHold(ctx.Engine(), queue);
   }

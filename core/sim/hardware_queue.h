@@ -37,6 +37,12 @@ struct HwQueue {
   uint64_t ready_seq = 0;     // order in which queues became ready (FIFO among equal priority)
   TimeNs wait_observed = 0;   // FenceObservedGpuTimestamp of the blocked head wait
   bool lost = false;          // seed 004: its context was lost in a TDR; submissions are dropped
+  // QueueSpec::launch_latency_ns / resume_ns, and when the next packet may start at the
+  // earliest (its previous packet's end or its wait's release plus resume_ns).
+  DurationNs launch_latency_ns = 0;
+  DurationNs resume_ns = 0;
+  TimeNs not_before = 0;
+  bool wake_pending = false;  // a kQueueWake event will look at the head again
 };
 
 // Per-engine run list: the queues that feed the engine and the packet running on it.
@@ -81,6 +87,8 @@ struct GpuContext {
 };
 
 void PushGpuCommand(GpuContext ctx, uint32_t queue, GpuCommand command);
+// The head of the queue became ready in time (kQueueWake): look at it again.
+void OnQueueWake(GpuContext ctx, uint32_t queue);
 void AdvanceQueue(GpuContext ctx, uint32_t queue);
 void AdvanceUnblockedQueues(GpuContext ctx);
 void TryStartEngine(EngineContext ctx, uint32_t engine);

@@ -41,6 +41,8 @@ struct FrameExpr {
 struct AdapterSpec {
   std::string name;
   bool native_fences = true;         // WDDM 3.2 native GPU fences
+  bool write_logs = true;            // keep the per-HWQueue logs (off for a derived program of a
+                                     // trace that has none: a CUDA capture)
   bool optimized_interrupts = true;  // OptimizedNativeFenceSignaledInterrupt cap
   DurationNs interrupt_latency_ns = 5'000;     // GPU raises -> OS interrupt handler runs
   DurationNs held_wait_release_ns = 20'000;    // OS releasing CPU-held GPU work (legacy fences)
@@ -69,6 +71,11 @@ struct QueueSpec {
   uint32_t engine = 0;
   QueueType type = QueueType::k3D;
   int32_t priority = 0;  // higher runs first on a shared engine
+  // A packet can start no earlier than this after its submission (a CUDA stream's launch
+  // latency), and no earlier than resume_ns after the queue's previous packet completed or its
+  // wait was released (the gap between back-to-back kernels). 0 for D3D12 queues.
+  DurationNs launch_latency_ns = 0;
+  DurationNs resume_ns = 0;
 };
 
 struct FenceSpec {
@@ -101,6 +108,11 @@ enum class StepOp : uint8_t {
   kSetBackgroundMode,  // ID3D12Device6::SetBackgroundProcessingMode (seed 000)
   kDestroyPso,         // the application releases a PSO
   kDestroyDevice,      // the application destroys the device (ends the thread)
+  // Derived programs (core/replay) only; no TOML spelling:
+  kGpuDelay,    // the queue pauses for duration_ns when it reaches this point (a wait the trace
+                // gives no cause for, replayed as measured); nothing is recorded for it
+  kSliceBegin,  // a CPU slice `name` begins on the thread (ProfilerStep#N, a frame marker)
+  kSliceEnd,    // the innermost open slice ends: its cpu_slice record is written now
 };
 
 enum class WaitMode : uint8_t { kSingle = 0, kAny = 1, kAll = 2 };
@@ -132,6 +144,8 @@ struct Step {
   int64_t split_packets = 1;
   bool paging = false;
   bool present = false;
+  int64_t packet_id = 0;  // kExecute: the packet id to record (0: the next one; derived programs
+                          // keep their trace's)
   int line = 0;  // TOML line, for messages
 };
 

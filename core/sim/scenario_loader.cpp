@@ -551,6 +551,8 @@ Scenario ReadScenario(const toml::table& root, const std::string& file) {
     q.engine = ResolveKey(r, "engine", engines, "engine");
     q.type = QueueTypeOf(s.engines[q.engine].type);
     q.priority = static_cast<int32_t>(r.IntIn("priority", 0, INT32_MIN, INT32_MAX));
+    q.launch_latency_ns = r.Micros("launch_latency_us", 0);
+    q.resume_ns = r.Micros("resume_us", 0);
     s.queues.push_back(std::move(q));
   });
   if (s.queues.empty()) top.Fail({}, "a scenario needs at least one [[queue]]");

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/model/event_fields.h"
 #include "core/model/event_types.h"
 #include "core/model/types.h"
 #include "core/sim/event_queue.h"
@@ -36,12 +37,23 @@ struct SimRun {
   bool deferring = false;
   std::vector<EventRecord> deferred;
 
+  // Added to every recorded time (0 for a scenario; a replay writes on its trace's time base).
+  TimeNs origin = 0;
+
+  // The record on the trace's time base.
+  EventRecord OnTimeBase(EventRecord e) const {
+    if (origin != 0) {
+      e.ts += origin;
+      core::model::ShiftTimeFields(e, origin);
+    }
+    return e;
+  }
   EventRowId Emit(const EventRecord& e) {
     if (deferring) {
-      deferred.push_back(e);
+      deferred.push_back(OnTimeBase(e));
       return 0;
     }
-    return writer->Append(e);
+    return writer->Append(OnTimeBase(e));
   }
   template <events::TypedEvent Typed>
   EventRowId Emit(const Typed& e) {

@@ -15,9 +15,14 @@ using core::model::kNoWaiterMonitoredValue;
 namespace {
 
 void SetUpAdapters(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
-                   const PreemptionState& preemption, Topology& ids) {
+                   const PreemptionState& preemption, const WrittenTopology* given,
+                   Topology& ids) {
   ids.adapter_queues.resize(s.adapters.size());
   ids.adapter_fences.resize(s.adapters.size());
+  if (given) {
+    ids.adapter_ids = given->adapters;
+    return;
+  }
   for (size_t i = 0; i < s.adapters.size(); ++i) {
     const AdapterSpec& a = s.adapters[i];
     core::model::Adapter info;
@@ -33,13 +38,15 @@ void SetUpAdapters(core::store::TraceWriter& w, const Scenario& s, bool native_m
 
 // Engines with their run lists, and the HW queues with their contexts and logs.
 void SetUpQueues(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
-                 core::model::ProcessId process, Topology& ids, GpuQueues& gpu,
-                 PreemptionState& preemption, LogBuffers& logs) {
+                 core::model::ProcessId process, const WrittenTopology* given, Topology& ids,
+                 GpuQueues& gpu, PreemptionState& preemption, LogBuffers& logs) {
   std::vector<uint32_t> ordinals(s.adapters.size(), 0);
-  for (const EngineSpec& e : s.engines) {
+  for (size_t i = 0; i < s.engines.size(); ++i) {
+    const EngineSpec& e = s.engines[i];
     EngineState en;
     en.adapter = e.adapter;
-    en.id = w.AddEngine({ids.adapter_ids[e.adapter], e.type, ordinals[e.adapter]++, e.name});
+    en.id = given ? given->engines[i]
+                  : w.AddEngine({ids.adapter_ids[e.adapter], e.type, ordinals[e.adapter]++, e.name});
     gpu.engines.push_back(en);
     preemption.engines.emplace_back();
   }
@@ -49,13 +56,20 @@ void SetUpQueues(core::store::TraceWriter& w, const Scenario& s, bool native_mod
     hq.engine = q.engine;
     hq.adapter = s.engines[q.engine].adapter;
     hq.priority = q.priority;
-    hq.id = w.AddQueue({gpu.engines[q.engine].id, ids.adapter_ids[hq.adapter], q.type, q.priority,
-                        process, q.name, static_cast<int32_t>(i)});
-    hq.context = w.AddContext({process, hq.id, static_cast<int64_t>(i + 1), q.name});
+    hq.launch_latency_ns = q.launch_latency_ns;
+    hq.resume_ns = q.resume_ns;
+    if (given) {
+      hq.id = given->queues[i];
+      hq.context = given->contexts[i];
+    } else {
+      hq.id = w.AddQueue({gpu.engines[q.engine].id, ids.adapter_ids[hq.adapter], q.type,
+                          q.priority, process, q.name, static_cast<int32_t>(i)});
+      hq.context = w.AddContext({process, hq.id, static_cast<int64_t>(i + 1), q.name});
+    }
     const AdapterSpec& a = s.adapters[hq.adapter];
     // seed 003: Dxgkrnl gives each user-mode HWQueue a wait log and a signal log (native fences).
     QueueLogs queue_logs;
-    queue_logs.enabled = a.native_fences && native_mode;
+    queue_logs.enabled = a.native_fences && native_mode && a.write_logs;
     for (LogBuffer& log : queue_logs.logs) ResizeLog(log, a.log_bytes);
     logs.queues.push_back(queue_logs);
     gpu.engines[q.engine].queues.push_back(static_cast<uint32_t>(i));
@@ -64,8 +78,9 @@ void SetUpQueues(core::store::TraceWriter& w, const Scenario& s, bool native_mod
   }
 }
 
-void SetUpFences(core::store::TraceWriter& w, const Scenario& s, bool native_mode, Topology& ids,
-                 FenceTable& fences, CpuWaiterList& waiters) {
+void SetUpFences(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
+                 const WrittenTopology* given, Topology& ids, FenceTable& fences,
+                 CpuWaiterList& waiters) {
   for (size_t i = 0; i < s.fences.size(); ++i) {
     const FenceSpec& spec = s.fences[i];
     FenceState f;
@@ -95,20 +110,22 @@ void SetUpFences(core::store::TraceWriter& w, const Scenario& s, bool native_mod
     info.adapter_mask = mask;
     info.initial_value = spec.initial_value;
     info.handle = static_cast<int64_t>(i + 1);
-    f.id = w.AddFence(info);
+    f.id = given ? given->fences[i] : w.AddFence(info);
     fences.fences.push_back(std::move(f));
     waiters.per_fence.emplace_back();
   }
 }
 
 void SetUpThreads(core::store::TraceWriter& w, const Scenario& s, core::model::ProcessId process,
-                  CpuThreads& cpu) {
+                  const WrittenTopology* given, CpuThreads& cpu) {
   for (size_t i = 0; i < s.threads.size(); ++i) {
     const ThreadSpec& t = s.threads[i];
     CpuThread ct;
     ct.spec = &t;
-    ct.id = w.AddThread({process, static_cast<int64_t>(2000 + i),
-                         core::model::ThreadKind::kApplication, t.name, static_cast<int32_t>(i)});
+    ct.id = given ? given->threads[i]
+                  : w.AddThread({process, static_cast<int64_t>(2000 + i),
+                                 core::model::ThreadKind::kApplication, t.name,
+                                 static_cast<int32_t>(i)});
     cpu.threads.push_back(ct);
     std::vector<core::model::StringId> names;
     if (t.program == ProgramKind::kAsyncComputeGraphics) {
@@ -121,17 +138,21 @@ void SetUpThreads(core::store::TraceWriter& w, const Scenario& s, core::model::P
 }
 
 // The scenario's topology in the trace and in the parts' state, in the order the trace lists it.
-void SetUpTopology(Sim& sim, const Scenario& s) {
+void SetUpTopology(Sim& sim, const Scenario& s, const WrittenTopology* given) {
   core::store::TraceWriter& w = *sim.run.writer;
   const bool native_mode = sim.run.fence_mode == FenceMode::kNative;
-  const auto process = w.AddProcess({1000, s.process_name});
-  SetUpAdapters(w, s, native_mode, sim.preemption, sim.ids);
-  SetUpQueues(w, s, native_mode, process, sim.ids, sim.gpu, sim.preemption, sim.logs);
-  SetUpFences(w, s, native_mode, sim.ids, sim.fences, sim.waiters);
-  for (const ResourceSpec& r : s.resources) {
-    sim.ids.resource_ids.push_back(w.AddResource({r.name, r.size_bytes}));
+  const auto process = given ? given->process : w.AddProcess({1000, s.process_name});
+  SetUpAdapters(w, s, native_mode, sim.preemption, given, sim.ids);
+  SetUpQueues(w, s, native_mode, process, given, sim.ids, sim.gpu, sim.preemption, sim.logs);
+  SetUpFences(w, s, native_mode, given, sim.ids, sim.fences, sim.waiters);
+  if (given) {
+    sim.ids.resource_ids = given->resources;
+  } else {
+    for (const ResourceSpec& r : s.resources) {
+      sim.ids.resource_ids.push_back(w.AddResource({r.name, r.size_bytes}));
+    }
   }
-  SetUpThreads(w, s, process, sim.cpu);
+  SetUpThreads(w, s, process, given, sim.cpu);
 }
 
 // MonitoredValue as it starts: UINT64_MAX (no CPU waiter), or 0 on each adapter for a
@@ -195,6 +216,7 @@ void HandleEvent(Sim& sim, const SimEvent& ev) {
   switch (ev.type) {
     case SimEventType::kThreadStep: RunThread(sim.Thread(), ev.a); break;
     case SimEventType::kPacketDone: OnPacketDone(sim.Gpu(), ev.a, ev.b); break;
+    case SimEventType::kQueueWake: OnQueueWake(sim.Gpu(), ev.a); break;
     case SimEventType::kInterrupt: HandleInterrupt(sim.Gpu(), sim.CpuWait(), ev.b); break;
     case SimEventType::kWaitRelease: OnWaitRelease(sim.Gpu(), ev.b); break;
     case SimEventType::kTaskDone: OnTaskDone(sim.Background(), ev.a, ev.b); break;
@@ -228,20 +250,23 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& wri
   run.random = SimRandom(seed);
   run.fence_mode = options.fence_mode.value_or(scenario.fence_mode);
   run.end_limit = options.duration_ns.value_or(scenario.duration_ns);
+  run.origin = options.clock_origin;
 
-  writer.SetMeta("clock", "sim-gpu-ns");
-  writer.SetMeta("scenario", scenario.name);
-  writer.SetMeta("scenario_source", scenario.source);
-  writer.SetMeta("seed", std::to_string(seed));
-  writer.SetMeta("fence_mode", std::string(FenceModeName(run.fence_mode)));
-  writer.SetMeta("time_limit_ns", std::to_string(run.end_limit));
-  // The run's clock starts at 0, whatever is recorded first (a monitored-mode run records nothing
-  // until its first thread starts): every run of a scenario shares this origin, so their queue
-  // time splits cover the same span and compare like with like.
-  writer.SetMeta("start_ns", "0");
+  if (options.write_meta) {
+    writer.SetMeta("clock", "sim-gpu-ns");
+    writer.SetMeta("scenario", scenario.name);
+    writer.SetMeta("scenario_source", scenario.source);
+    writer.SetMeta("seed", std::to_string(seed));
+    writer.SetMeta("fence_mode", std::string(FenceModeName(run.fence_mode)));
+    writer.SetMeta("time_limit_ns", std::to_string(run.end_limit));
+    // The run's clock starts at 0, whatever is recorded first (a monitored-mode run records
+    // nothing until its first thread starts): every run of a scenario shares this origin, so
+    // their queue time splits cover the same span and compare like with like.
+    writer.SetMeta("start_ns", "0");
+  }
 
   sim.preemption.adapters = ResolvePreemption(scenario, options);
-  SetUpTopology(sim, scenario);
+  SetUpTopology(sim, scenario, options.topology);
   SetUpBackground(run, sim.bg, sim.cpu.threads.size());
   RecordInitialMonitoredValues(run, sim.ids, sim.fences);
   for (uint32_t t = 0; t < sim.cpu.threads.size(); ++t) {

@@ -6,11 +6,26 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "core/sim/scenario.h"
 #include "core/store/trace_writer.h"
 
 namespace core::sim {
+
+// The ids of a topology the caller has already written (a replay keeps its trace's rows), one
+// per entry of the scenario's vectors. An engine id of 0 writes its packets with no engine (a
+// CUDA stream, which the program runs on an engine of its own).
+struct WrittenTopology {
+  core::model::ProcessId process = 0;
+  std::vector<core::model::AdapterId> adapters;
+  std::vector<core::model::EngineId> engines;
+  std::vector<core::model::QueueId> queues;
+  std::vector<core::model::ContextId> contexts;
+  std::vector<core::model::FenceId> fences;
+  std::vector<core::model::ThreadId> threads;
+  std::vector<core::model::ResourceId> resources;
+};
 
 struct SimOptions {
   std::optional<uint64_t> seed;             // replaces the scenario's seed
@@ -20,6 +35,12 @@ struct SimOptions {
   std::optional<core::model::PreemptionGranularity> preemption_graphics;
   std::optional<core::model::PreemptionGranularity> preemption_compute;
   std::function<void(double)> progress;     // fraction of the time limit simulated, may be empty
+  // When set, no topology row is written: these are the ids the events name.
+  const WrittenTopology* topology = nullptr;
+  // Leave out the meta rows of a simulated run (scenario, seed, ...): the caller writes its own.
+  bool write_meta = true;
+  // Added to every recorded time: simulated time 0 is this instant of the trace's time base.
+  TimeNs clock_origin = 0;
 };
 
 struct SimSummary {

@@ -2,6 +2,8 @@
 // API call costs CPU time, a CPU wait blocks the thread until the OS releases it.
 #include "core/sim/thread_program.h"
 
+#include <algorithm>
+
 #include "core/model/error.h"
 #include "core/sim/async_pipeline_program.h"
 #include "core/sim/background_mode.h"
@@ -39,11 +41,17 @@ void SubmitPacket(GpuContext ctx, core::model::ThreadId thread, uint32_t queue,
                   uint32_t flags) {
   SimRun& run = ctx.run;
   packet.kind = GpuCommand::Kind::kPacket;
-  packet.op = ctx.gpu.next_packet_id++;
+  if (packet.op > 0) {
+    // A derived program keeps its trace's packet ids; later ids follow the largest.
+    ctx.gpu.next_packet_id = std::max(ctx.gpu.next_packet_id, packet.op + 1);
+  } else {
+    packet.op = ctx.gpu.next_packet_id++;
+  }
   packet.work.remaining_ns = duration;
   packet.work.duration_ns = duration;
   packet.preemption.fence_submission = packet.op;
   const HwQueue& q = ctx.gpu.queues[queue];
+  packet.ready_at = run.now + q.launch_latency_ns;
   const EventRowId row = run.Emit(events::PacketSubmitted{
       .ts_ns = run.now,
       .queue_id = q.id,
@@ -118,6 +126,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
   switch (step.op) {
     case StepOp::kExecute: {
       GpuCommand c;
+      c.op = step.packet_id;
       c.work.uses = step.resources.empty() ? nullptr : &step.resources;
       c.work.frame = t.frame;
       c.work.remaining_ns = run.random.Jittered(step.duration_ns, step.jitter);
@@ -153,6 +162,28 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       break;
     case StepOp::kCpuWork:
       *cost = run.random.Jittered(step.duration_ns, step.jitter);
+      break;
+    case StepOp::kGpuDelay: {
+      GpuCommand c;
+      c.kind = GpuCommand::Kind::kDelay;
+      c.delay_ns = step.duration_ns;
+      PushGpuCommand(ctx.gpu, step.queue, c);
+      break;
+    }
+    case StepOp::kSliceBegin:
+      t.open_slices.push_back({run.now, index});
+      break;
+    case StepOp::kSliceEnd:
+      if (!t.open_slices.empty()) {
+        const OpenSlice slice = t.open_slices.back();
+        t.open_slices.pop_back();
+        run.Emit(events::CpuSlice{
+            .ts_ns = slice.begin,
+            .thread_id = t.id,
+            .duration_ns = run.now - slice.begin,
+            .name_sid = ctx.waits.cpu.step_name_sids[thread][slice.step],
+            .depth = static_cast<int64_t>(t.open_slices.size())});
+      }
       break;
     case StepOp::kCpuWait: {
       std::vector<uint64_t> values;

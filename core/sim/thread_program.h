@@ -15,6 +15,12 @@
 
 namespace core::sim {
 
+// A CPU slice a derived program opened (StepOp::kSliceBegin): when, and the step naming it.
+struct OpenSlice {
+  TimeNs begin = 0;
+  size_t step = 0;
+};
+
 struct CpuThread {
   core::model::ThreadId id = 0;
   const ThreadSpec* spec = nullptr;
@@ -31,6 +37,7 @@ struct CpuThread {
   bool destroying = false; // waiting in device destruction for in-flight background tasks
   TimeNs last_step_ts = -1;   // guards against a program that never advances simulated time
   uint64_t steps_at_ts = 0;
+  std::vector<OpenSlice> open_slices;  // kSliceBegin .. kSliceEnd, innermost last
 };
 
 struct CpuThreads {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "importers/import_file.h"
+#include "tests/support/kineto_text.h"
 #include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
@@ -18,33 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Call(int corr, const char* name, double ts, double dur) {
-  return R"({"ph":"X","cat":"cuda_runtime","name":")" + std::string(name) +
-         R"(","pid":100,"tid":100,"ts":)" + std::to_string(ts) + R"(,"dur":)" +
-         std::to_string(dur) + R"(,"args":{"correlation":)" + std::to_string(corr) + "}},\n";
-}
-std::string Kernel(int corr, const char* name, int stream, double ts, double dur) {
-  return R"({"ph":"X","cat":"kernel","name":")" + std::string(name) +
-         R"(","pid":0,"tid":)" + std::to_string(stream) + R"(,"ts":)" + std::to_string(ts) +
-         R"(,"dur":)" + std::to_string(dur) + R"(,"args":{"correlation":)" +
-         std::to_string(corr) + R"(,"stream":)" + std::to_string(stream) + "}},\n";
-}
-// A cuda_sync event as current CUPTI writes it: neither record nor recorded stream named.
-std::string Sync(int corr, const char* kind, int event, int stream, double ts, double dur) {
-  return R"({"ph":"X","cat":"cuda_sync","name":")" + std::string(kind) +
-         R"(","pid":0,"tid":)" + std::to_string(stream) + R"(,"ts":)" + std::to_string(ts) +
-         R"(,"dur":)" + std::to_string(dur) +
-         R"(,"args":{"wait_on_stream":-1,"wait_on_cuda_event_record_corr_id":-1,)"
-         R"("wait_on_cuda_event_id":)" +
-         std::to_string(event) + R"(,"stream":)" + std::to_string(stream) +
-         R"(,"correlation":)" + std::to_string(corr) + "}},\n";
-}
-std::string Trace(const std::string& events) {
-  return R"({"traceEvents":[
-{"ph":"M","name":"process_labels","pid":0,"tid":0,"args":{"labels":"GPU 0"}},
-)" + events + R"({"ph":"M","name":"process_name","pid":100,"tid":0,"args":{"name":"python"}}
-]})";
-}
+using kineto_text::Call;
+using kineto_text::Kernel;
+using kineto_text::Sync;
+using kineto_text::Trace;
 
 class KinetoCpuSyncs : public ::testing::Test {
  protected:

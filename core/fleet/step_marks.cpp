@@ -1,0 +1,113 @@
+#include "core/fleet/step_marks.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <tuple>
+
+#include "core/model/event_types.h"
+
+namespace core::fleet {
+
+using core::analysis::Reconstruction;
+using core::model::EventKind;
+using core::model::TimeNs;
+
+namespace {
+
+constexpr std::string_view kStepPrefix = "ProfilerStep#";
+constexpr uint32_t kMarkerVsync = 1;    // marker_type (schemas/event_kinds.sql)
+constexpr uint32_t kMarkerPresent = 2;
+
+}  // namespace
+
+std::vector<StepMark> FindSteps(const core::store::TraceStore& store) {
+  namespace events = core::model::events;
+  std::map<int64_t, StepMark> by_id;
+  std::vector<int8_t> is_step(store.strings.size(), -1);  // per StringId: -1 unknown
+  std::vector<int64_t> step_of(store.strings.size(), 0);
+  const auto& ev = store.events;
+  for (uint32_t e = 0; e < ev.size(); ++e) {
+    if (ev.kind[e] != EventKind::CpuSlice) continue;
+    const auto slice = events::CpuSlice::At(ev, e);
+    const core::model::StringId sid = slice.name_sid;
+    if (sid >= is_step.size()) continue;
+    if (is_step[sid] < 0) {
+      const std::string& name = store.String(sid);
+      int64_t n = -1;
+      if (name.starts_with(kStepPrefix)) {
+        const char* first = name.data() + kStepPrefix.size();
+        auto [p, ec] = std::from_chars(first, name.data() + name.size(), n);
+        if (ec != std::errc() || p != name.data() + name.size()) n = -1;
+      }
+      is_step[sid] = n >= 0 ? 1 : 0;
+      step_of[sid] = n;
+    }
+    if (!is_step[sid]) continue;
+    by_id.try_emplace(step_of[sid], StepMark{step_of[sid], slice.ts_ns,
+                                             slice.ts_ns + slice.duration_ns});
+  }
+  std::vector<StepMark> steps;
+  for (const auto& [id, mark] : by_id) steps.push_back(mark);
+  std::sort(steps.begin(), steps.end(),
+            [](const StepMark& a, const StepMark& b) { return std::tie(a.start, a.id) <
+                                                              std::tie(b.start, b.id); });
+  return steps;
+}
+
+// The frames of a graphics trace, for a trace without ProfilerStep slices. A frame ends at a
+// present: frame N is [present N-1, present N] with present 0 the trace's start, so a trace
+// with P presents has P frames, numbered 1..P (the simulator's frame i when each frame presents
+// once). Frame N of every trace is matched across the fleet as step N. The presents are, the
+// first of these the trace has:
+//   present_marker  marker records of marker_type present (2): the Present / vkQueuePresentKHR
+//                   call (ETW captures, Vulkan captures)
+//   present_packet  the completion of the packets flagged present (packet_flags 16): the flip,
+//                   where the timeline draws a present packet's bar (simulated traces)
+//   vsync_marker    marker records of marker_type vsync (1), the display's refresh, when nothing
+//                   in the trace says present
+// Presents at the same instant count once (a frame has a length).
+std::vector<StepMark> FindFrames(const core::store::TraceStore& store, const Reconstruction& r,
+                                 std::string* source) {
+  namespace events = core::model::events;
+  std::vector<TimeNs> presents, vsyncs, packets;
+  const auto& ev = store.events;
+  for (uint32_t e = 0; e < ev.size(); ++e) {
+    if (ev.kind[e] != EventKind::Marker) continue;
+    const uint32_t type = events::Marker::At(ev, e).marker_type;
+    if (type == kMarkerPresent) presents.push_back(ev.ts[e]);
+    if (type == kMarkerVsync) vsyncs.push_back(ev.ts[e]);
+  }
+  if (presents.empty()) {
+    for (size_t i = 0; i < r.packets.size(); ++i) {
+      const core::analysis::Packet p = r.packets[i];
+      if ((p.flags & core::model::kPacketPresent) && p.end != core::analysis::kUnknownTime) {
+        packets.push_back(p.end);
+      }
+    }
+  }
+  std::vector<TimeNs>* ends = &presents;
+  *source = "present_marker";
+  if (ends->empty()) ends = &packets, *source = "present_packet";
+  if (ends->empty()) ends = &vsyncs, *source = "vsync_marker";
+  if (ends->empty()) *source = "none";
+  std::sort(ends->begin(), ends->end());
+  ends->erase(std::unique(ends->begin(), ends->end()), ends->end());
+  std::vector<StepMark> frames;
+  TimeNs start = std::min(r.start_ns, ends->empty() ? r.start_ns : ends->front());
+  for (size_t n = 0; n < ends->size(); ++n) {
+    frames.push_back({static_cast<int64_t>(n + 1), start, (*ends)[n]});
+    start = (*ends)[n];
+  }
+  return frames;
+}
+
+std::vector<StepMark> FindStepMarks(const core::store::TraceStore& store, const Reconstruction& r,
+                                    std::string* steps_from) {
+  std::vector<StepMark> marks = FindSteps(store);
+  *steps_from = "profiler_step";
+  if (marks.empty()) marks = FindFrames(store, r, steps_from);
+  return marks;
+}
+
+}  // namespace core::fleet

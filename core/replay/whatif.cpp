@@ -1,0 +1,190 @@
+#include "core/replay/whatif.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <system_error>
+
+#include "core/fleet/step_marks.h"
+#include "core/replay/replay_writer.h"
+#include "core/report/svg_chart.h"
+#include "core/store/event_row_packer.h"
+#include "core/store/trace_writer.h"
+
+namespace core::replay {
+
+namespace {
+
+struct Replayed {
+  core::store::TraceStore store;
+  analysis::Reconstruction recon;
+};
+
+// Writes the replay of `program` to `path`, commits it and loads it back (its events taken
+// from what the writer kept, not read again).
+Replayed Replay(const core::store::TraceStore& trace, const DerivedProgram& program,
+                const std::filesystem::path& path, const std::string& edits) {
+  core::store::TraceWriter writer(path, "replay");
+  writer.KeepEvents();
+  ReplayRun run;
+  run.edits = edits;
+  WriteReplay(trace, program, writer, run);
+  writer.Commit();
+  Replayed out;
+  out.store = core::store::LoadTraceWithEvents(path, writer.TakeKeptEvents());
+  out.recon = analysis::Reconstruct(out.store);
+  return out;
+}
+
+std::map<int64_t, DurationNs> StepLengths(const core::store::TraceStore& store,
+                                          const analysis::Reconstruction& recon) {
+  std::string from;
+  std::map<int64_t, DurationNs> out;
+  for (const auto& mark : core::fleet::FindStepMarks(store, recon, &from)) {
+    out.try_emplace(mark.id, mark.end - mark.start);
+  }
+  return out;
+}
+
+double Gain(double before, double after) { return before > 0 ? (before - after) / before * 100 : 0; }
+
+}  // namespace
+
+WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Reconstruction& recon,
+                       const Edits& edits, const std::filesystem::path& predicted,
+                       const std::function<void(double)>& progress) {
+  auto report = [&](double f) {
+    if (progress) progress(f);
+  };
+  WhatIfResult out;
+  out.edits = edits.Describe();
+  const DerivedProgram program = DeriveProgram(trace, recon);
+  report(0.1);
+  // The unedited replay, beside the prediction, removed once measured.
+  std::filesystem::path baseline = predicted;
+  baseline += fmt::format(".baseline-{}", getpid());
+  Replayed unedited = Replay(trace, program, baseline, "");
+  std::error_code ignored;
+  std::filesystem::remove(baseline, ignored);
+  out.fidelity = MeasureFidelity(trace, recon, unedited.store, unedited.recon, program);
+  report(0.5);
+  DerivedProgram edited = program;
+  out.counts = ApplyEdits(edits, trace, recon, edited);
+  Replayed prediction = Replay(trace, edited, predicted, out.edits);
+  report(0.9);
+
+  out.span_before_ns = out.fidelity.trace_span_ns;
+  out.span_replay_ns = out.fidelity.replay_span_ns;
+  out.span_after_ns = std::max<DurationNs>(0, SpanOfTraceWork(recon, prediction.recon));
+  out.gain_pct = Gain(static_cast<double>(out.span_replay_ns), static_cast<double>(out.span_after_ns));
+  const auto before = StepLengths(trace, recon);
+  const auto replayed = StepLengths(unedited.store, unedited.recon);
+  const auto after = StepLengths(prediction.store, prediction.recon);
+  double replay_sum = 0, after_sum = 0;
+  for (const auto& [id, ns] : before) {
+    StepChange c{id, ns};
+    if (auto it = replayed.find(id); it != replayed.end()) c.replay_ns = it->second;
+    if (auto it = after.find(id); it != after.end()) c.after_ns = it->second;
+    if (c.replay_ns >= 0 && c.after_ns >= 0) {
+      replay_sum += static_cast<double>(c.replay_ns);
+      after_sum += static_cast<double>(c.after_ns);
+    }
+    out.steps.push_back(c);
+  }
+  out.step_gain_pct = Gain(replay_sum, after_sum);
+  report(1.0);
+  return out;
+}
+
+core::report::Json FidelityJson(const ReplayFidelity& f) {
+  using core::report::Json;
+  Json j = Json::Object();
+  j.Set("trace_span_ns", f.trace_span_ns);
+  j.Set("replay_span_ns", f.replay_span_ns);
+  j.Set("span_error_pct", f.span_error_pct);
+  j.Set("steps_compared", f.steps_compared);
+  j.Set("step_error_pct_mean", f.step_error_pct_mean);
+  j.Set("step_error_pct_max", f.step_error_pct_max);
+  j.Set("packets_compared", f.packets_compared);
+  j.Set("packets_missing", f.packets_missing);
+  j.Set("start_error_ns_p50", f.start_error_ns_p50);
+  j.Set("start_error_ns_p99", f.start_error_ns_p99);
+  j.Set("start_error_ns_max", f.start_error_ns_max);
+  Json delays = Json::Object();
+  delays.Set("count", f.fixed_delays.count);
+  delays.Set("total_ns", f.fixed_delays.total_ns);
+  j.Set("fixed_delays", std::move(delays));
+  j.Set("launches_not_in_trace", f.launches_not_in_trace);
+  return j;
+}
+
+core::report::Json WhatIfJson(const WhatIfResult& r) {
+  using core::report::Json;
+  Json j = Json::Object();
+  j.Set("edits", r.edits);
+  Json counts = Json::Object();
+  counts.Set("packets_scaled", r.counts.packets_scaled);
+  counts.Set("gpu_waits_removed", r.counts.gpu_waits_removed);
+  counts.Set("cpu_waits_removed", r.counts.cpu_waits_removed);
+  counts.Set("cpu_gaps_scaled", r.counts.cpu_gaps_scaled);
+  counts.Set("queues_changed", r.counts.queues_changed);
+  j.Set("edit_counts", std::move(counts));
+  Json span = Json::Object();
+  span.Set("before", r.span_before_ns);
+  span.Set("replay", r.span_replay_ns);
+  span.Set("after", r.span_after_ns);
+  j.Set("span_ns", std::move(span));
+  j.Set("gain_pct", r.gain_pct);
+  j.Set("step_gain_pct", r.step_gain_pct);
+  j.Set("steps", core::report::ObjectArray(r.steps, [](Json& x, const StepChange& c) {
+          x.Set("id", c.id);
+          x.Set("before_ns", c.before_ns);
+          x.Set("replay_ns", c.replay_ns);
+          x.Set("after_ns", c.after_ns);
+        }));
+  j.Set("replay", FidelityJson(r.fidelity));
+  return j;
+}
+
+std::string WhatIfText(const WhatIfResult& r) {
+  using core::report::FormatDuration;
+  auto ns = [](DurationNs v) { return FormatDuration(static_cast<double>(v)); };
+  std::string out;
+  out += fmt::format("edits: {}\n", r.edits.empty() ? "none" : r.edits);
+  out += fmt::format(
+      "  touched {} packets, {} GPU waits, {} CPU waits, {} CPU gaps, {} queues\n",
+      r.counts.packets_scaled, r.counts.gpu_waits_removed, r.counts.cpu_waits_removed,
+      r.counts.cpu_gaps_scaled, r.counts.queues_changed);
+  out += fmt::format("span: {} -> {} ({:+.1f}%; the unedited replay: {})\n", ns(r.span_before_ns),
+                     ns(r.span_after_ns), -r.gain_pct, ns(r.span_replay_ns));
+  // The steps that changed most, by how much their replayed length moved.
+  std::vector<StepChange> changed;
+  for (const StepChange& c : r.steps) {
+    if (c.replay_ns >= 0 && c.after_ns >= 0) changed.push_back(c);
+  }
+  if (!changed.empty()) {
+    out += fmt::format("steps: {} compared, mean step {:+.1f}%\n", changed.size(), -r.step_gain_pct);
+    std::sort(changed.begin(), changed.end(), [](const StepChange& a, const StepChange& b) {
+      return std::abs(a.after_ns - a.replay_ns) > std::abs(b.after_ns - b.replay_ns);
+    });
+    for (size_t i = 0; i < changed.size() && i < 5; ++i) {
+      const StepChange& c = changed[i];
+      out += fmt::format("  step {}: {} -> {} (replayed unedited: {})\n", c.id, ns(c.before_ns),
+                         ns(c.after_ns), ns(c.replay_ns));
+    }
+  }
+  const ReplayFidelity& f = r.fidelity;
+  out += fmt::format(
+      "replay fidelity (unedited replay vs the trace): span {:+.2f}%, steps {} compared, mean "
+      "error {:.2f}% (max {:.2f}%), packet starts p50 {} p99 {} ({} packets, {} missing), "
+      "{} fixed delays ({}), {} launches not in the trace\n",
+      f.span_error_pct, f.steps_compared, f.step_error_pct_mean, f.step_error_pct_max,
+      ns(f.start_error_ns_p50), ns(f.start_error_ns_p99), f.packets_compared, f.packets_missing,
+      f.fixed_delays.count, ns(f.fixed_delays.total_ns), f.launches_not_in_trace);
+  return out;
+}
+
+}  // namespace core::replay

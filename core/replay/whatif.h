@@ -1,0 +1,60 @@
+// `fencescope whatif`: what a change would save. The trace's program is derived, replayed as it
+// is (to measure how closely the replay reproduces the trace: replay_fidelity.h) and replayed
+// with the edits (whatif_edits.h) into the predicted trace. The gain is the edited replay
+// against the unedited one, so that what the replay gets wrong about the trace cancels out; the
+// fidelity figures travel with every prediction.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/analysis/reconstruction.h"
+#include "core/replay/replay_fidelity.h"
+#include "core/replay/whatif_edits.h"
+#include "core/report/json.h"
+#include "core/store/trace_store.h"
+
+namespace core::replay {
+
+struct StepChange {
+  int64_t id = 0;
+  DurationNs before_ns = 0;   // in the trace
+  DurationNs replay_ns = -1;  // in the unedited replay (-1: not there)
+  DurationNs after_ns = -1;   // in the prediction (-1: not there)
+};
+
+struct WhatIfResult {
+  std::string edits;  // Edits::Describe()
+  EditCounts counts;
+  ReplayFidelity fidelity;  // the unedited replay against the trace
+  // The span of the trace's completed work (replay_fidelity.h): in the trace, in the unedited
+  // replay, in the prediction.
+  DurationNs span_before_ns = 0;
+  DurationNs span_replay_ns = 0;
+  DurationNs span_after_ns = 0;
+  double gain_pct = 0;       // (replay - prediction) / replay * 100: what the edit saves
+  double step_gain_pct = 0;  // the same for the mean step length
+  std::vector<StepChange> steps;  // by id
+};
+
+// Writes the prediction to `predicted` (committed; any file there is replaced). `progress`
+// (may be empty) goes from 0 to 1. Throws core::Error for an edit the trace cannot take.
+WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Reconstruction& recon,
+                       const Edits& edits, const std::filesystem::path& predicted,
+                       const std::function<void(double)>& progress = {});
+
+// Stable keys: edits, edit_counts, span_ns {before, replay, after}, gain_pct, step_gain_pct,
+// steps [{id, before_ns, replay_ns, after_ns}], replay {span_error_pct, step_error_pct_mean,
+// step_error_pct_max, start_error_ns_p50, start_error_ns_p99, start_error_ns_max,
+// packets_compared, packets_missing, fixed_delays {count, total_ns}, launches_not_in_trace,
+// steps_compared}.
+core::report::Json WhatIfJson(const WhatIfResult& result);
+core::report::Json FidelityJson(const ReplayFidelity& fidelity);
+
+// The printout: span and steps before -> after, and the replay's fidelity beside them.
+std::string WhatIfText(const WhatIfResult& result);
+
+}  // namespace core::replay

@@ -1,0 +1,221 @@
+#include "core/replay/whatif_edits.h"
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <cmath>
+#include <unordered_set>
+
+#include "core/model/error.h"
+#include "core/model/event_types.h"
+
+namespace core::replay {
+
+using analysis::kNoIndex;
+using core::sim::StepOp;
+
+bool Edits::Empty() const {
+  return scale.empty() && scale_queue.empty() && remove_wait.empty() && remove_waits.empty() &&
+         remove_sync.empty() && remove_cpu_waits.empty() && !cpu_scale && !launch_latency_ns &&
+         priority.empty();
+}
+
+std::string Edits::Describe() const {
+  std::string out;
+  auto add = [&out](const std::string& text) {
+    if (!out.empty()) out += ' ';
+    out += text;
+  };
+  for (const auto& [p, f] : scale) add(fmt::format("--scale '{}={}'", p, f));
+  for (const auto& [q, f] : scale_queue) add(fmt::format("--scale-queue '{}={}'", q, f));
+  for (int64_t w : remove_wait) add(fmt::format("--remove-wait {}", w));
+  for (const auto& [a, b] : remove_waits) add(fmt::format("--remove-waits '{}<-{}'", a, b));
+  for (const auto& call : remove_sync) add(fmt::format("--remove-sync '{}'", call));
+  for (const auto& t : remove_cpu_waits) add(fmt::format("--remove-cpu-waits '{}'", t));
+  if (cpu_scale) add(fmt::format("--cpu-scale {}", *cpu_scale));
+  if (launch_latency_ns) add(fmt::format("--launch-latency {}", *launch_latency_ns));
+  for (const auto& [q, p] : priority) add(fmt::format("--priority '{}={}'", q, p));
+  return out;
+}
+
+namespace {
+
+void CheckFactor(double factor, const std::string& what) {
+  if (!std::isfinite(factor) || factor < 0) {
+    throw core::Error(fmt::format("whatif: {}: the factor must be a finite number >= 0", what));
+  }
+}
+
+DurationNs Scaled(DurationNs ns, double factor) {
+  return static_cast<DurationNs>(std::llround(static_cast<double>(ns) * factor));
+}
+
+class Editor {
+ public:
+  Editor(const core::store::TraceStore& store, const analysis::Reconstruction& recon,
+         DerivedProgram& program)
+      : m_store(store), m_recon(recon), m_program(program) {}
+
+  // The scenario queue of a trace queue name; throws when the trace has none.
+  uint32_t QueueNamed(const std::string& name) const {
+    for (uint32_t i = 0; i < m_program.scenario.queues.size(); ++i) {
+      if (m_program.scenario.queues[i].name == name) return i;
+    }
+    throw core::Error(fmt::format("whatif: the trace has no queue named '{}'", name));
+  }
+
+  void ScalePackets(const Edits& edits, EditCounts& n) {
+    std::vector<std::pair<uint32_t, double>> queues;
+    for (const auto& [name, factor] : edits.scale_queue) {
+      CheckFactor(factor, "--scale-queue " + name);
+      queues.push_back({QueueNamed(name), factor});
+    }
+    for (const auto& [pattern, factor] : edits.scale) CheckFactor(factor, "--scale " + pattern);
+    ForEachStep([&](core::sim::Step& step, const StepSource& source) {
+      if (source.origin != StepOrigin::kPacket) return false;
+      double factor = 1;
+      for (const auto& [pattern, f] : edits.scale) {
+        if (fnmatch(pattern.c_str(), step.name.c_str(), 0) == 0) factor *= f;
+      }
+      for (const auto& [queue, f] : queues) {
+        if (step.queue == queue) factor *= f;
+      }
+      if (factor != 1) {
+        step.duration_ns = Scaled(step.duration_ns, factor);
+        ++n.packets_scaled;
+      }
+      return false;
+    });
+  }
+
+  void RemoveGpuWaits(const Edits& edits, EditCounts& n) {
+    std::unordered_set<int64_t> ids(edits.remove_wait.begin(), edits.remove_wait.end());
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (waiting, signalling) scenario queues
+    for (const auto& [waiting, signalling] : edits.remove_waits) {
+      pairs.push_back({QueueNamed(waiting), QueueNamed(signalling)});
+    }
+    if (ids.empty() && pairs.empty()) return;
+    ForEachStep([&](core::sim::Step&, const StepSource& source) {
+      if (source.origin != StepOrigin::kGpuWait && source.origin != StepOrigin::kFixedGpuDelay) {
+        return false;
+      }
+      const analysis::WaitBox w = m_recon.waits[source.index];
+      bool remove = ids.count(w.wait_id) != 0;
+      if (!remove && w.signal != kNoIndex) {
+        const core::model::QueueId from = m_recon.signals.Get<&analysis::SignalBox::queue>(w.signal);
+        for (const auto& [waiting, signalling] : pairs) {
+          if (m_program.queue_ids[waiting] == w.queue && m_program.queue_ids[signalling] == from) {
+            remove = true;
+          }
+        }
+      }
+      if (remove) ++n.gpu_waits_removed;
+      return remove;
+    });
+  }
+
+  void RemoveCpuWaits(const Edits& edits, EditCounts& n) {
+    std::unordered_set<core::model::ThreadId> threads;
+    for (const std::string& name : edits.remove_cpu_waits) {
+      bool found = false;
+      for (const core::model::Thread& t : m_store.threads) {
+        if (t.name == name) threads.insert(t.id), found = true;
+      }
+      if (!found) throw core::Error(fmt::format("whatif: the trace has no thread named '{}'", name));
+    }
+    // The CPU slices of the calls named: a CPU wait that began inside one was made by it.
+    struct Slice {
+      core::model::ThreadId thread;
+      TimeNs begin, end;
+    };
+    std::vector<Slice> calls;
+    if (!edits.remove_sync.empty()) {
+      namespace events = core::model::events;
+      for (size_t e = 0; e < m_store.events.size(); ++e) {
+        if (m_store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
+        const auto slice = events::CpuSlice::At(m_store.events, e);
+        const std::string& name = m_store.String(slice.name_sid);
+        for (const std::string& call : edits.remove_sync) {
+          if (name == call) {
+            calls.push_back({slice.thread_id, slice.ts_ns, slice.ts_ns + slice.duration_ns});
+          }
+        }
+      }
+    }
+    if (threads.empty() && calls.empty()) return;
+    ForEachStep([&](core::sim::Step&, const StepSource& source) {
+      if (source.origin != StepOrigin::kCpuWait && source.origin != StepOrigin::kFixedCpuDelay) {
+        return false;
+      }
+      const analysis::CpuWait w = m_recon.cpu_waits[source.index];
+      bool remove = threads.count(w.thread) != 0;
+      for (const Slice& c : calls) {
+        if (c.thread == w.thread && w.begin >= c.begin && w.begin <= c.end) remove = true;
+      }
+      if (remove) ++n.cpu_waits_removed;
+      return remove;
+    });
+  }
+
+  void ScaleCpu(double factor, EditCounts& n) {
+    CheckFactor(factor, "--cpu-scale");
+    ForEachStep([&](core::sim::Step& step, const StepSource& source) {
+      if (source.origin == StepOrigin::kCpuWork) {
+        step.duration_ns = Scaled(step.duration_ns, factor);
+        ++n.cpu_gaps_scaled;
+      }
+      return false;
+    });
+  }
+
+  // Calls f(step, source) for every step of every thread; erases the steps it returns true for.
+  template <class F>
+  void ForEachStep(F&& f) {
+    for (size_t t = 0; t < m_program.scenario.threads.size(); ++t) {
+      auto& steps = m_program.scenario.threads[t].steps;
+      auto& sources = m_program.sources[t];
+      size_t kept = 0;
+      for (size_t i = 0; i < steps.size(); ++i) {
+        if (f(steps[i], sources[i])) continue;
+        if (kept != i) {
+          steps[kept] = std::move(steps[i]);
+          sources[kept] = sources[i];
+        }
+        ++kept;
+      }
+      steps.resize(kept);
+      sources.resize(kept);
+    }
+  }
+
+ private:
+  const core::store::TraceStore& m_store;
+  const analysis::Reconstruction& m_recon;
+  DerivedProgram& m_program;
+};
+
+}  // namespace
+
+EditCounts ApplyEdits(const Edits& edits, const core::store::TraceStore& store,
+                      const analysis::Reconstruction& recon, DerivedProgram& program) {
+  EditCounts n;
+  Editor editor(store, recon, program);
+  editor.ScalePackets(edits, n);
+  editor.RemoveGpuWaits(edits, n);
+  editor.RemoveCpuWaits(edits, n);
+  if (edits.cpu_scale) editor.ScaleCpu(*edits.cpu_scale, n);
+  if (edits.launch_latency_ns) {
+    if (*edits.launch_latency_ns < 0) throw core::Error("whatif: --launch-latency must be >= 0");
+    for (core::sim::QueueSpec& q : program.scenario.queues) {
+      q.launch_latency_ns = *edits.launch_latency_ns;
+      ++n.queues_changed;
+    }
+  }
+  for (const auto& [name, priority] : edits.priority) {
+    program.scenario.queues[editor.QueueNamed(name)].priority = priority;
+    ++n.queues_changed;
+  }
+  return n;
+}
+
+}  // namespace core::replay

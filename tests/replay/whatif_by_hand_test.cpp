@@ -1,0 +1,116 @@
+// Predictions on tiny CUDA traces whose answers are worked out by hand in the comments (times in
+// µs from the trace's start; host thread 100, GPU 0). The replay keeps each kernel's run time,
+// the host's time between calls, each stream's launch latency (median submit -> start of the
+// kernels nothing held) and resume time (median from what held a kernel to its start).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/replay/whatif.h"
+#include "importers/import_file.h"
+#include "tests/replay/replay_support.h"
+#include "tests/support/kineto_text.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace kineto_text;
+
+class WhatIfByHand : public ::testing::Test {
+ protected:
+  replay_test::Loaded Import(const std::string& text) {
+    const fs::path json = m_dir / "trace.json", db = m_dir / "trace.db";
+    std::ofstream(json) << text;
+    importers::ImportFile(json, db);
+    return replay_test::Load(db);
+  }
+  core::replay::WhatIfResult Predict(const replay_test::Loaded& trace,
+                                     const core::replay::Edits& edits) {
+    return core::replay::RunWhatIf(trace.store, trace.recon, edits, m_dir / "predicted.db");
+  }
+  test_support::ScratchDir m_dir;
+};
+
+// Stream 7 runs K1 10..110, then K2 111..161 (launched at 4, it waited for K1: resume 1);
+// stream 13 runs K3 12..42 beside them (launched at 2: launch latency 10, as K1's).
+const std::string kSideKernel =
+    Call(1, "cudaLaunchKernel", 0, 1) + Kernel(1, "K1", 7, 10, 100) +
+    Call(2, "cudaLaunchKernel", 2, 1) + Kernel(2, "K3", 13, 12, 30) +
+    Call(3, "cudaLaunchKernel", 4, 1) + Kernel(3, "K2", 7, 111, 50);
+
+// Stream 7 runs K1 10..110; the host records an event after it (2), stream 13 waits for it (3)
+// and runs K2, launched at 4, from 111 to 161: 1 µs after the record executed (K1's end).
+const std::string kChained =
+    Call(1, "cudaLaunchKernel", 0, 1) + Kernel(1, "K1", 7, 10, 100) +
+    Call(2, "cudaEventRecord", 2, 0.5) + Call(3, "cudaStreamWaitEvent", 3, 0.5) +
+    Sync(3, "Stream Wait Event", 5, 13, 3, 0.5) + Call(4, "cudaLaunchKernel", 4, 1) +
+    Kernel(4, "K2", 13, 111, 50);
+
+// K1 on stream 7 10..110; the host synchronises with stream 7 (2..112) and launches K2 on
+// stream 13 at 114 (2 µs of host time after the sync returned), which runs 124..174.
+const std::string kSynced =
+    Call(1, "cudaLaunchKernel", 0, 1) + Kernel(1, "K1", 7, 10, 100) +
+    Call(2, "cudaStreamSynchronize", 2, 110) + Sync(2, "Stream Sync", -1, 7, 2, 110) +
+    Call(3, "cudaLaunchKernel", 114, 1) + Kernel(3, "K2", 13, 124, 50);
+
+}  // namespace
+
+TEST_F(WhatIfByHand, AKernelOffTheCriticalPathSavesNothing) {
+  const replay_test::Loaded trace = Import(Trace(kSideKernel));
+  core::replay::Edits edits;
+  edits.scale.push_back({"K3", 0.5});
+  const auto r = Predict(trace, edits);
+  // The unedited replay: K1 0 + 10 .. 110, K3 2 + 10 .. 42, K2 110 + 1 .. 161: the trace.
+  EXPECT_EQ(r.span_before_ns, 161'000);
+  EXPECT_EQ(r.span_replay_ns, 161'000);
+  EXPECT_EQ(r.fidelity.start_error_ns_max, 0);
+  // K3 twice as fast ends at 27; nothing waits for it.
+  EXPECT_EQ(r.counts.packets_scaled, 1u);
+  EXPECT_EQ(r.span_after_ns, 161'000);
+  EXPECT_EQ(r.gain_pct, 0.0);
+}
+
+TEST_F(WhatIfByHand, AKernelOnTheCriticalPathSavesWhatItLoses) {
+  const replay_test::Loaded trace = Import(Trace(kSideKernel));
+  core::replay::Edits edits;
+  edits.scale.push_back({"K1", 0.5});
+  const auto r = Predict(trace, edits);
+  // K1 10..60, K2 61..111: 50 µs of 161 saved.
+  EXPECT_EQ(r.span_after_ns, 111'000);
+  EXPECT_NEAR(r.gain_pct, 50.0 / 161.0 * 100, 1e-9);
+}
+
+TEST_F(WhatIfByHand, TwoChainedStreamsMoveTogether) {
+  const replay_test::Loaded trace = Import(Trace(kChained));
+  core::replay::Edits edits;
+  edits.scale.push_back({"K1", 0.5});
+  const auto r = Predict(trace, edits);
+  EXPECT_EQ(r.span_replay_ns, 161'000);
+  // The record executes when K1 ends (60); K2 starts 1 µs later, 61..111.
+  EXPECT_EQ(r.span_after_ns, 111'000);
+  // Without the wait, K2 starts after its launch latency: stream 13 has no kernel nothing held,
+  // so its launch latency is 0 and K2 runs 4..54; K1 (10..110) ends last.
+  core::replay::Edits unchained;
+  unchained.remove_waits.push_back({"GPU 0 stream 13", "GPU 0 stream 7"});
+  const auto free = Predict(trace, unchained);
+  EXPECT_EQ(free.counts.gpu_waits_removed, 1u);
+  EXPECT_EQ(free.span_after_ns, 110'000);
+}
+
+TEST_F(WhatIfByHand, ASyncTakenOutLetsTheHostLaunchAtOnce) {
+  const replay_test::Loaded trace = Import(Trace(kSynced));
+  core::replay::Edits edits;
+  edits.remove_sync.push_back("cudaStreamSynchronize");
+  const auto r = Predict(trace, edits);
+  EXPECT_EQ(r.span_replay_ns, 174'000);
+  // Without the sync the host launches K2 2 µs after the sync's call (4); stream 13's launch
+  // latency is K2's own 10 µs: K2 runs 14..64, and K1 (10..110) ends last.
+  EXPECT_EQ(r.counts.cpu_waits_removed, 1u);
+  EXPECT_EQ(r.span_after_ns, 110'000);
+  // An infinitely fast host: K1 launched at 0 runs 10..110; the sync, made at once, returns
+  // 2 µs after K1's end as it did in the trace (112); K2, launched then, runs 122..172.
+  core::replay::Edits host;
+  host.cpu_scale = 0;
+  EXPECT_EQ(Predict(trace, host).span_after_ns, 172'000);
+}
