@@ -56,6 +56,7 @@ class Deriver {
       const core::model::Thread& thread = m_store.threads[t - 1];
       AddThread(thread.name, calls.by_thread[t], static_cast<core::model::ThreadId>(t));
     }
+    if (!calls.display.empty()) AddThread("(display)", calls.display, 0);
     for (size_t q = 1; q < calls.by_queue.size(); ++q) {
       if (calls.by_queue[q].empty()) continue;
       StandInLaunchTimes(calls.by_queue[q]);
@@ -121,7 +122,9 @@ class Deriver {
   }
 
   // The trace's engines; a queue the trace gives no engine (a CUDA stream) runs on one of its
-  // own, so that the queues of a device run side by side as they did.
+  // own, so that the queues of a device run side by side as they did. So does a software queue
+  // (a GPU context's lane of an ETW capture): its packets are submissions whose hardware runs
+  // are the DMA packets of the engine's own queue, not work of their own on the engine.
   void AddEnginesAndQueues() {
     core::sim::Scenario& s = m_out.scenario;
     for (const core::model::Engine& e : m_store.engines) {
@@ -135,7 +138,7 @@ class Deriver {
       spec.priority = q.priority;
       spec.launch_latency_ns = latency[q.id].launch_ns;
       spec.resume_ns = latency[q.id].resume_ns;
-      if (q.engine >= 1 && q.engine <= m_store.engines.size()) {
+      if (q.engine >= 1 && q.engine <= m_store.engines.size() && q.type != QueueType::kSoftware) {
         spec.engine = q.engine - 1;
         spec.type = core::model::QueueTypeOf(s.engines[spec.engine].type);
       } else {
@@ -239,7 +242,9 @@ class Deriver {
       spec.steps.push_back(std::move(step));
       sources.push_back(source);
     };
-    for (const ThreadCall& call : calls) {
+    for (size_t k = 0; k < calls.size(); ++k) {
+      const ThreadCall& call = calls[k];
+      m_later_calls = k + 1 < calls.size();
       if (call.ts > cursor) {
         Step work;
         work.op = StepOp::kCpuWork;
@@ -304,6 +309,17 @@ class Deriver {
         return call.ts;
       }
       case StepOrigin::kCpuWait: return AddCpuWait(call, add);
+      case StepOrigin::kMarker: {
+        const auto marker = events::Marker::At(m_store.events, call.index);
+        step.op = StepOp::kMarker;
+        step.name = m_store.String(marker.name_sid);
+        step.marker_type = marker.marker_type;
+        step.marker_adapter = marker.adapter_id >= 1 && marker.adapter_id <= m_store.adapters.size()
+                                  ? static_cast<int32_t>(marker.adapter_id - 1)
+                                  : -1;
+        add(step, {call.origin, call.index});
+        return call.ts;
+      }
       case StepOrigin::kSliceBegin:
       case StepOrigin::kSliceEnd: {
         const auto slice = events::CpuSlice::At(m_store.events, call.index);
@@ -340,6 +356,12 @@ class Deriver {
       if (w.signal != kNoIndex) linked = true;
       if (w.released != kUnknownTime) released = w.released;
     }
+    if (released == kUnknownTime && m_later_calls) {
+      // The trace has no release, yet the thread went on to make more calls: the release is
+      // missing from the capture. The time to the next call is the thread's, as for any call.
+      ++m_out.cpu_waits_without_release;
+      return call.ts;
+    }
     if (!linked && released != kUnknownTime) {
       Step delay;
       delay.op = StepOp::kCpuWork;
@@ -361,6 +383,7 @@ class Deriver {
   const core::store::TraceStore& m_store;
   const analysis::Reconstruction& m_recon;
   std::vector<QueueLatency> m_queue_latency;  // [queue id]
+  bool m_later_calls = false;  // the call being added is not its thread's last
   DerivedProgram m_out;
 };
 

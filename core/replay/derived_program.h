@@ -52,6 +52,7 @@ enum class StepOrigin : uint8_t {
   kFixedCpuDelay,  // a CPU wait with no known release, replayed as measured: index into cpu_waits
   kSliceBegin,     // a step marker slice (ProfilerStep#N) begins
   kSliceEnd,
+  kMarker,         // a marker record (present, vsync): index into the trace's events
 };
 
 struct StepSource {
@@ -81,6 +82,9 @@ struct DerivedProgram {
   TimeNs end = 0;     // the trace's end
   FixedDelays fixed_delays;
   uint64_t launches_not_in_trace = 0;  // packets submitted by a stand-in thread
+  // CPU waits the trace shows no release for, after which their thread made more calls (the
+  // release is missing from the capture): not made in the replay.
+  uint64_t cpu_waits_without_release = 0;
 };
 
 // Throws nothing: what cannot be derived is replayed as measured and counted.

@@ -67,6 +67,19 @@ ThreadCalls CollectThreadCalls(const core::store::TraceStore& store,
     place(slice.thread_id, 0,
           {slice.ts_ns + slice.duration_ns, 0, index, StepOrigin::kSliceEnd, index});
   }
+  // Markers: a Present call's on its thread, a vsync (no thread) on the display's stand-in.
+  for (size_t e = 0; e < store.events.size(); ++e) {
+    if (store.events.kind[e] != core::model::EventKind::Marker) continue;
+    const auto marker = events::Marker::At(store.events, e);
+    const uint32_t index = static_cast<uint32_t>(e);
+    const ThreadCall call{marker.ts_ns, 1, index, StepOrigin::kMarker, index};
+    if (marker.thread_id != 0 && marker.thread_id < out.by_thread.size()) {
+      out.by_thread[marker.thread_id].push_back(call);
+    } else {
+      out.display.push_back(call);
+    }
+  }
+  std::sort(out.display.begin(), out.display.end());
   for (auto& calls : out.by_thread) std::sort(calls.begin(), calls.end());
   for (auto& calls : out.by_queue) std::sort(calls.begin(), calls.end());
   return out;

@@ -31,6 +31,8 @@ struct ThreadCalls {
   std::vector<std::vector<ThreadCall>> by_thread;
   // [queue id] (index 0 unused): what a stand-in submitter makes for the queue.
   std::vector<std::vector<ThreadCall>> by_queue;
+  // Markers of no thread (the display's vsyncs): a stand-in makes them when the trace did.
+  std::vector<ThreadCall> display;
 };
 
 ThreadCalls CollectThreadCalls(const core::store::TraceStore& store,

@@ -113,6 +113,7 @@ enum class StepOp : uint8_t {
                 // gives no cause for, replayed as measured); nothing is recorded for it
   kSliceBegin,  // a CPU slice `name` begins on the thread (ProfilerStep#N, a frame marker)
   kSliceEnd,    // the innermost open slice ends: its cpu_slice record is written now
+  kMarker,      // a marker record `name` of type marker_type (a Present call, a vsync) now
 };
 
 enum class WaitMode : uint8_t { kSingle = 0, kAny = 1, kAll = 2 };
@@ -146,6 +147,8 @@ struct Step {
   bool present = false;
   int64_t packet_id = 0;  // kExecute: the packet id to record (0: the next one; derived programs
                           // keep their trace's)
+  uint32_t marker_type = 0;     // kMarker: marker_type (0 text, 1 vsync, 2 present)
+  int32_t marker_adapter = -1;  // kMarker: adapter index it names, -1 none
   int line = 0;  // TOML line, for messages
 };
 

@@ -170,6 +170,14 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       PushGpuCommand(ctx.gpu, step.queue, c);
       break;
     }
+    case StepOp::kMarker:
+      run.Emit(events::Marker{
+          .ts_ns = run.now,
+          .thread_id = t.id,
+          .name_sid = ctx.waits.cpu.step_name_sids[thread][index],
+          .adapter_id = step.marker_adapter >= 0 ? ctx.gpu.ids.adapter_ids[step.marker_adapter] : 0,
+          .marker_type = step.marker_type});
+      break;
     case StepOp::kSliceBegin:
       t.open_slices.push_back({run.now, index});
       break;
