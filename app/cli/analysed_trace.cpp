@@ -46,9 +46,10 @@ AnalysedTrace Load(const std::string& path, bool full, std::string_view path_unt
 
 }  // namespace
 
-AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, std::string_view path_until) {
+AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, std::string_view path_until,
+                             bool all_columns) {
   try {
-    return Load(path, full, path_until, /*kept_columns=*/true);
+    return Load(path, full, path_until, /*kept_columns=*/!all_columns);
   } catch (const core::cache::CacheDamaged&) {
     // The cached analyses did not read after all: again, from every column.
     return Load(path, full, path_until, /*kept_columns=*/false);

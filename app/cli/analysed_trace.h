@@ -25,6 +25,9 @@ struct AnalysedTrace {
 // Throws core::Error for a file that is not a trace.
 // path_until: the time the critical path is walked back from, as the user typed it
 // (core/analysis/time_input.h; empty: the end of the last run). A time outside the trace throws.
-AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, std::string_view path_until = {});
+// all_columns: keep every event column even where the analyses are cached (a replay of the
+// trace reads its records).
+AnalysedTrace LoadAndAnalyse(const std::string& path, bool full, std::string_view path_until = {},
+                             bool all_columns = false);
 
 }  // namespace app::cli

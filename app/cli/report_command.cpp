@@ -5,6 +5,7 @@
 #include "app/cli/analysed_trace.h"
 #include "app/cli/commands.h"
 #include "app/cli/report_output.h"
+#include "app/cli/terminal_progress.h"
 #include "app/gui_entry.h"
 #include "core/model/error.h"
 #include "core/report/report_html.h"
@@ -44,7 +45,12 @@ void RegisterReportCommand(CLI::App& app) {
       core::store::ResolveOutputTarget(options->output);  // refuse a device or FIFO up front
     }
     const std::string format = ReportFormatFor(options->output, options->format);
-    AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/true, options->path_until);
+    AnalysedTrace t = LoadAndAnalyse(options->trace, /*full=*/true, options->path_until,
+                                     /*all_columns=*/true);
+    {
+      TerminalProgress progress("replaying the opportunities");
+      core::report::ComputeOpportunities(t.data);
+    }
     core::report::Json json = core::report::ReportJson(t.data);
     // the gates first: an unknown key is an error before anything is written
     const std::vector<std::string> tripped = TrippedGates(json, options->fail_if);

@@ -44,7 +44,7 @@ struct Options {
   bool json = false;
   std::vector<std::string> scale, scale_queue, remove_waits, remove_sync, remove_cpu_waits,
       priority;
-  std::vector<int64_t> remove_wait;
+  std::vector<int64_t> remove_wait, remove_cpu_wait;
   std::optional<double> cpu_scale;
   std::string launch_latency;
 };
@@ -69,6 +69,7 @@ core::replay::Edits EditsOf(const Options& o) {
   e.remove_wait = o.remove_wait;
   e.remove_sync = o.remove_sync;
   e.remove_cpu_waits = o.remove_cpu_waits;
+  e.remove_cpu_wait = o.remove_cpu_wait;
   e.cpu_scale = o.cpu_scale;
   if (!o.launch_latency.empty()) {
     // A time after an origin of 0 is a duration: "2us", "1500".
@@ -109,6 +110,8 @@ void RegisterWhatIfCommand(CLI::App& app) {
                   "CALL: CPU waits made by this host call (cudaStreamSynchronize, ...) are not made");
   cmd->add_option("--remove-cpu-waits", o->remove_cpu_waits,
                   "THREAD: no CPU wait of this thread is made");
+  cmd->add_option("--remove-cpu-wait", o->remove_cpu_wait,
+                  "WAITER_ID: this CPU wait (its wait group) is not made");
   cmd->add_option("--cpu-scale", o->cpu_scale,
                   "FACTOR: the CPU time between a thread's calls is FACTOR times as long (0: an "
                   "infinitely fast host)");

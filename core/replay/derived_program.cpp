@@ -290,9 +290,11 @@ class Deriver {
       case StepOrigin::kGpuWait: {
         const analysis::WaitBox w = m_recon.waits[call.index];
         step.queue = QueueIndex(w.queue);
-        if (w.signal == kNoIndex && w.unblocked != kUnknownTime) {
-          // Nothing in the trace reaches its value, yet it was released: the queue pauses for
-          // as long as it held it, from when it reached it.
+        const core::model::Fence* fence = m_store.FindFence(w.fence);
+        const bool met_at_start = fence && w.value <= fence->initial_value;
+        if (w.signal == kNoIndex && w.unblocked != kUnknownTime && !met_at_start) {
+          // Nothing in the trace reaches its value (nor did the fence start there), yet it was
+          // released: the queue pauses for as long as it held it, from when it reached it.
           const TimeNs reached = w.observed != kUnknownTime ? w.observed : w.queued;
           step.op = StepOp::kGpuDelay;
           step.duration_ns = std::max<DurationNs>(0, w.unblocked - reached);

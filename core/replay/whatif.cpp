@@ -8,50 +8,10 @@
 #include <map>
 #include <system_error>
 
-#include "core/fleet/step_marks.h"
-#include "core/replay/replay_writer.h"
+#include "core/replay/replayed_trace.h"
 #include "core/report/svg_chart.h"
-#include "core/store/event_row_packer.h"
-#include "core/store/trace_writer.h"
 
 namespace core::replay {
-
-namespace {
-
-struct Replayed {
-  core::store::TraceStore store;
-  analysis::Reconstruction recon;
-};
-
-// Writes the replay of `program` to `path`, commits it and loads it back (its events taken
-// from what the writer kept, not read again).
-Replayed Replay(const core::store::TraceStore& trace, const DerivedProgram& program,
-                const std::filesystem::path& path, const std::string& edits) {
-  core::store::TraceWriter writer(path, "replay");
-  writer.KeepEvents();
-  ReplayRun run;
-  run.edits = edits;
-  WriteReplay(trace, program, writer, run);
-  writer.Commit();
-  Replayed out;
-  out.store = core::store::LoadTraceWithEvents(path, writer.TakeKeptEvents());
-  out.recon = analysis::Reconstruct(out.store);
-  return out;
-}
-
-std::map<int64_t, DurationNs> StepLengths(const core::store::TraceStore& store,
-                                          const analysis::Reconstruction& recon) {
-  std::string from;
-  std::map<int64_t, DurationNs> out;
-  for (const auto& mark : core::fleet::FindStepMarks(store, recon, &from)) {
-    out.try_emplace(mark.id, mark.end - mark.start);
-  }
-  return out;
-}
-
-double Gain(double before, double after) { return before > 0 ? (before - after) / before * 100 : 0; }
-
-}  // namespace
 
 WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Reconstruction& recon,
                        const Edits& edits, const std::filesystem::path& predicted,
@@ -66,35 +26,31 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
   // The unedited replay, beside the prediction, removed once measured.
   std::filesystem::path baseline = predicted;
   baseline += fmt::format(".baseline-{}", getpid());
-  Replayed unedited = Replay(trace, program, baseline, "");
+  ReplayedTrace unedited = ReplayToFile(trace, program, baseline, "");
   std::error_code ignored;
   std::filesystem::remove(baseline, ignored);
   out.fidelity = MeasureFidelity(trace, recon, unedited.store, unedited.recon, program);
   report(0.5);
   DerivedProgram edited = program;
   out.counts = ApplyEdits(edits, trace, recon, edited);
-  Replayed prediction = Replay(trace, edited, predicted, out.edits);
+  ReplayedTrace prediction = ReplayToFile(trace, edited, predicted, out.edits);
   report(0.9);
 
   out.span_before_ns = out.fidelity.trace_span_ns;
   out.span_replay_ns = out.fidelity.replay_span_ns;
   out.span_after_ns = std::max<DurationNs>(0, SpanOfTraceWork(recon, prediction.recon));
-  out.gain_pct = Gain(static_cast<double>(out.span_replay_ns), static_cast<double>(out.span_after_ns));
+  out.gain_pct =
+      GainPct(static_cast<double>(out.span_replay_ns), static_cast<double>(out.span_after_ns));
   const auto before = StepLengths(trace, recon);
   const auto replayed = StepLengths(unedited.store, unedited.recon);
   const auto after = StepLengths(prediction.store, prediction.recon);
-  double replay_sum = 0, after_sum = 0;
   for (const auto& [id, ns] : before) {
     StepChange c{id, ns};
     if (auto it = replayed.find(id); it != replayed.end()) c.replay_ns = it->second;
     if (auto it = after.find(id); it != after.end()) c.after_ns = it->second;
-    if (c.replay_ns >= 0 && c.after_ns >= 0) {
-      replay_sum += static_cast<double>(c.replay_ns);
-      after_sum += static_cast<double>(c.after_ns);
-    }
     out.steps.push_back(c);
   }
-  out.step_gain_pct = Gain(replay_sum, after_sum);
+  out.step_gain_pct = StepGainPct(replayed, after);
   report(1.0);
   return out;
 }
@@ -119,6 +75,19 @@ core::report::Json FidelityJson(const ReplayFidelity& f) {
   j.Set("fixed_delays", std::move(delays));
   j.Set("launches_not_in_trace", f.launches_not_in_trace);
   return j;
+}
+
+core::report::Json OpportunitiesJson(const Opportunities& o) {
+  return core::report::ObjectArray(o.list, [](core::report::Json& x, const Opportunity& p) {
+    x.Set("kind", p.kind);
+    x.Set("name", p.name);
+    x.Set("edit", p.edit);
+    x.Set("why_ns", p.why_ns);
+    x.Set("busy_ns", p.busy_ns);
+    x.Set("predicted_span_ns", p.predicted_span_ns);
+    x.Set("gain_pct", p.gain_pct);
+    x.Set("step_gain_pct", p.step_gain_pct);
+  });
 }
 
 core::report::Json WhatIfJson(const WhatIfResult& r) {
@@ -176,14 +145,32 @@ std::string WhatIfText(const WhatIfResult& r) {
                          ns(c.after_ns), ns(c.replay_ns));
     }
   }
-  const ReplayFidelity& f = r.fidelity;
-  out += fmt::format(
-      "replay fidelity (unedited replay vs the trace): span {:+.2f}%, steps {} compared, mean "
-      "error {:.2f}% (max {:.2f}%), packet starts p50 {} p99 {} ({} packets, {} missing), "
-      "{} fixed delays ({}), {} launches not in the trace\n",
-      f.span_error_pct, f.steps_compared, f.step_error_pct_mean, f.step_error_pct_max,
-      ns(f.start_error_ns_p50), ns(f.start_error_ns_p99), f.packets_compared, f.packets_missing,
-      f.fixed_delays.count, ns(f.fixed_delays.total_ns), f.launches_not_in_trace);
+  out += "replay fidelity: " + FidelitySentence(r.fidelity) + "\n";
+  return out;
+}
+
+std::string FidelitySentence(const ReplayFidelity& f) {
+  using core::report::FormatDuration;
+  auto ns = [](DurationNs v) { return FormatDuration(static_cast<double>(v)); };
+  std::string out = fmt::format("the unedited replay reproduces the trace's span to {:+.2f}%",
+                                f.span_error_pct);
+  if (f.steps_compared > 0) {
+    out += fmt::format(", its {} steps to {:.2f}% on average ({:.2f}% at most)", f.steps_compared,
+                       f.step_error_pct_mean, f.step_error_pct_max);
+  }
+  out += fmt::format("; packet starts within {} (median) and {} (99th percentile) of the "
+                     "trace's over {} packets",
+                     ns(f.start_error_ns_p50), ns(f.start_error_ns_p99), f.packets_compared);
+  if (f.packets_missing) out += fmt::format(" ({} never completed)", f.packets_missing);
+  if (f.fixed_delays.count) {
+    out += fmt::format("; {} wait{} the trace gives no cause for replayed as measured ({})",
+                       f.fixed_delays.count, f.fixed_delays.count == 1 ? "" : "s",
+                       ns(f.fixed_delays.total_ns));
+  }
+  if (f.launches_not_in_trace) {
+    out += fmt::format("; {} packet{} launched at the trace's times (no launch call in the trace)",
+                       f.launches_not_in_trace, f.launches_not_in_trace == 1 ? "" : "s");
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/analysis/reconstruction.h"
+#include "core/replay/opportunities.h"
 #include "core/replay/replay_fidelity.h"
 #include "core/replay/whatif_edits.h"
 #include "core/report/json.h"
@@ -53,8 +54,16 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
 // steps_compared}.
 core::report::Json WhatIfJson(const WhatIfResult& result);
 core::report::Json FidelityJson(const ReplayFidelity& fidelity);
+// report's `opportunities` (opportunities.h): [{kind, name, edit, why_ns, busy_ns,
+// predicted_span_ns, gain_pct, step_gain_pct}], largest gain first.
+core::report::Json OpportunitiesJson(const Opportunities& opportunities);
 
 // The printout: span and steps before -> after, and the replay's fidelity beside them.
 std::string WhatIfText(const WhatIfResult& result);
+
+// One sentence of how closely the unedited replay reproduces the trace, printed beside every
+// prediction: "the unedited replay reproduces the trace's span to +0.03 %, its 6 steps to
+// 0.00 % on average (0.00 % at most); packet starts within 126 us (median) ...".
+std::string FidelitySentence(const ReplayFidelity& fidelity);
 
 }  // namespace core::replay

@@ -16,8 +16,8 @@ using core::sim::StepOp;
 
 bool Edits::Empty() const {
   return scale.empty() && scale_queue.empty() && remove_wait.empty() && remove_waits.empty() &&
-         remove_sync.empty() && remove_cpu_waits.empty() && !cpu_scale && !launch_latency_ns &&
-         priority.empty();
+         remove_sync.empty() && remove_cpu_waits.empty() && remove_cpu_wait.empty() &&
+         !cpu_scale && !launch_latency_ns && priority.empty();
 }
 
 std::string Edits::Describe() const {
@@ -32,6 +32,7 @@ std::string Edits::Describe() const {
   for (const auto& [a, b] : remove_waits) add(fmt::format("--remove-waits '{}<-{}'", a, b));
   for (const auto& call : remove_sync) add(fmt::format("--remove-sync '{}'", call));
   for (const auto& t : remove_cpu_waits) add(fmt::format("--remove-cpu-waits '{}'", t));
+  for (int64_t w : remove_cpu_wait) add(fmt::format("--remove-cpu-wait {}", w));
   if (cpu_scale) add(fmt::format("--cpu-scale {}", *cpu_scale));
   if (launch_latency_ns) add(fmt::format("--launch-latency {}", *launch_latency_ns));
   for (const auto& [q, p] : priority) add(fmt::format("--priority '{}={}'", q, p));
@@ -75,7 +76,10 @@ class Editor {
       if (source.origin != StepOrigin::kPacket) return false;
       double factor = 1;
       for (const auto& [pattern, f] : edits.scale) {
-        if (fnmatch(pattern.c_str(), step.name.c_str(), 0) == 0) factor *= f;
+        // A name is also itself (a kernel name may hold '[' or '*').
+        if (pattern == step.name || fnmatch(pattern.c_str(), step.name.c_str(), 0) == 0) {
+          factor *= f;
+        }
       }
       for (const auto& [queue, f] : queues) {
         if (step.queue == queue) factor *= f;
@@ -142,13 +146,15 @@ class Editor {
         }
       }
     }
-    if (threads.empty() && calls.empty()) return;
+    const std::unordered_set<int64_t> waiters(edits.remove_cpu_wait.begin(),
+                                              edits.remove_cpu_wait.end());
+    if (threads.empty() && calls.empty() && waiters.empty()) return;
     ForEachStep([&](core::sim::Step&, const StepSource& source) {
       if (source.origin != StepOrigin::kCpuWait && source.origin != StepOrigin::kFixedCpuDelay) {
         return false;
       }
       const analysis::CpuWait w = m_recon.cpu_waits[source.index];
-      bool remove = threads.count(w.thread) != 0;
+      bool remove = threads.count(w.thread) != 0 || waiters.count(w.waiter_id) != 0;
       for (const Slice& c : calls) {
         if (c.thread == w.thread && w.begin >= c.begin && w.begin <= c.end) remove = true;
       }

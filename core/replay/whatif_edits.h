@@ -16,7 +16,8 @@
 namespace core::replay {
 
 struct Edits {
-  // Packets whose name matches the glob (fnmatch) run FACTOR times as long.
+  // Packets whose name is the pattern or matches it as a glob (fnmatch) run FACTOR times as
+  // long.
   std::vector<std::pair<std::string, double>> scale;
   // Every packet of the queue named so runs FACTOR times as long.
   std::vector<std::pair<std::string, double>> scale_queue;
@@ -29,6 +30,8 @@ struct Edits {
   std::vector<std::string> remove_sync;
   // Every CPU wait of the thread named so is not made.
   std::vector<std::string> remove_cpu_waits;
+  // The CPU wait with this waiter_id (its wait group's) is not made.
+  std::vector<int64_t> remove_cpu_wait;
   // The CPU time between a thread's calls is FACTOR times as long (0: an infinitely fast host).
   std::optional<double> cpu_scale;
   // Every queue's launch latency.

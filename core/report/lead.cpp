@@ -149,6 +149,20 @@ std::vector<LeadLine> LeadLines(const ReportData& d, const Lead& lead) {
     }
     out.push_back({text + ".", "longest-waits"});
   }
+  // The change that would pay most, replayed (core/replay/opportunities.h).
+  if (d.opportunities.computed && !d.opportunities.list.empty() &&
+      d.opportunities.list.front().gain_pct > 0) {
+    const replay::Opportunity& best = d.opportunities.list.front();
+    const std::string change = best.kind == "faster_packets"
+                                   ? ShortenName(best.name, kLeadNameBytes) + " twice as fast"
+                               : best.kind == "faster_host"
+                                   ? "the host twice as fast"
+                                   : "without the wait where " + best.name;
+    out.push_back({fmt::format("Replayed with one change, {} would shorten the span by {:.1f}% "
+                               "(the replay reproduces the trace's span to {:+.2f}%).",
+                               change, best.gain_pct, d.opportunities.fidelity.span_error_pct),
+                   "opportunities"});
+  }
   if (!lead.path.empty()) {
     std::string tracks;
     for (const PathShare& s : lead.path) {

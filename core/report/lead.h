@@ -51,7 +51,7 @@ struct Lead {
 Lead ComputeLead(const ReportData& data);
 
 // The lead as lines of text, each with the id of the HTML section (report_html.cpp) that
-// shows its figures: "timeline", "gaps", "longest-waits" or "critical-path".
+// shows its figures: "timeline", "gaps", "longest-waits", "critical-path" or "opportunities".
 struct LeadLine {
   std::string text;
   std::string section;

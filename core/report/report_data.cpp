@@ -215,4 +215,9 @@ ReportData AnalyseForFindings(const core::store::TraceStore& store,
   return d;
 }
 
+void ComputeOpportunities(ReportData& d) {
+  d.opportunities =
+      replay::FindOpportunities(*d.store, d.recon, d.critical_path, d.longest_waits);
+}
+
 }  // namespace core::report

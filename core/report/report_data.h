@@ -25,6 +25,7 @@
 #include "core/analysis/wait_findings.h"
 #include "core/analysis/wait_latency.h"
 #include "core/analysis/wait_links.h"
+#include "core/replay/opportunities.h"
 #include "core/store/trace_store.h"
 
 namespace core::report {
@@ -51,6 +52,9 @@ struct ReportData {
   analysis::CriticalPath critical_path;
   analysis::IdleGaps gaps;
   analysis::HazardAnalysis hazards;
+  // What pays, ranked (core/replay/opportunities.h): computed by ComputeOpportunities, not by
+  // AnalyseTrace (each is a replay of the trace), for `report` and the window.
+  replay::Opportunities opportunities;
   // Per (packet name, queue) run-time statistics over the whole trace, by total_ns descending.
   // Full only: one duration per packet sorted per name, about the cost of the latency figures.
   std::vector<analysis::PacketNameStats> packet_stats;
@@ -143,5 +147,9 @@ enum class AnalysisSet {
 };
 void AnalyseInPlace(ReportData& d, AnalysisSet set, const AnalyseProgress& progress = {},
                     core::model::TimeNs path_until = analysis::kUnknownTime);
+
+// Fills d.opportunities from a full analysis (its critical path and longest waits) of a store
+// with every event column.
+void ComputeOpportunities(ReportData& d);
 
 }  // namespace core::report

@@ -10,6 +10,7 @@
 #include "core/report/lead.h"
 #include "core/report/report_html_launch.h"
 #include "core/report/report_html_timeline.h"
+#include "core/report/report_opportunities.h"
 #include "core/report/report_json.h"
 #include "core/report/import_problems_report.h"
 #include "core/report/report_rows.h"
@@ -518,6 +519,8 @@ std::string ReportHtml(const ReportData& d) {
   std::vector<std::pair<const char*, const char*>> nav;
   if (!lines.empty()) nav.emplace_back("lead", "what held the GPU back");
   if (gpu) nav.emplace_back("timeline", "timeline");
+  const std::string opportunities = OpportunitiesHtml(d);
+  if (!opportunities.empty()) nav.emplace_back("opportunities", "what would pay");
   nav.emplace_back("summary", "summary");
   if (gpu) nav.insert(nav.end(), {{"queues", "queues"}, {"packets", "packets"}});
   if (sections.interrupts) nav.emplace_back("interrupts", "interrupts");
@@ -540,6 +543,7 @@ std::string ReportHtml(const ReportData& d) {
     out += Section("timeline", "Per-queue timeline overview") +
            TimelineOverview(d, sections, lead.active);
   }
+  out += opportunities;
   out += SummarySection(d, stats, sections);
   if (gpu) {
     out += QueueSection(d);

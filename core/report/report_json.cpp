@@ -1,10 +1,13 @@
 #include "core/report/report_json.h"
 
+#include "core/replay/whatif.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "core/model/event_types.h"
+#include "core/replay/whatif.h"
 #include "core/report/findings.h"
 #include "core/report/import_problems_report.h"
 #include "core/report/launch_json.h"
@@ -412,6 +415,10 @@ Json ReportJson(const ReportData& d) {
   j.Set("packet_stats", PacketStatsJson(d));
   j.Set("longest_waits", LongestWaitsJson(d));
   j.Set("import_problems", ImportProblemsJson(d));
+  // What pays (each a replay; empty where not computed), and how closely the replay they come
+  // from reproduces the trace.
+  j.Set("opportunities", replay::OpportunitiesJson(d.opportunities));
+  if (d.opportunities.computed) j.Set("replay", replay::FidelityJson(d.opportunities.fidelity));
 
   Json recon = Json::Object();
   recon.Set("packets", static_cast<uint64_t>(d.recon.packets.size()));

@@ -8,6 +8,7 @@
 #include "core/report/lead.h"
 #include "core/report/report_json.h"
 #include "core/report/report_markdown_gpu.h"
+#include "core/report/report_opportunities.h"
 #include "core/report/report_rows.h"
 #include "core/report/report_sections.h"
 #include "core/report/svg_chart.h"
@@ -113,7 +114,8 @@ std::string LeadMarkdown(const ReportData& d) {
       {"timeline", kMdQueuesHeading},
       {"gaps", kMdGapsHeading},
       {"longest-waits", kMdWaitsHeading},
-      {"critical-path", kMdPathHeading}};
+      {"critical-path", kMdPathHeading},
+      {"opportunities", kMdOpportunitiesHeading}};
   std::string out = "## What held the GPU back\n\n";
   for (const LeadLine& line : lines) {
     std::string heading = kMdQueuesHeading;
@@ -136,6 +138,7 @@ std::string ReportMarkdown(const ReportData& d) {
   const bool gpu = HasGpuWork(d);
   // The answer first, then the figures, in the HTML report's order.
   if (gpu) out += LeadMarkdown(d);
+  out += OpportunitiesMarkdown(d);
   out += "## Summary\n\n";
   const PacketCounts packets = TotalPacketCounts(d.queue_time);
   std::vector<std::vector<std::string>> summary = {

@@ -44,9 +44,10 @@ struct GpuCommand {
   Kind kind = Kind::kPacket;
   int64_t op = 0;            // packet id, or fence operation id (signal_id / wait_id)
   // kPacket: it cannot start before this (its submission plus the queue's launch latency).
-  // kDelay: 0 until the queue reaches it, then when the pause ends.
+  // kDelay: when the pause ends, once the queue has reached it (delay_started).
   TimeNs ready_at = 0;
   DurationNs delay_ns = 0;   // kDelay
+  bool delay_started = false;
   FenceOp fence;             // kSignal, kWait
   PacketWork work;           // kPacket
   PacketPgo pgo;             // kPacket

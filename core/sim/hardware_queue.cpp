@@ -50,12 +50,14 @@ void AdvanceQueue(GpuContext ctx, uint32_t queue) {
       case GpuCommand::Kind::kDelay:
         // A pause the queue takes when it gets here (derived programs: a wait with no known
         // release, replayed as measured).
-        if (head.ready_at == 0) {
+        if (!head.delay_started) {
+          q.commands.front().delay_started = true;
           q.commands.front().ready_at = ctx.run.now + head.delay_ns;
-          WakeQueueAt(ctx.run, q, queue, ctx.run.now + head.delay_ns);
-          return;
-        }
-        if (head.ready_at > ctx.run.now) {
+          if (head.delay_ns > 0) {
+            WakeQueueAt(ctx.run, q, queue, ctx.run.now + head.delay_ns);
+            return;
+          }
+        } else if (head.ready_at > ctx.run.now) {
           WakeQueueAt(ctx.run, q, queue, head.ready_at);
           return;
         }

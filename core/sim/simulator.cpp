@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/model/error.h"
 #include "core/sim/background_tasks.h"
 #include "core/sim/preemption.h"
 #include "core/sim/sim_state.h"
@@ -13,6 +14,8 @@ using core::model::FenceKind;
 using core::model::kNoWaiterMonitoredValue;
 
 namespace {
+
+constexpr uint64_t kMaxEventsAtOneInstant = 50'000'000;
 
 void SetUpAdapters(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
                    const PreemptionState& preemption, const WrittenTopology* given,
@@ -280,6 +283,7 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& wri
   }
 
   uint64_t handled = 0;
+  uint64_t at_this_instant = 0;
   bool hit_limit = false;
   while (!run.events.Empty()) {
     if (run.events.Top().t > run.end_limit) {
@@ -287,6 +291,12 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& wri
       break;
     }
     const SimEvent ev = run.events.Pop();
+    // A program whose events keep coming at one instant would never end the run.
+    at_this_instant = ev.t == run.now ? at_this_instant + 1 : 0;
+    if (at_this_instant > kMaxEventsAtOneInstant) {
+      throw core::Error(scenario.source + ": the simulation makes no progress at " +
+                        std::to_string(ev.t) + " ns (events keep coming at one instant)");
+    }
     run.now = ev.t;
     HandleEvent(sim, ev);
     AdvanceUnblockedQueues(sim.Gpu());

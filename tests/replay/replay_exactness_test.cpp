@@ -39,7 +39,13 @@ int64_t LargestStartDifference(const Loaded& a, const Loaded& b, uint64_t* match
 }  // namespace
 
 TEST(ReplayOfSimulatedTraces, EveryEmbeddedScenarioReplaysExactly) {
-  for (const std::string& name : core::sim::EmbeddedScenarioNames()) {
+  std::vector<std::string> names = core::sim::EmbeddedScenarioNames();
+  // The tests' own scenarios too: a deadlock (its waits never unblocked, replayed as waits that
+  // nothing releases) and a rewound fence.
+  for (const char* file : {"deadlock_beside_late_queues.toml", "rewound_fence.toml"}) {
+    names.push_back((test_support::SourceDir() / "tests/cli/scenarios" / file).string());
+  }
+  for (const std::string& name : names) {
     SCOPED_TRACE(name);
     test_support::ScratchDir dir;
     const Loaded trace = replay_test::Simulate(core::sim::LoadScenario(name), dir / "trace.db");

@@ -1,0 +1,166 @@
+#include "core/replay/opportunities.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <map>
+#include <system_error>
+#include <thread>
+
+#include "core/replay/replayed_trace.h"
+#include "core/replay/whatif_edits.h"
+
+namespace core::replay {
+
+namespace {
+
+struct Candidate {
+  Opportunity opportunity;
+  Edits edits;
+};
+
+std::string FenceLabel(const core::store::TraceStore& store, core::model::FenceId fence,
+                       uint64_t value) {
+  const core::model::Fence* f = store.FindFence(fence);
+  return fmt::format("{} >= {}", f ? f->name : "fence " + std::to_string(fence), value);
+}
+
+std::vector<Candidate> Candidates(const core::store::TraceStore& store,
+                                  const analysis::Reconstruction& recon,
+                                  const analysis::CriticalPath& path,
+                                  const std::vector<analysis::HeldWait>& longest) {
+  std::vector<Candidate> out;
+  // The packet names with the most critical-path time.
+  std::map<std::string, DurationNs> on_path;
+  for (const analysis::PathStep& step : path.steps) {
+    if (step.kind != analysis::PathStepKind::kRun || step.packet == analysis::kNoIndex) continue;
+    on_path[store.String(recon.packets.Get<&analysis::Packet::name>(step.packet))] +=
+        step.end - step.start;
+  }
+  std::vector<std::pair<std::string, DurationNs>> names(on_path.begin(), on_path.end());
+  std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  std::map<std::string, DurationNs> busy;
+  for (const analysis::Packet& p : recon.packets) {
+    if (p.start != analysis::kUnknownTime && p.end != analysis::kUnknownTime) {
+      busy[store.String(p.name)] += p.end - p.start;
+    }
+  }
+  std::vector<std::pair<std::string, DurationNs>> busiest(busy.begin(), busy.end());
+  auto by_time = [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  };
+  std::sort(busiest.begin(), busiest.end(), by_time);
+  std::vector<std::string> chosen;
+  for (size_t i = 0; i < names.size() && i < kOpportunityPacketNames; ++i) {
+    chosen.push_back(names[i].first);
+  }
+  for (size_t i = 0, added = 0; i < busiest.size() && added < kOpportunityBusiestNames; ++i) {
+    if (std::find(chosen.begin(), chosen.end(), busiest[i].first) != chosen.end()) continue;
+    chosen.push_back(busiest[i].first);
+    ++added;
+  }
+  for (const std::string& name : chosen) {
+    Candidate c;
+    c.edits.scale.push_back({name, 0.5});
+    c.opportunity = {"faster_packets", name, "", on_path.count(name) ? on_path[name] : 0};
+    c.opportunity.busy_ns = busy[name];
+    out.push_back(std::move(c));
+  }
+  // The waits that held a queue or thread longest.
+  for (size_t i = 0; i < longest.size() && i < kOpportunityWaits; ++i) {
+    const analysis::HeldWait& w = longest[i];
+    Candidate c;
+    if (w.cpu) {
+      const analysis::CpuWait box = recon.cpu_waits[w.index];
+      c.edits.remove_cpu_wait.push_back(box.waiter_id);
+      const core::model::Thread* t = store.FindThread(box.thread);
+      c.opportunity = {"cpu_wait_removed",
+                       fmt::format("{} waits for {}", t ? t->name : "a thread",
+                                   FenceLabel(store, box.fence, box.value)),
+                       "", w.Held()};
+    } else {
+      const analysis::WaitBox box = recon.waits[w.index];
+      c.edits.remove_wait.push_back(box.wait_id);
+      const core::model::Queue* q = store.FindQueue(box.queue);
+      c.opportunity = {"gpu_wait_removed",
+                       fmt::format("{} waits for {}", q ? q->name : "a queue",
+                                   FenceLabel(store, box.fence, box.value)),
+                       "", w.Held()};
+    }
+    out.push_back(std::move(c));
+  }
+  Candidate host;
+  host.edits.cpu_scale = 0.5;
+  host.opportunity = {"faster_host", "host", "", 0};
+  out.push_back(std::move(host));
+  for (Candidate& c : out) c.opportunity.edit = c.edits.Describe();
+  return out;
+}
+
+}  // namespace
+
+Opportunities FindOpportunities(const core::store::TraceStore& store,
+                                const analysis::Reconstruction& recon,
+                                const analysis::CriticalPath& path,
+                                const std::vector<analysis::HeldWait>& longest) {
+  Opportunities out;
+  if (recon.packets.size() == 0) return out;
+  const DerivedProgram program = DeriveProgram(store, recon);
+  std::error_code error;
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path(error) /
+      fmt::format("fencescope-opportunities-{}-{}", getpid(),
+                  static_cast<const void*>(&out));
+  std::filesystem::create_directories(dir, error);
+  if (error) return out;
+  const ReplayedTrace unedited = ReplayToFile(store, program, dir / "replay.db", "");
+  out.fidelity = MeasureFidelity(store, recon, unedited.store, unedited.recon, program);
+  const auto replay_steps = StepLengths(unedited.store, unedited.recon);
+  const double replay_span = static_cast<double>(out.fidelity.replay_span_ns);
+
+  std::vector<Candidate> candidates = Candidates(store, recon, path, longest);
+  // Each candidate on its own program copy and file; as many at once as there are cores.
+  std::atomic<size_t> next{0};
+  std::mutex failed_lock;
+  std::exception_ptr failed;
+  auto work = [&] {
+    for (size_t i; (i = next++) < candidates.size();) try {
+      Candidate& c = candidates[i];
+      DerivedProgram edited = program;
+      ApplyEdits(c.edits, store, recon, edited);
+      const std::filesystem::path file = dir / fmt::format("candidate-{}.db", i);
+      const ReplayedTrace replayed = ReplayToFile(store, edited, file, c.opportunity.edit);
+      std::filesystem::remove(file, error);
+      c.opportunity.predicted_span_ns = std::max<DurationNs>(0, SpanOfTraceWork(recon, replayed.recon));
+      c.opportunity.gain_pct =
+          GainPct(replay_span, static_cast<double>(c.opportunity.predicted_span_ns));
+      c.opportunity.step_gain_pct =
+          StepGainPct(replay_steps, StepLengths(replayed.store, replayed.recon));
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(failed_lock);
+      if (!failed) failed = std::current_exception();
+    }
+  };
+  const unsigned cores = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                                         static_cast<unsigned>(candidates.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < cores; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  std::filesystem::remove_all(dir, error);
+  if (failed) std::rethrow_exception(failed);
+
+  for (Candidate& c : candidates) out.list.push_back(std::move(c.opportunity));
+  std::stable_sort(out.list.begin(), out.list.end(),
+                   [](const Opportunity& a, const Opportunity& b) { return a.gain_pct > b.gain_pct; });
+  out.computed = true;
+  return out;
+}
+
+}  // namespace core::replay

@@ -1,0 +1,50 @@
+#include "core/replay/replayed_trace.h"
+
+#include "core/fleet/step_marks.h"
+#include "core/replay/replay_writer.h"
+#include "core/store/event_row_packer.h"
+#include "core/store/trace_writer.h"
+
+namespace core::replay {
+
+ReplayedTrace ReplayToFile(const core::store::TraceStore& trace, const DerivedProgram& program,
+                           const std::filesystem::path& path, const std::string& edits) {
+  core::store::TraceWriter writer(path, "replay");
+  writer.KeepEvents();
+  ReplayRun run;
+  run.edits = edits;
+  WriteReplay(trace, program, writer, run);
+  writer.Commit();
+  ReplayedTrace out;
+  out.store = core::store::LoadTraceWithEvents(path, writer.TakeKeptEvents());
+  out.recon = analysis::Reconstruct(out.store);
+  return out;
+}
+
+std::map<int64_t, DurationNs> StepLengths(const core::store::TraceStore& store,
+                                          const analysis::Reconstruction& recon) {
+  std::string from;
+  std::map<int64_t, DurationNs> out;
+  for (const auto& mark : core::fleet::FindStepMarks(store, recon, &from)) {
+    out.try_emplace(mark.id, mark.end - mark.start);
+  }
+  return out;
+}
+
+double GainPct(double before, double after) {
+  return before > 0 ? (before - after) / before * 100 : 0;
+}
+
+double StepGainPct(const std::map<int64_t, DurationNs>& before,
+                   const std::map<int64_t, DurationNs>& after) {
+  double b = 0, a = 0;
+  for (const auto& [id, ns] : before) {
+    auto it = after.find(id);
+    if (it == after.end()) continue;
+    b += static_cast<double>(ns);
+    a += static_cast<double>(it->second);
+  }
+  return GainPct(b, a);
+}
+
+}  // namespace core::replay

@@ -1,0 +1,36 @@
+// A replay written to a file and loaded back, for measuring it: its store and reconstruction,
+// and the step lengths (core/fleet/step_marks.h) every comparison of a replay uses.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "core/analysis/reconstruction.h"
+#include "core/replay/derived_program.h"
+#include "core/store/trace_store.h"
+
+namespace core::replay {
+
+struct ReplayedTrace {
+  core::store::TraceStore store;
+  analysis::Reconstruction recon;
+};
+
+// Writes the replay of `program` (derived from `trace`) to `path`, commits it and loads it back,
+// its events taken from what the writer kept rather than read again.
+ReplayedTrace ReplayToFile(const core::store::TraceStore& trace, const DerivedProgram& program,
+                           const std::filesystem::path& path, const std::string& edits);
+
+// Step id -> length (ProfilerStep#N, else frames).
+std::map<int64_t, DurationNs> StepLengths(const core::store::TraceStore& store,
+                                          const analysis::Reconstruction& recon);
+
+// (before - after) / before * 100; 0 when before is 0.
+double GainPct(double before, double after);
+
+// The mean over the steps both have of `after` against `before`, as GainPct of their sums.
+double StepGainPct(const std::map<int64_t, DurationNs>& before,
+                   const std::map<int64_t, DurationNs>& after);
+
+}  // namespace core::replay
