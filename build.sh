@@ -9,8 +9,11 @@
 #                     with CPack into build/release (dependencies from dpkg-shlibdeps, version
 #                     from git describe), then check it with lintian
 #   ./build.sh golden rewrite the golden files under tests/golden after an intended change
-#   ./build.sh fuzz [SECONDS]  build the libFuzzer harnesses (clang, ASan + UBSan) in build/fuzz
-#                     and run each for SECONDS (default 60), printing executions and crashes
+#   ./build.sh fuzz [SECONDS [--coverage]]  build the libFuzzer harnesses (clang, ASan + UBSan)
+#                     in build/fuzz and run each for SECONDS (default 60), printing executions,
+#                     executions a second and crashes; --coverage then runs fuzz-coverage
+#   ./build.sh fuzz-coverage  line coverage of each fuzz harness's reader (llvm-cov)
+#   ./build.sh fuzz-minimize  merge build/fuzz's corpus into the one kept in tests/fuzz/corpus
 # Safe to run again: packages already present are not reinstalled, builds are incremental.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,7 +29,8 @@ TEST_PACKAGES=(xvfb xauth python3 mesa-vulkan-drivers vulkan-tools vkd3d-demos
   dpkg-dev file lintian desktop-file-utils shared-mime-info xdg-utils libfile-mimeinfo-perl man-db
   zsh fish slurmctld slurmd slurm-client munge)
 PACKAGE_PACKAGES=(dpkg-dev file lintian)
-FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev python3)
+# llvm-14: llvm-profdata-14 and llvm-cov-14 for `fuzz-coverage`.
+FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev llvm-14 python3)
 
 install_missing() {
   local missing=()
@@ -66,6 +70,45 @@ configure_and_build() {  # dir gui(ON|OFF) [more cmake options]
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DFENCESCOPE_GUI="$gui" \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache "$@" >/dev/null
   cmake --build "$dir" -j"$(jobs)"
+}
+
+# The libFuzzer harnesses of tests/fuzz, in the order `fuzz` runs them.
+FUZZ_HARNESSES=(chrome_json etl compressed_input scenario fail_if trace_db ftrace_text trace_dat
+  systrace_html vulkan_records fleet_summary cache_blob)
+
+fuzz_configure() {  # dir [cmake options]: a clang build of the harnesses
+  local dir="$1"
+  shift
+  export CCACHE_NOHASHDIR=true
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFENCESCOPE_GUI=OFF \
+    -DBUILD_TESTING=OFF -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache "$@" >/dev/null
+}
+
+fuzz_seeds() {  # build dir: its seeds, with the real captures beside the repository if there
+  local dir="$1"
+  step "fuzz: seeds in $dir/seeds"
+  local external=()
+  if [ -d ../shared/traces/external ]; then external=(--external ../shared/traces/external); fi
+  tests/fuzz/make_seeds.sh "$dir/app/fencescope" "$dir/tests/fuzz" "$dir/seeds" "${external[@]}"
+}
+
+# Line coverage of each harness's reader: the harnesses built with clang's source-based coverage
+# (build/fuzz-coverage, no sanitizer) replay their seeds, the repository's corpus and
+# regressions and build/fuzz/corpus once (tests/fuzz/coverage.sh); llvm-cov-14 reports.
+fuzz_coverage() {
+  step "fuzz-coverage: building build/fuzz-coverage (clang, -fprofile-instr-generate)"
+  fuzz_configure build/fuzz-coverage -DFENCESCOPE_FUZZ_COVERAGE=ON
+  cmake --build build/fuzz-coverage -j"$(jobs)"
+  # The seeds of `fuzz` when it ran; else made here (its tools then write their own profiles,
+  # kept out of the way).
+  local seeds=build/fuzz/seeds
+  if [ ! -d "$seeds" ]; then
+    LLVM_PROFILE_FILE="$PWD/build/fuzz-coverage/seed-tools-%p.profraw" fuzz_seeds build/fuzz-coverage
+    seeds=build/fuzz-coverage/seeds
+  fi
+  step "fuzz-coverage: replaying the corpora"
+  tests/fuzz/coverage.sh build/fuzz-coverage "$seeds" build/fuzz/corpus "${FUZZ_HARNESSES[@]}"
 }
 
 case "${1:-}" in
@@ -122,48 +165,81 @@ case "${1:-}" in
     git --no-pager diff --stat -- tests/golden || true
     ;;
   fuzz)
-    # Harnesses in tests/fuzz. Seeds (build/fuzz/seeds) come from the repository: the scenario
-    # files, a simulated trace and its Chrome JSON export (also gzip- and zip-wrapped), an .etl
-    # built by the ETL tests' builder, --fail-if examples. New inputs go to build/fuzz/corpus
-    # (kept between runs), crashing inputs to build/fuzz/artifacts/HARNESS/.
+    # Harnesses in tests/fuzz (their list: tests/fuzz/README.md). Seeds (build/fuzz/seeds) come
+    # from tests/fuzz/make_seeds.sh, plus the real captures of ../shared/traces/external cut
+    # small when that folder is there (tests/fuzz/cut_external_seeds.py). Each harness starts
+    # from its seeds, the minimized corpus kept in the repository (tests/fuzz/corpus/HARNESS)
+    # and the inputs that once failed (tests/fuzz/regressions/HARNESS), with its dictionary
+    # (tests/fuzz/dict) when it has one. New inputs go to build/fuzz/corpus (kept between runs),
+    # crashing inputs to build/fuzz/artifacts/HARNESS/. `fuzz SECONDS --coverage` then measures
+    # each harness's line coverage of its reader (fuzz-coverage below).
     seconds="${2:-60}"
     install_missing "${BUILD_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
-    cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFENCESCOPE_GUI=OFF \
-      -DFENCESCOPE_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_C_COMPILER=clang-14 \
-      -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-      -DCMAKE_C_COMPILER_LAUNCHER=ccache >/dev/null
+    step "fuzz: building build/fuzz (clang, libFuzzer, ASan + UBSan)"
+    fuzz_configure build/fuzz -DFENCESCOPE_FUZZ=ON
     cmake --build build/fuzz -j"$(jobs)"
     fuzz=build/fuzz
-    seeds="$fuzz/seeds"
-    tests/fuzz/make_seeds.sh "$fuzz/app/fencescope" "$fuzz/tests/fuzz/make_etl_seed" "$seeds"
-    # Real traces beside the repository, when present, are read as extra seeds (never copied).
-    shared_json=../shared/traces/external/kineto
-    shared_etl=../shared/traces/external/etl
-    printf '%-24s %12s %8s\n' harness executions crashes
+    fuzz_seeds "$fuzz"
+    step "fuzz: running each harness for $seconds s"
+    # A leak inside libtracecmd, not fencescope's (tests/fuzz/lsan.supp says which).
+    export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp"
+    printf '%-24s %12s %10s %8s\n' harness executions "exec/s" crashes
     status=0
-    for name in chrome_json etl compressed_input scenario fail_if trace_db ftrace_text; do
+    for name in "${FUZZ_HARNESSES[@]}"; do
       corpus="$fuzz/corpus/$name"
       artifacts="$fuzz/artifacts/$name/"
       mkdir -p "$corpus" "$artifacts"
-      extra=()
-      if [ "$name" = chrome_json ] && [ -d "$shared_json" ]; then extra+=("$shared_json"); fi
-      if [ "$name" = etl ] && [ -d "$shared_etl" ]; then extra+=("$shared_etl"); fi
+      inputs=("$corpus" "$fuzz/seeds/$name")
+      for kept in tests/fuzz/corpus/$name tests/fuzz/regressions/$name; do
+        if [ -d "$kept" ]; then inputs+=("$kept"); fi
+      done
+      options=()
+      if [ -f "tests/fuzz/dict/$name.dict" ]; then options+=("-dict=tests/fuzz/dict/$name.dict"); fi
       log="$fuzz/fuzz_$name.log"
       before=$(find "$artifacts" -type f | wc -l)
-      "$fuzz/tests/fuzz/fuzz_$name" "$corpus" "$seeds/$name" "${extra[@]}" \
+      # One process, one job: the machine's cores are shared.
+      "$fuzz/tests/fuzz/fuzz_$name" "${inputs[@]}" "${options[@]}" \
         -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=262144 \
         -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1 || status=1
       after=$(find "$artifacts" -type f | wc -l)
       executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-      printf '%-24s %12s %8s\n' "fuzz_$name" "${executions:-?}" "$((after - before))"
+      speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+      printf '%-24s %12s %10s %8s\n' "fuzz_$name" "${executions:-?}" "${speed:-?}" \
+        "$((after - before))"
     done
     if [ "$status" -ne 0 ]; then
       echo "build.sh: a harness stopped at a crash; see $fuzz/fuzz_*.log and $fuzz/artifacts" >&2
     fi
+    if [ "${3:-}" = "--coverage" ]; then fuzz_coverage; fi
     exit "$status"
     ;;
+  fuzz-coverage)
+    install_missing "${BUILD_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+    fuzz_coverage
+    ;;
+  fuzz-minimize)
+    # Merges what the runs of build/fuzz found into the minimized corpus kept in the repository
+    # (tests/fuzz/corpus/HARNESS): the smallest set of inputs reaching every coverage feature of
+    # the old corpus and the new inputs (libFuzzer -merge=1). Review the size before committing.
+    install_missing "${BUILD_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+    fuzz=build/fuzz
+    export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp"
+    for name in "${FUZZ_HARNESSES[@]}"; do
+      [ -d "$fuzz/corpus/$name" ] || continue
+      merged="$fuzz/merged/$name"
+      rm -rf "$merged"
+      mkdir -p "$merged" tests/fuzz/corpus/$name
+      "$fuzz/tests/fuzz/fuzz_$name" -merge=1 -max_len=262144 -timeout=20 -rss_limit_mb=4096 \
+        "$merged" tests/fuzz/corpus/$name "$fuzz/corpus/$name" >"$fuzz/merge_$name.log" 2>&1
+      rm -rf tests/fuzz/corpus/$name
+      mv "$merged" tests/fuzz/corpus/$name
+      printf '%-24s %6s files %8s\n' "fuzz_$name" "$(ls tests/fuzz/corpus/$name | wc -l)" \
+        "$(du -sh tests/fuzz/corpus/$name | cut -f1)"
+    done
+    ;;
   *)
-    echo "usage: ./build.sh run | test | package | golden | fuzz [SECONDS]" >&2
+    echo "usage: ./build.sh run | test | package | golden | fuzz [SECONDS [--coverage]] |" \
+      "fuzz-coverage | fuzz-minimize" >&2
     exit 2
     ;;
 esac

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "core/cache/section_fields.h"
 #include "core/store/trace_file.h"
 
 namespace core::cache {
@@ -15,27 +16,10 @@ bool CacheEnabled() {
   return off == nullptr || *off == '\0' || std::strcmp(off, "0") == 0;
 }
 
-// What section `store` holds of a TraceStore: everything but the path and the bulk columns.
-// Tied from a store to read into, or from a const one to write (the same layout: a tie's
-// layout hash does not depend on const).
-template <typename Store>
-auto StoreFields(Store& s) {
-  return std::tie(s.meta, s.strings, s.adapters, s.engines, s.queues, s.processes, s.contexts,
-                  s.threads, s.fences, s.psos, s.resources, s.counters, s.flows, s.problems,
-                  s.events.ts, s.events.kind, s.events.rowid, s.index_of_rowid, s.events_hash);
-}
-template <typename Columns>
-auto BulkFields(Columns& e) {
-  return std::tie(e.queue, e.thread, e.fence, e.value, e.op, e.arg0, e.arg1, e.arg2, e.flags);
-}
 static_assert(LayoutHash<decltype(StoreFields(std::declval<store::TraceStore&>()))>() ==
               LayoutHash<decltype(StoreFields(std::declval<const store::TraceStore&>()))>());
 static_assert(LayoutHash<decltype(BulkFields(std::declval<store::EventColumns&>()))>() ==
               LayoutHash<decltype(BulkFields(std::declval<const store::EventColumns&>()))>());
-
-constexpr const char* kStore = "store";
-constexpr const char* kEvents = "events";
-constexpr const char* kRecon = "recon";
 
 const char* AnalysisSection(AnalysisKind kind) {
   return kind == AnalysisKind::kFull ? "analysis:full" : "analysis:findings";
@@ -84,15 +68,16 @@ bool CachedTrace::HasLayout(std::string_view name, uint64_t layout) {
 }
 
 bool CachedTrace::HasAnalysis(AnalysisKind kind) {
-  return Has<analysis::Reconstruction>(kRecon) && Has<report::ReportData>(AnalysisSection(kind));
+  return Has<analysis::Reconstruction>(kReconSection) &&
+         Has<report::ReportData>(AnalysisSection(kind));
 }
 
 store::TraceStore CachedTrace::LoadStore(EventColumnsNeeded columns,
                                         const store::LoadProgress& progress) {
   store::TraceStore s;
   const bool bulk = columns == EventColumnsNeeded::kAll;
-  if (Read(kStore, StoreFields(s))) {
-    const bool complete = !bulk || (Read(kEvents, BulkFields(s.events)) &&
+  if (Read(kStoreSection, StoreFields(s))) {
+    const bool complete = !bulk || (Read(kEventsSection, BulkFields(s.events)) &&
                                     std::apply(
                                         [&](const auto&... c) {
                                           return ((c.size() == s.events.size()) && ...);
@@ -133,8 +118,8 @@ report::ReportData CachedTrace::Analyse(
     store_sections = std::async(std::launch::async, [&store] {
       const double t0 = NowSeconds();
       Serialized out;
-      out.sections.push_back(MakeSection(kStore, StoreFields(store)));
-      out.sections.push_back(MakeSection(kEvents, BulkFields(store.events)));
+      out.sections.push_back(MakeSection(kStoreSection, StoreFields(store)));
+      out.sections.push_back(MakeSection(kEventsSection, BulkFields(store.events)));
       out.seconds = NowSeconds() - t0;
       return out;
     });
@@ -147,7 +132,7 @@ report::ReportData CachedTrace::Analyse(
   };
   const bool cacheable = path_until == analysis::kUnknownTime;
   analysis::Reconstruction recon;
-  const bool have_recon = Read(kRecon, recon);
+  const bool have_recon = Read(kReconSection, recon);
   if (have_recon && cacheable) {
     report::ReportData d;
     if (Read(AnalysisSection(kind), d)) {
@@ -170,7 +155,7 @@ report::ReportData CachedTrace::Analyse(
     Time("reconstruction", t0);
   }
   queue_store_sections();  // before the analyses take both cores
-  if (!have_recon) Queue(kRecon, recon);
+  if (!have_recon) Queue(kReconSection, recon);
   report::ReportData d;
   d.store = &store;
   d.recon = std::move(recon);

@@ -192,8 +192,12 @@ struct AllFlat;
 // (padding included) instead of field by field.
 template <typename T>
 constexpr bool IsFlat() {
-  if constexpr (kScalar<T>) {
-    return true;  // bool too: the bytes are what this build wrote (checksummed per block)
+  if constexpr (std::is_same_v<T, bool>) {
+    // Not flat: a bool's byte must be 0 or 1, which Load checks one by one (a file's cache is
+    // as hostile as the rest of it; any other byte read as a bool is undefined behaviour).
+    return false;
+  } else if constexpr (kScalar<T>) {
+    return true;
   } else if constexpr (IsArray<T>::value) {
     return IsFlat<typename T::value_type>();
   } else if constexpr (std::is_aggregate_v<T> && std::is_trivially_copyable_v<T> &&
@@ -316,7 +320,11 @@ void Save(ByteWriter& w, const T& value) {
 template <typename T>
 void Load(ByteReader& r, T& value) {
   using namespace serialize_detail;  // NOLINT
-  if constexpr (kScalar<T>) {
+  if constexpr (std::is_same_v<T, bool>) {
+    const auto byte = r.Raw<uint8_t>();
+    if (byte > 1) throw CacheDamaged("cache: a flag of value " + std::to_string(byte));
+    value = byte != 0;
+  } else if constexpr (kScalar<T>) {
     value = r.Raw<T>();
   } else if constexpr (std::is_same_v<T, std::string>) {
     value.resize(r.Count(1));

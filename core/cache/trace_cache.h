@@ -29,7 +29,8 @@
 namespace core::cache {
 
 // Bumped whenever the bytes of any section change meaning (a struct gains a field, ...).
-constexpr int64_t kCacheFormat = 1;
+// 2: a bool is saved and loaded on its own (checked to be 0 or 1), also inside vectors.
+constexpr int64_t kCacheFormat = 2;
 
 struct CacheSection {
   std::string name;

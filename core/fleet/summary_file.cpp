@@ -19,7 +19,7 @@ constexpr std::string_view kFirstLinePrefix = "{\"fleet\": ";
 // Reading: every key is required; a missing or mistyped one names the file and the key.
 class Reader {
  public:
-  explicit Reader(const std::filesystem::path& path) : m_path(path) {}
+  explicit Reader(const std::string& label) : m_label(label) {}
 
   int64_t Int(simdjson::dom::object o, std::string_view key) const {
     int64_t v = 0;
@@ -52,11 +52,11 @@ class Reader {
   }
   [[noreturn]] void Fail(std::string_view key, std::string_view type) const {
     throw core::Error(fmt::format("{}: not a fleet summary: \"{}\" is missing or not {}",
-                                  m_path.string(), key, type));
+                                  m_label, key, type));
   }
 
  private:
-  const std::filesystem::path& m_path;
+  const std::string& m_label;
 };
 
 Json QueuesJson(const std::vector<QueueStepTime>& queues) {
@@ -126,9 +126,13 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path, bool step_paths) 
   if (!in) throw core::Error(fmt::format("{}: cannot read the summary", path.string()));
   std::string line;
   std::getline(in, line);
+  return ParseSummaryLine(line, path.string(), step_paths);
+}
+
+RankSummary ParseSummaryLine(std::string line, const std::string& label, bool step_paths) {
   if (!line.starts_with(kFirstLinePrefix)) {
     throw core::Error(fmt::format("{}: line 1: not a fleet summary (it must begin with {})",
-                                  path.string(), kFirstLinePrefix));
+                                  label, kFirstLinePrefix));
   }
   // The first line is `{"fleet": {...},` when the report's keys follow, else the whole
   // document `{"fleet": {...}}`.
@@ -137,10 +141,10 @@ RankSummary ReadSummaryFile(const std::filesystem::path& path, bool step_paths) 
   thread_local simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto error = parser.parse(line).get(root)) {
-    throw core::Error(fmt::format("{}: line 1: not a fleet summary: {}", path.string(),
+    throw core::Error(fmt::format("{}: line 1: not a fleet summary: {}", label,
                                   simdjson::error_message(error)));
   }
-  Reader r(path);
+  Reader r(label);
   simdjson::dom::object fleet = r.Object(root, "");
   simdjson::dom::element e;
   if (fleet["fleet"].get(e) != simdjson::SUCCESS) r.Fail("fleet", "an object");

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include "core/fleet/rank_summary.h"
 #include "core/report/json.h"
@@ -35,5 +36,8 @@ void WriteSummaryFile(const std::filesystem::path& path, const RankSummary& summ
 // are left empty (the reduce reads them again for the stragglers only: they are most of a
 // summary's strings).
 RankSummary ReadSummaryFile(const std::filesystem::path& path, bool step_paths = true);
+// The same for the first line of a summary held in memory (`line`, without its line break;
+// `label` names it in messages). ReadSummaryFile reads that line and parses it here.
+RankSummary ParseSummaryLine(std::string line, const std::string& label, bool step_paths = true);
 
 }  // namespace core::fleet

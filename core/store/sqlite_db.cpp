@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <cstring>
 #include <functional>
+#include <optional>
 #include <regex>
 #include <set>
 #include <utility>
@@ -44,13 +46,14 @@ std::vector<unsigned char> ReadBytes(const std::string& path);
 
 std::string NameTree(const std::string& line,
                      const std::vector<std::pair<int64_t, std::string>>& roots,
-                     const std::string& path, std::vector<unsigned char>& file) {
+                     const std::function<std::vector<unsigned char>()>& bytes,
+                     std::vector<unsigned char>& file) {
   static const std::regex on_page(R"((?:On tree page|On page|Page) (\d+))");
   static const std::regex tree(R"(Tree (\d+) page)");
   std::smatch m;
   if (!std::regex_search(line, m, tree)) {
     if (!std::regex_search(line, m, on_page)) return {};
-    if (file.empty()) file = ReadBytes(path);  // read once per check, when a page is named
+    if (file.empty()) file = bytes();  // read once per check, when a page is named
     std::string owner = PageOwner(file, std::stoll(m[1]), roots);
     return owner.empty() ? std::string() : owner;
   }
@@ -126,8 +129,11 @@ TreeWalk WalkTree(const std::vector<unsigned char>& file, int64_t root) {
   return result;
 }
 
-std::string FindDamagedPage(const std::string& path, int64_t root) {
-  return WalkTree(ReadBytes(path), root).damage;
+// The bytes of the database being checked: its file's, or an in-memory image's.
+using FileBytes = std::function<std::vector<unsigned char>()>;
+
+std::string FindDamagedPage(const FileBytes& bytes, int64_t root) {
+  return WalkTree(bytes(), root).damage;
 }
 
 // "table NAME" or "index NAME" owning `page`, by walking every tree; empty when none does.
@@ -140,7 +146,7 @@ std::string PageOwner(const std::vector<unsigned char>& file, int64_t page,
 }
 
 // quick_check of one table or index, for when the whole-file check stops at an error.
-std::vector<std::string> CheckEachTree(sqlite3* db, const std::string& path, bool full,
+std::vector<std::string> CheckEachTree(sqlite3* db, const FileBytes& bytes, bool full,
                                        const std::vector<std::pair<int64_t, std::string>>& roots) {
   std::vector<std::string> problems;
   for (const auto& [root, name] : roots) {
@@ -161,7 +167,7 @@ std::vector<std::string> CheckEachTree(sqlite3* db, const std::string& path, boo
     std::string error = rc == SQLITE_DONE ? std::string() : sqlite3_errmsg(db);
     sqlite3_finalize(s);
     if (!error.empty()) {
-      std::string page = FindDamagedPage(path, root);
+      std::string page = FindDamagedPage(bytes, root);
       problems.push_back(name + " (root page " + std::to_string(root) + "): unreadable (" +
                          error + ")" + (page.empty() ? "" : ", damaged " + page));
     } else if (!(lines.size() == 1 && lines[0] == "ok")) {
@@ -170,17 +176,10 @@ std::vector<std::string> CheckEachTree(sqlite3* db, const std::string& path, boo
   }
   return problems;
 }
-}  // namespace
 
-CheckResult RunCheck(const std::string& path, bool full) {
+// The checks of RunCheck on `db` (a connection of its own, closed here).
+CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full) {
   CheckResult result;
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    result.problems.push_back(std::string("cannot open to check: ") +
-                              (db ? sqlite3_errmsg(db) : "?"));
-    sqlite3_close(db);
-    return result;
-  }
   const auto roots = RootPages(db);
   std::vector<std::string> lines;
   std::string failure;
@@ -215,10 +214,10 @@ CheckResult RunCheck(const std::string& path, bool full) {
   }
   if (!failure.empty()) {
     // The check stopped at the damage: check table by table to name it.
-    if (!roots.empty()) result.problems = CheckEachTree(db, path, full, roots);
+    if (!roots.empty()) result.problems = CheckEachTree(db, bytes, full, roots);
     sqlite3_close(db);
     if (result.problems.empty()) {
-      std::string page = FindDamagedPage(path, 1);
+      std::string page = FindDamagedPage(bytes, 1);
       result.problems.push_back(std::string(full ? "integrity_check" : "quick_check") +
                                 " cannot run (" + failure + "): the schema (sqlite_master, " +
                                 (page.empty() ? "page 1" : page) +
@@ -240,15 +239,55 @@ CheckResult RunCheck(const std::string& path, bool full) {
       std::string line = row.substr(begin, end - begin);
       begin = end + 1;
       if (line.empty() || line.rfind("*** in database", 0) == 0) continue;
-      std::string tree = NameTree(line, roots, path, file);
+      std::string tree = NameTree(line, roots, bytes, file);
       result.problems.push_back(tree.empty() ? line : tree + ": " + line);
     }
   }
   return result;
 }
 
-std::string DescribeDamage(const std::string& path) {
-  CheckResult check = RunCheck(path, false);
+// A read-only in-memory database holding a copy of `image` (nullptr when SQLite cannot).
+sqlite3* OpenImageCopy(std::string_view image) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+      SQLITE_OK) {
+    sqlite3_close(db);
+    return nullptr;
+  }
+  // SQLite owns the copy (FREEONCLOSE), so the image may go before the connection does.
+  const auto size = static_cast<sqlite3_int64>(image.size());
+  auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(image.empty() ? 1 : image.size()));
+  if (!copy) {
+    sqlite3_close(db);
+    return nullptr;
+  }
+  if (!image.empty()) std::memcpy(copy, image.data(), image.size());
+  if (sqlite3_deserialize(db, "main", copy, size, size,
+                          SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) !=
+      SQLITE_OK) {
+    sqlite3_close(db);
+    return nullptr;
+  }
+  return db;
+}
+
+// The image of an in-memory database `db` opened by Database::FromImage (SQLite's memdb VFS
+// holds a deserialized database); nullopt for a file.
+std::optional<std::string_view> ImageOf(sqlite3* db) {
+  char* vfs = nullptr;
+  if (!db || sqlite3_file_control(db, "main", SQLITE_FCNTL_VFSNAME, &vfs) != SQLITE_OK || !vfs) {
+    return std::nullopt;
+  }
+  const bool memdb = std::string_view(vfs).starts_with("memdb");
+  sqlite3_free(vfs);
+  if (!memdb) return std::nullopt;
+  sqlite3_int64 size = 0;
+  const unsigned char* bytes = sqlite3_serialize(db, "main", &size, SQLITE_SERIALIZE_NOCOPY);
+  if (!bytes) return std::string_view();
+  return std::string_view(reinterpret_cast<const char*>(bytes), static_cast<size_t>(size));
+}
+
+std::string DescribeCheck(const CheckResult& check) {
   if (check.ok) {
     return "quick_check finds no damaged b-tree page (page 1 header or an overflow chain?)";
   }
@@ -263,9 +302,52 @@ std::string DescribeDamage(const std::string& path) {
   return out;
 }
 
-void ThrowDamaged(const std::string& path, std::string_view sqlite_message) {
+[[noreturn]] void ThrowDamagedWith(const std::string& path, std::string_view sqlite_message,
+                                   const std::string& description) {
   throw DamagedDatabaseError(path + ": damaged database (SQLite: " + std::string(sqlite_message) +
-                             "): " + DescribeDamage(path));
+                             "): " + description);
+}
+
+// CheckDamage for a failure on connection `db`: an in-memory image is checked from its bytes,
+// a file through the path.
+void CheckDamageOn(sqlite3* db, int rc, const std::string& path, std::string_view message) {
+  if (!IsDamageCode(rc)) return;
+  if (const auto image = ImageOf(db)) ThrowDamagedWith(path, message, DescribeImageDamage(*image));
+  ThrowDamaged(path, message);
+}
+}  // namespace
+
+CheckResult RunCheck(const std::string& path, bool full) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    CheckResult result;
+    result.problems.push_back(std::string("cannot open to check: ") +
+                              (db ? sqlite3_errmsg(db) : "?"));
+    sqlite3_close(db);
+    return result;
+  }
+  return RunCheckOn(db, [&] { return ReadBytes(path); }, full);
+}
+
+CheckResult RunImageCheck(std::string_view image, bool full) {
+  sqlite3* db = OpenImageCopy(image);
+  if (!db) {
+    CheckResult result;
+    result.problems.push_back("cannot open to check: out of memory");
+    return result;
+  }
+  return RunCheckOn(
+      db, [&] { return std::vector<unsigned char>(image.begin(), image.end()); }, full);
+}
+
+std::string DescribeDamage(const std::string& path) { return DescribeCheck(RunCheck(path, false)); }
+
+std::string DescribeImageDamage(std::string_view image) {
+  return DescribeCheck(RunImageCheck(image, false));
+}
+
+void ThrowDamaged(const std::string& path, std::string_view sqlite_message) {
+  ThrowDamagedWith(path, sqlite_message, DescribeDamage(path));
 }
 
 void CheckDamage(int rc, const std::string& path, std::string_view sqlite_message) {
@@ -274,7 +356,7 @@ void CheckDamage(int rc, const std::string& path, std::string_view sqlite_messag
 
 namespace {
 [[noreturn]] void Fail(sqlite3* db, const std::string& path, std::string_view what) {
-  if (db) CheckDamage(sqlite3_extended_errcode(db), path, sqlite3_errmsg(db));
+  if (db) CheckDamageOn(db, sqlite3_extended_errcode(db), path, sqlite3_errmsg(db));
   throw Error(path + ": " + std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
 }
 }  // namespace
@@ -356,7 +438,19 @@ Database::Database(const std::string& path, Mode mode) : m_path(path) {
 }
 
 Database::Database(Database&& other) noexcept
-    : m_db(std::exchange(other.m_db, nullptr)), m_path(std::move(other.m_path)) {}
+    : m_db(std::exchange(other.m_db, nullptr)),
+      m_path(std::move(other.m_path)),
+      m_in_memory(other.m_in_memory) {}
+
+Database Database::FromImage(std::string_view image, std::string label) {
+  Database db;
+  db.m_path = std::move(label);
+  db.m_in_memory = true;
+  db.m_db = OpenImageCopy(image);
+  if (!db.m_db) throw Error(db.m_path + ": cannot hold the database in memory");
+  sqlite3_extended_result_codes(db.m_db, 1);
+  return db;
+}
 
 Database::~Database() { Close(); }
 
@@ -373,7 +467,7 @@ void Database::Exec(std::string_view sql) {
   if (sqlite3_exec(m_db, copy.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
     std::string text = message ? message : sqlite3_errmsg(m_db);
     sqlite3_free(message);
-    CheckDamage(sqlite3_extended_errcode(m_db), m_path, text);
+    CheckDamageOn(m_db, sqlite3_extended_errcode(m_db), m_path, text);
     throw Error(m_path + ": SQL error: " + text);
   }
 }

@@ -38,6 +38,9 @@ CheckResult RunCheck(const std::string& path, bool full);
 // line: "table events (root page 5): Tree 5 page 12 cell 3: ...; ...". Lists at most a few
 // problems; says so when even the schema cannot be read.
 std::string DescribeDamage(const std::string& path);
+// The same two for a database image held in memory (Database::FromImage), checked on a copy.
+CheckResult RunImageCheck(std::string_view image, bool full);
+std::string DescribeImageDamage(std::string_view image);
 
 // Throws DamagedDatabaseError: "PATH: damaged database (SQLite: WHAT): DescribeDamage(PATH)".
 [[noreturn]] void ThrowDamaged(const std::string& path, std::string_view sqlite_message);
@@ -64,8 +67,11 @@ class Statement {
   }
   void BindDouble(int index, double value) { sqlite3_bind_double(m_stmt, index, value); }
   void BindNull(int index) { sqlite3_bind_null(m_stmt, index); }
+  // An empty view may have no data (std::string_view()), which SQLite would bind as NULL: it
+  // is bound as the empty text it is.
   void BindText(int index, std::string_view text) {
-    sqlite3_bind_text(m_stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_text(m_stmt, index, text.data() ? text.data() : "",
+                      static_cast<int>(text.size()), SQLITE_TRANSIENT);
   }
 
   // Returns true when a row is ready, false when done. Throws on error.
@@ -93,6 +99,11 @@ class Database {
   // kReadWrite: an existing file, for writing beside what is in it (the trace cache).
   enum class Mode { kReadOnly, kCreate, kReadWrite };
   Database(const std::string& path, Mode mode);
+  // A read-only database over a copy of `image` (the bytes of a database file), in memory:
+  // nothing is read from or written to disk. `label` names it in messages, as a path would; its
+  // damage is described from the image (DescribeImageDamage). For a trace given as bytes (the
+  // fuzz harness of the trace loader). Throws core::Error when SQLite cannot take the image.
+  static Database FromImage(std::string_view image, std::string label);
   Database(Database&& other) noexcept;
   Database& operator=(Database&&) = delete;
   Database(const Database&) = delete;
@@ -106,10 +117,14 @@ class Database {
   void Close();
   sqlite3* handle() const { return m_db; }
   const std::string& path() const { return m_path; }
+  // True for a database made by FromImage (no file another connection could open).
+  bool in_memory() const { return m_in_memory; }
 
  private:
+  Database() = default;
   sqlite3* m_db = nullptr;
   std::string m_path;
+  bool m_in_memory = false;
 };
 
 }  // namespace core::store

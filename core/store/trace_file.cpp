@@ -17,6 +17,11 @@ std::string_view ImportableFormats() {
 
 namespace {
 
+// The first 16 bytes of every SQLite database file.
+constexpr char kSqliteHeader[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f',
+                                    'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+
+
 // "an SQLite database of another program (application_id 0x47504b47; tables: a, b, c, ...)".
 std::string DescribeOtherDatabase(Database& db) {
   std::string out = "an SQLite database of another program (";
@@ -54,19 +59,18 @@ bool LooksLikeSqlite(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   char header[16] = {};
   in.read(header, sizeof(header));
-  return in.gcount() == 16 && std::memcmp(header, "SQLite format 3\0", 16) == 0;
+  return in.gcount() == 16 && std::memcmp(header, kSqliteHeader, 16) == 0;
 }
 
-Database OpenTrace(const std::filesystem::path& path) {
-  const std::string name = path.string();
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) throw Error(name + ": no such file");
-  if (std::filesystem::is_directory(path, error)) throw Error(name + ": is a directory");
-  if (!LooksLikeSqlite(path)) {
-    throw Error(name + ": not a fencescope trace (not an SQLite database; 'fencescope import' "
-                       "reads " + std::string(ImportableFormats()) + ")");
-  }
-  Database db(name, Database::Mode::kReadOnly);
+namespace {
+
+[[noreturn]] void ThrowNotSqlite(const std::string& name) {
+  throw Error(name + ": not a fencescope trace (not an SQLite database; 'fencescope import' "
+                     "reads " + std::string(ImportableFormats()) + ")");
+}
+
+// The checks after the SQLite header: the format marker and the schema version.
+void ValidateTrace(Database& db, const std::string& name) {
   int64_t version = 0;
   try {
     version = db.QueryInt("PRAGMA user_version");
@@ -95,6 +99,28 @@ Database OpenTrace(const std::filesystem::path& path) {
                 (version > kSchemaVersion ? " is newer than" : " is not")
                 + " the version this fencescope reads (" + std::to_string(kSchemaVersion) + ")");
   }
+}
+
+}  // namespace
+
+Database OpenTrace(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) throw Error(name + ": no such file");
+  if (std::filesystem::is_directory(path, error)) throw Error(name + ": is a directory");
+  if (!LooksLikeSqlite(path)) ThrowNotSqlite(name);
+  Database db(name, Database::Mode::kReadOnly);
+  ValidateTrace(db, name);
+  return db;
+}
+
+Database OpenTraceImage(std::string_view image, const std::string& label) {
+  if (image.size() < sizeof(kSqliteHeader) ||
+      std::memcmp(image.data(), kSqliteHeader, sizeof(kSqliteHeader)) != 0) {
+    ThrowNotSqlite(label);
+  }
+  Database db = Database::FromImage(image, label);
+  ValidateTrace(db, label);
   return db;
 }
 

@@ -15,6 +15,10 @@ namespace core::store {
 // Opens `path` read-only and validates it (see above).
 Database OpenTrace(const std::filesystem::path& path);
 
+// The same checks for a trace file's bytes held in memory (`label` names it in messages): a
+// read-only in-memory database over a copy of them (Database::FromImage).
+Database OpenTraceImage(std::string_view image, const std::string& label);
+
 // The `meta` table as a map.
 std::map<std::string, std::string> ReadMeta(Database& db);
 

@@ -171,7 +171,10 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   // The first half ends on a whole number of blocks when rowids are dense (1, 2, ...), so that
   // the second half's packed blocks follow the first's as they are.
   constexpr EventRowId kBlock = PackedColumn<TimeNs>::kBlock;
-  const EventRowId mid = total >= kSplitRows ? max_rowid / 2 / kBlock * kBlock : max_rowid;
+  // An in-memory image has no file a second connection could open: one reads it all.
+  const EventRowId mid = total >= kSplitRows && !db.in_memory()
+                             ? max_rowid / 2 / kBlock * kBlock
+                             : max_rowid;
   EventRowPacker first(1), second(mid + 1);
   std::atomic<int64_t> read{0};
   auto report = [&] {
@@ -346,6 +349,13 @@ TraceStore LoadTrace(const std::filesystem::path& path, const LoadProgress& prog
   Database db = OpenTrace(path);
   TraceStore store = LoadAllButEvents(db, path);
   LoadEvents(db, store, progress);
+  return store;
+}
+
+TraceStore LoadTraceImage(std::string_view image, const std::string& label) {
+  Database db = OpenTraceImage(image, label);
+  TraceStore store = LoadAllButEvents(db, label);
+  LoadEvents(db, store, {});
   return store;
 }
 

@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model/event_kind.h"
@@ -134,6 +135,10 @@ using LoadProgress = std::function<void(double fraction)>;
 
 // Loads a trace file (validated by OpenTrace). Throws core::Error.
 TraceStore LoadTrace(const std::filesystem::path& path, const LoadProgress& progress = {});
+
+// The same for a trace file's bytes held in memory (`label` names it in messages and is the
+// store's path): nothing touches the disk. For the trace loader's fuzz harness.
+TraceStore LoadTraceImage(std::string_view image, const std::string& label);
 
 class EventRowPacker;
 // Loads a trace file that was just written with TraceWriter::KeepEvents, taking its events from

@@ -6,6 +6,7 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "core/model/error.h"
@@ -165,9 +166,65 @@ void InjectHelperLaneFaultForTesting() { g_lane_fault = true; }
 
 struct TraceWriter::Statements {
   Statement string, adapter, engine, queue, process, context, thread, fence, pso, resource,
-      counter_series, counter_sample, flow, arg, block, flow_batch;
+      counter_series, counter_sample, flow, arg, block, flow_batch, meta, problem;
   EventRows event_rows;    // what event_insert reads
   Statement event_insert;  // PrepareEventRowsInsert
+
+  static std::unique_ptr<Statements> Prepare(Database& db, const std::string& label);
+  // Every statement reset (one a failure left half run included), bindings kept.
+  void ResetAll() {
+    for (Statement* s : {&string, &adapter, &engine, &queue, &process, &context, &thread, &fence,
+                         &pso, &resource, &counter_series, &counter_sample, &flow, &arg, &block,
+                         &flow_batch, &meta, &problem, &event_insert}) {
+      s->Reset();
+    }
+    event_rows = EventRows{};
+  }
+};
+
+std::unique_ptr<TraceWriter::Statements> TraceWriter::Statements::Prepare(
+    Database& db, const std::string& label) {
+  auto statements = std::make_unique<Statements>(Statements{
+      db.Prepare("INSERT INTO strings(id, value) VALUES (?1, ?2)"),
+      db.Prepare(TopologyInsertSql(kAdapterTable)),
+      db.Prepare(TopologyInsertSql(kEngineTable)),
+      db.Prepare(TopologyInsertSql(kQueueTable)),
+      db.Prepare(TopologyInsertSql(kProcessTable)),
+      db.Prepare(TopologyInsertSql(kContextTable)),
+      db.Prepare(TopologyInsertSql(kThreadTable)),
+      db.Prepare(TopologyInsertSql(kFenceTable)),
+      db.Prepare(TopologyInsertSql(kPsoTable)),
+      db.Prepare(TopologyInsertSql(kResourceTable)),
+      db.Prepare(TopologyInsertSql(kCounterSeriesTable)),
+      db.Prepare("INSERT INTO counter_samples(series_id, ts_ns, value) VALUES (?1,?2,?3)"),
+      db.Prepare("INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES (?1,?2,?3,?4)"),
+      db.Prepare("INSERT INTO event_args(event_rowid, key_sid, int_value, real_value, text_sid) "
+                 "VALUES (?1,?2,?3,?4,?5)"),
+      db.Prepare("INSERT INTO event_blocks(track_kind, track_id, start_ns, end_ns, first_rowid, "
+                 "last_rowid, events) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
+      db.Prepare(FlowInsertSql(kFlowsPerInsert)),
+      db.Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)"),
+      db.Prepare("INSERT INTO import_problems(name, severity, count, description, first_place) "
+                 "VALUES (?1,?2,?3,?4,?5)"),
+      {},  // event_rows and event_insert: below, once the statements above exist
+      {},
+  });
+  statements->event_insert = PrepareEventRowsInsert(db.handle(), &statements->event_rows, label);
+  return statements;
+}
+
+// The database of this thread's in-memory writers, kept with its prepared statements (taken by
+// the writer that uses them, given back when it goes): making the schema and preparing the
+// statements is most of a small import's time (SQLite parses the whole schema again for each
+// CREATE), so it is done once per thread and each writer's rows are rolled back instead.
+struct TraceWriter::InMemoryCache {
+  std::shared_ptr<Database> db;
+  std::unique_ptr<Statements> statements;
+
+  static InMemoryCache& OfThisThread() {
+    thread_local InMemoryCache cache;
+    return cache;
+  }
 };
 
 // A chunk of events for the helper thread, and once built, the in-memory database holding them
@@ -303,44 +360,28 @@ class TraceWriter::HelperLane {
 };
 
 TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
-    : m_target(ResolveOutputTarget(target)), m_temp(PrepareTemporaryFor(m_target)) {
-  m_db = std::make_unique<Database>(m_temp.string(), Database::Mode::kCreate);
-  // Safe only because the file is discarded on failure and synced once before the rename.
-  m_db->Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
-             "PRAGMA page_size=8192; PRAGMA temp_store=MEMORY;");
-  m_db->Exec(TraceSchemaSql());
-  m_db->Exec(EventKindsSql());
-  m_db->Exec("BEGIN");
-  auto& db = *m_db;
-  m_statements = std::make_unique<Statements>(Statements{
-      db.Prepare("INSERT INTO strings(id, value) VALUES (?1, ?2)"),
-      db.Prepare(TopologyInsertSql(kAdapterTable)),
-      db.Prepare(TopologyInsertSql(kEngineTable)),
-      db.Prepare(TopologyInsertSql(kQueueTable)),
-      db.Prepare(TopologyInsertSql(kProcessTable)),
-      db.Prepare(TopologyInsertSql(kContextTable)),
-      db.Prepare(TopologyInsertSql(kThreadTable)),
-      db.Prepare(TopologyInsertSql(kFenceTable)),
-      db.Prepare(TopologyInsertSql(kPsoTable)),
-      db.Prepare(TopologyInsertSql(kResourceTable)),
-      db.Prepare(TopologyInsertSql(kCounterSeriesTable)),
-      db.Prepare("INSERT INTO counter_samples(series_id, ts_ns, value) VALUES (?1,?2,?3)"),
-      db.Prepare("INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES (?1,?2,?3,?4)"),
-      db.Prepare("INSERT INTO event_args(event_rowid, key_sid, int_value, real_value, text_sid) "
-                 "VALUES (?1,?2,?3,?4,?5)"),
-      db.Prepare("INSERT INTO event_blocks(track_kind, track_id, start_ns, end_ns, first_rowid, "
-                 "last_rowid, events) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
-      db.Prepare(FlowInsertSql(kFlowsPerInsert)),
-      {},  // event_rows and event_insert: below, once the statements above exist
-      {},
-  });
-  m_statements->event_insert =
-      PrepareEventRowsInsert(db.handle(), &m_statements->event_rows, m_temp.string());
-  {
-    Statement events_sql = db.Prepare("SELECT sql FROM sqlite_master WHERE name = 'events'");
+    : TraceWriter(ResolveOutputTarget(target), std::nullopt, source) {}
+
+// SQLite's ":memory:" database: private to this connection, gone when it closes.
+TraceWriter::TraceWriter(InMemory, std::string_view source)
+    : TraceWriter(std::filesystem::path(":memory:"), std::filesystem::path(), source) {}
+
+TraceWriter::TraceWriter(std::filesystem::path target,
+                         std::optional<std::filesystem::path> temporary, std::string_view source)
+    : m_target(std::move(target)),
+      m_temp(temporary ? std::move(*temporary) : PrepareTemporaryFor(m_target)) {
+  if (m_temp.empty()) {
+    OpenInMemory();
+  } else {
+    m_db = std::make_shared<Database>(m_temp.string(), Database::Mode::kCreate);
+    CreateSchema(*m_db, false);
+    m_db->Exec("BEGIN");
+    m_statements = Statements::Prepare(*m_db, m_temp.string());
+    Statement events_sql = m_db->Prepare("SELECT sql FROM sqlite_master WHERE name = 'events'");
     if (events_sql.Step()) m_events_sql = events_sql.ColumnText(0);
   }
-  m_pending.reserve(kDirectChunk);
+  // m_pending grows to its first chunk as events come: a small trace (a test's, a fuzz input's)
+  // never holds a whole chunk's room.
   m_all_blocks.resize(1);
   m_meta["format"] = std::string(kFormatMarker);
   m_meta["schema_version"] = std::to_string(kSchemaVersion);
@@ -352,6 +393,10 @@ TraceWriter::TraceWriter(std::filesystem::path target, std::string_view source)
 TraceWriter::~TraceWriter() {
   m_lane.reset();  // stops the helper thread
   if (m_committed) return;
+  if (m_temp.empty()) {  // in memory: nothing on disk; the rows go, the schema stays
+    CloseInMemory();
+    return;
+  }
   m_statements.reset();
   if (m_db) m_db->Close();
   m_attached.reset();
@@ -359,11 +404,57 @@ TraceWriter::~TraceWriter() {
   std::filesystem::remove(m_temp, ignored);
 }
 
-void TraceWriter::MaybeCycleTransaction() {
-  if (++m_rows_in_transaction >= kRowsPerTransaction) {
-    m_db->Exec("COMMIT; BEGIN");
-    m_rows_in_transaction = 0;
+void TraceWriter::OpenInMemory() {
+  m_one_thread = true;  // the helper's chunks are copied in by COMMIT and BEGIN
+  InMemoryCache& cache = InMemoryCache::OfThisThread();
+  if (cache.db && cache.db.use_count() == 1 && cache.statements) {
+    m_db = cache.db;
+    m_statements = std::move(cache.statements);
+  } else {  // the first on this thread, or another in-memory writer holds the kept database
+    m_db = std::make_shared<Database>(":memory:", Database::Mode::kCreate);
+    CreateSchema(*m_db, true);
+    m_statements = Statements::Prepare(*m_db, m_target.string());
+    if (!cache.db) cache.db = m_db;
   }
+  m_db->Exec("BEGIN");
+}
+
+void TraceWriter::CloseInMemory() {
+  InMemoryCache& cache = InMemoryCache::OfThisThread();
+  m_statements->ResetAll();
+  try {
+    m_db->Exec("ROLLBACK");
+    if (cache.db == m_db) cache.statements = std::move(m_statements);
+  } catch (const Error&) {
+    // Rows might be left behind: the next writer on this thread makes a database of its own.
+    if (cache.db == m_db) cache = {};
+  }
+  m_statements.reset();
+  m_db.reset();
+}
+
+void TraceWriter::CreateSchema(Database& db, bool in_memory) {
+  // No journal: safe only because the file is discarded on failure and synced once before the
+  // rename. In memory the journal is what ROLLBACK undoes each writer's rows with (with none,
+  // ROLLBACK leaves them in place).
+  db.Exec(in_memory ? "PRAGMA journal_mode=MEMORY;" : "PRAGMA journal_mode=OFF;");
+  db.Exec("PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; PRAGMA page_size=8192;"
+          "PRAGMA temp_store=MEMORY;");
+  db.Exec(TraceSchemaSql());
+  db.Exec(EventKindsSql());
+}
+
+void TraceWriter::MaybeCycleTransaction() {
+  ++m_rows_in_transaction;
+  EndLongTransaction();
+}
+
+// After kRowsPerTransaction rows, COMMIT and BEGIN again. In memory the one transaction is
+// rolled back at the end: nothing is committed before.
+void TraceWriter::EndLongTransaction() {
+  if (m_rows_in_transaction < kRowsPerTransaction || m_temp.empty()) return;
+  m_db->Exec("COMMIT; BEGIN");
+  m_rows_in_transaction = 0;
 }
 
 StringId TraceWriter::Intern(std::string_view text) {
@@ -490,10 +581,7 @@ void TraceWriter::InsertDirect(const std::vector<EventRecord>& records) {
     throw Error(m_target.string() + ": internal error: event rowids out of step");
   }
   m_rows_in_transaction += records.size();
-  if (m_rows_in_transaction >= kRowsPerTransaction) {
-    m_db->Exec("COMMIT; BEGIN");
-    m_rows_in_transaction = 0;
-  }
+  EndLongTransaction();
 }
 
 // Copies the rows of the oldest lane chunk into the trace as SQLite stored them. The chunk's
@@ -593,10 +681,7 @@ void TraceWriter::FlushPendingFlows() {
   if (full) s.Run();
   m_rows_in_transaction += m_pending_flows.size();
   m_pending_flows.clear();
-  if (m_rows_in_transaction >= kRowsPerTransaction) {
-    m_db->Exec("COMMIT; BEGIN");
-    m_rows_in_transaction = 0;
-  }
+  EndLongTransaction();
 }
 
 void TraceWriter::AddEventArg(EventRowId event, std::string_view key, int64_t value) {
@@ -673,15 +758,13 @@ void TraceWriter::Commit() {
   if (!m_meta.count("start_ns")) m_meta["start_ns"] = std::to_string(start);
   if (!m_meta.count("end_ns")) m_meta["end_ns"] = std::to_string(end);
 
-  Statement meta = m_db->Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+  Statement& meta = m_statements->meta;
   for (const auto& [key, value] : m_meta) {
     meta.BindText(1, key);
     meta.BindText(2, value);
     meta.Run();
   }
-  Statement problem = m_db->Prepare(
-      "INSERT INTO import_problems(name, severity, count, description, first_place) "
-      "VALUES (?1,?2,?3,?4,?5)");
+  Statement& problem = m_statements->problem;
   for (const auto& [name, p] : m_problems) {
     problem.BindText(1, name);
     problem.BindInt(2, p.severity);
@@ -693,11 +776,16 @@ void TraceWriter::Commit() {
   for (uint32_t q = 0; q < m_queue_blocks.size(); ++q) FlushBlock(0, q, m_queue_blocks[q]);
   for (uint32_t t = 0; t < m_thread_blocks.size(); ++t) FlushBlock(1, t, m_thread_blocks[t]);
   FlushBlock(2, 0, m_all_blocks[0]);
+  if (m_temp.empty()) {
+    // In memory: every row is in; nothing keeps them (nor builds the indexes a file reader
+    // wants), so that the next writer finds the database empty.
+    CloseInMemory();
+    m_committed = true;
+    return;
+  }
   m_db->Exec("COMMIT");
   m_db->Exec(TraceIndexesSql());
   m_statements.reset();
-  meta = Statement();
-  problem = Statement();
   m_db->Close();
   m_db.reset();
 

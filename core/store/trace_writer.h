@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -39,6 +40,15 @@ class TraceWriter {
   // `source` goes to meta.source ('simulator', 'chrome-json', 'etl', ...). Throws core::Error
   // when the temporary file cannot be created.
   TraceWriter(std::filesystem::path target, std::string_view source);
+  // A writer whose database lives in memory only (an SQLite ":memory:" database): nothing is
+  // written to disk. Every Add and Append inserts its rows as for a file, and Commit() inserts
+  // the pending events, flows, meta, problems and block index; then the rows are rolled back
+  // (no index is built, nothing renamed), the trace going with the writer. The database and its
+  // schema are made once per thread and kept for the next in-memory writer of the thread (a
+  // second one alive at once gets its own). Events are inserted on the caller's thread. For the
+  // importers' fuzz harnesses, which import millions of inputs and must not touch the disk.
+  struct InMemory {};
+  TraceWriter(InMemory, std::string_view source);
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
@@ -101,9 +111,19 @@ class TraceWriter {
 
   uint64_t events_written() const { return m_events; }
   const std::filesystem::path& target() const { return m_target; }
-  const std::filesystem::path& temporary_path() const { return m_temp; }
+  const std::filesystem::path& temporary_path() const { return m_temp; }  // empty in memory
 
  private:
+  // `temporary` nullopt: PrepareTemporaryFor(target); empty: the database is `target` itself
+  // (":memory:").
+  TraceWriter(std::filesystem::path target, std::optional<std::filesystem::path> temporary,
+              std::string_view source);
+  struct InMemoryCache;
+  static void CreateSchema(class Database& db, bool in_memory);
+  // In memory: takes the thread's kept database and statements (or makes its own) and begins;
+  // rolls back and gives them back.
+  void OpenInMemory();
+  void CloseInMemory();
   struct Statements;
   class HelperLane;
   struct LaneChunk;
@@ -122,6 +142,7 @@ class TraceWriter {
   static constexpr size_t kLaneChunk = 10240;
   static constexpr size_t kFlowsPerInsert = 64;
   void MaybeCycleTransaction();
+  void EndLongTransaction();
   void ChunkFull();
   void InsertDirect(const std::vector<EventRecord>& records);
   void TransferOldestLaneChunk();
@@ -148,7 +169,7 @@ class TraceWriter {
   std::filesystem::path m_temp;
   std::unique_ptr<HelperLane> m_lane;         // started by the first lane chunk
   std::unique_ptr<LaneChunk> m_attached;      // lane chunk being copied (outlives its ATTACH)
-  std::unique_ptr<class Database> m_db;
+  std::shared_ptr<class Database> m_db;       // shared with later in-memory writers
   std::unique_ptr<Statements> m_statements;
   std::unique_ptr<EventRowPacker> m_kept;     // KeepEvents
   std::string m_events_sql;                   // CREATE TABLE events, for the lane's tables

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,40 @@ void CheckPages(const CpuData& data, const PageLayout& layout, const std::string
   }
 }
 
+// The printk formats section: lines `ADDRESS : "FORMAT"`, which libtraceevent
+// (tep_parse_printk_formats, 1.7) splits at the first ':' past any leading ones and reads from
+// two bytes after it, then strips the quotes and a trailing \n by looking at the format's last
+// three bytes: a line with no ':', nothing after it, or a format of fewer than 3 bytes makes it
+// read outside its buffer (found by fuzz_trace_dat). Such a line is refused here, naming it.
+// The library reads the section as text up to its first NUL; empty lines are skipped.
+void CheckPrintkFormats(std::string_view text, size_t offset, const std::string& label) {
+  text = text.substr(0, text.find('\0'));
+  size_t start = 0;
+  uint64_t number = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    const size_t line_at = start;
+    start = end + 1;
+    if (line.empty()) continue;
+    ++number;
+    const size_t first = line.find_first_not_of(':');
+    const size_t colon = first == std::string_view::npos ? first : line.find(':', first);
+    std::string_view format;
+    if (colon != std::string_view::npos && line.size() > colon + 1) {
+      format = line.substr(colon + 2);
+      if (!format.empty() && format.front() == '"') format.remove_prefix(1);
+    }
+    if (colon == std::string_view::npos || line.size() <= colon + 1 || format.size() < 3) {
+      throw core::Error(fmt::format(
+          "{}: damaged trace-cmd .dat: printk format line {} (byte offset {}) is not "
+          "'ADDRESS : \"FORMAT\"'",
+          label, number, offset + line_at));
+    }
+  }
+}
+
 // Checks a version 6 file's sections and reads its options; returns the offsets of option ids
 // to rename in the copy handed to libtracecmd.
 std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string& label,
@@ -190,7 +225,9 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
     for (uint64_t i = 0; i < count; ++i) w.Take(w.Number(8, "event format size"), "event format");
   }
   w.Take(w.Number(4, "kallsyms size"), "kallsyms");
-  w.Take(w.Number(4, "printk formats size"), "printk formats");
+  const uint64_t printk_size = w.Number(4, "printk formats size");
+  const size_t printk_at = w.pos();
+  CheckPrintkFormats(w.Take(printk_size, "printk formats"), printk_at, label);
   w.Take(w.Number(8, "saved cmdlines size"), "saved cmdlines");
   const uint64_t cpus = w.Number(4, "CPU count");
   info.cpus = static_cast<int>(cpus);
@@ -247,6 +284,7 @@ struct ReadContext {
   TraceDatInfo* info;
   FtraceEvent event;
   std::vector<std::string> numbers;  // text of numeric fields of the current record
+  std::exception_ptr failure;        // what on_event threw; the iteration stopped there
 };
 
 std::string_view FieldString(const tep_format_field* f, const tep_record* r, tep_handle* tep) {
@@ -272,6 +310,7 @@ std::string_view FieldString(const tep_format_field* f, const tep_record* r, tep
 
 int OnRecord(tracecmd_input* handle, tep_record* record, int /*cpu*/, void* data) {
   auto& ctx = *static_cast<ReadContext*>(data);
+  if (ctx.failure) return -1;
   tep_handle* tep = tracecmd_get_tep(handle);
   ++ctx.info->records;
   tep_event* event = tep_find_event_by_record(tep, record);
@@ -319,7 +358,14 @@ int OnRecord(tracecmd_input* handle, tep_record* record, int /*cpu*/, void* data
   if (e.name == "print") {
     if (auto buf = e.Text("buf")) e.details = *buf;
   }
-  (*ctx.on_event)(e);
+  // An exception must not unwind through libtracecmd (C, which then leaks the records it
+  // holds): -1 stops the iteration and it is thrown again once the library has returned.
+  try {
+    (*ctx.on_event)(e);
+  } catch (...) {
+    ctx.failure = std::current_exception();
+    return -1;
+  }
   return 0;
 }
 
@@ -398,9 +444,11 @@ TraceDatInfo ReadTraceDat(std::string_view bytes, const std::string& label,
   }
   if (info.cpus == 0) info.cpus = tracecmd_cpus(handle.input);
   if (on_header) on_header(info);
-  ReadContext ctx{&on_event, &info, {}, {}};
+  ReadContext ctx{&on_event, &info, {}, {}, {}};
   ctx.event.fields.reserve(16);
-  if (tracecmd_iterate_events(handle.input, nullptr, 0, OnRecord, &ctx) < 0) {
+  const int iterated = tracecmd_iterate_events(handle.input, nullptr, 0, OnRecord, &ctx);
+  if (ctx.failure) std::rethrow_exception(ctx.failure);
+  if (iterated < 0) {
     throw core::Error(fmt::format(
         "{}: libtracecmd failed while reading the CPU buffers after {} records{}", label,
         info.records,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <string>
@@ -21,14 +22,17 @@ namespace detail {
 void FileImporter::Run(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw core::Error(fmt::format("{}: cannot be read", path.string()));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  Parse(bytes, path.string());
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Run(bytes, path.string());
+}
+
+void FileImporter::Run(std::string_view bytes, const std::string& label) {
+  Parse(bytes, label);
   BuildTopology();
   BuildEvents();
 }
 
-void FileImporter::Parse(const std::vector<uint8_t>& bytes, const std::string& label) {
+void FileImporter::Parse(std::string_view bytes, const std::string& label) {
   size_t at = 0;
   bool first = true;
   while (at + sizeof(RecordHeader) <= bytes.size()) {
@@ -38,7 +42,8 @@ void FileImporter::Parse(const std::vector<uint8_t>& bytes, const std::string& l
       throw core::Error(fmt::format("{}: byte {}: record of size {}", label, at, header.size));
     }
     if (at + header.size > bytes.size()) break;  // cut short: the application was killed
-    const Raw raw{header.type, header.tid, bytes.data() + at + sizeof header,
+    const Raw raw{header.type, header.tid,
+                  reinterpret_cast<const uint8_t*>(bytes.data()) + at + sizeof header,
                   size_t(header.size - sizeof header)};
     at += header.size;
     ++m_stats.records;
@@ -52,7 +57,7 @@ void FileImporter::Parse(const std::vector<uint8_t>& bytes, const std::string& l
     }
     switch (raw.type) {
       case RecordType::kThread:
-        m_thread_names[raw.tid] = raw.As<ThreadRecord>().name;
+        m_thread_names[raw.tid] = FieldText(raw.As<ThreadRecord>().name);
         break;
       case RecordType::kDevice: {
         auto r = raw.As<DeviceRecord>();
@@ -199,7 +204,7 @@ void FileImporter::BuildTopology() {
   core::model::Process process;
   process.pid = m_header.pid;
   process.name = m_header.process_name[0]
-                     ? fmt::format("{} ({})", m_header.process_name, m_header.pid)
+                     ? fmt::format("{} ({})", FieldText(m_header.process_name), m_header.pid)
                      : fmt::format("process {}", m_header.pid);
   m_process = m_writer.AddProcess(process);
 
@@ -209,7 +214,7 @@ void FileImporter::BuildTopology() {
     auto [it, added] = adapters.try_emplace(device.record.physical_device, 0);
     if (added) {
       core::model::Adapter info;
-      info.name = device.record.name[0] ? std::string(device.record.name) : "Vulkan device";
+      info.name = device.record.name[0] ? FieldText(device.record.name) : "Vulkan device";
       info.luid = int64_t(device.record.physical_device);
       info.native_fences = true;
       it->second = m_writer.AddAdapter(info);
@@ -287,15 +292,17 @@ bool IsVulkanRecordFile(const std::filesystem::path& path) {
   return header.type == RecordType::kFileHeader && file.magic == kRecordMagic;
 }
 
-VulkanImportStats ImportVulkanRecords(const std::vector<std::filesystem::path>& files,
-                                      core::store::TraceWriter& writer) {
+namespace {
+// Imports each file through `run(importer, i)`, then appends the events in time order.
+VulkanImportStats ImportEach(size_t files, core::store::TraceWriter& writer,
+                             const std::function<void(FileImporter&, size_t)>& run) {
   VulkanImportStats stats;
   std::vector<Gathered> events;
   std::vector<std::pair<size_t, size_t>> flows;
   int64_t next_op = 1;
-  for (const auto& file : files) {
+  for (size_t i = 0; i < files; ++i) {
     FileImporter importer(writer, stats, events, flows, next_op);
-    importer.Run(file);
+    run(importer, i);
     ++stats.files;
   }
   std::stable_sort(events.begin(), events.end(),
@@ -306,6 +313,20 @@ VulkanImportStats ImportVulkanRecords(const std::vector<std::filesystem::path>& 
   stats.events = events.size();
   writer.SetMeta("capture", "vulkan-layer");
   return stats;
+}
+}  // namespace
+
+VulkanImportStats ImportVulkanRecords(const std::vector<std::filesystem::path>& files,
+                                      core::store::TraceWriter& writer) {
+  return ImportEach(files.size(), writer,
+                    [&](FileImporter& importer, size_t i) { importer.Run(files[i]); });
+}
+
+VulkanImportStats ImportVulkanRecordBytes(const std::vector<VulkanRecordBytes>& files,
+                                          core::store::TraceWriter& writer) {
+  return ImportEach(files.size(), writer, [&](FileImporter& importer, size_t i) {
+    importer.Run(files[i].bytes, files[i].label);
+  });
 }
 
 }  // namespace importers::vulkan

@@ -29,6 +29,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/store/trace_writer.h"
@@ -59,5 +61,13 @@ bool IsVulkanRecordFile(const std::filesystem::path& path);
 // cannot be read or is not a record file. Does not Commit.
 VulkanImportStats ImportVulkanRecords(const std::vector<std::filesystem::path>& files,
                                       core::store::TraceWriter& writer);
+
+// The same for files whose bytes are held in memory (`label` names each in messages).
+struct VulkanRecordBytes {
+  std::string label;
+  std::string_view bytes;
+};
+VulkanImportStats ImportVulkanRecordBytes(const std::vector<VulkanRecordBytes>& files,
+                                          core::store::TraceWriter& writer);
 
 }  // namespace importers::vulkan

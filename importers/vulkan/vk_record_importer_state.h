@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -23,6 +24,13 @@ using core::store::TraceWriter;
 constexpr uint32_t kQueueGraphics = 0x1, kQueueCompute = 0x2, kQueueTransfer = 0x4,
                    kQueueVideoDecode = 0x20, kQueueVideoEncode = 0x40;
 constexpr int32_t kVkSuccess = 0;
+
+// A fixed-size name field of a record: up to its first NUL, or all of it, as a damaged file (or
+// one of another writer) need not end it with one.
+template <size_t N>
+std::string FieldText(const char (&field)[N]) {
+  return std::string(field, strnlen(field, N));
+}
 
 struct Raw {
   RecordType type;
@@ -136,6 +144,8 @@ class FileImporter {
       : m_writer(writer), m_stats(stats), m_events(events), m_flows(flows), m_next_op(next_op) {}
 
   void Run(const std::filesystem::path& path);
+  // The same for a file's bytes held in memory (`label` names it in messages).
+  void Run(std::string_view bytes, const std::string& label);
 
  private:
   // Something that signals or waits on a binary semaphore or VkFence, in call order.
@@ -157,7 +167,7 @@ class FileImporter {
     uint64_t value;
   };
 
-  void Parse(const std::vector<uint8_t>& bytes, const std::string& label);
+  void Parse(std::string_view bytes, const std::string& label);
   ThreadId Thread(uint32_t tid);
   FenceState& Fence(uint64_t handle, SemaphoreKind kind_if_new);
   // vk_record_clock.cpp: GPU ticks on the CPU clock, kept in causal order.

@@ -1,28 +1,34 @@
-// Shared by the libFuzzer harnesses: a scratch directory for files a harness must write (trace
-// databases), created once per process and removed at exit.
+// Shared by the libFuzzer harnesses: an importer's records go to a trace held in memory
+// (TraceWriter::InMemory, an SQLite ":memory:" database), so that nothing touches the disk per
+// input and a harness runs thousands of inputs a second.
 #pragma once
 
-#include <cstdlib>
-#include <filesystem>
-#include <string>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "core/model/error.h"
+#include "core/store/trace_writer.h"
 
 namespace fuzz_support {
 
-inline const std::filesystem::path& ScratchDir() {
-  static const std::filesystem::path dir = [] {
-    std::string pattern = (std::filesystem::temp_directory_path() / "fencescope-fuzz-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) std::abort();
-    std::filesystem::path path(pattern);
-    static struct Remove {
-      std::filesystem::path p;
-      ~Remove() {
-        std::error_code e;
-        std::filesystem::remove_all(p, e);
-      }
-    } remove{path};
-    return path;
-  }();
-  return dir;
+inline std::string_view Bytes(const uint8_t* data, size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+// Runs `import(writer)` into a trace in memory and commits it, as `fencescope import` does into
+// a file. False when the import refused the input with core::Error (the clear error bad input
+// must get); any other failure (a crash, a sanitizer report, another exception) is a finding.
+template <typename Import>
+bool ImportInMemory(std::string_view source, Import&& import) {
+  try {
+    core::store::TraceWriter writer(core::store::TraceWriter::InMemory{}, source);
+    import(writer);
+    writer.Commit();
+    return true;
+  } catch (const core::Error&) {
+    return false;
+  }
 }
 
 }  // namespace fuzz_support

@@ -1,25 +1,46 @@
 #!/usr/bin/env bash
-# Seeds for the fuzz harnesses, one folder per harness under SEEDS: the scenario files, ftrace
-# text fixtures, small Kineto traces (tests/fuzz/seeds), a simulated trace database and its
-# Chrome JSON export (also gzip- and zip-wrapped), an .etl from the ETL tests' builder, --fail-if
-# examples. Used by
-# `./build.sh fuzz` and by the fuzz smoke tests of `./build.sh test` (tests/fuzz/CMakeLists.txt).
-# Usage: make_seeds.sh FENCESCOPE MAKE_ETL_SEED SEEDS
+# Seeds for the fuzz harnesses, one folder per harness under SEEDS, from the repository: the
+# scenario files, the ftrace text and systrace fixtures, small Kineto traces (tests/fuzz/seeds),
+# a simulated trace database, its Chrome JSON export (also gzip- and zip-wrapped) and its packed
+# cache sections, a fleet summary of the Kineto seeds, an .etl and a Vulkan record file from
+# their builders, --fail-if examples. With --external DIR (../shared/traces/external), the real
+# captures there are cut small and added (cut_external_seeds.py). Used by `./build.sh fuzz` and
+# by the fuzz smoke tests of `./build.sh test` (repository seeds only; tests/fuzz/CMakeLists.txt).
+# Usage: make_seeds.sh FENCESCOPE TOOLS_DIR SEEDS [--external DIR]
+#   TOOLS_DIR holds make_etl_seed, make_vulkan_seed and make_cache_seed (the build's tests/fuzz).
 set -euo pipefail
-fencescope="$1" make_etl_seed="$2" seeds="$3"
+fencescope="$1" tools="$2" seeds="$3"
+external="${5:-}"
 source_dir="$(cd "$(dirname "$0")/../.." && pwd)"
-mkdir -p "$seeds"/{chrome_json,etl,compressed_input,scenario,fail_if,trace_db,ftrace_text}
+harnesses=(chrome_json etl compressed_input scenario fail_if trace_db ftrace_text trace_dat
+  systrace_html vulkan_records fleet_summary cache_blob)
+for h in "${harnesses[@]}"; do mkdir -p "$seeds/$h"; done
+# A fuzzing build's fencescope carries ASan; what it leaks at exit is no seed's business.
+export ASAN_OPTIONS=detect_leaks=0
 cp "$source_dir"/tests/importers/ftrace/data/*.txt "$seeds/ftrace_text/"
+cp "$source_dir"/tests/importers/ftrace/data/*.html "$seeds/systrace_html/"
 # Small Kineto traces (CUDA stream waits and syncs of the current CUPTI shape; MTIA streams'
 # records, waits and host syncs) for the GPU mappings.
 cp "$source_dir"/tests/fuzz/seeds/chrome_json/*.json "$seeds/chrome_json/"
 cp "$source_dir"/assets/scenarios/*.toml "$source_dir"/tests/cli/scenarios/*.toml "$seeds/scenario/"
-# A fuzzing build's fencescope carries ASan; what it leaks at exit is no seed's business.
-ASAN_OPTIONS=detect_leaks=0 "$fencescope" simulate async_compute_graphics --duration-ms 2 \
+"$fencescope" simulate async_compute_graphics --duration-ms 2 \
   -o "$seeds/trace_db/simulated.db" >/dev/null
-ASAN_OPTIONS=detect_leaks=0 "$fencescope" export "$seeds/trace_db/simulated.db" \
+"$fencescope" export "$seeds/trace_db/simulated.db" \
   -o "$seeds/chrome_json/simulated.json" >/dev/null
-"$make_etl_seed" "$seeds/etl/capture.etl"
+# An imported trace as well (problems, flows and args the simulator does not write).
+"$fencescope" import "$source_dir/tests/importers/ftrace/data/drm_sched_deps.txt" \
+  -o "$seeds/trace_db/ftrace.db" >/dev/null
+"$tools/make_etl_seed" "$seeds/etl/capture.etl"
+"$tools/make_vulkan_seed" "$seeds/vulkan_records/capture.fsvk"
+"$tools/make_cache_seed" "$seeds/trace_db/simulated.db" "$seeds/cache_blob"
+# A fleet summary's first line (all the reduce step, and the harness, read) per Kineto seed.
+fleet="$(mktemp -d)"
+trap 'rm -rf "$fleet"' EXIT
+"$fencescope" fleet import "$source_dir"/tests/fuzz/seeds/chrome_json -o "$fleet/f" -j 1 \
+  >/dev/null 2>&1 || true  # a trace the map step refuses is no reason to stop
+for summary in "$fleet"/f/traces/*.summary.json; do
+  [ -e "$summary" ] && head -n 1 "$summary" >"$seeds/fleet_summary/$(basename "$summary")"
+done
 python3 - "$seeds" <<'PY'
 import gzip, io, os, sys, zipfile
 seeds = sys.argv[1]
@@ -37,3 +58,14 @@ for i, expr in enumerate([
         "fences.native == 1 && interrupts.ratio <= 0.5"]):
     open(os.path.join(seeds, "fail_if", "expr%d" % i), "w").write(expr)
 PY
+if [ "${4:-}" = "--external" ] && [ -d "$external" ]; then
+  python3 "$source_dir/tests/fuzz/cut_external_seeds.py" "$external" "$seeds"
+fi
+# No harness may start from nothing: a seed here, or its minimized corpus in the repository
+# (tests/fuzz/corpus; the only start of trace_dat without the real captures).
+for h in "${harnesses[@]}"; do
+  if [ -z "$(ls -A "$seeds/$h")" ] && [ -z "$(ls -A "$source_dir/tests/fuzz/corpus/$h" 2>/dev/null)" ]; then
+    echo "make_seeds.sh: no seed for $h" >&2
+    exit 1
+  fi
+done

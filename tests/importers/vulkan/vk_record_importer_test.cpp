@@ -184,4 +184,42 @@ TEST_F(VulkanRecordImport, CpuWaitsAreReleasedByTheSignalsOfEitherQueue) {
   EXPECT_EQ(m_stats.cpu_wait_polls, 1u);
 }
 
+// Names that fill their fixed-size fields to the last byte, with no NUL: each is read as the
+// whole field and nothing after it (the record bytes that follow are not part of the name).
+TEST(VulkanRecordNames, AFieldWithoutNulIsReadToItsEnd) {
+  test_support::ScratchDir dir;
+  RecordFile f;
+  FileHeader file;
+  file.pid = 5;
+  const std::string process(sizeof file.process_name, 'p');
+  process.copy(file.process_name, sizeof file.process_name);
+  f.Add(RecordType::kFileHeader, kMain, file);
+  ThreadRecord thread{1, {}};
+  const std::string thread_name(sizeof thread.name, 't');
+  thread_name.copy(thread.name, sizeof thread.name);
+  f.Add(RecordType::kThread, kMain, thread);
+  DeviceRecord device{kDevice, kPhysical, 0x10005, 0, 1.0f, 1, {}};
+  const std::string device_name(sizeof device.name, 'd');
+  device_name.copy(device.name, sizeof device.name);
+  f.Add(RecordType::kDevice, kMain, device);
+  f.Add(RecordType::kQueue, kMain, QueueRecord{kDevice, kGraphics, 0, 0, 0x7, 64});
+  f.Add(RecordType::kBatch, kMain, BatchRecord{1, kGraphics, 1'000, 1, 0, 0, 0});
+  const auto records = dir / "names.fsvk";
+  f.Write(records);
+  const auto db_path = dir / "names.db";
+  {
+    core::store::TraceWriter writer(db_path, "vulkan-layer");
+    ImportVulkanRecords({records}, writer);
+    writer.Commit();
+  }
+  core::store::Database db(db_path.string(), core::store::Database::Mode::kReadOnly);
+  auto name_of = [&](const std::string& table) {
+    auto s = db.Prepare("SELECT s.value FROM " + table + " t JOIN strings s ON s.id = t.name_sid");
+    return s.Step() ? s.ColumnText(0) : std::string("(none)");
+  };
+  EXPECT_EQ(name_of("processes"), process + " (5)");
+  EXPECT_EQ(name_of("threads"), thread_name + " (" + std::to_string(kMain) + ")");
+  EXPECT_EQ(name_of("adapters"), device_name);
+}
+
 }  // namespace

@@ -19,8 +19,10 @@ def dat_bytes(path):
     return open(path, "rb").read()
 
 
-def main(path):
-    b = dat_bytes(path)
+def walk(b):
+    """The layout of the .dat bytes `b`: a dict of endian ("<" or ">"), page_size, kallsyms (the
+    byte offset of the kallsyms section's size field), printk (that of the printk formats'),
+    flyrecord (that of the first CPU's data offset) and cpu_data ([(offset, size)] per CPU)."""
     pos = b.index(b"\0", 10) + 1  # magic, "tracing", version string
     endian = "<" if b[pos] == 0 else ">"
     page_size = struct.unpack_from(endian + "I", b, pos + 2)[0]
@@ -47,7 +49,9 @@ def main(path):
         pos = b.index(b"\0", pos) + 1
         for _ in range(num("I")):
             skip("Q")
+    kallsyms = pos
     skip("I")  # kallsyms
+    printk = pos
     skip("I")  # printk formats
     skip("Q")  # saved cmdlines
     cpus = num("I")
@@ -57,10 +61,18 @@ def main(path):
             skip("I")
     assert b[pos:pos + 10] == b"flyrecord\0", b[pos:pos + 10]
     pos += 10
-    print("page_size\t%d" % page_size)
-    for cpu in range(cpus):
-        print("cpu %d offset\t%d" % (cpu, num("Q")))
-        print("cpu %d size\t%d" % (cpu, num("Q")))
+    flyrecord = pos
+    cpu_data = [(num("Q"), num("Q")) for _ in range(cpus)]
+    return {"endian": endian, "page_size": page_size, "kallsyms": kallsyms, "printk": printk,
+            "flyrecord": flyrecord, "cpu_data": cpu_data}
+
+
+def main(path):
+    layout = walk(dat_bytes(path))
+    print("page_size\t%d" % layout["page_size"])
+    for cpu, (offset, size) in enumerate(layout["cpu_data"]):
+        print("cpu %d offset\t%d" % (cpu, offset))
+        print("cpu %d size\t%d" % (cpu, size))
 
 
 if __name__ == "__main__":
