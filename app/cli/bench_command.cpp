@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/terminal_progress.h"
+#include "core/replay/whatif_benchmark.h"
 #include "core/report/report_benchmark.h"
 #include "core/sim/sim_benchmark.h"
 #include "core/store/store_benchmark.h"
@@ -99,6 +100,34 @@ void RegisterBenchReport(CLI::App& bench) {
   });
 }
 
+void RegisterBenchWhatIf(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand(
+      "whatif", "Replay a trace through the simulator: packets per second, against its "
+                "reconstruction and its report, and the report's opportunities, same run");
+  auto trace = std::make_shared<std::string>();
+  auto dir = std::make_shared<std::string>(std::filesystem::temp_directory_path().string());
+  cmd->add_option("TRACE", *trace, "The trace to replay")->required();
+  cmd->add_option("--dir", *dir, "Directory for the scratch replay");
+  cmd->callback([trace, dir] {
+    auto r = core::replay::RunWhatIfBenchmark(
+        *trace, std::filesystem::path(*dir) / "fencescope-bench-whatif.db");
+    std::cout << fmt::format("packets                 {}\n", r.packets);
+    std::cout << fmt::format("load (LoadTrace)        {:.3f} s\n", r.load_seconds);
+    std::cout << fmt::format("reconstruction          {:.3f} s\n", r.reconstruct_seconds);
+    std::cout << fmt::format("derive the program      {:.3f} s\n", r.derive_seconds);
+    std::cout << fmt::format("replay (simulate+write) {:.3f} s\n", r.replay_seconds);
+    std::cout << fmt::format("replay throughput       {:>12.0f} packets/s  (target >= 2,000,000)\n",
+                             r.PacketsPerSecond());
+    std::cout << fmt::format("replay/reconstruction   {:.2f}\n", r.ReplayToReconstruction());
+    std::cout << fmt::format("report (analyse+render) {:.3f} s\n", r.report_seconds);
+    std::cout << fmt::format("replay/report ratio     {:.2f}  (target: well under 1)\n",
+                             r.ReplayToReport());
+    std::cout << fmt::format("opportunities           {:.3f} s\n", r.opportunities_seconds);
+    std::cout << fmt::format("opportunities/report    {:.2f}  (target <= 2)\n",
+                             r.OpportunitiesToReport());
+  });
+}
+
 }  // namespace
 
 void RegisterBenchCommand(CLI::App& app) {
@@ -108,6 +137,7 @@ void RegisterBenchCommand(CLI::App& app) {
   RegisterBenchSimulate(*bench);
   RegisterBenchImport(*bench);
   RegisterBenchFleet(*bench);
+  RegisterBenchWhatIf(*bench);
   RegisterBenchReport(*bench);
   RegisterBenchCapture(*bench);
 }
