@@ -47,6 +47,7 @@ struct Options {
   std::vector<int64_t> remove_wait, remove_cpu_wait;
   std::optional<double> cpu_scale;
   std::string launch_latency;
+  std::string fence_mode, preemption_granularity;
 };
 
 core::replay::Edits EditsOf(const Options& o) {
@@ -84,6 +85,8 @@ core::replay::Edits EditsOf(const Options& o) {
     }
     e.priority.push_back({name, static_cast<int32_t>(p)});
   }
+  e.fence_mode = o.fence_mode;
+  e.preemption_granularity = o.preemption_granularity;
   return e;
 }
 
@@ -118,6 +121,13 @@ void RegisterWhatIfCommand(CLI::App& app) {
   cmd->add_option("--launch-latency", o->launch_latency,
                   "every queue's launch latency (ns, or with a unit: 2us)");
   cmd->add_option("--priority", o->priority, "'QUEUE=N': the queue's priority on its engine");
+  cmd->add_option("--fence-mode", o->fence_mode,
+                  "native or monitored: every fence run as a WDDM 3.2 native or a legacy monitored "
+                  "fence (as `simulate --fence-mode`)")
+      ->check(CLI::IsMember({"native", "monitored"}));
+  cmd->add_option("--preemption-granularity", o->preemption_granularity,
+                  "every adapter's preemption granularity (as `simulate "
+                  "--preemption-granularity`)");
   cmd->add_flag("--json", o->json, "print the result as JSON with stable keys");
   cmd->callback([o] {
     core::store::CheckOutputIsNotInput(o->trace, o->output, "trace");

@@ -8,10 +8,35 @@
 #include <map>
 #include <system_error>
 
+#include "core/analysis/critical_path.h"
 #include "core/replay/replayed_trace.h"
 #include "core/report/svg_chart.h"
 
 namespace core::replay {
+
+namespace {
+
+std::vector<PathContributor> PathContributors(const core::store::TraceStore& store,
+                                              const analysis::Reconstruction& recon) {
+  const analysis::CriticalPath path = analysis::ComputeCriticalPath(recon);
+  std::vector<analysis::PathShare> shares = path.shares;
+  std::sort(shares.begin(), shares.end(),
+            [](const analysis::PathShare& a, const analysis::PathShare& b) { return a.ns > b.ns; });
+  std::vector<PathContributor> out;
+  for (size_t i = 0; i < shares.size() && i < kPathContributors; ++i) {
+    const analysis::PathShare& s = shares[i];
+    std::string track;
+    if (const core::model::Queue* q = s.queue ? store.FindQueue(s.queue) : nullptr) {
+      track = q->name;
+    } else if (const core::model::Thread* t = store.FindThread(s.thread)) {
+      track = "thread " + t->name;
+    }
+    out.push_back({track, s.ns, s.share});
+  }
+  return out;
+}
+
+}  // namespace
 
 WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Reconstruction& recon,
                        const Edits& edits, const std::filesystem::path& predicted,
@@ -51,6 +76,8 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
     out.steps.push_back(c);
   }
   out.step_gain_pct = StepGainPct(replayed, after);
+  out.path_before = PathContributors(trace, recon);
+  out.path_after = PathContributors(prediction.store, prediction.recon);
   report(1.0);
   return out;
 }
@@ -114,6 +141,17 @@ core::report::Json WhatIfJson(const WhatIfResult& r) {
           x.Set("replay_ns", c.replay_ns);
           x.Set("after_ns", c.after_ns);
         }));
+  Json path = Json::Object();
+  auto contributors = [](const std::vector<PathContributor>& list) {
+    return core::report::ObjectArray(list, [](Json& x, const PathContributor& c) {
+      x.Set("track", c.track);
+      x.Set("ns", c.ns);
+      x.Set("share", c.share);
+    });
+  };
+  path.Set("before", contributors(r.path_before));
+  path.Set("after", contributors(r.path_after));
+  j.Set("critical_path", std::move(path));
   j.Set("replay", FidelityJson(r.fidelity));
   return j;
 }
@@ -145,6 +183,16 @@ std::string WhatIfText(const WhatIfResult& r) {
                          ns(c.after_ns), ns(c.replay_ns));
     }
   }
+  auto path = [&](const std::vector<PathContributor>& list) {
+    std::string text;
+    for (const PathContributor& c : list) {
+      text += fmt::format("{}{} {} ({:.1f}%)", text.empty() ? "" : ", ", c.track, ns(c.ns),
+                          c.share * 100);
+    }
+    return text.empty() ? std::string("none") : text;
+  };
+  out += "critical path, longest on: " + path(r.path_before) + "\n";
+  out += "            predicted: " + path(r.path_after) + "\n";
   out += "replay fidelity: " + FidelitySentence(r.fidelity) + "\n";
   return out;
 }

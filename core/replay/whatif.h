@@ -27,6 +27,14 @@ struct StepChange {
   DurationNs after_ns = -1;   // in the prediction (-1: not there)
 };
 
+// One track's time on a critical path (core/analysis/critical_path.h).
+struct PathContributor {
+  std::string track;  // queue or thread name
+  DurationNs ns = 0;
+  double share = 0;
+};
+inline constexpr size_t kPathContributors = 3;
+
 struct WhatIfResult {
   std::string edits;  // Edits::Describe()
   EditCounts counts;
@@ -39,6 +47,9 @@ struct WhatIfResult {
   double gain_pct = 0;       // (replay - prediction) / replay * 100: what the edit saves
   double step_gain_pct = 0;  // the same for the mean step length
   std::vector<StepChange> steps;  // by id
+  // The critical path's largest contributors (kPathContributors), in the trace and predicted.
+  std::vector<PathContributor> path_before;
+  std::vector<PathContributor> path_after;
 };
 
 // Writes the prediction to `predicted` (committed; any file there is replaced). `progress`
@@ -48,7 +59,8 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
                        const std::function<void(double)>& progress = {});
 
 // Stable keys: edits, edit_counts, span_ns {before, replay, after}, gain_pct, step_gain_pct,
-// steps [{id, before_ns, replay_ns, after_ns}], replay {span_error_pct, step_error_pct_mean,
+// steps [{id, before_ns, replay_ns, after_ns}], critical_path {before, after: [{track, ns,
+// share}]}, replay {span_error_pct, step_error_pct_mean,
 // step_error_pct_max, start_error_ns_p50, start_error_ns_p99, start_error_ns_max,
 // packets_compared, packets_missing, fixed_delays {count, total_ns}, launches_not_in_trace,
 // steps_compared}.

@@ -8,6 +8,8 @@
 
 #include "core/model/error.h"
 #include "core/model/event_types.h"
+#include "core/sim/preemption.h"
+#include "core/sim/simulator.h"
 
 namespace core::replay {
 
@@ -17,7 +19,8 @@ using core::sim::StepOp;
 bool Edits::Empty() const {
   return scale.empty() && scale_queue.empty() && remove_wait.empty() && remove_waits.empty() &&
          remove_sync.empty() && remove_cpu_waits.empty() && remove_cpu_wait.empty() &&
-         !cpu_scale && !launch_latency_ns && priority.empty();
+         !cpu_scale && !launch_latency_ns && priority.empty() && fence_mode.empty() &&
+         preemption_granularity.empty();
 }
 
 std::string Edits::Describe() const {
@@ -36,6 +39,8 @@ std::string Edits::Describe() const {
   if (cpu_scale) add(fmt::format("--cpu-scale {}", *cpu_scale));
   if (launch_latency_ns) add(fmt::format("--launch-latency {}", *launch_latency_ns));
   for (const auto& [q, p] : priority) add(fmt::format("--priority '{}={}'", q, p));
+  if (!fence_mode.empty()) add("--fence-mode " + fence_mode);
+  if (!preemption_granularity.empty()) add("--preemption-granularity " + preemption_granularity);
   return out;
 }
 
@@ -220,6 +225,31 @@ EditCounts ApplyEdits(const Edits& edits, const core::store::TraceStore& store,
   for (const auto& [name, priority] : edits.priority) {
     program.scenario.queues[editor.QueueNamed(name)].priority = priority;
     ++n.queues_changed;
+  }
+  // seed 003: a fence is native only where its adapter supports native fences; monitored mode
+  // runs every fence (but cross-adapter ones) as a legacy monitored fence.
+  if (edits.fence_mode == "monitored") {
+    for (core::sim::FenceSpec& f : program.scenario.fences) {
+      if (f.kind != core::model::FenceKind::kCrossAdapter) f.kind = core::model::FenceKind::kMonitored;
+    }
+  } else if (edits.fence_mode == "native") {
+    for (core::sim::AdapterSpec& a : program.scenario.adapters) a.native_fences = true;
+    for (core::sim::FenceSpec& f : program.scenario.fences) {
+      if (f.kind == core::model::FenceKind::kMonitored) f.kind = core::model::FenceKind::kNative;
+    }
+  } else if (!edits.fence_mode.empty()) {
+    throw core::Error("whatif: --fence-mode is native or monitored, not '" + edits.fence_mode + "'");
+  }
+  if (!edits.preemption_granularity.empty()) {
+    core::sim::SimOptions granularity;
+    if (!core::sim::ApplyGranularityOverride(edits.preemption_granularity, granularity)) {
+      throw core::Error("whatif: --preemption-granularity: unknown granularity '" +
+                        edits.preemption_granularity + "'");
+    }
+    for (core::sim::AdapterSpec& a : program.scenario.adapters) {
+      if (granularity.preemption_graphics) a.preemption.graphics = *granularity.preemption_graphics;
+      if (granularity.preemption_compute) a.preemption.compute = *granularity.preemption_compute;
+    }
   }
   return n;
 }

@@ -38,6 +38,11 @@ struct Edits {
   std::optional<DurationNs> launch_latency_ns;
   // The queue named so gets this priority on its engine.
   std::vector<std::pair<std::string, int32_t>> priority;
+  // As `simulate` takes them: every fence native or legacy monitored ("native", "monitored";
+  // "": as the trace ran), every adapter's preemption granularity (a name of
+  // core/sim/preemption.h's ApplyGranularityOverride; "": as the trace ran).
+  std::string fence_mode;
+  std::string preemption_granularity;
 
   bool Empty() const;
   // One line, for meta.replay_edits and the printout: "--scale 'gemm*=0.5' --cpu-scale 0".

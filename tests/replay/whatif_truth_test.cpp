@@ -209,3 +209,26 @@ TEST(WhatIfAgainstTheSimulator, AThreadsCpuWaitsTakenOut) {
     Check(name, "remove CPU waits", PredictAgainstTruth(capture, truth, edits, dir));
   }
 }
+
+TEST(WhatIfAgainstTheSimulator, EveryFenceALegacyMonitoredOne) {
+  // The capture runs native fences; the truth is the same scenario in monitored mode (seed 003:
+  // GPU waits held by the OS, CPU waits released through its interrupt handling).
+  for (const std::string& name : core::sim::EmbeddedScenarioNames()) {
+    SCOPED_TRACE(name);
+    test_support::ScratchDir dir;
+    const core::sim::Scenario capture = WithoutJitter(core::sim::LoadScenario(name));
+    const Loaded captured = replay_test::Simulate(capture, dir / "capture.db");
+    core::sim::SimOptions monitored;
+    monitored.fence_mode = core::sim::FenceMode::kMonitored;
+    {
+      core::store::TraceWriter writer(dir / "truth.db", "simulator");
+      core::sim::RunSimulation(capture, writer, monitored);
+      writer.Commit();
+    }
+    const Loaded truth = replay_test::Load(dir / "truth.db");
+    core::replay::Edits edits;
+    edits.fence_mode = "monitored";
+    core::replay::RunWhatIf(captured.store, captured.recon, edits, dir / "prediction.db");
+    Check(name, "monitored fences", Compare(captured, truth, replay_test::Load(dir / "prediction.db")));
+  }
+}
