@@ -296,14 +296,21 @@ Guid ParseGuid(std::string_view text) {
 int64_t QpcToNs(int64_t ticks, int64_t perf_freq) {
   if (perf_freq <= 0) return ticks;
   // Whole seconds and the remainder apart: exact, and two 64-bit divisions instead of a 128-bit
-  // one (this runs once per record). The remainder product fits: perf_freq < 9.2e9.
+  // one (this runs once per record). The remainder's product fits 64 bits while perf_freq is
+  // under 9.2e9 (real counters run at 10 MHz to a few GHz); a larger one, read from a damaged
+  // header, takes the 128-bit product (found by fuzz_etl).
   const int64_t seconds = ticks / perf_freq;
   const int64_t rest = ticks % perf_freq;
   // A corrupt timestamp beyond +-292 years saturates instead of overflowing.
   constexpr int64_t kMaxSeconds = INT64_MAX / 1'000'000'000 - 1;
   if (seconds > kMaxSeconds) return INT64_MAX;
   if (seconds < -kMaxSeconds) return INT64_MIN;
-  return seconds * 1'000'000'000 + rest * 1'000'000'000 / perf_freq;
+  constexpr int64_t kExactFreq = INT64_MAX / 1'000'000'000;
+  const int64_t fraction =
+      perf_freq <= kExactFreq
+          ? rest * 1'000'000'000 / perf_freq
+          : static_cast<int64_t>(static_cast<__int128>(rest) * 1'000'000'000 / perf_freq);
+  return seconds * 1'000'000'000 + fraction;
 }
 
 bool LooksLikeEtl(std::string_view prefix) {

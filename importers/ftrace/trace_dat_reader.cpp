@@ -96,7 +96,7 @@ class HeaderWalk {
 };
 
 struct OptionPatch {
-  size_t id_offset = 0;  // where the option id (u16) of the tgid table is
+  size_t id_offset = 0;  // where the id (u16) of an option libtracecmd is not to see is
 };
 
 void ParseTgids(std::string_view text, std::unordered_map<int32_t, int32_t>& out) {
@@ -251,6 +251,10 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
           clock.remove_suffix(1);
         }
         info.clock = std::string(clock);
+        // An empty clock option (the gpuvis capture has one) makes libtracecmd 3.1 size a
+        // buffer from memory it never set (found by fuzz_trace_dat: a 2^55-byte malloc): the
+        // library is not shown it, and keeps its default clock.
+        if (size == 0) patches.push_back({id_offset});
       } else if (id == kOptionUname) {
         info.uname = std::string(data.substr(0, data.find('\0')));
       } else if (id == kOptionCpuCount && size > 8) {

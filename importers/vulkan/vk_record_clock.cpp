@@ -23,6 +23,23 @@ size_t FileImporter::CalibrationIndex(const DeviceState& device, uint64_t ticks)
   return use;
 }
 
+namespace {
+// ns held as a double, as int64 within +-4.6e18 (about 146 years): a damaged capture's ticks,
+// period or calibration can put it anywhere, and converting a double outside int64's range
+// (or NaN) is undefined (found by fuzz_vulkan_records).
+int64_t ClampedNs(double ns) {
+  constexpr double kLimit = 4.6e18;
+  if (!(ns > -kLimit)) return int64_t(-kLimit);
+  if (ns > kLimit) return int64_t(kLimit);
+  return int64_t(ns);
+}
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return sum;
+}
+}  // namespace
+
 TimeNs FileImporter::GpuTime(DeviceState& device, uint64_t ticks) {
   const double period =
       device.record.timestamp_period_ns > 0 ? device.record.timestamp_period_ns : 1.0;
@@ -32,9 +49,10 @@ TimeNs FileImporter::GpuTime(DeviceState& device, uint64_t ticks) {
   if (!device.calibrations.empty()) {
     const CalibrationRecord& use = device.calibrations[index];
     const double delta = double(int64_t(ticks - use.gpu_ticks)) * period;
-    return TimeNs(int64_t(use.cpu_ns) + int64_t(delta) + int64_t(std::llround(shift)));
+    return TimeNs(SaturatingAdd(SaturatingAdd(int64_t(use.cpu_ns), ClampedNs(delta)),
+                                ClampedNs(std::round(shift))));
   }
-  return TimeNs(double(ticks) * period + device.offset_ns + shift);
+  return TimeNs(ClampedNs(double(ticks) * period + device.offset_ns + shift));
 }
 
 // Causal order (a fact, unlike the calibration, which is an estimate): a batch starts no

@@ -78,6 +78,10 @@ TEST(EtlReader, QpcTicksBecomeNanoseconds) {
   // A corrupt timestamp far beyond what ns can hold saturates instead of overflowing.
   EXPECT_EQ(QpcToNs(INT64_MAX, 1000), INT64_MAX);
   EXPECT_EQ(QpcToNs(INT64_MIN, 1000), INT64_MIN);
+  // A frequency above 9.2e9 (a damaged header's) still gives the exact ns: 1.5 * 2e10 + 1 ticks
+  // at 2e10 Hz is 1.5 s and 0.05 ns, and the remainder times 10^9 passes 2^63.
+  EXPECT_EQ(QpcToNs(30'000'000'001, 20'000'000'000), 1'500'000'000);
+  EXPECT_EQ(QpcToNs(19'999'999'999, 20'000'000'000), 999'999'999);
 }
 
 TEST(EtlReader, EveryTruncationIsACleanErrorWithByteOffset) {
