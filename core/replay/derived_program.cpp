@@ -1,6 +1,7 @@
 #include "core/replay/derived_program.h"
 
 #include <algorithm>
+#include <map>
 
 #include "core/model/event_types.h"
 #include "core/replay/measured_latencies.h"
@@ -49,6 +50,7 @@ class Deriver {
     s.duration_ns = std::max<DurationNs>(1, m_out.end - m_out.origin);
     AddAdapters();
     m_queue_latency = MeasureQueueLatencies(m_store, m_recon);
+    FindDeviceSyncCalls();
     AddEnginesAndQueues();
     AddFences();
     ThreadCalls calls = CollectThreadCalls(m_store, m_recon);
@@ -190,6 +192,55 @@ class Deriver {
       m_out.scenario.fences.push_back(std::move(spec));
       m_out.fence_ids.push_back(f.id);
     }
+  }
+
+  // The host calls that synchronise with a whole device, per thread: a CPU wait made inside one
+  // waits for every queue of the device.
+  void FindDeviceSyncCalls() {
+    namespace events = core::model::events;
+    m_device_sync_calls.resize(m_store.threads.size() + 1);
+    for (size_t e = 0; e < m_store.events.size(); ++e) {
+      if (m_store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
+      const auto slice = events::CpuSlice::At(m_store.events, e);
+      if (slice.thread_id == 0 || slice.thread_id >= m_device_sync_calls.size()) continue;
+      const std::string& name = m_store.String(slice.name_sid);
+      if (name == "cudaDeviceSynchronize" || name == "hipDeviceSynchronize" ||
+          name == "cuCtxSynchronize") {
+        m_device_sync_calls[slice.thread_id].push_back({slice.ts_ns, slice.ts_ns + slice.duration_ns});
+      }
+    }
+    // The queues of each adapter that ran anything, by scenario index.
+    for (const analysis::Packet& p : m_recon.packets) {
+      const core::model::Queue* q = m_store.FindQueue(p.queue);
+      if (!q) continue;
+      auto& list = m_device_queues[q->adapter];
+      const uint32_t index = QueueIndex(p.queue);
+      if (std::find(list.begin(), list.end(), index) == list.end()) list.push_back(index);
+    }
+    for (auto& [adapter, list] : m_device_queues) std::sort(list.begin(), list.end());
+  }
+
+  bool InDeviceSync(core::model::ThreadId thread, TimeNs t) const {
+    if (thread == 0 || thread >= m_device_sync_calls.size()) return false;
+    for (const auto& [begin, end] : m_device_sync_calls[thread]) {
+      if (t >= begin && t <= end) return true;
+    }
+    return false;
+  }
+
+  // The fence of the replay's own a device sync signals on `queue` (scenario index).
+  uint32_t DeviceSyncFence(uint32_t queue) {
+    auto [it, added] = m_device_sync_fences.try_emplace(queue, 0);
+    if (added) {
+      core::sim::FenceSpec spec;
+      spec.name = "(device synchronize) " + m_out.scenario.queues[queue].name;
+      spec.adapter = m_out.scenario.engines[m_out.scenario.queues[queue].engine].adapter;
+      spec.kind = FenceKind::kNative;
+      it->second = static_cast<uint32_t>(m_out.scenario.fences.size());
+      m_out.scenario.fences.push_back(std::move(spec));
+      m_out.fence_ids.push_back(0);
+    }
+    return it->second;
   }
 
   // A packet the trace gives no launch for is submitted by the stand-in its queue's launch
@@ -373,6 +424,30 @@ class Deriver {
       add(delay, {StepOrigin::kFixedCpuDelay, call.index});
       return released;
     }
+    // A device sync: a signal on every queue of the device that ran anything, and a wait for
+    // them all (the importer tied it to the one stream whose work ended last in the capture).
+    if (linked && first.signal != kNoIndex && InDeviceSync(first.thread, first.begin)) {
+      const core::model::QueueId signalled =
+          m_recon.signals.Get<&analysis::SignalBox::queue>(first.signal);
+      const core::model::Queue* q = m_store.FindQueue(signalled);
+      auto device = q ? m_device_queues.find(q->adapter) : m_device_queues.end();
+      if (device != m_device_queues.end()) {
+        step.fences.clear();
+        step.values.clear();
+        for (uint32_t queue : device->second) {
+          Step signal;
+          signal.op = StepOp::kSignal;
+          signal.queue = queue;
+          signal.fence = DeviceSyncFence(queue);
+          signal.value = Constant(++m_device_sync_values[queue]);
+          step.fences.push_back(signal.fence);
+          step.values.push_back(signal.value);
+          add(signal, {StepOrigin::kDeviceSyncSignal, call.index});
+        }
+        step.mode = core::sim::WaitMode::kAll;
+        ++m_out.device_syncs;
+      }
+    }
     if (step.fences.empty()) return call.ts;
     if (step.fences.size() == 1) {
       step.fence = step.fences.front();
@@ -386,6 +461,12 @@ class Deriver {
   const analysis::Reconstruction& m_recon;
   std::vector<QueueLatency> m_queue_latency;  // [queue id]
   bool m_later_calls = false;  // the call being added is not its thread's last
+  // Device syncs: the host calls per thread id, the queues per adapter id that ran anything,
+  // the fence of the replay's own per queue and its last value.
+  std::vector<std::vector<std::pair<TimeNs, TimeNs>>> m_device_sync_calls;
+  std::map<core::model::AdapterId, std::vector<uint32_t>> m_device_queues;
+  std::map<uint32_t, uint32_t> m_device_sync_fences;
+  std::map<uint32_t, uint64_t> m_device_sync_values;
   DerivedProgram m_out;
 };
 

@@ -17,8 +17,10 @@
 // what it waited for there.
 //
 // What is re-bound in the replay: a GPU or CPU wait waits for its fence to reach its value, so
-// it is released by whichever signal gets there first in the replay (a CUDA stream or device
-// sync by the work that ends last in the replay, not in the capture).
+// it is released by whichever signal gets there first in the replay (a CUDA stream sync by the
+// work that ends last in the replay, not in the capture). A device sync (a CPU wait made inside
+// a cudaDeviceSynchronize / hipDeviceSynchronize call) waits for every queue of its device: a
+// signal of a fence of the replay's own on each, and a wait for all of them.
 //
 // What the trace does not explain is replayed as measured and counted (fixed_delays): a GPU
 // wait or CPU wait with no signal in the trace reaching its value pauses its queue or thread
@@ -53,6 +55,7 @@ enum class StepOrigin : uint8_t {
   kSliceBegin,     // a step marker slice (ProfilerStep#N) begins
   kSliceEnd,
   kMarker,         // a marker record (present, vsync): index into the trace's events
+  kDeviceSyncSignal,  // a device sync's signal on one queue of its device: index into cpu_waits
 };
 
 struct StepSource {
@@ -74,6 +77,7 @@ struct DerivedProgram {
   std::vector<core::model::AdapterId> adapter_ids;
   std::vector<core::model::EngineId> engine_ids;
   std::vector<core::model::QueueId> queue_ids;
+  // The trace's fences, then the replay's own (0: the replay adds their rows).
   std::vector<core::model::FenceId> fence_ids;
   // Threads of the trace first (thread_ids[i] = i + 1), then the stand-in submitters (0: the
   // replay adds their rows).
@@ -85,6 +89,9 @@ struct DerivedProgram {
   // CPU waits the trace shows no release for, after which their thread made more calls (the
   // release is missing from the capture): not made in the replay.
   uint64_t cpu_waits_without_release = 0;
+  // Device syncs (cudaDeviceSynchronize, hipDeviceSynchronize) re-bound to every queue of their
+  // device: the importer tied each to the stream whose work ended last in the capture.
+  uint64_t device_syncs = 0;
 };
 
 // Throws nothing: what cannot be derived is replayed as measured and counted.

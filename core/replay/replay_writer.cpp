@@ -37,7 +37,19 @@ core::sim::WrittenTopology CopyTopology(const core::store::TraceStore& trace,
     }
     ids.contexts.push_back(context);
   }
-  ids.fences = program.fence_ids;
+  for (size_t f = 0; f < program.fence_ids.size(); ++f) {
+    core::model::FenceId id = program.fence_ids[f];
+    if (id == 0) {
+      // A fence of the replay's own (a device sync re-bound to every stream of its device).
+      const core::sim::FenceSpec& spec = program.scenario.fences[f];
+      core::model::Fence row;
+      row.name = spec.name;
+      row.kind = spec.kind;
+      row.owner_adapter = spec.adapter < program.adapter_ids.size() ? program.adapter_ids[spec.adapter] : 0;
+      id = w.AddFence(row);
+    }
+    ids.fences.push_back(id);
+  }
   for (size_t t = 0; t < program.thread_ids.size(); ++t) {
     core::model::ThreadId id = program.thread_ids[t];
     if (id == 0) {

@@ -114,3 +114,21 @@ TEST_F(WhatIfByHand, ASyncTakenOutLetsTheHostLaunchAtOnce) {
   host.cpu_scale = 0;
   EXPECT_EQ(Predict(trace, host).span_after_ns, 172'000);
 }
+
+TEST_F(WhatIfByHand, ADeviceSyncWaitsForEveryStreamOfItsDevice) {
+  // K1 on stream 7 10..110, K2 on stream 13 12..90; cudaDeviceSynchronize 5..112 (the capture
+  // ties it to stream 7, whose work ended last); K3 launched at 114 on stream 7 runs 124..134.
+  const replay_test::Loaded trace = Import(Trace(
+      Call(1, "cudaLaunchKernel", 0, 1) + Kernel(1, "K1", 7, 10, 100) +
+      Call(2, "cudaLaunchKernel", 2, 1) + Kernel(2, "K2", 13, 12, 78) +
+      Call(3, "cudaDeviceSynchronize", 5, 107) + Sync(3, "Context Sync", -1, -1, 5, 107) +
+      Call(4, "cudaLaunchKernel", 114, 1) + Kernel(4, "K3", 7, 124, 10)));
+  core::replay::Edits edits;
+  edits.scale.push_back({"K1", 0.5});
+  const auto r = Predict(trace, edits);
+  EXPECT_EQ(r.span_replay_ns, 134'000);
+  // K1 now ends at 60, but the sync waits for K2 too (90): it returns 2 us later (92), as it
+  // returned 2 us after its work in the trace; K3 is launched at 94 and runs 104..114. Had the
+  // sync waited for stream 7 only, K3 would have run 74..84 and K2 ended last (90).
+  EXPECT_EQ(r.span_after_ns, 114'000);
+}
