@@ -116,6 +116,8 @@ void RegisterBenchWhatIf(CLI::App& bench) {
     std::cout << fmt::format("reconstruction          {:.3f} s\n", r.reconstruct_seconds);
     std::cout << fmt::format("derive the program      {:.3f} s\n", r.derive_seconds);
     std::cout << fmt::format("replay (simulate+write) {:.3f} s\n", r.replay_seconds);
+    std::cout << fmt::format("replay into memory      {:.3f} s  (no file)\n",
+                             r.replay_in_memory_seconds);
     std::cout << fmt::format("replay throughput       {:>12.0f} packets/s  (target >= 2,000,000)\n",
                              r.PacketsPerSecond());
     std::cout << fmt::format("replay/reconstruction   {:.2f}\n", r.ReplayToReconstruction());

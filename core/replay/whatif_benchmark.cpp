@@ -47,6 +47,13 @@ WhatIfBenchmarkResult RunWhatIfBenchmark(const std::filesystem::path& trace,
   std::error_code ignored;
   std::filesystem::remove(scratch, ignored);
   t = Clock::now();
+  {
+    core::store::TraceWriter writer(core::store::TraceWriter::InMemory{}, "replay");
+    WriteReplay(store, program, writer);
+    writer.Commit();
+  }
+  r.replay_in_memory_seconds = SecondsSince(t);
+  t = Clock::now();
   core::report::ReportData data = core::report::AnalyseTrace(store, /*full=*/true);
   (void)core::report::ReportJson(data).Dump();
   (void)core::report::ReportHtml(data);

@@ -15,6 +15,7 @@ struct WhatIfBenchmarkResult {
   double reconstruct_seconds = 0;
   double derive_seconds = 0;     // the program behind the trace
   double replay_seconds = 0;     // the unedited replay: simulate and write it
+  double replay_in_memory_seconds = 0;  // the same into a writer held in memory (no file)
   double report_seconds = 0;     // the full analyses and the three renderings, no opportunities
   double opportunities_seconds = 0;
   double PacketsPerSecond() const {
