@@ -5,6 +5,7 @@
 // Times are on the trace's time base. The simulator is the only thing that moves time.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "core/replay/derived_program.h"
@@ -19,6 +20,9 @@ struct ReplayRun {
   // slows the program down lengthens it; a replay that never finishes stops there).
   double limit_factor = 4.0;
   std::string edits;  // what was edited, for meta.replay_edits ("" for an unedited replay)
+  // Fraction of the run's time limit simulated (may be empty); it may throw to stop the replay
+  // (the exception leaves RunSimulation and the writer's file is not committed).
+  std::function<void(double)> progress;
 };
 
 // Writes the topology, meta (source "replay", replay_of, replay_of_hash, replay_edits) and the

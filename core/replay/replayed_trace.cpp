@@ -8,11 +8,13 @@
 namespace core::replay {
 
 ReplayedTrace ReplayToFile(const core::store::TraceStore& trace, const DerivedProgram& program,
-                           const std::filesystem::path& path, const std::string& edits) {
+                           const std::filesystem::path& path, const std::string& edits,
+                           const std::function<void(double)>& progress) {
   core::store::TraceWriter writer(path, "replay");
   writer.KeepEvents();
   ReplayRun run;
   run.edits = edits;
+  run.progress = progress;
   WriteReplay(trace, program, writer, run);
   writer.Commit();
   ReplayedTrace out;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -19,8 +20,10 @@ struct ReplayedTrace {
 
 // Writes the replay of `program` (derived from `trace`) to `path`, commits it and loads it back,
 // its events taken from what the writer kept rather than read again.
+// `progress` (may be empty) as ReplayRun::progress.
 ReplayedTrace ReplayToFile(const core::store::TraceStore& trace, const DerivedProgram& program,
-                           const std::filesystem::path& path, const std::string& edits);
+                           const std::filesystem::path& path, const std::string& edits,
+                           const std::function<void(double)>& progress = {});
 
 // Step id -> length (ProfilerStep#N, else frames).
 std::map<int64_t, DurationNs> StepLengths(const core::store::TraceStore& store,

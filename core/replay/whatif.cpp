@@ -51,14 +51,18 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
   // The unedited replay, beside the prediction, removed once measured.
   std::filesystem::path baseline = predicted;
   baseline += fmt::format(".baseline-{}", getpid());
-  ReplayedTrace unedited = ReplayToFile(trace, program, baseline, "");
+  // The two replays report 0.1..0.5 and 0.5..0.9 of the whole.
+  auto part = [&](double from, double to) {
+    return [&report, from, to](double f) { report(from + (to - from) * std::min(1.0, f)); };
+  };
+  ReplayedTrace unedited = ReplayToFile(trace, program, baseline, "", part(0.1, 0.5));
   std::error_code ignored;
   std::filesystem::remove(baseline, ignored);
   out.fidelity = MeasureFidelity(trace, recon, unedited.store, unedited.recon, program);
   report(0.5);
   DerivedProgram edited = program;
   out.counts = ApplyEdits(edits, trace, recon, edited);
-  ReplayedTrace prediction = ReplayToFile(trace, edited, predicted, out.edits);
+  ReplayedTrace prediction = ReplayToFile(trace, edited, predicted, out.edits, part(0.5, 0.9));
   report(0.9);
 
   out.span_before_ns = out.fidelity.trace_span_ns;

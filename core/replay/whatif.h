@@ -53,7 +53,9 @@ struct WhatIfResult {
 };
 
 // Writes the prediction to `predicted` (committed; any file there is replaced). `progress`
-// (may be empty) goes from 0 to 1. Throws core::Error for an edit the trace cannot take.
+// (may be empty) goes from 0 to 1, called often during each replay; it may throw to cancel
+// (the exception leaves RunWhatIf; no prediction file is left). Throws core::Error for an edit
+// the trace cannot take.
 WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Reconstruction& recon,
                        const Edits& edits, const std::filesystem::path& predicted,
                        const std::function<void(double)>& progress = {});
