@@ -18,7 +18,7 @@
 #include "importers/chrome_json/export_topology_reader.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
 #include "importers/chrome_json/mtia_gpu_mapping.h"
-#include "importers/chrome_json/record_sink.h"
+#include "importers/common/record_sink.h"
 #include "importers/chrome_json/string_roles.h"
 #include "importers/common/release_pages.h"
 
@@ -36,7 +36,7 @@ namespace events = core::model::events;
 struct OpenSlice {
   TimeNs end = 0;
   uint32_t record = kNone;  // record flows bind to (cpu_slice, or packet_started); kNone: a sync
-  uint32_t packet = kNone;  // index into KinetoCollected::packets
+  uint32_t packet = kNone;  // index into CudaCollected::packets
 };
 
 struct FlowStart {
@@ -117,14 +117,14 @@ class Builder {
     // tables of many small nodes are freed on another thread while the records are written
     // (hundreds of thousands of map nodes take ~10 ms), and the heap pages they leave free are
     // given back.
-    std::vector<KinetoPacket>().swap(m_kineto.packets);
-    std::vector<KinetoSync>().swap(m_kineto.syncs);
+    std::vector<CudaPacket>().swap(m_kineto.packets);
+    std::vector<CudaSync>().swap(m_kineto.syncs);
     std::vector<MtiaStreamEvent>().swap(m_mtia);
     std::vector<MtiaStreamSync>().swap(m_mtia_syncs);
     malloc_trim(0);
     struct Spent {
       std::vector<ParsedEvent> events;
-      KinetoCollected kineto;
+      CudaCollected kineto;
       std::unordered_map<std::string, FlowStart> flows_v1;
       std::unordered_map<uint32_t, FlowStart> flows_v2;
     };
@@ -353,7 +353,7 @@ class Builder {
       // A flow into a device packet is its CPU launch (Kineto ac2g): the packet was submitted
       // when the runtime call ran.
       kind = FlowKind::kCpuLaunch;
-      KinetoPacket& packet = m_kineto.packets[to.packet];
+      CudaPacket& packet = m_kineto.packets[to.packet];
       EventRecord& submitted = m_sink.at(packet.submitted_record);
       if (submitted.thread == 0 || from.ts < submitted.ts) {
         submitted.ts = std::min(from.ts, submitted.ts);
@@ -380,7 +380,7 @@ class Builder {
         .queue_id = queue,
         .packet_id = id,
         .name_sid = e.name};
-    KinetoPacket packet;
+    CudaPacket packet;
     packet.queue = queue;
     packet.process = track.process;
     packet.submitted_record = m_sink.Add(submitted);
@@ -477,7 +477,7 @@ class Builder {
       if ((role & kRuntimeCategory) && !device && e.extra != kNone) {
         const KinetoArgs& args = m_trace.kineto_args[e.extra];
         if (args.correlation >= 0) {
-          KinetoRuntimeCall call;
+          CudaRuntimeCall call;
           call.ts = e.ts;
           call.end = e.ts + e.dur;
           call.thread = slice.thread_id;
@@ -591,11 +591,11 @@ class Builder {
 
   void AddSync(const ParsedEvent& e) {
     const std::string& name = m_trace.writer_strings[e.name];
-    KinetoSync sync;
-    if (name == "Stream Wait Event") sync.kind = KinetoSyncKind::kStreamWait;
-    else if (name == "Event Sync") sync.kind = KinetoSyncKind::kEventSync;
-    else if (name == "Stream Sync") sync.kind = KinetoSyncKind::kStreamSync;
-    else if (name == "Context Sync") sync.kind = KinetoSyncKind::kContextSync;
+    CudaSync sync;
+    if (name == "Stream Wait Event") sync.kind = CudaSyncKind::kStreamWait;
+    else if (name == "Event Sync") sync.kind = CudaSyncKind::kEventSync;
+    else if (name == "Stream Sync") sync.kind = CudaSyncKind::kStreamSync;
+    else if (name == "Context Sync") sync.kind = CudaSyncKind::kContextSync;
     else {
       Count("kineto_sync_unknown", Severity::kInfo,
             "cuda_sync events of a kind not mapped (not Stream Wait Event / Event Sync / Stream "
@@ -613,7 +613,12 @@ class Builder {
     sync.end = e.ts + e.dur;
     sync.process = track.process;
     sync.stream = track.tid.is_string ? -1 : track.tid.value;
-    sync.args = m_trace.kineto_args[e.extra];
+    const KinetoArgs& args = m_trace.kineto_args[e.extra];
+    sync.args = {.correlation = args.correlation,
+                 .stream = args.stream,
+                 .wait_on_stream = args.wait_on_stream,
+                 .wait_on_record_correlation = args.wait_on_record_correlation,
+                 .wait_on_event_id = args.wait_on_event_id};
     sync.offset = e.offset;
     m_kineto.syncs.push_back(sync);
   }
@@ -869,7 +874,7 @@ class Builder {
   ParsedTrace& m_trace;
   core::store::TraceWriter& m_writer;
   RecordSink m_sink;
-  KinetoCollected m_kineto;
+  CudaCollected m_kineto;
   std::vector<MtiaStreamEvent> m_mtia;
   std::vector<MtiaStreamSync> m_mtia_syncs;
   // MTIA device streams: (device process, args.stream) -> track, and back.

@@ -5,13 +5,16 @@
 #include <memory>
 #include <tuple>
 
-#include "importers/chrome_json/fence_records.h"
-#include "importers/chrome_json/kineto_stream_timing.h"
+#include "importers/common/cuda_stream_timing.h"
+#include "importers/common/fence_records.h"
 #include "importers/common/import_counters.h"
 
 namespace importers::chrome_json {
 namespace {
 
+using cuda::AddQueueSignal;
+using cuda::StreamTiming;
+using cuda::SyncFences;
 using core::model::FenceId;
 using core::model::QueueId;
 using core::model::ReleaseLink;
@@ -31,8 +34,8 @@ struct StreamRecords {
 class Mapper {
  public:
   Mapper(const std::vector<MtiaStreamEvent>& events, const std::vector<MtiaStreamSync>& syncs,
-         const std::vector<KinetoPacket>& packets,
-         const std::unordered_map<int64_t, KinetoRuntimeCall>& calls, RecordSink& sink,
+         const std::vector<CudaPacket>& packets,
+         const std::unordered_map<int64_t, CudaRuntimeCall>& calls, RecordSink& sink,
          core::store::TraceWriter& writer, const QueueOfMtiaStream& queue_of,
          const std::function<std::string(QueueId)>& queue_name, FenceOpIds& ids)
       : m_events(events),
@@ -165,7 +168,7 @@ class Mapper {
   void CollectStreamWork() {
     m_work = m_packets;
     for (const MtiaStreamEvent& e : m_events) {
-      KinetoPacket given;
+      CudaPacket given;
       given.queue = e.queue;
       given.process = e.process;
       given.submit = CallOf(e).ts;
@@ -242,8 +245,8 @@ class Mapper {
 
   const std::vector<MtiaStreamEvent>& m_events;
   const std::vector<MtiaStreamSync>& m_syncs;
-  const std::vector<KinetoPacket>& m_packets;
-  const std::unordered_map<int64_t, KinetoRuntimeCall>& m_calls;
+  const std::vector<CudaPacket>& m_packets;
+  const std::unordered_map<int64_t, CudaRuntimeCall>& m_calls;
   RecordSink& m_sink;
   core::store::TraceWriter& m_writer;
   const QueueOfMtiaStream& m_queue_of;
@@ -252,7 +255,7 @@ class Mapper {
   std::map<std::pair<uint32_t, int64_t>, StreamRecords> m_streams;  // (device, stream)
   uint64_t m_linked = 0, m_release_not_in_trace = 0, m_stream_not_in_trace = 0;
   uint64_t m_names_no_stream = 0, m_syncs_stream_not_in_trace = 0, m_syncs_before_work_end = 0;
-  std::vector<KinetoPacket> m_work;  // what the streams were given (CollectStreamWork)
+  std::vector<CudaPacket> m_work;  // what the streams were given (CollectStreamWork)
   std::unique_ptr<StreamTiming> m_timing;
   SyncFences m_sync_fences{m_writer, m_queue_name};
 };
@@ -261,8 +264,8 @@ class Mapper {
 
 void MapMtiaSynchronisation(const std::vector<MtiaStreamEvent>& events,
                             const std::vector<MtiaStreamSync>& syncs,
-                            const std::vector<KinetoPacket>& packets,
-                            const std::unordered_map<int64_t, KinetoRuntimeCall>& runtime_calls,
+                            const std::vector<CudaPacket>& packets,
+                            const std::unordered_map<int64_t, CudaRuntimeCall>& runtime_calls,
                             RecordSink& sink, core::store::TraceWriter& writer,
                             const QueueOfMtiaStream& queue_of,
                             const std::function<std::string(QueueId)>& queue_name,

@@ -34,7 +34,7 @@
 #include "core/store/trace_writer.h"
 #include "importers/chrome_json/chrome_event.h"
 #include "importers/chrome_json/kineto_gpu_mapping.h"
-#include "importers/chrome_json/record_sink.h"
+#include "importers/common/record_sink.h"
 
 namespace importers::chrome_json {
 
@@ -66,8 +66,8 @@ using QueueOfMtiaStream = std::function<core::model::QueueId(uint32_t process, i
 // and counts in import_problems how waits were linked.
 void MapMtiaSynchronisation(const std::vector<MtiaStreamEvent>& events,
                             const std::vector<MtiaStreamSync>& syncs,
-                            const std::vector<KinetoPacket>& packets,
-                            const std::unordered_map<int64_t, KinetoRuntimeCall>& runtime_calls,
+                            const std::vector<CudaPacket>& packets,
+                            const std::unordered_map<int64_t, CudaRuntimeCall>& runtime_calls,
                             RecordSink& sink, core::store::TraceWriter& writer,
                             const QueueOfMtiaStream& queue_of,
                             const std::function<std::string(core::model::QueueId)>& queue_name,

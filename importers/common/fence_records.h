@@ -1,5 +1,5 @@
-// Fence records the GPU mappings of a Chrome / Kineto trace share (kineto_gpu_mapping.h,
-// mtia_gpu_mapping.h): a stream's signal, and the "<queue> synchronize" fences of host syncs.
+// Fence records the GPU mappings share (cuda_sync_mapping.h, and the MTIA mapping of
+// importers/chrome_json): a stream's signal, and the "<queue> synchronize" fences of host syncs.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +9,10 @@
 #include <utility>
 
 #include "core/store/trace_writer.h"
-#include "importers/chrome_json/chrome_event.h"
-#include "importers/chrome_json/record_sink.h"
+#include "importers/common/cuda_sync_types.h"
+#include "importers/common/record_sink.h"
 
-namespace importers::chrome_json {
+namespace importers::cuda {
 
 // A signal of `fence` to `value` on `queue`: queued at `queued_at` by `thread` (0: no thread),
 // executed at `executed_at` (the value before it: value - 1).
@@ -36,4 +36,4 @@ class SyncFences {
   std::unordered_map<core::model::QueueId, std::pair<core::model::FenceId, uint64_t>> m_fences;
 };
 
-}  // namespace importers::chrome_json
+}  // namespace importers::cuda

@@ -1,8 +1,8 @@
-#include "importers/chrome_json/kineto_record_choice.h"
+#include "importers/common/cuda_record_choice.h"
 
 #include <cstdlib>
 
-namespace importers::chrome_json {
+namespace importers::cuda {
 
 bool WaitTiming::Held() const { return known && went_on - free_at > kHeldNs; }
 
@@ -80,4 +80,4 @@ RecordChoice ChooseRecord(std::span<const RecordCandidate> candidates, const Wai
   return choice;
 }
 
-}  // namespace importers::chrome_json
+}  // namespace importers::cuda

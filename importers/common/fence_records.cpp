@@ -1,6 +1,6 @@
-#include "importers/chrome_json/fence_records.h"
+#include "importers/common/fence_records.h"
 
-namespace importers::chrome_json {
+namespace importers::cuda {
 
 namespace events = core::model::events;
 
@@ -32,4 +32,4 @@ std::pair<core::model::FenceId, uint64_t> SyncFences::Next(core::model::QueueId 
   return {it->second.first, ++it->second.second};
 }
 
-}  // namespace importers::chrome_json
+}  // namespace importers::cuda

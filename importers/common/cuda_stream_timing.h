@@ -1,5 +1,5 @@
-// What the GPU side of a Kineto trace says about stream order, for placing the synchronisation
-// records (kineto_gpu_mapping.h). A CUDA stream runs its work in launch order, so:
+// What the GPU side of a CUDA trace says about stream order, for placing the synchronisation
+// records (cuda_sync_mapping.h). A CUDA stream runs its work in launch order, so:
 //   * "everything launched on stream S before host time t has completed" is the latest end among
 //     S's packets launched before t (a record or a stream sync executes then);
 //   * "the work the stream ran next after t" is the first packet launched on S after t (the
@@ -12,13 +12,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "importers/chrome_json/kineto_gpu_mapping.h"
+#include "importers/common/cuda_sync_types.h"
 
-namespace importers::chrome_json {
+namespace importers::cuda {
 
 class StreamTiming {
  public:
-  explicit StreamTiming(const std::vector<KinetoPacket>& packets);
+  explicit StreamTiming(const std::vector<CudaPacket>& packets);
 
   struct Completion {
     TimeNs at = 0;            // when the stream's earlier work had all completed (>= t)
@@ -42,10 +42,10 @@ class StreamTiming {
     uint32_t running_packet = 0;  // the packet holding running_end
     uint32_t packet = 0;
   };
-  const std::vector<KinetoPacket>& m_packets;
+  const std::vector<CudaPacket>& m_packets;
   std::unordered_map<core::model::QueueId, std::vector<Entry>> m_by_queue;
   // Per device: (end, packet) sorted by end.
   std::unordered_map<uint32_t, std::vector<std::pair<TimeNs, uint32_t>>> m_ends_by_device;
 };
 
-}  // namespace importers::chrome_json
+}  // namespace importers::cuda

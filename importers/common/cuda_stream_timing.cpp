@@ -1,12 +1,12 @@
-#include "importers/chrome_json/kineto_stream_timing.h"
+#include "importers/common/cuda_stream_timing.h"
 
 #include <algorithm>
 
-namespace importers::chrome_json {
+namespace importers::cuda {
 
-StreamTiming::StreamTiming(const std::vector<KinetoPacket>& packets) : m_packets(packets) {
+StreamTiming::StreamTiming(const std::vector<CudaPacket>& packets) : m_packets(packets) {
   for (uint32_t i = 0; i < packets.size(); ++i) {
-    const KinetoPacket& p = packets[i];
+    const CudaPacket& p = packets[i];
     m_by_queue[p.queue].push_back({p.submit, p.end, i, i});
     m_ends_by_device[p.process].push_back({p.end, i});
   }
@@ -58,4 +58,4 @@ uint32_t StreamTiming::LatestEndBefore(uint32_t device, core::model::QueueId exc
   return kNone;
 }
 
-}  // namespace importers::chrome_json
+}  // namespace importers::cuda

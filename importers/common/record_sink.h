@@ -1,7 +1,7 @@
-// Records made by the Chrome JSON builder before they are written: kept in memory so that
-// records whose time is learnt later (a packet's submit time comes from its launch flow) can be
-// fixed, then sorted by time and appended to the TraceWriter in one go, with flows translated
-// from record indices to the rowids the writer hands out.
+// Records an importer makes before they are written (the Chrome JSON builder, the Nsight Systems
+// importer): kept in memory so that records whose time is learnt later (a packet's submit time
+// comes from its launch call) can be fixed, then sorted by time and appended to the TraceWriter
+// in one go, with flows translated from record indices to the rowids the writer hands out.
 #pragma once
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 #include "core/store/two_thread_sort.h"
 #include "importers/common/release_pages.h"
 
-namespace importers::chrome_json {
+namespace importers {
 
 struct PendingFlow {
   uint32_t from = 0;  // record indices
@@ -122,4 +122,4 @@ class RecordSink {
   std::vector<PendingFlow> m_flows;
 };
 
-}  // namespace importers::chrome_json
+}  // namespace importers

@@ -8,9 +8,9 @@
 #include <limits>
 #include <span>
 
-#include "importers/chrome_json/chrome_event.h"
+#include "importers/common/cuda_sync_types.h"
 
-namespace importers::chrome_json {
+namespace importers::cuda {
 
 inline constexpr TimeNs kExecutionUnknown = std::numeric_limits<TimeNs>::min();
 
@@ -57,4 +57,4 @@ struct RecordChoice {
 //   4. else (the timestamps contradict every candidate) the one that executed closest after.
 RecordChoice ChooseRecord(std::span<const RecordCandidate> candidates, const WaitTiming& timing);
 
-}  // namespace importers::chrome_json
+}  // namespace importers::cuda
