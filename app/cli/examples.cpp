@@ -33,6 +33,8 @@ const std::map<std::string, std::vector<Example>>& Table() {
       {"bench report", {{"fencescope bench report", "analysis and rendering times"}}},
       {"bench capture", {{"fencescope bench capture", "vkcube with and without the layer"}}},
       {"bench ui", {{"fencescope bench ui --events 100000 --frames 20", "timeline frame times"}}},
+      {"bench whatif",
+       {{"fencescope bench whatif trace.db", "replay throughput and opportunities against the report"}}},
       {"bench fleet",
        {{"fencescope bench fleet ranks/", "fleet import + report against single imports"}}},
       {"fleet",

@@ -1,14 +1,12 @@
 #include "core/replay/opportunities.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
 #include <map>
-#include <system_error>
 #include <thread>
 
 #include "core/replay/replayed_trace.h"
@@ -112,14 +110,7 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
   Opportunities out;
   if (recon.packets.size() == 0) return out;
   const DerivedProgram program = DeriveProgram(store, recon);
-  std::error_code error;
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path(error) /
-      fmt::format("fencescope-opportunities-{}-{}", getpid(),
-                  static_cast<const void*>(&out));
-  std::filesystem::create_directories(dir, error);
-  if (error) return out;
-  const ReplayedTrace unedited = ReplayToFile(store, program, dir / "replay.db", "");
+  const ReplayedTrace unedited = ReplayInMemory(store, program, "");
   out.fidelity = MeasureFidelity(store, recon, unedited.store, unedited.recon, program);
   const auto replay_steps = StepLengths(unedited.store, unedited.recon);
   const double replay_span = static_cast<double>(out.fidelity.replay_span_ns);
@@ -134,9 +125,7 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
       Candidate& c = candidates[i];
       DerivedProgram edited = program;
       ApplyEdits(c.edits, store, recon, edited);
-      const std::filesystem::path file = dir / fmt::format("candidate-{}.db", i);
-      const ReplayedTrace replayed = ReplayToFile(store, edited, file, c.opportunity.edit);
-      std::filesystem::remove(file, error);
+      const ReplayedTrace replayed = ReplayInMemory(store, edited, c.opportunity.edit);
       c.opportunity.predicted_span_ns = std::max<DurationNs>(0, SpanOfTraceWork(recon, replayed.recon));
       c.opportunity.gain_pct =
           GainPct(replay_span, static_cast<double>(c.opportunity.predicted_span_ns));
@@ -153,7 +142,6 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
   for (unsigned t = 1; t < cores; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
-  std::filesystem::remove_all(dir, error);
   if (failed) std::rethrow_exception(failed);
 
   for (Candidate& c : candidates) out.list.push_back(std::move(c.opportunity));

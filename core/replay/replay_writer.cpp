@@ -9,7 +9,7 @@ namespace {
 // The trace's topology rows, in their order: the writer gives them the same ids.
 core::sim::WrittenTopology CopyTopology(const core::store::TraceStore& trace,
                                         const DerivedProgram& program,
-                                        core::store::TraceWriter& w) {
+                                        core::store::TraceSink& w) {
   for (const auto& row : trace.adapters) w.AddAdapter(row);
   for (const auto& row : trace.engines) w.AddEngine(row);
   for (const auto& row : trace.queues) w.AddQueue(row);
@@ -66,7 +66,7 @@ core::sim::WrittenTopology CopyTopology(const core::store::TraceStore& trace,
 }  // namespace
 
 core::sim::SimSummary WriteReplay(const core::store::TraceStore& trace,
-                                  const DerivedProgram& program, core::store::TraceWriter& writer,
+                                  const DerivedProgram& program, core::store::TraceSink& writer,
                                   const ReplayRun& run) {
   const core::sim::WrittenTopology ids = CopyTopology(trace, program, writer);
   writer.SetMeta("clock", trace.MetaOr("clock", "ns"));

@@ -11,7 +11,7 @@
 #include "core/replay/derived_program.h"
 #include "core/sim/simulator.h"
 #include "core/store/trace_store.h"
-#include "core/store/trace_writer.h"
+#include "core/store/trace_sink.h"
 
 namespace core::replay {
 
@@ -28,7 +28,7 @@ struct ReplayRun {
 // Writes the topology, meta (source "replay", replay_of, replay_of_hash, replay_edits) and the
 // events; the caller commits.
 core::sim::SimSummary WriteReplay(const core::store::TraceStore& trace,
-                                  const DerivedProgram& program, core::store::TraceWriter& writer,
+                                  const DerivedProgram& program, core::store::TraceSink& writer,
                                   const ReplayRun& run = {});
 
 }  // namespace core::replay

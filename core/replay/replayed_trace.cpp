@@ -3,6 +3,7 @@
 #include "core/fleet/step_marks.h"
 #include "core/replay/replay_writer.h"
 #include "core/store/event_row_packer.h"
+#include "core/store/memory_trace.h"
 #include "core/store/trace_writer.h"
 
 namespace core::replay {
@@ -19,6 +20,20 @@ ReplayedTrace ReplayToFile(const core::store::TraceStore& trace, const DerivedPr
   writer.Commit();
   ReplayedTrace out;
   out.store = core::store::LoadTraceWithEvents(path, writer.TakeKeptEvents());
+  out.recon = analysis::Reconstruct(out.store);
+  return out;
+}
+
+ReplayedTrace ReplayInMemory(const core::store::TraceStore& trace, const DerivedProgram& program,
+                             const std::string& edits,
+                             const std::function<void(double)>& progress) {
+  core::store::MemoryTrace memory("replay");
+  ReplayRun run;
+  run.edits = edits;
+  run.progress = progress;
+  WriteReplay(trace, program, memory, run);
+  ReplayedTrace out;
+  out.store = memory.TakeStore("(replay of " + trace.path.string() + ")");
   out.recon = analysis::Reconstruct(out.store);
   return out;
 }

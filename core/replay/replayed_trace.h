@@ -25,6 +25,11 @@ ReplayedTrace ReplayToFile(const core::store::TraceStore& trace, const DerivedPr
                            const std::filesystem::path& path, const std::string& edits,
                            const std::function<void(double)>& progress = {});
 
+// The same without a file: the replay built in memory (MemoryTrace), to be measured.
+ReplayedTrace ReplayInMemory(const core::store::TraceStore& trace, const DerivedProgram& program,
+                             const std::string& edits,
+                             const std::function<void(double)>& progress = {});
+
 // Step id -> length (ProfilerStep#N, else frames).
 std::map<int64_t, DurationNs> StepLengths(const core::store::TraceStore& store,
                                           const analysis::Reconstruction& recon);

@@ -1,7 +1,6 @@
 #include "core/replay/whatif.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -48,16 +47,12 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
   out.edits = edits.Describe();
   const DerivedProgram program = DeriveProgram(trace, recon);
   report(0.1);
-  // The unedited replay, beside the prediction, removed once measured.
-  std::filesystem::path baseline = predicted;
-  baseline += fmt::format(".baseline-{}", getpid());
-  // The two replays report 0.1..0.5 and 0.5..0.9 of the whole.
+  // The two replays report 0.1..0.5 and 0.5..0.9 of the whole. The unedited one is measured in
+  // memory; the prediction is written.
   auto part = [&](double from, double to) {
     return [&report, from, to](double f) { report(from + (to - from) * std::min(1.0, f)); };
   };
-  ReplayedTrace unedited = ReplayToFile(trace, program, baseline, "", part(0.1, 0.5));
-  std::error_code ignored;
-  std::filesystem::remove(baseline, ignored);
+  ReplayedTrace unedited = ReplayInMemory(trace, program, "", part(0.1, 0.5));
   out.fidelity = MeasureFidelity(trace, recon, unedited.store, unedited.recon, program);
   report(0.5);
   DerivedProgram edited = program;

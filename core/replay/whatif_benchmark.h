@@ -15,11 +15,16 @@ struct WhatIfBenchmarkResult {
   double reconstruct_seconds = 0;
   double derive_seconds = 0;     // the program behind the trace
   double replay_seconds = 0;     // the unedited replay: simulate and write it
-  double replay_in_memory_seconds = 0;  // the same into a writer held in memory (no file)
+  double replay_in_memory_seconds = 0;  // the same built straight into a TraceStore (no SQLite)
   double report_seconds = 0;     // the full analyses and the three renderings, no opportunities
   double opportunities_seconds = 0;
   double PacketsPerSecond() const {
     return (derive_seconds + replay_seconds) > 0 ? packets / (derive_seconds + replay_seconds) : 0;
+  }
+  // The replay as what-if's baseline and the opportunities run it: into memory.
+  double InMemoryPacketsPerSecond() const {
+    const double s = derive_seconds + replay_in_memory_seconds;
+    return s > 0 ? packets / s : 0;
   }
   double ReplayToReconstruction() const {
     return reconstruct_seconds > 0 ? (derive_seconds + replay_seconds) / reconstruct_seconds : 0;

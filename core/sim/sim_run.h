@@ -2,7 +2,7 @@
 // pending simulation events, the random source, the trace being written and the ids the
 // topology was given in it.
 //
-// Everything a run records goes through SimRun::Emit() to the TraceWriter, in simulation time
+// Everything a run records goes through SimRun::Emit() to the trace sink, in simulation time
 // order.
 #pragma once
 
@@ -15,7 +15,7 @@
 #include "core/sim/event_queue.h"
 #include "core/sim/scenario.h"
 #include "core/sim/sim_random.h"
-#include "core/store/trace_writer.h"
+#include "core/store/trace_sink.h"
 
 namespace core::sim {
 
@@ -25,7 +25,7 @@ using core::model::EventRowId;
 
 struct SimRun {
   const Scenario* scenario = nullptr;
-  core::store::TraceWriter* writer = nullptr;
+  core::store::TraceSink* writer = nullptr;
   SimRandom random{1};
   FenceMode fence_mode = FenceMode::kNative;
   TimeNs now = 0;

@@ -17,7 +17,7 @@ namespace {
 
 constexpr uint64_t kMaxEventsAtOneInstant = 50'000'000;
 
-void SetUpAdapters(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
+void SetUpAdapters(core::store::TraceSink& w, const Scenario& s, bool native_mode,
                    const PreemptionState& preemption, const WrittenTopology* given,
                    Topology& ids) {
   ids.adapter_queues.resize(s.adapters.size());
@@ -40,7 +40,7 @@ void SetUpAdapters(core::store::TraceWriter& w, const Scenario& s, bool native_m
 }
 
 // Engines with their run lists, and the HW queues with their contexts and logs.
-void SetUpQueues(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
+void SetUpQueues(core::store::TraceSink& w, const Scenario& s, bool native_mode,
                  core::model::ProcessId process, const WrittenTopology* given, Topology& ids,
                  GpuQueues& gpu, PreemptionState& preemption, LogBuffers& logs) {
   std::vector<uint32_t> ordinals(s.adapters.size(), 0);
@@ -81,7 +81,7 @@ void SetUpQueues(core::store::TraceWriter& w, const Scenario& s, bool native_mod
   }
 }
 
-void SetUpFences(core::store::TraceWriter& w, const Scenario& s, bool native_mode,
+void SetUpFences(core::store::TraceSink& w, const Scenario& s, bool native_mode,
                  const WrittenTopology* given, Topology& ids, FenceTable& fences,
                  CpuWaiterList& waiters) {
   for (size_t i = 0; i < s.fences.size(); ++i) {
@@ -119,7 +119,7 @@ void SetUpFences(core::store::TraceWriter& w, const Scenario& s, bool native_mod
   }
 }
 
-void SetUpThreads(core::store::TraceWriter& w, const Scenario& s, core::model::ProcessId process,
+void SetUpThreads(core::store::TraceSink& w, const Scenario& s, core::model::ProcessId process,
                   const WrittenTopology* given, CpuThreads& cpu) {
   for (size_t i = 0; i < s.threads.size(); ++i) {
     const ThreadSpec& t = s.threads[i];
@@ -142,7 +142,7 @@ void SetUpThreads(core::store::TraceWriter& w, const Scenario& s, core::model::P
 
 // The scenario's topology in the trace and in the parts' state, in the order the trace lists it.
 void SetUpTopology(Sim& sim, const Scenario& s, const WrittenTopology* given) {
-  core::store::TraceWriter& w = *sim.run.writer;
+  core::store::TraceSink& w = *sim.run.writer;
   const bool native_mode = sim.run.fence_mode == FenceMode::kNative;
   const auto process = given ? given->process : w.AddProcess({1000, s.process_name});
   SetUpAdapters(w, s, native_mode, sim.preemption, given, sim.ids);
@@ -243,7 +243,7 @@ void HandleEvent(Sim& sim, const SimEvent& ev) {
 
 }  // namespace
 
-SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& writer,
+SimSummary RunSimulation(const Scenario& scenario, core::store::TraceSink& writer,
                          const SimOptions& options) {
   Sim sim;
   SimRun& run = sim.run;

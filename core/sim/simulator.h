@@ -1,6 +1,6 @@
 // The runtime simulator: runs a scenario (topology + CPU thread programs) in simulated time and
-// records everything through a TraceWriter. Deterministic: the same scenario, seed and fence
-// mode give the same records, run after run.
+// records everything through a TraceSink (a TraceWriter, or a MemoryTrace). Deterministic: the
+// same scenario, seed and fence mode give the same records, run after run.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/sim/scenario.h"
-#include "core/store/trace_writer.h"
+#include "core/store/trace_sink.h"
 
 namespace core::sim {
 
@@ -51,7 +51,7 @@ struct SimSummary {
 };
 
 // Writes topology, meta (scenario, seed, fence_mode, clock) and the events; the caller commits.
-SimSummary RunSimulation(const Scenario& scenario, core::store::TraceWriter& writer,
+SimSummary RunSimulation(const Scenario& scenario, core::store::TraceSink& writer,
                          const SimOptions& options = {});
 
 }  // namespace core::sim

@@ -375,4 +375,11 @@ TraceStore LoadTraceWithEvents(const std::filesystem::path& path, EventRowPacker
   return store;
 }
 
+void SetEventsFromPacked(TraceStore& store, EventRowPacker&& written) {
+  written.Flush();
+  EventRowPacker none(static_cast<EventRowId>(written.rows) + 1);
+  FinishEvents(store, written, none, static_cast<EventRowId>(written.rows), {});
+  written = EventRowPacker();
+}
+
 }  // namespace core::store

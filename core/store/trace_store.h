@@ -147,4 +147,8 @@ class EventRowPacker;
 // as many events as were kept.
 TraceStore LoadTraceWithEvents(const std::filesystem::path& path, EventRowPacker&& written);
 
+// Sets store.events (and events_hash, index_of_rowid) from rows packed as written, rowids
+// 1..written.rows (MemoryTrace).
+void SetEventsFromPacked(TraceStore& store, EventRowPacker&& written);
+
 }  // namespace core::store

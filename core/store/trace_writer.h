@@ -28,6 +28,7 @@
 #include "core/model/event_types.h"
 #include "core/model/topology.h"
 #include "core/model/types.h"
+#include "core/store/trace_sink.h"
 
 namespace core::store {
 
@@ -35,7 +36,7 @@ using namespace core::model;  // NOLINT: value types are the vocabulary of this 
 
 class EventRowPacker;
 
-class TraceWriter {
+class TraceWriter : public TraceSink {
  public:
   // `source` goes to meta.source ('simulator', 'chrome-json', 'etl', ...). Throws core::Error
   // when the temporary file cannot be created.
@@ -53,30 +54,30 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
-  StringId Intern(std::string_view text);
+  StringId Intern(std::string_view text) override;
 
-  AdapterId AddAdapter(const Adapter& row);
-  EngineId AddEngine(const Engine& row);
-  QueueId AddQueue(const Queue& row);
-  ProcessId AddProcess(const Process& row);
-  ContextId AddContext(const Context& row);
-  ThreadId AddThread(const Thread& row);
-  FenceId AddFence(const Fence& row);
-  PsoId AddPso(const Pso& row);
-  ResourceId AddResource(const Resource& row);
+  AdapterId AddAdapter(const Adapter& row) override;
+  EngineId AddEngine(const Engine& row) override;
+  QueueId AddQueue(const Queue& row) override;
+  ProcessId AddProcess(const Process& row) override;
+  ContextId AddContext(const Context& row) override;
+  ThreadId AddThread(const Thread& row) override;
+  FenceId AddFence(const Fence& row) override;
+  PsoId AddPso(const Pso& row) override;
+  ResourceId AddResource(const Resource& row) override;
   CounterSeriesId AddCounterSeries(const CounterSeries& row);
 
   // Appends one event; returns its rowid (1-based, in append order). A helper thread builds part
   // of the rows (unless WriteOnOneThread); what fails there is thrown from a later Append or from
   // Commit as core::Error.
-  EventRowId Append(const EventRecord& event);
+  EventRowId Append(const EventRecord& event) override;
   template <events::TypedEvent Typed>
   EventRowId Append(const Typed& event) {
     return Append(event.Record());
   }
   void AddCounterSample(CounterSeriesId series, TimeNs ts, double value);
   void AddFlow(EventRowId from, EventRowId to, FlowKind kind, std::string_view name = {});
-  void AddEventArg(EventRowId event, std::string_view key, int64_t value);
+  void AddEventArg(EventRowId event, std::string_view key, int64_t value) override;
   void AddEventArg(EventRowId event, std::string_view key, double value);
   void AddEventArg(EventRowId event, std::string_view key, std::string_view text);
 
@@ -102,14 +103,14 @@ class TraceWriter {
                     uint64_t count = 1, std::string_view place = {});
 
   // Trace-wide facts; later calls replace earlier values of the same key.
-  void SetMeta(std::string_view key, std::string_view value);
+  void SetMeta(std::string_view key, std::string_view value) override;
 
   // Writes meta (time span, counts), builds indexes, syncs, and renames the temporary file over
   // the target. After Commit() the writer accepts nothing more. Throws core::Error on failure
   // (the target is then untouched).
   void Commit();
 
-  uint64_t events_written() const { return m_events; }
+  uint64_t events_written() const override { return m_events; }
   const std::filesystem::path& target() const { return m_target; }
   const std::filesystem::path& temporary_path() const { return m_temp; }  // empty in memory
 

@@ -267,13 +267,13 @@ TEST(CompressedInput, EmptyInputDecodesToAnEmptyPaddedBuffer) {
   EXPECT_NE(decoded.bytes.data(), nullptr);
 }
 
-// Found by fuzz_compressed_input (the input is tests/fuzz/regressions/
+// Found by fuzz_compressed_input (the input is tests/fuzz/regressions/compressed_input/
 // zip_local_header_offset_wraps.zip): a Zip64 extra field gives a member's local header offset
 // as 0xFFFF...; `offset + 30 > size` wrapped around and passed, and the header was read before
 // the buffer. Offsets from the file are now compared without forming the sum.
 TEST(CompressedInput, ZipOffsetsNearTheTopOfTheRangeAreRefused) {
   const std::string zip = test_support::ReadFile(
-      test_support::SourceDir() / "tests/fuzz/regressions/zip_local_header_offset_wraps.zip");
+      test_support::SourceDir() / "tests/fuzz/regressions/compressed_input/zip_local_header_offset_wraps.zip");
   ASSERT_GT(zip.size(), 1000u);
   try {
     DecodeBytes(zip, "wraps.zip");
