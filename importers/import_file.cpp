@@ -1,6 +1,9 @@
 #include "importers/import_file.h"
 
+#include <unistd.h>
+
 #include <new>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -15,6 +18,10 @@
 #include "importers/common/text_place.h"
 #include "importers/etl/etl_importer.h"
 #include "importers/ftrace/ftrace_importer.h"
+#include "importers/xplane/xplane_importer.h"
+#include "importers/xplane/xspace_reader.h"
+#include "importers/nsys/nsys_importer.h"
+#include "importers/rocprof/rocprof_importer.h"
 
 namespace importers {
 
@@ -48,6 +55,29 @@ const ByteImporter* ByteImporterFor(FileFormat format) {
   return nullptr;
 }
 
+// The database of an SQLite input that is an Nsight Systems export, or nullopt for any other
+// SQLite file (a fencescope trace, another program's database, one SQLite cannot read).
+std::optional<nsys::NsysDatabase> NsysExportIn(const std::filesystem::path& input,
+                                               const DecodedInput& decoded) {
+  try {
+    nsys::NsysDatabase db = decoded.container == FileFormat::kUnknown
+                                ? nsys::NsysDatabase::OpenFile(input, decoded.label)
+                                : nsys::NsysDatabase::OpenImage(decoded.bytes.view(), decoded.label);
+    if (nsys::LooksLikeNsysExport(db)) return db;
+  } catch (const core::Error&) {
+  }
+  return std::nullopt;
+}
+
+// A temporary file removed when it goes out of scope.
+struct ScratchFile {
+  std::filesystem::path path;
+  ~ScratchFile() {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+};
+
 ImportSummary Import(const std::filesystem::path& input, const std::filesystem::path& output,
                      const ImportOptions& options, const char*& stage) {
   stage = "reading and decompressing it";
@@ -70,6 +100,18 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
     writer.Commit();
     if (keep_events) *options.kept_events = writer.TakeKeptEvents();
   };
+  // An XSpace protobuf has no magic bytes: told by its first plane's fields, before the text
+  // formats its first bytes might pass for (a newline, then a length that reads as '{').
+  if ((decoded.content == FileFormat::kUnknown || decoded.content == FileFormat::kJson ||
+       decoded.content == FileFormat::kFtraceText) &&
+      xplane::LooksLikeXSpace(decoded.bytes.view())) {
+    summary.format_name = "XSpace profile (.xplane.pb)";
+    into_writer("xplane", [&](core::store::TraceWriter& w) {
+      xplane::ImportXSpace(decoded.bytes.view(), decoded.label, w, options);
+    });
+    if (options.progress) options.progress(1.0);
+    return summary;
+  }
   if (const ByteImporter* importer = ByteImporterFor(decoded.content)) {
     into_writer(importer->source, [&](core::store::TraceWriter& w) {
       importer->import(decoded.bytes.view(), decoded.label, w, options);
@@ -79,6 +121,12 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   }
   switch (decoded.content) {
     case FileFormat::kJson:
+      if (rocprof::IsRocprofJson(decoded.bytes.view().substr(0, 4096))) {
+        into_writer("rocprofv3-json", [&](core::store::TraceWriter& w) {
+          rocprof::ImportRocprofJson(decoded.bytes.view(), decoded.label, w, options);
+        });
+        break;
+      }
       into_writer(
           "chrome-json",
           [&](core::store::TraceWriter& w) {
@@ -88,6 +136,13 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
           /*keep_events=*/true);
       break;
     case FileFormat::kFencescopeTrace:
+      if (auto db = NsysExportIn(input, decoded)) {
+        summary.format = FileFormat::kNsysSqlite;
+        into_writer("nsys-sqlite", [&](core::store::TraceWriter& w) {
+          nsys::ImportNsysDatabase(*db, w, options);
+        });
+        break;
+      }
       if (decoded.container != FileFormat::kUnknown) {
         throw core::Error(fmt::format(
             "{}: an SQLite database inside {}: fencescope opens trace databases uncompressed "
@@ -97,7 +152,23 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
       core::store::OpenTrace(input);  // another program's database: says what it is
       throw core::Error(fmt::format("{}: already a fencescope trace (open it directly)",
                                     decoded.label));
+    case FileFormat::kNsysReport: {
+      // Only NVIDIA's nsys reads a report: its SQLite export is made beside the output.
+      ScratchFile exported{output.string() + fmt::format(".nsys-export-{}.sqlite", getpid())};
+      nsys::ExportNsysReport(input, exported.path);
+      const nsys::NsysDatabase db = nsys::NsysDatabase::OpenFile(exported.path, decoded.label);
+      into_writer("nsys-sqlite", [&](core::store::TraceWriter& w) {
+        nsys::ImportNsysDatabase(db, w, options);
+      });
+      break;
+    }
     default: {
+      if (rocprof::IsRocprofCsv(decoded.bytes.view().substr(0, 65536))) {
+        into_writer("rocprof-csv", [&](core::store::TraceWriter& w) {
+          rocprof::ImportRocprofCsv(decoded.bytes.view(), decoded.label, w, options);
+        });
+        break;
+      }
       // Say what the file is, then what would have been read.
       std::string what = DescribeContent(decoded.bytes.view().substr(0, 4096));
       if (decoded.container == FileFormat::kGzip) {
@@ -127,7 +198,9 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
   core::store::ResolveOutputTarget(output);  // refuse a device or FIFO before reading
   const char* stage = "opening it";
   try {
-    return Import(input, output, options, stage);
+    ImportSummary summary = Import(input, output, options, stage);
+    if (summary.format_name.empty()) summary.format_name = FileFormatName(summary.format);
+    return summary;
   } catch (const std::bad_alloc&) {
     throw core::Error(fmt::format("{}: out of memory while {} (nothing was written to {})",
                                   input.string(), stage, output.string()));
@@ -137,7 +210,9 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
 std::filesystem::path TraceDatabaseFor(const std::filesystem::path& input,
                                        const std::filesystem::path& scratch_dir,
                                        const ImportOptions& options) {
-  if (SniffFile(input) == FileFormat::kFencescopeTrace) return input;
+  if (SniffFile(input) == FileFormat::kFencescopeTrace && !nsys::IsNsysExportFile(input)) {
+    return input;
+  }
   std::error_code ec;
   std::filesystem::create_directories(scratch_dir, ec);
   const std::filesystem::path output =

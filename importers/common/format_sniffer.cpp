@@ -21,6 +21,8 @@ std::string_view FileFormatName(FileFormat format) {
     case FileFormat::kTraceDat: return "trace-cmd .dat";
     case FileFormat::kFtraceText: return "ftrace text";
     case FileFormat::kSystraceHtml: return "systrace HTML";
+    case FileFormat::kNsysReport: return "Nsight Systems report";
+    case FileFormat::kNsysSqlite: return "Nsight Systems SQLite export";
     case FileFormat::kUnknown: break;
   }
   return "unknown";
@@ -53,6 +55,7 @@ FileFormat SniffBytes(std::string_view prefix) {
   if (ftrace::LooksLikeTraceDat(prefix)) return FileFormat::kTraceDat;
   if (ftrace::LooksLikeFtraceText(prefix)) return FileFormat::kFtraceText;
   if (ftrace::LooksLikeHtml(prefix)) return FileFormat::kSystraceHtml;
+  if (prefix.starts_with("NVIDIA Tegra Profiler Report")) return FileFormat::kNsysReport;
   return FileFormat::kUnknown;
 }
 

@@ -16,6 +16,8 @@ enum class FileFormat {
   kTraceDat,         // trace-cmd .dat: 17 08 44 "tracing"
   kFtraceText,       // ftrace text: `# tracer:` / `cpus=N` header or TASK-PID [CPU] lines
   kSystraceHtml,     // an HTML page (systrace: ftrace text inside; checked when imported)
+  kNsysReport,       // an Nsight Systems report (.nsys-rep): "NVIDIA Tegra Profiler Report"
+  kNsysSqlite,       // an Nsight Systems SQLite export (an SQLite file, told by its tables)
 };
 
 std::string_view FileFormatName(FileFormat format);
