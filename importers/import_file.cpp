@@ -18,10 +18,7 @@
 #include "importers/common/text_place.h"
 #include "importers/etl/etl_importer.h"
 #include "importers/ftrace/ftrace_importer.h"
-#include "importers/xplane/xplane_importer.h"
-#include "importers/xplane/xspace_reader.h"
 #include "importers/nsys/nsys_importer.h"
-#include "importers/rocprof/rocprof_importer.h"
 
 namespace importers {
 
@@ -100,18 +97,6 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
     writer.Commit();
     if (keep_events) *options.kept_events = writer.TakeKeptEvents();
   };
-  // An XSpace protobuf has no magic bytes: told by its first plane's fields, before the text
-  // formats its first bytes might pass for (a newline, then a length that reads as '{').
-  if ((decoded.content == FileFormat::kUnknown || decoded.content == FileFormat::kJson ||
-       decoded.content == FileFormat::kFtraceText) &&
-      xplane::LooksLikeXSpace(decoded.bytes.view())) {
-    summary.format_name = "XSpace profile (.xplane.pb)";
-    into_writer("xplane", [&](core::store::TraceWriter& w) {
-      xplane::ImportXSpace(decoded.bytes.view(), decoded.label, w, options);
-    });
-    if (options.progress) options.progress(1.0);
-    return summary;
-  }
   if (const ByteImporter* importer = ByteImporterFor(decoded.content)) {
     into_writer(importer->source, [&](core::store::TraceWriter& w) {
       importer->import(decoded.bytes.view(), decoded.label, w, options);
@@ -121,12 +106,6 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   }
   switch (decoded.content) {
     case FileFormat::kJson:
-      if (rocprof::IsRocprofJson(decoded.bytes.view().substr(0, 4096))) {
-        into_writer("rocprofv3-json", [&](core::store::TraceWriter& w) {
-          rocprof::ImportRocprofJson(decoded.bytes.view(), decoded.label, w, options);
-        });
-        break;
-      }
       into_writer(
           "chrome-json",
           [&](core::store::TraceWriter& w) {
@@ -163,12 +142,6 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
       break;
     }
     default: {
-      if (rocprof::IsRocprofCsv(decoded.bytes.view().substr(0, 65536))) {
-        into_writer("rocprof-csv", [&](core::store::TraceWriter& w) {
-          rocprof::ImportRocprofCsv(decoded.bytes.view(), decoded.label, w, options);
-        });
-        break;
-      }
       // Say what the file is, then what would have been read.
       std::string what = DescribeContent(decoded.bytes.view().substr(0, 4096));
       if (decoded.container == FileFormat::kGzip) {
@@ -198,9 +171,7 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
   core::store::ResolveOutputTarget(output);  // refuse a device or FIFO before reading
   const char* stage = "opening it";
   try {
-    ImportSummary summary = Import(input, output, options, stage);
-    if (summary.format_name.empty()) summary.format_name = FileFormatName(summary.format);
-    return summary;
+    return Import(input, output, options, stage);
   } catch (const std::bad_alloc&) {
     throw core::Error(fmt::format("{}: out of memory while {} (nothing was written to {})",
                                   input.string(), stage, output.string()));
