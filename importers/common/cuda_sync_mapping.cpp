@@ -318,9 +318,28 @@ class Mapper {
     }
   }
 
-  // When a record executed as far as the GPU timestamps say (its stream's earlier work done).
+  // When everything launched on `queue` before host time t had completed. A legacy NULL
+  // stream's work also waits for the earlier work of every blocking stream of its device.
+  TimeNs WorkDoneAfter(QueueId queue, TimeNs t) const {
+    TimeNs at = m_timing->CompletedAfter(queue, t).at;
+    auto blocking = m_c.null_stream_waits_for.find(queue);
+    if (blocking != m_c.null_stream_waits_for.end()) {
+      for (QueueId q : blocking->second) at = std::max(at, m_timing->CompletedAfter(q, t).at);
+    }
+    return at;
+  }
+
+  // When a record executed: the device's timestamp where the trace gives one (Nsight's
+  // CUDA_EVENT rows), else as far as the GPU timestamps say (its stream's earlier work done).
   TimeNs ExecutionOf(const Record& r) const {
-    return r.queue ? m_timing->CompletedAfter(r.queue, r.ts).at : kExecutionUnknown;
+    if (!r.queue) return kExecutionUnknown;
+    if (r.correlation >= 0) {
+      auto call = m_c.runtime_by_correlation.find(r.correlation);
+      if (call != m_c.runtime_by_correlation.end() && call->second.executed > 0) {
+        return std::max(r.ts, call->second.executed);
+      }
+    }
+    return WorkDoneAfter(r.queue, r.ts);
   }
 
   // What the trace saw of wait s: for an Event Sync its call and its return, for a Stream Wait
@@ -470,7 +489,7 @@ class Mapper {
         r.value = ++value;
         if (r.queue == 0) continue;
         r.signal_op = m_next_signal++;
-        r.executed = m_timing->CompletedAfter(r.queue, r.ts).at;
+        r.executed = ExecutionOf(r);
         if (r.executed > r.executed_by) {
           r.executed = std::max(r.ts, r.executed_by);
           ++m_n.syncs_before_work_end;
@@ -598,7 +617,7 @@ class Mapper {
         // The fence a Stream / Context Sync waits on: "<stream> synchronize", signalled once
         // per sync at the point the sync waited for.
         std::tie(fence, value) = m_sync_fences.Next(queue);
-        TimeNs executed = m_timing->CompletedAfter(queue, call->ts).at;
+        TimeNs executed = WorkDoneAfter(queue, call->ts);
         if (executed > sync.end) {
           // The host returned from the sync before the GPU timestamps say the work ended: the
           // two clocks disagree; the release is the fact we keep.

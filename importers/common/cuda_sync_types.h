@@ -39,6 +39,9 @@ struct CudaRuntimeCall {
   uint32_t record = kNone;    // the call's cpu_slice record in the RecordSink
   bool event_record = false;  // cudaEventRecord* / hipEventRecord*
   bool stream_wait = false;   // cudaStreamWaitEvent / hipStreamWaitEvent
+  // An event record's completion on the device where the trace gives it (Nsight's
+  // CUDA_EVENT.timestamp); 0: not given, the record executes by stream order.
+  TimeNs executed = 0;
 };
 
 enum class CudaSyncKind : uint8_t { kStreamWait, kEventSync, kStreamSync, kContextSync };
@@ -66,6 +69,10 @@ struct CudaCollected {
   std::vector<CudaPacket> packets;
   std::unordered_map<int64_t, CudaRuntimeCall> runtime_by_correlation;
   std::vector<CudaSync> syncs;
+  // Legacy NULL streams: the blocking streams of the same device whose earlier work each of
+  // their records and syncs waits for (empty where the trace does not tell the NULL stream).
+  std::unordered_map<core::model::QueueId, std::vector<core::model::QueueId>>
+      null_stream_waits_for;
 };
 
 // Fence operation ids (signal_id, wait_id, waiter_id) handed out by the GPU mappings of one

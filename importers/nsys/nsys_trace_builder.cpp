@@ -49,9 +49,11 @@ class Builder {
       if (progress) progress(f);
     };
     NumberProcesses();
+    KeepRecordTimestamps();
     EmitCpuSlices();
     EmitPackets();
     CollectSyncs();
+    LinkNullStreams();
     report(0.2);
     cuda::FenceOpIds ids;
     const auto queue_name = [this](QueueId q) { return m_queue_names[q]; };
@@ -167,6 +169,40 @@ class Builder {
     return it->second;
   }
 
+  // Device completion times of event records, where the export collected them (timestamp 0:
+  // not collected; the record then executes by stream order).
+  void KeepRecordTimestamps() {
+    for (const NsysEventRecord& e : m_c.event_records) {
+      if (e.timestamp > 0) {
+        m_record_timestamps[Correlation(PidOf(e.global_pid), e.correlation)] = e.timestamp;
+      }
+    }
+  }
+
+  // CUpti_ActivityStreamFlag of a stream (0 when the export does not list it).
+  int64_t StreamFlag(uint32_t device_index, int64_t stream) const {
+    auto s = m_c.streams.find({m_devices[device_index].first, stream});
+    return s == m_c.streams.end() ? 0 : s->second.flag;
+  }
+
+  // The legacy NULL stream waits for the earlier work of every blocking stream of its device
+  // (CUDA's implicit synchronisation): each NULL stream with work or a record is told the
+  // blocking (default-flag) streams of its device.
+  void LinkNullStreams() {
+    for (const NsysEventRecord& e : m_c.event_records) {
+      const uint32_t device = DeviceIndex(PidOf(e.global_pid), e.device);
+      if (StreamFlag(device, e.stream) == 3) QueueOf(device, e.stream, false);
+    }
+    for (const auto& [null_key, null_queue] : m_queues) {
+      if (StreamFlag(null_key.first, null_key.second) != 3) continue;
+      for (const auto& [key, queue] : m_queues) {
+        if (key.first == null_key.first && StreamFlag(key.first, key.second) == 1) {
+          m_cuda.null_stream_waits_for[null_queue].push_back(queue);
+        }
+      }
+    }
+  }
+
   // ---- CPU side ------------------------------------------------------------------------
   // Runtime / driver calls and NVTX ranges, nested per thread by time.
   void EmitCpuSlices() {
@@ -214,6 +250,8 @@ class Builder {
     c.record = record;
     c.event_record = name && IsEventRecordCall(*name);
     c.stream_wait = name && IsStreamWaitCall(*name);
+    auto executed = m_record_timestamps.find(correlation);
+    if (executed != m_record_timestamps.end()) c.executed = executed->second;
     m_cuda.runtime_by_correlation[correlation] = c;
     if (name) m_call_names[correlation] = name;
   }
@@ -379,6 +417,7 @@ class Builder {
   std::map<QueueId, std::string> m_queue_names;
   std::unordered_map<int64_t, StringId> m_string_ids;
   std::unordered_map<int64_t, const std::string*> m_call_names;  // by correlation key
+  std::unordered_map<int64_t, TimeNs> m_record_timestamps;        // by correlation key
   uint64_t m_missing_strings = 0, m_kind_by_shape = 0;
   uint64_t m_linked_by_sync_id = 0, m_not_linked_by_sync_id = 0;
 };

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Writes tiny hand-made SQLite files shaped as `nsys export --type sqlite` writes them (the
+columns the tables of a 2026.1 export, schema 3.24, have for what is used here; `--old-schema`:
+a 2.9-era export, EXPORT_META_DATA and no eventSyncId) holding what no shared real export has.
+
+    make_nsys_sqlite.py SCENARIO OUT.sqlite [--old-schema] [--no-event-table]
+                        [--event-timestamps]
+
+--event-timestamps: the CUDA_EVENT rows carry device timestamps instead of 0 (stream_waits:
+205 for the record on 13, 302 for the one on 14; null_stream: 405).
+
+Scenarios (times in ns; one process, pid 100, thread 101, GPU 0, unless said):
+  stream_waits   streams 13, 14, 15. k1 on 13 [100, 200] (launched at 10, corr 1); k2 on 14
+                 [110, 300] (corr 2). Event handle 77 recorded on 13 at 20 (corr 3, eventSyncId
+                 1), stream 15 waits for it at 30 (corr 4); the same handle 77 recorded again
+                 on 14 at 40 (corr 5, eventSyncId 2), stream 15 waits for it at 50 (corr 6);
+                 k3 on 15 [310, 400] (launched at 60, corr 7); cudaEventSynchronize on 77 at 70
+                 returning at 305 (corr 8, eventSyncId 2). Every CUDA_EVENT timestamp is 0.
+  processes      pid 100 on GPU 0 stream 7 and pid 200 on GPU 1 stream 7, with the same
+                 correlation ids: each launches a kernel (corr 1; pid 100 [100, 200], pid 200
+                 [100, 500]) and calls cudaDeviceSynchronize (corr 2, [50, 210] / [50, 510]),
+                 exported with syncType 1 (as a 2024.5 export writes every device sync).
+  graph          cudaGraphLaunch (corr 5, at 10) runs three kernels of one graph on stream 7
+                 ([100, 150], [150, 220], [220, 260], graphNodeId 1-3); cudaStreamSynchronize
+                 (corr 6, [30, 270]) exported with syncType 2.
+  null_stream    stream 7 is the legacy NULL stream (flag 3), 13 and 14 blocking streams: k1 on
+                 13 [100, 200], k2 on 14 [100, 400] launched at 10 and 11 (corr 1, 2); event 5
+                 recorded on 7 at 20 (corr 3, eventSyncId 1, timestamp 0); stream 13 waits for
+                 it at 30 (corr 4); k3 on 13 [410, 450] launched at 40 (corr 5).
+"""
+import sqlite3
+import sys
+
+PID = 100
+
+
+def gtid(pid, tid):
+    return (pid << 24) | tid
+
+
+def gpid(pid):
+    return pid << 24
+
+
+def make(path, scenario, old, no_event_table, event_timestamps):
+    db = sqlite3.connect(path)
+    meta = "EXPORT_META_DATA" if old else "META_DATA_EXPORT"
+    db.executescript(f"""
+      CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE {meta} (name TEXT NOT NULL, value TEXT);
+      CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
+      CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT);
+      CREATE TABLE TARGET_INFO_CUDA_STREAM (streamId INTEGER NOT NULL, hwId INTEGER NOT NULL,
+        vmId INTEGER NOT NULL, processId INTEGER NOT NULL, contextId INTEGER NOT NULL,
+        priority INTEGER NOT NULL, flag INTEGER NOT NULL);
+      CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
+      CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER,
+        nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, callchainId INTEGER);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,
+        correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL,
+        shortName INTEGER NOT NULL, graphNodeId INTEGER);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,
+        correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL,
+        copyKind INTEGER NOT NULL);
+    """)
+    sync_id_col = "" if old else ", eventSyncId INTEGER"
+    db.execute(f"""CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL,
+        end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,
+        streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
+        syncType INTEGER NOT NULL, eventId INTEGER NOT NULL{sync_id_col})""")
+    if not no_event_table:
+        ts_col = "" if old else "timestamp INTEGER, "
+        db.execute(f"""CREATE TABLE CUPTI_ACTIVITY_KIND_CUDA_EVENT ({ts_col}
+            deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,
+            correlationId INTEGER, globalPid INTEGER, eventId INTEGER NOT NULL{sync_id_col})""")
+    db.execute(f"INSERT INTO {meta} VALUES ('EXPORT_PRODUCT_VERSION', ?), "
+               "('EXPORT_SCHEMA_VERSION', ?)",
+               ("2022.2.1.31", "2.9.1") if old else ("2026.1.1.204", "3.24.14"))
+    db.execute("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000, '', '')")
+    strings = {}
+
+    def sid(text):
+        if text not in strings:
+            strings[text] = len(strings) + 1
+            db.execute("INSERT INTO StringIds VALUES (?, ?)", (strings[text], text))
+        return strings[text]
+
+    def process(pid, name, gpus):
+        db.execute("INSERT INTO PROCESSES VALUES (?, ?, ?)", (gpid(pid), pid, name))
+        db.execute("INSERT INTO ThreadNames VALUES (?, 0, ?)", (sid(f"{name} main"),
+                                                               gtid(pid, pid + 1)))
+        for g in gpus:
+            db.execute("INSERT INTO TARGET_INFO_GPU VALUES (0, ?, ?)", (g, f"Test GPU {g}"))
+
+    def stream(pid, s, flag=1):
+        db.execute("INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (?, 0, 0, ?, 1, 0, ?)",
+                   (s, pid, flag))
+
+    def call(name, corr, start, end, pid=PID):
+        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, 1, ?, ?, ?, 0, NULL)",
+                   (start, end, gtid(pid, pid + 1), corr, sid(name)))
+
+    def kernel(name, corr, s, start, end, pid=PID, gpu=0, node=None):
+        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
+                   (start, end, gpu, s, corr, gpid(pid), sid(name), sid(name), node))
+
+    def sync(corr, start, end, sync_type, s=0xFFFFFFFF, event=0xFFFFFFFF, sync_id=None,
+             pid=PID, gpu=0):
+        row = [start, end, gpu, 1, s, corr, gpid(pid), sync_type, event]
+        if not old:
+            row.append(0xFFFFFFFF if sync_id is None else sync_id)
+        db.execute(f"INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES "
+                   f"({', '.join('?' * len(row))})", row)
+
+    def record(corr, s, event, sync_id, pid=PID, stamp=0):
+        if no_event_table:
+            return
+        stamp = stamp if event_timestamps else 0
+        row = ([] if old else [stamp]) + [0, 1, s, corr, gpid(pid), event]
+        if not old:
+            row.append(sync_id)
+        db.execute(f"INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES "
+                   f"({', '.join('?' * len(row))})", row)
+
+    if scenario == "stream_waits":
+        process(PID, "app", [0])
+        for s in (13, 14, 15):
+            stream(PID, s, 2)
+        call("cudaLaunchKernel_v7000", 1, 10, 12)
+        kernel("k1", 1, 13, 100, 200)
+        call("cudaLaunchKernel_v7000", 2, 15, 17)
+        kernel("k2", 2, 14, 110, 300)
+        call("cudaEventRecord_v3020", 3, 20, 21)
+        record(3, 13, 77, 1, stamp=205)
+        call("cudaStreamWaitEvent_v3020", 4, 30, 31)
+        sync(4, 30, 31, 3, s=15, event=77, sync_id=1)
+        call("cudaEventRecord_v3020", 5, 40, 41)
+        record(5, 14, 77, 2, stamp=302)
+        call("cudaStreamWaitEvent_v3020", 6, 50, 51)
+        sync(6, 50, 51, 3, s=15, event=77, sync_id=2)
+        call("cudaLaunchKernel_v7000", 7, 60, 62)
+        kernel("k3", 7, 15, 310, 400)
+        call("cudaEventSynchronize_v3020", 8, 70, 305)
+        sync(8, 70, 305, 1, event=77, sync_id=2)
+    elif scenario == "processes":
+        for pid, gpu, end in ((100, 0, 200), (200, 1, 500)):
+            process(pid, f"rank{gpu}", [gpu])
+            stream(pid, 7, 3)
+            call("cudaLaunchKernel_v7000", 1, 10, 12, pid=pid)
+            kernel(f"k_rank{gpu}", 1, 7, 100, end, pid=pid, gpu=gpu)
+            call("cudaDeviceSynchronize_v3020", 2, 50, end + 10, pid=pid)
+            sync(2, 50, end + 10, 1, pid=pid, gpu=gpu)
+    elif scenario == "graph":
+        process(PID, "app", [0])
+        stream(PID, 7, 3)
+        call("cudaGraphLaunch_v10000", 5, 10, 20)
+        for node, (start, end) in enumerate(((100, 150), (150, 220), (220, 260)), 1):
+            kernel(f"node{node}", 5, 7, start, end, node=node)
+        call("cudaStreamSynchronize_v3020", 6, 30, 270)
+        sync(6, 30, 270, 2, s=7)
+    elif scenario == "null_stream":
+        process(PID, "app", [0])
+        stream(PID, 7, 3)
+        stream(PID, 13, 1)
+        stream(PID, 14, 1)
+        call("cudaLaunchKernel_v7000", 1, 10, 11)
+        kernel("k1", 1, 13, 100, 200)
+        call("cudaLaunchKernel_v7000", 2, 11, 12)
+        kernel("k2", 2, 14, 100, 400)
+        call("cudaEventRecord_v3020", 3, 20, 21)
+        record(3, 7, 5, 1, stamp=405)
+        call("cudaStreamWaitEvent_v3020", 4, 30, 31)
+        sync(4, 30, 31, 3, s=13, event=5, sync_id=1)
+        call("cudaLaunchKernel_v7000", 5, 40, 41)
+        kernel("k3", 5, 13, 410, 450)
+    else:
+        raise SystemExit(f"unknown scenario {scenario}")
+    db.commit()
+    db.close()
+
+
+if __name__ == "__main__":
+    make(sys.argv[2], sys.argv[1], "--old-schema" in sys.argv, "--no-event-table" in sys.argv,
+         "--event-timestamps" in sys.argv)
