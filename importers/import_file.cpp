@@ -19,6 +19,8 @@
 #include "importers/etl/etl_importer.h"
 #include "importers/ftrace/ftrace_importer.h"
 #include "importers/nsys/nsys_importer.h"
+#include "importers/xplane/xplane_importer.h"
+#include "importers/xplane/xspace_reader.h"
 
 namespace importers {
 
@@ -97,6 +99,18 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
     writer.Commit();
     if (keep_events) *options.kept_events = writer.TakeKeptEvents();
   };
+  // An XSpace protobuf has no magic bytes: told by its first plane's fields, before the text
+  // formats its first bytes might pass for (a newline, then a length that reads as '{').
+  if ((decoded.content == FileFormat::kUnknown || decoded.content == FileFormat::kJson ||
+       decoded.content == FileFormat::kFtraceText) &&
+      xplane::LooksLikeXSpace(decoded.bytes.view())) {
+    summary.format_name = "XSpace profile (.xplane.pb)";
+    into_writer("xplane", [&](core::store::TraceWriter& w) {
+      xplane::ImportXSpace(decoded.bytes.view(), decoded.label, w, options);
+    });
+    if (options.progress) options.progress(1.0);
+    return summary;
+  }
   if (const ByteImporter* importer = ByteImporterFor(decoded.content)) {
     into_writer(importer->source, [&](core::store::TraceWriter& w) {
       importer->import(decoded.bytes.view(), decoded.label, w, options);
@@ -171,7 +185,9 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
   core::store::ResolveOutputTarget(output);  // refuse a device or FIFO before reading
   const char* stage = "opening it";
   try {
-    return Import(input, output, options, stage);
+    ImportSummary summary = Import(input, output, options, stage);
+    if (summary.format_name.empty()) summary.format_name = FileFormatName(summary.format);
+    return summary;
   } catch (const std::bad_alloc&) {
     throw core::Error(fmt::format("{}: out of memory while {} (nothing was written to {})",
                                   input.string(), stage, output.string()));

@@ -14,6 +14,7 @@ namespace importers {
 
 struct ImportSummary {
   FileFormat format = FileFormat::kUnknown;     // what the content was
+  std::string format_name;                      // its name, for formats FileFormat lacks too
   FileFormat container = FileFormat::kUnknown;  // gzip / zip wrapper, or kUnknown
   std::string label;                            // file (and zip member) read
   uint64_t file_bytes = 0;                      // size on disk

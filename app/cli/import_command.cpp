@@ -11,7 +11,8 @@ namespace app::cli {
 void RegisterImportCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "import", "Import a trace from another tool (Chrome trace-event JSON / PyTorch Kineto, "
-                "ETW .etl with DxgKrnl events, trace-cmd .dat and ftrace text; plain, gzip or zip) "
+                "ETW .etl with DxgKrnl events, trace-cmd .dat and ftrace text, JAX / XLA .xplane.pb; "
+                "plain, gzip or zip) "
                 "into a fencescope trace "
                 "database");
   auto input = std::make_shared<std::string>();
@@ -32,7 +33,7 @@ void RegisterImportCommand(CLI::App& app) {
     const importers::ImportSummary summary = importers::ImportFile(*input, *output, options);
     progress.Finish();
     std::cout << fmt::format("imported {} ({}{}, {} bytes) -> {}: {} events\n", summary.label,
-                             importers::FileFormatName(summary.format),
+                             summary.format_name,
                              summary.container == importers::FileFormat::kUnknown
                                  ? ""
                                  : fmt::format(" in {}", importers::FileFormatName(summary.container)),

@@ -11,9 +11,9 @@ namespace core::store {
 
 std::string_view ImportableFormats() {
   return "Chrome trace-event JSON and PyTorch profiler (Kineto) traces (.json), ETW captures "
-         "(.etl), trace-cmd captures (.dat), ftrace text (.txt), systrace HTML pages (.html) and "
-         "Nsight Systems exports (.sqlite, from nsys export --type sqlite), each plain or inside "
-         "gzip (.gz) or zip";
+         "(.etl), trace-cmd captures (.dat), ftrace text (.txt), systrace HTML pages (.html), "
+         "Nsight Systems exports (.sqlite, from nsys export --type sqlite) and XSpace profiles of "
+         "JAX / TensorFlow / PyTorch XLA (.xplane.pb), each plain or inside gzip (.gz) or zip";
 }
 
 namespace {
