@@ -44,9 +44,9 @@ class TableRows {
     try {
       if (!m_statement.Step()) return false;
     } catch (const core::store::DamagedDatabaseError& e) {
-      throw core::store::DamagedDatabaseError(Place() + ": " + e.what());
+      throw core::store::DamagedDatabaseError(Place() + ": " + WithoutLabel(e.what()));
     } catch (const core::Error& e) {
-      throw core::Error(Place() + ": " + e.what());
+      throw core::Error(Place() + ": " + WithoutLabel(e.what()));
     }
     m_row = m_statement.ColumnInt(0);
     ++m_rows;
@@ -74,6 +74,11 @@ class TableRows {
   int64_t row() const { return m_row; }
 
  private:
+  // SQLite's message without the file's name in front (Place() says it).
+  std::string WithoutLabel(std::string message) const {
+    const std::string prefix = m_db.label() + ": ";
+    return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+  }
   std::string Place() const {
     return m_rows == 0 ? fmt::format("{}: table {}", m_db.label(), m_table)
                        : fmt::format("{}: table {}, after row {}", m_db.label(), m_table, m_row);

@@ -4,8 +4,9 @@ columns the tables of a 2026.1 export, schema 3.24, have for what is used here; 
 a 2.9-era export, EXPORT_META_DATA and no eventSyncId) holding what no shared real export has.
 
     make_nsys_sqlite.py SCENARIO OUT.sqlite [--old-schema] [--no-event-table]
-                        [--event-timestamps]
+                        [--event-timestamps] [--damage-table TABLE]
 
+--damage-table TABLE: TABLE's root page is then overwritten with 0xff bytes.
 --event-timestamps: the CUDA_EVENT rows carry device timestamps instead of 0 (stream_waits:
 205 for the record on 13, 302 for the one on 14; null_stream: 405).
 
@@ -183,6 +184,16 @@ def make(path, scenario, old, no_event_table, event_timestamps):
     db.close()
 
 
+def damage(path, table):
+    (page,) = sqlite3.connect(path).execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    with open(path, "r+b") as f:
+        f.seek((page - 1) * 4096)
+        f.write(b"\xff" * 4096)
+
+
 if __name__ == "__main__":
     make(sys.argv[2], sys.argv[1], "--old-schema" in sys.argv, "--no-event-table" in sys.argv,
          "--event-timestamps" in sys.argv)
+    if "--damage-table" in sys.argv:
+        damage(sys.argv[2], sys.argv[sys.argv.index("--damage-table") + 1])
