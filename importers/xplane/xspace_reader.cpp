@@ -61,6 +61,12 @@ std::string_view Text(const WireReader& r, const WireField& f, const char* what)
   return f.bytes;
 }
 
+// A field that holds a message: refused with its name when it has another wire type.
+WireReader Message(const WireReader& r, const WireField& f, const char* what) {
+  Expect(r, f, WireType::kLen, what);
+  return r.Nested(f);
+}
+
 XStat ReadStat(WireReader r, uint64_t offset) {
   XStat out;
   out.offset = offset;
@@ -117,7 +123,7 @@ void ReadEvent(WireReader r, XEvent& out, std::vector<XStat>& stats) {
         out.duration_ps = Int(r, f, "XEvent.duration_ps");
         break;
       case event::kStats:
-        stats.push_back(ReadStat(r.Nested(f), f.offset));
+        stats.push_back(ReadStat(Message(r, f, "XEvent.stats"), f.offset));
         break;
       default:
         break;
@@ -151,7 +157,7 @@ void ReadLine(WireReader r, XLine& out, std::vector<XStat>& stats) {
       case line::kEvents: {
         XEvent e;
         e.offset = f.offset;
-        ReadEvent(r.Nested(f), e, stats);
+        ReadEvent(Message(r, f, "XLine.events"), e, stats);
         out.events.push_back(e);
         break;
       }
@@ -169,8 +175,7 @@ void ReadEventMetadataEntry(WireReader r, XPlane& out) {
     if (f.number == map_entry::kKey) {
       key = Int(r, f, "XPlane.event_metadata key");
     } else if (f.number == map_entry::kValue) {
-      Expect(r, f, WireType::kLen, "XPlane.event_metadata value");
-      WireReader m = r.Nested(f);
+      WireReader m = Message(r, f, "XPlane.event_metadata value");
       WireField g;
       while (m.Next(g)) {
         switch (g.number) {
@@ -184,7 +189,7 @@ void ReadEventMetadataEntry(WireReader r, XPlane& out) {
             value.display_name = Text(m, g, "XEventMetadata.display_name");
             break;
           case event_metadata::kStats:
-            value.stats.push_back(ReadStat(m.Nested(g), g.offset));
+            value.stats.push_back(ReadStat(Message(m, g, "XEventMetadata.stats"), g.offset));
             break;
           default:
             break;
@@ -203,8 +208,7 @@ void ReadStatMetadataEntry(WireReader r, XPlane& out) {
     if (f.number == map_entry::kKey) {
       key = Int(r, f, "XPlane.stat_metadata key");
     } else if (f.number == map_entry::kValue) {
-      Expect(r, f, WireType::kLen, "XPlane.stat_metadata value");
-      WireReader m = r.Nested(f);
+      WireReader m = Message(r, f, "XPlane.stat_metadata value");
       WireField g;
       while (m.Next(g)) {
         if (g.number == stat_metadata::kName) {
@@ -231,18 +235,18 @@ void ReadPlane(WireReader r, XPlane& out) {
       case plane::kLines: {
         XLine l;
         l.offset = f.offset;
-        ReadLine(r.Nested(f), l, out.event_stats);
+        ReadLine(Message(r, f, "XPlane.lines"), l, out.event_stats);
         out.lines.push_back(std::move(l));
         break;
       }
       case plane::kEventMetadata:
-        ReadEventMetadataEntry(r.Nested(f), out);
+        ReadEventMetadataEntry(Message(r, f, "XPlane.event_metadata"), out);
         break;
       case plane::kStatMetadata:
-        ReadStatMetadataEntry(r.Nested(f), out);
+        ReadStatMetadataEntry(Message(r, f, "XPlane.stat_metadata"), out);
         break;
       case plane::kStats:
-        out.stats.push_back(ReadStat(r.Nested(f), f.offset));
+        out.stats.push_back(ReadStat(Message(r, f, "XPlane.stats"), f.offset));
         break;
       default:
         break;
@@ -325,9 +329,8 @@ XSpaceHeader ReadXSpaceHeader(std::string_view bytes, std::string_view label) {
   while (r.Next(f)) {
     switch (f.number) {
       case space::kPlanes:
-        Expect(r, f, WireType::kLen, "XSpace.planes");
         ++out.planes;
-        FindProfileStart(r.Nested(f), f.offset, out);
+        FindProfileStart(Message(r, f, "XSpace.planes"), f.offset, out);
         break;
       case space::kErrors:
         Expect(r, f, WireType::kLen, "XSpace.errors");
@@ -356,7 +359,7 @@ void ForEachPlane(std::string_view bytes, std::string_view label,
     if (f.number != space::kPlanes) continue;
     XPlane p;
     p.offset = f.offset;
-    ReadPlane(r.Nested(f), p);
+    ReadPlane(Message(r, f, "XSpace.planes"), p);
     on_plane(p);
   }
 }

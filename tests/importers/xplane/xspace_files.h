@@ -1,0 +1,37 @@
+// Hand-made XSpace profiles for the tests: make_xspace.py writes them with an encoder of its own
+// and says where it planted what a test looks for (byte offsets).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "tests/support/test_support.h"
+
+namespace xspace_files {
+
+// Runs `make_xspace.py SHAPE OUT [HOST]`; its "key<TAB>N" lines.
+inline std::map<std::string, int64_t> Make(const std::string& shape,
+                                           const std::filesystem::path& out,
+                                           const std::string& host = "") {
+  const auto script = test_support::SourceDir() / "tests/importers/xplane/make_xspace.py";
+  const auto run = test_support::RunCommand("python3 " + test_support::Quote(script) + " " +
+                                            shape + " " + test_support::Quote(out) +
+                                            (host.empty() ? "" : " " + host));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  std::map<std::string, int64_t> facts;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t tab = line.find('\t');
+    if (tab != std::string::npos) facts[line.substr(0, tab)] = std::stoll(line.substr(tab + 1));
+  }
+  return facts;
+}
+
+// The profile's start, which make_xspace.py normalised every line's timestamp to.
+constexpr int64_t kProfileStart = 1'700'000'000'000'000'000;
+
+}  // namespace xspace_files
