@@ -49,7 +49,13 @@ void MakeDefensive(sqlite3* db) {
 
 NsysDatabase::NsysDatabase(sqlite3* db, std::string label) : m_db(db), m_label(std::move(label)) {
   MakeDefensive(m_db);
-  ReadTableNames();
+  try {
+    ReadTableNames();
+  } catch (...) {
+    // No destructor runs for an object whose constructor throws: the connection goes here.
+    sqlite3_close_v2(m_db);
+    throw;
+  }
 }
 
 NsysDatabase::NsysDatabase(NsysDatabase&& other) noexcept

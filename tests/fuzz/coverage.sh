@@ -30,6 +30,7 @@ reader_files() {
     vulkan_records) ls importers/vulkan/vk_record_*.cpp ;;
     fleet_summary) ls core/fleet/summary_file.cpp ;;
     cache_blob) ls core/cache/serialize.h ;;
+    nsys_sqlite) ls importers/nsys/*.cpp ;;
   esac
 }
 

@@ -13,7 +13,7 @@ fencescope="$1" tools="$2" seeds="$3"
 external="${5:-}"
 source_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 harnesses=(chrome_json etl compressed_input scenario fail_if trace_db ftrace_text trace_dat
-  systrace_html vulkan_records fleet_summary cache_blob)
+  systrace_html vulkan_records fleet_summary cache_blob nsys_sqlite)
 for h in "${harnesses[@]}"; do mkdir -p "$seeds/$h"; done
 # A fuzzing build's fencescope carries ASan; what it leaks at exit is no seed's business.
 export ASAN_OPTIONS=detect_leaks=0
@@ -22,6 +22,14 @@ cp "$source_dir"/tests/importers/ftrace/data/*.html "$seeds/systrace_html/"
 # Small Kineto traces (CUDA stream waits and syncs of the current CUPTI shape; MTIA streams'
 # records, waits and host syncs) for the GPU mappings.
 cp "$source_dir"/tests/fuzz/seeds/chrome_json/*.json "$seeds/chrome_json/"
+# Hand-made Nsight Systems exports (stream waits on a reused event handle, the same in a 2.9
+# schema, the legacy NULL stream, two processes on two GPUs), with 512-byte pages.
+for scenario in stream_waits null_stream processes; do
+  python3 "$source_dir/tests/importers/nsys/make_nsys_sqlite.py" "$scenario" \
+    "$seeds/nsys_sqlite/$scenario.sqlite" --small-pages
+done
+python3 "$source_dir/tests/importers/nsys/make_nsys_sqlite.py" stream_waits \
+  "$seeds/nsys_sqlite/old_schema.sqlite" --old-schema --small-pages
 cp "$source_dir"/assets/scenarios/*.toml "$source_dir"/tests/cli/scenarios/*.toml "$seeds/scenario/"
 "$fencescope" simulate async_compute_graphics --duration-ms 2 \
   -o "$seeds/trace_db/simulated.db" >/dev/null

@@ -4,8 +4,9 @@ columns the tables of a 2026.1 export, schema 3.24, have for what is used here; 
 a 2.9-era export, EXPORT_META_DATA and no eventSyncId) holding what no shared real export has.
 
     make_nsys_sqlite.py SCENARIO OUT.sqlite [--old-schema] [--no-event-table]
-                        [--event-timestamps] [--damage-table TABLE]
+                        [--event-timestamps] [--damage-table TABLE] [--small-pages]
 
+--small-pages: 512-byte pages (the fuzz seeds: small images read fast).
 --damage-table TABLE: TABLE's root page is then overwritten with 0xff bytes.
 --event-timestamps: the CUDA_EVENT rows carry device timestamps instead of 0 (stream_waits:
 205 for the record on 13, 302 for the one on 14; null_stream: 405).
@@ -29,6 +30,7 @@ Scenarios (times in ns; one process, pid 100, thread 101, GPU 0, unless said):
                  recorded on 7 at 20 (corr 3, eventSyncId 1, timestamp 0); stream 13 waits for
                  it at 30 (corr 4); k3 on 13 [410, 450] launched at 40 (corr 5).
 """
+import os
 import sqlite3
 import sys
 
@@ -43,8 +45,12 @@ def gpid(pid):
     return pid << 24
 
 
-def make(path, scenario, old, no_event_table, event_timestamps):
+def make(path, scenario, old, no_event_table, event_timestamps, small_pages):
+    if os.path.exists(path):
+        os.remove(path)
     db = sqlite3.connect(path)
+    if small_pages:
+        db.execute("PRAGMA page_size = 512")
     meta = "EXPORT_META_DATA" if old else "META_DATA_EXPORT"
     db.executescript(f"""
       CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
@@ -185,15 +191,17 @@ def make(path, scenario, old, no_event_table, event_timestamps):
 
 
 def damage(path, table):
-    (page,) = sqlite3.connect(path).execute(
-        "SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    db = sqlite3.connect(path)
+    (page,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    (size,) = db.execute("PRAGMA page_size").fetchone()
+    db.close()
     with open(path, "r+b") as f:
-        f.seek((page - 1) * 4096)
-        f.write(b"\xff" * 4096)
+        f.seek((page - 1) * size)
+        f.write(b"\xff" * size)
 
 
 if __name__ == "__main__":
     make(sys.argv[2], sys.argv[1], "--old-schema" in sys.argv, "--no-event-table" in sys.argv,
-         "--event-timestamps" in sys.argv)
+         "--event-timestamps" in sys.argv, "--small-pages" in sys.argv)
     if "--damage-table" in sys.argv:
         damage(sys.argv[2], sys.argv[sys.argv.index("--damage-table") + 1])
