@@ -19,6 +19,7 @@
 #include "importers/etl/etl_importer.h"
 #include "importers/ftrace/ftrace_importer.h"
 #include "importers/nsys/nsys_importer.h"
+#include "importers/rocprof/rocprof_importer.h"
 #include "importers/xplane/xplane_importer.h"
 #include "importers/xplane/xspace_reader.h"
 
@@ -120,6 +121,13 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
   }
   switch (decoded.content) {
     case FileFormat::kJson:
+      if (rocprof::IsRocprofJson(decoded.bytes.view().substr(0, 4096))) {
+        summary.format_name = "rocprofv3 JSON";
+        into_writer("rocprofv3-json", [&](core::store::TraceWriter& w) {
+          rocprof::ImportRocprofJson(decoded.bytes.view(), decoded.label, w, options);
+        });
+        break;
+      }
       into_writer(
           "chrome-json",
           [&](core::store::TraceWriter& w) {
@@ -129,6 +137,13 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
           /*keep_events=*/true);
       break;
     case FileFormat::kFencescopeTrace:
+      if (auto db = rocprof::OpenRocpd(decoded.bytes.view(), decoded.label)) {
+        summary.format_name = "rocpd SQLite (rocprofv3)";
+        into_writer("rocpd", [&](core::store::TraceWriter& w) {
+          rocprof::ImportRocpd(*db, decoded.label, w, options);
+        });
+        break;
+      }
       if (auto db = NsysExportIn(input, decoded)) {
         summary.format = FileFormat::kNsysSqlite;
         into_writer("nsys-sqlite", [&](core::store::TraceWriter& w) {
@@ -156,6 +171,13 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
       break;
     }
     default: {
+      if (rocprof::IsRocprofCsv(decoded.bytes.view().substr(0, 65536))) {
+        summary.format_name = "rocprof kernel-trace CSV";
+        into_writer("rocprof-csv", [&](core::store::TraceWriter& w) {
+          rocprof::ImportRocprofCsv(decoded.bytes.view(), decoded.label, w, options);
+        });
+        break;
+      }
       // Say what the file is, then what would have been read.
       std::string what = DescribeContent(decoded.bytes.view().substr(0, 4096));
       if (decoded.container == FileFormat::kGzip) {
@@ -197,7 +219,8 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
 std::filesystem::path TraceDatabaseFor(const std::filesystem::path& input,
                                        const std::filesystem::path& scratch_dir,
                                        const ImportOptions& options) {
-  if (SniffFile(input) == FileFormat::kFencescopeTrace && !nsys::IsNsysExportFile(input)) {
+  if (SniffFile(input) == FileFormat::kFencescopeTrace && !nsys::IsNsysExportFile(input) &&
+      !rocprof::IsRocpdFile(input)) {
     return input;
   }
   std::error_code ec;

@@ -26,6 +26,12 @@ struct PendingFlow {
   core::model::StringId name = 0;
 };
 
+struct PendingArg {  // an event_args row of a record not yet written
+  uint32_t record = 0;
+  const char* key = "";  // a string literal
+  int64_t value = 0;
+};
+
 class RecordSink {
  public:
   void Reserve(size_t records) { m_records.reserve(records); }
@@ -40,6 +46,11 @@ class RecordSink {
   core::store::EventRecord& at(uint32_t index) { return m_records[index]; }
   void AddFlow(uint32_t from, uint32_t to, core::model::FlowKind kind, core::model::StringId name) {
     m_flows.push_back({from, to, kind, name});
+  }
+  // An integer argument of record `record` (event_args), written with it; `key` must outlive
+  // WriteTo (a string literal).
+  void AddArg(uint32_t record, const char* key, int64_t value) {
+    m_args.push_back({record, key, value});
   }
   size_t size() const { return m_records.size(); }
   size_t flow_count() const { return m_flows.size(); }
@@ -112,6 +123,10 @@ class RecordSink {
       if (flow.name != 0 && flow.name < names.size()) name = names[flow.name];
       writer.AddFlow(first + place[flow.from], first + place[flow.to], flow.kind, name);
     }
+    for (const PendingArg& arg : m_args) {
+      writer.AddEventArg(first + place[arg.record], arg.key, arg.value);
+    }
+    std::vector<PendingArg>().swap(m_args);
     m_records.clear();
     m_records.shrink_to_fit();
   }
@@ -120,6 +135,7 @@ class RecordSink {
   static constexpr size_t kPrefetchDistance = 16;
   std::vector<core::store::EventRecord> m_records;
   std::vector<PendingFlow> m_flows;
+  std::vector<PendingArg> m_args;
 };
 
 }  // namespace importers

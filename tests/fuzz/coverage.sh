@@ -31,6 +31,7 @@ reader_files() {
     fleet_summary) ls core/fleet/summary_file.cpp ;;
     cache_blob) ls core/cache/serialize.h ;;
     nsys_sqlite) ls importers/nsys/*.cpp ;;
+    rocprof) ls importers/rocprof/*.cpp ;;
   esac
 }
 

@@ -1,0 +1,297 @@
+#include "importers/rocprof/rocprof_trace_builder.h"
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/model/event_fields.h"
+#include "importers/common/cuda_packet_records.h"
+#include "importers/common/cuda_sync_mapping.h"
+#include "importers/common/import_counters.h"
+#include "importers/common/nested_cpu_slices.h"
+#include "importers/common/record_sink.h"
+
+namespace importers::rocprof {
+namespace {
+
+using core::model::QueueId;
+using core::model::StringId;
+using core::model::ThreadId;
+namespace events = core::model::events;
+
+bool IsLaunchingDomain(CallDomain d) { return d == CallDomain::kHip || d == CallDomain::kHsa; }
+
+class Builder {
+ public:
+  Builder(RocCapture& c, const std::string& label, core::store::TraceWriter& writer)
+      : m_c(c), m_label(label), m_w(writer) {}
+
+  void Run(const std::function<void(double)>& progress) {
+    auto report = [&](double f) {
+      if (progress) progress(f);
+    };
+    NumberGpus();
+    EmitCalls();
+    EmitDispatches();
+    EmitCopies();
+    report(0.2);
+    cuda::FenceOpIds ids;
+    const auto queue_name = [this](QueueId q) { return m_queue_names[q]; };
+    const cuda::CudaSyncCounts n = cuda::MapCudaSynchronisation(
+        m_cuda, m_sink, m_w,
+        [this](uint32_t device, int64_t stream) { return QueueOfStream(device, stream); },
+        queue_name, ids);
+    WriteCounts(n);
+    WriteMeta();
+    report(0.4);
+    m_sink.WriteTo(m_w, 0, {}, [&](double f) { report(0.4 + 0.6 * f); });
+  }
+
+ private:
+  // ---- topology ------------------------------------------------------------------------
+  // GPUs numbered 0, 1, ... in the order of their node ids (the HIP device order), each an
+  // adapter: the capture's topology, whether or not it ran work.
+  void NumberGpus() {
+    std::vector<const RocAgent*> gpus;
+    for (const auto& [handle, agent] : m_c.agents) {
+      if (agent.gpu) gpus.push_back(&agent);
+    }
+    std::stable_sort(gpus.begin(), gpus.end(), [](const RocAgent* a, const RocAgent* b) {
+      return a->node_id < b->node_id;
+    });
+    for (const RocAgent* agent : gpus) {
+      const uint32_t index = static_cast<uint32_t>(m_gpu_index.size());
+      m_gpu_index[agent->handle] = index;
+      core::model::Adapter info;
+      const std::string gfx = agent->gfx.empty() ? "" : ", " + agent->gfx;
+      info.name = agent->product.empty()
+                      ? fmt::format("GPU {}{}", index, gfx)
+                      : fmt::format("{} (GPU {}{})", agent->product, index, gfx);
+      m_adapters.push_back(m_w.AddAdapter(info));
+    }
+  }
+
+  uint32_t GpuOf(int64_t agent) const { return m_gpu_index.at(agent); }
+
+  core::model::ProcessId Process() {
+    if (!m_process) {
+      core::model::Process info;
+      info.pid = m_c.pid;
+      info.name = !m_c.process_name.empty() ? m_c.process_name
+                  : m_c.pid >= 0            ? fmt::format("process {}", m_c.pid)
+                                            : std::string("process");
+      m_process = m_w.AddProcess(info);
+    }
+    return m_process;
+  }
+
+  ThreadId ThreadOf(int64_t tid) {
+    auto [it, added] = m_threads.try_emplace(tid, 0);
+    if (added) {
+      core::model::Thread info;
+      info.process = Process();
+      info.tid = tid;
+      info.name = fmt::format("thread {}", tid);
+      info.sort_index = static_cast<int32_t>(tid);
+      it->second = m_w.AddThread(info);
+    }
+    return it->second;
+  }
+
+  // One hardware queue per (GPU, HSA queue id); `queue` -1 is the GPU's copy (SDMA) queue.
+  QueueId QueueOf(uint32_t gpu, int64_t queue) {
+    auto [it, added] = m_queues.try_emplace({gpu, queue}, 0);
+    if (!added) return it->second;
+    core::model::Queue info;
+    info.adapter = m_adapters[gpu];
+    info.process = Process();
+    if (queue < 0) {
+      info.type = core::model::QueueType::kCopy;
+      info.name = fmt::format("GPU {} copies (SDMA)", gpu);
+      info.sort_index = static_cast<int32_t>(gpu * 100000 + 99999);
+    } else {
+      info.type = core::model::QueueType::kCompute;
+      info.name = fmt::format("GPU {} queue {}", gpu, queue);
+      info.sort_index = static_cast<int32_t>(gpu * 100000 + std::min<int64_t>(queue, 99998));
+    }
+    it->second = m_w.AddQueue(info);
+    m_queue_names[it->second] = info.name;
+    return it->second;
+  }
+
+  // The hardware queue a HIP stream's work went to (the one that carried most of it): where
+  // the synchronisation mapping places what happens "on the stream".
+  QueueId QueueOfStream(uint32_t gpu, int64_t stream) {
+    auto it = m_stream_queue.find({gpu, stream});
+    if (it != m_stream_queue.end()) return it->second;
+    return QueueOf(gpu, -1);
+  }
+
+  // ---- CPU side ------------------------------------------------------------------------
+  // HIP / HSA calls and roctx ranges, nested per thread by time; roctx marks as instants.
+  void EmitCalls() {
+    std::vector<PendingCpuSlice> slices;
+    slices.reserve(m_c.calls.size());
+    const StringId categories[] = {m_w.Intern("hip_api"), m_w.Intern("hsa_api"),
+                                   m_w.Intern("roctx")};
+    for (uint32_t i = 0; i < m_c.calls.size(); ++i) {
+      const RocCall& call = m_c.calls[i];
+      const StringId category = categories[static_cast<int>(call.domain)];
+      const ThreadId thread = ThreadOf(call.thread);
+      const StringId name = m_w.Intern(call.message.empty() ? call.name : call.message);
+      if (call.domain == CallDomain::kMarker && call.end <= call.start) {
+        m_sink.Add(events::Instant{.ts_ns = call.start,
+                                   .thread_id = thread,
+                                   .name_sid = name,
+                                   .category_sid = category});
+        continue;
+      }
+      slices.push_back({call.start, std::max(call.start, call.end), thread, name, category, i});
+    }
+    AddNestedCpuSlices(slices, m_sink, [&](const PendingCpuSlice& s, uint32_t record) {
+      AddRuntimeCall(m_c.calls[s.tag], s.thread, record);
+    });
+  }
+
+  // A HIP call is the launch of the work of its correlation id; an HSA call only where no HIP
+  // call has that id (HIP's own HSA calls run inside the HIP call).
+  void AddRuntimeCall(const RocCall& call, ThreadId thread, uint32_t record) {
+    if (!IsLaunchingDomain(call.domain) || call.correlation < 0) return;
+    auto [it, added] = m_cuda.runtime_by_correlation.try_emplace(call.correlation);
+    if (!added && call.domain == CallDomain::kHsa) return;
+    if (!added) ++m_shared_correlations;
+    cuda::CudaRuntimeCall& c = it->second;
+    c.ts = call.start;
+    c.end = std::max(call.start, call.end);
+    c.thread = thread;
+    c.record = record;
+    c.event_record = call.name.starts_with("hipEventRecord");
+    c.stream_wait = call.name == "hipStreamWaitEvent";
+  }
+
+  // ---- GPU side ------------------------------------------------------------------------
+  // The packet's submitted record, for its args.
+  uint32_t AddPacket(QueueId queue, uint32_t gpu, StringId name, int64_t start, int64_t end,
+                     int64_t correlation) {
+    m_cuda.packets.push_back(
+        cuda::AddCudaPacket(m_sink, queue, gpu, name, m_next_packet++, start, end, correlation));
+    return m_cuda.packets.back().submitted_record;
+  }
+
+  void EmitDispatches() {
+    // Which HIP streams each queue carried, and the queue of each stream (its most dispatches).
+    std::map<std::pair<uint32_t, int64_t>, std::map<QueueId, uint64_t>> per_stream;
+    for (const RocDispatch& d : m_c.dispatches) {
+      const uint32_t gpu = GpuOf(d.agent);
+      const QueueId queue = QueueOf(gpu, d.queue);
+      const uint32_t record = AddPacket(queue, gpu, m_w.Intern(d.name), d.start, d.end,
+                                        d.correlation);
+      if (d.stream >= 0) {
+        m_sink.AddArg(record, "stream_id", d.stream);
+        ++m_queue_streams[queue][d.stream];
+        ++per_stream[{gpu, d.stream}][queue];
+      }
+      if (d.dispatch_id >= 0) m_sink.AddArg(record, "dispatch_id", d.dispatch_id);
+      if (d.correlation >= 0) m_sink.AddArg(record, "correlation_id", d.correlation);
+      if (d.external != 0) m_sink.AddArg(record, "external_correlation_id", d.external);
+      m_sink.AddArg(record, "grid_size_x", d.grid.x);
+      m_sink.AddArg(record, "grid_size_y", d.grid.y);
+      m_sink.AddArg(record, "grid_size_z", d.grid.z);
+      m_sink.AddArg(record, "workgroup_size_x", d.workgroup.x);
+      m_sink.AddArg(record, "workgroup_size_y", d.workgroup.y);
+      m_sink.AddArg(record, "workgroup_size_z", d.workgroup.z);
+    }
+    for (const auto& [key, queues] : per_stream) {
+      m_stream_queue[key] = std::max_element(queues.begin(), queues.end(), [](auto& a, auto& b) {
+                              return a.second < b.second;
+                            })->first;
+    }
+  }
+
+  void EmitCopies() {
+    for (const RocCopy& c : m_c.copies) {
+      // The GPU that ran it: the destination when it is a GPU, else the source.
+      const bool dst_gpu = m_gpu_index.count(c.dst_agent) > 0;
+      if (!dst_gpu && !m_gpu_index.count(c.src_agent)) {
+        ++m_copies_without_gpu;
+        continue;
+      }
+      const uint32_t gpu = GpuOf(dst_gpu ? c.dst_agent : c.src_agent);
+      const QueueId queue = QueueOf(gpu, -1);
+      const uint32_t record =
+          AddPacket(queue, gpu, m_w.Intern(fmt::format("Memcpy {}", c.direction)), c.start, c.end,
+                    c.correlation);
+      m_sink.AddArg(record, "bytes", c.bytes);
+      if (c.stream >= 0) {
+        m_sink.AddArg(record, "stream_id", c.stream);
+        ++m_queue_streams[queue][c.stream];
+      }
+      if (c.correlation >= 0) m_sink.AddArg(record, "correlation_id", c.correlation);
+      if (c.external != 0) m_sink.AddArg(record, "external_correlation_id", c.external);
+    }
+  }
+
+  void WriteCounts(const cuda::CudaSyncCounts& n) {
+    const importers::ImportCounter rows[] = {
+        {"rocprof_launch_by_correlation", n.launches_by_correlation,
+         "kernels and copies linked to the HIP / HSA call of their correlation id"},
+        {"rocprof_copy_without_gpu", m_copies_without_gpu,
+         "memory copies between two CPU agents: no GPU queue ran them, left out"},
+        {"rocprof_correlation_shared", m_shared_correlations,
+         "HIP calls sharing a correlation id with an earlier one: the later is the launch"},
+    };
+    importers::CountNonZero(m_w, rows);
+    if (m_c.skipped) {
+      m_w.CountProblem("rocprof_record_skipped", core::model::Severity::kDataLoss,
+                       "malformed records left out (--lenient); first_place names the first",
+                       m_c.skipped, m_c.first_skipped);
+    }
+  }
+
+  // Which HIP streams each queue carried: `queue_streams.<queue>` = "stream (packets), ...",
+  // the most used first.
+  void WriteMeta() {
+    m_w.SetMeta("source_file", m_label);
+    m_w.SetMeta("clock", "rocprofiler (ns, the host's monotonic clock)");
+    m_w.SetMeta("rocprof_format", m_c.format);
+    if (!m_cuda.packets.empty()) m_w.SetMeta("gpu_mapping", "rocprof");
+    for (const auto& [key, value] : m_c.meta) m_w.SetMeta(key, value);
+    for (const auto& [queue, streams] : m_queue_streams) {
+      std::vector<std::pair<int64_t, uint64_t>> sorted(streams.begin(), streams.end());
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [](auto& a, auto& b) { return a.second > b.second; });
+      std::string text;
+      for (const auto& [stream, count] : sorted) {
+        text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", stream, count);
+      }
+      m_w.SetMeta("queue_streams." + m_queue_names[queue], text);
+    }
+  }
+
+  RocCapture& m_c;
+  const std::string& m_label;
+  core::store::TraceWriter& m_w;
+  RecordSink m_sink;
+  cuda::CudaCollected m_cuda;
+  std::map<int64_t, uint32_t> m_gpu_index;  // agent handle -> GPU number
+  std::vector<core::model::AdapterId> m_adapters;
+  core::model::ProcessId m_process = 0;
+  std::map<int64_t, ThreadId> m_threads;
+  std::map<std::pair<uint32_t, int64_t>, QueueId> m_queues;
+  std::map<QueueId, std::string> m_queue_names;
+  std::map<std::pair<uint32_t, int64_t>, QueueId> m_stream_queue;
+  std::map<QueueId, std::map<int64_t, uint64_t>> m_queue_streams;
+  int64_t m_next_packet = 1;
+  uint64_t m_copies_without_gpu = 0, m_shared_correlations = 0;
+};
+
+}  // namespace
+
+void BuildTrace(RocCapture& capture, const std::string& label, core::store::TraceWriter& writer,
+                const std::function<void(double)>& progress) {
+  Builder(capture, label, writer).Run(progress);
+}
+
+}  // namespace importers::rocprof

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Writes a small rocpd database by hand (rocprofv3's SQLite output): tables named with a session
+suffix (rocpd_<table>_<uuid>) beside views of the plain names, as rocprofv3 writes them, with
+only the columns fencescope reads plus a few it ignores. The table layout follows ROCm's
+rocprofiler-sdk (rocpd schema 3); the rows are made up and worked through by hand in
+rocpd_test.cpp.
+
+Usage: make_rocpd.py OUT.db [--bad-agent]
+  --bad-agent  adds a kernel dispatch on agent 9, which rocpd_info_agent does not list
+"""
+import sqlite3
+import sys
+
+SUFFIX = "_0a1b2c3d"
+
+TABLES = {
+    "rocpd_string": "id INTEGER PRIMARY KEY, guid TEXT, string TEXT NOT NULL",
+    "rocpd_info_node": "id INTEGER PRIMARY KEY, hostname TEXT",
+    "rocpd_info_process": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, command TEXT",
+    "rocpd_info_thread": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, tid INTEGER, "
+                         "name TEXT",
+    "rocpd_info_agent": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, type TEXT, "
+                        "absolute_index INTEGER, logical_index INTEGER, type_index INTEGER, "
+                        "name TEXT, product_name TEXT",
+    "rocpd_info_queue": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, name TEXT",
+    "rocpd_info_stream": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, name TEXT",
+    "rocpd_info_kernel_symbol": "id INTEGER PRIMARY KEY, code_object_id INTEGER, "
+                                "kernel_name TEXT, display_name TEXT",
+    "rocpd_event": "id INTEGER PRIMARY KEY, category_id INTEGER, correlation_id INTEGER",
+    "rocpd_region": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, tid INTEGER, "
+                    "start BIGINT, \"end\" BIGINT, name_id INTEGER, event_id INTEGER",
+    "rocpd_kernel_dispatch": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, tid INTEGER, "
+                             "agent_id INTEGER, kernel_id INTEGER, dispatch_id INTEGER, "
+                             "queue_id INTEGER, stream_id INTEGER, start BIGINT, \"end\" BIGINT, "
+                             "workgroup_size_x INTEGER, workgroup_size_y INTEGER, "
+                             "workgroup_size_z INTEGER, grid_size_x INTEGER, grid_size_y INTEGER, "
+                             "grid_size_z INTEGER, event_id INTEGER",
+    "rocpd_memory_copy": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, tid INTEGER, "
+                         "start BIGINT, \"end\" BIGINT, name_id INTEGER, dst_agent_id INTEGER, "
+                         "src_agent_id INTEGER, size INTEGER, queue_id INTEGER, "
+                         "stream_id INTEGER, event_id INTEGER",
+}
+
+ROWS = {
+    "rocpd_string": [(1, "g", "HIP_RUNTIME_API"), (2, "g", "hipLaunchKernel"),
+                     (3, "g", "MEMORY_COPY_DEVICE_TO_HOST"), (4, "g", "hipMemcpyAsync"),
+                     (5, "g", "MARKER_CORE_RANGE_API"), (6, "g", "epoch 0")],
+    "rocpd_info_node": [(1, "node3")],
+    "rocpd_info_process": [(1, 1, 5150, "/opt/bin/app --n 3")],
+    "rocpd_info_thread": [(1, 1, 1, 5150, "main"), (2, 1, 1, 5151, "copier")],
+    # Agent 3 has the lower logical index: it is GPU 0, agent 2 GPU 1.
+    "rocpd_info_agent": [(1, 1, 1, "CPU", 0, 0, 0, "AMD EPYC", "AMD EPYC"),
+                         (2, 1, 1, "GPU", 2, 2, 1, "gfx942", "AMD Instinct MI300X"),
+                         (3, 1, 1, "GPU", 1, 1, 0, "gfx942", "AMD Instinct MI300X")],
+    "rocpd_info_queue": [(1, 1, 1, "Queue 1")],
+    "rocpd_info_stream": [(1, 1, 1, "Stream 1"), (2, 1, 1, "Stream 2")],
+    "rocpd_info_kernel_symbol": [(1, 1, "_Z3addv.kd", "add()"), (2, 1, "_Z3mulv.kd", "")],
+    # Correlation ids: 10 and 11 the two launches, 12 the copy, 13 the roctx range.
+    "rocpd_event": [(1, 1, 10), (2, 1, 11), (3, 1, 12), (4, 1, 10), (5, 1, 11), (6, 1, 12),
+                    (7, 5, 13)],
+    "rocpd_region": [(1, 1, 1, 1, 100, 110, 2, 1), (2, 1, 1, 1, 120, 125, 2, 2),
+                     (3, 1, 1, 2, 130, 160, 4, 3), (4, 1, 1, 1, 50, 500, 6, 7)],
+    # Two HIP streams on one HSA queue of GPU 1.
+    "rocpd_kernel_dispatch": [
+        (1, 1, 1, 1, 2, 1, 1, 1, 1, 200, 260, 256, 1, 1, 1024, 1, 1, 4),
+        (2, 1, 1, 1, 2, 2, 2, 1, 2, 250, 300, 64, 1, 1, 64, 1, 1, 5)],
+    # Device to host, run by GPU 1 (the source).
+    "rocpd_memory_copy": [(1, 1, 1, 2, 170, 400, 3, 1, 2, 8192, None, 2, 6)],
+}
+
+
+def main():
+    out = sys.argv[1]
+    db = sqlite3.connect(out)
+    rows = {k: list(v) for k, v in ROWS.items()}
+    if "--bad-agent" in sys.argv[2:]:
+        rows["rocpd_kernel_dispatch"].append(
+            (3, 1, 1, 1, 9, 1, 3, 1, 1, 600, 700, 1, 1, 1, 1, 1, 1, None))
+    for table, columns in TABLES.items():
+        db.execute(f'CREATE TABLE "{table}{SUFFIX}" ({columns})')
+        db.execute(f'CREATE VIEW "{table}" AS SELECT * FROM "{table}{SUFFIX}"')
+        for row in rows.get(table, []):
+            marks = ", ".join("?" * len(row))
+            db.execute(f'INSERT INTO "{table}{SUFFIX}" VALUES ({marks})', row)
+    db.commit()
+    db.close()
+
+
+if __name__ == "__main__":
+    main()

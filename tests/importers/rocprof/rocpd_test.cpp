@@ -1,0 +1,109 @@
+// A rocpd database made by hand (make_rocpd.py: tables with a session suffix beside views of
+// the plain names, as rocprofv3 writes them). Every expectation is worked out by hand from the
+// rows make_rocpd.py writes.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/store/query.h"
+#include "tests/importers/rocprof/packet_rows.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Rows = std::vector<std::vector<std::string>>;
+using test_support::Quote;
+
+fs::path MakeRocpd(const test_support::ScratchDir& dir, const std::string& options = "") {
+  const fs::path db = dir / "5150_results.db";
+  const auto r = test_support::RunCommand(
+      "python3 " + Quote(test_support::SourceDir() / "tests/importers/rocprof/make_rocpd.py") +
+      " " + Quote(db) + " " + options);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return db;
+}
+
+class Rocpd : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const fs::path rocpd = MakeRocpd(m_dir);
+    const auto r = test_support::RunFencescope("import " + Quote(rocpd) + " -o " + Quote(m_db));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  Rows Query(const std::string& sql) { return core::store::RunQuery(m_db, sql).rows; }
+
+  test_support::ScratchDir m_dir;
+  fs::path m_db = m_dir / "trace.db";
+};
+
+TEST_F(Rocpd, GpuAgentsAreAdaptersInLogicalOrder) {
+  EXPECT_EQ(Query("SELECT s.value FROM adapters a JOIN strings s ON s.id = a.name_sid ORDER BY "
+                  "s.value"),
+            (Rows{{"AMD Instinct MI300X (GPU 0, gfx942)"},
+                  {"AMD Instinct MI300X (GPU 1, gfx942)"}}));
+  EXPECT_EQ(Query("SELECT value FROM meta WHERE key = 'rocprof_format'"), (Rows{{"rocpd"}}));
+}
+
+TEST_F(Rocpd, KernelsAndTheCopyAreOnTheirQueuesLaunchedByTheirCalls) {
+  // Both kernels on queue 1 of agent 2 (GPU 1), submitted at their hipLaunchKernel on thread
+  // 5150; the device-to-host copy on GPU 1's SDMA queue, submitted at hipMemcpyAsync on 5151.
+  EXPECT_EQ(Query(rocprof_test::kPacketRows),
+            (Rows{{"Memcpy DtoH", "GPU 1 copies (SDMA)", "130", "5151", "170", "400"},
+                  {"add()", "GPU 1 queue 1", "100", "5150", "200", "260"},
+                  {"_Z3mulv", "GPU 1 queue 1", "120", "5150", "250", "300"}}));
+  EXPECT_EQ(Query("SELECT count(*) FROM flows WHERE kind = 1"), (Rows{{"3"}}));
+  // Busy: [200, 300] on queue 1 (the two kernels overlap), [170, 400] on the copy queue.
+  const auto stats = test_support::RunFencescope("stats --json " + Quote(m_db));
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("\"busy_ns\": 100"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("\"busy_ns\": 230"), std::string::npos) << stats.out;
+}
+
+TEST_F(Rocpd, TheQueueSaysWhichStreamsItCarried) {
+  EXPECT_EQ(Query("SELECT key, value FROM meta WHERE key LIKE 'queue_streams.%' ORDER BY key"),
+            (Rows{{"queue_streams.GPU 1 copies (SDMA)", "2 (1)"},
+                  {"queue_streams.GPU 1 queue 1", "1 (1), 2 (1)"}}));
+}
+
+TEST_F(Rocpd, RegionsAreSlicesOfTheirThreadsInTheirProcess) {
+  EXPECT_EQ(Query(rocprof_test::kSliceRows),
+            (Rows{{"5150", "epoch 0", "roctx", "50", "450", "0"},
+                  {"5150", "hipLaunchKernel", "hip_api", "100", "10", "1"},
+                  {"5150", "hipLaunchKernel", "hip_api", "120", "5", "1"},
+                  {"5151", "hipMemcpyAsync", "hip_api", "130", "30", "0"}}));
+  EXPECT_EQ(Query("SELECT p.pid, s.value FROM processes p JOIN strings s ON s.id = p.name_sid"),
+            (Rows{{"5150", "app"}}));
+}
+
+TEST(RocpdBadInput, ADispatchOnAnAgentTheFileDoesNotListIsNamedByTableAndRow) {
+  test_support::ScratchDir dir;
+  const fs::path rocpd = MakeRocpd(dir, "--bad-agent");
+  const auto before = test_support::ReadFile(rocpd);
+  const auto r = test_support::RunFencescope("import " + Quote(rocpd) + " -o " +
+                                             Quote(dir / "t.db"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(rocpd.string() + ": table rocpd_kernel_dispatch_0a1b2c3d, row id 3: "
+                                        "agent 9 is not in rocpd_info_agent"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "t.db"));
+  EXPECT_EQ(test_support::ReadFile(rocpd), before) << "the input was changed";
+}
+
+TEST(RocpdBadInput, ACutOffDatabaseFailsNamingTheFile) {
+  test_support::ScratchDir dir;
+  const fs::path rocpd = MakeRocpd(dir);
+  const std::string bytes = test_support::ReadFile(rocpd);
+  const fs::path cut = dir / "cut.db";
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const auto r =
+      test_support::RunFencescope("import " + Quote(cut) + " -o " + Quote(dir / "t.db"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(cut.string()), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "t.db"));
+}
+
+}  // namespace
