@@ -216,13 +216,15 @@ ImportSummary ImportFile(const std::filesystem::path& input, const std::filesyst
   }
 }
 
+bool IsTraceDatabaseFile(const std::filesystem::path& path) {
+  return SniffFile(path) == FileFormat::kFencescopeTrace && !nsys::IsNsysExportFile(path) &&
+         !rocprof::IsRocpdFile(path);
+}
+
 std::filesystem::path TraceDatabaseFor(const std::filesystem::path& input,
                                        const std::filesystem::path& scratch_dir,
                                        const ImportOptions& options) {
-  if (SniffFile(input) == FileFormat::kFencescopeTrace && !nsys::IsNsysExportFile(input) &&
-      !rocprof::IsRocpdFile(input)) {
-    return input;
-  }
+  if (IsTraceDatabaseFile(input)) return input;
   std::error_code ec;
   std::filesystem::create_directories(scratch_dir, ec);
   const std::filesystem::path output =

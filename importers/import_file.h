@@ -26,6 +26,11 @@ struct ImportSummary {
 ImportSummary ImportFile(const std::filesystem::path& input, const std::filesystem::path& output,
                          const ImportOptions& options = {});
 
+// Whether `path` is an SQLite file to open as a trace database as it is, rather than another
+// tool's SQLite export to import (an Nsight Systems export, a rocpd database). Throws
+// core::Error when it cannot be read.
+bool IsTraceDatabaseFile(const std::filesystem::path& path);
+
 // For opening "any file" (`fencescope view FILE`): a fencescope trace is returned as it is;
 // anything else is imported into `scratch_dir` (a file named after the input) and that path is
 // returned. Throws core::Error like ImportFile.

@@ -56,7 +56,7 @@ bool MapOne(const FleetPaths& paths, const fs::path& input, size_t index) {
     // The events the import writes are kept, packed, so that they need not be read back (by the
     // Chrome JSON importer only: other formats' events, and a copied database's, are read back).
     core::store::EventRowPacker written;
-    if (importers::SniffFile(input) == importers::FileFormat::kFencescopeTrace) {
+    if (importers::IsTraceDatabaseFile(input)) {
       core::store::OpenTrace(input);  // says what the database is when not a trace
       fs::remove(paths.Database(index), ec);
       if (!fs::copy_file(input, paths.Database(index), ec) || ec) {

@@ -165,3 +165,23 @@ TEST(NsysHandMade, AGraphLaunchLaunchesEachOfItsKernels) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(NsysHandMade, FleetImportImportsExportsRatherThanCopyingThem) {
+  test_support::ScratchDir dir;
+  fs::create_directories(dir / "ranks");
+  for (const char* scenario : {"graph", "processes"}) {
+    const auto made = test_support::RunCommand(
+        "python3 " +
+        Quote(test_support::SourceDir() / "tests/importers/nsys/make_nsys_sqlite.py") + " " +
+        scenario + " " + Quote(dir / "ranks" / (std::string(scenario) + ".sqlite")));
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+  }
+  const auto r = test_support::RunFencescope("fleet import " + Quote(dir / "ranks") + " -o " +
+                                             Quote(dir / "fleet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("2 of 2 traces"), std::string::npos) << r.out;
+}
+
+}  // namespace
