@@ -78,6 +78,7 @@ struct NsysCapture {
   std::map<std::pair<int64_t, int64_t>, NsysStream> streams;  // (pid, streamId)
   std::vector<NsysActivity> activities;
   std::vector<NsysCall> calls;
+  std::vector<NsysCall> os_calls;  // OSRT_API: futex, poll, ioctl, ... (no correlation)
   std::vector<NsysSyncRow> syncs;
   std::vector<NsysEventRecord> event_records;
   bool has_event_table = false;    // CUPTI_ACTIVITY_KIND_CUDA_EVENT is in the file

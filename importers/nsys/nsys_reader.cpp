@@ -2,6 +2,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -197,16 +198,19 @@ void ReadActivities(const NsysDatabase& db, NsysCapture& c) {
   }
 }
 
+// The CUDA runtime and driver calls, and the OS runtime calls (a CPU wait outside CUDA shows).
 void ReadCalls(const NsysDatabase& db, NsysCapture& c) {
-  for (const char* table : {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"}) {
+  for (const char* table : {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER",
+                            "OSRT_API"}) {
     if (!db.HasTable(table)) continue;
+    std::vector<NsysCall>& into = std::string_view(table) == "OSRT_API" ? c.os_calls : c.calls;
     TableRows rows(db, table, {"start", "end", "globalTid", "?correlationId", "nameId"});
     while (rows.Next()) {
       NsysCall call;
       call.start = rows.Int(0), call.end = rows.Int(1), call.global_tid = rows.Int(2);
       call.correlation = rows.Int(3), call.name_id = rows.Int(4);
       call.row = rows.row();
-      c.calls.push_back(call);
+      into.push_back(call);
     }
   }
 }

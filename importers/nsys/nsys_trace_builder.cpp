@@ -204,12 +204,17 @@ class Builder {
   }
 
   // ---- CPU side ------------------------------------------------------------------------
-  // Runtime / driver calls and NVTX ranges, nested per thread by time.
+  // Runtime / driver calls, OS runtime calls and NVTX ranges, nested per thread by time.
   void EmitCpuSlices() {
     std::vector<PendingSlice> slices;
-    slices.reserve(m_c.calls.size() + m_c.ranges.size());
+    slices.reserve(m_c.calls.size() + m_c.os_calls.size() + m_c.ranges.size());
     const StringId runtime = m_w.Intern("cuda_runtime");
+    const StringId osrt = m_w.Intern("osrt");
     const StringId nvtx = m_w.Intern("nvtx");
+    for (const NsysCall& call : m_c.os_calls) {
+      slices.push_back({call.start, std::max(call.start, call.end), ThreadOf(call.global_tid),
+                        Name(call.name_id), osrt, kNone});
+    }
     for (uint32_t i = 0; i < m_c.calls.size(); ++i) {
       const NsysCall& call = m_c.calls[i];
       slices.push_back({call.start, std::max(call.start, call.end), ThreadOf(call.global_tid),

@@ -15,6 +15,7 @@ its raw tables with Python's sqlite3. Prints "key<TAB>N" lines:
   cpu_waits                  event / stream / context syncs whose call is in the file
   gpu_waits                  stream waits naming a stream
   event_records              cudaEventRecord* / cuEventRecord* calls
+  os_calls                   rows of OSRT_API (futex, poll, ioctl, ...)
   nvtx_ranges                NVTX push/pop and start/end ranges (eventType 59, 60, 70, 71)
                              that have an end
   processes_with_gpu_work    distinct processes of the packets
@@ -90,6 +91,9 @@ def main(path):
                 out["gpu_waits"] += stream != NONE
             elif call:
                 out["cpu_waits"] += 1
+    out["os_calls"] += 0
+    if "OSRT_API" in tables:
+        (out["os_calls"],) = db.execute("SELECT count(*) FROM OSRT_API").fetchone()
     out["nvtx_ranges"] += 0
     if "NVTX_EVENTS" in tables:
         (n,) = db.execute("SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71) "

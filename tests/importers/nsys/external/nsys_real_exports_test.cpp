@@ -76,6 +76,9 @@ TEST_P(NsysRealExport, ImportsWithEveryCountOfTheRawTables) {
   EXPECT_EQ(Count(trace, "SELECT count(*) FROM flows WHERE kind = 1"),
             expected.at("launches_linked"));
   EXPECT_EQ(Count(trace, "SELECT count(*) FROM cpu_slice c JOIN strings s ON s.id = "
+                         "c.category_sid WHERE s.value = 'osrt'"),
+            expected.at("os_calls"));
+  EXPECT_EQ(Count(trace, "SELECT count(*) FROM cpu_slice c JOIN strings s ON s.id = "
                          "c.category_sid WHERE s.value = 'nvtx'"),
             expected.at("nvtx_ranges"));
   // Every CPU sync is a CPU wait released by the signal of the work it waited for.
