@@ -74,7 +74,7 @@ configure_and_build() {  # dir gui(ON|OFF) [more cmake options]
 
 # The libFuzzer harnesses of tests/fuzz, in the order `fuzz` runs them.
 FUZZ_HARNESSES=(chrome_json etl compressed_input scenario fail_if trace_db ftrace_text trace_dat
-  systrace_html vulkan_records fleet_summary cache_blob nsys_sqlite rocprof)
+  systrace_html vulkan_records fleet_summary cache_blob nsys_sqlite rocprof xplane)
 
 fuzz_configure() {  # dir [cmake options]: a clang build of the harnesses
   local dir="$1"

@@ -32,6 +32,7 @@ reader_files() {
     cache_blob) ls core/cache/serialize.h ;;
     nsys_sqlite) ls importers/nsys/*.cpp ;;
     rocprof) ls importers/rocprof/*.cpp ;;
+    xplane) ls importers/xplane/*.cpp ;;
   esac
 }
 

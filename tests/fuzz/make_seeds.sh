@@ -13,7 +13,7 @@ fencescope="$1" tools="$2" seeds="$3"
 external="${5:-}"
 source_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 harnesses=(chrome_json etl compressed_input scenario fail_if trace_db ftrace_text trace_dat
-  systrace_html vulkan_records fleet_summary cache_blob nsys_sqlite rocprof)
+  systrace_html vulkan_records fleet_summary cache_blob nsys_sqlite rocprof xplane)
 for h in "${harnesses[@]}"; do mkdir -p "$seeds/$h"; done
 # A fuzzing build's fencescope carries ASan; what it leaks at exit is no seed's business.
 export ASAN_OPTIONS=detect_leaks=0
@@ -32,6 +32,12 @@ python3 "$source_dir/tests/importers/nsys/make_nsys_sqlite.py" stream_waits \
   "$seeds/nsys_sqlite/old_schema.sqlite" --old-schema --small-pages
 # rocprofv3 JSON and rocprof v2 / v3 kernel-trace CSV, made by hand.
 cp "$source_dir"/tests/fuzz/seeds/rocprof/* "$seeds/rocprof/"
+# Hand-made XSpace profiles (launches by correlation_id, memcpys, aggregates, steps, an unknown
+# metadata id).
+for shape in launches unknown_metadata; do
+  python3 "$source_dir/tests/importers/xplane/make_xspace.py" "$shape" \
+    "$seeds/xplane/$shape.xplane.pb" >/dev/null
+done
 cp "$source_dir"/assets/scenarios/*.toml "$source_dir"/tests/cli/scenarios/*.toml "$seeds/scenario/"
 "$fencescope" simulate async_compute_graphics --duration-ms 2 \
   -o "$seeds/trace_db/simulated.db" >/dev/null
