@@ -64,7 +64,9 @@ class Builder {
     WriteCounts(n);
     WriteMeta();
     report(0.4);
-    m_sink.WriteTo(m_w, 0, {}, [&](double f) { report(0.4 + 0.6 * f); });
+    // The session's start (UTC) is the clock's origin: the ranks of a job, each exported on its
+    // own, line up in a fleet.
+    m_sink.WriteTo(m_w, m_c.session_start_utc_ns, {}, [&](double f) { report(0.4 + 0.6 * f); });
   }
 
  private:
@@ -397,7 +399,10 @@ class Builder {
 
   void WriteMeta() {
     m_w.SetMeta("source_file", m_label);
-    m_w.SetMeta("clock", "nsys session (ns since the capture's start)");
+    m_w.SetMeta("clock", m_c.session_start_utc_ns
+                             ? "UTC (ns since the epoch; the export's session times shifted by "
+                               "TARGET_INFO_SESSION_START_TIME)"
+                             : "nsys session (ns since the capture's start)");
     if (!m_c.product_version.empty()) m_w.SetMeta("nsys_version", m_c.product_version);
     if (!m_c.schema_version.empty()) m_w.SetMeta("nsys_schema_version", m_c.schema_version);
     if (m_c.session_start_utc_ns) {

@@ -5,7 +5,9 @@ a 2.9-era export, EXPORT_META_DATA and no eventSyncId) holding what no shared re
 
     make_nsys_sqlite.py SCENARIO OUT.sqlite [--old-schema] [--no-event-table]
                         [--event-timestamps] [--damage-table TABLE] [--small-pages]
+                        [--session-start NS]
 
+--session-start NS: TARGET_INFO_SESSION_START_TIME.utcEpochNs (default 0).
 --small-pages: 512-byte pages (the fuzz seeds: small images read fast).
 --damage-table TABLE: TABLE's root page is then overwritten with 0xff bytes.
 --event-timestamps: the CUDA_EVENT rows carry device timestamps instead of 0 (stream_waits:
@@ -45,7 +47,7 @@ def gpid(pid):
     return pid << 24
 
 
-def make(path, scenario, old, no_event_table, event_timestamps, small_pages):
+def make(path, scenario, old, no_event_table, event_timestamps, small_pages, session_start):
     if os.path.exists(path):
         os.remove(path)
     db = sqlite3.connect(path)
@@ -87,7 +89,7 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages):
     db.execute(f"INSERT INTO {meta} VALUES ('EXPORT_PRODUCT_VERSION', ?), "
                "('EXPORT_SCHEMA_VERSION', ?)",
                ("2022.2.1.31", "2.9.1") if old else ("2026.1.1.204", "3.24.14"))
-    db.execute("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000, '', '')")
+    db.execute("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (?, '', '')", (session_start,))
     strings = {}
 
     def sid(text):
@@ -202,6 +204,8 @@ def damage(path, table):
 
 if __name__ == "__main__":
     make(sys.argv[2], sys.argv[1], "--old-schema" in sys.argv, "--no-event-table" in sys.argv,
-         "--event-timestamps" in sys.argv, "--small-pages" in sys.argv)
+         "--event-timestamps" in sys.argv, "--small-pages" in sys.argv,
+         int(sys.argv[sys.argv.index("--session-start") + 1])
+         if "--session-start" in sys.argv else 0)
     if "--damage-table" in sys.argv:
         damage(sys.argv[2], sys.argv[sys.argv.index("--damage-table") + 1])

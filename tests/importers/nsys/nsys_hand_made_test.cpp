@@ -164,9 +164,20 @@ TEST(NsysHandMade, AGraphLaunchLaunchesEachOfItsKernels) {
   EXPECT_EQ(FirstCell(trace, "SELECT count(*) FROM fence_wait_unblocked"), "0");
 }
 
-}  // namespace
-
-namespace {
+TEST(NsysHandMade, TheSessionStartIsTheClocksOrigin) {
+  test_support::ScratchDir dir;
+  const fs::path trace = Imported(dir, "processes", "--session-start 1700000000000000000");
+  // The kernels start 100 ns into the session, the CPU waits begin at 50.
+  EXPECT_EQ(RowsText(trace, "SELECT ts_ns FROM packet_started ORDER BY 1"),
+            "1700000000000000100\n1700000000000000100\n");
+  EXPECT_EQ(CpuWaits(trace),
+            "1700000000000000050|1700000000000000210|1|GPU 0 stream 7 (NULL stream) pid 100|"
+            "1700000000000000200\n"
+            "1700000000000000050|1700000000000000510|1|GPU 1 stream 7 (NULL stream) pid 200|"
+            "1700000000000000500\n");
+  EXPECT_EQ(FirstCell(trace, "SELECT value FROM meta WHERE key = 'session_start_utc_ns'"),
+            "1700000000000000000");
+}
 
 TEST(NsysHandMade, FleetImportImportsExportsRatherThanCopyingThem) {
   test_support::ScratchDir dir;
