@@ -100,6 +100,14 @@ core::model::ProcessId XplaneMapper::HostProcess() {
   return m_host_process = m_writer.AddProcess({0, name});
 }
 
+void XplaneMapper::Widen(std::map<int64_t, Span>& spans, int64_t key, Span span) {
+  auto [it, added] = spans.try_emplace(key, span);
+  if (!added) {
+    it->second.start = std::min(it->second.start, span.start);
+    it->second.end = std::max(it->second.end, span.end);
+  }
+}
+
 bool XplaneMapper::Facts(const XPlane& plane, const XLine& line, const XEvent& event,
                          EventFacts& out) {
   if (event.aggregate) {
@@ -122,7 +130,7 @@ bool XplaneMapper::Facts(const XPlane& plane, const XLine& line, const XEvent& e
   }
   out.span = {static_cast<TimeNs>(start), static_cast<TimeNs>(end)};
   out.name = {};
-  out.has_correlation = out.has_group = false;
+  out.has_correlation = out.has_group = out.has_step = false;
   auto meta = plane.event_metadata.find(event.metadata_id);
   auto read_stat = [&](const XStat& stat) {
     const std::string_view name = StatName(plane, stat);
@@ -133,6 +141,9 @@ bool XplaneMapper::Facts(const XPlane& plane, const XLine& line, const XEvent& e
     } else if (name == "group_id" && StatInteger(stat, &value)) {
       out.has_group = true;
       out.group = value;
+    } else if (name == "step_num" && StatInteger(stat, &value)) {
+      out.has_step = true;
+      out.step = value;
     }
   };
   if (meta != plane.event_metadata.end()) {
@@ -142,13 +153,8 @@ bool XplaneMapper::Facts(const XPlane& plane, const XLine& line, const XEvent& e
     m_first_unknown_metadata_offset = event.offset;
   }
   for (uint32_t i = 0; i < event.stat_count; ++i) read_stat(plane.event_stats[event.first_stat + i]);
-  if (out.has_group) {
-    auto [it, added] = m_groups.try_emplace(out.group, out.span);
-    if (!added) {
-      it->second.start = std::min(it->second.start, out.span.start);
-      it->second.end = std::max(it->second.end, out.span.end);
-    }
-  }
+  if (out.has_group) Widen(m_groups, out.group, out.span);
+  if (out.has_step) Widen(m_step_marks, out.step, out.span);
   return true;
 }
 
@@ -319,15 +325,20 @@ void XplaneMapper::Finish() {
                    it->second.name);
     ++m_counts.packets_linked;
   }
-  // Steps: the events of each group_id (the profiler's step grouping) span one step, written
-  // as the ProfilerStep#N slice that per-step figures, fleets and replays look for.
-  if (!m_groups.empty()) {
+  // Steps: the step markers (events with step_num, as jax.profiler.StepTraceAnnotation writes
+  // them), else the events of each group_id (the profiler's step grouping), each written as the
+  // ProfilerStep#N slice that per-step figures, fleets and replays look for.
+  const bool marked = !m_step_marks.empty();
+  const std::map<int64_t, Span>& by_step = marked ? m_step_marks : m_groups;
+  if (!by_step.empty()) {
+    const char* from = marked ? "step_num" : "group_id";
     const core::model::ThreadId steps = m_writer.AddThread(
-        {HostProcess(), -1, core::model::ThreadKind::kRuntimeBackground, "Steps (group_id)"});
-    const core::model::StringId category = Intern("xplane group_id");
+        {HostProcess(), -1, core::model::ThreadKind::kRuntimeBackground,
+         fmt::format("Steps ({})", from)});
+    const core::model::StringId category = Intern(fmt::format("xplane {}", from));
     std::vector<TimeNs> open_ends;
     std::vector<std::pair<Span, int64_t>> spans;
-    for (const auto& [group, span] : m_groups) spans.push_back({span, group});
+    for (const auto& [group, span] : by_step) spans.push_back({span, group});
     std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
       return std::tie(a.first.start, b.first.end, a.second) <
              std::tie(b.first.start, a.first.end, b.second);
@@ -375,7 +386,9 @@ void XplaneMapper::Finish() {
       {"xplane_device_row_slices", c.device_row_slices,
        "events of device lines other than streams (XLA Ops, XLA Modules, Steps): rows of the "
        "device's process"},
-      {"xplane_steps", c.steps, "steps made from the events' group_id (ProfilerStep#N slices)"},
+      {"xplane_steps", c.steps,
+       "steps made from the step markers' step_num, else the events' group_id (ProfilerStep#N "
+       "slices)"},
   };
   CountNonZero(m_writer, counters);
   m_sink.WriteTo(m_writer, 0, m_names, [](double) {});

@@ -65,9 +65,13 @@ class XplaneMapper {
     int64_t correlation = 0;
     bool has_group = false;
     int64_t group = 0;
+    bool has_step = false;  // a step marker (jax.profiler.StepTraceAnnotation: step_num)
+    int64_t step = 0;
   };
 
   core::model::StringId Intern(std::string_view text);
+  // Grows the span kept for `key` to cover `span`.
+  static void Widen(std::map<int64_t, Span>& spans, int64_t key, Span span);
   // False (and counted) for an aggregate event or one whose time cannot be had.
   bool Facts(const XPlane& plane, const XLine& line, const XEvent& event, EventFacts& out);
   void AddDevicePlane(const XPlane& plane);
@@ -88,6 +92,7 @@ class XplaneMapper {
   std::vector<Packet> m_packets;
   std::unordered_map<int64_t, Launch> m_launches;  // correlation_id -> earliest host event
   std::map<int64_t, Span> m_groups;                // group_id -> what its events cover
+  std::map<int64_t, Span> m_step_marks;            // step_num -> its marker events
   XplaneCounts m_counts;
   uint64_t m_first_unknown_metadata_offset = 0;
   uint64_t m_first_bad_time_offset = 0;

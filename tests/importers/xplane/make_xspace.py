@@ -17,6 +17,9 @@ Shapes:
   other_message   another protobuf message that begins like an XSpace, its third plane field a
                   varint where XPlane has lines (prints the offset of that field)
   not_xspace      another protobuf message, plainly not an XSpace
+  step_markers    the launches shape with two step markers as jax.profiler.StepTraceAnnotation
+                  writes them ("train", stat step_num 5 at 0-30 us and 6 at 60-90 us), which
+                  count before the group_ids
 """
 import struct
 import sys
@@ -116,7 +119,7 @@ def space(planes, hostnames=()):
 US = 1_000_000  # picoseconds
 
 
-def launches(host='hostA', unknown=False, bad_length=False):
+def launches(host='hostA', unknown=False, bad_length=False, step_markers=False):
     shift_ns = (ord(host[-1]) - ord('A')) * 1_000_000 if host[-1].isupper() else 0
     ts = 1000 + shift_ns  # every line's timestamp_ns, normalised (below PROFILE_START)
     cpu = Plane('/host:CPU')
@@ -127,6 +130,9 @@ def launches(host='hostA', unknown=False, bad_length=False):
         cpu.event('train_step', 60 * US, 40 * US, [('group_id', 2)]),
         cpu.event('cudaLaunchKernel', 61 * US, 2 * US, [('correlation_id', 13), ('group_id', 2)]),
     ])
+    if step_markers:
+        cpu.line(102, 'main', ts, [cpu.event('train', 0, 30 * US, [('step_num', 5)]),
+                                   cpu.event('train', 60 * US, 30 * US, [('step_num', 6)])])
     cpu.line(101, 'Host Threads/101', ts, [cpu.event('cudaLaunchKernel', occurrences=7, duration_ps=9 * US)])
     gpu = Plane('/device:GPU:0', 0)
     gpu.stats.append(gpu.stat('device_vendor', 'NVIDIA'))
@@ -172,6 +178,8 @@ def main():
     elif shape == 'other_message':
         data = f_len(1, f_int(1, 4) + f_len(2, 'serving_default') + f_int(3, 7))
         facts['field_offset'] = data.find(f_int(3, 7))
+    elif shape == 'step_markers':
+        data = launches(host, step_markers=True)
     elif shape == 'not_xspace':
         data = f_len(1, 'hello protobuf') + f_int(2, 150)
     else:

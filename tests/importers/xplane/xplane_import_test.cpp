@@ -134,3 +134,21 @@ TEST(XplaneFleet, TwoHostsLineUpByTheirSteps) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(XplaneSteps, StepMarkersCountBeforeGroupIds) {
+  test_support::ScratchDir dir;
+  xspace_files::Make("step_markers", dir / "s.xplane.pb");
+  importers::ImportFile(dir / "s.xplane.pb", dir / "s.db");
+  // "train" step_num 5 at 0-30 us and 6 at 60-90 us; the group_ids (1, 2) make no step.
+  EXPECT_EQ(RowsText(dir / "s.db", "SELECT s.value, c.ts_ns, c.duration_ns, tn.value FROM "
+                                   "cpu_slice c JOIN strings s ON s.id = c.name_sid "
+                                   "JOIN threads t ON t.id = c.thread_id "
+                                   "JOIN strings tn ON tn.id = t.name_sid "
+                                   "WHERE s.value LIKE 'ProfilerStep#%' ORDER BY c.ts_ns"),
+            "ProfilerStep#5|" + At(0) + "|30000|Steps (step_num)\nProfilerStep#6|" + At(60000) +
+                "|30000|Steps (step_num)\n");
+}
+
+}  // namespace
