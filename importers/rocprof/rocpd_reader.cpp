@@ -1,5 +1,6 @@
 #include "importers/rocprof/rocpd_reader.h"
 
+#include <charconv>
 #include <optional>
 #include <unordered_map>
 
@@ -33,6 +34,18 @@ struct BadRow {
   std::string what;
 };
 
+// A handle written as text: hexadecimal ("0x..."), decimal, or the NULL stream ("nullptr",
+// "(nil)", "0"); -1 for anything else.
+int64_t HandleValue(std::string_view text) {
+  if (text == "nullptr" || text == "(nil)" || text == "NULL") return 0;
+  int base = 10;
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2), base = 16;
+  uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return -1;
+  return static_cast<int64_t>(value & 0x7FFFFFFFFFFFFFFF);
+}
+
 CallDomain DomainOf(std::string_view category) {
   if (category.starts_with("HSA")) return CallDomain::kHsa;
   if (category.starts_with("MARKER") || category.starts_with("ROCTX")) return CallDomain::kMarker;
@@ -60,6 +73,7 @@ class Reader {
     ReadThreads();
     ReadKernelSymbols();
     ReadEvents();
+    ReadArgs();
     ReadDispatches();
     ReadCopies();
     ReadRegions();
@@ -143,6 +157,20 @@ class Reader {
             [&](core::store::Statement& s) {
               m_events[s.ColumnInt(0)] = {s.ColumnIsNull(2) ? -1 : s.ColumnInt(2),
                                           s.ColumnInt(1)};
+            });
+  }
+
+  // The stream and event handles among the API calls' arguments (rocpd_arg: one row per
+  // argument of an event, its value as text: "0x55d0c7a0", "140737", "nullptr").
+  void ReadArgs() {
+    EachRow("rocpd_arg",
+            "SELECT id, event_id, name, value FROM {} WHERE name IN ('stream', 'hStream', "
+            "'event')",
+            [&](core::store::Statement& s) {
+              const int64_t handle = HandleValue(s.ColumnText(3));
+              if (handle < 0) return;
+              Handles& h = m_handles[s.ColumnInt(1)];
+              (s.ColumnText(2) == "event" ? h.event : h.stream) = handle;
             });
   }
 
@@ -245,10 +273,19 @@ class Reader {
               if (event != m_events.end()) {
                 c.correlation = event->second.correlation;
                 c.domain = DomainOf(String(event->second.category));
+                auto handles = m_handles.find(event->first);
+                if (handles != m_handles.end()) {
+                  c.stream = handles->second.stream;
+                  c.event = handles->second.event;
+                }
               }
               m_c.calls.push_back(std::move(c));
             });
   }
+
+  struct Handles {
+    int64_t stream = -1, event = -1;
+  };
 
   struct Event {
     int64_t correlation = -1;
@@ -264,6 +301,7 @@ class Reader {
   std::unordered_map<int64_t, int64_t> m_threads;  // rocpd_info_thread id -> OS tid
   std::unordered_map<int64_t, std::string> m_kernels;
   std::unordered_map<int64_t, Event> m_events;
+  std::unordered_map<int64_t, Handles> m_handles;  // by rocpd_event id
 };
 
 }  // namespace

@@ -60,6 +60,9 @@ struct RocCall {
   CallDomain domain = CallDomain::kHip;
   std::string name;     // the API function ("hipLaunchKernel", "roctxRangePushA")
   std::string message;  // marker API: the roctx text, when the file keeps it
+  // From the call's arguments, when the file keeps them (rocpd's rocpd_arg): the HIP stream
+  // (`stream` / `hStream`; 0 the NULL stream) and HIP event (`event`) handles, -1 when absent.
+  int64_t stream = -1, event = -1;
 };
 
 struct RocCapture {

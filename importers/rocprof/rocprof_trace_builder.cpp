@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,6 +15,7 @@
 #include "importers/common/import_counters.h"
 #include "importers/common/nested_cpu_slices.h"
 #include "importers/common/record_sink.h"
+#include "importers/rocprof/rocprof_hip_syncs.h"
 
 namespace importers::rocprof {
 namespace {
@@ -36,6 +40,16 @@ class Builder {
     EmitCalls();
     EmitDispatches();
     EmitCopies();
+    PlaceStreamHandles();
+    m_cuda.syncs = HipSyncs(
+        m_c.calls,
+        [this](int64_t stream) -> std::optional<uint32_t> {
+          auto it = m_handle_queue.find(stream);
+          if (it == m_handle_queue.end()) return std::nullopt;
+          return it->second.first;
+        },
+        [this](int64_t thread, int64_t before) { return GpuOfLastLaunch(thread, before); },
+        m_sync_counts);
     report(0.2);
     cuda::FenceOpIds ids;
     const auto queue_name = [this](QueueId q) { return m_queue_names[q]; };
@@ -121,12 +135,23 @@ class Builder {
     return it->second;
   }
 
-  // The hardware queue a HIP stream's work went to (the one that carried most of it): where
-  // the synchronisation mapping places what happens "on the stream".
+  // The hardware queue a HIP stream (a handle the API calls name) put its work on: where the
+  // synchronisation mapping places what happens "on the stream". A stream no launch shows is a
+  // queue of its own.
   QueueId QueueOfStream(uint32_t gpu, int64_t stream) {
-    auto it = m_stream_queue.find({gpu, stream});
-    if (it != m_stream_queue.end()) return it->second;
-    return QueueOf(gpu, -1);
+    auto it = m_handle_queue.find(stream);
+    if (it != m_handle_queue.end()) return it->second.second;
+    auto [named, added] = m_unseen_streams.try_emplace({gpu, stream}, 0);
+    if (added) {
+      core::model::Queue info;
+      info.adapter = m_adapters.empty() ? 0 : m_adapters[std::min<size_t>(gpu, m_adapters.size() - 1)];
+      info.process = Process();
+      info.type = core::model::QueueType::kCompute;
+      info.name = fmt::format("GPU {} HIP stream {:#x}", gpu, stream);
+      named->second = m_w.AddQueue(info);
+      m_queue_names[named->second] = info.name;
+    }
+    return named->second;
   }
 
   // ---- CPU side ------------------------------------------------------------------------
@@ -167,7 +192,8 @@ class Builder {
     c.end = std::max(call.start, call.end);
     c.thread = thread;
     c.record = record;
-    c.event_record = call.name.starts_with("hipEventRecord");
+    c.event_record = IsEventRecord(call);
+    m_call_of_correlation[call.correlation] = &call;
     c.stream_wait = call.name == "hipStreamWaitEvent";
   }
 
@@ -181,17 +207,16 @@ class Builder {
   }
 
   void EmitDispatches() {
-    // Which HIP streams each queue carried, and the queue of each stream (its most dispatches).
-    std::map<std::pair<uint32_t, int64_t>, std::map<QueueId, uint64_t>> per_stream;
+    // Which HIP streams (stream_id) each queue carried.
     for (const RocDispatch& d : m_c.dispatches) {
       const uint32_t gpu = GpuOf(d.agent);
       const QueueId queue = QueueOf(gpu, d.queue);
       const uint32_t record = AddPacket(queue, gpu, m_w.Intern(d.name), d.start, d.end,
                                         d.correlation);
+      CountLaunch(d.correlation, gpu, queue);
       if (d.stream >= 0) {
         m_sink.AddArg(record, "stream_id", d.stream);
         ++m_queue_streams[queue][d.stream];
-        ++per_stream[{gpu, d.stream}][queue];
       }
       if (d.dispatch_id >= 0) m_sink.AddArg(record, "dispatch_id", d.dispatch_id);
       if (d.correlation >= 0) m_sink.AddArg(record, "correlation_id", d.correlation);
@@ -203,11 +228,36 @@ class Builder {
       m_sink.AddArg(record, "workgroup_size_y", d.workgroup.y);
       m_sink.AddArg(record, "workgroup_size_z", d.workgroup.z);
     }
-    for (const auto& [key, queues] : per_stream) {
-      m_stream_queue[key] = std::max_element(queues.begin(), queues.end(), [](auto& a, auto& b) {
-                              return a.second < b.second;
-                            })->first;
+  }
+
+  // What a launch call says of its stream: the stream handle of its arguments ran on this GPU
+  // and queue; its thread launched on this GPU at the call.
+  void CountLaunch(int64_t correlation, uint32_t gpu, QueueId queue) {
+    auto it = m_call_of_correlation.find(correlation);
+    if (it == m_call_of_correlation.end()) return;
+    const RocCall& call = *it->second;
+    if (call.stream >= 0) ++m_handle_launches[call.stream][{gpu, queue}];
+    m_thread_launches.push_back({call.thread, call.start, gpu});
+  }
+
+  // Each stream handle's queue: the one that carried most of its launches.
+  void PlaceStreamHandles() {
+    for (const auto& [handle, places] : m_handle_launches) {
+      m_handle_queue[handle] =
+          std::max_element(places.begin(), places.end(), [](const auto& a, const auto& b) {
+            return a.second < b.second;
+          })->first;
     }
+    std::sort(m_thread_launches.begin(), m_thread_launches.end());
+  }
+
+  std::optional<uint32_t> GpuOfLastLaunch(int64_t thread, int64_t before) const {
+    auto it = std::lower_bound(m_thread_launches.begin(), m_thread_launches.end(),
+                               std::make_tuple(thread, before, uint32_t{0}));
+    if (it == m_thread_launches.begin()) return std::nullopt;
+    --it;
+    if (std::get<0>(*it) != thread) return std::nullopt;
+    return std::get<2>(*it);
   }
 
   void EmitCopies() {
@@ -223,6 +273,7 @@ class Builder {
       const uint32_t record =
           AddPacket(queue, gpu, m_w.Intern(fmt::format("Memcpy {}", c.direction)), c.start, c.end,
                     c.correlation);
+      CountLaunch(c.correlation, gpu, queue);
       m_sink.AddArg(record, "bytes", c.bytes);
       if (c.stream >= 0) {
         m_sink.AddArg(record, "stream_id", c.stream);
@@ -241,6 +292,24 @@ class Builder {
          "memory copies between two CPU agents: no GPU queue ran them, left out"},
         {"rocprof_correlation_shared", m_shared_correlations,
          "HIP calls sharing a correlation id with an earlier one: the later is the launch"},
+        {"rocprof_sync_without_arguments", m_sync_counts.syncs_without_arguments,
+         "HIP sync calls (hipStreamWaitEvent, hipEventSynchronize, hipStreamSynchronize) whose "
+         "stream or event the file does not keep (no arguments): no wait was placed"},
+        {"rocprof_wait_on_unrecorded_event", m_sync_counts.waits_on_unrecorded_event,
+         "waits on a HIP event with no hipEventRecord of it before them in the file"},
+        {"rocprof_wait_unlinked", n.waits_without_record,
+         "GPU waits with no record of their event: placed unlinked"},
+        {"rocprof_wait_link_inferred", n.gpu_waits_inferred + n.cpu_waits_inferred,
+         "waits whose record was inferred (schemas/kineto_inference.md)"},
+        {"rocprof_event_record_unlinked", n.records_unclaimed,
+         "hipEventRecord calls that no wait or sync waited for: no fence signal was made"},
+        {"rocprof_record_stream_unknown", n.streams_unknown,
+         "event records waited for whose stream could not be found: their waits are unlinked"},
+        {"rocprof_sync_before_work_end", n.syncs_before_work_end,
+         "syncs that returned before the GPU timestamps of the work they waited for ended; the "
+         "signal is placed at the return"},
+        {"rocprof_wait_released_before_signal", n.released_before_signal,
+         "GPU waits whose queue went on before the record executed by the GPU timestamps"},
     };
     importers::CountNonZero(m_w, rows);
     if (m_c.skipped) {
@@ -281,7 +350,12 @@ class Builder {
   std::map<int64_t, ThreadId> m_threads;
   std::map<std::pair<uint32_t, int64_t>, QueueId> m_queues;
   std::map<QueueId, std::string> m_queue_names;
-  std::map<std::pair<uint32_t, int64_t>, QueueId> m_stream_queue;
+  std::unordered_map<int64_t, const RocCall*> m_call_of_correlation;  // HIP / HSA launches
+  std::map<int64_t, std::map<std::pair<uint32_t, QueueId>, uint64_t>> m_handle_launches;
+  std::map<int64_t, std::pair<uint32_t, QueueId>> m_handle_queue;  // stream handle -> GPU, queue
+  std::map<std::pair<uint32_t, int64_t>, QueueId> m_unseen_streams;
+  std::vector<std::tuple<int64_t, int64_t, uint32_t>> m_thread_launches;  // tid, call, GPU
+  HipSyncCounts m_sync_counts;
   std::map<QueueId, std::map<int64_t, uint64_t>> m_queue_streams;
   int64_t m_next_packet = 1;
   uint64_t m_copies_without_gpu = 0, m_shared_correlations = 0;

@@ -5,8 +5,12 @@ only the columns fencescope reads plus a few it ignores. The table layout follow
 rocprofiler-sdk (rocpd schema 3); the rows are made up and worked through by hand in
 rocpd_test.cpp.
 
-Usage: make_rocpd.py OUT.db [--bad-agent]
+Usage: make_rocpd.py OUT.db [--bad-agent] [--syncs]
   --bad-agent  adds a kernel dispatch on agent 9, which rocpd_info_agent does not list
+  --syncs      adds, on thread 5152 and GPU 0, HIP calls with their arguments (rocpd_arg):
+               a producer kernel on stream 0xA (HSA queue 2), hipEventRecord(0xE1, 0xA),
+               hipStreamWaitEvent(0xB, 0xE1), a consumer kernel on stream 0xB (HSA queue 3),
+               hipEventRecord(0xE2, 0xB), hipEventSynchronize(0xE2), hipDeviceSynchronize()
 """
 import sqlite3
 import sys
@@ -35,6 +39,8 @@ TABLES = {
                              "workgroup_size_x INTEGER, workgroup_size_y INTEGER, "
                              "workgroup_size_z INTEGER, grid_size_x INTEGER, grid_size_y INTEGER, "
                              "grid_size_z INTEGER, event_id INTEGER",
+    "rocpd_arg": "id INTEGER PRIMARY KEY, event_id INTEGER, position INTEGER, type TEXT, "
+                 "name TEXT, value TEXT",
     "rocpd_memory_copy": "id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, tid INTEGER, "
                          "start BIGINT, \"end\" BIGINT, name_id INTEGER, dst_agent_id INTEGER, "
                          "src_agent_id INTEGER, size INTEGER, queue_id INTEGER, "
@@ -69,13 +75,50 @@ ROWS = {
 }
 
 
+# The --syncs rows, times from 1000 on. Calls: (region id, start, end, name string id, rocpd_event
+# id = correlation id, arguments).
+SYNC_CALLS = [
+    (10, 1000, 1010, 2, 20, [("stream", "0xa")]),
+    (11, 1020, 1025, 7, 21, [("event", "0xe1"), ("stream", "0xa")]),
+    (12, 1030, 1035, 8, 22, [("stream", "0xb"), ("event", "0xe1"), ("flags", "0")]),
+    (13, 1040, 1050, 2, 23, [("stream", "0xb")]),
+    (14, 1060, 1065, 7, 24, [("event", "0xe2"), ("stream", "0xb")]),
+    (15, 1070, 1520, 9, 25, [("event", "0xe2")]),
+    (16, 1530, 1540, 10, 26, []),
+]
+
+
+def add_syncs(rows):
+    rows["rocpd_string"] += [(7, "g", "hipEventRecord"), (8, "g", "hipStreamWaitEvent"),
+                             (9, "g", "hipEventSynchronize"), (10, "g", "hipDeviceSynchronize")]
+    rows["rocpd_info_thread"].append((3, 1, 1, 5152, "sync"))
+    rows["rocpd_info_queue"] += [(2, 1, 1, "Queue 2"), (3, 1, 1, "Queue 3")]
+    rows["rocpd_info_stream"] += [(3, 1, 1, "Stream 3"), (4, 1, 1, "Stream 4")]
+    rows["rocpd_info_kernel_symbol"] += [(3, 1, "_Z8producerv.kd", "producer()"),
+                                         (4, 1, "_Z8consumerv.kd", "consumer()")]
+    arg_id = 1
+    for region, start, end, name, event, args in SYNC_CALLS:
+        rows["rocpd_event"].append((event, 1, event))
+        rows["rocpd_region"].append((region, 1, 1, 3, start, end, name, event))
+        for position, (arg, value) in enumerate(args):
+            rows["rocpd_arg"].append((arg_id, event, position, "void*", arg, value))
+            arg_id += 1
+    # The kernels' own events carry their launch's correlation id.
+    rows["rocpd_event"] += [(30, 1, 20), (31, 1, 23)]
+    rows["rocpd_kernel_dispatch"] += [
+        (10, 1, 1, 3, 3, 3, 10, 2, 3, 1100, 1400, 64, 1, 1, 64, 1, 1, 30),
+        (11, 1, 1, 3, 3, 4, 11, 3, 4, 1410, 1500, 64, 1, 1, 64, 1, 1, 31)]
+
+
 def main():
     out = sys.argv[1]
     db = sqlite3.connect(out)
-    rows = {k: list(v) for k, v in ROWS.items()}
+    rows = {k: list(ROWS.get(k, [])) for k in TABLES}
     if "--bad-agent" in sys.argv[2:]:
         rows["rocpd_kernel_dispatch"].append(
             (3, 1, 1, 1, 9, 1, 3, 1, 1, 600, 700, 1, 1, 1, 1, 1, 1, None))
+    if "--syncs" in sys.argv[2:]:
+        add_syncs(rows)
     for table, columns in TABLES.items():
         db.execute(f'CREATE TABLE "{table}{SUFFIX}" ({columns})')
         db.execute(f'CREATE VIEW "{table}" AS SELECT * FROM "{table}{SUFFIX}"')

@@ -78,6 +78,48 @@ TEST_F(Rocpd, RegionsAreSlicesOfTheirThreadsInTheirProcess) {
             (Rows{{"5150", "app"}}));
 }
 
+// make_rocpd.py --syncs, worked through with the rules of schemas/kineto_inference.md: a signal
+// executes when the work launched on its queue before the call has completed, or at the call
+// when that work was done already; a GPU wait is reached at its call when its queue has no
+// earlier work, released when its record executed, and ends at the start of the next packet
+// that had been launched by then.
+//   producer on queue 2: launched 1000, runs 1100-1400; consumer on queue 3: launched 1040,
+//   runs 1410-1500.
+//   hipEventRecord(0xE1, 0xA) at 1020 -> signal on queue 2 executed at 1400.
+//   hipStreamWaitEvent(0xB, 0xE1) at 1030 -> wait on queue 3 reached at 1030, released by that
+//   signal, ending at 1410 (the consumer's start; it was launched at 1040, before 1400).
+//   hipEventRecord(0xE2, 0xB) at 1060 -> signal on queue 3 executed at 1500.
+//   hipEventSynchronize(0xE2), 1070-1520 -> CPU wait on that signal, released at 1520.
+//   hipDeviceSynchronize(), 1530-1540 -> the queue that finished last (3, at 1500) signals at
+//   the call, 1530 (its work was done); the CPU wait is released at 1540.
+TEST(RocpdSyncs, HipEventsStreamWaitsAndSyncsAreFencesAndWaitsLinkedToTheirRecords) {
+  test_support::ScratchDir dir;
+  const fs::path rocpd = MakeRocpd(dir, "--syncs");
+  const fs::path db = dir / "t.db";
+  const auto r = test_support::RunFencescope("import " + Quote(rocpd) + " -o " + Quote(db));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto query = [&](const std::string& sql) { return core::store::RunQuery(db, sql).rows; };
+  const std::string queue_name =
+      "(SELECT s.value FROM queues q JOIN strings s ON s.id = q.name_sid WHERE q.id = ";
+  EXPECT_EQ(query("SELECT " + queue_name + "x.queue_id), x.ts_ns FROM fence_signal_executed x "
+                  "ORDER BY x.ts_ns"),
+            (Rows{{"GPU 0 queue 2", "1400"}, {"GPU 0 queue 3", "1500"},
+                  {"GPU 0 queue 3", "1530"}}));
+  // The wait, released by the record of 0xE1 (named by the capture: release_link 1).
+  EXPECT_EQ(query("SELECT " + queue_name + "u.queue_id), w.ts_ns, u.observed_ns, u.ts_ns, " +
+                  queue_name + "x.queue_id), x.ts_ns, u.release_link FROM fence_wait_unblocked u "
+                  "JOIN fence_wait_queued w ON w.wait_id = u.wait_id JOIN fence_signal_executed "
+                  "x ON x.signal_id = u.released_by_signal_id AND x.fence_id = u.fence_id AND "
+                  "x.fence_value = u.fence_value"),
+            (Rows{{"GPU 0 queue 3", "1030", "1030", "1410", "GPU 0 queue 2", "1400", "1"}}));
+  // The CPU waits of thread 5152 and the signals that released them.
+  EXPECT_EQ(query("SELECT t.tid, b.ts_ns, r.ts_ns, x.ts_ns FROM cpu_wait_released r JOIN "
+                  "cpu_wait_begin b ON b.waiter_id = r.waiter_id JOIN threads t ON t.id = "
+                  "r.thread_id JOIN fence_signal_executed x ON x.fence_id = r.fence_id AND "
+                  "x.fence_value = r.fence_value ORDER BY b.ts_ns"),
+            (Rows{{"5152", "1070", "1520", "1500"}, {"5152", "1530", "1540", "1530"}}));
+}
+
 TEST(RocpdBadInput, ADispatchOnAnAgentTheFileDoesNotListIsNamedByTableAndRow) {
   test_support::ScratchDir dir;
   const fs::path rocpd = MakeRocpd(dir, "--bad-agent");
