@@ -17,6 +17,9 @@ Shapes:
   other_message   another protobuf message that begins like an XSpace, its third plane field a
                   varint where XPlane has lines (prints the offset of that field)
   not_xspace      another protobuf message, plainly not an XSpace
+  brace           a first plane (/host:metadata, no lines) exactly 123 bytes long, so that the
+                  file begins with a newline and '{' as JSON would, then the launches shape's
+                  planes
   step_markers    the launches shape with two step markers as jax.profiler.StepTraceAnnotation
                   writes them ("train", stat step_num 5 at 0-30 us and 6 at 60-90 us), which
                   count before the group_ids
@@ -178,6 +181,12 @@ def main():
     elif shape == 'other_message':
         data = f_len(1, f_int(1, 4) + f_len(2, 'serving_default') + f_int(3, 7))
         facts['field_offset'] = data.find(f_int(3, 7))
+    elif shape == 'brace':
+        meta = Plane('/host:metadata')
+        meta.name += ' ' * (123 - len(meta.encode()))
+        assert len(meta.encode()) == 123
+        data = f_len(1, meta.encode()) + launches(host)
+        assert data[:2] == b'\n{'
     elif shape == 'step_markers':
         data = launches(host, step_markers=True)
     elif shape == 'not_xspace':

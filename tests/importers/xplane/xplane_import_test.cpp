@@ -152,3 +152,16 @@ TEST(XplaneSteps, StepMarkersCountBeforeGroupIds) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(XplaneSniff, AnXSpaceWhoseFirstBytesReadAsJsonIsStillAnXSpace) {
+  test_support::ScratchDir dir;
+  xspace_files::Make("brace", dir / "b.xplane.pb");
+  ASSERT_EQ(test_support::ReadFile(dir / "b.xplane.pb").substr(0, 2), "\n{");
+  const auto summary = importers::ImportFile(dir / "b.xplane.pb", dir / "b.db");
+  EXPECT_EQ(summary.format_name, "XSpace profile (.xplane.pb)");
+  EXPECT_EQ(FirstCell(dir / "b.db", "SELECT COUNT(*) FROM packet_completed"), "4");
+}
+
+}  // namespace
