@@ -17,6 +17,8 @@
 #include "importers/chrome_json/import_benchmark.h"
 #include "importers/etl/etl_importer.h"
 #include "importers/ftrace/ftrace_importer.h"
+#include "importers/nsys/nsys_importer.h"
+#include "importers/nsys/nsys_raw_read.h"
 
 namespace app::cli {
 namespace {
@@ -154,6 +156,45 @@ void BenchChromeJson(const std::filesystem::path& file, const std::filesystem::p
                            r.raw_seconds / r.parse_seconds, r.raw_cpu / r.parse_cpu);
 }
 
+// An Nsight Systems export: the whole import (tables read, mapped, written, committed) next to a
+// bare read of the same activity tables (nsys_raw_read.h), both from the same opened file.
+void BenchNsys(const std::filesystem::path& file, const std::filesystem::path& scratch,
+               int repeat) {
+  const importers::nsys::NsysDatabase db =
+      importers::nsys::NsysDatabase::OpenFile(file, file.string());
+  double import_seconds = 0, raw_seconds = 0;
+  uint64_t events = 0;
+  importers::nsys::RawReadResult raw;
+  for (int i = 0; i < repeat; ++i) {
+    auto t = Clock::now();
+    {
+      core::store::TraceWriter writer(scratch, "nsys-sqlite");
+      importers::nsys::ImportNsysDatabase(db, writer, {});
+      events = writer.events_written();
+      writer.Commit();
+    }
+    const double import = SecondsSince(t);
+    t = Clock::now();
+    raw = importers::nsys::RawReadActivityTables(db);
+    const double read = SecondsSince(t);
+    if (i == 0 || import < import_seconds) import_seconds = import;
+    if (i == 0 || read < raw_seconds) raw_seconds = read;
+  }
+  std::filesystem::remove(scratch);
+  const double mb = static_cast<double>(std::filesystem::file_size(file)) / 1e6;
+  std::cout << fmt::format(
+      "input                 {} (Nsight Systems export, {:.1f} MB; best of {})\n",
+                           file.string(), mb, repeat);
+  std::cout << fmt::format("activity rows         {} -> {} trace events\n", raw.rows, events);
+  std::cout << fmt::format("import total          {:8.3f} s  {:9.1f} MB/s\n", import_seconds,
+                           mb / import_seconds);
+  std::cout << fmt::format("raw table read        {:8.3f} s  {:9.1f} MB/s   (SELECT * joined to "
+                           "StringIds; checksum {})\n",
+                           raw_seconds, mb / raw_seconds, raw.checksum % 1000);
+  std::cout << fmt::format("import/raw ratio      {:.3f}  (target >= 0.5)\n",
+                           raw_seconds / import_seconds);
+}
+
 // The whole `fencescope import` in a child process, run before this process reads the input:
 // Linux carries the high-water mark of the image a process replaces into its ru_maxrss, and a
 // spawned child starts from this process's image, so this one must still be small.
@@ -209,6 +250,10 @@ void RegisterBenchImport(CLI::App& bench) {
     }
     if (input.content == importers::FileFormat::kEtl) {
       BenchEtl(input, *repeat, scratch);
+    } else if (input.content == importers::FileFormat::kFencescopeTrace &&
+               input.container == importers::FileFormat::kUnknown &&
+               importers::nsys::IsNsysExportFile(*file)) {
+      BenchNsys(*file, scratch, *repeat);
     } else if (input.content == importers::FileFormat::kFtraceText ||
                input.content == importers::FileFormat::kTraceDat) {
       BenchFtrace(input, *repeat, scratch);

@@ -179,6 +179,17 @@ TEST(NsysHandMade, TheSessionStartIsTheClocksOrigin) {
             "1700000000000000000");
 }
 
+TEST(NsysHandMade, BenchImportReadsTheActivityTablesBesideTheImport) {
+  test_support::ScratchDir dir;
+  Imported(dir, "stream_waits");
+  const auto r = test_support::RunFencescope("bench import " + Quote(dir / "stream_waits.sqlite") +
+                                             " --repeat 1 --dir " + Quote(dir.path()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 3 kernels, 8 runtime calls, 3 SYNCHRONIZATION and 2 CUDA_EVENT rows.
+  EXPECT_NE(r.out.find("activity rows         16 -> "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("import/raw ratio"), std::string::npos) << r.out;
+}
+
 TEST(NsysHandMade, FleetImportImportsExportsRatherThanCopyingThem) {
   test_support::ScratchDir dir;
   fs::create_directories(dir / "ranks");
