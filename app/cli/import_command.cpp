@@ -11,7 +11,8 @@ namespace app::cli {
 void RegisterImportCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "import", "Import a trace from another tool (Chrome trace-event JSON / PyTorch Kineto, "
-                "ETW .etl with DxgKrnl events, trace-cmd .dat and ftrace text, JAX / XLA .xplane.pb; "
+                "ETW .etl with DxgKrnl events, trace-cmd .dat and ftrace text, JAX / XLA .xplane.pb, "
+                "Nsight Systems .sqlite exports and .nsys-rep through nsys; "
                 "plain, gzip or zip) "
                 "into a fencescope trace "
                 "database");
