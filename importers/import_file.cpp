@@ -80,15 +80,7 @@ struct ScratchFile {
 
 ImportSummary Import(const std::filesystem::path& input, const std::filesystem::path& output,
                      const ImportOptions& options, const char*& stage) {
-  stage = "reading and decompressing it";
-  DecodedInput decoded = ReadInput(input, options.max_inflated);
-  stage = "importing its events";
   ImportSummary summary;
-  summary.format = decoded.content;
-  summary.container = decoded.container;
-  summary.label = decoded.label;
-  summary.file_bytes = decoded.file_size;
-  summary.content_bytes = decoded.bytes.size();
   // Each importer fills one trace database, committed when it returns.
   auto into_writer = [&](const char* source, const auto& import, bool keep_events = false) {
     core::store::TraceWriter writer(output, source);
@@ -100,6 +92,24 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
     writer.Commit();
     if (keep_events) *options.kept_events = writer.TakeKeptEvents();
   };
+  // A folder: rocprofv3's CSV output, one file per kind of record.
+  if (std::filesystem::is_directory(input)) {
+    stage = "importing its files";
+    summary.label = input.string();
+    summary.format_name = "rocprofv3 CSV folder";
+    into_writer("rocprofv3-csv", [&](core::store::TraceWriter& w) {
+      rocprof::ImportRocprofCsvFolder(input, w, options);
+    });
+    return summary;
+  }
+  stage = "reading and decompressing it";
+  DecodedInput decoded = ReadInput(input, options.max_inflated);
+  stage = "importing its events";
+  summary.format = decoded.content;
+  summary.container = decoded.container;
+  summary.label = decoded.label;
+  summary.file_bytes = decoded.file_size;
+  summary.content_bytes = decoded.bytes.size();
   // An XSpace protobuf has no magic bytes: told by its first plane's fields, before the text
   // formats its first bytes might pass for (a newline, then a length that reads as '{').
   if ((decoded.content == FileFormat::kUnknown || decoded.content == FileFormat::kJson ||

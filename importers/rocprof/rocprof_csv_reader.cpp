@@ -9,76 +9,11 @@
 #include <fmt/format.h>
 
 #include "core/model/error.h"
+#include "importers/rocprof/rocprof_csv_cursor.h"
 #include "importers/rocprof/rocprof_names.h"
 
 namespace importers::rocprof {
 namespace {
-
-// One CSV record: its fields (quotes undone) and the line it starts on.
-struct CsvRow {
-  std::vector<std::string> fields;
-  uint64_t line = 0;
-};
-
-// Walks a CSV text record by record (RFC 4180: quoted fields may hold commas, doubled quotes
-// and line breaks).
-class CsvCursor {
- public:
-  explicit CsvCursor(std::string_view text) : m_text(text) {}
-
-  // The next non-empty record, or false at the end. `quote_open` is set when the text ends
-  // inside a quoted field.
-  bool Next(CsvRow& row, bool& quote_open) {
-    quote_open = false;
-    while (m_pos < m_text.size()) {
-      row.fields.clear();
-      row.line = m_line;
-      std::string field;
-      bool quoted = false, any = false;
-      while (m_pos < m_text.size()) {
-        const char c = m_text[m_pos++];
-        if (quoted) {
-          if (c == '"') {
-            if (m_pos < m_text.size() && m_text[m_pos] == '"') {
-              field += '"';
-              ++m_pos;
-            } else {
-              quoted = false;
-            }
-          } else {
-            if (c == '\n') ++m_line;
-            field += c;
-          }
-          continue;
-        }
-        if (c == '"') {
-          quoted = true;
-          any = true;
-        } else if (c == ',') {
-          row.fields.push_back(std::move(field));
-          field.clear();
-          any = true;
-        } else if (c == '\n') {
-          ++m_line;
-          break;
-        } else if (c != '\r') {
-          field += c;
-          any = true;
-        }
-      }
-      if (quoted) quote_open = true;
-      if (!any) continue;  // a blank line
-      row.fields.push_back(std::move(field));
-      return true;
-    }
-    return false;
-  }
-
- private:
-  std::string_view m_text;
-  size_t m_pos = 0;
-  uint64_t m_line = 1;
-};
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -143,11 +78,15 @@ struct BadRow {
   std::string what;
 };
 
+// A kernel trace, into `capture`. `agents_listed`: the capture's agents come from an
+// agent_info.csv beside it, and a row naming another is refused; else each GPU id a row names is
+// a GPU of its own.
 class Reader {
  public:
-  Reader(const std::string& label, bool lenient) : m_label(label), m_lenient(lenient) {}
+  Reader(const std::string& label, bool lenient, RocCapture& capture, bool agents_listed)
+      : m_label(label), m_lenient(lenient), m_c(capture), m_agents_listed(agents_listed) {}
 
-  RocCapture Read(std::string_view bytes) {
+  void Read(std::string_view bytes) {
     if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
     CsvCursor cursor(bytes);
     CsvRow header;
@@ -176,10 +115,11 @@ class Reader {
         if (!m_lenient) {
           throw core::Error(fmt::format("{}: line {}: {}", m_label, row.line, bad.what));
         }
-        if (m_c.skipped++ == 0) m_c.first_skipped = fmt::format("line {}: {}", row.line, bad.what);
+        if (m_c.skipped++ == 0) {
+          m_c.first_skipped = fmt::format("{}: line {}: {}", m_label, row.line, bad.what);
+        }
       }
     }
-    return std::move(m_c);
   }
 
  private:
@@ -257,6 +197,13 @@ class Reader {
     const int64_t pid = Optional(row, kPid, -1);
     if (m_c.pid < 0 && pid >= 0) m_c.pid = pid;
     d.place = fmt::format("line {}", row.line);
+    if (m_agents_listed) {
+      auto listed = m_c.agents.find(d.agent);
+      if (listed == m_c.agents.end()) {
+        throw BadRow{fmt::format("agent {} is not in agent_info.csv", d.agent)};
+      }
+      if (!listed->second.gpu) throw BadRow{fmt::format("agent {} is not a GPU", d.agent)};
+    }
     auto [agent, added] = m_c.agents.try_emplace(d.agent);
     if (added) {
       agent->second.handle = d.agent;
@@ -269,9 +216,10 @@ class Reader {
 
   const std::string& m_label;
   const bool m_lenient;
+  RocCapture& m_c;
+  const bool m_agents_listed;
   std::vector<int> m_at;
   size_t m_columns = 0;
-  RocCapture m_c;
 };
 
 }  // namespace
@@ -290,7 +238,14 @@ bool LooksLikeRocprofCsv(std::string_view prefix) {
 }
 
 RocCapture ReadRocprofCsv(std::string_view bytes, const std::string& label, bool lenient) {
-  return Reader(label, lenient).Read(bytes);
+  RocCapture capture;
+  Reader(label, lenient, capture, false).Read(bytes);
+  return capture;
+}
+
+void ReadKernelTraceCsv(std::string_view bytes, const std::string& label, bool lenient,
+                        RocCapture& capture, bool agents_listed) {
+  Reader(label, lenient, capture, agents_listed).Read(bytes);
 }
 
 }  // namespace importers::rocprof

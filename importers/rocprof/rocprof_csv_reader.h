@@ -20,4 +20,9 @@ bool LooksLikeRocprofCsv(std::string_view prefix);
 // `lenient`, bad rows are counted (capture.skipped) and left out instead.
 RocCapture ReadRocprofCsv(std::string_view bytes, const std::string& label, bool lenient);
 
+// The same into `capture`; with `agents_listed` (its agents were read from agent_info.csv), a
+// row naming an agent not among them, or a CPU agent, is refused.
+void ReadKernelTraceCsv(std::string_view bytes, const std::string& label, bool lenient,
+                        RocCapture& capture, bool agents_listed);
+
 }  // namespace importers::rocprof

@@ -27,6 +27,12 @@ void ImportRocprofJson(std::string_view bytes, const std::string& label,
 void ImportRocprofCsv(std::string_view bytes, const std::string& label,
                       core::store::TraceWriter& writer, const ImportOptions& options);
 
+// rocprofv3's CSV output folder (`*_kernel_trace.csv`, `*_memory_copy_trace.csv`,
+// `*_hip_api_trace.csv`, `*_marker_api_trace.csv`, `*_agent_info.csv`, ...). Throws core::Error
+// naming the file and line of malformed rows, or the folder when it holds none of them.
+void ImportRocprofCsvFolder(const std::filesystem::path& folder,
+                            core::store::TraceWriter& writer, const ImportOptions& options);
+
 // The bytes of an SQLite file opened read-only in memory when they are a rocpd database
 // (rocprofv3's default output), else nullptr.
 std::unique_ptr<core::store::Database> OpenRocpd(std::string_view bytes, const std::string& label);

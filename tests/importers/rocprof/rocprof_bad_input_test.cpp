@@ -110,7 +110,7 @@ TEST_F(RocprofBadInput, LenientImportCountsAndSkipsTheBadRows) {
                                        "name = 'rocprof_record_skipped'")
                 .rows,
             (std::vector<std::vector<std::string>>{
-                {"1", "line 3: column End_Timestamp: 'x' is not a whole number"}}));
+                {"1", input.string() + ": line 3: column End_Timestamp: 'x' is not a whole number"}}));
 }
 
 }  // namespace
