@@ -179,6 +179,19 @@ TEST(NsysHandMade, TheSessionStartIsTheClocksOrigin) {
             "1700000000000000000");
 }
 
+TEST(NsysHandMade, AGzippedExportImportsAsThePlainOne) {
+  test_support::ScratchDir dir;
+  const fs::path plain = Imported(dir, "graph");
+  const auto zipped = test_support::RunCommand("gzip -k " + Quote(dir / "graph.sqlite"));
+  ASSERT_EQ(zipped.exit_code, 0) << zipped.err;
+  const auto r = test_support::RunFencescope("import " + Quote(dir / "graph.sqlite.gz") +
+                                             " --output " + Quote(dir / "gz.db"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string sql = "SELECT kind, ts_ns, queue_id, thread_id, op_id FROM events ORDER BY 2, 1";
+  EXPECT_EQ(RowsText(dir / "gz.db", sql), RowsText(plain, sql));
+  EXPECT_EQ(FirstCell(dir / "gz.db", "SELECT count(*) FROM packet_completed"), "3");
+}
+
 TEST(NsysHandMade, BenchImportReadsTheActivityTablesBesideTheImport) {
   test_support::ScratchDir dir;
   Imported(dir, "stream_waits");
