@@ -9,6 +9,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/terminal_progress.h"
+#include "app/cli/whatif_edit_options.h"
 #include "app/gui/bench/ui_benchmark.h"
 #include "app/gui/platform/user_dirs.h"
 #include "app/gui/state/simulation_job.h"
@@ -73,7 +74,7 @@ void RegisterWindowCommands(CLI::App& app) {
                    "task:ID; a packet, signal or wait shows its chain of causes");
   view->add_option("--panel", options->panel,
                    "Panel under the timeline: stats, events, interrupts, pgo, findings, sql, "
-                   "tracks, packets");
+                   "tracks, packets, whatif, opportunities");
   view->add_option("--sql", options->sql, "Query to run in the SQL console");
   view->add_option("--fleet-tab", options->fleet_tab,
                    "Of a fleet directory, the tab shown first: heat-map, timeline (the ranks on "
@@ -82,10 +83,14 @@ void RegisterWindowCommands(CLI::App& app) {
       ->expected(2)
       ->check(CLI::Range(1, 16384));
   cli::AddMaxInflatedOption(*view, options->max_inflated);
-  view->callback([options, traces, size] {
+  // `whatif`'s edits: the first trace's prediction opens in a tab beside it.
+  auto edits = std::make_shared<cli::WhatIfEditOptions>();
+  cli::AddWhatIfEditOptions(*view, *edits);
+  view->callback([options, traces, size, edits] {
     if (traces->empty()) return SetExitCode(RunDefaultWindow());
     gui::RunOptions run = *options;
     run.trace = traces->front();
+    run.whatif = cli::EditsOf(*edits);
     run.more_traces.assign(traces->begin() + 1, traces->end());
     if (size->size() == 2) {
       run.width = std::max(320, (*size)[0]);

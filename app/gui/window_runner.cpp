@@ -8,6 +8,7 @@
 #include "app/gui/platform/user_dirs.h"
 #include "app/gui/platform/window.h"
 #include "app/gui/state/selection_info.h"
+#include "app/gui/state/whatif_job.h"
 #include "app/gui/views/main_window.h"
 #include "core/analysis/time_input.h"
 #include "core/model/error.h"
@@ -71,13 +72,30 @@ void ApplyOptions(views::MainWindow& main, const RunOptions& options, bool scree
     if (!panel) {
       throw core::Error(
           fmt::format("--panel '{}': expected stats, events, interrupts, pgo, "
-                      "findings, sql, tracks or packets",
+                      "findings, sql, tracks, packets, whatif or opportunities",
                       options.panel));
     }
     main.ShowPanel(*panel);
   }
   state::Document* doc = main.document();
   if (!doc) return;
+  if (!options.whatif.Empty() && !doc->prediction) {
+    // The question asked on the command line: a screenshot shows its prediction's tab (over
+    // the trace's: --select and --window apply to it), the window predicts it as it opens.
+    if (screenshot) {
+      std::shared_ptr<state::ReplaySource> source;
+      state::WhatIfRequest request{doc->path, options.whatif,
+                                   platform::UserDataDir() / "predictions" /
+                                       (doc->path.stem().string() + "-whatif.db")};
+      std::filesystem::create_directories(request.output.parent_path());
+      main.AddDocument(state::Predict(request, source), true);
+      main.whatif().Show(request.trace, options.whatif, "asked on the command line");
+      doc = main.document();
+    } else {
+      main.whatif().Ask(doc->path, options.whatif, "asked on the command line");
+    }
+    main.ShowPanel(views::Panel::kWhatIf);
+  }
   if (!options.select.empty()) {
     Selection sel = ParseSelect(*doc, options.select);
     doc->view.selection = sel;

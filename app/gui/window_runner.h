@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/gui/state/view_state.h"
+#include "core/replay/whatif_edits.h"
 #include "importers/common/compressed_input.h"
 
 namespace app::gui {
@@ -28,6 +29,8 @@ struct RunOptions {
   std::string sql;    // query run in the SQL console
   std::string fleet_tab;  // a fleet directory's tab shown first (FleetView::TabNamed)
   uint64_t max_inflated = importers::kDefaultMaxInflated;  // of a gzip / zip file imported
+  // `whatif`'s edits (--scale, --remove-sync, ...): the trace's prediction opens beside it.
+  core::replay::Edits whatif;
 };
 
 namespace views {

@@ -97,7 +97,10 @@ std::vector<Candidate> Candidates(const core::store::TraceStore& store,
   host.edits.cpu_scale = 0.5;
   host.opportunity = {"faster_host", "host", "", 0};
   out.push_back(std::move(host));
-  for (Candidate& c : out) c.opportunity.edit = c.edits.Describe();
+  for (Candidate& c : out) {
+    c.opportunity.edit = c.edits.Describe();
+    c.opportunity.edits = c.edits;
+  }
   return out;
 }
 

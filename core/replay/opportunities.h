@@ -16,6 +16,7 @@
 #include "core/analysis/longest_waits.h"
 #include "core/analysis/reconstruction.h"
 #include "core/replay/replay_fidelity.h"
+#include "core/replay/whatif_edits.h"
 #include "core/store/trace_store.h"
 
 namespace core::replay {
@@ -34,6 +35,7 @@ struct Opportunity {
   DurationNs predicted_span_ns = 0;
   double gain_pct = 0;       // against the unedited replay's span
   double step_gain_pct = 0;  // the same for the mean step
+  Edits edits;  // `edit` as edits, for a caller that replays it again (the window)
 };
 
 struct Opportunities {

@@ -45,6 +45,8 @@ struct WholeTraceFigures {
 WholeTraceFigures ComputeWholeTraceFigures(const core::store::TraceStore& store,
                                            const core::analysis::Reconstruction& recon);
 
+struct Prediction;
+
 struct Document {
   std::filesystem::path path;
   uint64_t open_order = 0;  // when the window opened it (orders its tabs)
@@ -62,6 +64,8 @@ struct Document {
   std::vector<std::string> cache_notes;
   // Seconds per step of the open (core::cache::CachedTrace::timings, then the window's own).
   std::vector<core::cache::CachedTrace::Timing> open_timings;
+  // Set on a prediction opened beside the trace it was asked of (state/prediction.h).
+  std::shared_ptr<const Prediction> prediction;
   // The event table's text filter (its thread reads `store`, so it stops before the store goes).
   std::unique_ptr<EventFilterWorker> filter;
   // The packed cache being written into the trace file after a first open (declared last: the

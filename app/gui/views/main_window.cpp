@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "app/gui/platform/user_dirs.h"
 #include "app/gui/state/saved_view.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/views/outline_view.h"
@@ -18,9 +19,10 @@ namespace {
 
 constexpr const char* kPanelNames[] = {
     "Range statistics", "Events", "Interrupts", "PGO convergence", "Findings", "SQL", "Tracks",
-    "Packets"};
-constexpr const char* kPanelKeys[] = {"stats",    "events", "interrupts", "pgo",
-                                      "findings", "sql",    "tracks",     "packets"};
+    "Packets", "What-if", "Opportunities"};
+constexpr const char* kPanelKeys[] = {"stats",  "events",  "interrupts", "pgo",   "findings",
+                                      "sql",    "tracks",  "packets",    "whatif",
+                                      "opportunities"};
 
 // Draws the panel'th of the bottom views, which are given in Panel's order (one per panel).
 template <typename... Views>
@@ -63,6 +65,9 @@ std::optional<Panel> ParsePanel(const std::string& name) {
 
 MainWindow::MainWindow(state::Settings settings, std::filesystem::path settings_file)
     : m_settings(std::move(settings)), m_settings_file(std::move(settings_file)) {
+  // Predictions go beside the trace asked about, or with the user's data when settings are
+  // kept (a trace opened from a read-only place).
+  if (!m_settings_file.empty()) m_whatif.set_folder(platform::UserDataDir() / "predictions");
   m_force_panel =
       static_cast<Panel>(std::clamp(m_settings.bottom_tab, 0, static_cast<int>(Panel::kCount) - 1));
 }
@@ -159,7 +164,10 @@ void MainWindow::DrawTraceTabs() {
       const ImGuiTabItemFlags flags =
           d == m_doc.get() && d != m_tab_selected ? ImGuiTabItemFlags_SetSelected : 0;
       const std::string label =
-          fmt::format("{}##trace{}", d->path.filename().string(), d->open_order);
+          d->prediction
+              ? fmt::format("what if: {}##trace{}", d->prediction->original.filename().string(),
+                            d->open_order)
+              : fmt::format("{}##trace{}", d->path.filename().string(), d->open_order);
       if (ImGui::BeginTabItem(label.c_str(), &open, flags)) {
         m_tab_selected = d;
         if (d != m_doc.get()) {
@@ -169,7 +177,15 @@ void MainWindow::DrawTraceTabs() {
         }
         ImGui::EndTabItem();
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", d->path.string().c_str());
+      if (ImGui::IsItemHovered()) {
+        if (d->prediction) {
+          ImGui::SetTooltip("%s\nthe prediction of %s with %s", d->path.string().c_str(),
+                            d->prediction->original.string().c_str(),
+                            d->prediction->result.edits.c_str());
+        } else {
+          ImGui::SetTooltip("%s", d->path.string().c_str());
+        }
+      }
       if (!open) close = d;
     }
     ImGui::EndTabBar();
@@ -222,8 +238,27 @@ void MainWindow::ApplyRequests() {
   m_open_requests.clear();
 }
 
+void MainWindow::CollectWhatIf() {
+  if (m_doc) {
+    if (auto question = m_timeline.TakeQuestion()) {
+      const auto& original = m_doc->prediction ? m_doc->prediction->original : m_doc->path;
+      m_whatif.Ask(original, std::move(question->edits), std::move(question->label));
+      m_force_panel = Panel::kWhatIf;
+    }
+  }
+  if (auto pick = m_opportunities.TakePick()) {
+    m_whatif.Ask(pick->trace, pick->opportunity.edits, pick->question);
+    m_force_panel = Panel::kWhatIf;
+  }
+  if (auto prediction = m_whatif.TakePrediction()) {
+    AddDocument(std::move(prediction), true);
+    m_force_panel = Panel::kWhatIf;
+  }
+}
+
 void MainWindow::DrawFrame() {
   CollectLoads();
+  CollectWhatIf();
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
@@ -407,7 +442,7 @@ void MainWindow::DrawPanels(state::Document& doc) {
     if (!ImGui::BeginTabItem(kPanelNames[i], nullptr, flags)) continue;
     m_settings.bottom_tab = i;
     DrawNthView(i, doc, m_range_stats, m_events, m_interrupts, m_pgo, m_findings, m_sql, m_tracks,
-                m_packets);
+                m_packets, m_whatif, m_opportunities);
     ImGui::EndTabItem();
   }
   m_force_panel.reset();

@@ -19,6 +19,7 @@
 #include "app/gui/views/fleet_view.h"
 #include "app/gui/views/interrupts_view.h"
 #include "app/gui/views/open_dialog.h"
+#include "app/gui/views/opportunities_view.h"
 #include "app/gui/views/packets_view.h"
 #include "app/gui/views/pgo_view.h"
 #include "app/gui/views/range_stats_view.h"
@@ -26,6 +27,7 @@
 #include "app/gui/views/sql_console_view.h"
 #include "app/gui/views/timeline_view.h"
 #include "app/gui/views/tracks_view.h"
+#include "app/gui/views/whatif_view.h"
 
 namespace app::gui::views {
 
@@ -40,6 +42,8 @@ enum class Panel : int {
   kSql,
   kTracks,
   kPackets,
+  kWhatIf,
+  kOpportunities,
   kCount
 };
 const char* PanelName(Panel panel);
@@ -98,6 +102,8 @@ class MainWindow {
     m_packets.Wait();
   }
   FindingsView& findings() { return m_findings; }
+  WhatIfView& whatif() { return m_whatif; }
+  OpportunitiesView& opportunities() { return m_opportunities; }
   const state::Settings& settings() const { return m_settings; }
 
  private:
@@ -116,6 +122,9 @@ class MainWindow {
   void ResetPanels();
   // Takes finished loads: the newest one's document (or error) is shown, older ones dropped.
   void CollectLoads();
+  // A question picked in the timeline goes to the What-if panel; a finished prediction opens in
+  // its own tab.
+  void CollectWhatIf();
   // The load of the trace asked for last, nullptr when none is running.
   const state::DocumentLoader* CurrentLoad() const;
   void SaveSettings();
@@ -151,6 +160,8 @@ class MainWindow {
   SqlConsoleView m_sql;
   TracksView m_tracks;
   PacketsView m_packets;
+  WhatIfView m_whatif;
+  OpportunitiesView m_opportunities;
   OpenDialog m_open_dialog;
   SimulateDialog m_simulate_dialog;
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "app/gui/state/prediction.h"
 #include "app/gui/state/selection_info.h"
 #include "app/gui/timeline/arrow_painter.h"
 #include "app/gui/timeline/track_layout.h"
@@ -115,6 +116,8 @@ void TimelineView::Draw(state::Document& doc, const state::SelectionChain& chain
   const bool rebuilt = m_cache.Update(doc, width, 3.0f * s, 4.0f * s, arrow_lod);
   if (rebuilt) ++m_rebuilds;
   UpdateChain(doc, chain, rebuilt);
+  FoldBaseline(doc, rebuilt);
+  m_baseline_outlines = 0;
 
   std::vector<Row> rows = timeline::LayoutRows(doc.model, doc.view, s);
   const float total_h = rows.empty() ? 0.0f : rows.back().y + rows.back().height;
@@ -158,6 +161,7 @@ void TimelineView::Draw(state::Document& doc, const state::SelectionChain& chain
     track_top[row.index] = top;
     timeline::PaintTrack(ctx, row.index, m_cache.Track(row.index), top, row.height, row.expanded,
                          hit);
+    m_baseline_outlines += PaintBaseline(doc, row, top, dl, area_min.x);
   }
   // The selected item's chain over the boxes of the rows in sight.
   m_chain_bands = timeline::PaintChainSteps(ctx, m_chain_draw, track_top);
@@ -240,7 +244,60 @@ void TimelineView::Draw(state::Document& doc, const state::SelectionChain& chain
   dl->PopClipRect();
 
   if (!m_resizing_labels) HandleInput(doc, area_min, area_max, ruler_min, hit);
-  if (hit.valid && m_drag == Drag::kNone) DrawTooltip(doc, hit);
+  if (hit.valid && m_drag == Drag::kNone && !ImGui::IsPopupOpen("##whatif_menu")) {
+    DrawTooltip(doc, hit);
+  }
+  DrawContextMenu();
+}
+
+void TimelineView::FoldBaseline(const state::Document& doc, bool cache_rebuilt) {
+  if (!doc.prediction) {
+    m_baseline.clear();
+    m_baseline_doc = nullptr;
+    return;
+  }
+  if (!cache_rebuilt && m_baseline_doc == &doc) return;
+  m_baseline_doc = &doc;
+  const auto& baseline = doc.prediction->baseline;
+  m_baseline.assign(doc.model.tracks.size(), {});
+  for (size_t t = 0; t < doc.model.tracks.size(); ++t) {
+    const auto& track = doc.model.tracks[t];
+    if (track.kind != timeline::TrackKind::kQueue || track.id >= baseline.size()) continue;
+    if (t < doc.view.track_hidden.size() && doc.view.track_hidden[t]) continue;
+    timeline::FoldSpans(baseline[track.id], m_cache.view(), m_baseline[t]);
+  }
+}
+
+size_t TimelineView::PaintBaseline(const state::Document& doc, const timeline::Row& row,
+                                   float top, ImDrawList* dl, float left) {
+  if (row.group || static_cast<size_t>(row.index) >= m_baseline.size()) return 0;
+  const auto& spans = m_baseline[row.index];
+  if (spans.empty()) return 0;
+  const auto& track = doc.model.tracks[row.index];
+  size_t lane = 0;
+  while (lane < track.lanes.size() && track.lanes[lane].kind != timeline::LaneKind::kRunSegments)
+    ++lane;
+  if (lane == track.lanes.size()) return 0;
+  const float s = Scale();
+  const float y0 = top + timeline::LaneOffset(track, lane, s, row.expanded);
+  const float y1 = y0 + timeline::LaneHeight(timeline::LaneKind::kRunSegments, s);
+  for (const timeline::DrawSpan& span : spans) {
+    dl->AddRect(ImVec2(left + span.x0, y0), ImVec2(left + std::max(span.x1, span.x0 + 1.0f), y1),
+                widgets::BaselineOutline(), 0.0f, 0, 1.5f * s);
+  }
+  return spans.size();
+}
+
+void TimelineView::DrawContextMenu() {
+  if (!ImGui::BeginPopup("##whatif_menu")) return;
+  if (m_questions.empty()) ImGui::TextDisabled("No what-if question about this item");
+  for (const auto& q : m_questions) {
+    if (ImGui::MenuItem(q.label.c_str())) m_question = q;
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("replays the trace with %s", q.edits.Describe().c_str());
+    }
+  }
+  ImGui::EndPopup();
 }
 
 void TimelineView::DrawLabels(state::Document& doc, const std::vector<Row>& rows, ImVec2 origin,
@@ -341,7 +398,8 @@ void TimelineView::HandleInput(state::Document& doc, ImVec2 area_min, ImVec2 are
   if (hovered && in_time_area && (ImGui::IsMouseClicked(0) || ImGui::IsMouseClicked(1))) {
     m_drag = Drag::kPending;
     m_press = mouse;
-    m_press_range = ImGui::IsMouseClicked(1) || io.KeyShift || in_ruler;
+    m_press_right = ImGui::IsMouseClicked(1);
+    m_press_range = m_press_right || io.KeyShift || in_ruler;
     m_drag_anchor = mouse_t;
     m_pan_origin = view.visible;
   }
@@ -364,6 +422,12 @@ void TimelineView::HandleInput(state::Document& doc, ImVec2 area_min, ImVec2 are
     if (m_drag == Drag::kPending && !m_press_range) {
       view.selection = hit.valid && hit.folded <= 1 ? hit.selection : state::Selection{};
       if (hit.valid && hit.folded > 1) state::ZoomTo(view, hit.range);
+    }
+    // A right click without a drag: the what-if questions about the item under the mouse.
+    if (m_drag == Drag::kPending && m_press_right && hit.valid && hit.folded <= 1 &&
+        !hit.bundle) {
+      m_questions = state::QuestionsAbout(doc, hit.selection);
+      ImGui::OpenPopup("##whatif_menu");
     }
     m_drag = Drag::kNone;
   }

@@ -10,9 +10,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "app/gui/state/document.h"
 #include "app/gui/state/selection_chain.h"
+#include "app/gui/state/whatif_question.h"
 #include "app/gui/timeline/arrow_painter.h"
 #include "app/gui/timeline/chain_overlay.h"
 #include "app/gui/timeline/draw_cache.h"
@@ -43,6 +46,14 @@ class TimelineView {
   // Width of the row-name column, unscaled pixels; the user drags its right edge to change it.
   float label_width() const { return m_label_width; }
   void set_label_width(float width) { m_label_width = width; }
+  // The what-if question picked from an item's context menu (right-click), once.
+  std::optional<state::WhatIfQuestion> TakeQuestion() {
+    auto q = std::move(m_question);
+    m_question.reset();
+    return q;
+  }
+  // Outlines of the original's packets drawn in the last frame (a prediction tab only).
+  size_t baseline_outlines() const { return m_baseline_outlines; }
 
  private:
   void DrawLabels(state::Document& doc, const std::vector<timeline::Row>& rows, ImVec2 origin,
@@ -54,6 +65,13 @@ class TimelineView {
   void HandleInput(state::Document& doc, ImVec2 area_min, ImVec2 area_max, ImVec2 ruler_min,
                    const timeline::TrackHit& hit);
   void DrawTooltip(const state::Document& doc, const timeline::TrackHit& hit);
+  // The context menu of the item right-clicked: the what-if questions about it.
+  void DrawContextMenu();
+  // A prediction tab: the original's run segments folded for the view (when the draw cache
+  // was rebuilt), then drawn as outlines over the rows in sight.
+  void FoldBaseline(const state::Document& doc, bool cache_rebuilt);
+  size_t PaintBaseline(const state::Document& doc, const timeline::Row& row, float top,
+                       ImDrawList* dl, float left);
 
   // Rebuilds the chain's rows and arrows when the chain changed, and its draw items when the
   // chain or the draw cache did.
@@ -72,6 +90,13 @@ class TimelineView {
   Drag m_drag = Drag::kNone;
   ImVec2 m_press{};
   bool m_press_range = false;  // the press asked for a range (right button, Shift, ruler)
+  bool m_press_right = false;  // the press was the right button (a click opens the menu)
+  std::vector<state::WhatIfQuestion> m_questions;  // the open context menu's
+  std::optional<state::WhatIfQuestion> m_question;  // picked, not yet taken
+  // [track index]: the original's packets of a prediction tab, folded for the view.
+  std::vector<std::vector<timeline::DrawSpan>> m_baseline;
+  const state::Document* m_baseline_doc = nullptr;
+  size_t m_baseline_outlines = 0;
   core::model::TimeNs m_drag_anchor = 0;
   state::TimeRange m_pan_origin;
   timeline::LinkPaintCounts m_links;

@@ -152,6 +152,18 @@ ImU32 CursorLine() {
   return IM_COL32(255, 255, 255, 70);
 }
 
+ImU32 BaselineOutline() {
+  return IM_COL32(120, 210, 255, 210);
+}
+
+ImU32 BeforeBar() {
+  return IM_COL32(150, 155, 170, 255);
+}
+
+ImU32 AfterBar() {
+  return IM_COL32(90, 190, 120, 255);
+}
+
 void ApplyTheme(float dpi_scale) {
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();

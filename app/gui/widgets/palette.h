@@ -73,6 +73,11 @@ ImU32 CounterBaseline();
 ImU32 CounterText();
 ImU32 BookmarkColor();
 ImU32 CursorLine();
+// A prediction tab: the original's packets, outlined over the predicted ones.
+ImU32 BaselineOutline();
+// The what-if charts: before (the trace) and after (the prediction).
+ImU32 BeforeBar();
+ImU32 AfterBar();
 
 // Applies the window theme (dark, GPUView-like contrast) to the current ImGui style.
 void ApplyTheme(float dpi_scale);

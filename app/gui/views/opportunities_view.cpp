@@ -1,0 +1,97 @@
+#include "app/gui/views/opportunities_view.h"
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/cli/analysed_trace.h"
+#include "app/gui/state/prediction.h"
+#include "app/gui/widgets/palette.h"
+#include "app/gui/widgets/time_format.h"
+#include "core/replay/whatif.h"
+
+namespace app::gui::views {
+namespace {
+
+std::string Question(const core::replay::Opportunity& o) {
+  if (o.kind == "faster_packets") return fmt::format("What if {} were 2x faster?", o.name);
+  if (o.kind == "faster_host") return "What if the host were 2x faster?";
+  return fmt::format("What if this wait were not there ({})?", o.name);
+}
+
+}  // namespace
+
+const core::replay::Opportunities* OpportunitiesView::RankingOf(
+    const std::filesystem::path& trace) {
+  return m_ranking.Get(trace.string(), [trace] {
+    // As `report` does: every analysis of the trace with its columns, then each change replayed.
+    cli::AnalysedTrace t = cli::LoadAndAnalyse(trace.string(), /*full=*/true, {},
+                                               /*all_columns=*/true);
+    core::report::ComputeOpportunities(t.data);
+    return t.data.opportunities;
+  });
+}
+
+void OpportunitiesView::Draw(state::Document& doc) {
+  const std::filesystem::path trace = doc.prediction ? doc.prediction->original : doc.path;
+  const core::replay::Opportunities* ranking = nullptr;
+  try {
+    ranking = RankingOf(trace);
+  } catch (const std::exception& e) {
+    ImGui::TextWrapped("%s", e.what());
+    return;
+  }
+  if (!ranking) {
+    ImGui::TextDisabled("Replaying each candidate change of %s...",
+                        trace.filename().string().c_str());
+    return;
+  }
+  if (ranking->list.empty()) {
+    ImGui::TextDisabled("Nothing to rank: the trace has no packets.");
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(170, 175, 190, 255));
+  ImGui::TextWrapped("replay fidelity: %s",
+                     core::replay::FidelitySentence(ranking->fidelity).c_str());
+  ImGui::PopStyleColor();
+  ImGui::TextDisabled("predicted gain of the span against the unedited replay; click one to ask it");
+  const float s = ImGui::GetFontSize() / 15.0f;
+  double most = 1e-9;
+  for (const auto& o : ranking->list) most = std::max(most, std::abs(o.gain_pct));
+  const float label_w = std::min(420.0f * s, ImGui::GetContentRegionAvail().x * 0.45f);
+  const float bar_w = std::max(60.0f * s, ImGui::GetContentRegionAvail().x - label_w - 90.0f * s);
+  ImGui::BeginChild("opportunity_bars");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (size_t i = 0; i < ranking->list.size(); ++i) {
+    const core::replay::Opportunity& o = ranking->list[i];
+    ImGui::PushID(static_cast<int>(i));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetFontSize() + 4.0f * s;
+    if (ImGui::InvisibleButton("##bar", ImVec2(label_w + bar_w + 80.0f * s, h))) {
+      m_pick = Pick{trace, o, Question(o)};
+    }
+    const bool hovered = ImGui::IsItemHovered();
+    if (hovered) {
+      ImGui::SetTooltip("%s\nfencescope whatif %s\nspan -> %s, mean step %+.2f%%", o.name.c_str(),
+                        o.edit.c_str(), widgets::FormatDuration(o.predicted_span_ns).c_str(),
+                        -o.step_gain_pct);
+    }
+    const std::string label = fmt::format("{}: {}", o.kind, o.name);
+    dl->PushClipRect(at, ImVec2(at.x + label_w - 6.0f * s, at.y + h), true);
+    dl->AddText(ImVec2(at.x, at.y + 2.0f * s),
+                hovered ? IM_COL32_WHITE : widgets::TrackHeaderText(), label.c_str());
+    dl->PopClipRect();
+    const float w = bar_w * static_cast<float>(std::abs(o.gain_pct) / most);
+    const ImVec2 bar0(at.x + label_w, at.y + 2.0f * s);
+    dl->AddRectFilled(bar0, ImVec2(bar0.x + std::max(1.0f, w), at.y + h - 2.0f * s),
+                      o.gain_pct >= 0 ? widgets::AfterBar() : IM_COL32(220, 110, 100, 255));
+    const std::string gain = fmt::format("{:+.2f}%", -o.gain_pct);
+    dl->AddText(ImVec2(bar0.x + std::max(1.0f, w) + 6.0f * s, at.y + 2.0f * s),
+                widgets::TrackHeaderText(), gain.c_str());
+    ImGui::PopID();
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace app::gui::views

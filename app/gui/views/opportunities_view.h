@@ -1,0 +1,41 @@
+// Opportunities: the report's ranked list of what would pay (core/replay/opportunities.h, the
+// same ComputeOpportunities `report` runs, on a worker thread: each change is a replay) as a bar
+// chart of the predicted gain, the replay's fidelity beside it. Clicking a bar loads its edit
+// into the What-if panel and predicts it.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "app/gui/state/background_result.h"
+#include "app/gui/state/document.h"
+#include "core/replay/opportunities.h"
+
+namespace app::gui::views {
+
+class OpportunitiesView {
+ public:
+  void Draw(state::Document& doc);
+  // The opportunity clicked (once), with the trace it was ranked on.
+  struct Pick {
+    std::filesystem::path trace;
+    core::replay::Opportunity opportunity;
+    std::string question;  // "What if gemm were 2x faster?"
+  };
+  std::optional<Pick> TakePick() {
+    auto p = std::move(m_pick);
+    m_pick.reset();
+    return p;
+  }
+  // The ranking shown for `trace`, nullptr while it is computed (or never asked for).
+  const core::replay::Opportunities* RankingOf(const std::filesystem::path& trace);
+  void Reset() { m_ranking.Reset(); }
+  void Wait() { m_ranking.Wait(); }
+
+ private:
+  state::BackgroundResult<std::string, core::replay::Opportunities> m_ranking;
+  std::optional<Pick> m_pick;
+};
+
+}  // namespace app::gui::views

@@ -1,0 +1,46 @@
+// What-if in the window on a real Kineto capture (../shared/traces/external/kineto/worker0, a
+// PyTorch profiler trace): its longest kernel made twice as fast from the kernel's context menu;
+// the prediction tab shows the figures `fencescope whatif --json` prints for the same edit.
+#include <gtest/gtest.h>
+
+#include "core/store/query.h"
+#include "tests/ui/whatif_driver.h"
+
+namespace {
+
+using namespace app::gui;  // NOLINT
+
+TEST(KinetoWhatIfWindow, AKernelTwiceAsFastAskedFromItsMenuPredictsWhatTheCommandPrints) {
+  test_support::ScratchDir dir;
+  const auto db = dir / "worker0.db";
+  const auto capture =
+      test_support::SharedDir() / "traces/external/kineto/worker0.1623143089861.pt.trace.json.gz";
+  const auto imported =
+      test_support::RunFencescope("import " + test_support::Quote(capture) + " -o " +
+                                  test_support::Quote(db));
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  test_support::HeadlessWindow window{1600, 1000};
+  views::MainWindow main{{}, {}};
+  main.OpenNow(db);
+  ASSERT_NE(main.document(), nullptr);
+  window.Frames(main, 2);
+  state::Document& doc = *main.document();
+  const uint32_t packet = test_support::LongestPacket(doc);
+  const std::string name =
+      doc.store.String(doc.analysis.recon.packets.Get<&core::analysis::Packet::name>(packet));
+  ASSERT_EQ(name.find('\''), std::string::npos) << "the name is quoted for the shell below";
+  const auto asked = test_support::AskAboutPacket(window, main, packet, 0);
+  ASSERT_NE(asked.prediction, nullptr) << main.whatif().error();
+  EXPECT_GT(asked.frames_while_replaying, 0);
+  EXPECT_TRUE(asked.zoomed_while_replaying);
+  test_support::ExpectSameAsCommand(*asked.prediction, db, "--scale '" + name + "=0.5'",
+                                    dir / "cli.db");
+  // Its steps are the capture's ProfilerStep#N slices, counted with SQL.
+  const auto counted = core::store::RunQuery(
+      db, "SELECT count(*) FROM cpu_slice c JOIN strings s ON s.id = c.name_sid "
+          "WHERE s.value LIKE 'ProfilerStep#%'");
+  ASSERT_EQ(counted.rows.size(), 1u);
+  EXPECT_EQ(asked.prediction->result.steps.size(), std::stoull(counted.rows[0][0]));
+}
+
+}  // namespace

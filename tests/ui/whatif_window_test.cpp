@@ -1,0 +1,86 @@
+// What-if in the window on a simulated trace: a question asked from a packet's context menu is
+// replayed on a worker thread while the window keeps drawing and answering keys, and its
+// prediction opens in a tab of its own with the same span and step figures as `fencescope
+// whatif --json` for the same edits, the original's packets outlined under the predicted ones.
+#include <gtest/gtest.h>
+
+#include "app/gui/state/simulation_job.h"
+#include "tests/ui/whatif_driver.h"
+
+namespace {
+
+using namespace app::gui;  // NOLINT
+
+class WhatIfWindow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_db = test_support::SimulateTrace(m_dir / "default.db", "default");
+    m_main.OpenNow(m_db);
+    ASSERT_NE(m_main.document(), nullptr);
+    m_window.Frames(m_main, 2);
+  }
+  test_support::ScratchDir m_dir;
+  std::filesystem::path m_db;
+  test_support::HeadlessWindow m_window{1600, 1000};
+  views::MainWindow m_main{{}, {}};
+};
+
+TEST_F(WhatIfWindow, APacketTwiceAsFastAskedFromItsMenuPredictsWhatTheCommandPrints) {
+  state::Document& doc = *m_main.document();
+  const uint32_t packet = test_support::LongestPacket(doc);
+  const std::string name =
+      doc.store.String(doc.analysis.recon.packets.Get<&core::analysis::Packet::name>(packet));
+  // The menu's first question about a packet: its name twice as fast.
+  const auto asked = test_support::AskAboutPacket(m_window, m_main, packet, 0);
+  ASSERT_NE(asked.prediction, nullptr) << m_main.whatif().error();
+  EXPECT_EQ(m_main.whatif().edits().scale.size(), 1u);
+  EXPECT_GT(asked.frames_while_replaying, 0);
+  EXPECT_TRUE(asked.zoomed_while_replaying);
+  // Its own tab, beside the original's.
+  EXPECT_EQ(m_main.OpenDocuments(), 2u);
+  EXPECT_EQ(asked.prediction->original, m_db);
+  test_support::ExpectSameAsCommand(*asked.prediction, m_db, "--scale '" + name + "=0.5'",
+                                    m_dir / "cli.db");
+  // The original's packets outlined in the prediction tab.
+  state::FitAll(m_main.document()->view);
+  m_window.Frames(m_main, 2);
+  EXPECT_GT(m_main.timeline().baseline_outlines(), 0u);
+}
+
+TEST_F(WhatIfWindow, CancelStopsTheReplayAndOpensNothing) {
+  state::Document& doc = *m_main.document();
+  core::replay::Edits edits;
+  edits.cpu_scale = 0.5;
+  m_main.whatif().Ask(doc.path, edits, "host 2x faster");
+  m_main.whatif().Cancel();
+  for (int i = 0; i < 2000 && m_main.whatif().Busy(); ++i) m_window.Frame(m_main);
+  m_window.Frames(m_main, 2);
+  // Either the replay was stopped (nothing opens) or it had finished before Cancel reached it.
+  if (m_main.OpenDocuments() == 1) {
+    EXPECT_EQ(m_main.document()->prediction, nullptr);
+    EXPECT_TRUE(m_main.whatif().error().empty()) << m_main.whatif().error();
+    EXPECT_FALSE(std::filesystem::exists(m_dir / "default-whatif-1.db"));  // no file left
+  } else {
+    EXPECT_TRUE(std::filesystem::exists(m_dir / "default-whatif-1.db"));
+  }
+}
+
+TEST_F(WhatIfWindow, AWaitOffersItselfAndEveryWaitOfItsQueueOnTheSignallingOne) {
+  state::Document& doc = *m_main.document();
+  const auto& r = doc.analysis.recon;
+  for (uint32_t i = 0; i < r.waits.size(); ++i) {
+    const auto w = r.waits[i];
+    if (w.signal == core::analysis::kNoIndex || r.signals[w.signal].cpu) continue;
+    const auto questions = state::QuestionsAbout(doc, {state::SelectionKind::kWait, i, 0});
+    ASSERT_EQ(questions.size(), 2u);
+    EXPECT_EQ(questions[0].edits.remove_wait, std::vector<int64_t>{w.wait_id});
+    ASSERT_EQ(questions[1].edits.remove_waits.size(), 1u);
+    EXPECT_EQ(questions[1].edits.remove_waits[0].first, doc.store.FindQueue(w.queue)->name);
+    EXPECT_EQ(questions[1].edits.remove_waits[0].second,
+              doc.store.FindQueue(r.signals[w.signal].queue)->name);
+    return;
+  }
+  FAIL() << "the default scenario has a GPU wait released by another queue";
+}
+
+}  // namespace
