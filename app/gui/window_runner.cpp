@@ -89,10 +89,12 @@ void ApplyOptions(views::MainWindow& main, const RunOptions& options, bool scree
                                        (doc->path.stem().string() + "-whatif.db")};
       std::filesystem::create_directories(request.output.parent_path());
       main.AddDocument(state::Predict(request, source), true);
-      main.whatif().Show(request.trace, options.whatif, "asked on the command line");
+      main.whatif().Show(request.trace, options.whatif,
+                         "asked on the command line: " + options.whatif.Describe());
       doc = main.document();
     } else {
-      main.whatif().Ask(doc->path, options.whatif, "asked on the command line");
+      main.whatif().Ask(doc->path, options.whatif,
+                        "asked on the command line: " + options.whatif.Describe());
     }
     main.ShowPanel(views::Panel::kWhatIf);
   }
