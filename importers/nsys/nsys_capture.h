@@ -63,7 +63,7 @@ struct NsysStream {
 
 struct NsysRange {  // an NVTX push/pop or start/end range
   int64_t start = 0, end = 0, global_tid = 0;
-  std::string text;
+  uint32_t text = 0;  // index into NsysCapture::range_texts
   int64_t domain = 0;
 };
 
@@ -84,6 +84,10 @@ struct NsysCapture {
   bool has_event_table = false;    // CUPTI_ACTIVITY_KIND_CUDA_EVENT is in the file
   bool has_event_sync_id = false;  // ... and the sync table has eventSyncId
   std::vector<NsysRange> ranges;
+  // The ranges' texts, each once: a program names its ranges with a few texts, over and over
+  // (a 1 GB export holds millions of ranges).
+  std::vector<std::string> range_texts;
+  std::unordered_map<std::string, uint32_t> range_text_index;
   uint64_t ranges_unended = 0;  // NVTX ranges with no end (skipped)
 
   const std::string* String(int64_t id) const {

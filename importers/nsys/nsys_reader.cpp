@@ -261,12 +261,15 @@ void ReadRanges(const NsysDatabase& db, NsysCapture& c) {
     }
     NsysRange r;
     r.start = rows.Int(0), r.end = rows.Int(1);
+    std::string text;
     if (!rows.IsNull(3)) {
-      r.text = rows.Text(3);
+      text = rows.Text(3);
     } else if (!rows.IsNull(4)) {
-      const std::string* text = c.String(rows.Int(4));
-      if (text) r.text = *text;
+      if (const std::string* s = c.String(rows.Int(4))) text = *s;
     }
+    auto [it, added] = c.range_text_index.try_emplace(std::move(text), c.range_texts.size());
+    if (added) c.range_texts.push_back(it->first);
+    r.text = it->second;
     r.domain = rows.IsNull(5) ? 0 : rows.Int(5);
     r.global_tid = rows.IsNull(6) ? 0 : rows.Int(6);
     c.ranges.push_back(std::move(r));

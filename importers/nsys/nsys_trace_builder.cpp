@@ -51,9 +51,13 @@ class Builder {
     NumberProcesses();
     KeepRecordTimestamps();
     EmitCpuSlices();
+    std::vector<NsysCall>().swap(m_c.calls);
     EmitPackets();
+    std::vector<NsysActivity>().swap(m_c.activities);
     CollectSyncs();
     LinkNullStreams();
+    std::vector<NsysSyncRow>().swap(m_c.syncs);
+    std::vector<NsysEventRecord>().swap(m_c.event_records);
     report(0.2);
     cuda::FenceOpIds ids;
     const auto queue_name = [this](QueueId q) { return m_queue_names[q]; };
@@ -63,6 +67,9 @@ class Builder {
         queue_name, ids);
     WriteCounts(n);
     WriteMeta();
+    // The mapping's tables go back before the records are sorted and written (the peak).
+    m_cuda = {};
+    m_call_names = {};
     report(0.4);
     // The session's start (UTC) is the clock's origin: the ranks of a job, each exported on its
     // own, line up in a fleet.
@@ -222,10 +229,15 @@ class Builder {
       slices.push_back({call.start, std::max(call.start, call.end), ThreadOf(call.global_tid),
                         Name(call.name_id), runtime, i});
     }
+    std::vector<StringId> range_names(m_c.range_texts.size());
+    for (size_t i = 0; i < range_names.size(); ++i) range_names[i] = m_w.Intern(m_c.range_texts[i]);
     for (const NsysRange& r : m_c.ranges) {
       slices.push_back({r.start, std::max(r.start, r.end), ThreadOf(r.global_tid),
-                        m_w.Intern(r.text), nvtx, kNone});
+                        range_names[r.text], nvtx, kNone});
     }
+    // What only the CPU slices read goes back before the records are sorted and written.
+    std::vector<NsysRange>().swap(m_c.ranges);
+    std::vector<NsysCall>().swap(m_c.os_calls);
     std::sort(slices.begin(), slices.end(), [](const PendingSlice& a, const PendingSlice& b) {
       return std::tie(a.thread, a.start, b.end) < std::tie(b.thread, b.start, a.end);
     });
