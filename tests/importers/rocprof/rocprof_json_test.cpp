@@ -32,7 +32,7 @@ const char* const kCapture = R"json({"rocprofiler-sdk-tool": [{
       {"kind": "NONE", "operations": []}, {"kind": "HSA_CORE_API", "operations": []},
       {"kind": "HSA_AMD_EXT_API", "operations": []}, {"kind": "HSA_IMAGE_EXT_API", "operations": []},
       {"kind": "HSA_FINALIZE_EXT_API", "operations": []},
-      {"kind": "HIP_RUNTIME_API", "operations": ["hipApiName", "hipLaunchKernel", "hipMemcpyAsync"]},
+      {"kind": "HIP_RUNTIME_API", "operations": ["hipApiName", "hipLaunchKernel", "hipMemcpyAsync", "hipDeviceSynchronize"]},
       {"kind": "HIP_COMPILER_API", "operations": []},
       {"kind": "MARKER_CORE_API", "operations": ["roctxMarkA", "roctxRangePushA", "roctxRangePop"]},
       {"kind": "MARKER_CONTROL_API", "operations": []}, {"kind": "MARKER_NAME_API", "operations": []},
@@ -53,7 +53,9 @@ const char* const kCapture = R"json({"rocprofiler-sdk-tool": [{
       {"kind": 5, "operation": 1, "thread_id": 10, "correlation_id": {"internal": 2, "external": 0},
        "start_timestamp": 1030, "end_timestamp": 1040},
       {"kind": 5, "operation": 2, "thread_id": 11, "correlation_id": {"internal": 3, "external": 0},
-       "start_timestamp": 1040, "end_timestamp": 1060}
+       "start_timestamp": 1040, "end_timestamp": 1060},
+      {"kind": 5, "operation": 3, "thread_id": 10, "correlation_id": {"internal": 5, "external": 0},
+       "start_timestamp": 2900, "end_timestamp": 3050}
     ],
     "marker_api": [
       {"kind": 7, "operation": 1, "thread_id": 10, "correlation_id": {"internal": 10, "external": 0},
@@ -162,12 +164,26 @@ TEST_F(RocprofJson, EachQueueSaysWhichHipStreamsItCarried) {
                   {"queue_streams.GPU 1 queue 9", "3 (1)"}}));
 }
 
+// hipDeviceSynchronize needs no argument: thread 10 last launched on GPU 0 (agent 2), whose
+// queue that finished last is queue 7 (scale ends at 3000; the copy queue at 1900). Its signal
+// executes when that work is done (3000, after the call at 2900); the CPU wait ends at the
+// call's return, 3050.
+TEST_F(RocprofJson, HipDeviceSynchronizeIsACpuWaitForTheQueueThatFinishedLast) {
+  EXPECT_EQ(Query("SELECT t.tid, b.ts_ns, r.ts_ns, q.value, x.ts_ns FROM cpu_wait_released r "
+                  "JOIN cpu_wait_begin b ON b.waiter_id = r.waiter_id JOIN threads t ON t.id = "
+                  "r.thread_id JOIN fence_signal_executed x ON x.fence_id = r.fence_id AND "
+                  "x.fence_value = r.fence_value JOIN queues qq ON qq.id = x.queue_id JOIN "
+                  "strings q ON q.id = qq.name_sid"),
+            (Rows{{"10", "2900", "3050", "GPU 0 queue 7", "3000"}}));
+}
+
 TEST_F(RocprofJson, ApiCallsAndRoctxRangesAreSlicesOfTheirThreadsAndMarksInstants) {
   EXPECT_EQ(Query(rocprof_test::kSliceRows),
             (Rows{{"10", "step 1", "roctx", "900", "200", "0"},
                   {"10", "hipLaunchKernel", "hip_api", "1000", "20", "1"},
                   {"10", "hipLaunchKernel", "hip_api", "1030", "10", "1"},
-                  {"11", "hipMemcpyAsync", "hip_api", "1040", "20", "0"}}));
+                  {"11", "hipMemcpyAsync", "hip_api", "1040", "20", "0"},
+                  {"10", "hipDeviceSynchronize", "hip_api", "2900", "150", "0"}}));
   EXPECT_EQ(Query("SELECT i.ts_ns, n.value FROM instant i JOIN strings n ON n.id = i.name_sid"),
             (Rows{{"950", "checkpoint"}}));
   EXPECT_EQ(Query("SELECT p.pid, s.value FROM processes p JOIN strings s ON s.id = p.name_sid"),
