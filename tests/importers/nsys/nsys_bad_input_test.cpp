@@ -90,6 +90,14 @@ TEST(NsysBadInput, ANullWhereAValueIsNeededNamesTheRow) {
   ExpectRefused(dir, sqlite, {"table CUPTI_ACTIVITY_KIND_KERNEL, row 2: column 'start' is NULL"});
 }
 
+TEST(NsysBadInput, AHugeValueIsRefusedNotReadIntoMemory) {
+  test_support::ScratchDir dir;
+  // A 20 MB string, past the 16 MiB bound on a value.
+  const fs::path sqlite = Made(
+      dir, "graph", "UPDATE StringIds SET value = printf('%.*c', 20000000, 'x') WHERE id = 1;");
+  ExpectRefused(dir, sqlite, {"table StringIds", "too big"});
+}
+
 TEST(NsysBadInput, ViewsAndTriggersOfTheFileAreNeitherReadNorRun) {
   test_support::ScratchDir dir;
   // A view in the place of a table the importer reads, and a trigger that would write.
