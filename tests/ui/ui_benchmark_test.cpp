@@ -32,6 +32,9 @@ TEST(UiBenchmark, HeapPerEventStaysWithinTheBudget) {
         << c.events;
     EXPECT_LE(c.net_bytes_per_event, c.rss_bytes_per_event);
     EXPECT_GT(c.zoomed_out_items, 0u);
+    // A prediction tab's outlines fold as the packets' lane does: no more than the draw items.
+    EXPECT_GT(c.prediction_outlines, 0u);
+    EXPECT_LE(c.prediction_outlines, c.zoomed_out_items);
   }
   EXPECT_NE(out.str().find("every open trace holds"), std::string::npos);
   EXPECT_NE(out.str().find("net B/ev"), std::string::npos);

@@ -84,3 +84,37 @@ TEST_F(WhatIfWindow, AWaitOffersItselfAndEveryWaitOfItsQueueOnTheSignallingOne) 
 }
 
 }  // namespace
+
+namespace {
+
+// The Opportunities panel: the report's ranked list; a click on a bar asks its change in the
+// What-if panel, whose prediction is what `whatif` prints for the options the report gives it.
+TEST_F(WhatIfWindow, ClickingAnOpportunityPredictsItsEdit) {
+  m_main.ShowPanel(views::Panel::kOpportunities);
+  const core::replay::Opportunities* ranking = nullptr;
+  for (int i = 0; i < 20000 && !(ranking = m_main.opportunities().RankingOf(m_db)); ++i) {
+    m_window.Frame(m_main);
+  }
+  ASSERT_NE(ranking, nullptr);
+  ASSERT_FALSE(ranking->list.empty());
+  m_window.Frames(m_main, 2);
+  ASSERT_EQ(m_main.opportunities().bar_centres().size(), ranking->list.size());
+  // The report's list, as `report --format json` gives it.
+  const core::report::Json report = test_support::RunFencescopeJson(
+      "report " + test_support::Quote(m_db) + " --format json");
+  const core::report::Json* listed = core::report::FindPath(report, "opportunities");
+  ASSERT_NE(listed, nullptr);
+  ASSERT_EQ(listed->size(), ranking->list.size());
+  const core::replay::Opportunity first = ranking->list[0];
+  EXPECT_EQ(first.predicted_span_ns, test_support::IntAt(report, "opportunities[0].predicted_span_ns"));
+  test_support::Click(m_window, m_main, m_main.opportunities().bar_centres()[0], 0);
+  for (int i = 0; i < 20000 && !m_main.document()->prediction; ++i) m_window.Frame(m_main);
+  const state::Prediction* p = m_main.document()->prediction.get();
+  ASSERT_NE(p, nullptr) << m_main.whatif().error();
+  EXPECT_EQ(p->result.edits, first.edit);
+  // The replay into a file predicts what the report's replay in memory did.
+  EXPECT_EQ(p->result.span_after_ns, first.predicted_span_ns);
+  test_support::ExpectSameAsCommand(*p, m_db, first.edit, m_dir / "cli.db");
+}
+
+}  // namespace

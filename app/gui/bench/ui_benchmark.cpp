@@ -16,6 +16,7 @@
 #include "app/gui/bench/dense_wait_workload.h"
 #include "app/gui/bench/synthetic_workload.h"
 #include "app/gui/platform/headless_context.h"
+#include "app/gui/state/prediction.h"
 #include "app/gui/views/main_window.h"
 #include "core/store/store_benchmark.h"
 
@@ -179,6 +180,26 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     c.window_1ms_moving_ms = MeasureFrames(main, frames, true, width);
     c.window_1ms_still_ms = MeasureFrames(main, frames, false, width);
     c.window_1ms_items = main.timeline().cache().items();
+    {
+      // A prediction tab: its original's packets outlined under its own (the trace's packets
+      // under themselves: as many outlines as an unedited replay draws), the What-if panel
+      // shown with its per-queue figures.
+      state::Document& d = *main.document();
+      auto prediction = std::make_shared<state::Prediction>();
+      prediction->original = path;
+      prediction->baseline = state::BaselineRuns(d.analysis.recon);
+      prediction->queues =
+          state::PairQueues(d.store, d.analysis.queue_time, d.analysis.queue_time);
+      d.prediction = std::move(prediction);
+      main.ShowPanel(views::Panel::kWhatIf);
+      state::FitAll(view);
+      c.prediction_zoomed_out_moving_ms = MeasureFrames(main, frames, true, width);
+      c.prediction_outlines = main.timeline().baseline_outlines();
+      view.visible = {mid, mid + 1'000'000};
+      c.prediction_window_1ms_moving_ms = MeasureFrames(main, frames, true, width);
+      d.prediction.reset();
+      main.ShowPanel(views::Panel::kRangeStats);
+    }
     // Draw lists: the items of the last rebuild, at their size.
     c.ui_bytes_per_event = static_cast<double>(model_bytes) / c.events;
     out << fmt::format(
@@ -211,7 +232,8 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
     const auto& large = results.back();
     double worst = 0;
     for (const auto& c : results) {
-      worst = std::max({worst, c.zoomed_out_moving_ms, c.window_1ms_moving_ms});
+      worst = std::max({worst, c.zoomed_out_moving_ms, c.window_1ms_moving_ms,
+                        c.prediction_zoomed_out_moving_ms, c.prediction_window_1ms_moving_ms});
     }
     out << fmt::format(
         "largest/smallest frame time (view moving): zoomed out {:.2f}x, 1 ms window {:.2f}x  "
@@ -247,6 +269,13 @@ std::vector<UiBenchCase> RunUiBenchmark(const std::vector<uint64_t>& event_count
         "events first frame <= 0.1 s\n",
         large.cached_first_frame_seconds / std::max(small.cached_first_frame_seconds, 1e-9),
         large.cached_load_seconds / std::max(small.cached_load_seconds, 1e-9));
+  }
+  for (const auto& c : results) {
+    out << fmt::format(
+        "prediction tab, {} events (the trace's packets outlined under themselves, What-if "
+        "panel shown): zoomed out {:.3f} ms ({} outlines), 1 ms window {:.3f} ms, view moving\n",
+        c.events, c.prediction_zoomed_out_moving_ms, c.prediction_outlines,
+        c.prediction_window_1ms_moving_ms);
   }
   if (dense_result) {
     out << fmt::format(

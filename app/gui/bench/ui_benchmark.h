@@ -34,6 +34,11 @@ struct UiBenchCase {
   double window_1ms_still_ms = 0;
   size_t zoomed_out_items = 0;  // draw items (spans + ticks) after LOD
   size_t window_1ms_items = 0;
+  // The same frames (view moving) with a prediction tab's overlay: the trace's own packets
+  // outlined under its boxes, the What-if panel shown.
+  double prediction_zoomed_out_moving_ms = 0;
+  double prediction_window_1ms_moving_ms = 0;
+  size_t prediction_outlines = 0;  // outlines drawn zoomed out
   // Arrows at full zoom-out: links in view, single arrows and bundles drawn.
   size_t zoomed_out_links = 0;
   size_t zoomed_out_arrows = 0;

@@ -34,6 +34,7 @@ const core::replay::Opportunities* OpportunitiesView::RankingOf(
 }
 
 void OpportunitiesView::Draw(state::Document& doc) {
+  m_bar_centres.clear();
   const std::filesystem::path trace = doc.prediction ? doc.prediction->original : doc.path;
   const core::replay::Opportunities* ranking = nullptr;
   try {
@@ -72,6 +73,8 @@ void OpportunitiesView::Draw(state::Document& doc) {
       m_pick = Pick{trace, o, Question(o)};
     }
     const bool hovered = ImGui::IsItemHovered();
+    m_bar_centres.push_back(ImVec2((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f,
+                                   (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f));
     if (hovered) {
       ImGui::SetTooltip("%s\nfencescope whatif %s\nspan -> %s, mean step %+.2f%%", o.name.c_str(),
                         o.edit.c_str(), widgets::FormatDuration(o.predicted_span_ns).c_str(),

@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <imgui.h>
 
 #include "app/gui/state/background_result.h"
 #include "app/gui/state/document.h"
@@ -30,12 +33,15 @@ class OpportunitiesView {
   }
   // The ranking shown for `trace`, nullptr while it is computed (or never asked for).
   const core::replay::Opportunities* RankingOf(const std::filesystem::path& trace);
+  // The middle of each bar drawn in the last frame (tests click them).
+  const std::vector<ImVec2>& bar_centres() const { return m_bar_centres; }
   void Reset() { m_ranking.Reset(); }
   void Wait() { m_ranking.Wait(); }
 
  private:
   state::BackgroundResult<std::string, core::replay::Opportunities> m_ranking;
   std::optional<Pick> m_pick;
+  std::vector<ImVec2> m_bar_centres;
 };
 
 }  // namespace app::gui::views
