@@ -28,6 +28,11 @@ struct ImportOptions {
   // Build part of the trace's rows on a helper thread (TraceWriter); off in a fleet's workers
   // for the same reason: there, inserting every row on one thread costs less CPU time in all.
   bool write_on_helper_thread = true;
+  // Chrome JSON: start no thread at all. The scanner that finds where each event ends, the
+  // check of the bracket kinds and the freeing of the parse's tables then run on the calling
+  // thread, in the order that gives the same records, problems and errors. For imports too
+  // small for a thread's start to pay (the fuzz harness imports thousands a second).
+  bool helper_threads = true;
   // When set, the events written are also kept here, packed (TraceWriter::KeepEvents), so that
   // the new trace can be analysed without reading its rows back (LoadTraceWithEvents). Only by
   // the Chrome JSON importer, which reaches its peak memory while it parses, before it writes an

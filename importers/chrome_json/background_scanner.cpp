@@ -10,11 +10,13 @@ constexpr size_t kBatchesInFlight = 4;
 
 }  // namespace
 
-BackgroundScanner::BackgroundScanner(JsonContainerScanner& scanner) : m_scanner(scanner) {
-  m_thread = std::thread([this] { Run(); });
+BackgroundScanner::BackgroundScanner(JsonContainerScanner& scanner, bool own_thread)
+    : m_scanner(scanner) {
+  if (own_thread) m_thread = std::thread([this] { Run(); });
 }
 
 BackgroundScanner::~BackgroundScanner() {
+  if (!m_thread.joinable()) return;
   {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_stop = true;
@@ -57,6 +59,7 @@ void BackgroundScanner::Run() {
 }
 
 bool BackgroundScanner::Next(std::vector<EventSpan>* batch) {
+  if (!m_thread.joinable()) return NextInLine(batch);
   std::unique_lock<std::mutex> lock(m_mutex);
   if (batch->capacity() != 0) {
     batch->clear();
@@ -71,6 +74,30 @@ bool BackgroundScanner::Next(std::vector<EventSpan>* batch) {
     m_changed.notify_all();
     return true;
   }
+  if (m_error) std::rethrow_exception(m_error);
+  return false;
+}
+
+// The thread's work, on the caller's: a batch of spans as Run() fills it; the scanner's error
+// once the spans before it have been handed out, as Next() rethrows it.
+bool BackgroundScanner::NextInLine(std::vector<EventSpan>* batch) {
+  batch->clear();
+  if (!m_finished) {
+    try {
+      EventSpan span;
+      while (batch->size() < kSpansPerBatch) {
+        if (!m_scanner.Next(&span)) {
+          m_finished = true;
+          break;
+        }
+        batch->push_back(span);
+      }
+    } catch (...) {
+      m_finished = true;
+      m_error = std::current_exception();
+    }
+  }
+  if (!batch->empty()) return true;
   if (m_error) std::rethrow_exception(m_error);
   return false;
 }

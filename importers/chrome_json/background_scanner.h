@@ -6,6 +6,8 @@
 // span before a malformed place is handed out first, then Next() rethrows the scanner's
 // core::Error. The scanner's results (truncated(), top_level(), ...) may be read once Next()
 // has returned false. Destroying the object early (the caller threw) stops and joins the thread.
+// Without `own_thread` Next() runs the scanner itself, batch by batch, handing out the same
+// batches in the same order (for small imports, where starting a thread does not pay).
 #pragma once
 
 #include <condition_variable>
@@ -22,7 +24,7 @@ namespace importers::chrome_json {
 class BackgroundScanner {
  public:
   // `scanner` must outlive this object and must not be used until Next() returned false.
-  explicit BackgroundScanner(JsonContainerScanner& scanner);
+  explicit BackgroundScanner(JsonContainerScanner& scanner, bool own_thread = true);
   ~BackgroundScanner();
   BackgroundScanner(const BackgroundScanner&) = delete;
   BackgroundScanner& operator=(const BackgroundScanner&) = delete;
@@ -33,6 +35,7 @@ class BackgroundScanner {
 
  private:
   void Run();
+  bool NextInLine(std::vector<EventSpan>* batch);
 
   JsonContainerScanner& m_scanner;
   std::mutex m_mutex;

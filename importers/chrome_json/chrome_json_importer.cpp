@@ -144,8 +144,9 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
     parse_one_by_one(&first, 1);
     // The middle of the array is cut into pieces parsed on both cores. A piece that does not
     // parse is read event by event with the scanner, then pieces go on after it; the scanner
-    // also reads the end of the array (the whole array without parse_in_parallel).
-    uint64_t next = options.parse_in_parallel
+    // also reads the end of the array (the whole array without parse_in_parallel, or without
+    // helper threads).
+    uint64_t next = options.parse_in_parallel && options.helper_threads
                         ? EventAfter(content, first.offset + first.text.size())
                         : kNoEvent;
     while (next != kNoEvent) {
@@ -170,7 +171,7 @@ void ParseChromeJson(const DecodedInput& input, core::store::TraceWriter& writer
       }
     }
     // Finding where each event ends runs on a second thread, ahead of the parse.
-    BackgroundScanner spans(scanner);
+    BackgroundScanner spans(scanner, options.helper_threads);
     while (spans.Next(&batch)) {
       for (size_t run = 0; run < batch.size(); run += kEventsPerRun) {
         const size_t count = std::min(kEventsPerRun, batch.size() - run);
@@ -215,9 +216,8 @@ void ImportChromeJson(DecodedInput& input, core::store::TraceWriter& writer,
   // On the second core while the records are built and written: check the bracket kinds of the
   // pieces parsed without that check, then unmap or free the bytes (a few ms for 100 MB).
   std::string bad_bracket;
-  std::thread check_and_release([&bad_bracket, label = input.label,
-                                 pieces = std::move(trace.unchecked_pieces),
-                                 bytes = std::move(input.bytes)]() mutable {
+  auto check = [&bad_bracket, label = input.label, pieces = std::move(trace.unchecked_pieces),
+                bytes = std::move(input.bytes)]() mutable {
     const std::string_view content = bytes.view();
     for (const PieceRange& piece : pieces) {
       if (auto bad = FindBracketMismatch(content.substr(piece.begin, piece.end - piece.begin))) {
@@ -228,17 +228,28 @@ void ImportChromeJson(DecodedInput& input, core::store::TraceWriter& writer,
       bytes.DropMappedPagesBefore(piece.end);
     }
     bytes = ByteBuffer();
-  });
+  };
   input.bytes = ByteBuffer();
+  // Without helper threads the check comes first; the build still runs, so that its error,
+  // when it has one, is the one thrown, as with the check beside it.
+  std::thread check_and_release;
+  if (options.helper_threads) {
+    check_and_release = std::thread(std::move(check));
+  } else {
+    check();
+  }
   try {
-    BuildTrace(trace, writer, [&](double f) {
-      if (options.progress) options.progress(0.5 + 0.5 * f);
-    });
+    BuildTrace(
+        trace, writer,
+        [&](double f) {
+          if (options.progress) options.progress(0.5 + 0.5 * f);
+        },
+        options.helper_threads);
   } catch (...) {
-    check_and_release.join();
+    if (check_and_release.joinable()) check_and_release.join();
     throw;
   }
-  check_and_release.join();
+  if (check_and_release.joinable()) check_and_release.join();
   // The caller commits the writer only when this returns: a bad file leaves no output.
   if (!bad_bracket.empty()) throw core::Error(bad_bracket);
 }

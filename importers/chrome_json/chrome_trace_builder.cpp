@@ -71,7 +71,7 @@ class Builder {
     }
   }
 
-  void Run(const std::function<void(double)>& progress) {
+  void Run(const std::function<void(double)>& progress, bool helper_thread) {
     auto report = [&](double f) {
       if (progress) progress(f);
     };
@@ -131,10 +131,16 @@ class Builder {
     auto spent = std::make_unique<Spent>(Spent{std::move(m_trace.events), std::move(m_kineto),
                                                std::move(m_flows_v1), std::move(m_flows_v2)});
     m_trace.events = {};
-    std::jthread release([spent = std::move(spent)]() mutable {
+    auto free_spent = [spent = std::move(spent)]() mutable {
       spent.reset();
       malloc_trim(0);
-    });
+    };
+    std::jthread release;
+    if (helper_thread) {
+      release = std::jthread(std::move(free_spent));
+    } else {
+      free_spent();
+    }
     m_sink.WriteTo(m_writer, m_trace.base_time_ns, m_trace.writer_strings,
                    [&](double f) { report(0.6 + 0.4 * f); });
   }
@@ -913,9 +919,9 @@ class Builder {
 }  // namespace
 
 void BuildTrace(ParsedTrace& trace, core::store::TraceWriter& writer,
-                const std::function<void(double)>& progress) {
+                const std::function<void(double)>& progress, bool helper_thread) {
   Builder builder(trace, writer);
-  builder.Run(progress);
+  builder.Run(progress, helper_thread);
 }
 
 }  // namespace importers::chrome_json

@@ -12,8 +12,9 @@
 
 namespace importers::chrome_json {
 
-// `progress` receives a fraction in [0, 1] of the building work; may be empty.
+// `progress` receives a fraction in [0, 1] of the building work; may be empty. Without
+// `helper_thread` the parse's tables are freed on this thread, before the records are written.
 void BuildTrace(ParsedTrace& trace, core::store::TraceWriter& writer,
-                const std::function<void(double)>& progress);
+                const std::function<void(double)>& progress, bool helper_thread = true);
 
 }  // namespace importers::chrome_json

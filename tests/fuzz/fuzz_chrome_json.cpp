@@ -19,6 +19,8 @@ bool Import(const uint8_t* data, size_t size, bool lenient) {
     input.file_size = size;
     importers::ImportOptions options;
     options.lenient = lenient;
+    // Inputs of a few KB: starting the import's threads would cost more than the parse.
+    options.helper_threads = false;
     importers::chrome_json::ImportChromeJson(input, writer, options);
   });
 }
