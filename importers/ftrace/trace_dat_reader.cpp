@@ -2,12 +2,17 @@
 
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <event-parse.h>
@@ -199,6 +204,46 @@ void CheckPrintkFormats(std::string_view text, size_t offset, const std::string&
   }
 }
 
+// The header_page format: each line `\tfield: TYPE NAME;\toffset:N;\tsize:N;[\tsigned:N;]`. A
+// line libtraceevent cannot parse makes tracecmd_open_fd fail, and libtracecmd 3.1 then
+// crashes closing its half-read handle (found by fuzz_trace_dat: a NULL read in
+// tracecmd_close, for an offset with no ';'): such a format is refused first.
+void CheckHeaderPage(std::string_view text, size_t offset, const std::string& label) {
+  auto is_number = [](std::string_view v) {
+    return !v.empty() && v.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  size_t start = 0;
+  int number = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    const size_t line_at = start;
+    start = end + 1;
+    ++number;
+    if (line.empty()) continue;
+    bool good = line.substr(0, 7) == "\tfield:";
+    size_t pos = line.find(';');
+    good = good && pos != std::string_view::npos;
+    for (std::string_view key : {"\toffset:", "\tsize:", "\tsigned:"}) {
+      if (!good || pos + 1 == line.size()) break;
+      if (line.substr(pos + 1, key.size()) != key) {
+        good = key == "\tsigned:";  // signed may be left out
+        break;
+      }
+      const size_t value_at = pos + 1 + key.size();
+      pos = line.find(';', value_at);
+      good = pos != std::string_view::npos && is_number(line.substr(value_at, pos - value_at));
+    }
+    if (!good || pos + 1 != line.size()) {
+      throw core::Error(fmt::format(
+          "{}: damaged trace-cmd .dat: header_page format line {} (byte offset {}) is not "
+          "'field: TYPE NAME; offset:N; size:N; signed:N;'",
+          label, number, offset + line_at));
+    }
+  }
+}
+
 // Checks a version 6 file's sections and reads its options; returns the offsets of option ids
 // to rename in the copy handed to libtracecmd.
 std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string& label,
@@ -211,7 +256,9 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
   const uint64_t long_size = w.Number(1, "long size");
   const uint64_t page_size = w.Number(4, "page size");
   w.Expect(std::string_view("header_page\0", 12), "header_page");
-  w.Take(w.Number(8, "header_page size"), "header_page format");
+  const uint64_t header_page_size = w.Number(8, "header_page size");
+  const size_t header_page_at = w.pos();
+  CheckHeaderPage(w.Take(header_page_size, "header_page format"), header_page_at, label);
   w.Expect(std::string_view("header_event\0", 13), "header_event");
   w.Take(w.Number(8, "header_event size"), "header_event format");
   const uint64_t ftrace_formats = w.Number(4, "ftrace format count");
@@ -275,7 +322,15 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
       const CpuData data{cpu, bytes.substr(offset, size), offset};
       CheckPages(data, {page_size, long_size, endian != 0}, label);
     }
-  } else if (section != std::string_view("latency  \0", 10)) {
+  } else if (section == std::string_view("latency  \0", 10)) {
+    // The latency tracer's text instead of per-CPU records: libtracecmd 3.1 iterates such a
+    // file over CPU data it never read (found by fuzz_trace_dat: a crash in
+    // tracecmd_peek_data, after a calloc sized by the CPU count).
+    throw core::Error(fmt::format(
+        "{}: a trace-cmd .dat of the latency format (section at byte offset {}): it holds the "
+        "latency tracer's text, not per-CPU event records; record with events (flyrecord)",
+        label, w.pos() - 10));
+  } else {
     throw core::Error(fmt::format(
         "{}: damaged trace-cmd .dat: no flyrecord or latency section at byte offset {}", label,
         w.pos() - 10));
@@ -373,10 +428,40 @@ int OnRecord(tracecmd_input* handle, tep_record* record, int /*cpu*/, void* data
   return 0;
 }
 
+// libtracecmd 3.1 maps the file's ring-buffer pages and leaves the last mapping of each CPU in
+// place after tracecmd_close (its page bookkeeping is freed, the mapping is not). Each would
+// keep its memory file, the whole trace, alive for the life of the process: they are unmapped
+// here once the library is done, found in /proc/self/maps by the memory file's inode.
+void UnmapLeftMappings(dev_t device, ino_t inode) {
+  std::FILE* maps = std::fopen("/proc/self/maps", "re");
+  if (!maps) return;
+  std::vector<std::pair<uintptr_t, uintptr_t>> left;
+  char line[512];
+  while (std::fgets(line, sizeof line, maps)) {
+    unsigned long start = 0, end = 0, offset = 0, ino = 0;
+    unsigned major = 0, minor = 0;
+    char perms[8];
+    if (std::sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &start, &end, perms, &offset, &major,
+                    &minor, &ino) == 7 &&
+        ino == inode && makedev(major, minor) == device) {
+      left.emplace_back(start, end);
+    }
+    // A line longer than the buffer (a long path) continues in the next reads: skip its rest.
+    while (std::strchr(line, '\n') == nullptr && std::fgets(line, sizeof line, maps)) {
+    }
+  }
+  std::fclose(maps);
+  for (const auto& [start, end] : left) ::munmap(reinterpret_cast<void*>(start), end - start);
+}
+
 struct Handle {
   tracecmd_input* input = nullptr;
+  dev_t device = 0;
+  ino_t inode = 0;
   ~Handle() {
-    if (input) tracecmd_close(input);  // closes the memory file too
+    if (!input) return;
+    tracecmd_close(input);  // closes the memory file too
+    UnmapLeftMappings(device, inode);
   }
 };
 
@@ -437,10 +522,16 @@ TraceDatInfo ReadTraceDat(std::string_view bytes, const std::string& label,
   ::lseek(fd, 0, SEEK_SET);
   tracecmd_set_loglevel(TEP_LOG_NONE);
   Handle handle;
+  struct stat file {};
+  if (::fstat(fd, &file) == 0) {
+    handle.device = file.st_dev;
+    handle.inode = file.st_ino;
+  }
   handle.input = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
                                           TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
   if (!handle.input) {
     ::close(fd);
+    UnmapLeftMappings(handle.device, handle.inode);  // pages it mapped before it gave up
     throw core::Error(fmt::format(
         "{}: libtracecmd could not read this trace-cmd .dat (version {}): its headers, event "
         "formats or CPU data are damaged or of an unsupported layout",
