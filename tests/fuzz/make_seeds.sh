@@ -68,6 +68,14 @@ with zipfile.ZipFile(os.path.join(seeds, "compressed_input", "trace.zip"), "w",
     z.writestr(zipfile.ZipInfo("inner.json", date_time=(2020, 1, 1, 0, 0, 0)), json_bytes,
                 compress_type=zipfile.ZIP_DEFLATED)
 open(os.path.join(seeds, "compressed_input", "plain.json"), "wb").write(json_bytes[:2048])
+# The trace databases as small images (~55 KB instead of ~250 KB: 512-byte pages, vacuumed),
+# the same tables and rows: a fuzzed image is then opened and read several times faster.
+import sqlite3
+for name in sorted(os.listdir(os.path.join(seeds, "trace_db"))):
+    db = sqlite3.connect(os.path.join(seeds, "trace_db", name), isolation_level=None)
+    db.execute("PRAGMA page_size = 512")
+    db.execute("VACUUM")
+    db.close()
 for i, expr in enumerate([
         "interrupts.spurious > 10 || fences.waits_never_unblocked > 0",
         "!(queues[0].busy_ns >= 1e9) && queues[\"3d queue\"].busy_ns / 2 != -3 * (1 - 2)",
