@@ -181,6 +181,13 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
       break;
     }
     default: {
+      if (decoded.container == FileFormat::kZip && rocprof::IsRocprofCsvSetFile(decoded.label)) {
+        summary.format_name = "rocprofv3 CSV folder (zip)";
+        into_writer("rocprofv3-csv", [&](core::store::TraceWriter& w) {
+          rocprof::ImportRocprofCsvZip(input, w, options);
+        });
+        break;
+      }
       if (rocprof::IsRocprofCsv(decoded.bytes.view().substr(0, 65536))) {
         summary.format_name = "rocprof kernel-trace CSV";
         into_writer("rocprof-csv", [&](core::store::TraceWriter& w) {

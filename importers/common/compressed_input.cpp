@@ -301,6 +301,22 @@ DecodedInput DecodeBytes(std::string_view file_bytes, const std::string& label,
   return input;
 }
 
+std::vector<DecodedInput> DecodeZipMembers(std::string_view zip_bytes, const std::string& label,
+                                           uint64_t max_inflated) {
+  std::vector<DecodedInput> out;
+  for (const ZipMember& m : ReadZipDirectory(zip_bytes, label)) {
+    if (m.name.empty() || m.name.back() == '/') continue;  // a folder entry
+    DecodedInput input;
+    input.container = FileFormat::kZip;
+    input.file_size = zip_bytes.size();
+    input.bytes = ExtractZipMember(zip_bytes, m, label, max_inflated);
+    input.label = label + ":" + m.name;
+    input.content = SniffBytes(input.bytes.view().substr(0, 512));
+    out.push_back(std::move(input));
+  }
+  return out;
+}
+
 void ByteBufferRelease::operator()(char* p) const {
   if (mapped_length) {
     munmap(p, mapped_length);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "importers/common/byte_buffer.h"
 #include "importers/common/format_sniffer.h"
@@ -33,6 +34,12 @@ DecodedInput ReadInput(const std::filesystem::path& path,
 // The same on bytes already in memory (`label` names them in messages).
 DecodedInput DecodeBytes(std::string_view file_bytes, const std::string& label,
                          uint64_t max_inflated = kDefaultMaxInflated);
+
+// Every file of a zip archive (folder entries left out) in directory order, each inflated and
+// labelled as DecodeBytes does its first one: for inputs made of several files (rocprofv3's CSV
+// output folder, zipped). The max_inflated limit holds for each member.
+std::vector<DecodedInput> DecodeZipMembers(std::string_view zip_bytes, const std::string& label,
+                                           uint64_t max_inflated = kDefaultMaxInflated);
 
 // Inflates one gzip file (all members, RFC 1952). Exposed for tests.
 ByteBuffer InflateGzip(std::string_view compressed, const std::string& label,

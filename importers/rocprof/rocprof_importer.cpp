@@ -28,10 +28,30 @@ void ReadAndBuild(const std::string& label, core::store::TraceWriter& writer,
   });
 }
 
+// The rocprofv3 CSV files among `inputs` (named "path" or "zip:member"), read together.
+void ImportCsvSet(const std::string& where, const std::vector<DecodedInput>& inputs,
+                  core::store::TraceWriter& writer, const ImportOptions& options) {
+  std::vector<CsvFile> files;
+  for (const DecodedInput& input : inputs) {
+    const std::string name = input.label.substr(input.label.find_last_of("/:") + 1);
+    if (IsRocprofCsvSetMember(name)) files.push_back({name, input.label, input.bytes.view()});
+  }
+  if (files.empty()) {
+    throw core::Error(fmt::format(
+        "{}: no rocprofv3 CSV files (*_kernel_trace.csv, *_agent_info.csv, ...) in it: of "
+        "folders and zip archives of several files, fencescope imports rocprofv3's CSV output",
+        where));
+  }
+  ReadAndBuild(where, writer, options, [&] { return ReadRocprofCsvSet(files, options.lenient); });
+}
+
 }  // namespace
 
 bool IsRocprofJson(std::string_view prefix) { return LooksLikeRocprofJson(prefix); }
 bool IsRocprofCsv(std::string_view prefix) { return LooksLikeRocprofCsv(prefix); }
+bool IsRocprofCsvSetFile(std::string_view label) {
+  return IsRocprofCsvSetMember(label.substr(label.find_last_of("/:") + 1));
+}
 
 void ImportRocprofJson(std::string_view bytes, const std::string& label,
                        core::store::TraceWriter& writer, const ImportOptions& options) {
@@ -54,20 +74,19 @@ void ImportRocprofCsvFolder(const std::filesystem::path& folder,
     }
   }
   std::sort(paths.begin(), paths.end());  // the same order whatever the directory's
-  if (paths.empty()) {
-    throw core::Error(fmt::format(
-        "{}: a folder without rocprofv3 CSV files (*_kernel_trace.csv, *_agent_info.csv, ...): "
-        "fencescope imports files, and of folders only rocprofv3's CSV output",
-        folder.string()));
-  }
   std::vector<DecodedInput> inputs;
-  std::vector<CsvFile> files;
   for (const auto& path : paths) inputs.push_back(ReadInput(path, options.max_inflated));
-  for (size_t i = 0; i < paths.size(); ++i) {
-    files.push_back({paths[i].filename().string(), inputs[i].label, inputs[i].bytes.view()});
-  }
-  ReadAndBuild(folder.string(), writer, options,
-               [&] { return ReadRocprofCsvSet(files, options.lenient); });
+  ImportCsvSet(folder.string(), inputs, writer, options);
+}
+
+void ImportRocprofCsvZip(const std::filesystem::path& zip, core::store::TraceWriter& writer,
+                         const ImportOptions& options) {
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(zip, ec);
+  if (ec) throw core::Error(zip.string() + ": cannot read its size: " + ec.message());
+  const ByteBuffer raw = ByteBuffer::MapFile(zip, size);
+  ImportCsvSet(zip.string(), DecodeZipMembers(raw.view(), zip.string(), options.max_inflated),
+               writer, options);
 }
 
 std::unique_ptr<core::store::Database> OpenRocpd(std::string_view bytes,

@@ -32,6 +32,11 @@ void ImportRocprofCsv(std::string_view bytes, const std::string& label,
 // naming the file and line of malformed rows, or the folder when it holds none of them.
 void ImportRocprofCsvFolder(const std::filesystem::path& folder,
                             core::store::TraceWriter& writer, const ImportOptions& options);
+// The same folder zipped: every member of the archive is read.
+void ImportRocprofCsvZip(const std::filesystem::path& zip, core::store::TraceWriter& writer,
+                         const ImportOptions& options);
+// A file (or zip member, "archive.zip:900_agent_info.csv") named as one of that folder's.
+bool IsRocprofCsvSetFile(std::string_view label);
 
 // The bytes of an SQLite file opened read-only in memory when they are a rocpd database
 // (rocprofv3's default output), else nullptr.

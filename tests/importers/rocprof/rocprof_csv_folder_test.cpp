@@ -82,6 +82,26 @@ TEST(RocprofCsvFolder, TheFilesAreJoinedOnAgentsAndCorrelationIds) {
             (Rows{{"rocprofv3-csv"}}));
 }
 
+TEST(RocprofCsvFolder, TheFolderZippedGivesTheSamePackets) {
+  test_support::ScratchDir dir;
+  WriteFolder(dir / "run", kKernels);
+  // Zipped as `zip -r run.zip run` would: members named run/..., the agents first.
+  const auto zipped = test_support::RunCommand(
+      "cd " + Quote(dir.path()) +
+      " && python3 -c \"import zipfile, os; z = zipfile.ZipFile('run.zip', 'w', "
+      "zipfile.ZIP_DEFLATED); [z.write(os.path.join('run', f)) for f in "
+      "sorted(os.listdir('run'))]\"");
+  ASSERT_EQ(zipped.exit_code, 0) << zipped.err;
+  const fs::path db = dir / "t.db";
+  const auto r = test_support::RunFencescope("import " + Quote(dir / "run.zip") + " -o " +
+                                             Quote(db));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(core::store::RunQuery(db, rocprof_test::kPacketRows).rows,
+            (Rows{{"Memcpy HtoD", "GPU 0 copies (SDMA)", "1000", "77", "1500", "1900"},
+                  {"gemm(float*)", "GPU 0 queue 1", "1020", "77", "2000", "2600"},
+                  {"gemm(float*)", "GPU 1 queue 2", "1040", "77", "2100", "2300"}}));
+}
+
 TEST(RocprofCsvFolder, AKernelOnAnAgentNotListedIsNamedByFileAndLine) {
   test_support::ScratchDir dir;
   WriteFolder(dir / "run",
@@ -103,7 +123,7 @@ TEST(RocprofCsvFolder, AFolderWithoutRocprofFilesIsRefusedNamingIt) {
   const auto r = test_support::RunFencescope("import " + Quote(dir / "empty") + " -o " +
                                              Quote(dir / "t.db"));
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find((dir / "empty").string() + ": a folder without rocprofv3 CSV files"),
+  EXPECT_NE(r.err.find((dir / "empty").string() + ": no rocprofv3 CSV files"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(dir / "t.db"));
