@@ -246,8 +246,9 @@ class Walker {
 };
 
 // The latest run segment end in the trace (clipped to `until` unless kUnknownTime); of equal
-// ends, the lower queue id.
-bool LatestRunEnd(const Reconstruction& r, TimeNs until, PathPosition& pos) {
+// ends, the lower queue id. `packet`: the segment's packet.
+bool LatestRunEnd(const Reconstruction& r, TimeNs until, PathPosition& pos,
+                  uint32_t* packet = nullptr) {
   bool found = false;
   for (const QueueTrack& q : r.queues) {
     for (const RunSegment& s : q.segments) {
@@ -255,6 +256,7 @@ bool LatestRunEnd(const Reconstruction& r, TimeNs until, PathPosition& pos) {
       if (s.start >= end && until != kUnknownTime) continue;
       if (!found || end > pos.t) {
         pos = {false, q.id, end};
+        if (packet) *packet = s.packet;
         found = true;
       }
     }
@@ -324,6 +326,12 @@ CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until) {
   PathPosition end;
   if (!LatestRunEnd(r, until, end)) return {};
   return WalkBackFrom(r, IndexForPaths(r), end);
+}
+
+uint32_t CriticalPathEndPacket(const Reconstruction& r) {
+  PathPosition end;
+  uint32_t packet = kNoIndex;
+  return LatestRunEnd(r, kUnknownTime, end, &packet) ? packet : kNoIndex;
 }
 
 }  // namespace core::analysis

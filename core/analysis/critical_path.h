@@ -92,6 +92,9 @@ struct PathPosition {
 // until = kUnknownTime: from the latest run segment end in the trace (of equal ends, the lower
 // queue id's); else from the latest end clipped to `until`.
 CriticalPath ComputeCriticalPath(const Reconstruction& r, TimeNs until = kUnknownTime);
+// The packet whose run ends where ComputeCriticalPath walks back from (kNoIndex when nothing
+// ran): the chain ending at it is the trace's critical path (the window selects it to show it).
+uint32_t CriticalPathEndPacket(const Reconstruction& r);
 
 // What every walk back over one reconstruction reads, built once (IndexForPaths): per queue its
 // run segments' starts and ends and its waits by unblock time, per thread its CPU waits by

@@ -4,7 +4,10 @@
 // whatif --json` for the same edits, the original's packets outlined under the predicted ones.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "app/gui/state/simulation_job.h"
+#include "core/analysis/critical_chain.h"
 #include "tests/ui/whatif_driver.h"
 
 namespace {
@@ -115,6 +118,49 @@ TEST_F(WhatIfWindow, ClickingAnOpportunityPredictsItsEdit) {
   // The replay into a file predicts what the report's replay in memory did.
   EXPECT_EQ(p->result.span_after_ns, first.predicted_span_ns);
   test_support::ExpectSameAsCommand(*p, m_db, first.edit, m_dir / "cli.db");
+}
+
+}  // namespace
+
+namespace {
+
+// "Critical paths" selects the packet the critical path ends at: the chain of causes ending
+// there (what the timeline draws for a selection) is the report's critical path, step by step.
+TEST_F(WhatIfWindow, TheChainOfThePathEndPacketIsTheCriticalPath) {
+  const auto& recon = m_main.document()->analysis.recon;
+  const uint32_t packet = core::analysis::CriticalPathEndPacket(recon);
+  ASSERT_NE(packet, core::analysis::kNoIndex);
+  const auto chain =
+      core::analysis::ComputeChainTo(recon, {core::analysis::ChainItemKind::kPacket, packet});
+  const auto path = core::analysis::ComputeCriticalPath(recon);
+  ASSERT_FALSE(path.steps.empty());
+  ASSERT_EQ(chain.steps.size(), path.steps.size());
+  for (size_t i = 0; i < path.steps.size(); ++i) {
+    EXPECT_EQ(chain.steps[i].start, path.steps[i].start) << i;
+    EXPECT_EQ(chain.steps[i].end, path.steps[i].end) << i;
+    EXPECT_EQ(chain.steps[i].kind, path.steps[i].kind) << i;
+  }
+  // Its chain ends where the trace's last run segment ends (a packet still running at the
+  // end runs to the end of the trace).
+  core::model::TimeNs last = std::numeric_limits<core::model::TimeNs>::min();
+  for (const auto& q : recon.queues) {
+    for (const auto& s : q.segments) last = std::max(last, s.end);
+  }
+  EXPECT_EQ(chain.end, last);
+}
+
+// A row of the Packets panel asks about its name: twice as fast, removed.
+TEST_F(WhatIfWindow, APacketNameAsksItselfTwiceAsFastAndRemoved) {
+  state::Document& doc = *m_main.document();
+  const uint32_t packet = test_support::LongestPacket(doc);
+  const auto name = doc.analysis.recon.packets.Get<&core::analysis::Packet::name>(packet);
+  const auto questions =
+      state::QuestionsAbout(doc, {state::SelectionKind::kPacketName, name, 0});
+  ASSERT_EQ(questions.size(), 2u);
+  ASSERT_EQ(questions[0].edits.scale.size(), 1u);
+  EXPECT_EQ(questions[0].edits.scale[0].first, doc.store.String(name));
+  EXPECT_EQ(questions[0].edits.scale[0].second, 0.5);
+  EXPECT_EQ(questions[1].edits.scale[0].second, 0.0);
 }
 
 }  // namespace

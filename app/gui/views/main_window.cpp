@@ -240,10 +240,27 @@ void MainWindow::ApplyRequests() {
 
 void MainWindow::CollectWhatIf() {
   if (m_doc) {
-    if (auto question = m_timeline.TakeQuestion()) {
+    auto question = m_timeline.TakeQuestion();
+    if (!question) question = m_packets.TakeQuestion();
+    if (question) {
       const auto& original = m_doc->prediction ? m_doc->prediction->original : m_doc->path;
       m_whatif.Ask(original, std::move(question->edits), std::move(question->label));
       m_force_panel = Panel::kWhatIf;
+    }
+  }
+  if (m_whatif.TakeShowCriticalPaths() && m_doc) {
+    // Each trace's critical path is the chain of causes of the packet it ends at.
+    auto select_path_end = [](state::Document& doc) {
+      const uint32_t packet = core::analysis::CriticalPathEndPacket(doc.analysis.recon);
+      if (packet != core::analysis::kNoIndex) {
+        doc.view.selection = {state::SelectionKind::kPacket, packet, 0};
+      }
+    };
+    select_path_end(*m_doc);
+    if (m_doc->prediction) {
+      for (auto& other : m_other_docs) {
+        if (other->path == m_doc->prediction->original) select_path_end(*other);
+      }
     }
   }
   if (auto pick = m_opportunities.TakePick()) {

@@ -114,6 +114,15 @@ void PacketsView::Draw(state::Document& doc) {
         }
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
+      if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) {
+        m_questions = state::QuestionsAbout(doc, sel);
+      }
+      if (ImGui::BeginPopupContextItem("whatif")) {
+        for (const auto& q : m_questions) {
+          if (ImGui::MenuItem(q.label.c_str())) m_question = q;
+        }
+        ImGui::EndPopup();
+      }
       ImGui::PopID();
       ImGui::TableNextColumn();
       const auto* q = doc.store.FindQueue(row.queue);

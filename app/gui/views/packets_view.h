@@ -3,15 +3,17 @@
 // ComputePacketStats (the same function as the report's packet_stats), computed once per range;
 // the table sorts by a clicked header (SortPacketStats). Clicking a row selects every packet the
 // row stands for (a kPacketName selection, highlighted on the timeline and listed in the details
-// panel); double-clicking also zooms to them.
+// panel); double-clicking also zooms to them; right-clicking asks what if the name were faster or
+// removed (the What-if panel predicts it).
 #pragma once
 
-#include <vector>
-
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "app/gui/state/background_result.h"
 #include "app/gui/state/document.h"
+#include "app/gui/state/whatif_question.h"
 #include "core/analysis/packet_stats.h"
 
 namespace app::gui::views {
@@ -26,6 +28,12 @@ state::Selection SelectionOfRow(const core::analysis::PacketNameStats& row);
 class PacketsView {
  public:
   void Draw(state::Document& doc);
+  // The what-if question picked from a row's context menu, once.
+  std::optional<state::WhatIfQuestion> TakeQuestion() {
+    auto q = std::move(m_question);
+    m_question.reset();
+    return q;
+  }
   // Waits for a range being computed, its figures shown from the next frame on.
   void Wait() { m_background.Wait(); }
   // Waits for a range being computed and forgets it (before the document it reads goes away).
@@ -43,6 +51,8 @@ class PacketsView {
                           std::vector<core::analysis::PacketNameStats>>
       m_background;
   std::vector<core::analysis::PacketNameStats> m_rows;
+  std::vector<state::WhatIfQuestion> m_questions;  // of the row whose menu is open
+  std::optional<state::WhatIfQuestion> m_question;
 };
 
 }  // namespace app::gui::views

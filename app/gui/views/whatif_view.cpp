@@ -212,6 +212,11 @@ void WhatIfView::DrawResult(const state::Prediction& p) {
               widgets::FormatDuration(r.span_after_ns).c_str(), Percent(r.gain_pct).c_str(),
               widgets::FormatDuration(r.span_replay_ns).c_str());
   if (!r.steps.empty()) ImGui::Text("mean step %s", Percent(r.step_gain_pct).c_str());
+  if (ImGui::SmallButton("Critical paths")) m_show_paths = true;
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("selects, in the prediction and in the original, the packet the critical "
+                      "path ends at: its chain of causes is the path, drawn in pink");
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(170, 175, 190, 255));
   ImGui::TextWrapped("replay fidelity: %s", p.fidelity.c_str());
   ImGui::PopStyleColor();

@@ -35,6 +35,12 @@ class WhatIfView {
   double Progress() const { return m_job.Progress(); }
   void Cancel() { m_job.Cancel(); }
   const std::string& error() const { return m_error; }
+  // "Critical paths" was clicked (once): the window selects each trace's critical path.
+  bool TakeShowCriticalPaths() {
+    const bool asked = m_show_paths;
+    m_show_paths = false;
+    return asked;
+  }
   const core::replay::Edits& edits() const { return m_edits; }
   // Frames drawn while a prediction ran (the window keeps drawing meanwhile).
   uint64_t frames_while_busy() const { return m_frames_while_busy; }
@@ -57,6 +63,7 @@ class WhatIfView {
   std::shared_ptr<const state::Prediction> m_last;
   std::string m_error;
   uint64_t m_frames_while_busy = 0;
+  bool m_show_paths = false;
   char m_pattern[128] = "";  // the Add row's packet name or glob
 };
 
