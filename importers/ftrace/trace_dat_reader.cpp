@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <iterator>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -204,14 +205,20 @@ void CheckPrintkFormats(std::string_view text, size_t offset, const std::string&
   }
 }
 
-// The header_page format: each line `\tfield: TYPE NAME;\toffset:N;\tsize:N;[\tsigned:N;]`. A
-// line libtraceevent cannot parse makes tracecmd_open_fd fail, and libtracecmd 3.1 then
-// crashes closing its half-read handle (found by fuzz_trace_dat: a NULL read in
-// tracecmd_close, for an offset with no ';'): such a format is refused first.
+// The header_page format: the lines `\tfield: TYPE NAME;\toffset:N;\tsize:N;[\tsigned:N;]` of the
+// fields timestamp, commit, overwrite (optional) and data, in that order, as libtraceevent
+// parses them. A header_page it cannot parse makes tracecmd_open_fd fail, and libtracecmd 3.1
+// then crashes closing its half-read handle (found by fuzz_trace_dat: a NULL read in
+// tracecmd_close, for an offset with no ';', or a type of other characters): such a format is
+// refused first.
 void CheckHeaderPage(std::string_view text, size_t offset, const std::string& label) {
   auto is_number = [](std::string_view v) {
     return !v.empty() && v.find_first_not_of("0123456789") == std::string_view::npos;
   };
+  constexpr std::string_view kWordChars =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ ";
+  const std::string_view kFields[] = {"timestamp", "commit", "overwrite", "data"};
+  size_t next_field = 0;
   size_t start = 0;
   int number = 0;
   while (start < text.size()) {
@@ -225,6 +232,18 @@ void CheckHeaderPage(std::string_view text, size_t offset, const std::string& la
     bool good = line.substr(0, 7) == "\tfield:";
     size_t pos = line.find(';');
     good = good && pos != std::string_view::npos;
+    if (good) {
+      // TYPE NAME: words; NAME the next field expected (overwrite may be left out).
+      const std::string_view declaration = line.substr(7, pos - 7);
+      const size_t name_at = declaration.find_last_of(' ');
+      const std::string_view name =
+          name_at == std::string_view::npos ? declaration : declaration.substr(name_at + 1);
+      if (next_field == 2 && name != kFields[2]) next_field = 3;
+      good = declaration.find_first_not_of(kWordChars) == std::string_view::npos &&
+             name_at != std::string_view::npos && next_field < std::size(kFields) &&
+             name == kFields[next_field];
+      ++next_field;
+    }
     for (std::string_view key : {"\toffset:", "\tsize:", "\tsigned:"}) {
       if (!good || pos + 1 == line.size()) break;
       if (line.substr(pos + 1, key.size()) != key) {
@@ -238,9 +257,15 @@ void CheckHeaderPage(std::string_view text, size_t offset, const std::string& la
     if (!good || pos + 1 != line.size()) {
       throw core::Error(fmt::format(
           "{}: damaged trace-cmd .dat: header_page format line {} (byte offset {}) is not "
-          "'field: TYPE NAME; offset:N; size:N; signed:N;'",
+          "'field: TYPE NAME; offset:N; size:N; signed:N;' of timestamp, commit, overwrite "
+          "(optional) or data, in that order",
           label, number, offset + line_at));
     }
+  }
+  if (next_field < std::size(kFields)) {
+    throw core::Error(fmt::format(
+        "{}: damaged trace-cmd .dat: the header_page format (byte offset {}) has no field {}",
+        label, offset, kFields[next_field == 2 ? 3 : next_field]));
   }
 }
 
