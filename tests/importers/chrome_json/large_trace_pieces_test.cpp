@@ -107,15 +107,28 @@ class LargeTracePieces : public ChromeJsonImport {
   // Importing `json` fails with an error that names byte `offset` and says `why`; `slice` (if
   // not empty) names the case in the failure message.
   void ExpectRefusedAt(const std::string& json, size_t offset, const std::string& why,
-                       const std::string& slice = "") {
+                       const std::string& slice = "", importers::ImportOptions options = {}) {
     try {
-      Import(json);
+      Import(json, options);
       ADD_FAILURE() << slice << (slice.empty() ? "" : ": ") << "no error";
     } catch (const core::Error& e) {
       const std::string message = e.what();
       EXPECT_NE(message.find(fmt::format("byte {} ", offset)), std::string::npos) << message;
       EXPECT_NE(message.find(why), std::string::npos) << message;
     }
+  }
+  // Every table the import fills holds the same rows in `a` as in `b`, in the same order.
+  void ExpectSameRows(const std::filesystem::path& a, const std::filesystem::path& b) {
+    size_t tables = 0;
+    for (const auto& row : Rows(a,
+                                "SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                                "name NOT IN ('meta', 'sqlite_sequence') ORDER BY name")) {
+      // Every row of the table as text, in the order the table holds them.
+      const std::string dump = fmt::format("SELECT * FROM \"{}\"", row[0]);
+      EXPECT_EQ(Rows(a, dump), Rows(b, dump)) << row[0];
+      ++tables;
+    }
+    EXPECT_GT(tables, 10u);
   }
 };
 
@@ -144,19 +157,39 @@ TEST_F(LargeTracePieces, OnOneCoreTheSameRowsAsOnTwo) {
   importers::ImportOptions one_core;
   one_core.parse_in_parallel = false;
   const auto one = Import(json, one_core);
-  size_t tables = 0;
-  for (const auto& row : Rows(one,
-                              "SELECT name FROM sqlite_master WHERE type = 'table' AND "
-                              "name NOT IN ('meta', 'sqlite_sequence') ORDER BY name")) {
-    // Every row of the table as text, in the order the table holds them.
-    const std::string dump = fmt::format("SELECT * FROM \"{}\"", row[0]);
-    EXPECT_EQ(Rows(one, dump), Rows(both, dump)) << row[0];
-    ++tables;
-  }
-  EXPECT_GT(tables, 10u);
+  ExpectSameRows(one, both);
   EXPECT_EQ(One(one, "SELECT count(*) FROM cpu_slice"), std::to_string(kSlices));
   EXPECT_EQ(One(one, kSlicesPerThreadName), ExpectedThreads());
   EXPECT_EQ(One(one, kCounterSamples), kExpectedCounterSamples);
+}
+
+// With no helper thread (the scanner run batch by batch on the importing thread, the bracket
+// check before the build), the same rows, and the same refusals at the same places.
+TEST_F(LargeTracePieces, WithoutHelperThreadsTheSameRowsAndRefusals) {
+  const std::string json = MakeTrace();
+  const auto threaded = m_dir / "threaded.db";
+  std::filesystem::rename(Import(json), threaded);
+  importers::ImportOptions alone;
+  alone.helper_threads = false;
+  const auto one = Import(json, alone);
+  ExpectSameRows(one, threaded);
+  EXPECT_EQ(One(one, "SELECT count(*) FROM cpu_slice"), std::to_string(kSlices));
+  EXPECT_EQ(One(one, kSlicesPerThreadName), ExpectedThreads());
+  EXPECT_EQ(One(one, kCounterSamples), kExpectedCounterSamples);
+
+  const int bad = kSlices - 50;
+  size_t offset = 0;
+  ExpectRefusedAt(MakeTrace(bad, &offset), offset, "'ts' must be a number", "bad ts", alone);
+  ExpectRefusedAt(MakeTrace(bad, &offset, true), offset, "unexpected '}' (expected ']')",
+                  "bad bracket", alone);
+  const size_t event = json.find("{\"ph\":\"X\"", json.size() * 3 / 5);
+  ASSERT_NE(event, std::string::npos);
+  ExpectRefusedAt(json.substr(0, event + 20), event, "truncated", "truncated", alone);
+  importers::ImportOptions lenient = alone;
+  lenient.lenient = true;
+  auto db = Import(MakeTrace(bad, &offset), lenient);
+  EXPECT_EQ(One(db, "SELECT count FROM import_problems WHERE name = 'json_bad_event'"), "1");
+  EXPECT_EQ(One(db, kSlicesPerThreadName), ExpectedThreads(bad));
 }
 
 TEST_F(LargeTracePieces, ABadEventInTheMiddleIsNamedByItsOffsetOrSkipped) {
