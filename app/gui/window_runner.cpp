@@ -14,6 +14,7 @@
 #include "core/model/error.h"
 #include "core/store/output_file.h"
 #include "core/store/trace_file.h"
+#include "importers/import_file.h"
 
 namespace app::gui {
 namespace {
@@ -157,7 +158,8 @@ int RunWindow(const RunOptions& options) {
   std::vector<std::unique_ptr<state::Document>> docs;
   std::vector<std::filesystem::path> in_background;
   for (const auto& file : files) {
-    if (!screenshot && core::store::LooksLikeSqlite(file)) {
+    if (!screenshot && std::filesystem::is_regular_file(file) &&
+        importers::IsTraceDatabaseFile(file)) {
       core::store::OpenTrace(file);  // throws for a file that is not a trace
       in_background.push_back(file);
     } else {

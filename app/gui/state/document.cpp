@@ -141,8 +141,9 @@ std::unique_ptr<Document> LoadDocument(
   if (!std::filesystem::exists(path)) throw core::Error(path.string() + ": no such file");
   std::filesystem::path trace = path;
   double load_from = 0.0;
-  if (!core::store::LooksLikeSqlite(path)) {
-    // Not a trace database: import it (the importer names the file and place on bad input).
+  if (!importers::IsTraceDatabaseFile(path)) {
+    // Not a trace database (another format, or another tool's SQLite export such as Nsight
+    // Systems' or rocpd's): import it (the importer names the file and place on bad input).
     trace = ImportedTracePath(path);
     std::error_code ec;
     bool fresh =
