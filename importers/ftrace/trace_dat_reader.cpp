@@ -280,6 +280,15 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
   w.set_big_endian(endian != 0);
   const uint64_t long_size = w.Number(1, "long size");
   const uint64_t page_size = w.Number(4, "page size");
+  // A ring-buffer page is a power of two (the kernel's page, or a sub-buffer of a few pages);
+  // libtracecmd 3.1 crashes closing a file whose page size it then refuses (found by
+  // fuzz_trace_dat: 2,035,712 bytes).
+  if (page_size < 1024 || page_size > (64u << 20) || (page_size & (page_size - 1)) != 0) {
+    throw core::Error(fmt::format(
+        "{}: damaged trace-cmd .dat: page size {} at byte offset {} is not a power of two "
+        "between 1 KB and 64 MB",
+        label, page_size, w.pos() - 4));
+  }
   w.Expect(std::string_view("header_page\0", 12), "header_page");
   const uint64_t header_page_size = w.Number(8, "header_page size");
   const size_t header_page_at = w.pos();
@@ -343,6 +352,14 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
       const uint64_t size = w.Number(8, "CPU data size");
       if (offset > bytes.size() || size > bytes.size() - offset) {
         throw core::Error(CutCpuData(label, cpu, offset, size, page_size, bytes.size()));
+      }
+      // trace-cmd writes whole pages; libtracecmd 3.1 maps a page past a shorter CPU's data
+      // and crashes closing the file it then refuses (found by fuzz_trace_dat).
+      if (size % page_size != 0) {
+        throw core::Error(fmt::format(
+            "{}: damaged trace-cmd .dat: CPU {}'s data (byte offset {}, {} bytes) is not a "
+            "whole number of {}-byte pages",
+            label, cpu, offset, size, page_size));
       }
       const CpuData data{cpu, bytes.substr(offset, size), offset};
       CheckPages(data, {page_size, long_size, endian != 0}, label);
