@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/model/event_types.h"
+#include "core/replay/api_call_name.h"
 #include "core/replay/measured_latencies.h"
 #include "core/replay/thread_calls.h"
 
@@ -203,7 +204,7 @@ class Deriver {
       if (m_store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
       const auto slice = events::CpuSlice::At(m_store.events, e);
       if (slice.thread_id == 0 || slice.thread_id >= m_device_sync_calls.size()) continue;
-      const std::string& name = m_store.String(slice.name_sid);
+      const std::string_view name = ApiCallName(m_store.String(slice.name_sid));
       if (name == "cudaDeviceSynchronize" || name == "hipDeviceSynchronize" ||
           name == "cuCtxSynchronize") {
         m_device_sync_calls[slice.thread_id].push_back({slice.ts_ns, slice.ts_ns + slice.duration_ns});

@@ -8,6 +8,7 @@
 
 #include "core/model/error.h"
 #include "core/model/event_types.h"
+#include "core/replay/api_call_name.h"
 #include "core/sim/preemption.h"
 #include "core/sim/simulator.h"
 
@@ -145,7 +146,7 @@ class Editor {
         const auto slice = events::CpuSlice::At(m_store.events, e);
         const std::string& name = m_store.String(slice.name_sid);
         for (const std::string& call : edits.remove_sync) {
-          if (name == call) {
+          if (name == call || ApiCallName(name) == call) {
             calls.push_back({slice.thread_id, slice.ts_ns, slice.ts_ns + slice.duration_ns});
           }
         }
