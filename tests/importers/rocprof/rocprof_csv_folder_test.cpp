@@ -73,7 +73,8 @@ TEST(RocprofCsvFolder, TheFilesAreJoinedOnAgentsAndCorrelationIds) {
             (Rows{{"AMD Instinct MI250X (GPU 0, gfx90a)"},
                   {"AMD Instinct MI250X (GPU 1, gfx90a)"}}));
   EXPECT_EQ(query(rocprof_test::kSliceRows),
-            (Rows{{"77", "iteration 3", "roctx", "900", "2100", "0"},
+            (Rows{{"-1", "ProfilerStep#3", "roctx step", "900", "2100", "0"},
+                  {"77", "iteration 3", "roctx", "900", "2100", "0"},
                   {"77", "hipMemcpyAsync", "hip_api", "1000", "10", "1"},
                   {"77", "hipLaunchKernel", "hip_api", "1020", "10", "1"},
                   {"77", "hipLaunchKernel", "hip_api", "1040", "10", "1"}}));

@@ -177,9 +177,11 @@ TEST_F(RocprofJson, HipDeviceSynchronizeIsACpuWaitForTheQueueThatFinishedLast) {
             (Rows{{"10", "2900", "3050", "GPU 0 queue 7", "3000"}}));
 }
 
+// The roctx range "step 1" also marks an iteration: ProfilerStep#1 on the steps thread (tid -1).
 TEST_F(RocprofJson, ApiCallsAndRoctxRangesAreSlicesOfTheirThreadsAndMarksInstants) {
   EXPECT_EQ(Query(rocprof_test::kSliceRows),
-            (Rows{{"10", "step 1", "roctx", "900", "200", "0"},
+            (Rows{{"-1", "ProfilerStep#1", "roctx step", "900", "200", "0"},
+                  {"10", "step 1", "roctx", "900", "200", "0"},
                   {"10", "hipLaunchKernel", "hip_api", "1000", "20", "1"},
                   {"10", "hipLaunchKernel", "hip_api", "1030", "10", "1"},
                   {"11", "hipMemcpyAsync", "hip_api", "1040", "20", "0"},
