@@ -22,6 +22,14 @@ std::vector<timeline::Lane> BaselineRuns(const core::analysis::Reconstruction& o
   return out;
 }
 
+const core::fleet::StepMark* FindStep(const std::vector<core::fleet::StepMark>& steps,
+                                      int64_t id) {
+  for (const auto& step : steps) {
+    if (step.id == id) return &step;
+  }
+  return nullptr;
+}
+
 std::vector<QueueBeforeAfter> PairQueues(const core::store::TraceStore& names,
                                          const core::analysis::QueueTimeSplit& before,
                                          const core::analysis::QueueTimeSplit& after) {

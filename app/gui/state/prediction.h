@@ -12,6 +12,7 @@
 
 #include "app/gui/timeline/timeline_model.h"
 #include "core/analysis/queue_time.h"
+#include "core/fleet/step_marks.h"
 #include "core/replay/whatif.h"
 
 namespace app::gui::state {
@@ -33,7 +34,14 @@ struct Prediction {
   std::vector<QueueBeforeAfter> queues;  // the original's queues, in id order
   // [queue id]: the original's run segments of that queue, one lane (they never overlap).
   std::vector<timeline::Lane> baseline;
+  // Where each step (core::fleet::FindStepMarks, the steps the result compares) lies in the
+  // original and in the prediction: a click on the step chart zooms both to it.
+  std::vector<core::fleet::StepMark> steps_before;
+  std::vector<core::fleet::StepMark> steps_after;
 };
+
+// The step with this id, nullptr when `steps` has none.
+const core::fleet::StepMark* FindStep(const std::vector<core::fleet::StepMark>& steps, int64_t id);
 
 // The original's run segments per queue, as the timeline lays them out.
 std::vector<timeline::Lane> BaselineRuns(const core::analysis::Reconstruction& original);

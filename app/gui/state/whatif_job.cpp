@@ -14,6 +14,7 @@ struct ReplaySource {
   core::analysis::Reconstruction recon;
   core::analysis::QueueTimeSplit queue_time;
   std::vector<timeline::Lane> baseline;
+  std::vector<core::fleet::StepMark> steps;
 };
 
 namespace {
@@ -44,6 +45,8 @@ std::unique_ptr<Document> Predict(const WhatIfRequest& request,
     fresh->recon = core::analysis::Reconstruct(fresh->store);
     fresh->queue_time = core::analysis::ComputeQueueTime(fresh->store, fresh->recon);
     fresh->baseline = BaselineRuns(fresh->recon);
+    std::string steps_from;
+    fresh->steps = core::fleet::FindStepMarks(fresh->store, fresh->recon, &steps_from);
     source = std::move(fresh);
   }
   report(kLoadShare);
@@ -62,6 +65,15 @@ std::unique_ptr<Document> Predict(const WhatIfRequest& request,
   prediction->queues =
       PairQueues(source->store, source->queue_time, doc->analysis.queue_time);
   prediction->baseline = source->baseline;
+  prediction->steps_before = source->steps;
+  if (!source->steps.empty()) {
+    // The document let go of the records steps are read from: the prediction's are read from
+    // its file again.
+    const core::store::TraceStore predicted = core::store::LoadTrace(request.output);
+    const core::analysis::Reconstruction recon = core::analysis::Reconstruct(predicted);
+    std::string steps_from;
+    prediction->steps_after = core::fleet::FindStepMarks(predicted, recon, &steps_from);
+  }
   doc->prediction = std::move(prediction);
   report(1.0);
   return doc;

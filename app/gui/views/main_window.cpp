@@ -263,6 +263,18 @@ void MainWindow::CollectWhatIf() {
       }
     }
   }
+  if (auto step = m_whatif.TakeStepClicked(); step && m_doc && m_doc->prediction) {
+    // The step in the prediction (shown) and in the original (behind its tab).
+    const auto& p = *m_doc->prediction;
+    if (const auto* after = state::FindStep(p.steps_after, *step)) {
+      state::ZoomTo(m_doc->view, {after->start, after->end});
+    }
+    if (const auto* before = state::FindStep(p.steps_before, *step)) {
+      for (auto& other : m_other_docs) {
+        if (other->path == p.original) state::ZoomTo(other->view, {before->start, before->end});
+      }
+    }
+  }
   if (auto pick = m_opportunities.TakePick()) {
     m_whatif.Ask(pick->trace, pick->opportunity.edits, pick->question);
     m_force_panel = Panel::kWhatIf;

@@ -227,6 +227,7 @@ void WhatIfView::DrawResult(const state::Prediction& p) {
 }
 
 void WhatIfView::DrawStepChart(const state::Prediction& p) {
+  m_step_centres.clear();
   const auto& steps = p.result.steps;
   if (steps.empty()) {
     ImGui::TextDisabled("No steps (ProfilerStep#N or frames) in this trace.");
@@ -259,6 +260,7 @@ void WhatIfView::DrawStepChart(const state::Prediction& p) {
       dl->AddRectFilled(ImVec2(x0, origin.y + height - h), ImVec2(x0 + bar, origin.y + height),
                         colour);
     };
+    m_step_centres.push_back(ImVec2(x + slot * 0.5f, origin.y + height * 0.5f));
     bar_at(x + slot * 0.1f, step.before_ns, widgets::BeforeBar());
     bar_at(x + slot * 0.1f + bar, step.after_ns, widgets::AfterBar());
     if (slot >= 30.0f * s) {  // room for the step's id under its bars
@@ -267,7 +269,8 @@ void WhatIfView::DrawStepChart(const state::Prediction& p) {
                   id.c_str());
     }
     if (hovered && mouse_x >= x && mouse_x < x + slot) {
-      ImGui::SetTooltip("step %lld: %s -> %s (unedited replay %s)",
+      if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) m_step_clicked = step.id;
+      ImGui::SetTooltip("step %lld: %s -> %s (unedited replay %s)\nclick to zoom to it",
                         static_cast<long long>(step.id),
                         widgets::FormatDuration(step.before_ns).c_str(),
                         step.after_ns >= 0 ? widgets::FormatDuration(step.after_ns).c_str() : "-",

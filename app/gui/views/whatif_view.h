@@ -2,15 +2,19 @@
 // Opportunities panel; each can be removed, a factor changed with a slider or typed), Predict
 // (the replay on a worker thread, with progress and Cancel; Esc cancels), and beside the
 // result, always, the replay's fidelity on this trace as `fencescope whatif` prints it. The
-// result: span before -> after, a per-step before / after chart (hover a step for its figures)
-// and each queue's busy / waiting / idle before and after.
+// result: span before -> after, a per-step before / after chart (click a step to zoom to it in
+// the prediction and in the original) and each queue's busy / waiting / idle before and after.
 // A finished prediction opens in its own tab (state/prediction.h); the panel shows the
 // prediction of the tab shown, or the last one asked of the trace shown.
 #pragma once
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include <imgui.h>
 
 #include "app/gui/state/document.h"
 #include "app/gui/state/prediction.h"
@@ -36,6 +40,14 @@ class WhatIfView {
   void Cancel() { m_job.Cancel(); }
   const std::string& error() const { return m_error; }
   // "Critical paths" was clicked (once): the window selects each trace's critical path.
+  // The step clicked in the chart (its id, once): the window zooms both traces to it.
+  std::optional<int64_t> TakeStepClicked() {
+    auto step = m_step_clicked;
+    m_step_clicked.reset();
+    return step;
+  }
+  // The middle of each step's bars in the last frame (tests click them).
+  const std::vector<ImVec2>& step_centres() const { return m_step_centres; }
   bool TakeShowCriticalPaths() {
     const bool asked = m_show_paths;
     m_show_paths = false;
@@ -64,6 +76,8 @@ class WhatIfView {
   std::string m_error;
   uint64_t m_frames_while_busy = 0;
   bool m_show_paths = false;
+  std::optional<int64_t> m_step_clicked;
+  std::vector<ImVec2> m_step_centres;
   char m_pattern[128] = "";  // the Add row's packet name or glob
 };
 

@@ -41,6 +41,24 @@ TEST(KinetoWhatIfWindow, AKernelTwiceAsFastAskedFromItsMenuPredictsWhatTheComman
           "WHERE s.value LIKE 'ProfilerStep#%'");
   ASSERT_EQ(counted.rows.size(), 1u);
   EXPECT_EQ(asked.prediction->result.steps.size(), std::stoull(counted.rows[0][0]));
+  // A click on a step of the chart zooms the prediction to that step's ProfilerStep#N slice,
+  // and the original (behind its tab) to its own.
+  const int64_t step = asked.prediction->result.steps[1].id;
+  const std::string sql =
+      "SELECT c.ts_ns, c.ts_ns + c.duration_ns FROM cpu_slice c JOIN strings s ON s.id = "
+      "c.name_sid WHERE s.value = 'ProfilerStep#" + std::to_string(step) + "' ORDER BY c.ts_ns";
+  const auto before_rows = core::store::RunQuery(db, sql);
+  const auto after_rows = core::store::RunQuery(main.document()->path, sql);
+  ASSERT_FALSE(before_rows.rows.empty());
+  ASSERT_FALSE(after_rows.rows.empty());
+  main.ShowPanel(views::Panel::kWhatIf);
+  window.Frames(main, 2);
+  ASSERT_EQ(main.whatif().step_centres().size(), asked.prediction->result.steps.size());
+  test_support::Click(window, main, main.whatif().step_centres()[1], 0);
+  const auto& shown = main.document()->view.visible;
+  EXPECT_LE(shown.start, std::stoll(after_rows.rows[0][0]));
+  EXPECT_GE(shown.end, std::stoll(after_rows.rows[0][1]));
+  EXPECT_LT(shown.Length(), 2 * (std::stoll(after_rows.rows[0][1]) - std::stoll(after_rows.rows[0][0])));
 }
 
 }  // namespace
