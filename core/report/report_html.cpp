@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/report/exported_by.h"
 #include "core/report/figure_labels.h"
 #include "core/report/findings.h"
 #include "core/report/html_parts.h"
@@ -89,6 +90,7 @@ std::string SummarySection(const ReportData& d, const Json& stats, const ReportS
   auto line = [&](const std::string& k, const std::string& v) { out += Row({k, v}); };
   line("trace", d.store->path.string());
   line("source", d.store->MetaOr("source", ""));
+  if (auto by = ExportedBy(*d.store); !by.empty()) line("exported by", by);
   // An importer's note on what the capture lacks (ftrace: CPUs that started recording late).
   if (auto note = d.store->MetaOr("capture_note", ""); !note.empty()) line("capture", note);
   line("duration", FormatDuration(static_cast<double>(d.recon.end_ns - d.recon.start_ns)));

@@ -8,6 +8,7 @@
 
 #include "core/model/event_types.h"
 #include "core/replay/whatif.h"
+#include "core/report/exported_by.h"
 #include "core/report/findings.h"
 #include "core/report/import_problems_report.h"
 #include "core/report/launch_json.h"
@@ -218,6 +219,7 @@ Json StatsJson(const ReportData& d) {
   Json j = Json::Object();
   j.Set("schema_version", static_cast<int64_t>(std::stoll(store.MetaOr("schema_version", "1"))));
   j.Set("source", store.MetaOr("source", ""));
+  if (auto by = ExportedBy(store); !by.empty()) j.Set("exported_by", by);
   j.Set("duration_ns", std::max<int64_t>(0, d.recon.end_ns - d.recon.start_ns));
   j.Set("start_ns", d.recon.start_ns);  // the span the figures cover, on the trace's time base
   j.Set("end_ns", d.recon.end_ns);

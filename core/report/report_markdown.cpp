@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/report/exported_by.h"
 #include "core/report/figure_labels.h"
 #include "core/report/findings.h"
 #include "core/report/import_problems_report.h"
@@ -150,6 +151,9 @@ std::string ReportMarkdown(const ReportData& d) {
        fmt::format("{} / {} / {} / {}", packets.submitted, packets.started, packets.completed,
                    packets.running_at_end)},
       {"GPU signals executed", std::to_string(fences.Find("signals_executed")->Int())}};
+  if (auto by = ExportedBy(*d.store); !by.empty()) {
+    summary.insert(summary.begin() + 1, {"exported by", by});
+  }
   // An importer's note on what the capture lacks (ftrace: CPUs that started recording late).
   if (auto note = d.store->MetaOr("capture_note", ""); !note.empty()) {
     summary.insert(summary.begin() + 1, {"capture", note});
