@@ -164,3 +164,27 @@ TEST_F(WhatIfWindow, APacketNameAsksItselfTwiceAsFastAndRemoved) {
 }
 
 }  // namespace
+
+namespace {
+
+// A question asked while another replays replaces it: the prediction that opens is the second's.
+TEST_F(WhatIfWindow, AQuestionAskedDuringAReplayReplacesIt) {
+  state::Document& doc = *m_main.document();
+  core::replay::Edits host;
+  host.cpu_scale = 0.5;
+  m_main.whatif().Ask(doc.path, host, "host 2x faster");
+  const uint32_t packet = test_support::LongestPacket(doc);
+  const std::string name =
+      doc.store.String(doc.analysis.recon.packets.Get<&core::analysis::Packet::name>(packet));
+  core::replay::Edits faster;
+  faster.scale.push_back({name, 0.5});
+  m_main.whatif().Ask(doc.path, faster, "faster");
+  for (int i = 0; i < 20000 && !m_main.document()->prediction; ++i) m_window.Frame(m_main);
+  m_window.Frames(m_main, 2);
+  const state::Prediction* p = m_main.document()->prediction.get();
+  ASSERT_NE(p, nullptr) << m_main.whatif().error();
+  EXPECT_EQ(p->result.edits, "--scale '" + name + "=0.5'");
+  EXPECT_EQ(m_main.OpenDocuments(), 2u);  // one prediction tab, not two
+}
+
+}  // namespace

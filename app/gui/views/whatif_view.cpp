@@ -57,10 +57,15 @@ std::string Percent(double pct) {
 
 void WhatIfView::Ask(const std::filesystem::path& trace, core::replay::Edits edits,
                      std::string label) {
-  if (m_job.Busy()) m_job.Cancel();
   m_trace = trace;
   m_edits = std::move(edits);
   m_label = std::move(label);
+  if (m_job.Busy()) {
+    // The question asked before is dropped; this one starts once it has stopped.
+    m_job.Cancel();
+    m_pending = true;
+    return;
+  }
   Predict();
 }
 
@@ -90,6 +95,11 @@ void WhatIfView::CollectResult() {
   std::string error;
   auto result = m_job.TakeResult(error);
   if (!result) return;
+  if (m_pending) {  // the answer to a question since replaced
+    m_pending = false;
+    Predict();
+    return;
+  }
   if (*result) {
     m_last = (*result)->prediction;
     m_finished = std::move(*result);

@@ -76,6 +76,7 @@ class WhatIfView {
   std::string m_error;
   uint64_t m_frames_while_busy = 0;
   bool m_show_paths = false;
+  bool m_pending = false;  // a question asked while another ran: predicted once that stops
   std::optional<int64_t> m_step_clicked;
   std::vector<ImVec2> m_step_centres;
   char m_pattern[128] = "";  // the Add row's packet name or glob
