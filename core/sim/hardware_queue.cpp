@@ -177,6 +177,20 @@ void TryStartEngine(EngineContext ctx, uint32_t engine) {
   RequestPreemptionIfNeeded(ctx, engine);
 }
 
+// When the queue's next command may start after its packet completed or its wait was released
+// at `now`: resume_ns later for a packet already queued then (what a replay measured as resume:
+// the gap after what held a waiting packet); a command submitted later starts after its own
+// launch latency alone, as the trace measured it for packets nothing held. (Signals and waits
+// queued behind the packet do not count: they are not what resume_ns measured.)
+namespace {
+TimeNs ResumeAt(const HwQueue& q, TimeNs now) {
+  for (const GpuCommand& c : q.commands) {
+    if (c.kind == GpuCommand::Kind::kPacket) return now + q.resume_ns;
+  }
+  return now;
+}
+}  // namespace
+
 void OnPacketDone(GpuContext ctx, uint32_t engine, uint64_t generation) {
   EngineState& en = ctx.gpu.engines[engine];
   if (en.running < 0 || generation != en.generation) return;  // stopped before it finished
@@ -190,7 +204,7 @@ void OnPacketDone(GpuContext ctx, uint32_t engine, uint64_t generation) {
   OnPgoPacketDone(ctx.run, ctx.bg, q.commands.front().pgo);
   q.commands.pop_front();
   q.status = QueueStatus::kIdle;
-  q.not_before = ctx.run.now + q.resume_ns;
+  q.not_before = ResumeAt(q, ctx.run.now);
   en.running = -1;
   // The finishing queue looks at its next command first, so its own next packet competes.
   AdvanceQueue(ctx, queue);
@@ -216,7 +230,7 @@ void UnblockQueueWait(GpuContext ctx, uint32_t queue, uint64_t value, int64_t wa
   if (q.status == QueueStatus::kBlocked) {
     q.commands.pop_front();
     q.status = QueueStatus::kIdle;
-    q.not_before = ctx.run.now + q.resume_ns;
+    q.not_before = ResumeAt(q, ctx.run.now);
     ctx.gpu.queues_to_advance.push_back(queue);
     ReleaseWaitHold(ctx.Engine(), queue);
   }

@@ -73,7 +73,8 @@ struct QueueSpec {
   int32_t priority = 0;  // higher runs first on a shared engine
   // A packet can start no earlier than this after its submission (a CUDA stream's launch
   // latency), and no earlier than resume_ns after the queue's previous packet completed or its
-  // wait was released (the gap between back-to-back kernels). 0 for D3D12 queues.
+  // wait was released when it was already queued then (the gap between back-to-back kernels).
+  // 0 for D3D12 queues.
   DurationNs launch_latency_ns = 0;
   DurationNs resume_ns = 0;
 };
