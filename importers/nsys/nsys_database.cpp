@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/model/error.h"
+#include "importers/common/sqlite_defensive.h"
 
 namespace importers::nsys {
 namespace {
@@ -28,17 +29,6 @@ std::string FileUri(const std::filesystem::path& path) {
   return uri + "?mode=ro&immutable=1";
 }
 
-void MakeDefensive(sqlite3* db) {
-  sqlite3_extended_result_codes(db, 1);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
-  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
-  sqlite3_exec(db, "PRAGMA cell_size_check = ON", nullptr, nullptr, nullptr);
-}
-
 [[noreturn]] void ThrowOpen(sqlite3* db, const std::string& label) {
   const std::string message = db ? sqlite3_errmsg(db) : "out of memory";
   if (db) sqlite3_close(db);
@@ -48,7 +38,7 @@ void MakeDefensive(sqlite3* db) {
 }  // namespace
 
 NsysDatabase::NsysDatabase(sqlite3* db, std::string label) : m_db(db), m_label(std::move(label)) {
-  MakeDefensive(m_db);
+  MakeSqliteDefensive(m_db, kMaxValueBytes);
   try {
     ReadTableNames();
   } catch (...) {

@@ -10,6 +10,7 @@
 #include "core/model/event_fields.h"
 #include "importers/common/cuda_sync_mapping.h"
 #include "importers/common/import_counters.h"
+#include "importers/common/nested_cpu_slices.h"
 #include "importers/common/record_sink.h"
 #include "importers/nsys/nsys_sync_kind.h"
 
@@ -30,14 +31,6 @@ const char* CopyKindName(int64_t kind) {
                                        "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"};
   return kind > 0 && kind < 11 ? kNames[kind] : "";
 }
-
-// A CPU slice before its nesting depth on its thread is known.
-struct PendingSlice {
-  int64_t start = 0, end = 0;
-  ThreadId thread = 0;
-  StringId name = 0, category = 0;
-  uint32_t call = kNone;  // index into the capture's calls, for a runtime / driver call
-};
 
 class Builder {
  public:
@@ -215,7 +208,8 @@ class Builder {
   // ---- CPU side ------------------------------------------------------------------------
   // Runtime / driver calls, OS runtime calls and NVTX ranges, nested per thread by time.
   void EmitCpuSlices() {
-    std::vector<PendingSlice> slices;
+    // PendingCpuSlice::tag: the index into the capture's calls of a runtime / driver call.
+    std::vector<PendingCpuSlice> slices;
     slices.reserve(m_c.calls.size() + m_c.os_calls.size() + m_c.ranges.size());
     const StringId runtime = m_w.Intern("cuda_runtime");
     const StringId osrt = m_w.Intern("osrt");
@@ -238,24 +232,9 @@ class Builder {
     // What only the CPU slices read goes back before the records are sorted and written.
     std::vector<NsysRange>().swap(m_c.ranges);
     std::vector<NsysCall>().swap(m_c.os_calls);
-    std::sort(slices.begin(), slices.end(), [](const PendingSlice& a, const PendingSlice& b) {
-      return std::tie(a.thread, a.start, b.end) < std::tie(b.thread, b.start, a.end);
+    AddNestedCpuSlices(slices, m_sink, [&](const PendingCpuSlice& s, uint32_t record) {
+      if (s.tag != kNone) AddRuntimeCall(m_c.calls[s.tag], s.thread, record);
     });
-    std::vector<int64_t> open_ends;  // the enclosing slices' ends on the current thread
-    ThreadId thread = 0;
-    for (const PendingSlice& s : slices) {
-      if (s.thread != thread) open_ends.clear(), thread = s.thread;
-      while (!open_ends.empty() && open_ends.back() <= s.start) open_ends.pop_back();
-      const uint32_t record = m_sink.Add(events::CpuSlice{
-          .ts_ns = s.start,
-          .thread_id = s.thread,
-          .duration_ns = s.end - s.start,
-          .name_sid = s.name,
-          .category_sid = s.category,
-          .depth = static_cast<int64_t>(open_ends.size())});
-      open_ends.push_back(s.end);
-      if (s.call != kNone) AddRuntimeCall(m_c.calls[s.call], s.thread, record);
-    }
   }
 
   void AddRuntimeCall(const NsysCall& call, ThreadId thread, uint32_t record) {
