@@ -179,9 +179,11 @@ TEST_F(LargeTracePieces, WithoutHelperThreadsTheSameRowsAndRefusals) {
 
   const int bad = kSlices - 50;
   size_t offset = 0;
-  ExpectRefusedAt(MakeTrace(bad, &offset), offset, "'ts' must be a number", "bad ts", alone);
-  ExpectRefusedAt(MakeTrace(bad, &offset, true), offset, "unexpected '}' (expected ']')",
-                  "bad bracket", alone);
+  // Each trace is made before its offset is read (an argument list has no order of evaluation).
+  const std::string bad_ts = MakeTrace(bad, &offset);
+  ExpectRefusedAt(bad_ts, offset, "'ts' must be a number", "bad ts", alone);
+  const std::string bad_bracket = MakeTrace(bad, &offset, true);
+  ExpectRefusedAt(bad_bracket, offset, "unexpected '}' (expected ']')", "bad bracket", alone);
   const size_t event = json.find("{\"ph\":\"X\"", json.size() * 3 / 5);
   ASSERT_NE(event, std::string::npos);
   ExpectRefusedAt(json.substr(0, event + 20), event, "truncated", "truncated", alone);
