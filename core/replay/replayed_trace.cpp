@@ -2,7 +2,6 @@
 
 #include "core/fleet/step_marks.h"
 #include "core/replay/replay_writer.h"
-#include "core/store/event_row_packer.h"
 #include "core/store/memory_trace.h"
 #include "core/store/trace_writer.h"
 

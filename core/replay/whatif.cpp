@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <system_error>
 
 #include "core/analysis/critical_path.h"
 #include "core/replay/replayed_trace.h"
