@@ -531,6 +531,15 @@ TraceDatInfo ReadTraceDat(std::string_view bytes, const std::string& label,
     }
     info.version = std::string(bytes.substr(10, end - 10));
   }
+  // libtracecmd 3.1 reads versions up to 7, an older number as a version 6 layout, with none of
+  // the checks below (found by fuzz_trace_dat: a version "4" file whose header_page claims
+  // 2^63 bytes, allocated as claimed). trace-cmd has written version 6 since 2010 and 7 on
+  // request; other numbers are refused.
+  if (info.version != "6" && info.version != "7") {
+    throw core::Error(fmt::format(
+        "{}: trace-cmd .dat of version '{}' (byte offset 10): fencescope reads versions 6 and 7",
+        label, info.version));
+  }
   std::vector<OptionPatch> patches;
   if (info.version == "6") patches = WalkVersion6(bytes, label, info);
 

@@ -2,8 +2,8 @@
 # Seeds for the fuzz harnesses, one folder per harness under SEEDS, from the repository: the
 # scenario files, the ftrace text and systrace fixtures, small Kineto traces (tests/fuzz/seeds),
 # a simulated trace database, its Chrome JSON export (also gzip- and zip-wrapped) and its packed
-# cache sections, a fleet summary of the Kineto seeds, an .etl and a Vulkan record file from
-# their builders, --fail-if examples. With --external DIR (../shared/traces/external), the real
+# cache sections, a fleet summary of the Kineto seeds, an .etl, a trace-cmd .dat and a Vulkan
+# record file from their builders, --fail-if examples. With --external DIR (../shared/traces/external), the real
 # captures there are cut small and added (cut_external_seeds.py). Used by `./build.sh fuzz` and
 # by the fuzz smoke tests of `./build.sh test` (repository seeds only; tests/fuzz/CMakeLists.txt).
 # Usage: make_seeds.sh FENCESCOPE TOOLS_DIR SEEDS [--external DIR]
@@ -47,6 +47,9 @@ cp "$source_dir"/assets/scenarios/*.toml "$source_dir"/tests/cli/scenarios/*.tom
 "$fencescope" import "$source_dir/tests/importers/ftrace/data/drm_sched_deps.txt" \
   -o "$seeds/trace_db/ftrace.db" >/dev/null
 "$tools/make_etl_seed" "$seeds/etl/capture.etl"
+# A trace-cmd .dat made by hand (amdgpu jobs, fences, sched_switch, prints, two CPUs).
+python3 "$source_dir/tests/importers/ftrace/make_trace_dat.py" "$seeds/trace_dat/amdgpu.dat" \
+  >/dev/null
 "$tools/make_vulkan_seed" "$seeds/vulkan_records/capture.fsvk"
 "$tools/make_cache_seed" "$seeds/trace_db/simulated.db" "$seeds/cache_blob"
 # A fleet summary's first line (all the reduce step, and the harness, read) per Kineto seed.
@@ -86,7 +89,7 @@ if [ "${4:-}" = "--external" ] && [ -d "$external" ]; then
   python3 "$source_dir/tests/fuzz/cut_external_seeds.py" "$external" "$seeds"
 fi
 # No harness may start from nothing: a seed here, or its minimized corpus in the repository
-# (tests/fuzz/corpus; the only start of trace_dat without the real captures).
+# (tests/fuzz/corpus).
 for h in "${harnesses[@]}"; do
   if [ -z "$(ls -A "$seeds/$h")" ] && [ -z "$(ls -A "$source_dir/tests/fuzz/corpus/$h" 2>/dev/null)" ]; then
     echo "make_seeds.sh: no seed for $h" >&2

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""A small trace-cmd .dat (version 6, trace-cmd.dat.v6(5)'s layout) made by hand: amdgpu jobs on
+two rings (amdgpu_cs_ioctl, amdgpu_sched_run_job, dma_fence_signaled on the job's fence),
+sched_switch, and trace_marker prints, one of them by a pid with no saved command name, over two
+CPUs (two ring-buffer pages on CPU 0, one on CPU 1), with the options real captures carry
+(trace clock, uname, CPU count).
+
+    python3 make_trace_dat.py OUT.dat [--shape SHAPE]
+
+Prints what it wrote, one `key<TAB>value` a line: records, jobs and busy time per ring (each
+job from its run to its fence's signal), signals, prints, cpus, and for a damaged shape the byte
+offset of the damage (`damage_at`).
+The shapes other than `good` are the damaged files libtracecmd 3.1 / libtraceevent 1.7 crash on
+(fuzz regressions, each refused by the importer before the library sees it):
+
+  good                                  the file above
+  empty_clock_option                    the trace clock option of 0 bytes
+  header_page_offset_without_semicolon  header_page's timestamp line: `offset:0` with no `;`
+  header_page_type_of_other_characters  header_page's timestamp type `\\x03~4`
+  latency_section_huge_cpu_count        a latency section, 1.4 billion CPUs
+  page_size_not_a_power_of_two          a page size of 2,035,712 bytes
+  pages_larger_than_cpu_data            64 KB pages, each CPU's data 4 KB
+  printk_format_too_short               a printk line whose format is 2 bytes
+  version_4_huge_header_page            version "4", its header_page claiming 2^63 bytes
+"""
+import struct
+import sys
+
+PAGE = 4096
+LONG = 8
+RING_TIMESTAMP_NS = 1_000_000_000  # the first page's time
+
+COMMON = [("unsigned short", "common_type", 2, 0), ("unsigned char", "common_flags", 1, 0),
+          ("unsigned char", "common_preempt_count", 1, 0), ("int", "common_pid", 4, 1)]
+
+
+class Event:
+    """An event format: its fields (C type, name, size, signed; size 0 marks a __data_loc
+    string) laid out after the common fields, as the kernel lays them out."""
+
+    def __init__(self, system, name, event_id, fields, print_fmt):
+        self.system, self.name, self.id, self.print_fmt = system, name, event_id, print_fmt
+        self.fields = []
+        offset = 8
+        for ctype, fname, size, signed in fields:
+            width = 4 if size == 0 else size
+            offset = (offset + min(width, 8) - 1) // min(width, 8) * min(width, 8)
+            self.fields.append((ctype, fname, width, signed, offset, size == 0))
+            offset += width
+        self.fixed_size = offset
+
+    def format_text(self):
+        lines = ["name: %s" % self.name, "ID: %d" % self.id, "format:"]
+        offset = 0
+        for ctype, fname, size, signed in COMMON:
+            lines.append("\tfield:%s %s;\toffset:%d;\tsize:%d;\tsigned:%d;"
+                         % (ctype, fname, offset, size, signed))
+            offset += size
+        lines.append("")
+        for ctype, fname, size, signed, offset, loc in self.fields:
+            decl = "__data_loc char[] %s" % fname if loc else "%s %s" % (ctype, fname)
+            if ctype.startswith("char[") and not loc:
+                decl = "char %s%s" % (fname, ctype[4:])
+            lines.append("\tfield:%s;\toffset:%d;\tsize:%d;\tsigned:%d;"
+                         % (decl, offset, size, signed))
+        lines.append("")
+        lines.append("print fmt: %s" % self.print_fmt)
+        return ("\n".join(lines) + "\n").encode()
+
+    def record(self, pid, values):
+        """The event's bytes: common fields, then its fields, __data_loc strings at the end."""
+        data = bytearray(self.fixed_size)
+        struct.pack_into("<HBBi", data, 0, self.id, 0, 0, pid)
+        tail = bytearray()
+        for ctype, fname, size, signed, offset, loc in self.fields:
+            value = values[fname]
+            if loc:
+                text = value.encode() + b"\0"
+                struct.pack_into("<I", data, offset, (len(text) << 16) | (self.fixed_size + len(tail)))
+                tail += text
+            elif isinstance(value, str):
+                struct.pack_into("%ds" % size, data, offset, value.encode()[:size])
+            else:
+                fmt = {1: "b", 2: "h", 4: "i", 8: "q"}[size]
+                struct.pack_into("<" + (fmt if signed else fmt.upper()), data, offset, value)
+        return bytes(data + tail)
+
+
+# The fields and print format amdgpu's job events share.
+AMDGPU_JOB = ([("uint64_t", "sched_job_id", 8, 0), ("", "timeline", 0, 0),
+               ("unsigned int", "context", 4, 0), ("unsigned int", "seqno", 4, 0),
+               ("", "ring_name", 0, 0), ("u32", "num_ibs", 4, 0)],
+              '"sched_job=%llu, timeline=%s, context=%u, seqno=%u, ring_name=%s, num_ibs=%u", '
+              'REC->sched_job_id, __get_str(timeline), REC->context, REC->seqno, '
+              '__get_str(ring_name), REC->num_ibs')
+EVENTS = [
+    Event("ftrace", "print", 5, [("unsigned long", "ip", 8, 0), ("char[64]", "buf", 64, 0)],
+          '"%ps: %s", (void *)REC->ip, REC->buf'),
+    Event("sched", "sched_switch", 316,
+          [("char[16]", "prev_comm", 16, 0), ("pid_t", "prev_pid", 4, 1),
+           ("int", "prev_prio", 4, 1), ("long", "prev_state", 8, 1),
+           ("char[16]", "next_comm", 16, 0), ("pid_t", "next_pid", 4, 1),
+           ("int", "next_prio", 4, 1)],
+          '"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%ld ==> next_comm=%s next_pid=%d '
+          'next_prio=%d", REC->prev_comm, REC->prev_pid, REC->prev_prio, REC->prev_state, '
+          'REC->next_comm, REC->next_pid, REC->next_prio'),
+    Event("amdgpu", "amdgpu_cs_ioctl", 1501, *AMDGPU_JOB),
+    Event("amdgpu", "amdgpu_sched_run_job", 1502, *AMDGPU_JOB),
+    Event("dma_fence", "dma_fence_signaled", 1601,
+          [("", "driver", 0, 0), ("", "timeline", 0, 0), ("unsigned int", "context", 4, 0),
+           ("unsigned int", "seqno", 4, 0)],
+          '"driver=%s timeline=%s context=%u seqno=%u", __get_str(driver), __get_str(timeline), '
+          'REC->context, REC->seqno'),
+]
+BY_NAME = {e.name: e for e in EVENTS}
+
+HEADER_PAGE = (
+    "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+    "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+    "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+    "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n")
+HEADER_EVENT = (
+    "# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
+    "\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
+    "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n")
+CMDLINES = {1200: "glxgears", 300: "gfx", 301: "sdma0"}  # pid 1300 left out on purpose
+RINGS = {"gfx": 100, "sdma0": 200}  # ring -> the finished fence's context (scheduled: - 1)
+
+
+def timeline():
+    """The events per CPU in time order: (ts_ns, pid, event name, values), and the counts."""
+    cpus = {0: [], 1: []}
+    counts = {"jobs gfx": 0, "jobs sdma0": 0, "busy_ns gfx": 0, "busy_ns sdma0": 0,
+              "signals": 0, "prints": 0}
+    t = RING_TIMESTAMP_NS
+    cpus[0].append((t, 0, "sched_switch",
+                    dict(prev_comm="swapper/0", prev_pid=0, prev_prio=120, prev_state=0,
+                         next_comm="glxgears", next_pid=1200, next_prio=120)))
+    job = 0
+    for frame in range(16):
+        base = t + 1000 + frame * 200_000
+        for ring, context in RINGS.items():
+            job += 1
+            seqno = frame + 1
+            values = dict(sched_job_id=job, timeline=ring, context=context, seqno=seqno,
+                          ring_name=ring, num_ibs=1)
+            submit = base + (0 if ring == "gfx" else 5_000)
+            cpus[0].append((submit, 1200, "amdgpu_cs_ioctl", values))
+            cpu1 = cpus[1]
+            run = submit + 20_000
+            cpu1.append((run, 300 if ring == "gfx" else 301, "amdgpu_sched_run_job", values))
+            done = run + 60_000 + (frame % 3) * 10_000
+            cpu1.append((done, 0, "dma_fence_signaled",
+                         dict(driver="amd_sched", timeline=ring, context=context, seqno=seqno)))
+            counts["jobs " + ring] += 1
+            counts["busy_ns " + ring] += done - run  # jobs of a ring never overlap here
+            counts["signals"] += 1
+        cpus[0].append((base + 9_000, 1200 if frame % 2 else 1300, "print",
+                        dict(ip=0xffffffff81000000, buf="frame %d\n" % frame)))
+        counts["prints"] += 1
+    for events in cpus.values():
+        events.sort(key=lambda e: e[0])
+    counts["records"] = sum(len(v) for v in cpus.values())
+    counts["cpus"] = len(cpus)
+    return cpus, counts
+
+
+def pages(events, pages_wanted):
+    """The CPU's ring-buffer pages: u64 timestamp, u64 commit (bytes of events), the events
+    (32-bit header: type_len in the low 5 bits, the time delta above), padded to PAGE bytes;
+    events split evenly over `pages_wanted` pages."""
+    out = bytearray()
+    per_page = -(-len(events) // pages_wanted)
+    for first in range(0, len(events), per_page):
+        chunk = events[first:first + per_page]
+        data = bytearray()
+        last = chunk[0][0]
+        for ts, pid, name, values in chunk:
+            payload = BY_NAME[name].record(pid, values)
+            payload += b"\0" * (-len(payload) % 4)
+            assert len(payload) <= 28 * 4 and ts - last < (1 << 27)
+            data += struct.pack("<I", (len(payload) // 4) | ((ts - last) << 5)) + payload
+            last = ts
+        assert len(data) <= PAGE - 16, "too many events for a page"
+        page = struct.pack("<QQ", chunk[0][0], len(data)) + data
+        out += page + b"\0" * (PAGE - len(page))
+    return bytes(out)
+
+
+def write(shape):
+    cpus, counts = timeline()
+    page_size = {"page_size_not_a_power_of_two": 2_035_712,
+                 "pages_larger_than_cpu_data": 65536}.get(shape, PAGE)
+    header_page = HEADER_PAGE
+    if shape == "header_page_offset_without_semicolon":
+        header_page = header_page.replace("offset:0;\tsize:8", "offset:0\tsize:8", 1)
+    if shape == "header_page_type_of_other_characters":
+        header_page = header_page.replace("u64 timestamp", "\x03~4 timestamp")
+    printk = 'ffffffff81000000 : "frame %d\\n"\nffffffff81000010 : "gpu %s"\n'
+    if shape == "printk_format_too_short":
+        printk += 'ffffffff81000020 : "a\n'
+
+    def sized(fmt, data):
+        return struct.pack("<" + fmt, len(data)) + data
+
+    version = b"4" if shape == "version_4_huge_header_page" else b"6"
+    out = bytearray(b"\x17\x08\x44tracing" + version + b"\0")
+    damage_at = {"page_size_not_a_power_of_two": len(out) + 2}
+    out += struct.pack("<BBI", 0, LONG, page_size)
+    damage_at["header_page_offset_without_semicolon"] = len(out) + 20  # its first line
+    damage_at["header_page_type_of_other_characters"] = len(out) + 20
+    if shape == "version_4_huge_header_page":
+        damage_at[shape] = 10
+        out += b"header_page\0" + struct.pack("<Q", 0xf8fffffe000000cd) + header_page.encode()
+    else:
+        out += b"header_page\0" + sized("Q", header_page.encode())
+    out += b"header_event\0" + sized("Q", HEADER_EVENT.encode())
+    ftrace = [e for e in EVENTS if e.system == "ftrace"]
+    out += struct.pack("<I", len(ftrace))
+    for e in ftrace:
+        out += sized("Q", e.format_text())
+    systems = []
+    for e in EVENTS:
+        if e.system != "ftrace" and e.system not in systems:
+            systems.append(e.system)
+    out += struct.pack("<I", len(systems))
+    for system in systems:
+        members = [e for e in EVENTS if e.system == system]
+        out += system.encode() + b"\0" + struct.pack("<I", len(members))
+        for e in members:
+            out += sized("Q", e.format_text())
+    out += sized("I", b"ffffffff81000000 T _stext\n")
+    if shape == "printk_format_too_short":
+        damage_at[shape] = len(out) + 4 + printk.rindex("ffffffff81000020")
+    out += sized("I", printk.encode())
+    out += sized("Q", "".join("%d %s\n" % kv for kv in sorted(CMDLINES.items())).encode())
+    if shape == "latency_section_huge_cpu_count":
+        out += struct.pack("<I", 1_400_000_000)
+        counts["damage_at"] = len(out)
+        out += b"latency  \0" + b"# tracer: nop\n"
+        return bytes(out), counts
+    out += struct.pack("<I", len(cpus))
+    clock = b"" if shape == "empty_clock_option" else b"[local] global counter uptime perf\0"
+    out += b"options  \0"
+    for option_id, data in ((4, clock), (5, b"Linux 6.1.0 #1 SMP x86_64\0"),
+                            (8, struct.pack("<I", len(cpus)))):
+        out += struct.pack("<HI", option_id, len(data)) + data
+    out += struct.pack("<H", 0)
+    out += b"flyrecord\0"
+    data = [pages(cpus[0], 2), pages(cpus[1], 1)]
+    table_end = len(out) + 16 * len(data)
+    start = -(-table_end // PAGE) * PAGE
+    offsets = []
+    for d in data:
+        offsets.append(start)
+        start += len(d)
+    for offset, d in zip(offsets, data):
+        out += struct.pack("<QQ", offset, len(d))
+    damage_at["pages_larger_than_cpu_data"] = offsets[0]
+    if shape in damage_at:
+        counts["damage_at"] = damage_at[shape]
+    out += b"\0" * (offsets[0] - len(out))
+    for d in data:
+        out += d
+    return bytes(out), counts
+
+
+def main(argv):
+    shape = "good"
+    if len(argv) > 2 and argv[2] == "--shape":
+        shape = argv[3]
+    data, counts = write(shape)
+    with open(argv[1], "wb") as f:
+        f.write(data)
+    for key, value in counts.items():
+        print("%s\t%d" % (key, value))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
