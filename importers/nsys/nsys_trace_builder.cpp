@@ -12,6 +12,7 @@
 #include "importers/common/import_counters.h"
 #include "importers/common/nested_cpu_slices.h"
 #include "importers/common/record_sink.h"
+#include "importers/common/step_ranges.h"
 #include "importers/nsys/nsys_sync_kind.h"
 
 namespace importers::nsys {
@@ -225,9 +226,26 @@ class Builder {
     }
     std::vector<StringId> range_names(m_c.range_texts.size());
     for (size_t i = 0; i < range_names.size(); ++i) range_names[i] = m_w.Intern(m_c.range_texts[i]);
+    // Which texts may mark an iteration, each asked once (a program has a few texts).
+    std::vector<bool> may_mark_step(m_c.range_texts.size());
+    for (size_t i = 0; i < may_mark_step.size(); ++i) {
+      may_mark_step[i] = MayMarkStep(m_c.range_texts[i]);
+    }
+    std::vector<MarkerRange> step_candidates;
+    int64_t step_pid = 0;
     for (const NsysRange& r : m_c.ranges) {
       slices.push_back({r.start, std::max(r.start, r.end), ThreadOf(r.global_tid),
                         range_names[r.text], nvtx, kNone});
+      if (may_mark_step[r.text]) {
+        if (step_candidates.empty()) step_pid = PidOf(r.global_tid);
+        step_candidates.push_back({r.start, r.end, m_c.range_texts[r.text]});
+      }
+    }
+    // NVTX ranges that mark iterations become the ProfilerStep#N slices per-step figures,
+    // fleets and replays look for (importers/common/step_ranges.h).
+    const std::vector<StepRange> steps = StepRanges(std::move(step_candidates));
+    if (!steps.empty()) {
+      m_steps = AddStepSlices(steps, ProcessOf(step_pid), "Steps (NVTX)", "nvtx step", m_sink, m_w);
     }
     // What only the CPU slices read goes back before the records are sorted and written.
     std::vector<NsysRange>().swap(m_c.ranges);
@@ -349,6 +367,9 @@ class Builder {
          "their event and stream columns (syncType's numbering differs between nsys versions)"},
         {"nsys_string_missing", m_missing_strings,
          "string ids that point at no StringIds row: named '(string N missing)'"},
+        {"nsys_steps_from_nvtx", m_steps,
+         "NVTX ranges named step N / iteration N / iter N (or, where none is numbered, a "
+         "repeated train_step-like name), written as ProfilerStep#N steps"},
         {"nsys_nvtx_range_unended", m_c.ranges_unended,
          "NVTX ranges with no end (the capture stopped inside them): left out"},
         {"nsys_stream_wait_without_sync", n.stream_wait_calls_without_sync,
@@ -419,7 +440,7 @@ class Builder {
   std::unordered_map<int64_t, StringId> m_string_ids;
   std::unordered_map<int64_t, const std::string*> m_call_names;  // by correlation key
   std::unordered_map<int64_t, TimeNs> m_record_timestamps;        // by correlation key
-  uint64_t m_missing_strings = 0, m_kind_by_shape = 0;
+  uint64_t m_missing_strings = 0, m_kind_by_shape = 0, m_steps = 0;
   uint64_t m_linked_by_sync_id = 0, m_not_linked_by_sync_id = 0;
 };
 

@@ -1,8 +1,6 @@
 #include "importers/rocprof/rocprof_trace_builder.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -17,6 +15,7 @@
 #include "importers/common/import_counters.h"
 #include "importers/common/nested_cpu_slices.h"
 #include "importers/common/record_sink.h"
+#include "importers/common/step_ranges.h"
 #include "importers/rocprof/rocprof_hip_syncs.h"
 
 namespace importers::rocprof {
@@ -26,25 +25,6 @@ using core::model::QueueId;
 using core::model::StringId;
 using core::model::ThreadId;
 namespace events = core::model::events;
-
-// N of a roctx text "step N", "iteration N" or "iter N" (any case, '#' or '_' allowed before
-// N), else nullopt.
-std::optional<int64_t> StepNumberOf(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (std::string_view word : {"iteration", "iter", "step"}) {
-    if (!lower.starts_with(word)) continue;
-    std::string_view rest = std::string_view(lower).substr(word.size());
-    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '#' || rest.front() == '_')) {
-      rest.remove_prefix(1);
-    }
-    int64_t n = 0;
-    const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), n);
-    if (ec == std::errc() && end == rest.data() + rest.size() && !rest.empty()) return n;
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
 
 bool IsLaunchingDomain(CallDomain d) { return d == CallDomain::kHip || d == CallDomain::kHsa; }
 
@@ -178,7 +158,8 @@ class Builder {
   // ---- CPU side ------------------------------------------------------------------------
   // HIP / HSA calls and roctx ranges, nested per thread by time; roctx marks as instants.
   void EmitCalls() {
-    std::vector<PendingCpuSlice> slices, steps;
+    std::vector<PendingCpuSlice> slices;
+    std::vector<MarkerRange> marker_ranges;
     slices.reserve(m_c.calls.size());
     const StringId categories[] = {m_w.Intern("hip_api"), m_w.Intern("hsa_api"),
                                    m_w.Intern("roctx")};
@@ -196,29 +177,17 @@ class Builder {
       }
       slices.push_back({call.start, std::max(call.start, call.end), thread, name, category, i});
       if (call.domain == CallDomain::kMarker) {
-        if (const auto step = StepNumberOf(call.message.empty() ? call.name : call.message)) {
-          steps.push_back({call.start, call.end, 0,
-                           m_w.Intern(fmt::format("ProfilerStep#{}", *step)), 0, 0});
-        }
+        const std::string_view text = call.message.empty() ? call.name : call.message;
+        if (MayMarkStep(text)) marker_ranges.push_back({call.start, call.end, text});
       }
     }
     AddNestedCpuSlices(slices, m_sink, [&](const PendingCpuSlice& s, uint32_t record) {
       AddRuntimeCall(m_c.calls[s.tag], s.thread, record);
     });
-    AddSteps(steps);
-  }
-
-  // roctx ranges that mark iterations ("step 3", "iteration 3", "iter 3") become the
-  // ProfilerStep#N slices per-step figures, fleets and replays look for, on a thread of their
-  // own (a range already named ProfilerStep#N is one as it is).
-  void AddSteps(std::vector<PendingCpuSlice>& steps) {
-    if (steps.empty()) return;
-    const ThreadId thread = m_w.AddThread(
-        {Process(), -1, core::model::ThreadKind::kRuntimeBackground, "Steps (roctx)"});
-    const StringId category = m_w.Intern("roctx step");
-    for (PendingCpuSlice& s : steps) s.thread = thread, s.category = category;
-    AddNestedCpuSlices(steps, m_sink, [](const PendingCpuSlice&, uint32_t) {});
-    m_steps = steps.size();
+    // roctx ranges that mark iterations become the ProfilerStep#N slices per-step figures,
+    // fleets and replays look for (importers/common/step_ranges.h).
+    m_steps = AddStepSlices(StepRanges(std::move(marker_ranges)), Process(), "Steps (roctx)",
+                            "roctx step", m_sink, m_w);
   }
 
   // A HIP call is the launch of the work of its correlation id; an HSA call only where no HIP
@@ -330,7 +299,8 @@ class Builder {
         {"rocprof_launch_by_correlation", n.launches_by_correlation,
          "kernels and copies linked to the HIP / HSA call of their correlation id"},
         {"rocprof_steps_from_roctx", m_steps,
-         "roctx ranges named step N / iteration N / iter N, written as ProfilerStep#N steps"},
+         "roctx ranges named step N / iteration N / iter N (or, where none is numbered, a "
+         "repeated train_step-like name), written as ProfilerStep#N steps"},
         {"rocprof_copy_without_gpu", m_copies_without_gpu,
          "memory copies between two CPU agents: no GPU queue ran them, left out"},
         {"rocprof_correlation_shared", m_shared_correlations,

@@ -31,6 +31,15 @@ Scenarios (times in ns; one process, pid 100, thread 101, GPU 0, unless said):
                  13 [100, 200], k2 on 14 [100, 400] launched at 10 and 11 (corr 1, 2); event 5
                  recorded on 7 at 20 (corr 3, eventSyncId 1, timestamp 0); stream 13 waits for
                  it at 30 (corr 4); k3 on 13 [410, 450] launched at 40 (corr 5).
+  nvtx_steps     NVTX push/pop ranges on thread 101 (domain 0) marking three iterations:
+                 "step 1" [1000, 2000], "step 2" [2000, 3500], "step 3" [3500, 4200] (with
+                 --slow-step: step 2 ends at 4500 and step 3 is [4500, 5200]), each holding a
+                 "forward" range [S+5, S+50] and a cudaLaunchKernel at S+10 (corr i) whose
+                 kernel "k" runs on stream 7 [S+100, S+100+L], L = 300, 900, 200 (--slow-step:
+                 1900 for step 2); then "teardown" [E+100, E+300] after the last step's end E.
+                 --repeated-steps: every step range is named "train_step" instead, with one
+                 more "train_step" [S2+600, S2+700] nested in step 2 and one "eval_step"
+                 inside teardown [E+150, E+200].
 """
 import os
 import sqlite3
@@ -47,7 +56,8 @@ def gpid(pid):
     return pid << 24
 
 
-def make(path, scenario, old, no_event_table, event_timestamps, small_pages, session_start):
+def make(path, scenario, old, no_event_table, event_timestamps, small_pages, session_start,
+         options=()):
     if os.path.exists(path):
         os.remove(path)
     db = sqlite3.connect(path)
@@ -86,6 +96,12 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages, ses
         db.execute(f"""CREATE TABLE CUPTI_ACTIVITY_KIND_CUDA_EVENT ({ts_col}
             deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,
             correlationId INTEGER, globalPid INTEGER, eventId INTEGER NOT NULL{sync_id_col})""")
+    db.execute("""CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER,
+        eventType INTEGER NOT NULL, rangeId INTEGER, category INTEGER, color INTEGER, text TEXT,
+        globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER REFERENCES StringIds(id),
+        domainId INTEGER, uint64Value INTEGER, int64Value INTEGER, doubleValue REAL,
+        uint32Value INTEGER, int32Value INTEGER, floatValue REAL, jsonTextId INTEGER,
+        jsonText TEXT)""")
     db.execute(f"INSERT INTO {meta} VALUES ('EXPORT_PRODUCT_VERSION', ?), "
                "('EXPORT_SCHEMA_VERSION', ?)",
                ("2022.2.1.31", "2.9.1") if old else ("2026.1.1.204", "3.24.14"))
@@ -134,6 +150,12 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages, ses
             row.append(sync_id)
         db.execute(f"INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES "
                    f"({', '.join('?' * len(row))})", row)
+
+    def nvtx(event_type, start, end, text, domain=0, pid=PID, use_text_id=False):
+        db.execute("INSERT INTO NVTX_EVENTS (start, end, eventType, text, textId, globalTid, "
+                   "domainId) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (start, end, event_type, None if use_text_id else text,
+                    sid(text) if use_text_id else None, gtid(pid, pid + 1), domain))
 
     if scenario == "stream_waits":
         process(PID, "app", [0])
@@ -186,6 +208,24 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages, ses
         sync(4, 30, 31, 3, s=13, event=5, sync_id=1)
         call("cudaLaunchKernel_v7000", 5, 40, 41)
         kernel("k3", 5, 13, 410, 450)
+    elif scenario == "nvtx_steps":
+        process(PID, "app", [0])
+        stream(PID, 7, 1)
+        slow = "--slow-step" in options
+        repeated = "--repeated-steps" in options
+        lengths = (300, 1900 if slow else 900, 200)
+        bounds = ((1000, 2000), (2000, 4500 if slow else 3500))
+        bounds += ((bounds[1][1], bounds[1][1] + 700),)
+        for i, ((start, end), length) in enumerate(zip(bounds, lengths), 1):
+            nvtx(59, start, end, "train_step" if repeated else f"step {i}", use_text_id=i == 2)
+            nvtx(59, start + 5, start + 50, "forward")
+            call("cudaLaunchKernel_v7000", i, start + 10, start + 12)
+            kernel("k", i, 7, start + 100, start + 100 + length)
+        last = bounds[2][1]
+        if repeated:
+            nvtx(59, bounds[1][0] + 600, bounds[1][0] + 700, "train_step")
+            nvtx(59, last + 150, last + 200, "eval_step")
+        nvtx(59, last + 100, last + 300, "teardown")
     else:
         raise SystemExit(f"unknown scenario {scenario}")
     db.commit()
@@ -206,6 +246,6 @@ if __name__ == "__main__":
     make(sys.argv[2], sys.argv[1], "--old-schema" in sys.argv, "--no-event-table" in sys.argv,
          "--event-timestamps" in sys.argv, "--small-pages" in sys.argv,
          int(sys.argv[sys.argv.index("--session-start") + 1])
-         if "--session-start" in sys.argv else 0)
+         if "--session-start" in sys.argv else 0, sys.argv[3:])
     if "--damage-table" in sys.argv:
         damage(sys.argv[2], sys.argv[sys.argv.index("--damage-table") + 1])

@@ -81,6 +81,13 @@ TEST_P(NsysRealExport, ImportsWithEveryCountOfTheRawTables) {
   EXPECT_EQ(Count(trace, "SELECT count(*) FROM cpu_slice c JOIN strings s ON s.id = "
                          "c.category_sid WHERE s.value = 'nvtx'"),
             expected.at("nvtx_ranges"));
+  // No shared export's NVTX ranges mark iterations: nvtx_steps.py finds none, and neither
+  // does the import (no range is taken for a step that is not one).
+  const auto steps = test_support::ScriptFigures(
+      test_support::SourceDir() / "tests/importers/nsys/nvtx_steps.py", input);
+  EXPECT_EQ(Count(trace, "SELECT count(*) FROM cpu_slice c JOIN strings s ON s.id = "
+                         "c.category_sid WHERE s.value = 'nvtx step'"),
+            steps.at("steps"));
   // Every CPU sync is a CPU wait released by the signal of the work it waited for.
   EXPECT_EQ(Count(trace, "SELECT count(*) FROM cpu_wait_released"), expected.at("cpu_waits"));
   EXPECT_EQ(Count(trace, "SELECT count(*) FROM cpu_wait_released WHERE release_link != 0"),
