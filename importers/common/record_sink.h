@@ -32,6 +32,12 @@ struct PendingArg {  // an event_args row of a record not yet written
   int64_t value = 0;
 };
 
+struct PendingTextArg {  // an event_args row with a text value
+  uint32_t record = 0;
+  const char* key = "";  // a string literal
+  std::string_view text;
+};
+
 class RecordSink {
  public:
   void Reserve(size_t records) { m_records.reserve(records); }
@@ -51,6 +57,10 @@ class RecordSink {
   // WriteTo (a string literal).
   void AddArg(uint32_t record, const char* key, int64_t value) {
     m_args.push_back({record, key, value});
+  }
+  // A text argument of record `record`; `key` a string literal, `text` must outlive WriteTo.
+  void AddTextArg(uint32_t record, const char* key, std::string_view text) {
+    m_text_args.push_back({record, key, text});
   }
   size_t size() const { return m_records.size(); }
   size_t flow_count() const { return m_flows.size(); }
@@ -127,6 +137,10 @@ class RecordSink {
       writer.AddEventArg(first + place[arg.record], arg.key, arg.value);
     }
     std::vector<PendingArg>().swap(m_args);
+    for (const PendingTextArg& arg : m_text_args) {
+      writer.AddEventArg(first + place[arg.record], arg.key, arg.text);
+    }
+    std::vector<PendingTextArg>().swap(m_text_args);
     m_records.clear();
     m_records.shrink_to_fit();
   }
@@ -136,6 +150,7 @@ class RecordSink {
   std::vector<core::store::EventRecord> m_records;
   std::vector<PendingFlow> m_flows;
   std::vector<PendingArg> m_args;
+  std::vector<PendingTextArg> m_text_args;
 };
 
 }  // namespace importers

@@ -61,10 +61,10 @@ struct NsysStream {
   int64_t flag = 0;  // CUpti_ActivityStreamFlag: 1 default, 2 non-blocking, 3 NULL stream
 };
 
-struct NsysRange {  // an NVTX push/pop or start/end range
+struct NsysRange {  // an NVTX push/pop or start/end range, or a mark (end = start)
   int64_t start = 0, end = 0, global_tid = 0;
   uint32_t text = 0;  // index into NsysCapture::range_texts
-  int64_t domain = 0;
+  int64_t domain = 0;  // domainId: 0 the default domain
 };
 
 struct NsysCapture {
@@ -84,6 +84,9 @@ struct NsysCapture {
   bool has_event_table = false;    // CUPTI_ACTIVITY_KIND_CUDA_EVENT is in the file
   bool has_event_sync_id = false;  // ... and the sync table has eventSyncId
   std::vector<NsysRange> ranges;
+  std::vector<NsysRange> marks;  // NVTX marks (instantaneous)
+  // (pid, domainId) -> the domain's name (NvtxDomainCreate rows).
+  std::map<std::pair<int64_t, int64_t>, std::string> domain_names;
   // The ranges' texts, each once: a program names its ranges with a few texts, over and over
   // (a 1 GB export holds millions of ranges).
   std::vector<std::string> range_texts;

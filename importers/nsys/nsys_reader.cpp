@@ -247,32 +247,41 @@ void ReadSyncs(const NsysDatabase& db, NsysCapture& c) {
   }
 }
 
-// NVTX push/pop and start/end ranges (eventType 59, 60; 70, 71 from NVTXT files).
-void ReadRanges(const NsysDatabase& db, NsysCapture& c) {
+// NVTX push/pop and start/end ranges (eventType 59, 60; 70, 71 from NVTXT files), marks (34;
+// 65) and the names of domains (75, NvtxDomainCreate: its text, for its domainId).
+void ReadNvtx(const NsysDatabase& db, NsysCapture& c) {
   if (!db.HasTable("NVTX_EVENTS")) return;
   TableRows rows(db, "NVTX_EVENTS",
                  {"start", "?end", "eventType", "?text", "?textId", "?domainId", "?globalTid"});
   while (rows.Next()) {
     const int64_t type = rows.Int(2);
-    if (type != 59 && type != 60 && type != 70 && type != 71) continue;
-    if (rows.IsNull(1)) {
+    const bool range = type == 59 || type == 60 || type == 70 || type == 71;
+    const bool mark = type == 34 || type == 65;
+    if (!range && !mark && type != 75) continue;
+    if (range && rows.IsNull(1)) {
       ++c.ranges_unended;
       continue;
     }
-    NsysRange r;
-    r.start = rows.Int(0), r.end = rows.Int(1);
     std::string text;
     if (!rows.IsNull(3)) {
       text = rows.Text(3);
     } else if (!rows.IsNull(4)) {
       if (const std::string* s = c.String(rows.Int(4))) text = *s;
     }
+    const int64_t domain = rows.IsNull(5) ? 0 : rows.Int(5);
+    const int64_t global_tid = rows.IsNull(6) ? 0 : rows.Int(6);
+    if (type == 75) {
+      c.domain_names[{PidOf(global_tid), domain}] = std::move(text);
+      continue;
+    }
+    NsysRange r;
+    r.start = rows.Int(0), r.end = range ? rows.Int(1) : r.start;
     auto [it, added] = c.range_text_index.try_emplace(std::move(text), c.range_texts.size());
     if (added) c.range_texts.push_back(it->first);
     r.text = it->second;
-    r.domain = rows.IsNull(5) ? 0 : rows.Int(5);
-    r.global_tid = rows.IsNull(6) ? 0 : rows.Int(6);
-    c.ranges.push_back(std::move(r));
+    r.domain = domain;
+    r.global_tid = global_tid;
+    (range ? c.ranges : c.marks).push_back(r);
   }
 }
 
@@ -291,7 +300,7 @@ NsysCapture ReadCapture(const NsysDatabase& db, const std::function<void(double)
   ReadCalls(db, c);
   report(0.7);
   ReadSyncs(db, c);
-  ReadRanges(db, c);
+  ReadNvtx(db, c);
   report(1.0);
   return c;
 }

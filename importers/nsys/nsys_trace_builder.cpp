@@ -207,9 +207,48 @@ class Builder {
   }
 
   // ---- CPU side ------------------------------------------------------------------------
-  // Runtime / driver calls, OS runtime calls and NVTX ranges, nested per thread by time.
+  // The tag of an NVTX range of a domain other than the default one: kDomainTag | the
+  // domain's index in m_domains (a runtime / driver call's tag is its index, below 2^31).
+  static constexpr uint32_t kDomainTag = 0x80000000u;
+
+  uint32_t DomainTag(int64_t global_tid, int64_t domain) {
+    if (domain == 0) return kNone;
+    auto [it, added] = m_domain_index.try_emplace({PidOf(global_tid), domain}, m_domains.size());
+    if (added) m_domains.push_back(it->first);
+    return kDomainTag | it->second;
+  }
+
+  // The domain of an NVTX range or mark, as its args: its name (NvtxDomainCreate) where the
+  // export has it, else its id.
+  void AddDomainArg(uint32_t record, uint32_t tag) {
+    const std::pair<int64_t, int64_t>& key = m_domains[tag & ~kDomainTag];
+    auto name = m_c.domain_names.find(key);
+    if (name != m_c.domain_names.end()) {
+      m_sink.AddTextArg(record, "domain", name->second);
+    } else {
+      m_sink.AddArg(record, "domain_id", key.second);
+    }
+  }
+
+  // NVTX marks: instants on their thread.
+  void EmitMarks(StringId nvtx, const std::vector<StringId>& range_names) {
+    for (const NsysRange& m : m_c.marks) {
+      const uint32_t record = m_sink.Add(events::Instant{.ts_ns = m.start,
+                                                         .thread_id = ThreadOf(m.global_tid),
+                                                         .name_sid = range_names[m.text],
+                                                         .category_sid = nvtx});
+      const uint32_t tag = DomainTag(m.global_tid, m.domain);
+      if (tag != kNone) AddDomainArg(record, tag);
+    }
+    m_marks = m_c.marks.size();
+    std::vector<NsysRange>().swap(m_c.marks);
+  }
+
+  // Runtime / driver calls, OS runtime calls and NVTX ranges, nested per thread by time; NVTX
+  // marks as instants.
   void EmitCpuSlices() {
-    // PendingCpuSlice::tag: the index into the capture's calls of a runtime / driver call.
+    // PendingCpuSlice::tag: the index into the capture's calls of a runtime / driver call, an
+    // NVTX range's domain (DomainTag), else kNone.
     std::vector<PendingCpuSlice> slices;
     slices.reserve(m_c.calls.size() + m_c.os_calls.size() + m_c.ranges.size());
     const StringId runtime = m_w.Intern("cuda_runtime");
@@ -235,7 +274,7 @@ class Builder {
     int64_t step_pid = 0;
     for (const NsysRange& r : m_c.ranges) {
       slices.push_back({r.start, std::max(r.start, r.end), ThreadOf(r.global_tid),
-                        range_names[r.text], nvtx, kNone});
+                        range_names[r.text], nvtx, DomainTag(r.global_tid, r.domain)});
       if (may_mark_step[r.text]) {
         if (step_candidates.empty()) step_pid = PidOf(r.global_tid);
         step_candidates.push_back({r.start, r.end, m_c.range_texts[r.text]});
@@ -250,8 +289,14 @@ class Builder {
     // What only the CPU slices read goes back before the records are sorted and written.
     std::vector<NsysRange>().swap(m_c.ranges);
     std::vector<NsysCall>().swap(m_c.os_calls);
+    EmitMarks(nvtx, range_names);
     AddNestedCpuSlices(slices, m_sink, [&](const PendingCpuSlice& s, uint32_t record) {
-      if (s.tag != kNone) AddRuntimeCall(m_c.calls[s.tag], s.thread, record);
+      if (s.tag == kNone) return;
+      if (s.tag & kDomainTag) {
+        AddDomainArg(record, s.tag);
+      } else {
+        AddRuntimeCall(m_c.calls[s.tag], s.thread, record);
+      }
     });
   }
 
@@ -370,6 +415,7 @@ class Builder {
         {"nsys_steps_from_nvtx", m_steps,
          "NVTX ranges named step N / iteration N / iter N (or, where none is numbered, a "
          "repeated train_step-like name), written as ProfilerStep#N steps"},
+        {"nsys_nvtx_marks", m_marks, "NVTX marks, written as instants on their thread"},
         {"nsys_nvtx_range_unended", m_c.ranges_unended,
          "NVTX ranges with no end (the capture stopped inside them): left out"},
         {"nsys_stream_wait_without_sync", n.stream_wait_calls_without_sync,
@@ -440,7 +486,9 @@ class Builder {
   std::unordered_map<int64_t, StringId> m_string_ids;
   std::unordered_map<int64_t, const std::string*> m_call_names;  // by correlation key
   std::unordered_map<int64_t, TimeNs> m_record_timestamps;        // by correlation key
-  uint64_t m_missing_strings = 0, m_kind_by_shape = 0, m_steps = 0;
+  uint64_t m_missing_strings = 0, m_kind_by_shape = 0, m_steps = 0, m_marks = 0;
+  std::map<std::pair<int64_t, int64_t>, uint32_t> m_domain_index;  // (pid, domainId)
+  std::vector<std::pair<int64_t, int64_t>> m_domains;
   uint64_t m_linked_by_sync_id = 0, m_not_linked_by_sync_id = 0;
 };
 

@@ -40,6 +40,11 @@ Scenarios (times in ns; one process, pid 100, thread 101, GPU 0, unless said):
                  --repeated-steps: every step range is named "train_step" instead, with one
                  more "train_step" [S2+600, S2+700] nested in step 2 and one "eval_step"
                  inside teardown [E+150, E+200].
+  nvtx_domains   NVTX on thread 101: domain 1 created as "MPI" (NvtxDomainCreate, eventType
+                 75), domain 2 used without being created. Ranges: "MPI_Send" in domain 1
+                 [100, 200] (push/pop), "io" in domain 2 [300, 400] (start/end, eventType 60),
+                 "plain" in the default domain [500, 600]. Marks (eventType 34): "checkpoint"
+                 (default domain) at 150, "MPI barrier" (domain 1, text by textId) at 250.
 """
 import os
 import sqlite3
@@ -226,6 +231,14 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages, ses
             nvtx(59, bounds[1][0] + 600, bounds[1][0] + 700, "train_step")
             nvtx(59, last + 150, last + 200, "eval_step")
         nvtx(59, last + 100, last + 300, "teardown")
+    elif scenario == "nvtx_domains":
+        process(PID, "app", [0])
+        nvtx(75, 10, None, "MPI", domain=1)
+        nvtx(59, 100, 200, "MPI_Send", domain=1)
+        nvtx(60, 300, 400, "io", domain=2)
+        nvtx(59, 500, 600, "plain")
+        nvtx(34, 150, None, "checkpoint")
+        nvtx(34, 250, None, "MPI barrier", domain=1, use_text_id=True)
     else:
         raise SystemExit(f"unknown scenario {scenario}")
     db.commit()

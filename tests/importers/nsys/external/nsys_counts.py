@@ -18,6 +18,9 @@ its raw tables with Python's sqlite3. Prints "key<TAB>N" lines:
   os_calls                   rows of OSRT_API (futex, poll, ioctl, ...)
   nvtx_ranges                NVTX push/pop and start/end ranges (eventType 59, 60, 70, 71)
                              that have an end
+  nvtx_marks                 NVTX marks (eventType 34, 65)
+  nvtx_domain NAME ranges    NVTX ranges in the domain created (eventType 75) as NAME by their
+                             process (domainId other than 0)
   processes_with_gpu_work    distinct processes of the packets
 """
 import sqlite3
@@ -95,10 +98,26 @@ def main(path):
     if "OSRT_API" in tables:
         (out["os_calls"],) = db.execute("SELECT count(*) FROM OSRT_API").fetchone()
     out["nvtx_ranges"] += 0
+    out["nvtx_marks"] += 0
     if "NVTX_EVENTS" in tables:
         (n,) = db.execute("SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71) "
                           "AND end IS NOT NULL").fetchone()
         out["nvtx_ranges"] = n
+        (out["nvtx_marks"],) = db.execute(
+            "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (34, 65)").fetchone()
+        domains = {}
+        for tid, domain, text, text_id in db.execute(
+                "SELECT globalTid, domainId, text, textId FROM NVTX_EVENTS WHERE eventType = 75"):
+            if text is None and text_id is not None:
+                (text,) = db.execute("SELECT value FROM StringIds WHERE id = ?",
+                                     (text_id,)).fetchone()
+            domains[(pid_of(tid or 0), domain)] = text
+        for tid, domain in db.execute(
+                "SELECT globalTid, domainId FROM NVTX_EVENTS WHERE eventType IN "
+                "(59, 60, 70, 71) AND end IS NOT NULL AND domainId != 0"):
+            name = domains.get((pid_of(tid or 0), domain))
+            if name is not None:
+                out[f"nvtx_domain {name} ranges"] += 1
     for key in sorted(out):
         print(f"{key}\t{out[key]}")
 

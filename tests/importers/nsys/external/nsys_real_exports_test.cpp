@@ -81,6 +81,23 @@ TEST_P(NsysRealExport, ImportsWithEveryCountOfTheRawTables) {
   EXPECT_EQ(Count(trace, "SELECT count(*) FROM cpu_slice c JOIN strings s ON s.id = "
                          "c.category_sid WHERE s.value = 'nvtx'"),
             expected.at("nvtx_ranges"));
+  // NVTX marks as instants, and the ranges of each named domain with it in their args.
+  EXPECT_EQ(Count(trace, "SELECT count(*) FROM instant i JOIN strings s ON s.id = "
+                         "i.category_sid WHERE s.value = 'nvtx'"),
+            expected.at("nvtx_marks"));
+  std::map<std::string, int64_t> domains_want, domains_got;
+  for (const auto& [key, value] : expected) {
+    if (key.rfind("nvtx_domain ", 0) == 0) domains_want[key] = value;
+  }
+  for (const std::string& line : test_support::Lines(test_support::RowsText(
+           trace, "SELECT t.value, count(*) FROM cpu_slice c JOIN strings cat ON cat.id = "
+                  "c.category_sid JOIN event_args a ON a.event_rowid = c.event_id JOIN "
+                  "strings k ON k.id = a.key_sid JOIN strings t ON t.id = a.text_sid WHERE "
+                  "cat.value = 'nvtx' AND k.value = 'domain' GROUP BY 1"))) {
+    domains_got["nvtx_domain " + line.substr(0, line.find('|')) + " ranges"] =
+        std::stoll(line.substr(line.find('|') + 1));
+  }
+  EXPECT_EQ(domains_got, domains_want);
   // No shared export's NVTX ranges mark iterations: nvtx_steps.py finds none, and neither
   // does the import (no range is taken for a step that is not one).
   const auto steps = test_support::ScriptFigures(
