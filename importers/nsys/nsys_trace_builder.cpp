@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/model/event_fields.h"
+#include "importers/common/cuda_packet_records.h"
 #include "importers/common/cuda_sync_mapping.h"
 #include "importers/common/import_counters.h"
 #include "importers/common/nested_cpu_slices.h"
@@ -337,22 +338,16 @@ class Builder {
       if (a.kind == ActivityKind::kMemcpy) {
         name = m_w.Intern(fmt::format("Memcpy {}", CopyKindName(a.copy_kind)));
       }
-      const int64_t id = next_packet++;
-      const TimeNs end = std::max(a.start, a.end);
-      cuda::CudaPacket p;
-      p.queue = queue;
-      p.process = device;
       // Submitted at its start until its launch call is found (cuda_sync_mapping links it).
-      p.submitted_record = m_sink.Add(events::PacketSubmitted{
-          .ts_ns = a.start, .queue_id = queue, .packet_id = id, .name_sid = name});
-      p.started_record =
-          m_sink.Add(events::PacketStarted{.ts_ns = a.start, .queue_id = queue, .packet_id = id});
-      m_sink.Add(events::PacketCompleted{.ts_ns = end, .queue_id = queue, .packet_id = id});
-      p.submit = a.start;
-      p.start = a.start;
-      p.end = end;
-      p.correlation = Correlation(pid, a.correlation);
-      m_cuda.packets.push_back(p);
+      m_cuda.packets.push_back(cuda::AddCudaPacket(m_sink, queue, device, name, next_packet++,
+                                                   a.start, std::max(a.start, a.end),
+                                                   Correlation(pid, a.correlation)));
+      // What a copy or a memset moved, in the packet's args (as the rocprof importer has them).
+      const uint32_t record = m_cuda.packets.back().submitted_record;
+      if (a.kind != ActivityKind::kKernel && a.bytes >= 0) m_sink.AddArg(record, "bytes", a.bytes);
+      if (a.kind == ActivityKind::kMemcpy && *CopyKindName(a.copy_kind)) {
+        m_sink.AddTextArg(record, "direction", CopyKindName(a.copy_kind));
+      }
     }
   }
 

@@ -45,6 +45,10 @@ Scenarios (times in ns; one process, pid 100, thread 101, GPU 0, unless said):
                  [100, 200] (push/pop), "io" in domain 2 [300, 400] (start/end, eventType 60),
                  "plain" in the default domain [500, 600]. Marks (eventType 34): "checkpoint"
                  (default domain) at 150, "MPI barrier" (domain 1, text by textId) at 250.
+  copies         stream 7 (flag 1): memcpys launched by cudaMemcpyAsync (corr 1-4, at 10, 20,
+                 30, 40): HtoD 4096 bytes [100, 200] (copyKind 1), DtoH 1024 [200, 250] (2),
+                 DtoD 512 [250, 270] (8), PtoP 256 [270, 300] (10); a memset of 2048 bytes
+                 [300, 320] launched by cudaMemsetAsync (corr 5, at 50).
 """
 import os
 import sqlite3
@@ -91,6 +95,12 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages, ses
         correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL,
         copyKind INTEGER NOT NULL);
     """)
+    if scenario == "copies":  # (only there: other scenarios put a view in its place)
+        db.execute("""CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL,
+            end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,
+            streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
+            value INTEGER NOT NULL, bytes INTEGER NOT NULL, graphNodeId INTEGER,
+            memKind INTEGER)""")
     sync_id_col = "" if old else ", eventSyncId INTEGER"
     db.execute(f"""CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL,
         end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,
@@ -239,6 +249,18 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages, ses
         nvtx(59, 500, 600, "plain")
         nvtx(34, 150, None, "checkpoint")
         nvtx(34, 250, None, "MPI barrier", domain=1, use_text_id=True)
+    elif scenario == "copies":
+        process(PID, "app", [0])
+        stream(PID, 7, 1)
+        for corr, (kind, size, start, end) in enumerate(
+                ((1, 4096, 100, 200), (2, 1024, 200, 250), (8, 512, 250, 270),
+                 (10, 256, 270, 300)), 1):
+            call("cudaMemcpyAsync_v3020", corr, corr * 10, corr * 10 + 2)
+            db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, 0, 1, 7, ?, ?, ?, ?)",
+                       (start, end, corr, gpid(PID), size, kind))
+        call("cudaMemsetAsync_v3020", 5, 50, 52)
+        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (300, 320, 0, 1, 7, 5, ?, 0, "
+                   "2048, NULL, 2)", (gpid(PID),))
     else:
         raise SystemExit(f"unknown scenario {scenario}")
     db.commit()

@@ -1,7 +1,7 @@
 // Hand-made Nsight Systems exports (make_nsys_sqlite.py) with what no shared real export holds:
 // stream waits across three streams on a reused event handle, record timestamps 0 and given,
 // exports without the CUDA_EVENT table or eventSyncId, the legacy NULL stream, several
-// processes and GPUs, a CUDA graph launch, syncType numbered otherwise. Each expected link and
+// processes and GPUs, a CUDA graph launch, syncType numbered otherwise, copies' bytes. Each expected link and
 // time is worked out by hand from the scenario the script's docstring describes.
 #include <gtest/gtest.h>
 
@@ -162,6 +162,24 @@ TEST(NsysHandMade, AGraphLaunchLaunchesEachOfItsKernels) {
   // CPU wait for stream 7, released when the graph's last kernel ended (260).
   EXPECT_EQ(CpuWaits(trace), "30|270|1|GPU 0 stream 7 (NULL stream)|260\n");
   EXPECT_EQ(FirstCell(trace, "SELECT count(*) FROM fence_wait_unblocked"), "0");
+}
+
+TEST(NsysHandMade, CopiesAndMemsetsCarryTheirBytesAndDirection) {
+  test_support::ScratchDir dir;
+  const fs::path trace = Imported(dir, "copies");
+  const auto arg = [](const std::string& key, const std::string& column) {
+    return "(SELECT " + column + " FROM event_args a JOIN strings k ON k.id = a.key_sid "
+           "LEFT JOIN strings t ON t.id = a.text_sid WHERE a.event_rowid = p.event_id AND "
+           "k.value = '" + key + "')";
+  };
+  EXPECT_EQ(RowsText(trace, "SELECT s.value, " + arg("bytes", "a.int_value") + ", " +
+                                arg("direction", "t.value") +
+                                " FROM packet_submitted p JOIN strings s ON s.id = p.name_sid "
+                                "ORDER BY p.packet_id"),
+            "Memcpy HtoD|4096|HtoD\nMemcpy DtoH|1024|DtoH\nMemcpy DtoD|512|DtoD\n"
+            "Memcpy PtoP|256|PtoP\nMemset|2048|\n");
+  // Each launched by its call.
+  EXPECT_EQ(FirstCell(trace, "SELECT count(*) FROM flows WHERE kind = 1"), "5");
 }
 
 TEST(NsysHandMade, TheSessionStartIsTheClocksOrigin) {

@@ -18,6 +18,9 @@ its raw tables with Python's sqlite3. Prints "key<TAB>N" lines:
   os_calls                   rows of OSRT_API (futex, poll, ioctl, ...)
   nvtx_ranges                NVTX push/pop and start/end ranges (eventType 59, 60, 70, 71)
                              that have an end
+  memcpy KIND bytes          bytes of the memcpys of CUPTI copy kind KIND (1 HtoD, 2 DtoH,
+                             8 DtoD, 10 PtoP, ...), summed
+  memset bytes               bytes of the memsets, summed
   nvtx_marks                 NVTX marks (eventType 34, 65)
   nvtx_domain NAME ranges    NVTX ranges in the domain created (eventType 75) as NAME by their
                              process (domainId other than 0)
@@ -66,6 +69,14 @@ def main(path):
             if call and call[0] <= start:
                 out["launches_linked"] += 1
     out["processes_with_gpu_work"] = len(pids)
+    kinds = {1: "HtoD", 2: "DtoH", 3: "HtoA", 4: "AtoH", 5: "AtoA", 6: "AtoD", 7: "DtoA",
+             8: "DtoD", 9: "HtoH", 10: "PtoP"}
+    if "CUPTI_ACTIVITY_KIND_MEMCPY" in tables:
+        for size, kind in db.execute("SELECT bytes, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY"):
+            out[f"memcpy {kinds.get(kind, kind)} bytes"] += size
+    if "CUPTI_ACTIVITY_KIND_MEMSET" in tables:
+        for (size,) in db.execute("SELECT bytes FROM CUPTI_ACTIVITY_KIND_MEMSET"):
+            out["memset bytes"] += size
     out["syncs"] += 0
     out["cpu_waits"] += 0
     out["gpu_waits"] += 0

@@ -81,6 +81,23 @@ TEST_P(NsysRealExport, ImportsWithEveryCountOfTheRawTables) {
   EXPECT_EQ(Count(trace, "SELECT count(*) FROM cpu_slice c JOIN strings s ON s.id = "
                          "c.category_sid WHERE s.value = 'nvtx'"),
             expected.at("nvtx_ranges"));
+  // The bytes of the copies of each direction and of the memsets, from the packets' args.
+  std::map<std::string, int64_t> bytes_want, bytes_got;
+  for (const auto& [key, value] : expected) {
+    if (key.rfind("memcpy ", 0) == 0 || key == "memset bytes") bytes_want[key] = value;
+  }
+  for (const std::string& line : test_support::Lines(test_support::RowsText(
+           trace, "SELECT CASE WHEN n.value = 'Memset' THEN 'memset' ELSE 'memcpy ' || "
+                  "(SELECT t.value FROM event_args d JOIN strings dk ON dk.id = d.key_sid "
+                  "JOIN strings t ON t.id = d.text_sid WHERE d.event_rowid = p.event_id AND "
+                  "dk.value = 'direction') END, sum(a.int_value) FROM packet_submitted p JOIN "
+                  "strings n ON n.id = p.name_sid JOIN event_args a ON a.event_rowid = "
+                  "p.event_id JOIN strings k ON k.id = a.key_sid WHERE k.value = 'bytes' "
+                  "GROUP BY 1"))) {
+    bytes_got[line.substr(0, line.find('|')) + " bytes"] =
+        std::stoll(line.substr(line.find('|') + 1));
+  }
+  EXPECT_EQ(bytes_got, bytes_want);
   // NVTX marks as instants, and the ranges of each named domain with it in their args.
   EXPECT_EQ(Count(trace, "SELECT count(*) FROM instant i JOIN strings s ON s.id = "
                          "i.category_sid WHERE s.value = 'nvtx'"),
