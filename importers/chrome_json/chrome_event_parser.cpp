@@ -385,7 +385,10 @@ struct ChromeEventParser::Impl {
           const int64_t n = is_exact && exact <= static_cast<uint64_t>(INT64_MAX)
                                 ? static_cast<int64_t>(exact)
                                 : static_cast<int64_t>(d);
-          if (key == "correlation") kineto.correlation = n, has_kineto = true;
+          // correlation_id: the XLA profiler's (xla_trace_events.h).
+          if (key == "correlation" || key == "correlation_id") {
+            kineto.correlation = n, has_kineto = true;
+          }
           else if (key == "stream") kineto.stream = n, has_kineto = true;
           // MTIA runtime calls name their stream stream_id (recordEvent as a string: unread).
           else if (key == "stream_id") kineto.stream = n, has_kineto = true;
@@ -412,6 +415,16 @@ struct ChromeEventParser::Impl {
       } else if (type == od::json_type::string && (ph == 0 || ph == 'M')) {
         if (key == "name") arg_name = ReadString(value, offset, "args.name");
         else if (key == "labels") arg_labels = ReadString(value, offset, "args.labels");
+      }
+      if (type == od::json_type::string && key == "correlation_id" && kineto_cat != 0 &&
+          (ph == 0 || ph == 'X')) {
+        // The XLA profiler writes every argument as a string: "correlation_id": "1234".
+        const std::string_view text = ReadString(value, offset, "args.correlation_id");
+        int64_t n = -1;
+        auto parsed = std::from_chars(text.data(), text.data() + text.size(), n);
+        if (parsed.ec == std::errc() && parsed.ptr == text.data() + text.size() && n >= 0) {
+          kineto.correlation = n, has_kineto = true;
+        }
       }
     }
   }
@@ -593,12 +606,17 @@ struct ChromeEventParser::Impl {
     kineto = KinetoArgs{};
     has_exported = false;
     exported = ExportArgs{};
+    bool empty = true;
     for (auto field_result : obj) {
       od::field field;
       const std::string_view key = ReadKey(std::move(field_result), &field, offset, "");
       od::value v = field.value();
       ReadField(key, v, ev, f, offset);
+      empty = false;
     }
+    // The XLA profiler ends its traceEvents with an empty object (so that every event it
+    // writes can end with a comma): nothing, not a damaged event.
+    if (empty) return;
     if (ev.ph == 0) Bad(offset, "the event has no 'ph'");
     if (!f.has_ts && ev.ph != 'M') Bad(offset, "the event has no 'ts'");
     if (!f.has_pid) f.pid = IdKey{};

@@ -20,6 +20,8 @@
 #include "importers/chrome_json/mtia_gpu_mapping.h"
 #include "importers/common/record_sink.h"
 #include "importers/chrome_json/string_roles.h"
+#include "importers/chrome_json/xla_trace_events.h"
+#include "importers/common/xla_stream_name.h"
 #include "importers/common/release_pages.h"
 
 namespace importers::chrome_json {
@@ -214,7 +216,9 @@ class Builder {
     if (m_adapters[process]) return m_adapters[process];
     const ProcessEntry& entry = m_trace.processes[process];
     core::model::Adapter info;
-    info.name = !entry.labels.empty() ? entry.labels : fmt::format("GPU {}", KeyText(entry.pid));
+    info.name = !entry.labels.empty()        ? entry.labels
+                : xla::IsDeviceName(entry.name) ? entry.name  // "/device:GPU:0", as XSpace's
+                                                : fmt::format("GPU {}", KeyText(entry.pid));
     return m_adapters[process] = m_writer.AddAdapter(info);
   }
 
@@ -248,6 +252,10 @@ class Builder {
       // thread_name ("Stream 108") already says when it has one.
       info.name = name.empty() ? fmt::format("{} Stream {}", device, mtia->second)
                                : fmt::format("{} {}", device, name);
+    } else if (xla::IsDeviceName(process.name) && xla::IsStreamName(name)) {
+      // The XLA profiler's stream, named as the XSpace importer names it.
+      info.name = fmt::format("{} {}", device, name);
+      info.type = xla::StreamType(name);
     } else {
       info.name = name.empty() || name == stream || name == tid
                       ? fmt::format("{} {}", device, stream)
@@ -920,6 +928,18 @@ class Builder {
 
 void BuildTrace(ParsedTrace& trace, core::store::TraceWriter& writer,
                 const std::function<void(double)>& progress, bool helper_thread) {
+  const XlaTraceCounts xla = MarkXlaDeviceStreams(trace, [&](std::string_view text) {
+    const StringId id = writer.Intern(text);
+    if (trace.writer_strings.size() <= id) trace.writer_strings.resize(id + 1);
+    trace.writer_strings[id] = std::string(text);
+    return id;
+  });
+  if (xla.device_processes) {
+    writer.SetMeta("xla_device_processes", std::to_string(xla.device_processes));
+    writer.SetMeta("xla_streams", std::to_string(xla.streams));
+    writer.SetMeta("xla_stream_events", std::to_string(xla.packets));
+    writer.SetMeta("xla_host_launches", std::to_string(xla.launches));
+  }
   Builder builder(trace, writer);
   builder.Run(progress, helper_thread);
 }

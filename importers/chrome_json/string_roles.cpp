@@ -13,7 +13,7 @@ uint16_t RoleOf(std::string_view s) {
     role |= kPacketCategory;
   }
   if (s == "cuda_runtime" || s == "cuda_driver" || s == "Runtime" || s == "Driver" ||
-      s == "mtia_runtime") {
+      s == "mtia_runtime" || s == "xla_launch") {  // xla_launch: xla_trace_events.h
     role |= kRuntimeCategory;
   }
   if (s == "cuda_sync") role |= kSyncCategory;

@@ -1,13 +1,13 @@
 #include "importers/xplane/xplane_mapper.h"
 
 #include <algorithm>
-#include <charconv>
 #include <numeric>
 
 #include <fmt/format.h>
 
 #include "core/model/event_types.h"
 #include "importers/common/import_counters.h"
+#include "importers/common/xla_stream_name.h"
 
 namespace importers::xplane {
 
@@ -16,43 +16,11 @@ using core::model::TimeNs;
 
 namespace {
 
-constexpr std::string_view kDevicePrefix = "/device:";
-constexpr std::string_view kStreamPrefix = "Stream #";
-
 // floor(a / 1000) for picoseconds to nanoseconds, negative values too.
 __int128 FloorToNs(__int128 ps) { return ps >= 0 ? ps / 1000 : -((-ps + 999) / 1000); }
 
 bool FitsTime(__int128 v) {
   return v >= std::numeric_limits<int64_t>::min() && v <= std::numeric_limits<int64_t>::max();
-}
-
-// "Stream #17(Kernel)" -> 17; -1 when the name gives no number.
-int64_t StreamNumber(std::string_view line_name) {
-  line_name.remove_prefix(kStreamPrefix.size());
-  int64_t n = -1;
-  std::from_chars(line_name.data(), line_name.data() + line_name.size(), n);
-  return n;
-}
-
-// A stream whose line names only memory copies ("Stream #3(MemcpyH2D,MemcpyD2H)") is a copy
-// queue; a kernel, or nothing said, makes it a compute queue.
-core::model::QueueType StreamType(std::string_view line_name) {
-  const size_t open = line_name.find('(');
-  if (open == std::string_view::npos) return core::model::QueueType::kCompute;
-  std::string_view kinds = line_name.substr(open + 1);
-  kinds = kinds.substr(0, kinds.find(')'));
-  bool any = false;
-  while (!kinds.empty()) {
-    const size_t comma = kinds.find(',');
-    std::string_view kind = kinds.substr(0, comma);
-    while (!kind.empty() && kind.front() == ' ') kind.remove_prefix(1);
-    if (!kind.starts_with("Memcpy") && !kind.starts_with("Memset")) {
-      return core::model::QueueType::kCompute;
-    }
-    any = true;
-    kinds = comma == std::string_view::npos ? std::string_view() : kinds.substr(comma + 1);
-  }
-  return any ? core::model::QueueType::kCopy : core::model::QueueType::kCompute;
 }
 
 std::string_view StatName(const XPlane& plane, const XStat& stat) {
@@ -168,7 +136,7 @@ void XplaneMapper::PlaneStatsAsMeta(const XPlane& plane) {
 
 void XplaneMapper::AddPlane(const XPlane& plane) {
   PlaneStatsAsMeta(plane);
-  if (std::string_view(plane.name).starts_with(kDevicePrefix)) {
+  if (std::string_view(plane.name).starts_with(xla::kDevicePrefix)) {
     AddDevicePlane(plane);
   } else if (!plane.lines.empty()) {
     AddHostPlane(plane);
@@ -189,7 +157,7 @@ void XplaneMapper::AddDevicePlane(const XPlane& plane) {
   std::unordered_map<int64_t, core::model::ThreadId> rows;       // line id -> thread
   EventFacts facts;
   for (const XLine& line : plane.lines) {
-    if (!line.name.starts_with(kStreamPrefix)) {
+    if (!line.name.starts_with(xla::kStreamPrefix)) {
       // XLA Ops, XLA Modules, Steps, ...: what the device ran, told over its streams; rows of
       // their own, never queues (their time is already in the streams').
       auto [row, added] = rows.try_emplace(line.id, 0);
@@ -212,9 +180,9 @@ void XplaneMapper::AddDevicePlane(const XPlane& plane) {
       core::model::Queue info;
       info.adapter = adapter;
       info.process = HostProcess();
-      info.type = StreamType(line.name);
+      info.type = xla::StreamType(line.name);
       info.name = fmt::format("{} {}", adapter_name, line.name);
-      const int64_t number = StreamNumber(line.name);
+      const int64_t number = xla::StreamNumber(line.name);
       info.sort_index = static_cast<int32_t>(number >= 0 ? number : line.id);
       queue->second = m_writer.AddQueue(info);
     }

@@ -2,6 +2,7 @@
 """Writes small XSpace profiles (.xplane.pb) by hand, with an encoder of its own (no protobuf
 library), for what the real capture lacks. `make_xspace.py SHAPE OUT [HOST]`; prints
 "key<TAB>N" lines a test needs that only the writer knows (byte offsets of what it planted).
+With `--trace-json OUT.json`, also the Chrome JSON the XLA profiler writes of the same profile.
 
 Shapes:
   launches        host hostA (or HOST): a python thread that launches two kernels and one
@@ -24,6 +25,7 @@ Shapes:
                   writes them ("train", stat step_num 5 at 0-30 us and 6 at 60-90 us), which
                   count before the group_ids
 """
+import json
 import struct
 import sys
 
@@ -62,6 +64,8 @@ class Plane:
         self.name, self.id = name, plane_id
         self.stat_ids, self.event_ids = {}, {}
         self.lines, self.stats = [], []
+        self.described = {}  # an encoded event -> what it says, for the trace JSON
+        self.line_events = []  # (line id, name, timestamp_ns, [encoded events])
 
     def stat_id(self, name):
         return self.stat_ids.setdefault(name, len(self.stat_ids) + 1)
@@ -80,6 +84,11 @@ class Plane:
         return body
 
     def event(self, name, offset_ps=None, duration_ps=0, stats=(), occurrences=None, raw_stat=b''):
+        body = self._event(name, offset_ps, duration_ps, stats, occurrences, raw_stat)
+        self.described[body] = (name, offset_ps, duration_ps, stats, occurrences)
+        return body
+
+    def _event(self, name, offset_ps, duration_ps, stats, occurrences, raw_stat):
         body = f_int(1, self.event_ids[name] if isinstance(name, str) and name in self.event_ids
                      else self.event_id(name) if isinstance(name, str) else name)
         if occurrences is not None:
@@ -94,6 +103,7 @@ class Plane:
         return body
 
     def line(self, line_id, name, timestamp_ns, events):
+        self.line_events.append((line_id, name, timestamp_ns, events))
         body = f_int(1, line_id) + f_len(2, name) + f_int(3, timestamp_ns)
         for e in events:
             body += f_len(4, e)
@@ -110,6 +120,34 @@ class Plane:
         for s in self.stats:
             body += f_len(6, s)
         return body
+
+
+def trace_json(planes):
+    """The Chrome JSON the XLA profiler writes beside the XSpace (TensorBoard's trace.json): a
+    process per plane with lines (named by process_name metadata), a thread per line, each event
+    with an offset an X event (ts and dur in microseconds, every stat an argument as a string),
+    aggregates (num_occurrences) left out, and the empty object the profiler ends the list with."""
+    events = []
+    for pid, plane in enumerate(planes, start=1):
+        if not plane.line_events:
+            continue
+        events.append({"ph": "M", "pid": pid, "name": "process_name", "args": {"name": plane.name}})
+        for line_id, line_name, timestamp_ns, encoded in plane.line_events:
+            events.append({"ph": "M", "pid": pid, "tid": line_id, "name": "thread_name",
+                           "args": {"name": line_name}})
+            for body in encoded:
+                if body not in plane.described:
+                    continue
+                name, offset_ps, duration_ps, stats, occurrences = plane.described[body]
+                if occurrences is not None or not isinstance(name, str):
+                    continue
+                events.append({"ph": "X", "pid": pid, "tid": line_id, "name": name,
+                               "ts": (timestamp_ns * 1000 + offset_ps) / 1e6,
+                               "dur": duration_ps / 1e6,
+                               "args": {k: str(v) for k, v in stats}})
+    text = json.dumps({"displayTimeUnit": "ns", "metadata": {"highres-ticks": True},
+                       "traceEvents": events})
+    return text[:-2] + ",{}]}"
 
 
 def space(planes, hostnames=()):
@@ -161,22 +199,29 @@ def launches(host='hostA', unknown=False, bad_length=False, step_markers=False):
     env = Plane('Task Environment')
     env.stats.append(env.stat('profile_start_time', PROFILE_START))
     env.stats.append(env.stat('profile_stop_time', PROFILE_START + 10_000_000))
-    return space([cpu, gpu, env], [host])
+    return space([cpu, gpu, env], [host]), [cpu, gpu, env]
 
 
 def main():
-    shape, out = sys.argv[1], sys.argv[2]
-    host = sys.argv[3] if len(sys.argv) > 3 else 'hostA'
+    args = sys.argv[1:]
+    json_out = None
+    if '--trace-json' in args:
+        at = args.index('--trace-json')
+        json_out = args[at + 1]
+        del args[at:at + 2]
+    shape, out = args[0], args[1]
+    host = args[2] if len(args) > 2 else 'hostA'
     facts = {}
+    planes = []
     if shape == 'launches':
-        data = launches(host)
+        data, planes = launches(host)
     elif shape == 'unknown_metadata':
-        data = launches(host, unknown=True)
+        data, planes = launches(host, unknown=True)
         # The planted event: its metadata_id field (08 2a) right after the event's tag and length.
         marker = f_int(1, 42) + f_int(2, 90 * US)
         facts['event_offset'] = data.find(marker) - 2
     elif shape == 'bad_length':
-        data = launches(host, bad_length=True)
+        data, planes = launches(host, bad_length=True)
         facts['field_offset'] = data.find(b'\x2a\x64XYZ')
     elif shape == 'other_message':
         data = f_len(1, f_int(1, 4) + f_len(2, 'serving_default') + f_int(3, 7))
@@ -185,16 +230,19 @@ def main():
         meta = Plane('/host:metadata')
         meta.name += ' ' * (123 - len(meta.encode()))
         assert len(meta.encode()) == 123
-        data = f_len(1, meta.encode()) + launches(host)
+        data = f_len(1, meta.encode()) + launches(host)[0]
         assert data[:2] == b'\n{'
     elif shape == 'step_markers':
-        data = launches(host, step_markers=True)
+        data, planes = launches(host, step_markers=True)
     elif shape == 'not_xspace':
         data = f_len(1, 'hello protobuf') + f_int(2, 150)
     else:
         sys.exit('unknown shape ' + shape)
     with open(out, 'wb') as f:
         f.write(data)
+    if json_out:
+        with open(json_out, 'w') as f:
+            f.write(trace_json(planes))
     facts['bytes'] = len(data)
     for k, v in facts.items():
         print('%s\t%d' % (k, v))

@@ -13,14 +13,16 @@
 
 namespace xspace_files {
 
-// Runs `make_xspace.py SHAPE OUT [HOST]`; its "key<TAB>N" lines.
+// Runs `make_xspace.py SHAPE OUT [HOST] [--trace-json TRACE_JSON]`; its "key<TAB>N" lines.
 inline std::map<std::string, int64_t> Make(const std::string& shape,
                                            const std::filesystem::path& out,
-                                           const std::string& host = "") {
+                                           const std::string& host = "",
+                                           const std::filesystem::path& trace_json = {}) {
   const auto script = test_support::SourceDir() / "tests/importers/xplane/make_xspace.py";
-  const auto run = test_support::RunCommand("python3 " + test_support::Quote(script) + " " +
-                                            shape + " " + test_support::Quote(out) +
-                                            (host.empty() ? "" : " " + host));
+  const auto run = test_support::RunCommand(
+      "python3 " + test_support::Quote(script) + " " + shape + " " + test_support::Quote(out) +
+      (host.empty() ? "" : " " + host) +
+      (trace_json.empty() ? "" : " --trace-json " + test_support::Quote(trace_json)));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   std::map<std::string, int64_t> facts;
   std::istringstream lines(run.out);
