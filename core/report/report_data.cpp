@@ -82,10 +82,28 @@ std::string ReportData::QuietQueuesSentence() const {
       names.size(), names.size() == 1 ? "queue did" : "queues did", fmt::join(names, ", "));
 }
 
+namespace {
+
+// The import problems that count cudaStreamWaitEvent calls no wait was placed for, each with
+// why, as the sentence says it.
+struct UnplacedWaitSource {
+  std::string_view problem;
+  std::string_view why;  // "{0}": them / it
+};
+constexpr UnplacedWaitSource kUnplacedWaitSources[] = {
+    {"kineto_stream_wait_without_sync", "Kineto wrote no cuda_sync event for {0}"},
+    {"nsys_stream_wait_without_sync",
+     "the Nsight Systems export has no SYNCHRONIZATION row for {0}"},
+};
+
+}  // namespace
+
 uint64_t ReportData::UnplacedStreamWaits() const {
   uint64_t unplaced = 0;
   for (const core::store::ImportProblem& p : store->problems) {
-    if (p.name == "kineto_stream_wait_without_sync") unplaced += p.count;
+    for (const UnplacedWaitSource& source : kUnplacedWaitSources) {
+      if (p.name == source.problem) unplaced += p.count;
+    }
   }
   return unplaced;
 }
@@ -94,11 +112,21 @@ std::string ReportData::UnplacedWaitsSentence() const {
   const uint64_t unplaced = UnplacedStreamWaits();
   if (unplaced == 0) return {};
   const bool one = unplaced == 1;
+  const char* them = one ? "it" : "them";
+  std::vector<std::string> why;
+  for (const UnplacedWaitSource& source : kUnplacedWaitSources) {
+    for (const core::store::ImportProblem& p : store->problems) {
+      if (p.name == source.problem && p.count > 0) {
+        why.push_back(fmt::format(fmt::runtime(source.why), them));
+        break;
+      }
+    }
+  }
   return fmt::format(
-      "{0} cudaStreamWaitEvent {1} in this trace {2} neither the waiting stream nor the event (Kineto "
-      "wrote no cuda_sync event for {3}): no wait was placed for {3}, so the time streams waited "
-      "for each other through {3} is in none of these figures.",
-      unplaced, one ? "call" : "calls", one ? "names" : "name", one ? "it" : "them");
+      "{0} cudaStreamWaitEvent {1} in this trace {2} neither the waiting stream nor the event ({4}"
+      "): no wait was placed for {3}, so the time streams waited for each other through {3} is "
+      "in none of these figures.",
+      unplaced, one ? "call" : "calls", one ? "names" : "name", them, fmt::join(why, "; "));
 }
 
 std::string ReportData::NoQueuePairsSentence() const {

@@ -86,10 +86,12 @@ struct ReportData {
   // "N queues did nothing in the capture ...: A, B." or "" when every queue did something.
   std::string QuietQueuesSentence() const;
   // Said with the queue pairs when the trace holds stream waits that could not be placed
-  // (cudaStreamWaitEvent calls of a Kineto trace without cuda_sync events): their waiting is
-  // in no figure. Empty when there are none.
+  // (cudaStreamWaitEvent calls of a Kineto trace without cuda_sync events, or of an Nsight
+  // Systems export without their SYNCHRONIZATION rows): their waiting is in no figure. Empty
+  // when there are none.
   std::string UnplacedWaitsSentence() const;
-  // How many such waits (the import problem kineto_stream_wait_without_sync).
+  // How many such waits (the import problems kineto_stream_wait_without_sync and
+  // nsys_stream_wait_without_sync).
   uint64_t UnplacedStreamWaits() const;
   // The queue pairs section's sentence when no pair exists: no queue was held by a wait, or,
   // where waits could not be placed, no placed wait held one.

@@ -20,6 +20,7 @@ Scenarios (times in ns; one process, pid 100, thread 101, GPU 0, unless said):
                  on 14 at 40 (corr 5, eventSyncId 2), stream 15 waits for it at 50 (corr 6);
                  k3 on 15 [310, 400] (launched at 60, corr 7); cudaEventSynchronize on 77 at 70
                  returning at 305 (corr 8, eventSyncId 2). Every CUDA_EVENT timestamp is 0.
+                 --no-stream-wait-rows: the two stream waits have no SYNCHRONIZATION row.
   processes      pid 100 on GPU 0 stream 7 and pid 200 on GPU 1 stream 7, with the same
                  correlation ids: each launches a kernel (corr 1; pid 100 [100, 200], pid 200
                  [100, 500]) and calls cudaDeviceSynchronize (corr 2, [50, 210] / [50, 510]),
@@ -182,12 +183,15 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages, ses
         kernel("k2", 2, 14, 110, 300)
         call("cudaEventRecord_v3020", 3, 20, 21)
         record(3, 13, 77, 1, stamp=205)
+        wait_rows = "--no-stream-wait-rows" not in options
         call("cudaStreamWaitEvent_v3020", 4, 30, 31)
-        sync(4, 30, 31, 3, s=15, event=77, sync_id=1)
+        if wait_rows:
+            sync(4, 30, 31, 3, s=15, event=77, sync_id=1)
         call("cudaEventRecord_v3020", 5, 40, 41)
         record(5, 14, 77, 2, stamp=302)
         call("cudaStreamWaitEvent_v3020", 6, 50, 51)
-        sync(6, 50, 51, 3, s=15, event=77, sync_id=2)
+        if wait_rows:
+            sync(6, 50, 51, 3, s=15, event=77, sync_id=2)
         call("cudaLaunchKernel_v7000", 7, 60, 62)
         kernel("k3", 7, 15, 310, 400)
         call("cudaEventSynchronize_v3020", 8, 70, 305)

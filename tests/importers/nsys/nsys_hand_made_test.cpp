@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "tests/support/json_text.h"
 #include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
@@ -180,6 +181,30 @@ TEST(NsysHandMade, CopiesAndMemsetsCarryTheirBytesAndDirection) {
             "Memcpy PtoP|256|PtoP\nMemset|2048|\n");
   // Each launched by its call.
   EXPECT_EQ(FirstCell(trace, "SELECT count(*) FROM flows WHERE kind = 1"), "5");
+}
+
+// Two cudaStreamWaitEvent calls (the scenario's corr 4 and 6) without their SYNCHRONIZATION
+// rows: no wait is placed for them, and the report says so with the Kineto ones.
+TEST(NsysHandMade, StreamWaitsWithoutTheirRowsAreSaidNotPlacedInTheReport) {
+  test_support::ScratchDir dir;
+  const fs::path trace = Imported(dir, "stream_waits", "--no-stream-wait-rows");
+  EXPECT_EQ(FirstCell(trace, "SELECT count(*) FROM fence_wait_queued"), "0");
+  EXPECT_EQ(Problem(trace, "nsys_stream_wait_without_sync"), "2");
+  const auto json = test_support::RunFencescopeJson("report " + Quote(trace) + " --format json");
+  EXPECT_EQ(test_support::IntAt(json, "fences.gpu_waits_not_placed"), 2);
+  const auto md = test_support::RunFencescope("report " + Quote(trace) + " --format md");
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("2 cudaStreamWaitEvent calls in this trace name neither the waiting "
+                        "stream nor the event (the Nsight Systems export has no "
+                        "SYNCHRONIZATION row for them)"),
+            std::string::npos)
+      << md.out;
+  // With their rows, nothing is said.
+  test_support::ScratchDir other;
+  const fs::path placed = Imported(other, "stream_waits");
+  const auto with_rows =
+      test_support::RunFencescopeJson("report " + Quote(placed) + " --format json");
+  EXPECT_EQ(test_support::IntAt(with_rows, "fences.gpu_waits_not_placed"), 0);
 }
 
 TEST(NsysHandMade, TheSessionStartIsTheClocksOrigin) {
