@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/report/exported_by.h"
+#include "core/report/queue_streams.h"
 #include "core/report/figure_labels.h"
 #include "core/report/findings.h"
 #include "core/report/html_parts.h"
@@ -137,7 +138,9 @@ std::string QueueSection(const ReportData& d) {
                                 kPacketsRunningAtEnd);
   std::vector<StackedRow> split, gaps;
   const Bounded<QueueTime> queues = QueueRows(d);
+  std::vector<std::string> shown_names;
   for (const QueueTime* t : queues.shown) {
+    shown_names.push_back(d.QueueName(t->queue));
     const auto* q = d.store->FindQueue(t->queue);
     out += Row({d.QueueName(t->queue), q ? std::string(QueueTypeName(q->type)) : "",
                 std::to_string(t->counts.submitted), std::to_string(t->counts.started),
@@ -152,6 +155,9 @@ std::string QueueSection(const ReportData& d) {
                                 FormatDuration(queues.more_value) + " busy"));
   if (std::string quiet = d.QuietQueuesSentence(); !quiet.empty()) {
     out += "<p>" + XmlEscape(quiet) + "</p>\n";
+  }
+  if (std::string streams = QueueStreamsSentence(*d.store, shown_names); !streams.empty()) {
+    out += "<p>" + XmlEscape(streams) + "</p>\n";
   }
   out += SvgStackedBars("Time split per queue", {"busy", "waiting on a fence", "idle"},
                         {kBusy, kWaiting, kIdle}, split, "ns");

@@ -9,6 +9,7 @@
 #include "core/model/event_types.h"
 #include "core/replay/whatif.h"
 #include "core/report/exported_by.h"
+#include "core/report/queue_streams.h"
 #include "core/report/findings.h"
 #include "core/report/import_problems_report.h"
 #include "core/report/launch_json.h"
@@ -248,6 +249,11 @@ Json StatsJson(const ReportData& d) {
     queue.Set("busy_ns", t.busy_ns);
     queue.Set("waiting_ns", t.waiting_ns);
     queue.Set("idle_ns", t.idle_ns);
+    if (q) {
+      if (std::string streams = QueueStreams(store, q->name); !streams.empty()) {
+        queue.Set("streams", streams);  // the streams this hardware queue carried
+      }
+    }
     queues.Push(std::move(queue));
   }
   j.Set("queues", std::move(queues));

@@ -6,6 +6,7 @@
 
 #include "core/report/figure_labels.h"
 #include "core/report/lead.h"
+#include "core/report/queue_streams.h"
 #include "core/report/report_markdown.h"
 #include "core/report/report_rows.h"
 #include "core/report/svg_chart.h"
@@ -29,7 +30,9 @@ std::string Heading(const char* level, const std::string& text) {
 std::string QueuesMarkdown(const ReportData& d) {
   Rows rows;
   const Bounded<QueueTime> queues = QueueRows(d);
+  std::vector<std::string> shown_names;
   for (const QueueTime* t : queues.shown) {
+    shown_names.push_back(d.QueueName(t->queue));
     rows.push_back({d.QueueName(t->queue), std::to_string(t->counts.submitted),
                     std::to_string(t->counts.started), std::to_string(t->counts.completed),
                     std::to_string(t->counts.running_at_end), D(t->busy_ns), D(t->waiting_ns),
@@ -42,6 +45,9 @@ std::string QueuesMarkdown(const ReportData& d) {
                     rows) +
       MarkdownMore(MoreLine(queues.more, "queue", "queues", D(queues.more_value) + " busy"));
   if (std::string quiet = d.QuietQueuesSentence(); !quiet.empty()) out += quiet + "\n\n";
+  if (std::string streams = QueueStreamsSentence(*d.store, shown_names); !streams.empty()) {
+    out += streams + "\n\n";
+  }
   out += "### Queue pairs\n\n";
   if (d.queue_time.pairs.empty()) return out + d.NoQueuePairsSentence() + "\n\n";
   rows.clear();

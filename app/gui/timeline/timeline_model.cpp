@@ -10,6 +10,7 @@
 #include "core/analysis/launch_calls.h"
 #include "core/analysis/queue_length.h"
 #include "core/model/event_types.h"
+#include "core/report/queue_streams.h"
 
 namespace app::gui::timeline {
 namespace {
@@ -129,6 +130,10 @@ struct Builder {
     track.id = queue.id;
     track.group = group;
     track.label = queue.name.empty() ? fmt::format("queue {}", queue.id) : queue.name;
+    // A hardware queue that carried several streams (rocprofv3) says which, on hover.
+    if (std::string streams = core::report::QueueStreams(store, queue.name); !streams.empty()) {
+      track.full_name = track.label + "\nstreams carried (packets): " + streams;
+    }
     const TimeNs end = model.end;
     std::vector<uint32_t> segments(q.segments.size());
     std::iota(segments.begin(), segments.end(), 0u);
@@ -314,7 +319,7 @@ struct Builder {
         if (process && colon != std::string::npos &&
             track.label.substr(0, colon).find(fmt::format("pid {}", process->pid)) !=
                 std::string::npos) {
-          track.full_name = track.label;
+          if (track.full_name.empty()) track.full_name = track.label;
           track.label.erase(0, colon + 2);
         }
       }

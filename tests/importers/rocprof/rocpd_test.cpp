@@ -3,12 +3,14 @@
 // rows make_rocpd.py writes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "core/store/query.h"
 #include "tests/importers/rocprof/packet_rows.h"
+#include "tests/support/json_text.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -66,6 +68,23 @@ TEST_F(Rocpd, TheQueueSaysWhichStreamsItCarried) {
   EXPECT_EQ(Query("SELECT key, value FROM meta WHERE key LIKE 'queue_streams.%' ORDER BY key"),
             (Rows{{"queue_streams.GPU 1 copies (SDMA)", "2 (1)"},
                   {"queue_streams.GPU 1 queue 1", "1 (1), 2 (1)"}}));
+  // The report says it per queue (JSON) and in a sentence under the queue table (Markdown).
+  const auto json = test_support::RunFencescopeJson("report --format json " + Quote(m_db));
+  const auto* queues = json.Find("queues");
+  ASSERT_NE(queues, nullptr);
+  std::vector<std::string> per_queue;
+  for (const auto& q : queues->items()) {
+    const auto* streams = q.Find("streams");
+    per_queue.push_back(q.Find("name")->String() + "=" + (streams ? streams->String() : ""));
+  }
+  std::sort(per_queue.begin(), per_queue.end());
+  EXPECT_EQ(per_queue, (std::vector<std::string>{"GPU 1 copies (SDMA)=2 (1)",
+                                                 "GPU 1 queue 1=1 (1), 2 (1)"}));
+  const auto md = test_support::RunFencescope("report --format md " + Quote(m_db));
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("Streams each hardware queue carried (packets per stream): "),
+            std::string::npos);
+  EXPECT_NE(md.out.find("GPU 1 queue 1: 1 (1), 2 (1)"), std::string::npos) << md.out;
 }
 
 TEST_F(Rocpd, RegionsAreSlicesOfTheirThreadsInTheirProcess) {
