@@ -7,6 +7,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -20,12 +21,14 @@ bool IsDamageCode(int rc) {
 }
 
 namespace {
-// Root page -> "table NAME" / "index NAME", read from sqlite_master (empty when unreadable).
-std::vector<std::pair<int64_t, std::string>> RootPages(sqlite3* db) {
+// Root page -> "table NAME" / "index NAME", read from sqlite_master (empty when unreadable;
+// then `schema_failure` holds SQLite's message: the schema itself cannot be read).
+std::vector<std::pair<int64_t, std::string>> RootPages(sqlite3* db, std::string& schema_failure) {
   std::vector<std::pair<int64_t, std::string>> roots;
   sqlite3_stmt* s = nullptr;
   if (sqlite3_prepare_v2(db, "SELECT rootpage, type, name FROM sqlite_master WHERE rootpage > 0",
                          -1, &s, nullptr) != SQLITE_OK) {
+    schema_failure = sqlite3_errmsg(db);
     sqlite3_finalize(s);
     return roots;
   }
@@ -39,22 +42,24 @@ std::vector<std::pair<int64_t, std::string>> RootPages(sqlite3* db) {
   return roots;
 }
 
+// The bytes of the database being checked: an in-memory image's, or its file's read once when
+// first asked for. The view stays valid until the check returns.
+using FileBytes = std::function<std::span<const unsigned char>()>;
+
 // Names the table or index a quick_check line is about, when it tells a tree's root page.
-std::string PageOwner(const std::vector<unsigned char>& file, int64_t page,
+std::string PageOwner(std::span<const unsigned char> file, int64_t page,
                       const std::vector<std::pair<int64_t, std::string>>& roots);
 std::vector<unsigned char> ReadBytes(const std::string& path);
 
 std::string NameTree(const std::string& line,
                      const std::vector<std::pair<int64_t, std::string>>& roots,
-                     const std::function<std::vector<unsigned char>()>& bytes,
-                     std::vector<unsigned char>& file) {
+                     const FileBytes& bytes) {
   static const std::regex on_page(R"((?:On tree page|On page|Page) (\d+))");
   static const std::regex tree(R"(Tree (\d+) page)");
   std::smatch m;
   if (!std::regex_search(line, m, tree)) {
     if (!std::regex_search(line, m, on_page)) return {};
-    if (file.empty()) file = bytes();  // read once per check, when a page is named
-    std::string owner = PageOwner(file, std::stoll(m[1]), roots);
+    std::string owner = PageOwner(bytes(), std::stoll(m[1]), roots);
     return owner.empty() ? std::string() : owner;
   }
   int64_t root = std::stoll(m[1]);
@@ -77,7 +82,7 @@ std::vector<unsigned char> ReadBytes(const std::string& path) {
   return std::vector<unsigned char>((std::istreambuf_iterator<char>(in)), {});
 }
 
-TreeWalk WalkTree(const std::vector<unsigned char>& file, int64_t root) {
+TreeWalk WalkTree(std::span<const unsigned char> file, int64_t root) {
   TreeWalk result;
   if (file.size() < 100) return result;
   uint32_t page_size = (uint32_t{file[16]} << 8) | file[17];
@@ -129,15 +134,12 @@ TreeWalk WalkTree(const std::vector<unsigned char>& file, int64_t root) {
   return result;
 }
 
-// The bytes of the database being checked: its file's, or an in-memory image's.
-using FileBytes = std::function<std::vector<unsigned char>()>;
-
 std::string FindDamagedPage(const FileBytes& bytes, int64_t root) {
   return WalkTree(bytes(), root).damage;
 }
 
 // "table NAME" or "index NAME" owning `page`, by walking every tree; empty when none does.
-std::string PageOwner(const std::vector<unsigned char>& file, int64_t page,
+std::string PageOwner(std::span<const unsigned char> file, int64_t page,
                       const std::vector<std::pair<int64_t, std::string>>& roots) {
   for (const auto& [root, name] : roots) {
     if (WalkTree(file, root).pages.count(page)) return name;
@@ -177,12 +179,12 @@ std::vector<std::string> CheckEachTree(sqlite3* db, const FileBytes& bytes, bool
   return problems;
 }
 
-// The checks of RunCheck on `db` (a connection of its own, closed here).
+// The checks of RunCheck on `db` (left open: its owner closes it).
 CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full) {
   CheckResult result;
-  const auto roots = RootPages(db);
-  std::vector<std::string> lines;
   std::string failure;
+  const auto roots = RootPages(db, failure);
+  std::vector<std::string> lines;
   auto run = [&](const char* sql) {
     lines.clear();
     failure.clear();
@@ -199,23 +201,28 @@ CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full) {
     }
     sqlite3_finalize(s);
   };
-  run(full ? "PRAGMA integrity_check(100)" : "PRAGMA quick_check(100)");
-  if (!failure.empty()) {
-    // The check read the damaged rows and stopped there. With a limit of one problem it ends
-    // after the b-tree pass, before reading rows: that first problem names the page.
-    const std::string stopped = failure;
-    run("PRAGMA quick_check(1)");
-    if (failure.empty() && !(lines.size() == 1 && lines[0] == "ok")) {
-      result.problems.push_back(std::string(full ? "integrity_check" : "quick_check") +
-                                " stops at the damage (" + stopped + "); the first problem:");
-    } else {
-      failure = stopped;
+  // When sqlite_master itself cannot be read, neither check can start: each would only parse the
+  // schema again to fail with the same message (a damaged schema is most of what a damaged file
+  // shows, and parsing it is most of the check's time).
+  const bool schema_unreadable = !failure.empty();
+  if (!schema_unreadable) {
+    run(full ? "PRAGMA integrity_check(100)" : "PRAGMA quick_check(100)");
+    if (!failure.empty()) {
+      // The check read the damaged rows and stopped there. With a limit of one problem it ends
+      // after the b-tree pass, before reading rows: that first problem names the page.
+      const std::string stopped = failure;
+      run("PRAGMA quick_check(1)");
+      if (failure.empty() && !(lines.size() == 1 && lines[0] == "ok")) {
+        result.problems.push_back(std::string(full ? "integrity_check" : "quick_check") +
+                                  " stops at the damage (" + stopped + "); the first problem:");
+      } else {
+        failure = stopped;
+      }
     }
   }
   if (!failure.empty()) {
     // The check stopped at the damage: check table by table to name it.
     if (!roots.empty()) result.problems = CheckEachTree(db, bytes, full, roots);
-    sqlite3_close(db);
     if (result.problems.empty()) {
       std::string page = FindDamagedPage(bytes, 1);
       result.problems.push_back(std::string(full ? "integrity_check" : "quick_check") +
@@ -225,12 +232,10 @@ CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full) {
     }
     return result;
   }
-  sqlite3_close(db);
   if (lines.size() == 1 && lines[0] == "ok") {
     result.ok = true;
     return result;
   }
-  std::vector<unsigned char> file;
   for (const std::string& row : lines) {
     size_t begin = 0;
     while (begin <= row.size()) {  // a row may hold several problems, one a line
@@ -239,32 +244,39 @@ CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full) {
       std::string line = row.substr(begin, end - begin);
       begin = end + 1;
       if (line.empty() || line.rfind("*** in database", 0) == 0) continue;
-      std::string tree = NameTree(line, roots, bytes, file);
+      std::string tree = NameTree(line, roots, bytes);
       result.problems.push_back(tree.empty() ? line : tree + ": " + line);
     }
   }
   return result;
 }
 
-// A read-only in-memory database holding a copy of `image` (nullptr when SQLite cannot).
-sqlite3* OpenImageCopy(std::string_view image) {
+// A read-only in-memory database holding `image` (nullptr when SQLite cannot). A copy of it, owned
+// by SQLite (FREEONCLOSE), so that the image may go before the connection does; or, with
+// `copy` false, the image's own bytes, which the caller keeps until the connection closes.
+sqlite3* OpenImage(std::string_view image, bool copy) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
       SQLITE_OK) {
     sqlite3_close(db);
     return nullptr;
   }
-  // SQLite owns the copy (FREEONCLOSE), so the image may go before the connection does.
   const auto size = static_cast<sqlite3_int64>(image.size());
-  auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(image.empty() ? 1 : image.size()));
-  if (!copy) {
-    sqlite3_close(db);
-    return nullptr;
+  static unsigned char no_bytes[1] = {};
+  auto* bytes = image.empty() ? no_bytes
+                              : const_cast<unsigned char*>(
+                                    reinterpret_cast<const unsigned char*>(image.data()));
+  unsigned flags = SQLITE_DESERIALIZE_READONLY;
+  if (copy) {
+    bytes = static_cast<unsigned char*>(sqlite3_malloc64(image.empty() ? 1 : image.size()));
+    if (!bytes) {
+      sqlite3_close(db);
+      return nullptr;
+    }
+    if (!image.empty()) std::memcpy(bytes, image.data(), image.size());
+    flags |= SQLITE_DESERIALIZE_FREEONCLOSE;
   }
-  if (!image.empty()) std::memcpy(copy, image.data(), image.size());
-  if (sqlite3_deserialize(db, "main", copy, size, size,
-                          SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) !=
-      SQLITE_OK) {
+  if (sqlite3_deserialize(db, "main", bytes, size, size, flags) != SQLITE_OK) {
     sqlite3_close(db);
     return nullptr;
   }
@@ -308,12 +320,29 @@ std::string DescribeCheck(const CheckResult& check) {
                              "): " + description);
 }
 
-// CheckDamage for a failure on connection `db`: an in-memory image is checked from its bytes,
-// a file through the path.
+// The checks of RunCheckOn on their own connection `db`, closed once they are done.
+CheckResult RunCheckAndClose(sqlite3* db, const FileBytes& bytes, bool full) {
+  CheckResult result = RunCheckOn(db, bytes, full);
+  sqlite3_close(db);
+  return result;
+}
+
+std::span<const unsigned char> AsBytes(std::string_view image) {
+  return {reinterpret_cast<const unsigned char*>(image.data()), image.size()};
+}
+
+// CheckDamage for a failure on connection `db`: a file is checked through its path, on a
+// connection of its own; an in-memory image (read-only, nothing else can reach it) on `db`
+// itself, whose schema is then most often parsed already (parsing it again on a connection of
+// the check's own was most of the time a damaged image took to describe).
 void CheckDamageOn(sqlite3* db, int rc, const std::string& path, std::string_view message) {
   if (!IsDamageCode(rc)) return;
-  if (const auto image = ImageOf(db)) ThrowDamagedWith(path, message, DescribeImageDamage(*image));
-  ThrowDamaged(path, message);
+  const std::string sqlite_message(message);  // `message` may be db's, which the check replaces
+  if (const auto image = ImageOf(db)) {
+    ThrowDamagedWith(path, sqlite_message,
+                     DescribeCheck(RunCheckOn(db, [&] { return AsBytes(*image); }, false)));
+  }
+  ThrowDamaged(path, sqlite_message);
 }
 }  // namespace
 
@@ -326,18 +355,25 @@ CheckResult RunCheck(const std::string& path, bool full) {
     sqlite3_close(db);
     return result;
   }
-  return RunCheckOn(db, [&] { return ReadBytes(path); }, full);
+  std::optional<std::vector<unsigned char>> file;  // read when first needed, then kept
+  return RunCheckAndClose(
+      db,
+      [&]() -> std::span<const unsigned char> {
+        if (!file) file = ReadBytes(path);
+        return *file;
+      },
+      full);
 }
 
 CheckResult RunImageCheck(std::string_view image, bool full) {
-  sqlite3* db = OpenImageCopy(image);
+  // The image outlives this check's connection: no copy of it.
+  sqlite3* db = OpenImage(image, false);
   if (!db) {
     CheckResult result;
     result.problems.push_back("cannot open to check: out of memory");
     return result;
   }
-  return RunCheckOn(
-      db, [&] { return std::vector<unsigned char>(image.begin(), image.end()); }, full);
+  return RunCheckAndClose(db, [&] { return AsBytes(image); }, full);
 }
 
 std::string DescribeDamage(const std::string& path) { return DescribeCheck(RunCheck(path, false)); }
@@ -446,7 +482,7 @@ Database Database::FromImage(std::string_view image, std::string label) {
   Database db;
   db.m_path = std::move(label);
   db.m_in_memory = true;
-  db.m_db = OpenImageCopy(image);
+  db.m_db = OpenImage(image, true);
   if (!db.m_db) throw Error(db.m_path + ": cannot hold the database in memory");
   sqlite3_extended_result_codes(db.m_db, 1);
   return db;

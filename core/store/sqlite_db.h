@@ -38,7 +38,8 @@ CheckResult RunCheck(const std::string& path, bool full);
 // line: "table events (root page 5): Tree 5 page 12 cell 3: ...; ...". Lists at most a few
 // problems; says so when even the schema cannot be read.
 std::string DescribeDamage(const std::string& path);
-// The same two for a database image held in memory (Database::FromImage), checked on a copy.
+// The same two for a database image held in memory (Database::FromImage), checked over its own
+// bytes (not copied; `image` stays valid until the check returns).
 CheckResult RunImageCheck(std::string_view image, bool full);
 std::string DescribeImageDamage(std::string_view image);
 
