@@ -9,7 +9,7 @@ listed in its SOURCES.md), written into SEEDS/<harness>/ (never into the reposit
                  ring-buffer page per CPU, from the start and from the middle of each CPU's
                  data (offsets rewritten)
   ftrace_text    trace-cmd report text of that capture (first lines and a middle run), the
-                 catapult and Perfetto systrace texts
+                 catapult and Perfetto systrace texts, each with at most 8 lines of an event
   systrace_html  catapult's systrace page
   chrome_json    the small Chrome / Kineto traces whole; the large ones (PyTorch, MTIA, ROCm
                  Kineto traces of HTA and TraceLens) with their traceEvents thinned to the first
@@ -22,6 +22,7 @@ Seeds stay small (a few tens of KB): libFuzzer's speed falls with the inputs' le
 import gzip
 import json
 import os
+import re
 import struct
 import sys
 import zipfile
@@ -32,8 +33,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import dat_layout  # noqa: E402
 
 # A cut Chrome JSON trace stays under this: every execution parses the whole input, and a
-# harness must run over a thousand inputs a second.
-MAX_JSON_SEED = 24 * 1024
+# harness must run over a thousand inputs a second. A trace whose events thinned to one of each
+# category are still larger (top-level keys such as deviceProperties) is kept up to
+# MAX_JSON_SEED_THINNED.
+MAX_JSON_SEED = 10 * 1024
+MAX_JSON_SEED_THINNED = 24 * 1024
+
+# An ftrace event line's event name: "TASK-PID [CPU] (FLAGS) SECONDS: NAME:".
+FTRACE_EVENT_NAME = re.compile(rb"\]\s+(?:\S+\s+)?\d+\.\d+:\s+([A-Za-z_]\w*):")
 
 
 def write(seeds, harness, name, data):
@@ -120,22 +127,40 @@ def dat_seeds(external, seeds):
         write(seeds, "trace_dat", "amdgpu_%s.dat" % name, bytes(seed))
 
 
+def thin_lines(lines, per_event):
+    """The lines with at most `per_event` of each ftrace event name (other lines all kept)."""
+    kept, seen = [], {}
+    for line in lines:
+        match = FTRACE_EVENT_NAME.search(line)
+        if match:
+            name = match.group(1)
+            if seen.get(name, 0) >= per_event:
+                continue
+            seen[name] = seen.get(name, 0) + 1
+        kept.append(line)
+    return kept
+
+
 def text_seeds(external, seeds):
     report = os.path.join(external, "gpuvis", "derived", "amdgpu.dat.trace-cmd-report.txt.gz")
     if os.path.exists(report):
         lines = read_any(report).split(b"\n")
-        # 150 lines (~17 KB) each: enough for every event kind of the capture, small enough
-        # that a fuzzed copy imports in well under a millisecond.
-        write(seeds, "ftrace_text", "amdgpu_report_head.txt", b"\n".join(lines[:150]))
+        # The first 1,000 lines and 400 from the middle, at most 8 of each event (nine in ten
+        # are sched_switch): every event kind of the capture (submissions, jobs run, fences
+        # signalled, vblanks, prints) in 3 to 5 KB, which a fuzzed copy imports quickly.
+        write(seeds, "ftrace_text", "amdgpu_report_head.txt",
+              b"\n".join(thin_lines(lines[:1000], 8)))
         mid = len(lines) // 2
-        write(seeds, "ftrace_text", "amdgpu_report_middle.txt", b"\n".join(lines[mid:mid + 150]))
+        write(seeds, "ftrace_text", "amdgpu_report_middle.txt",
+              b"\n".join(thin_lines(lines[mid:mid + 400], 8)))
     for sub, name in (("catapult", "android_systrace.txt"), ("perfetto", None)):
         folder = os.path.join(external, sub)
         if not os.path.isdir(folder):
             continue
         for f in sorted(os.listdir(folder)):
             if (name and f == name) or (not name and f.endswith(".systrace")):
-                write(seeds, "ftrace_text", sub + "_" + f, open(os.path.join(folder, f), "rb").read())
+                lines = open(os.path.join(folder, f), "rb").read().split(b"\n")
+                write(seeds, "ftrace_text", sub + "_" + f, b"\n".join(thin_lines(lines, 8)))
     html = os.path.join(external, "catapult", "trivial_systrace.html")
     if os.path.exists(html):
         write(seeds, "systrace_html", "catapult_trivial_systrace.html", open(html, "rb").read())
@@ -178,14 +203,15 @@ def json_seeds(external, seeds):
             doc = json.loads(read_any(path))
         except (ValueError, OSError):
             continue  # not JSON (a rocprofv3 capture is, but not a trace)
+        name = os.path.relpath(path, external).replace(os.sep, "_").replace(".gz", "")
         for per_category in (40, 20, 10, 5, 2, 1):
             thinned = thin(doc, per_category)
             if thinned is None:
                 break
             data = json.dumps(thinned, separators=(",", ":")).encode()
-            if len(data) <= MAX_JSON_SEED:
-                name = os.path.relpath(path, external).replace(os.sep, "_")
-                write(seeds, "chrome_json", name.replace(".gz", ""), data)
+            if len(data) <= MAX_JSON_SEED or (per_category == 1 and
+                                              len(data) <= MAX_JSON_SEED_THINNED):
+                write(seeds, "chrome_json", name, data)
                 break
 
 
