@@ -1,6 +1,6 @@
-// Per-trace view state kept between runs: the file round-trips every field, is refused for
-// another trace (span or track tree differ) or when malformed, and the window restores it when
-// the same trace is opened again.
+// Per-trace view state kept between runs: the file round-trips every field (the What-if
+// panel's question too), is refused for another trace (span or track tree differ) or when
+// malformed, and the window restores it when the same trace is opened again.
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -87,6 +87,65 @@ TEST(SavedView, MalformedFileIsRefused) {
   EXPECT_FALSE(LoadView(loaded, file));
 }
 
+// Every kind of edit, with a label, as the What-if panel holds a question.
+SavedWhatIf EveryEdit() {
+  SavedWhatIf q;
+  q.label = "What if gemm 1 were 2x faster?";
+  q.edits.scale = {{"gemm 1", 0.5}, {"copy*", 1.0 / 3.0}};
+  q.edits.scale_queue = {{"3d queue", 2}};
+  q.edits.remove_wait = {42};
+  q.edits.remove_waits = {{"compute queue", "copy queue <- 2"}};
+  q.edits.remove_sync = {"cudaStreamSynchronize"};
+  q.edits.remove_cpu_waits = {"render thread"};
+  q.edits.remove_cpu_wait = {7};
+  q.edits.cpu_scale = 0.25;
+  q.edits.launch_latency_ns = 1500;
+  q.edits.priority = {{"compute queue", -2}};
+  q.edits.fence_mode = "native";
+  q.edits.preemption_granularity = "dma";
+  return q;
+}
+
+TEST(SavedView, TheWhatIfQuestionRoundTrips) {
+  test_support::ScratchDir dir;
+  ViewState view = FreshView({0, 1000}, 3, 1);
+  view.whatif = EveryEdit();
+  auto file = dir / "t.view";
+  ASSERT_TRUE(SaveView(view, "t.db", file));
+  ViewState loaded = FreshView({0, 1000}, 3, 1);
+  ASSERT_TRUE(LoadView(loaded, file));
+  EXPECT_EQ(loaded.whatif.label, view.whatif.label);
+  // Describe() prints every edit as `fencescope whatif` takes it; the 1/3 factor must come back
+  // to the last bit.
+  EXPECT_EQ(loaded.whatif.edits.Describe(), view.whatif.edits.Describe());
+  ASSERT_EQ(loaded.whatif.edits.scale.size(), 2u);
+  EXPECT_EQ(loaded.whatif.edits.scale[1].second, 1.0 / 3.0);
+  EXPECT_EQ(loaded.whatif.edits.remove_waits[0].second, "copy queue <- 2");
+
+  // No question: no what-if line, and none loaded.
+  view.whatif = {};
+  ASSERT_TRUE(SaveView(view, "t.db", file));
+  EXPECT_EQ(test_support::ReadFile(file).find("whatif"), std::string::npos);
+  loaded.whatif = EveryEdit();
+  ASSERT_TRUE(LoadView(loaded, file));
+  EXPECT_TRUE(loaded.whatif.Empty());
+}
+
+TEST(SavedView, AMalformedWhatIfLineRefusesTheFile) {
+  test_support::ScratchDir dir;
+  ViewState view = FreshView({0, 1000}, 3, 1);
+  auto file = dir / "t.view";
+  ASSERT_TRUE(SaveView(view, "t.db", file));
+  const std::string text = test_support::ReadFile(file);
+  for (const char* line : {"whatif_scale = half gemm\n", "whatif_scale = -1 gemm\n",
+                           "whatif_remove_wait = 12x\n", "whatif_remove_waits = no tab\n",
+                           "whatif_cpu_scale = nan\n"}) {
+    std::ofstream(file) << text << line;
+    ViewState loaded = FreshView({0, 1000}, 3, 1);
+    EXPECT_FALSE(LoadView(loaded, file)) << line;
+  }
+}
+
 TEST(SavedView, TheWindowRestoresBookmarksAndRangeOfTheSameTrace) {
   test_support::ScratchDir dir;
   SimulationRequest request;
@@ -104,6 +163,8 @@ TEST(SavedView, TheWindowRestoresBookmarksAndRangeOfTheSameTrace) {
     visible = view.visible;
     view.bookmarks.push_back({view.visible.start + 10, "stall here"});
     view.track_hidden[0] = 1;
+    // A question in the What-if panel about this trace (not predicted: Show).
+    main.whatif().Show(request.output, EveryEdit().edits, EveryEdit().label);
   }
   app::gui::views::MainWindow again({}, settings_file);
   again.OpenNow(request.output);
@@ -113,6 +174,10 @@ TEST(SavedView, TheWindowRestoresBookmarksAndRangeOfTheSameTrace) {
   EXPECT_EQ(view.visible.start, visible.start);
   EXPECT_EQ(view.visible.end, visible.end);
   EXPECT_EQ(view.track_hidden[0], 1);
+  // The panel shows the same question again, about the same trace.
+  EXPECT_EQ(again.whatif().trace(), request.output);
+  EXPECT_EQ(again.whatif().label(), EveryEdit().label);
+  EXPECT_EQ(again.whatif().edits().Describe(), EveryEdit().edits.Describe());
 }
 
 }  // namespace

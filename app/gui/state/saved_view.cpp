@@ -80,6 +80,7 @@ bool SaveView(const ViewState& view, const std::filesystem::path& trace,
   out += "hidden = " + Join(view.track_hidden) + "\n";
   out += "collapsed = " + Join(view.group_collapsed) + "\n";
   out += "expanded = " + Join(view.track_expanded) + "\n";
+  out += WhatIfLines(view.whatif);
   return WriteTextFileAtomically(file, out);
 }
 
@@ -88,6 +89,7 @@ bool LoadView(ViewState& view, const std::filesystem::path& file) {
   if (!in) return false;
   ViewState saved = view;
   saved.bookmarks.clear();
+  saved.whatif = {};
   TimeRange trace;
   long long tracks = -1, groups = -1;
   std::string line;
@@ -123,6 +125,9 @@ bool LoadView(ViewState& view, const std::filesystem::path& file) {
       ok = ParseList(value, saved.group_collapsed);
     } else if (key == "expanded") {
       ok = ParseList(value, saved.track_expanded);
+    } else {
+      bool known = false;
+      ok = ReadWhatIfLine(key, value, saved.whatif, known);
     }
     if (!ok) return false;
   }

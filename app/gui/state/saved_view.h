@@ -1,6 +1,6 @@
 // What the user was looking at in one trace, kept between runs: the visible range, the selected
-// range, bookmarks, and the track tree's order, hidden rows, collapsed groups and expanded
-// tracks. One small text file per trace (`key = value` lines) under <config dir>/views/, named
+// range, bookmarks, the track tree's order, hidden rows, collapsed groups and expanded tracks,
+// and the What-if panel's question (saved_whatif.h). One small text file per trace (`key = value` lines) under <config dir>/views/, named
 // by a hash of the trace's absolute path.
 //
 // A saved view is applied only to the trace it was taken from: the file records the trace's

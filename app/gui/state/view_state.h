@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/state/saved_whatif.h"
 #include "core/model/types.h"
 
 namespace app::gui::state {
@@ -66,6 +67,7 @@ struct ViewState {
   bool show_fence_boxes = true;
   bool show_rate_curve = true;
   bool show_vsync = true;          // vsync lines across each adapter's rows
+  SavedWhatIf whatif;              // the What-if panel's question about this trace, when saved
   uint64_t layout_generation = 0;  // bump when order / visibility / toggles change
 };
 

@@ -83,7 +83,17 @@ std::filesystem::path MainWindow::ViewFile() const {
 }
 
 void MainWindow::SaveView() {
-  if (auto file = ViewFile(); !file.empty()) state::SaveView(m_doc->view, m_doc->path, file);
+  auto file = ViewFile();
+  if (file.empty()) return;
+  // The What-if panel's question is kept with the trace it is about.
+  if (m_whatif.trace() == m_doc->path) m_doc->view.whatif = {m_whatif.label(), m_whatif.edits()};
+  state::SaveView(m_doc->view, m_doc->path, file);
+}
+
+void MainWindow::ShowSavedQuestion(const state::Document& doc) {
+  if (!doc.view.whatif.Empty() && !m_whatif.Busy()) {
+    m_whatif.Show(doc.path, doc.view.whatif.edits, doc.view.whatif.label);
+  }
 }
 
 void MainWindow::SaveSettings() {
@@ -123,7 +133,10 @@ void MainWindow::SetDocument(std::unique_ptr<state::Document> doc) {
   SaveView();
   ResetPanels();
   m_doc = std::move(doc);
-  if (m_doc) Adopt(*m_doc);
+  if (m_doc) {
+    Adopt(*m_doc);
+    ShowSavedQuestion(*m_doc);
+  }
 }
 
 void MainWindow::AddDocument(std::unique_ptr<state::Document> doc, bool show) {
@@ -138,6 +151,7 @@ void MainWindow::AddDocument(std::unique_ptr<state::Document> doc, bool show) {
   if (m_doc) m_other_docs.push_back(std::move(m_doc));
   m_doc = std::move(doc);
   Adopt(*m_doc);
+  ShowSavedQuestion(*m_doc);
 }
 
 void MainWindow::ShowOtherDocument(size_t index) {

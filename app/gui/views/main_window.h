@@ -132,6 +132,8 @@ class MainWindow {
   // file (screenshots, tests).
   std::filesystem::path ViewFile() const;
   void SaveView();
+  // The What-if question saved with `doc`'s view, in the panel (not predicted until asked).
+  void ShowSavedQuestion(const state::Document& doc);
 
   state::Settings m_settings;
   std::filesystem::path m_settings_file;

@@ -54,6 +54,9 @@ class WhatIfView {
     return asked;
   }
   const core::replay::Edits& edits() const { return m_edits; }
+  const std::string& label() const { return m_label; }
+  // The trace the panel's question is about (empty before the first).
+  const std::filesystem::path& trace() const { return m_trace; }
   // Frames drawn while a prediction ran (the window keeps drawing meanwhile).
   uint64_t frames_while_busy() const { return m_frames_while_busy; }
 
