@@ -33,10 +33,12 @@ namespace {
 // with no file, keeps its columns).
 void FinishDocument(Document& doc) {
   std::error_code ec;
-  if (!doc.store.path.empty() && std::filesystem::is_regular_file(doc.store.path, ec)) {
-    doc.store.events.ReleaseBulkColumns();
-  }
+  const bool from_file =
+      !doc.store.path.empty() && std::filesystem::is_regular_file(doc.store.path, ec);
+  if (from_file) doc.store.events.ReleaseBulkColumns();
   doc.records = std::make_unique<core::store::RecordReader>(doc.store);
+  doc.args = std::make_unique<core::store::EventArgsReader>(
+      from_file ? doc.store.path : std::filesystem::path());
   doc.filter = std::make_unique<EventFilterWorker>(doc.store);
   ResetView(doc.view, {doc.model.start, doc.model.end}, doc.model.tracks.size(),
             doc.model.groups.size());

@@ -29,6 +29,7 @@
 #include "core/analysis/range_stats.h"
 #include "core/cache/cached_trace.h"
 #include "core/report/report_data.h"
+#include "core/store/event_args_reader.h"
 #include "core/store/record_reader.h"
 #include "core/store/trace_outline.h"
 #include "core/store/trace_store.h"
@@ -59,6 +60,9 @@ struct Document {
   ViewState view;
   // Whole records of events, from memory or (columns released) from the file. UI thread only.
   std::unique_ptr<core::store::RecordReader> records;
+  // The extra arguments importers kept for an event (event_args), read from the file for the
+  // details panel. UI thread only.
+  std::unique_ptr<core::store::EventArgsReader> args;
   // What the open read from the trace's packed cache and what it computed and wrote
   // (core/cache/cached_trace.h notes; empty for a document made in memory).
   std::vector<std::string> cache_notes;

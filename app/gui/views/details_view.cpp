@@ -74,6 +74,12 @@ std::vector<std::pair<std::string, std::string>> RecordFields(const state::Docum
   for (auto& [name, text] : state::NamedFields(doc, r, state::FieldDetail::kFull)) {
     out.emplace_back(std::string(name), std::move(text));
   }
+  // What the importer kept beside the fields: a copy's bytes, an NVTX range's domain, ...
+  if (doc.args) {
+    for (const auto& [key, text] : doc.args->Read(doc.store.events.RowIdOf(event))) {
+      out.emplace_back(key, text);
+    }
+  }
   return out;
 }
 

@@ -13,7 +13,8 @@ namespace app::gui::views {
 
 // The fields the panel lists for record `event` (name, text): its rowid, kind and time, then
 // every named field of its kind (state/record_fields.h), read through the document's record
-// reader (from the trace file once the columns are released).
+// reader (from the trace file once the columns are released), then the arguments its importer
+// kept for it (event_args: a copy's bytes and direction, an NVTX range's domain).
 // Throws core::Error when the record cannot be read.
 std::vector<std::pair<std::string, std::string>> RecordFields(const state::Document& doc,
                                                               uint32_t event);
