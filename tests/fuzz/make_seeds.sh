@@ -30,8 +30,11 @@ for scenario in stream_waits null_stream processes; do
 done
 python3 "$source_dir/tests/importers/nsys/make_nsys_sqlite.py" stream_waits \
   "$seeds/nsys_sqlite/old_schema.sqlite" --old-schema --small-pages
-# rocprofv3 JSON and rocprof v2 / v3 kernel-trace CSV, made by hand.
+# rocprofv3 JSON and rocprof v2 / v3 kernel-trace CSV, made by hand; a hand-made rocpd
+# database (with HIP syncs), with 512-byte pages.
 cp "$source_dir"/tests/fuzz/seeds/rocprof/* "$seeds/rocprof/"
+python3 "$source_dir/tests/importers/rocprof/make_rocpd.py" "$seeds/rocprof/rocpd.db" --syncs \
+  --small-pages
 # Hand-made XSpace profiles (launches by correlation_id, memcpys, aggregates, steps, an unknown
 # metadata id).
 for shape in launches unknown_metadata; do

@@ -113,6 +113,8 @@ def add_syncs(rows):
 def main():
     out = sys.argv[1]
     db = sqlite3.connect(out)
+    if "--small-pages" in sys.argv[2:]:  # a fuzz seed: 512-byte pages, a smaller image
+        db.execute("PRAGMA page_size = 512")
     rows = {k: list(ROWS.get(k, [])) for k in TABLES}
     if "--bad-agent" in sys.argv[2:]:
         rows["rocpd_kernel_dispatch"].append(
