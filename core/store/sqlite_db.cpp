@@ -4,8 +4,8 @@
 #include <fstream>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <optional>
-#include <regex>
 #include <set>
 #include <span>
 #include <utility>
@@ -51,18 +51,37 @@ std::string PageOwner(std::span<const unsigned char> file, int64_t page,
                       const std::vector<std::pair<int64_t, std::string>>& roots);
 std::vector<unsigned char> ReadBytes(const std::string& path);
 
+// The digits of the first place in `line` where one of `prefixes` (tried in order at each
+// place) is followed by digits and then by `suffix`; empty when there is none. What a regex
+// search for "(?:PREFIX|...)(\d+)SUFFIX" finds, without a regex engine (std::regex took a tenth
+// of the time a fuzzed damaged image took to load and describe).
+std::string FirstNumberAfter(std::string_view line, std::initializer_list<std::string_view> prefixes,
+                             std::string_view suffix = {}) {
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (size_t at = 0; at < line.size(); ++at) {
+    for (std::string_view prefix : prefixes) {
+      if (line[at] != prefix.front() || line.compare(at, prefix.size(), prefix) != 0) continue;
+      const size_t first = at + prefix.size();
+      size_t end = first;
+      while (end < line.size() && is_digit(line[end])) ++end;
+      if (end > first && line.substr(end).starts_with(suffix)) {
+        return std::string(line.substr(first, end - first));
+      }
+    }
+  }
+  return {};
+}
+
 std::string NameTree(const std::string& line,
                      const std::vector<std::pair<int64_t, std::string>>& roots,
                      const FileBytes& bytes) {
-  static const std::regex on_page(R"((?:On tree page|On page|Page) (\d+))");
-  static const std::regex tree(R"(Tree (\d+) page)");
-  std::smatch m;
-  if (!std::regex_search(line, m, tree)) {
-    if (!std::regex_search(line, m, on_page)) return {};
-    std::string owner = PageOwner(bytes(), std::stoll(m[1]), roots);
-    return owner.empty() ? std::string() : owner;
+  const std::string tree = FirstNumberAfter(line, {"Tree "}, " page");
+  if (tree.empty()) {
+    const std::string page = FirstNumberAfter(line, {"On tree page ", "On page ", "Page "});
+    if (page.empty()) return {};
+    return PageOwner(bytes(), std::stoll(page), roots);
   }
-  int64_t root = std::stoll(m[1]);
+  int64_t root = std::stoll(tree);
   for (const auto& [page, name] : roots) {
     if (page == root) return name + " (root page " + std::to_string(root) + ")";
   }
