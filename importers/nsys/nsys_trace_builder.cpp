@@ -224,7 +224,7 @@ class Builder {
   void AddDomainArg(uint32_t record, uint32_t tag) {
     const std::pair<int64_t, int64_t>& key = m_domains[tag & ~kDomainTag];
     auto name = m_c.domain_names.find(key);
-    if (name != m_c.domain_names.end()) {
+    if (name != m_c.domain_names.end() && !name->second.empty()) {
       m_sink.AddTextArg(record, "domain", name->second);
     } else {
       m_sink.AddArg(record, "domain_id", key.second);

@@ -86,5 +86,5 @@ TEST(NsysExportWindow, TheDetailsPanelShowsCopyBytesAndNvtxDomains) {
   ASSERT_NE(domains, nullptr);
   EXPECT_EQ(shown(*domains, core::model::EventKind::CpuSlice, {"domain", "domain_id"}),
             (std::map<std::string, std::string>{
-                {"MPI_Send", "MPI/"}, {"io", "/2"}, {"plain", "/"}}));
+                {"MPI_Send", "MPI/"}, {"io", "/2"}, {"plain", "/"}, {"unnamed", "/3"}}));
 }

@@ -44,7 +44,8 @@ Scenarios (times in ns; one process, pid 100, thread 101, GPU 0, unless said):
   nvtx_domains   NVTX on thread 101: domain 1 created as "MPI" (NvtxDomainCreate, eventType
                  75), domain 2 used without being created. Ranges: "MPI_Send" in domain 1
                  [100, 200] (push/pop), "io" in domain 2 [300, 400] (start/end, eventType 60),
-                 "plain" in the default domain [500, 600]. Marks (eventType 34): "checkpoint"
+                 "plain" in the default domain [500, 600], "unnamed" in domain 3 (created with
+                 an empty name) [700, 800]. Marks (eventType 34): "checkpoint"
                  (default domain) at 150, "MPI barrier" (domain 1, text by textId) at 250.
   copies         stream 7 (flag 1): memcpys launched by cudaMemcpyAsync (corr 1-4, at 10, 20,
                  30, 40): HtoD 4096 bytes [100, 200] (copyKind 1), DtoH 1024 [200, 250] (2),
@@ -251,6 +252,8 @@ def make(path, scenario, old, no_event_table, event_timestamps, small_pages, ses
         nvtx(59, 100, 200, "MPI_Send", domain=1)
         nvtx(60, 300, 400, "io", domain=2)
         nvtx(59, 500, 600, "plain")
+        nvtx(75, 11, None, "", domain=3)
+        nvtx(59, 700, 800, "unnamed", domain=3)
         nvtx(34, 150, None, "checkpoint")
         nvtx(34, 250, None, "MPI barrier", domain=1, use_text_id=True)
     elif scenario == "copies":

@@ -24,8 +24,8 @@ TEST(NsysNvtxDomains, MarksAreInstantsAndRangesCarryTheirDomain) {
   const auto r = test_support::RunFencescope("import " + Quote(sqlite) + " --output " +
                                              Quote(trace));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // Each range with its domain: "MPI" by name (created as domain 1), domain 2 by its id (never
-  // created), nothing for the default domain.
+  // Each range with its domain: "MPI" by name (created as domain 1), domains 2 (never created)
+  // and 3 (created with an empty name) by their ids, nothing for the default domain.
   EXPECT_EQ(RowsText(trace, "SELECT n.value, c.ts_ns, c.duration_ns, th.tid, "
                             "(SELECT t.value FROM event_args a JOIN strings k ON k.id = "
                             "a.key_sid JOIN strings t ON t.id = a.text_sid WHERE a.event_rowid "
@@ -36,7 +36,8 @@ TEST(NsysNvtxDomains, MarksAreInstantsAndRangesCarryTheirDomain) {
                             "JOIN threads th ON th.id = c.thread_id ORDER BY c.ts_ns"),
             "MPI_Send|100|100|101|MPI|\n"
             "io|300|100|101||2\n"
-            "plain|500|100|101||\n");
+            "plain|500|100|101||\n"
+            "unnamed|700|100|101||3\n");
   // The marks: instants on thread 101, the one of domain 1 with its name.
   EXPECT_EQ(RowsText(trace, "SELECT n.value, i.ts_ns, th.tid, cat.value, "
                             "(SELECT t.value FROM event_args a JOIN strings t ON t.id = "
