@@ -1,7 +1,9 @@
 #include "importers/chrome_json/chrome_event_parser.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -61,6 +63,22 @@ std::string NormaliseId(std::string_view text) {
     if (ec == std::errc() && p == text.data() + text.size()) return std::to_string(v);
   }
   return std::string(text);
+}
+
+// A finite double as an int64, held at the type's limits (converting one beyond them is
+// undefined; found by fuzz_chrome_json, an args number of 3.6e79). The integers read from args
+// are ids, streams, sort indexes and fence values, never that large; every numeric arg of a
+// Kineto event is converted on the way, FLOPs and bytes included.
+int64_t HeldToInt64(double d) {
+  if (d >= 9223372036854775808.0) return INT64_MAX;
+  if (d < -9223372036854775808.0) return INT64_MIN;
+  return static_cast<int64_t>(d);
+}
+
+// The same for a fence value (a UINT64): negative ones are 0.
+uint64_t HeldToUint64(double d) {
+  if (d >= 18446744073709551616.0) return UINT64_MAX;
+  return static_cast<uint64_t>(std::max(0.0, d));
 }
 
 }  // namespace
@@ -378,13 +396,13 @@ struct ChromeEventParser::Impl {
           ++number_count;
         }
         if (ph == 'M' || ph == 0) {
-          if (key == "sort_index") arg_sort_index = static_cast<int64_t>(d), has_sort_index = true;
+          if (key == "sort_index") arg_sort_index = HeldToInt64(d), has_sort_index = true;
         }
         if (kineto_cat != 0 && (ph == 0 || ph == 'X')) {
           // Integers exactly (ns timestamps exceed a double's 53 bits), others through d.
           const int64_t n = is_exact && exact <= static_cast<uint64_t>(INT64_MAX)
                                 ? static_cast<int64_t>(exact)
-                                : static_cast<int64_t>(d);
+                                : HeldToInt64(d);
           // correlation_id: the XLA profiler's (xla_trace_events.h).
           if (key == "correlation" || key == "correlation_id") {
             kineto.correlation = n, has_kineto = true;
@@ -404,7 +422,7 @@ struct ChromeEventParser::Impl {
             exported.not_started = n != 0, has_kineto = has_exported = true;
           } else if (key == "value") {
             // Fence values are UINT64: read them exactly, not through the double.
-            exported.fence_value = is_exact ? exact : static_cast<uint64_t>(std::max(0.0, d));
+            exported.fence_value = is_exact ? exact : HeldToUint64(d);
             has_kineto = has_exported = true;
           } else if (key == "wait_on_cuda_event_record_corr_id") {
             kineto.wait_on_record_correlation = n, has_kineto = true;
