@@ -109,22 +109,34 @@ std::vector<Candidate> Candidates(const core::store::TraceStore& store,
 Opportunities FindOpportunities(const core::store::TraceStore& store,
                                 const analysis::Reconstruction& recon,
                                 const analysis::CriticalPath& path,
-                                const std::vector<analysis::HeldWait>& longest) {
+                                const std::vector<analysis::HeldWait>& longest,
+                                const std::function<void(double)>& progress) {
   Opportunities out;
   if (recon.packets.size() == 0) return out;
+  std::vector<Candidate> candidates = Candidates(store, recon, path, longest);
+  // The unedited replay and each candidate's: one step each of the progress.
+  const double steps = static_cast<double>(candidates.size() + 1);
+  std::mutex progress_lock;
+  size_t done = 0;
+  auto step_done = [&] {
+    if (!progress) return;
+    std::lock_guard<std::mutex> lock(progress_lock);
+    progress(static_cast<double>(++done) / steps);
+  };
   const DerivedProgram program = DeriveProgram(store, recon);
   const ReplayedTrace unedited = ReplayInMemory(store, program, "");
+  step_done();
   out.fidelity = MeasureFidelity(store, recon, unedited.store, unedited.recon, program);
   const auto replay_steps = StepLengths(unedited.store, unedited.recon);
   const double replay_span = static_cast<double>(out.fidelity.replay_span_ns);
 
-  std::vector<Candidate> candidates = Candidates(store, recon, path, longest);
   // Each candidate on its own program copy and file; as many at once as there are cores.
   std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};  // a replay failed or the progress cancelled: start no other
   std::mutex failed_lock;
   std::exception_ptr failed;
   auto work = [&] {
-    for (size_t i; (i = next++) < candidates.size();) try {
+    for (size_t i; !stop && (i = next++) < candidates.size();) try {
       Candidate& c = candidates[i];
       DerivedProgram edited = program;
       ApplyEdits(c.edits, store, recon, edited);
@@ -134,7 +146,9 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
           GainPct(replay_span, static_cast<double>(c.opportunity.predicted_span_ns));
       c.opportunity.step_gain_pct =
           StepGainPct(replay_steps, StepLengths(replayed.store, replayed.recon));
+      step_done();
     } catch (...) {
+      stop = true;
       std::lock_guard<std::mutex> lock(failed_lock);
       if (!failed) failed = std::current_exception();
     }

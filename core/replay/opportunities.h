@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,14 +41,19 @@ struct Opportunity {
 
 struct Opportunities {
   bool computed = false;
+  bool cancelled = false;  // the ranking was stopped before its replays ended (the window)
   ReplayFidelity fidelity;  // the unedited replay against the trace
   std::vector<Opportunity> list;  // largest gain first
 };
 
 // `longest` are the trace's longest waits (longest_waits.h), `path` its critical path.
+// `progress` (may be empty) gets the fraction of the replays done, from the replaying threads,
+// one call at a time; it may throw to cancel: the replays running finish, no other starts, and
+// the exception is thrown here.
 Opportunities FindOpportunities(const core::store::TraceStore& store,
                                 const analysis::Reconstruction& recon,
                                 const analysis::CriticalPath& path,
-                                const std::vector<analysis::HeldWait>& longest);
+                                const std::vector<analysis::HeldWait>& longest,
+                                const std::function<void(double)>& progress = {});
 
 }  // namespace core::replay

@@ -243,9 +243,9 @@ ReportData AnalyseForFindings(const core::store::TraceStore& store,
   return d;
 }
 
-void ComputeOpportunities(ReportData& d) {
+void ComputeOpportunities(ReportData& d, const std::function<void(double)>& progress) {
   d.opportunities =
-      replay::FindOpportunities(*d.store, d.recon, d.critical_path, d.longest_waits);
+      replay::FindOpportunities(*d.store, d.recon, d.critical_path, d.longest_waits, progress);
 }
 
 }  // namespace core::report

@@ -152,6 +152,7 @@ void AnalyseInPlace(ReportData& d, AnalysisSet set, const AnalyseProgress& progr
 
 // Fills d.opportunities from a full analysis (its critical path and longest waits) of a store
 // with every event column.
-void ComputeOpportunities(ReportData& d);
+// `progress` as FindOpportunities (core/replay/opportunities.h) takes it.
+void ComputeOpportunities(ReportData& d, const std::function<void(double)>& progress = {});
 
 }  // namespace core::report

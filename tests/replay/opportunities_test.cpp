@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <mutex>
+#include <vector>
 
 #include "core/report/report_data.h"
 #include "importers/import_file.h"
@@ -78,4 +80,34 @@ TEST(Opportunities, EachIsWhatWhatifPredictsWithItsOptions) {
     EXPECT_EQ(test_support::At(p, "span_ns.after"), o.Find("predicted_span_ns")->Number());
     EXPECT_NEAR(test_support::At(p, "gain_pct"), o.Find("gain_pct")->Number(), 1e-9);
   }
+}
+
+// The progress the window shows: one step per replay (the unedited one and each candidate's),
+// rising to 1; a progress callback that throws stops the ranking, which throws it.
+TEST(Opportunities, ProgressCountsEachReplayAndAThrowCancels) {
+  test_support::ScratchDir dir;
+  const fs::path db = test_support::SimulateTrace(dir / "t.db", "default");
+  const core::store::TraceStore store = core::store::LoadTrace(db);
+  core::report::ReportData d = core::report::AnalyseTrace(store, /*full=*/true);
+  std::vector<double> seen;
+  std::mutex lock;
+  core::report::ComputeOpportunities(d, [&](double f) {
+    std::lock_guard<std::mutex> hold(lock);
+    seen.push_back(f);
+  });
+  ASSERT_TRUE(d.opportunities.computed);
+  // The replays: the unedited one, then one per opportunity listed.
+  ASSERT_EQ(seen.size(), d.opportunities.list.size() + 1);
+  for (size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_DOUBLE_EQ(seen[i], static_cast<double>(i + 1) / static_cast<double>(seen.size()));
+  }
+  struct Stop {};
+  int calls = 0;
+  EXPECT_THROW(core::report::ComputeOpportunities(d,
+                                                  [&](double) {
+                                                    ++calls;
+                                                    throw Stop{};
+                                                  }),
+               Stop);
+  EXPECT_EQ(calls, 1);  // after the unedited replay: no candidate replayed
 }

@@ -120,6 +120,36 @@ TEST_F(WhatIfWindow, ClickingAnOpportunityPredictsItsEdit) {
   test_support::ExpectSameAsCommand(*p, m_db, first.edit, m_dir / "cli.db");
 }
 
+// The ranking replays every candidate on a worker thread: a progress bar meanwhile, and Esc
+// stops it (no ranking shown, "Rank again" offered); asked again, it ranks in full.
+TEST_F(WhatIfWindow, EscCancelsTheRankingAndAskedAgainItRanksInFull) {
+  m_main.ShowPanel(views::Panel::kOpportunities);
+  // The tab opens, then the panel asks for the ranking.
+  for (int i = 0; i < 10 && !m_main.opportunities().Computing(); ++i) m_window.Frame(m_main);
+  ASSERT_TRUE(m_main.opportunities().Computing());
+  ImGuiIO& io = ImGui::GetIO();
+  // The key GLFW's backend maps Esc to (the headless context maps none).
+  if (io.KeyMap[ImGuiKey_Escape] < 0) io.KeyMap[ImGuiKey_Escape] = 256;
+  io.KeysDown[io.KeyMap[ImGuiKey_Escape]] = true;
+  m_window.Frame(m_main);
+  io.KeysDown[io.KeyMap[ImGuiKey_Escape]] = false;
+  for (int i = 0; i < 200000 && m_main.opportunities().Computing(); ++i) m_window.Frame(m_main);
+  m_window.Frames(m_main, 2);
+  const core::replay::Opportunities* ranking = m_main.opportunities().RankingOf(m_db);
+  ASSERT_NE(ranking, nullptr);
+  // Esc came a frame after the start, while the trace was still being loaded and analysed.
+  EXPECT_TRUE(ranking->cancelled);
+  EXPECT_TRUE(ranking->list.empty());
+  m_main.opportunities().Reset();  // what "Rank again" does
+  ranking = nullptr;
+  for (int i = 0; i < 200000 && !(ranking = m_main.opportunities().RankingOf(m_db)); ++i) {
+    m_window.Frame(m_main);
+  }
+  ASSERT_NE(ranking, nullptr);
+  EXPECT_FALSE(ranking->cancelled);
+  EXPECT_FALSE(ranking->list.empty());
+}
+
 }  // namespace
 
 namespace {

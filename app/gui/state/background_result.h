@@ -36,6 +36,11 @@ class BackgroundResult {
     }
     return nullptr;
   }
+  // The value for `key` when it is known; starts nothing.
+  const T* Peek(const Key& key) {
+    Collect();
+    return m_value && m_key == key ? &*m_value : nullptr;
+  }
   // A value known without computing (precomputed at load).
   void Set(const Key& key, T value) {
     m_key = key;

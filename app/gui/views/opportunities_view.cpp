@@ -24,12 +24,28 @@ std::string Question(const core::replay::Opportunity& o) {
 
 const core::replay::Opportunities* OpportunitiesView::RankingOf(
     const std::filesystem::path& trace) {
-  return m_ranking.Get(trace.string(), [trace] {
-    // As `report` does: every analysis of the trace with its columns, then each change replayed.
-    cli::AnalysedTrace t = cli::LoadAndAnalyse(trace.string(), /*full=*/true, {},
-                                               /*all_columns=*/true);
-    core::report::ComputeOpportunities(t.data);
-    return t.data.opportunities;
+  // A ranking about to start gets a fresh control (a cancelled one's stays cancelled).
+  if (!m_ranking.Computing() && !m_ranking.Peek(trace.string())) {
+    m_control = std::make_shared<Control>();
+  }
+  return m_ranking.Get(trace.string(), [trace, control = m_control] {
+    struct Cancelled {};
+    try {
+      // As `report` does: every analysis of the trace with its columns, then each change
+      // replayed; the replays are nearly all of the time, and report the progress.
+      cli::AnalysedTrace t = cli::LoadAndAnalyse(trace.string(), /*full=*/true, {},
+                                                 /*all_columns=*/true);
+      if (control->cancel) throw Cancelled{};
+      core::report::ComputeOpportunities(t.data, [&](double f) {
+        control->progress = f;
+        if (control->cancel) throw Cancelled{};
+      });
+      return t.data.opportunities;
+    } catch (const Cancelled&) {
+      core::replay::Opportunities cancelled;
+      cancelled.cancelled = true;
+      return cancelled;
+    }
   });
 }
 
@@ -46,6 +62,21 @@ void OpportunitiesView::Draw(state::Document& doc) {
   if (!ranking) {
     ImGui::TextDisabled("Replaying each candidate change of %s...",
                         trace.filename().string().c_str());
+    ImGui::ProgressBar(static_cast<float>(m_control->progress.load()),
+                       ImVec2(320.0f * ImGui::GetFontSize() / 15.0f, 0));
+    ImGui::SameLine();
+    if (m_control->cancel) {
+      ImGui::TextDisabled("cancelling...");
+    } else if (ImGui::Button("Cancel") ||
+               ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      Cancel();
+    }
+    return;
+  }
+  if (ranking->cancelled) {
+    ImGui::TextDisabled("Ranking cancelled.");
+    ImGui::SameLine();
+    if (ImGui::Button("Rank again")) m_ranking.Reset();
     return;
   }
   if (ranking->list.empty()) {

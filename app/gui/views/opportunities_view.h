@@ -1,10 +1,12 @@
 // Opportunities: the report's ranked list of what would pay (core/replay/opportunities.h, the
-// same ComputeOpportunities `report` runs, on a worker thread: each change is a replay) as a bar
-// chart of the predicted gain, the replay's fidelity beside it. Clicking a bar loads its edit
-// into the What-if panel and predicts it.
+// same ComputeOpportunities `report` runs, on a worker thread: each change is a replay, with a
+// progress bar and Cancel / Esc meanwhile) as a bar chart of the predicted gain, the replay's
+// fidelity beside it. Clicking a bar loads its edit into the What-if panel and predicts it.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,8 +39,17 @@ class OpportunitiesView {
   const std::vector<ImVec2>& bar_centres() const { return m_bar_centres; }
   void Reset() { m_ranking.Reset(); }
   void Wait() { m_ranking.Wait(); }
+  // Stops a ranking being computed (its running replays finish first); Esc in the panel too.
+  void Cancel() { m_control->cancel = true; }
+  bool Computing() const { return m_ranking.Computing(); }
 
  private:
+  // Shared with the ranking's worker: how far it is, and whether to stop.
+  struct Control {
+    std::atomic<double> progress{0.0};
+    std::atomic<bool> cancel{false};
+  };
+  std::shared_ptr<Control> m_control = std::make_shared<Control>();
   state::BackgroundResult<std::string, core::replay::Opportunities> m_ranking;
   std::optional<Pick> m_pick;
   std::vector<ImVec2> m_bar_centres;
