@@ -23,8 +23,9 @@ cp "$source_dir"/tests/importers/ftrace/data/*.html "$seeds/systrace_html/"
 # records, waits and host syncs) for the GPU mappings.
 cp "$source_dir"/tests/fuzz/seeds/chrome_json/*.json "$seeds/chrome_json/"
 # Hand-made Nsight Systems exports (stream waits on a reused event handle, the same in a 2.9
-# schema, the legacy NULL stream, two processes on two GPUs), with 512-byte pages.
-for scenario in stream_waits null_stream processes; do
+# schema, the legacy NULL stream, two processes on two GPUs, NVTX steps, marks and domains,
+# copies and memsets with their bytes), with 512-byte pages.
+for scenario in stream_waits null_stream processes nvtx_steps nvtx_domains copies; do
   python3 "$source_dir/tests/importers/nsys/make_nsys_sqlite.py" "$scenario" \
     "$seeds/nsys_sqlite/$scenario.sqlite" --small-pages
 done
