@@ -1,8 +1,9 @@
 // Hand-made Nsight Systems exports (make_nsys_sqlite.py) with what no shared real export holds:
 // stream waits across three streams on a reused event handle, record timestamps 0 and given,
 // exports without the CUDA_EVENT table or eventSyncId, the legacy NULL stream, several
-// processes and GPUs, a CUDA graph launch, syncType numbered otherwise, copies' bytes. Each expected link and
-// time is worked out by hand from the scenario the script's docstring describes.
+// processes and GPUs, a CUDA graph launch, syncType numbered otherwise, copies' bytes, stream
+// waits without their rows. Each expected link, time and count is worked out by hand from the
+// scenario the script's docstring describes.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -89,6 +89,25 @@ TEST(NsysNvtxSteps, ARepeatedStepNameIsNumberedInTimeOrder) {
   EXPECT_EQ(StepSlices(trace), ExpectedStepSlices(want));
 }
 
+// A replay (whatif) compares the trace's steps with the predicted ones: the steps it reads are
+// the NVTX ones, each as long as its range.
+TEST(NsysNvtxSteps, AReplayComparesTheNvtxSteps) {
+  test_support::ScratchDir dir;
+  const fs::path sqlite = Made(dir, "numbered");
+  const auto want = StepsOfTheFile(sqlite);
+  const fs::path trace = Imported(dir, sqlite);
+  const auto j = test_support::RunFencescopeJson("whatif " + Quote(trace) + " -o " +
+                                                 Quote(dir / "faster.db") +
+                                                 " --scale 'k=0.5' --json");
+  for (int n = 1; n <= want.at("steps"); ++n) {
+    SCOPED_TRACE(n);
+    const std::string at = "steps[" + std::to_string(n - 1) + "].";
+    EXPECT_EQ(test_support::IntAt(j, at + "id"), n);
+    EXPECT_EQ(test_support::IntAt(j, at + "before_ns"),
+              want.at("step " + std::to_string(n) + " ns"));
+  }
+}
+
 // Two ranks, each exported on its own: rank 1's second step is slower and its steps are named
 // "train_step". The fleet matches the steps by number; each rank's step length and the kernel
 // time of each step are the ones the script reads from that rank's file.
