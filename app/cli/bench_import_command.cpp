@@ -3,7 +3,9 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <string>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -19,6 +21,8 @@
 #include "importers/ftrace/ftrace_importer.h"
 #include "importers/nsys/nsys_importer.h"
 #include "importers/nsys/nsys_raw_read.h"
+#include "importers/rocprof/rocpd_raw_read.h"
+#include "importers/rocprof/rocprof_importer.h"
 
 namespace app::cli {
 namespace {
@@ -156,43 +160,73 @@ void BenchChromeJson(const std::filesystem::path& file, const std::filesystem::p
                            r.raw_seconds / r.parse_seconds, r.raw_cpu / r.parse_cpu);
 }
 
-// An Nsight Systems export: the whole import (tables read, mapped, written, committed) next to a
-// bare read of the same activity tables (nsys_raw_read.h), both from the same opened file.
-void BenchNsys(const std::filesystem::path& file, const std::filesystem::path& scratch,
-               int repeat) {
-  const importers::nsys::NsysDatabase db =
-      importers::nsys::NsysDatabase::OpenFile(file, file.string());
+// An SQLite capture (an Nsight Systems export, a rocpd database): the whole import (tables
+// read, mapped, written, committed) next to a bare read of the same tables
+// (importers/common/raw_table_read.h), both from the same opened file.
+struct SqliteCaptureBench {
+  std::string kind;      // "Nsight Systems export"
+  std::string source;    // the trace's source name
+  std::string raw_what;  // what the raw read reads
+  std::string rows;      // what its rows are ("activity rows")
+  std::function<void(core::store::TraceWriter&)> import;
+  std::function<importers::RawReadResult()> raw_read;
+};
+
+void BenchSqliteCapture(const std::filesystem::path& file, const std::filesystem::path& scratch,
+                        int repeat, const SqliteCaptureBench& bench) {
   double import_seconds = 0, raw_seconds = 0;
   uint64_t events = 0;
-  importers::nsys::RawReadResult raw;
+  importers::RawReadResult raw;
   for (int i = 0; i < repeat; ++i) {
     auto t = Clock::now();
     {
-      core::store::TraceWriter writer(scratch, "nsys-sqlite");
-      importers::nsys::ImportNsysDatabase(db, writer, {});
+      core::store::TraceWriter writer(scratch, bench.source);
+      bench.import(writer);
       events = writer.events_written();
       writer.Commit();
     }
     const double import = SecondsSince(t);
     t = Clock::now();
-    raw = importers::nsys::RawReadActivityTables(db);
+    raw = bench.raw_read();
     const double read = SecondsSince(t);
     if (i == 0 || import < import_seconds) import_seconds = import;
     if (i == 0 || read < raw_seconds) raw_seconds = read;
   }
   std::filesystem::remove(scratch);
   const double mb = static_cast<double>(std::filesystem::file_size(file)) / 1e6;
-  std::cout << fmt::format(
-      "input                 {} (Nsight Systems export, {:.1f} MB; best of {})\n",
-                           file.string(), mb, repeat);
-  std::cout << fmt::format("activity rows         {} -> {} trace events\n", raw.rows, events);
+  std::cout << fmt::format("input                 {} ({}, {:.1f} MB; best of {})\n",
+                           file.string(), bench.kind, mb, repeat);
+  std::cout << fmt::format("{:<22}{} -> {} trace events\n", bench.rows, raw.rows, events);
   std::cout << fmt::format("import total          {:8.3f} s  {:9.1f} MB/s\n", import_seconds,
                            mb / import_seconds);
-  std::cout << fmt::format("raw table read        {:8.3f} s  {:9.1f} MB/s   (SELECT * joined to "
-                           "StringIds; checksum {})\n",
-                           raw_seconds, mb / raw_seconds, raw.checksum % 1000);
+  std::cout << fmt::format("raw table read        {:8.3f} s  {:9.1f} MB/s   ({}; checksum {})\n",
+                           raw_seconds, mb / raw_seconds, bench.raw_what, raw.checksum % 1000);
   std::cout << fmt::format("import/raw ratio      {:.3f}  (target >= 0.5)\n",
                            raw_seconds / import_seconds);
+}
+
+void BenchNsys(const std::filesystem::path& file, const std::filesystem::path& scratch,
+               int repeat) {
+  const importers::nsys::NsysDatabase db =
+      importers::nsys::NsysDatabase::OpenFile(file, file.string());
+  BenchSqliteCapture(file, scratch, repeat,
+                     {"Nsight Systems export", "nsys-sqlite", "SELECT * joined to StringIds",
+                      "activity rows",
+                      [&](core::store::TraceWriter& w) {
+                        importers::nsys::ImportNsysDatabase(db, w, {});
+                      },
+                      [&] { return importers::nsys::RawReadActivityTables(db); }});
+}
+
+void BenchRocpd(const std::filesystem::path& file, const std::filesystem::path& scratch,
+                int repeat) {
+  core::store::Database db(file.string(), core::store::Database::Mode::kReadOnly);
+  BenchSqliteCapture(file, scratch, repeat,
+                     {"rocpd database", "rocpd", "SELECT * with the names joined", "table rows",
+                      [&](core::store::TraceWriter& w) {
+                        importers::rocprof::ImportRocpd(db, file.string(), w, {});
+                      },
+                      [&] { return importers::rocprof::RawReadRocpdTables(db); }});
 }
 
 // The whole `fencescope import` in a child process, run before this process reads the input:
@@ -254,6 +288,10 @@ void RegisterBenchImport(CLI::App& bench) {
                input.container == importers::FileFormat::kUnknown &&
                importers::nsys::IsNsysExportFile(*file)) {
       BenchNsys(*file, scratch, *repeat);
+    } else if (input.content == importers::FileFormat::kFencescopeTrace &&
+               input.container == importers::FileFormat::kUnknown &&
+               importers::rocprof::IsRocpdFile(*file)) {
+      BenchRocpd(*file, scratch, *repeat);
     } else if (input.content == importers::FileFormat::kFtraceText ||
                input.content == importers::FileFormat::kTraceDat) {
       BenchFtrace(input, *repeat, scratch);

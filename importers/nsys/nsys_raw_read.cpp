@@ -28,15 +28,7 @@ RawReadResult RawReadActivityTables(const NsysDatabase& db) {
                      name_column
                : "SELECT * FROM " + quoted;
     core::store::Statement rows = db.Prepare(sql);
-    while (rows.Step()) {
-      ++r.rows;
-      for (int i = 0; i < rows.ColumnCount(); ++i) {
-        sqlite3_stmt* s = rows.handle();
-        r.checksum += sqlite3_column_type(s, i) == SQLITE_TEXT
-                          ? static_cast<uint64_t>(sqlite3_column_bytes(s, i))
-                          : static_cast<uint64_t>(sqlite3_column_int64(s, i));
-      }
-    }
+    TouchEveryRow(rows, r);
   }
   return r;
 }

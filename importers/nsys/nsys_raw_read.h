@@ -4,16 +4,12 @@
 // says what the importer adds to SQLite reading the same rows.
 #pragma once
 
-#include <cstdint>
-
+#include "importers/common/raw_table_read.h"
 #include "importers/nsys/nsys_database.h"
 
 namespace importers::nsys {
 
-struct RawReadResult {
-  uint64_t rows = 0;
-  uint64_t checksum = 0;  // the integers and text lengths read (keeps the pass honest)
-};
+using importers::RawReadResult;
 
 RawReadResult RawReadActivityTables(const NsysDatabase& db);
 

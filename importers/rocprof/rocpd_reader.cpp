@@ -14,16 +14,6 @@
 namespace importers::rocprof {
 namespace {
 
-// The suffix rocpd puts after every table name (the session's uuid), or nullopt when the file
-// has no rocpd_string table.
-std::optional<std::string> TableSuffix(core::store::Database& db) {
-  auto s = db.Prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rocpd\\_string%' "
-      "ESCAPE '\\' ORDER BY name LIMIT 1");
-  if (!s.Step()) return std::nullopt;
-  return s.ColumnText(0).substr(std::string_view("rocpd_string").size());
-}
-
 bool HasTable(core::store::Database& db, const std::string& table) {
   auto s = db.Prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
   s.BindText(1, table);
@@ -61,7 +51,7 @@ class Reader {
     // What the file's own schema could make SQLite run is refused (its views and triggers are
     // never used: the tables are read by name).
     MakeSqliteDefensive(m_db.handle());
-    const auto suffix = TableSuffix(m_db);
+    const auto suffix = RocpdTableSuffix(m_db);
     if (!suffix) {
       throw core::Error(fmt::format("{}: not a rocpd database (no rocpd_string table)", m_label));
     }
@@ -306,10 +296,18 @@ class Reader {
 
 }  // namespace
 
+std::optional<std::string> RocpdTableSuffix(core::store::Database& db) {
+  auto s = db.Prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rocpd\\_string%' "
+      "ESCAPE '\\' ORDER BY name LIMIT 1");
+  if (!s.Step()) return std::nullopt;
+  return s.ColumnText(0).substr(std::string_view("rocpd_string").size());
+}
+
 bool LooksLikeRocpd(core::store::Database& db) {
   MakeSqliteDefensive(db.handle());
   try {
-    const auto suffix = TableSuffix(db);
+    const auto suffix = RocpdTableSuffix(db);
     return suffix && (HasTable(db, "rocpd_kernel_dispatch" + *suffix) ||
                       HasTable(db, "rocpd_info_agent" + *suffix));
   } catch (const core::Error&) {

@@ -6,6 +6,7 @@
 // calls and roctx ranges).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,10 @@ namespace importers::rocprof {
 
 // The database has a rocpd_string table and a rocpd_kernel_dispatch or rocpd_info_agent one.
 bool LooksLikeRocpd(core::store::Database& db);
+
+// The suffix rocpd puts after every table name (the session's uuid: `rocpd_string_<uuid>`), or
+// nullopt when the file has no rocpd_string table.
+std::optional<std::string> RocpdTableSuffix(core::store::Database& db);
 
 // Throws core::Error naming the file, the table and the row of a record that names an agent,
 // kernel or thread the file does not list, or that ends before it starts; with `lenient`, such

@@ -98,8 +98,12 @@ double At(const core::report::Json& json, const std::string& path) {
 
 std::map<std::string, int64_t> ScriptFigures(const std::filesystem::path& script,
                                              const std::filesystem::path& input) {
-  auto run = RunCommand("python3 " + Quote(script) + " " + Quote(input));
-  EXPECT_EQ(run.exit_code, 0) << run.err;
+  return CommandFigures("python3 " + Quote(script) + " " + Quote(input));
+}
+
+std::map<std::string, int64_t> CommandFigures(const std::string& command) {
+  auto run = RunCommand(command);
+  EXPECT_EQ(run.exit_code, 0) << command << ": " << run.err;
   std::map<std::string, int64_t> out;
   std::istringstream lines(run.out);
   for (std::string line; std::getline(lines, line);) {

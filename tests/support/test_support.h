@@ -67,5 +67,7 @@ std::filesystem::path SharedDir();
 // trace's figures with nothing of fencescope); a failed run fails the calling test.
 std::map<std::string, int64_t> ScriptFigures(const std::filesystem::path& script,
                                              const std::filesystem::path& input);
+// The same for any command line (a script given more than one argument).
+std::map<std::string, int64_t> CommandFigures(const std::string& command);
 
 }  // namespace test_support

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <sstream>
 #include <string>
 
 #include "tests/support/sql_text.h"
@@ -19,18 +18,9 @@ using test_support::RowsText;
 
 // Writes the .dat of `shape` to `path`; the script's "key<TAB>value" lines.
 std::map<std::string, int64_t> MakeDat(const fs::path& path, const std::string& shape) {
-  const auto made = test_support::RunCommand(
+  return test_support::CommandFigures(
       "python3 " + Quote(test_support::SourceDir() / "tests/importers/ftrace/make_trace_dat.py") +
       " " + Quote(path) + " --shape " + shape);
-  EXPECT_EQ(made.exit_code, 0) << made.err;
-  std::map<std::string, int64_t> figures;
-  std::istringstream lines(made.out);
-  std::string line;
-  while (std::getline(lines, line)) {
-    const size_t tab = line.find('\t');
-    if (tab != std::string::npos) figures[line.substr(0, tab)] = std::stoll(line.substr(tab + 1));
-  }
-  return figures;
 }
 
 TEST(TraceDatHandMade, JobsPerRingAndTheirBusyTimeAreWhatWasWritten) {
