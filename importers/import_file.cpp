@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <memory>
 #include <new>
 #include <optional>
 
@@ -10,6 +11,7 @@
 #include "core/model/error.h"
 #include "core/store/event_row_packer.h"
 #include "core/store/output_file.h"
+#include "core/store/sqlite_db.h"
 #include "core/store/trace_file.h"
 #include "core/store/trace_writer.h"
 #include "importers/chrome_json/chrome_json_importer.h"
@@ -19,6 +21,7 @@
 #include "importers/etl/etl_importer.h"
 #include "importers/ftrace/ftrace_importer.h"
 #include "importers/nsys/nsys_importer.h"
+#include "importers/rocprof/rocpd_reader.h"
 #include "importers/rocprof/rocprof_importer.h"
 #include "importers/xplane/xplane_importer.h"
 #include "importers/xplane/xspace_reader.h"
@@ -67,6 +70,23 @@ std::optional<nsys::NsysDatabase> NsysExportIn(const std::filesystem::path& inpu
   } catch (const core::Error&) {
   }
   return std::nullopt;
+}
+
+// The database of an SQLite input that is a rocpd file, or nullptr for any other. A plain file
+// is opened where it lies, read-only (a rocpd file of gigabytes is not copied into memory); one
+// unpacked from an archive is opened as the image in memory.
+std::unique_ptr<core::store::Database> RocpdIn(const std::filesystem::path& input,
+                                               const DecodedInput& decoded) {
+  if (decoded.container != FileFormat::kUnknown) {
+    return rocprof::OpenRocpd(decoded.bytes.view(), decoded.label);
+  }
+  try {
+    auto db = std::make_unique<core::store::Database>(input.string(),
+                                                      core::store::Database::Mode::kReadOnly);
+    if (rocprof::LooksLikeRocpd(*db)) return db;
+  } catch (const core::Error&) {
+  }
+  return nullptr;
 }
 
 // A temporary file removed when it goes out of scope.
@@ -147,7 +167,7 @@ ImportSummary Import(const std::filesystem::path& input, const std::filesystem::
           /*keep_events=*/true);
       break;
     case FileFormat::kFencescopeTrace:
-      if (auto db = rocprof::OpenRocpd(decoded.bytes.view(), decoded.label)) {
+      if (auto db = RocpdIn(input, decoded)) {
         summary.format_name = "rocpd SQLite (rocprofv3)";
         into_writer("rocpd", [&](core::store::TraceWriter& w) {
           rocprof::ImportRocpd(*db, decoded.label, w, options);
