@@ -46,9 +46,6 @@ std::vector<std::pair<int64_t, std::string>> RootPages(sqlite3* db, std::string&
 // first asked for. The view stays valid until the check returns.
 using FileBytes = std::function<std::span<const unsigned char>()>;
 
-// Names the table or index a quick_check line is about, when it tells a tree's root page.
-std::string PageOwner(std::span<const unsigned char> file, int64_t page,
-                      const std::vector<std::pair<int64_t, std::string>>& roots);
 std::vector<unsigned char> ReadBytes(const std::string& path);
 
 // The digits of the first place in `line` where one of `prefixes` (tried in order at each
@@ -72,14 +69,16 @@ std::string FirstNumberAfter(std::string_view line, std::initializer_list<std::s
   return {};
 }
 
+// Names the table or index a quick_check line is about: the tree whose root page it tells, or
+// the tree owning the page it tells (`owner_of`: "table NAME", "index NAME" or empty).
 std::string NameTree(const std::string& line,
                      const std::vector<std::pair<int64_t, std::string>>& roots,
-                     const FileBytes& bytes) {
+                     const std::function<std::string(int64_t)>& owner_of) {
   const std::string tree = FirstNumberAfter(line, {"Tree "}, " page");
   if (tree.empty()) {
     const std::string page = FirstNumberAfter(line, {"On tree page ", "On page ", "Page "});
     if (page.empty()) return {};
-    return PageOwner(bytes(), std::stoll(page), roots);
+    return owner_of(std::stoll(page));
   }
   int64_t root = std::stoll(tree);
   for (const auto& [page, name] : roots) {
@@ -155,15 +154,6 @@ TreeWalk WalkTree(std::span<const unsigned char> file, int64_t root) {
 
 std::string FindDamagedPage(const FileBytes& bytes, int64_t root) {
   return WalkTree(bytes(), root).damage;
-}
-
-// "table NAME" or "index NAME" owning `page`, by walking every tree; empty when none does.
-std::string PageOwner(std::span<const unsigned char> file, int64_t page,
-                      const std::vector<std::pair<int64_t, std::string>>& roots) {
-  for (const auto& [root, name] : roots) {
-    if (WalkTree(file, root).pages.count(page)) return name;
-  }
-  return {};
 }
 
 // quick_check of one table or index, for when the whole-file check stops at an error.
@@ -255,6 +245,18 @@ CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full) {
     result.ok = true;
     return result;
   }
+  // "table NAME" or "index NAME" owning `page` (the first in `roots` whose tree holds it), empty
+  // when none does. Every tree is walked once, when a line first names a page, not per line.
+  std::vector<std::set<int64_t>> tree_pages;
+  auto owner_of = [&](int64_t page) -> std::string {
+    if (tree_pages.empty()) {
+      for (const auto& [root, name] : roots) tree_pages.push_back(WalkTree(bytes(), root).pages);
+    }
+    for (size_t i = 0; i < tree_pages.size(); ++i) {
+      if (tree_pages[i].count(page)) return roots[i].second;
+    }
+    return {};
+  };
   for (const std::string& row : lines) {
     size_t begin = 0;
     while (begin <= row.size()) {  // a row may hold several problems, one a line
@@ -263,7 +265,7 @@ CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full) {
       std::string line = row.substr(begin, end - begin);
       begin = end + 1;
       if (line.empty() || line.rfind("*** in database", 0) == 0) continue;
-      std::string tree = NameTree(line, roots, bytes);
+      std::string tree = NameTree(line, roots, owner_of);
       result.problems.push_back(tree.empty() ? line : tree + ": " + line);
     }
   }
