@@ -6,6 +6,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <iterator>
 #include <cstdint>
@@ -269,6 +270,69 @@ void CheckHeaderPage(std::string_view text, size_t offset, const std::string& la
   }
 }
 
+// An event format (`name:`, `ID:`, `format:` with `\tfield:DECL;\toffset:N;...` lines, then
+// `print fmt:`) that libtraceevent 1.7's tep_parse_event crashes on instead of refusing (each found
+// by fuzz_trace_dat) is refused here, naming the format and its byte offset: a byte that is not
+// text (the kernel writes formats in ASCII; `char[` followed by such a byte instead of `]` made
+// a NULL read), a `REC->NAME` of the print format naming no field of the format (a NULL read
+// inside __print_flags).
+void CheckEventFormat(std::string_view text, size_t offset, const std::string& label) {
+  std::string_view name = "(unnamed)";
+  if (text.starts_with("name: ")) {
+    name = text.substr(6, text.find('\n') == std::string_view::npos ? std::string_view::npos
+                                                                      : text.find('\n') - 6);
+  }
+  auto refuse = [&](size_t at, const std::string& why) {
+    throw core::Error(fmt::format(
+        "{}: damaged trace-cmd .dat: event format '{}' (byte offset {}): {} at byte offset {}",
+        label, name, offset, why, offset + at));
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c != '\t' && c != '\n' && (c < 0x20 || c > 0x7e)) {
+      refuse(i, fmt::format("a byte 0x{:02x}, not text", c));
+    }
+  }
+  auto is_word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  std::vector<std::string_view> fields;
+  size_t print_at = std::string_view::npos;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (line.starts_with("\tfield:")) {
+      std::string_view decl = line.substr(7);
+      decl = decl.substr(0, decl.find(';'));
+      // The field's name: the last word before any array bracket ("char comm[16]"), or after
+      // the type's brackets of a dynamic field ("__data_loc char[] name").
+      std::string_view head = decl.substr(0, decl.find('['));
+      if (decl.starts_with("__data_loc") || decl.starts_with("__rel_loc")) {
+        head = decl.substr(decl.rfind(']') == std::string_view::npos ? 0 : decl.rfind(']') + 1);
+      }
+      while (!head.empty() && !is_word(head.back())) head.remove_suffix(1);
+      size_t word = head.size();
+      while (word > 0 && is_word(head[word - 1])) --word;
+      fields.push_back(head.substr(word));
+    } else if (line.starts_with("print fmt:")) {
+      print_at = start;
+    }
+    start = end + 1;
+  }
+  if (print_at == std::string_view::npos) return;
+  const std::string_view print = text.substr(print_at);
+  for (size_t at = print.find("REC->"); at != std::string_view::npos;
+       at = print.find("REC->", at + 5)) {
+    size_t end = at + 5;
+    while (end < print.size() && is_word(print[end])) ++end;
+    const std::string_view field = print.substr(at + 5, end - at - 5);
+    if (std::find(fields.begin(), fields.end(), field) == fields.end()) {
+      refuse(print_at + at, fmt::format("the print format names REC->{}, no field of it", field));
+    }
+  }
+}
+
 // Checks a version 6 file's sections and reads its options; returns the offsets of option ids
 // to rename in the copy handed to libtracecmd.
 std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string& label,
@@ -297,13 +361,19 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
   w.Take(w.Number(8, "header_event size"), "header_event format");
   const uint64_t ftrace_formats = w.Number(4, "ftrace format count");
   for (uint64_t i = 0; i < ftrace_formats; ++i) {
-    w.Take(w.Number(8, "ftrace format size"), "ftrace format");
+    const uint64_t size = w.Number(8, "ftrace format size");
+    const size_t at = w.pos();
+    CheckEventFormat(w.Take(size, "ftrace format"), at, label);
   }
   const uint64_t systems = w.Number(4, "event system count");
   for (uint64_t s = 0; s < systems; ++s) {
     w.String("event system name");
     const uint64_t count = w.Number(4, "event format count");
-    for (uint64_t i = 0; i < count; ++i) w.Take(w.Number(8, "event format size"), "event format");
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t size = w.Number(8, "event format size");
+      const size_t at = w.pos();
+      CheckEventFormat(w.Take(size, "event format"), at, label);
+    }
   }
   w.Take(w.Number(4, "kallsyms size"), "kallsyms");
   const uint64_t printk_size = w.Number(4, "printk formats size");
@@ -332,10 +402,13 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
           clock.remove_suffix(1);
         }
         info.clock = std::string(clock);
-        // An empty clock option (the gpuvis capture has one) makes libtracecmd 3.1 size a
-        // buffer from memory it never set (found by fuzz_trace_dat: a 2^55-byte malloc): the
-        // library is not shown it, and keeps its default clock.
-        if (size == 0) patches.push_back({id_offset});
+        // The library is never shown the clock option (fencescope reads the clock itself, and
+        // the records' timestamps do not depend on it). With it, libtracecmd 3.1 reads the
+        // clock's text after the CPU table and allocates the size it reads there (found by
+        // fuzz_trace_dat: 0x7ffdcd180cf7 bytes), sizes a buffer from memory it never set when
+        // the option is empty (the gpuvis capture has one; a 2^55-byte malloc), and keeps only
+        // the last of the clocks it parses (the option's and the text's), leaking the other.
+        patches.push_back({id_offset});
       } else if (id == kOptionUname) {
         info.uname = std::string(data.substr(0, data.find('\0')));
       } else if (id == kOptionCpuCount && size > 8) {

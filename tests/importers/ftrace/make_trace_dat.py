@@ -11,7 +11,8 @@ Prints what it wrote, one `key<TAB>value` a line: records, jobs and busy time pe
 job from its run to its fence's signal), signals, prints, cpus, and for a damaged shape the byte
 offset of the damage (`damage_at`).
 The shapes other than `good` are the damaged files libtracecmd 3.1 / libtraceevent 1.7 crash on
-(fuzz regressions, each refused by the importer before the library sees it):
+(fuzz regressions, each refused by the importer before the library sees it, or, for the clock's
+two, imported with the clock option hidden from the library):
 
   good                                  the file above
   empty_clock_option                    the trace clock option of 0 bytes
@@ -22,6 +23,13 @@ The shapes other than `good` are the damaged files libtracecmd 3.1 / libtraceeve
   pages_larger_than_cpu_data            64 KB pages, each CPU's data 4 KB
   printk_format_too_short               a printk line whose format is 2 bytes
   version_4_huge_header_page            version "4", its header_page claiming 2^63 bytes
+  field_type_byte_not_text              amdgpu_cs_ioctl's `__data_loc char[` followed by a byte
+                                        0xdd instead of `]`
+  print_flags_of_no_field               sched_switch's print format: __print_flags of
+                                        REC->prevstate, which no field is
+  trace_clock_size_huge                 the trace clock text after the CPU table claiming
+                                        0x7ffdcd180cf7 bytes (libtracecmd allocates it when
+                                        shown the clock option; fencescope never shows it)
 """
 import struct
 import sys
@@ -216,9 +224,20 @@ def write(shape):
         out += b"header_page\0" + sized("Q", header_page.encode())
     out += b"header_event\0" + sized("Q", HEADER_EVENT.encode())
     ftrace = [e for e in EVENTS if e.system == "ftrace"]
+    def format_of(e):
+        text = e.format_text()
+        if shape == "field_type_byte_not_text" and e.name == "amdgpu_cs_ioctl":
+            text = text.replace(b"__data_loc char[] timeline", b"__data_loc char[\xdd timeline", 1)
+            damage_at[shape] = len(out) + 8 + text.index(b"\xdd")
+        if shape == "print_flags_of_no_field" and e.name == "sched_switch":
+            text = text.replace(b"prev_state=%ld", b"prev_state=%s", 1).replace(
+                b"REC->prev_state,", b'__print_flags(REC->prevstate, "|", { 1, "S" }),', 1)
+            damage_at[shape] = len(out) + 8 + text.index(b"REC->prevstate")
+        return text
+
     out += struct.pack("<I", len(ftrace))
     for e in ftrace:
-        out += sized("Q", e.format_text())
+        out += sized("Q", format_of(e))
     systems = []
     for e in EVENTS:
         if e.system != "ftrace" and e.system not in systems:
@@ -228,7 +247,7 @@ def write(shape):
         members = [e for e in EVENTS if e.system == system]
         out += system.encode() + b"\0" + struct.pack("<I", len(members))
         for e in members:
-            out += sized("Q", e.format_text())
+            out += sized("Q", format_of(e))
     out += sized("I", b"ffffffff81000000 T _stext\n")
     if shape == "printk_format_too_short":
         damage_at[shape] = len(out) + 4 + printk.rindex("ffffffff81000020")
@@ -248,7 +267,7 @@ def write(shape):
     out += struct.pack("<H", 0)
     out += b"flyrecord\0"
     data = [pages(cpus[0], 2), pages(cpus[1], 1)]
-    table_end = len(out) + 16 * len(data)
+    table_end = len(out) + 16 * len(data) + 64  # and the trace clock's text
     start = -(-table_end // PAGE) * PAGE
     offsets = []
     for d in data:
@@ -256,6 +275,14 @@ def write(shape):
         start += len(d)
     for offset, d in zip(offsets, data):
         out += struct.pack("<QQ", offset, len(d))
+    # The trace clock's text follows the CPU table (a u64 size, then the text), as trace-cmd
+    # writes it when the clock option is there.
+    clock_text = b"[local] global counter uptime perf\n"
+    if shape == "trace_clock_size_huge":
+        damage_at[shape] = len(out) + 8
+        out += struct.pack("<Q", 0x7ffdcd180cf7)
+    elif shape != "empty_clock_option":
+        out += struct.pack("<Q", len(clock_text)) + clock_text
     damage_at["pages_larger_than_cpu_data"] = offsets[0]
     if shape in damage_at:
         counts["damage_at"] = damage_at[shape]
