@@ -14,6 +14,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -456,10 +457,36 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
 struct ReadContext {
   const std::function<void(const FtraceEvent&)>* on_event;
   TraceDatInfo* info;
+  const std::string* label;
+  uint64_t max_records = 0;  // what the file's bytes can hold: 4 bytes a record at least
   FtraceEvent event;
   std::vector<std::string> numbers;  // text of numeric fields of the current record
   std::exception_ptr failure;        // what on_event threw; the iteration stopped there
+  std::unordered_map<int, unsigned long long> last_offset;  // per CPU
 };
+
+// libtracecmd 3.1 reads a CPU's records at increasing byte offsets; on some damaged pages it
+// returns the same ones again without end (found by fuzz_trace_dat: an import that never
+// ended). A record at or before the last one of its CPU, or more records than the file's
+// bytes can hold, stops the read with an error naming the place.
+bool RecordAdvances(ReadContext& ctx, const tep_record* record) {
+  auto [last, first] = ctx.last_offset.try_emplace(record->cpu, record->offset);
+  std::string why;
+  if (!first && record->offset <= last->second) {
+    why = fmt::format("libtracecmd read CPU {}'s record at byte offset {} after the one at byte "
+                      "offset {}: a ring-buffer page there is damaged",
+                      record->cpu, record->offset, last->second);
+  } else if (ctx.info->records > ctx.max_records) {
+    why = fmt::format("more records than its {} bytes can hold (CPU {}, byte offset {}): a "
+                      "ring-buffer page is damaged",
+                      ctx.max_records * 4, record->cpu, record->offset);
+  }
+  last->second = record->offset;
+  if (why.empty()) return true;
+  ctx.failure = std::make_exception_ptr(
+      core::Error(fmt::format("{}: damaged trace-cmd .dat: {}", *ctx.label, why)));
+  return false;
+}
 
 std::string_view FieldString(const tep_format_field* f, const tep_record* r, tep_handle* tep) {
   const char* data = static_cast<const char*>(r->data);
@@ -487,6 +514,7 @@ int OnRecord(tracecmd_input* handle, tep_record* record, int /*cpu*/, void* data
   if (ctx.failure) return -1;
   tep_handle* tep = tracecmd_get_tep(handle);
   ++ctx.info->records;
+  if (!RecordAdvances(ctx, record)) return -1;
   tep_event* event = tep_find_event_by_record(tep, record);
   if (!event) {
     ++ctx.info->unknown_event_records;
@@ -663,7 +691,7 @@ TraceDatInfo ReadTraceDat(std::string_view bytes, const std::string& label,
   }
   if (info.cpus == 0) info.cpus = tracecmd_cpus(handle.input);
   if (on_header) on_header(info);
-  ReadContext ctx{&on_event, &info, {}, {}, {}};
+  ReadContext ctx{&on_event, &info, &label, bytes.size() / 4 + 1, {}, {}, {}, {}};
   ctx.event.fields.reserve(16);
   const int iterated = tracecmd_iterate_events(handle.input, nullptr, 0, OnRecord, &ctx);
   if (ctx.failure) std::rethrow_exception(ctx.failure);

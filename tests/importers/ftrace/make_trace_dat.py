@@ -27,6 +27,8 @@ two, imported with the clock option hidden from the library):
                                         0xdd instead of `]`
   print_flags_of_no_field               sched_switch's print format: __print_flags of
                                         REC->prevstate, which no field is
+  record_length_going_back              CPU 1's fourth event: type_len 0 and a length of
+                                        2^32 - 100 (libtracecmd reads back and never ends)
   trace_clock_size_huge                 the trace clock text after the CPU table claiming
                                         0x7ffdcd180cf7 bytes (libtracecmd allocates it when
                                         shown the clock option; fencescope never shows it)
@@ -266,7 +268,14 @@ def write(shape):
         out += struct.pack("<HI", option_id, len(data)) + data
     out += struct.pack("<H", 0)
     out += b"flyrecord\0"
-    data = [pages(cpus[0], 2), pages(cpus[1], 1)]
+    data = [pages(cpus[0], 2), bytearray(pages(cpus[1], 1))]
+    if shape == "record_length_going_back":
+        at = 16  # the page header, then each event: its 32-bit header and payload
+        for _ in range(3):
+            at += 4 + (struct.unpack_from("<I", data[1], at)[0] & 31) * 4
+        header = struct.unpack_from("<I", data[1], at)[0]
+        struct.pack_into("<II", data[1], at, header & ~31, 0x100000000 - 100)
+        damaged_event = at
     table_end = len(out) + 16 * len(data) + 64  # and the trace clock's text
     start = -(-table_end // PAGE) * PAGE
     offsets = []
@@ -284,6 +293,8 @@ def write(shape):
     elif shape != "empty_clock_option":
         out += struct.pack("<Q", len(clock_text)) + clock_text
     damage_at["pages_larger_than_cpu_data"] = offsets[0]
+    if shape == "record_length_going_back":
+        damage_at[shape] = offsets[1] + damaged_event
     if shape in damage_at:
         counts["damage_at"] = damage_at[shape]
     out += b"\0" * (offsets[0] - len(out))
