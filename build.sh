@@ -130,8 +130,11 @@ case "${1:-}" in
     step "test: building build/asan (ASan + UBSan, no window)"
     configure_and_build build/asan OFF -DFENCESCOPE_SANITIZE=ON
     step "test: running the tests of build/asan"
+    # lsan.supp: libtracecmd keeps the records it last peeked when a damaged .dat stops the
+    # read early (the bad-input tests do that); a leak of the library's, not fencescope's.
+    supp="$PWD/tests/fuzz/lsan.supp"
     (cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-      ctest --output-on-failure -j"$(jobs)")
+      LSAN_OPTIONS="suppressions=$supp" ctest --output-on-failure -j"$(jobs)")
     step "test: building build/release (Release, with the window)"
     configure_and_build build/release ON
     step "test: running the tests of build/release (window tests under Xvfb)"
