@@ -167,6 +167,24 @@ TEST(FailIf, ComparisonsLogicAndErrors) {
   EXPECT_THROW(EvaluateFailIf(j, "queues[9].busy_ns > 1"), core::Error);
 }
 
+// An expression nested as deep as a gate could want is evaluated; one nested deeper than 200
+// levels ('(', '!' or unary '-') is refused with the column where it goes too deep, instead of
+// running out of stack (found by fuzz_fail_if with 7,800 '(').
+TEST(FailIf, NestingDeeperThanTwoHundredLevelsIsRefused) {
+  const FullReport r([](const auto& path) { return hand_trace::WriteReportTrace(path); });
+  const Json& j = r.json;
+  EXPECT_TRUE(EvaluateFailIf(j, std::string(200, '(') + "1" + std::string(200, ')')));
+  EXPECT_TRUE(EvaluateFailIf(j, std::string(200, '!') + "1"));  // an even count of '!'
+  EXPECT_FALSE(EvaluateFailIf(j, std::string(199, '!') + "1"));
+  EXPECT_TRUE(EvaluateFailIf(j, std::string(200, '-') + "1 > 0"));
+  for (const char nest : {'(', '!', '-'}) {
+    const std::string deep = std::string(100000, nest) + "1";
+    const std::string error = test_support::ErrorOf([&] { EvaluateFailIf(j, deep); });
+    EXPECT_NE(error.find("nested deeper than 200 levels at column 201"), std::string::npos)
+        << nest << ": " << error.substr(0, 200);
+  }
+}
+
 TEST(ReportHtml, SectionsAndDrawnCharts) {
   const FullReport r([](const auto& path) { return hand_trace::WriteReportTrace(path); });
   std::string html = ReportHtml(r.data);
