@@ -6,7 +6,6 @@
 
 #include <filesystem>
 #include <map>
-#include <sstream>
 #include <string>
 
 #include "tests/support/test_support.h"
@@ -19,18 +18,10 @@ inline std::map<std::string, int64_t> Make(const std::string& shape,
                                            const std::string& host = "",
                                            const std::filesystem::path& trace_json = {}) {
   const auto script = test_support::SourceDir() / "tests/importers/xplane/make_xspace.py";
-  const auto run = test_support::RunCommand(
+  return test_support::CommandFigures(
       "python3 " + test_support::Quote(script) + " " + shape + " " + test_support::Quote(out) +
       (host.empty() ? "" : " " + host) +
       (trace_json.empty() ? "" : " --trace-json " + test_support::Quote(trace_json)));
-  EXPECT_EQ(run.exit_code, 0) << run.err;
-  std::map<std::string, int64_t> facts;
-  std::istringstream lines(run.out);
-  for (std::string line; std::getline(lines, line);) {
-    const size_t tab = line.find('\t');
-    if (tab != std::string::npos) facts[line.substr(0, tab)] = std::stoll(line.substr(tab + 1));
-  }
-  return facts;
 }
 
 // The profile's start, which make_xspace.py normalised every line's timestamp to.
