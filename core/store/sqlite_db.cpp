@@ -1,7 +1,6 @@
 #include "core/store/sqlite_db.h"
 
 #include <algorithm>
-#include <fstream>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "core/model/error.h"
+#include "core/store/file_bytes.h"
 
 namespace core::store {
 
@@ -96,8 +96,7 @@ struct TreeWalk {
 };
 
 std::vector<unsigned char> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<unsigned char>((std::istreambuf_iterator<char>(in)), {});
+  return ReadWholeFile(path);  // keeps this process's locks on the file (file_bytes.h)
 }
 
 TreeWalk WalkTree(std::span<const unsigned char> file, int64_t root) {

@@ -2,9 +2,9 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 #include "core/model/error.h"
+#include "core/store/file_bytes.h"
 #include "core/store/schema_sql.h"
 
 namespace core::store {
@@ -57,10 +57,10 @@ std::string NotATrace(const std::string& name, const std::string& what) {
 }  // namespace
 
 bool LooksLikeSqlite(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  char header[16] = {};
-  in.read(header, sizeof(header));
-  return in.gcount() == 16 && std::memcmp(header, kSqliteHeader, 16) == 0;
+  // Through SQLite's file layer, not an ifstream: closing a plain descriptor of a trace would
+  // drop the locks a cache commit in another thread holds on it (core/store/file_bytes.h).
+  const auto header = ReadFileHead(path, 16);
+  return header && header->size() == 16 && std::memcmp(header->data(), kSqliteHeader, 16) == 0;
 }
 
 namespace {

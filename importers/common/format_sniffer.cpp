@@ -1,9 +1,9 @@
 #include "importers/common/format_sniffer.h"
 
 #include <cstring>
-#include <fstream>
 
 #include "core/model/error.h"
+#include "core/store/file_bytes.h"
 #include "importers/etl/etl_reader.h"
 #include "importers/ftrace/ftrace_text_reader.h"
 #include "importers/ftrace/systrace_html.h"
@@ -60,11 +60,13 @@ FileFormat SniffBytes(std::string_view prefix) {
 }
 
 FileFormat SniffFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw core::Error(path.string() + ": cannot open");
-  char buffer[512];
-  in.read(buffer, sizeof(buffer));
-  return SniffBytes(std::string_view(buffer, static_cast<size_t>(in.gcount())));
+  // Through SQLite's file layer: the file may be a trace this process is committing its packed
+  // cache to, whose locks a plain descriptor's close would drop (core/store/file_bytes.h).
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return FileFormat::kUnknown;  // nothing to read
+  const auto head = core::store::ReadFileHead(path, 512);
+  if (!head) throw core::Error(path.string() + ": cannot open");
+  return SniffBytes(std::string_view(reinterpret_cast<const char*>(head->data()), head->size()));
 }
 
 }  // namespace importers
