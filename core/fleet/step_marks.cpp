@@ -19,7 +19,29 @@ constexpr std::string_view kStepPrefix = "ProfilerStep#";
 constexpr uint32_t kMarkerVsync = 1;    // marker_type (schemas/event_kinds.sql)
 constexpr uint32_t kMarkerPresent = 2;
 
+// The completions of the packets flagged present (packet_flags 16).
+std::vector<TimeNs> PresentPacketEnds(const Reconstruction& r) {
+  std::vector<TimeNs> ends;
+  for (size_t i = 0; i < r.packets.size(); ++i) {
+    const core::analysis::Packet p = r.packets[i];
+    if ((p.flags & core::model::kPacketPresent) && p.end != core::analysis::kUnknownTime) {
+      ends.push_back(p.end);
+    }
+  }
+  return ends;
+}
+
 }  // namespace
+
+int64_t StepNumberOf(std::string_view name) {
+  int64_t n = -1;
+  if (name.starts_with(kStepPrefix)) {
+    const char* first = name.data() + kStepPrefix.size();
+    auto [p, ec] = std::from_chars(first, name.data() + name.size(), n);
+    if (ec != std::errc() || p != name.data() + name.size()) n = -1;
+  }
+  return n;
+}
 
 std::vector<StepMark> FindSteps(const core::store::TraceStore& store) {
   namespace events = core::model::events;
@@ -33,13 +55,7 @@ std::vector<StepMark> FindSteps(const core::store::TraceStore& store) {
     const core::model::StringId sid = slice.name_sid;
     if (sid >= is_step.size()) continue;
     if (is_step[sid] < 0) {
-      const std::string& name = store.String(sid);
-      int64_t n = -1;
-      if (name.starts_with(kStepPrefix)) {
-        const char* first = name.data() + kStepPrefix.size();
-        auto [p, ec] = std::from_chars(first, name.data() + name.size(), n);
-        if (ec != std::errc() || p != name.data() + name.size()) n = -1;
-      }
+      const int64_t n = StepNumberOf(store.String(sid));
       is_step[sid] = n >= 0 ? 1 : 0;
       step_of[sid] = n;
     }
@@ -69,22 +85,19 @@ std::vector<StepMark> FindSteps(const core::store::TraceStore& store) {
 // Presents at the same instant count once (a frame has a length).
 std::vector<StepMark> FindFrames(const core::store::TraceStore& store, const Reconstruction& r,
                                  std::string* source) {
+  return FindFrames(store, r.start_ns, PresentPacketEnds(r), source);
+}
+
+std::vector<StepMark> FindFrames(const core::store::TraceStore& store, TimeNs start_ns,
+                                 std::vector<TimeNs> packets, std::string* source) {
   namespace events = core::model::events;
-  std::vector<TimeNs> presents, vsyncs, packets;
+  std::vector<TimeNs> presents, vsyncs;
   const auto& ev = store.events;
   for (uint32_t e = 0; e < ev.size(); ++e) {
     if (ev.kind[e] != EventKind::Marker) continue;
     const uint32_t type = events::Marker::At(ev, e).marker_type;
     if (type == kMarkerPresent) presents.push_back(ev.ts[e]);
     if (type == kMarkerVsync) vsyncs.push_back(ev.ts[e]);
-  }
-  if (presents.empty()) {
-    for (size_t i = 0; i < r.packets.size(); ++i) {
-      const core::analysis::Packet p = r.packets[i];
-      if ((p.flags & core::model::kPacketPresent) && p.end != core::analysis::kUnknownTime) {
-        packets.push_back(p.end);
-      }
-    }
   }
   std::vector<TimeNs>* ends = &presents;
   *source = "present_marker";
@@ -94,7 +107,7 @@ std::vector<StepMark> FindFrames(const core::store::TraceStore& store, const Rec
   std::sort(ends->begin(), ends->end());
   ends->erase(std::unique(ends->begin(), ends->end()), ends->end());
   std::vector<StepMark> frames;
-  TimeNs start = std::min(r.start_ns, ends->empty() ? r.start_ns : ends->front());
+  TimeNs start = std::min(start_ns, ends->empty() ? start_ns : ends->front());
   for (size_t n = 0; n < ends->size(); ++n) {
     frames.push_back({static_cast<int64_t>(n + 1), start, (*ends)[n]});
     start = (*ends)[n];
@@ -107,6 +120,15 @@ std::vector<StepMark> FindStepMarks(const core::store::TraceStore& store, const 
   std::vector<StepMark> marks = FindSteps(store);
   *steps_from = "profiler_step";
   if (marks.empty()) marks = FindFrames(store, r, steps_from);
+  return marks;
+}
+
+std::vector<StepMark> FindStepMarks(const core::store::TraceStore& store, TimeNs start_ns,
+                                    std::vector<TimeNs> present_packet_ends,
+                                    std::string* steps_from) {
+  std::vector<StepMark> marks = FindSteps(store);
+  *steps_from = "profiler_step";
+  if (marks.empty()) marks = FindFrames(store, start_ns, std::move(present_packet_ends), steps_from);
   return marks;
 }
 

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <mutex>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <thread>
 
+#include "core/replay/replay_outcome.h"
 #include "core/replay/replayed_trace.h"
 #include "core/replay/whatif_edits.h"
 
@@ -140,12 +142,18 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
       Candidate& c = candidates[i];
       DerivedProgram edited = program;
       ApplyEdits(c.edits, store, recon, edited);
-      const ReplayedTrace replayed = ReplayInMemory(store, edited, c.opportunity.edit);
-      c.opportunity.predicted_span_ns = std::max<DurationNs>(0, SpanOfTraceWork(recon, replayed.recon));
+      // Measured from what the replay wrote, without building the replayed trace; in full
+      // where packet ids alone do not say which packet is which.
+      std::optional<ReplayOutcome> outcome = MeasureReplay(store, recon, edited, c.opportunity.edit);
+      if (!outcome) {
+        const ReplayedTrace replayed = ReplayInMemory(store, edited, c.opportunity.edit);
+        outcome = ReplayOutcome{SpanOfTraceWork(recon, replayed.recon),
+                                StepLengths(replayed.store, replayed.recon)};
+      }
+      c.opportunity.predicted_span_ns = std::max<DurationNs>(0, outcome->span_of_trace_work);
       c.opportunity.gain_pct =
           GainPct(replay_span, static_cast<double>(c.opportunity.predicted_span_ns));
-      c.opportunity.step_gain_pct =
-          StepGainPct(replay_steps, StepLengths(replayed.store, replayed.recon));
+      c.opportunity.step_gain_pct = StepGainPct(replay_steps, outcome->steps);
       step_done();
     } catch (...) {
       stop = true;

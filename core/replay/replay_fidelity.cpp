@@ -39,14 +39,22 @@ double Percent(double part, double whole) { return whole > 0 ? part / whole * 10
 
 DurationNs SpanOfTraceWork(const analysis::Reconstruction& trace_recon,
                            const analysis::Reconstruction& recon) {
-  const auto by_id = PacketsById(recon);
+  std::unordered_map<int64_t, TimeNs> ends;
+  ends.reserve(recon.packets.size());
+  for (const auto& [id, index] : PacketsById(recon)) {
+    const analysis::Packet r = recon.packets[index];
+    if (r.start != kUnknownTime && r.end != kUnknownTime) ends.emplace(id, r.end);
+  }
+  return SpanOfTraceWork(trace_recon, ends);
+}
+
+DurationNs SpanOfTraceWork(const analysis::Reconstruction& trace_recon,
+                           const std::unordered_map<int64_t, TimeNs>& replay_ends) {
   Span span(trace_recon.start_ns);
   for (const analysis::Packet& p : trace_recon.packets) {
     if (p.start == kUnknownTime || p.end == kUnknownTime) continue;
-    auto it = by_id.find(p.packet_id);
-    if (it == by_id.end()) continue;
-    const analysis::Packet r = recon.packets[it->second];
-    if (r.start != kUnknownTime && r.end != kUnknownTime) span.Add(r.end);
+    auto it = replay_ends.find(p.packet_id);
+    if (it != replay_ends.end()) span.Add(it->second);
   }
   return span.Length();
 }

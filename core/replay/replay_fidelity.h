@@ -9,6 +9,8 @@
 //   starts     each packet that started in both: |replay start - trace start|
 #pragma once
 
+#include <unordered_map>
+
 #include <cstdint>
 
 #include "core/analysis/reconstruction.h"
@@ -44,5 +46,9 @@ ReplayFidelity MeasureFidelity(const core::store::TraceStore& trace,
 // how long the trace's work takes there.
 DurationNs SpanOfTraceWork(const analysis::Reconstruction& trace_recon,
                            const analysis::Reconstruction& recon);
+// The same from the replay's packet ends by packet id (the packets that started and completed
+// there; the first packet of an id as the reconstruction orders them).
+DurationNs SpanOfTraceWork(const analysis::Reconstruction& trace_recon,
+                           const std::unordered_map<int64_t, TimeNs>& replay_ends);
 
 }  // namespace core::replay

@@ -40,10 +40,12 @@ ReplayedTrace ReplayInMemory(const core::store::TraceStore& trace, const Derived
 std::map<int64_t, DurationNs> StepLengths(const core::store::TraceStore& store,
                                           const analysis::Reconstruction& recon) {
   std::string from;
+  return StepLengths(core::fleet::FindStepMarks(store, recon, &from));
+}
+
+std::map<int64_t, DurationNs> StepLengths(const std::vector<core::fleet::StepMark>& marks) {
   std::map<int64_t, DurationNs> out;
-  for (const auto& mark : core::fleet::FindStepMarks(store, recon, &from)) {
-    out.try_emplace(mark.id, mark.end - mark.start);
-  }
+  for (const auto& mark : marks) out.try_emplace(mark.id, mark.end - mark.start);
   return out;
 }
 

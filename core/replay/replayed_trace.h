@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/analysis/reconstruction.h"
+#include "core/fleet/step_marks.h"
 #include "core/replay/derived_program.h"
 #include "core/store/trace_store.h"
 
@@ -33,6 +34,8 @@ ReplayedTrace ReplayInMemory(const core::store::TraceStore& trace, const Derived
 // Step id -> length (ProfilerStep#N, else frames).
 std::map<int64_t, DurationNs> StepLengths(const core::store::TraceStore& store,
                                           const analysis::Reconstruction& recon);
+// The same of marks found (core/fleet/step_marks.h); a step id seen twice keeps its first.
+std::map<int64_t, DurationNs> StepLengths(const std::vector<core::fleet::StepMark>& marks);
 
 // (before - after) / before * 100; 0 when before is 0.
 double GainPct(double before, double after);

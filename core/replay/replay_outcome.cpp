@@ -1,0 +1,138 @@
+#include "core/replay/replay_outcome.h"
+
+#include <unordered_map>
+#include <vector>
+
+#include "core/fleet/step_marks.h"
+#include "core/model/event_types.h"
+#include "core/replay/replay_fidelity.h"
+#include "core/replay/replay_writer.h"
+#include "core/replay/replayed_trace.h"
+#include "core/store/forwarding_sink.h"
+#include "core/store/memory_trace.h"
+
+namespace core::replay {
+namespace {
+
+using core::model::EventKind;
+using core::model::EventRecord;
+using core::model::EventRowId;
+using core::model::StringId;
+namespace events = core::model::events;
+
+// The kept trace, a base so that it is built before the ForwardingSink that hands on to it.
+struct KeptTrace {
+  core::store::MemoryTrace m_kept{"replay"};
+};
+
+// The simulator's output reduced to what the measures read. Topology, strings and meta go to a
+// MemoryTrace with the step slices (ProfilerStep#N) and markers, so that FindStepMarks reads
+// them as it reads a whole replay; each packet's start, end and flags are kept by id.
+class OutcomeSink final : private KeptTrace, public core::store::ForwardingSink {
+ public:
+  explicit OutcomeSink(size_t packets) : ForwardingSink(m_kept) { m_packets.reserve(packets); }
+
+  StringId Intern(std::string_view text) override {
+    const StringId id = m_kept.Intern(text);
+    if (id >= m_step_name.size()) m_step_name.resize(id + 1, false);
+    m_step_name[id] = core::fleet::StepNumberOf(text) >= 0;
+    return id;
+  }
+  using TraceSink::Append;
+  EventRowId Append(const EventRecord& e) override {
+    ++m_rows;
+    switch (e.kind) {
+      case EventKind::PacketSubmitted: {
+        const auto s = events::PacketSubmitted::Of(e);
+        Times& t = At(s.packet_id);
+        if (t.submitted++) m_exact = false;
+        t.flags = s.packet_flags;
+        break;
+      }
+      case EventKind::PacketStarted: {
+        const auto s = events::PacketStarted::Of(e);
+        Times& t = At(s.packet_id);
+        if (t.start != analysis::kUnknownTime) m_exact = false;
+        t.start = s.ts_ns;
+        break;
+      }
+      case EventKind::PacketCompleted: {
+        const auto c = events::PacketCompleted::Of(e);
+        Times& t = At(c.packet_id);
+        if (t.end != analysis::kUnknownTime) m_exact = false;
+        t.end = c.ts_ns;
+        break;
+      }
+      case EventKind::CpuSlice: {
+        const StringId name = events::CpuSlice::Of(e).name_sid;
+        if (name < m_step_name.size() && m_step_name[name]) m_kept.Append(e);
+        break;
+      }
+      case EventKind::Marker:
+        m_kept.Append(e);
+        break;
+      default:
+        break;
+    }
+    return m_rows;
+  }
+  // MemoryTrace keeps no event arguments either.
+  void AddEventArg(EventRowId, std::string_view, int64_t) override {}
+  uint64_t events_written() const override { return m_rows; }
+
+  bool exact() const { return m_exact; }
+
+  ReplayOutcome Measure(const analysis::Reconstruction& trace_recon) {
+    std::unordered_map<int64_t, TimeNs> ends;
+    ends.reserve(m_packets.size());
+    std::vector<TimeNs> present_ends;
+    for (const auto& [id, t] : m_packets) {
+      if (t.start != analysis::kUnknownTime && t.end != analysis::kUnknownTime) {
+        ends.emplace(id, t.end);
+      }
+      if ((t.flags & core::model::kPacketPresent) && t.end != analysis::kUnknownTime) {
+        present_ends.push_back(t.end);
+      }
+    }
+    ReplayOutcome out;
+    out.span_of_trace_work = SpanOfTraceWork(trace_recon, ends);
+    const core::store::TraceStore kept = m_kept.TakeStore("(replay outcome)");
+    std::string from;
+    out.steps = StepLengths(
+        core::fleet::FindStepMarks(kept, kept.start_ns(), std::move(present_ends), &from));
+    return out;
+  }
+
+ private:
+  struct Times {
+    TimeNs start = analysis::kUnknownTime;
+    TimeNs end = analysis::kUnknownTime;
+    uint32_t flags = 0;
+    uint32_t submitted = 0;
+  };
+  Times& At(int64_t packet_id) {
+    if (packet_id == 0) m_exact = false;
+    return m_packets[packet_id];
+  }
+
+  std::vector<bool> m_step_name;  // per StringId: a ProfilerStep#N name
+  std::unordered_map<int64_t, Times> m_packets;
+  uint64_t m_rows = 0;
+  bool m_exact = true;
+};
+
+}  // namespace
+
+std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
+                                           const analysis::Reconstruction& trace_recon,
+                                           const DerivedProgram& program,
+                                           const std::string& edits) {
+  OutcomeSink sink(trace_recon.packets.size());
+  ReplayRun run;
+  run.edits = edits;
+  WriteReplay(trace, program, sink, run);
+  if (!sink.exact()) return std::nullopt;
+  return sink.Measure(trace_recon);
+}
+
+}  // namespace core::replay
