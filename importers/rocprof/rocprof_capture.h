@@ -31,6 +31,9 @@ struct RocDispatch {
   int64_t queue = 0;    // HSA queue id
   int64_t stream = -1;  // HIP stream id (-1: not in the file)
   int64_t thread = -1;  // OS thread that launched it (-1: not in the file)
+  // The process that dispatched it, where the file says so per row (rocprof v1 / v2 CSV, which
+  // may hold several); -1: the capture's process.
+  int64_t pid = -1;
   int64_t correlation = -1, external = 0;
   int64_t dispatch_id = -1;
   std::string name;  // the kernel symbol, demangled where the file gives it so

@@ -194,8 +194,8 @@ class Reader {
               Optional(row, kGridZ, 1)};
     d.workgroup = {Optional(row, kWorkgroupX, Optional(row, kWorkgroup, 0)),
                    Optional(row, kWorkgroupY, 1), Optional(row, kWorkgroupZ, 1)};
-    const int64_t pid = Optional(row, kPid, -1);
-    if (m_c.pid < 0 && pid >= 0) m_c.pid = pid;
+    d.pid = Optional(row, kPid, -1);
+    if (m_c.pid < 0 && d.pid >= 0) m_c.pid = d.pid;  // the first names the capture
     d.place = fmt::format("line {}", row.line);
     if (m_agents_listed) {
       auto listed = m_c.agents.find(d.agent);

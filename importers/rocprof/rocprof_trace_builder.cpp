@@ -102,6 +102,28 @@ class Builder {
     return m_process;
   }
 
+  // The process of a dispatch's pid: the capture's own, or one more for each other pid of a
+  // CSV that holds several (rocprof v1 / v2 write every process's rows into one file).
+  core::model::ProcessId ProcessOf(int64_t pid) {
+    if (pid < 0 || pid == m_c.pid) return Process();
+    auto [it, added] = m_other_processes.try_emplace(pid, 0);
+    if (added) {
+      core::model::Process info;
+      info.pid = pid;
+      info.name = fmt::format("process {}", pid);
+      it->second = m_w.AddProcess(info);
+    }
+    return it->second;
+  }
+
+  // Whether the dispatches name more than one process: their queues' names then say whose.
+  bool SeveralProcesses() const {
+    for (const RocDispatch& d : m_c.dispatches) {
+      if (d.pid >= 0 && d.pid != m_c.pid) return true;
+    }
+    return false;
+  }
+
   ThreadId ThreadOf(int64_t tid) {
     auto [it, added] = m_threads.try_emplace(tid, 0);
     if (added) {
@@ -115,13 +137,15 @@ class Builder {
     return it->second;
   }
 
-  // One hardware queue per (GPU, HSA queue id); `queue` -1 is the GPU's copy (SDMA) queue.
-  QueueId QueueOf(uint32_t gpu, int64_t queue) {
-    auto [it, added] = m_queues.try_emplace({gpu, queue}, 0);
+  // One hardware queue per (GPU, HSA queue id, process): an HSA queue belongs to the process
+  // that created it. `queue` -1 is the GPU's copy (SDMA) queue.
+  QueueId QueueOf(uint32_t gpu, int64_t queue, int64_t pid = -1) {
+    const core::model::ProcessId process = ProcessOf(pid);
+    auto [it, added] = m_queues.try_emplace({gpu, queue, process}, 0);
     if (!added) return it->second;
     core::model::Queue info;
     info.adapter = m_adapters[gpu];
-    info.process = Process();
+    info.process = process;
     if (queue < 0) {
       info.type = core::model::QueueType::kCopy;
       info.name = fmt::format("GPU {} copies (SDMA)", gpu);
@@ -129,6 +153,7 @@ class Builder {
     } else {
       info.type = core::model::QueueType::kCompute;
       info.name = fmt::format("GPU {} queue {}", gpu, queue);
+      if (m_several_processes) info.name += fmt::format(" (pid {})", pid < 0 ? m_c.pid : pid);
       info.sort_index = static_cast<int32_t>(gpu * 100000 + std::min<int64_t>(queue, 99998));
     }
     it->second = m_w.AddQueue(info);
@@ -220,7 +245,7 @@ class Builder {
     // Which HIP streams (stream_id) each queue carried.
     for (const RocDispatch& d : m_c.dispatches) {
       const uint32_t gpu = GpuOf(d.agent);
-      const QueueId queue = QueueOf(gpu, d.queue);
+      const QueueId queue = QueueOf(gpu, d.queue, d.pid);
       const uint32_t record = AddPacket(queue, gpu, m_w.Intern(d.name), d.start, d.end,
                                         d.correlation);
       CountLaunch(d.correlation, gpu, queue);
@@ -361,7 +386,9 @@ class Builder {
   std::vector<core::model::AdapterId> m_adapters;
   core::model::ProcessId m_process = 0;
   std::map<int64_t, ThreadId> m_threads;
-  std::map<std::pair<uint32_t, int64_t>, QueueId> m_queues;
+  std::map<std::tuple<uint32_t, int64_t, core::model::ProcessId>, QueueId> m_queues;
+  std::map<int64_t, core::model::ProcessId> m_other_processes;  // by pid
+  const bool m_several_processes = SeveralProcesses();
   std::map<QueueId, std::string> m_queue_names;
   std::unordered_map<int64_t, const RocCall*> m_call_of_correlation;  // HIP / HSA launches
   std::map<int64_t, std::map<std::pair<uint32_t, QueueId>, uint64_t>> m_handle_launches;

@@ -40,6 +40,31 @@ TEST(RocprofCsv, Version1ResultsWithBeginAndEndNs) {
   EXPECT_EQ(ImportAndQuery(csv, "SELECT p.pid FROM processes p"), (Rows{{"77"}}));
 }
 
+// rocprof v1 / v2 write the rows of every profiled process into one file: each pid is a process
+// of its own, and an HSA queue id seen in two processes is two hardware queues (each process
+// creates its own queues), named by their pid.
+TEST(RocprofCsv, RowsOfSeveralProcessesAreSeveralProcessesAndTheirQueues) {
+  const std::string csv =
+      "Index,KernelName,gpu-id,queue-id,queue-index,pid,tid,grd,wgr,lds,scr,arch_vgpr,"
+      "accum_vgpr,sgpr,wave_size,sig,obj,DispatchNs,BeginNs,EndNs,CompleteNs\n"
+      "0,a,0,0,0,77,78,64,64,0,0,8,0,16,64,0x1,0x2,90,100,150,160\n"
+      "1,b,0,0,0,91,92,64,64,0,0,8,0,16,64,0x1,0x2,95,120,200,210\n"
+      "2,c,0,1,0,77,78,64,64,0,0,8,0,16,64,0x1,0x2,150,160,170,180\n"
+      "3,d,0,0,1,91,92,64,64,0,0,8,0,16,64,0x1,0x2,205,210,230,240\n";
+  EXPECT_EQ(ImportAndQuery(csv, rocprof_test::kPacketRows),
+            (Rows{{"a", "GPU 0 queue 0 (pid 77)", "100", "", "100", "150"},
+                  {"b", "GPU 0 queue 0 (pid 91)", "120", "", "120", "200"},
+                  {"c", "GPU 0 queue 1 (pid 77)", "160", "", "160", "170"},
+                  {"d", "GPU 0 queue 0 (pid 91)", "210", "", "210", "230"}}));
+  EXPECT_EQ(ImportAndQuery(csv, "SELECT q.value, p.pid FROM queues qq JOIN strings q ON q.id = "
+                                "qq.name_sid JOIN processes p ON p.id = qq.process_id ORDER BY 1"),
+            (Rows{{"GPU 0 queue 0 (pid 77)", "77"},
+                  {"GPU 0 queue 0 (pid 91)", "91"},
+                  {"GPU 0 queue 1 (pid 77)", "77"}}));
+  EXPECT_EQ(ImportAndQuery(csv, "SELECT p.pid, n.value FROM processes p JOIN strings n ON n.id = p.name_sid ORDER BY 1"),
+            (Rows{{"77", "process 77"}, {"91", "process 91"}}));
+}
+
 TEST(RocprofCsv, Version3KernelTraceWithStreamsAndSizesPerDimension) {
   const std::string csv =
       "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\","
