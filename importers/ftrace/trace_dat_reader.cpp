@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <iterator>
 #include <cstdint>
@@ -277,6 +278,95 @@ void CheckHeaderPage(std::string_view text, size_t offset, const std::string& la
 // text (the kernel writes formats in ASCII; `char[` followed by such a byte instead of `]` made
 // a NULL read), a `REC->NAME` of the print format naming no field of the format (a NULL read
 // inside __print_flags).
+// libtraceevent 1.7 evaluates an operator of two constants while it parses a print format
+// (consolidate_op_arg), with no check of a divisor: "2 / 0", or "__get_str % timeline" (a word
+// reads as 0), stops the program with SIGFPE (found by fuzz_trace_dat). A '/' or '%' outside the
+// quoted text whose two operands are neither a record field (REC->...) nor a function call, and
+// whose divisor is not a nonzero number, is refused through `refuse(offset in print, why)`.
+template <class Refuse>
+void CheckConstantDivisions(std::string_view print, Refuse&& refuse) {
+  auto is_word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.';
+  };
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n'; };
+  // The operand after `at`: a parenthesised group, or a word (a number, a name, REC->field).
+  auto right_of = [&](size_t at) {
+    size_t b = at;
+    while (b < print.size() && (space(print[b]) || print[b] == '-' || print[b] == '+' ||
+                                print[b] == '!' || print[b] == '~')) {
+      ++b;
+    }
+    size_t e = b;
+    if (e < print.size() && print[e] == '(') {
+      for (int depth = 0; e < print.size(); ++e) {
+        depth += print[e] == '(' ? 1 : print[e] == ')' ? -1 : 0;
+        if (depth == 0) break;
+      }
+      return print.substr(b, std::min(e + 1, print.size()) - b);
+    }
+    while (e < print.size() && (is_word(print[e]) || print.substr(e, 2) == "->")) {
+      e += print.substr(e, 2) == "->" ? 2 : 1;
+    }
+    if (e < print.size() && print[e] == '(') return std::string_view("f()");  // a call
+    return print.substr(b, e - b);
+  };
+  // The operand ending before `at`: a parenthesised group (with the name of a call before it),
+  // or a word.
+  auto left_of = [&](size_t at) {
+    size_t e = at;
+    while (e > 0 && space(print[e - 1])) --e;
+    size_t b = e;
+    if (b > 0 && print[b - 1] == ')') {
+      int depth = 0;
+      while (b > 0) {
+        --b;
+        depth += print[b] == ')' ? 1 : print[b] == '(' ? -1 : 0;
+        if (depth == 0) break;
+      }
+      if (b > 0 && is_word(print[b - 1])) return std::string_view("f()");  // a call
+      return print.substr(b, e - b);
+    }
+    while (b > 0 && (is_word(print[b - 1]) || (b > 1 && print.substr(b - 2, 2) == "->"))) {
+      b -= (b > 1 && print.substr(b - 2, 2) == "->") ? 2 : 1;
+    }
+    return print.substr(b, e - b);
+  };
+  auto nonzero_number = [](std::string_view t) {
+    if (t.empty() || t[0] < '0' || t[0] > '9') return false;
+    uint64_t v = 0;
+    const bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+    const auto [end, ec] = std::from_chars(t.data() + (hex ? 2 : 0), t.data() + t.size(), v,
+                                           hex ? 16 : 10);
+    (void)end;
+    return ec == std::errc() && v != 0;
+  };
+  bool quoted = false;
+  char quote = 0;
+  for (size_t i = print.find(':') + 1; i < print.size(); ++i) {
+    const char c = print[i];
+    if (quoted) {
+      if (c == '\\') ++i;
+      else if (c == quote) quoted = false;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quoted = true;
+      quote = c;
+      continue;
+    }
+    if (c != '/' && c != '%') continue;
+    const std::string_view left = left_of(i), right = right_of(i + 1);
+    auto variable = [](std::string_view t) {
+      return t.find("REC->") != std::string_view::npos || t == "f()";
+    };
+    if (variable(left) || variable(right) || nonzero_number(right)) continue;
+    refuse(i, fmt::format("the print format computes '{} {} {}', a constant {} the library "
+                          "evaluates when it reads the format, with nothing to stop a 0 divisor",
+                          left, c, right, c == '/' ? "division" : "remainder"));
+  }
+}
+
 void CheckEventFormat(std::string_view text, size_t offset, const std::string& label) {
   std::string_view name = "(unnamed)";
   if (text.starts_with("name: ")) {
@@ -332,6 +422,7 @@ void CheckEventFormat(std::string_view text, size_t offset, const std::string& l
       refuse(print_at + at, fmt::format("the print format names REC->{}, no field of it", field));
     }
   }
+  CheckConstantDivisions(print, [&](size_t at, const std::string& why) { refuse(print_at + at, why); });
 }
 
 // Checks a version 6 file's sections and reads its options; returns the offsets of option ids
@@ -344,6 +435,14 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
   const uint64_t endian = w.Number(1, "endianness byte");
   w.set_big_endian(endian != 0);
   const uint64_t long_size = w.Number(1, "long size");
+  // A kernel's long is 4 or 8 bytes. With another size the ring-buffer pages cannot be checked,
+  // and libtracecmd 3.1 crashes closing a file whose first page it then refuses (found by
+  // fuzz_trace_dat: long size 0).
+  if (long_size != 4 && long_size != 8) {
+    throw core::Error(fmt::format(
+        "{}: damaged trace-cmd .dat: long size {} (byte offset {}) is not 4 or 8", label,
+        long_size, w.pos() - 1));
+  }
   const uint64_t page_size = w.Number(4, "page size");
   // A ring-buffer page is a power of two (the kernel's page, or a sub-buffer of a few pages);
   // libtracecmd 3.1 crashes closing a file whose page size it then refuses (found by
@@ -416,6 +515,22 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
         info.tgid_table_option = true;
         ParseTgids(data, info.tgids);
         patches.push_back({id_offset});
+      } else if (id == kOptionCpuCount) {
+        // libtracecmd takes the CPU count from this option and reads that many CPU data
+        // entries; a count that is not the header's makes it read past them and crash
+        // closing the file it then refuses (found by fuzz_trace_dat: 56,322 CPUs).
+        uint64_t count = 0;
+        for (size_t i = 0; size == 4 && i < 4; ++i) {
+          count = (count << 8) | static_cast<uint8_t>(data[endian != 0 ? i : 3 - i]);
+        }
+        if (size != 4 || count != cpus) {
+          throw core::Error(fmt::format(
+              "{}: damaged trace-cmd .dat: option 8 (CPU count, byte offset {}) {} while the "
+              "header says {} CPUs",
+              label, id_offset,
+              size != 4 ? fmt::format("is {} bytes, not 4", size) : fmt::format("says {}", count),
+              cpus));
+        }
       }
     }
     section = w.Take(10, "section tag");

@@ -32,6 +32,11 @@ two, imported with the clock option hidden from the library):
   trace_clock_size_huge                 the trace clock text after the CPU table claiming
                                         0x7ffdcd180cf7 bytes (libtracecmd allocates it when
                                         shown the clock option; fencescope never shows it)
+  long_size_zero                        a long size of 0 in the file's header, and CPU 0's first
+                                        page claiming 20,263,434 bytes
+  cpu_count_option_not_the_header       option 8 (CPU count) saying 56,322 CPUs, the header 2
+  print_fmt_constant_remainder          amdgpu_cs_ioctl's print format with `__get_str%timeline)`
+                                        (libtraceevent divides the two words, both 0, on parsing)
 """
 import struct
 import sys
@@ -215,8 +220,9 @@ def write(shape):
 
     version = b"4" if shape == "version_4_huge_header_page" else b"6"
     out = bytearray(b"\x17\x08\x44tracing" + version + b"\0")
-    damage_at = {"page_size_not_a_power_of_two": len(out) + 2}
-    out += struct.pack("<BBI", 0, LONG, page_size)
+    damage_at = {"page_size_not_a_power_of_two": len(out) + 2,
+                 "long_size_zero": len(out) + 1}
+    out += struct.pack("<BBI", 0, 0 if shape == "long_size_zero" else LONG, page_size)
     damage_at["header_page_offset_without_semicolon"] = len(out) + 20  # its first line
     damage_at["header_page_type_of_other_characters"] = len(out) + 20
     if shape == "version_4_huge_header_page":
@@ -235,6 +241,9 @@ def write(shape):
             text = text.replace(b"prev_state=%ld", b"prev_state=%s", 1).replace(
                 b"REC->prev_state,", b'__print_flags(REC->prevstate, "|", { 1, "S" }),', 1)
             damage_at[shape] = len(out) + 8 + text.index(b"REC->prevstate")
+        if shape == "print_fmt_constant_remainder" and e.name == "amdgpu_cs_ioctl":
+            text = text.replace(b"__get_str(timeline)", b"__get_str%timeline)", 1)
+            damage_at[shape] = len(out) + 8 + text.index(b"%timeline")
         return text
 
     out += struct.pack("<I", len(ftrace))
@@ -263,12 +272,19 @@ def write(shape):
     out += struct.pack("<I", len(cpus))
     clock = b"" if shape == "empty_clock_option" else b"[local] global counter uptime perf\0"
     out += b"options  \0"
+    cpu_count = 56_322 if shape == "cpu_count_option_not_the_header" else len(cpus)
     for option_id, data in ((4, clock), (5, b"Linux 6.1.0 #1 SMP x86_64\0"),
-                            (8, struct.pack("<I", len(cpus)))):
+                            (8, struct.pack("<I", cpu_count))):
+        if option_id == 8:
+            damage_at["cpu_count_option_not_the_header"] = len(out)
         out += struct.pack("<HI", option_id, len(data)) + data
     out += struct.pack("<H", 0)
     out += b"flyrecord\0"
-    data = [pages(cpus[0], 2), bytearray(pages(cpus[1], 1))]
+    data = [bytearray(pages(cpus[0], 2)), bytearray(pages(cpus[1], 1))]
+    if shape == "long_size_zero":
+        # CPU 0's first page claiming more bytes than a page: unchecked with no long size,
+        # libtracecmd refuses it with CPU 1 not set up, and crashes closing the file.
+        struct.pack_into("<Q", data[0], 8, 20_263_434)
     if shape == "record_length_going_back":
         at = 16  # the page header, then each event: its 32-bit header and payload
         for _ in range(3):

@@ -65,7 +65,8 @@ TEST(TraceDatHandMade, DamagedShapesAreRefusedAtTheirByteOffset) {
        {"header_page_offset_without_semicolon", "header_page_type_of_other_characters",
         "latency_section_huge_cpu_count", "page_size_not_a_power_of_two",
         "pages_larger_than_cpu_data", "printk_format_too_short", "version_4_huge_header_page",
-        "field_type_byte_not_text", "print_flags_of_no_field", "record_length_going_back"}) {
+        "field_type_byte_not_text", "print_flags_of_no_field", "record_length_going_back",
+        "long_size_zero", "cpu_count_option_not_the_header", "print_fmt_constant_remainder"}) {
     SCOPED_TRACE(shape);
     const fs::path dat = dir / (shape + ".dat");
     auto written = MakeDat(dat, shape);
