@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "core/replay/replay_outcome.h"
 #include "core/replay/replayed_trace.h"
@@ -22,6 +23,15 @@ struct Candidate {
   Opportunity opportunity;
   Edits edits;
 };
+
+// A candidate before its replay: what it changes and why it was chosen.
+Opportunity Proposed(std::string kind, std::string name, DurationNs why_ns) {
+  Opportunity o;
+  o.kind = std::move(kind);
+  o.name = std::move(name);
+  o.why_ns = why_ns;
+  return o;
+}
 
 std::string FenceLabel(const core::store::TraceStore& store, core::model::FenceId fence,
                        uint64_t value) {
@@ -68,7 +78,7 @@ std::vector<Candidate> Candidates(const core::store::TraceStore& store,
   for (const std::string& name : chosen) {
     Candidate c;
     c.edits.scale.push_back({name, 0.5});
-    c.opportunity = {"faster_packets", name, "", on_path.count(name) ? on_path[name] : 0};
+    c.opportunity = Proposed("faster_packets", name, on_path.count(name) ? on_path[name] : 0);
     c.opportunity.busy_ns = busy[name];
     out.push_back(std::move(c));
   }
@@ -80,24 +90,24 @@ std::vector<Candidate> Candidates(const core::store::TraceStore& store,
       const analysis::CpuWait box = recon.cpu_waits[w.index];
       c.edits.remove_cpu_wait.push_back(box.waiter_id);
       const core::model::Thread* t = store.FindThread(box.thread);
-      c.opportunity = {"cpu_wait_removed",
-                       fmt::format("{} waits for {}", t ? t->name : "a thread",
-                                   FenceLabel(store, box.fence, box.value)),
-                       "", w.Held()};
+      c.opportunity = Proposed("cpu_wait_removed",
+                               fmt::format("{} waits for {}", t ? t->name : "a thread",
+                                           FenceLabel(store, box.fence, box.value)),
+                               w.Held());
     } else {
       const analysis::WaitBox box = recon.waits[w.index];
       c.edits.remove_wait.push_back(box.wait_id);
       const core::model::Queue* q = store.FindQueue(box.queue);
-      c.opportunity = {"gpu_wait_removed",
-                       fmt::format("{} waits for {}", q ? q->name : "a queue",
-                                   FenceLabel(store, box.fence, box.value)),
-                       "", w.Held()};
+      c.opportunity = Proposed("gpu_wait_removed",
+                               fmt::format("{} waits for {}", q ? q->name : "a queue",
+                                           FenceLabel(store, box.fence, box.value)),
+                               w.Held());
     }
     out.push_back(std::move(c));
   }
   Candidate host;
   host.edits.cpu_scale = 0.5;
-  host.opportunity = {"faster_host", "host", "", 0};
+  host.opportunity = Proposed("faster_host", "host", 0);
   out.push_back(std::move(host));
   for (Candidate& c : out) {
     c.opportunity.edit = c.edits.Describe();
