@@ -107,10 +107,13 @@ Json RankSummaryJson(const RankSummary& s) {
   return j;
 }
 
+std::string SummaryLineHead(const RankSummary& summary) {
+  return std::string(kFirstLinePrefix) + RankSummaryJson(summary).Dump(0);
+}
+
 void WriteSummaryFile(const std::filesystem::path& path, const RankSummary& summary,
                       const Json& report) {
-  std::string text(kFirstLinePrefix);
-  text += RankSummaryJson(summary).Dump(0);
+  std::string text = SummaryLineHead(summary);
   const std::string rest = report.Dump(2);  // "{\n  \"schema_version\": ...}"
   if (rest.size() > 2) {
     text += ",";

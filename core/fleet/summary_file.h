@@ -27,6 +27,10 @@ core::report::Json RankSummaryJson(const RankSummary& summary);
 // [{kind, track, name, ns}] (a step's "path"; the fleet report's "doing" too).
 core::report::Json PathItemsJson(const std::vector<PathItem>& items);
 
+// The first line of a summary file up to its report: `{"fleet": {...}`; WriteSummaryFile then
+// writes `,` and the report's members, or `}`.
+std::string SummaryLineHead(const RankSummary& summary);
+
 // `report`: a ReportJson object. Written atomically (WriteFileAtomically).
 void WriteSummaryFile(const std::filesystem::path& path, const RankSummary& summary,
                       const core::report::Json& report);

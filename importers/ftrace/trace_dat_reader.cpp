@@ -257,6 +257,18 @@ void CheckHeaderPage(std::string_view text, size_t offset, const std::string& la
       pos = line.find(';', value_at);
       good = pos != std::string_view::npos && is_number(line.substr(value_at, pos - value_at));
     }
+    // libtracecmd 3.1 reads page timestamps as 8 bytes only; with another size it refuses the
+    // first page and crashes closing the file (found by fuzz_trace_dat: size:4).
+    if (good && next_field == 1) {
+      const size_t size_at = line.find("\tsize:") + 6;
+      const std::string_view size = line.substr(size_at, line.find(';', size_at) - size_at);
+      if (size != "8") {
+        throw core::Error(fmt::format(
+            "{}: damaged trace-cmd .dat: header_page's timestamp (byte offset {}) is {} bytes, "
+            "not 8",
+            label, offset + line_at + size_at, size));
+      }
+    }
     if (!good || pos + 1 != line.size()) {
       throw core::Error(fmt::format(
           "{}: damaged trace-cmd .dat: header_page format line {} (byte offset {}) is not "

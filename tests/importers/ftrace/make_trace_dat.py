@@ -32,6 +32,7 @@ two, imported with the clock option hidden from the library):
   trace_clock_size_huge                 the trace clock text after the CPU table claiming
                                         0x7ffdcd180cf7 bytes (libtracecmd allocates it when
                                         shown the clock option; fencescope never shows it)
+  header_page_timestamp_of_4_bytes      header_page's timestamp of size 4
   long_size_zero                        a long size of 0 in the file's header, and CPU 0's first
                                         page claiming 20,263,434 bytes
   cpu_count_option_not_the_header       option 8 (CPU count) saying 56,322 CPUs, the header 2
@@ -211,6 +212,8 @@ def write(shape):
         header_page = header_page.replace("offset:0;\tsize:8", "offset:0\tsize:8", 1)
     if shape == "header_page_type_of_other_characters":
         header_page = header_page.replace("u64 timestamp", "\x03~4 timestamp")
+    if shape == "header_page_timestamp_of_4_bytes":
+        header_page = header_page.replace("offset:0;\tsize:8", "offset:0;\tsize:4", 1)
     printk = 'ffffffff81000000 : "frame %d\\n"\nffffffff81000010 : "gpu %s"\n'
     if shape == "printk_format_too_short":
         printk += 'ffffffff81000020 : "a\n'
@@ -225,6 +228,8 @@ def write(shape):
     out += struct.pack("<BBI", 0, 0 if shape == "long_size_zero" else LONG, page_size)
     damage_at["header_page_offset_without_semicolon"] = len(out) + 20  # its first line
     damage_at["header_page_type_of_other_characters"] = len(out) + 20
+    damage_at["header_page_timestamp_of_4_bytes"] = (
+        len(out) + 20 + header_page.index("size:4") + 5)
     if shape == "version_4_huge_header_page":
         damage_at[shape] = 10
         out += b"header_page\0" + struct.pack("<Q", 0xf8fffffe000000cd) + header_page.encode()
