@@ -45,7 +45,15 @@ namespace importers::ftrace {
 namespace {
 
 constexpr char kMagic[] = "\x17\x08\x44tracing";
+constexpr uint16_t kOptionDate = 1;
 constexpr uint16_t kOptionTraceClock = 4;
+constexpr uint16_t kOptionOffset = 7;
+// Options that only describe the capture (CPU statistics, uname, hooks, the tracer's version,
+// process maps, trace id, guests). fencescope reads the uname itself and needs none of the rest
+// applied; libtracecmd 3.1 reads them as strings it never checks (strdup of a uname with no NUL,
+// found by fuzz_trace_dat: a heap-buffer-overflow; `buf[size - 1]` of an empty CPU statistics
+// option; a hook it fails to parse, then dereferences), so it is never shown them.
+constexpr uint16_t kOptionsOnlyDescribing[] = {2, 5, 6, 9, 10, 11, 13};
 constexpr uint16_t kOptionUname = 5;
 constexpr uint16_t kOptionCpuCount = 8;
 constexpr uint16_t kOptionRenamed = 0x7ffe;  // an id libtracecmd does not know: skipped by size
@@ -523,6 +531,17 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
         patches.push_back({id_offset});
       } else if (id == kOptionUname) {
         info.uname = std::string(data.substr(0, data.find('\0')));
+        patches.push_back({id_offset});
+      } else if (std::find(std::begin(kOptionsOnlyDescribing), std::end(kOptionsOnlyDescribing),
+                           id) != std::end(kOptionsOnlyDescribing)) {
+        patches.push_back({id_offset});
+      } else if ((id == kOptionDate || id == kOptionOffset) &&
+                 data.find('\0') == std::string_view::npos) {
+        // A number as text ("0x..."), read with strtoll, which reads on past an unterminated one.
+        throw core::Error(fmt::format(
+            "{}: damaged trace-cmd .dat: option {} ({}, byte offset {}) is not a NUL-terminated "
+            "text",
+            label, id, id == kOptionDate ? "date" : "offset", id_offset));
       } else if (id == kOptionCpuCount && size > 8) {
         info.tgid_table_option = true;
         ParseTgids(data, info.tgids);

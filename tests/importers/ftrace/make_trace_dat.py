@@ -33,6 +33,8 @@ two, imported with the clock option hidden from the library):
                                         0x7ffdcd180cf7 bytes (libtracecmd allocates it when
                                         shown the clock option; fencescope never shows it)
   header_page_timestamp_of_4_bytes      header_page's timestamp of size 4
+  uname_without_nul                     the uname option's text with no NUL at its end (imported:
+                                        fencescope reads it, the library is never shown it)
   long_size_zero                        a long size of 0 in the file's header, and CPU 0's first
                                         page claiming 20,263,434 bytes
   cpu_count_option_not_the_header       option 8 (CPU count) saying 56,322 CPUs, the header 2
@@ -278,7 +280,8 @@ def write(shape):
     clock = b"" if shape == "empty_clock_option" else b"[local] global counter uptime perf\0"
     out += b"options  \0"
     cpu_count = 56_322 if shape == "cpu_count_option_not_the_header" else len(cpus)
-    for option_id, data in ((4, clock), (5, b"Linux 6.1.0 #1 SMP x86_64\0"),
+    uname = b"Linux 6.1.0 #1 SMP x86_64" + (b"r" if shape == "uname_without_nul" else b"\0")
+    for option_id, data in ((4, clock), (5, uname),
                             (8, struct.pack("<I", cpu_count))):
         if option_id == 8:
             damage_at["cpu_count_option_not_the_header"] = len(out)

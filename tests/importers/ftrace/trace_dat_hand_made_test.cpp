@@ -87,11 +87,13 @@ TEST(TraceDatHandMade, DamagedShapesAreRefusedAtTheirByteOffset) {
 
 // The trace clock option empty (real captures have one; libtracecmd 3.1 sizes a buffer from
 // memory it never set), or the clock's text after the CPU table claiming 0x7ffdcd180cf7 bytes
-// (the library allocates what it reads): the library is never shown the option, and the file
-// imports as the whole one does.
+// (the library allocates what it reads), or the uname option's text with no NUL (the library
+// strdup's it): the library is never shown the option, and the file imports as the whole one
+// does.
 TEST(TraceDatHandMade, TheClockOptionsDamageImportsTheSameJobs) {
   test_support::ScratchDir dir;
-  for (const std::string shape : {"empty_clock_option", "trace_clock_size_huge"}) {
+  for (const std::string shape :
+       {"empty_clock_option", "trace_clock_size_huge", "uname_without_nul"}) {
     SCOPED_TRACE(shape);
     const fs::path dat = dir / (shape + ".dat");
     auto written = MakeDat(dat, shape);
@@ -100,6 +102,11 @@ TEST(TraceDatHandMade, TheClockOptionsDamageImportsTheSameJobs) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(FirstCell(trace, "SELECT count(*) FROM packet_completed"),
               std::to_string(written["jobs gfx"] + written["jobs sdma0"]));
+    if (shape == "uname_without_nul") {
+      // Read by fencescope from the option's bytes, never by the library.
+      EXPECT_EQ(FirstCell(trace, "SELECT value FROM meta WHERE key = 'uname'"),
+                "Linux 6.1.0 #1 SMP x86_64r");
+    }
   }
 }
 
