@@ -447,8 +447,16 @@ void CheckEventFormat(std::string_view text, size_t offset, const std::string& l
 
 // Checks a version 6 file's sections and reads its options; returns the offsets of option ids
 // to rename in the copy handed to libtracecmd.
+// Where each CPU's ring-buffer pages lie in a version 6 file (OnRecord bounds each record by
+// its page with it).
+struct CpuPages {
+  uint64_t page_size = 0;
+  bool big_endian = false;
+  std::vector<std::pair<uint64_t, uint64_t>> data;  // per CPU: byte offset, size
+};
+
 std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string& label,
-                                      TraceDatInfo& info) {
+                                      TraceDatInfo& info, CpuPages& pages) {
   HeaderWalk w(bytes, label);
   w.Take(10, "magic");
   w.String("version");
@@ -464,6 +472,8 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
         long_size, w.pos() - 1));
   }
   const uint64_t page_size = w.Number(4, "page size");
+  pages.page_size = page_size;
+  pages.big_endian = endian != 0;
   // A ring-buffer page is a power of two (the kernel's page, or a sub-buffer of a few pages);
   // libtracecmd 3.1 crashes closing a file whose page size it then refuses (found by
   // fuzz_trace_dat: 2,035,712 bytes).
@@ -583,6 +593,7 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
       }
       const CpuData data{cpu, bytes.substr(offset, size), offset};
       CheckPages(data, {page_size, long_size, endian != 0}, label);
+      pages.data.emplace_back(offset, size);
     }
   } else if (section == std::string_view("latency  \0", 10)) {
     // The latency tracer's text instead of per-CPU records: libtracecmd 3.1 iterates such a
@@ -609,7 +620,45 @@ struct ReadContext {
   std::vector<std::string> numbers;  // text of numeric fields of the current record
   std::exception_ptr failure;        // what on_event threw; the iteration stopped there
   std::unordered_map<int, unsigned long long> last_offset;  // per CPU
+  std::string_view bytes;             // the whole file
+  const CpuPages* pages = nullptr;    // version 6: where each CPU's pages are
 };
+
+// A record whose length runs past the end of its ring-buffer page makes every read of its
+// fields (libtraceevent's and fencescope's) read past the page libtracecmd mapped (found by
+// fuzz_trace_dat: a read past the mapping in the field scan). The record's header is read from
+// the file: 4 bytes, or 8 when its type_len is 0 (the length in the next word), then its data.
+bool RecordInItsPage(ReadContext& ctx, const tep_record* record) {
+  const CpuPages* pages = ctx.pages;
+  if (!pages || pages->page_size == 0) return true;
+  std::string why;
+  const auto cpu = static_cast<size_t>(record->cpu);
+  const uint64_t at = record->offset;
+  if (record->cpu < 0 || cpu >= pages->data.size()) {
+    why = fmt::format("a record of CPU {}, which the file has no data for", record->cpu);
+  } else if (const auto [start, size] = pages->data[cpu];
+             at < start || at + 4 > start + size || at + 4 > ctx.bytes.size()) {
+    why = fmt::format("CPU {}'s record at byte offset {} is outside its data", record->cpu, at);
+  } else {
+    const uint64_t page_end = start + ((at - start) / pages->page_size + 1) * pages->page_size;
+    uint32_t word = 0;
+    for (int i = 0; i < 4; ++i) {
+      const auto byte = static_cast<uint8_t>(ctx.bytes[at + (pages->big_endian ? i : 3 - i)]);
+      word = (word << 8) | byte;
+    }
+    const uint32_t type_len = pages->big_endian ? word >> 27 : word & 31;
+    const uint64_t header = type_len == 0 ? 8 : 4;
+    if (record->size < 0 || at + header + static_cast<uint64_t>(record->size) > page_end) {
+      why = fmt::format("CPU {}'s record at byte offset {} claims {} bytes, past the end of its "
+                        "ring-buffer page at byte offset {}",
+                        record->cpu, at, record->size, page_end);
+    }
+  }
+  if (why.empty()) return true;
+  ctx.failure = std::make_exception_ptr(
+      core::Error(fmt::format("{}: damaged trace-cmd .dat: {}", *ctx.label, why)));
+  return false;
+}
 
 // libtracecmd 3.1 reads a CPU's records at increasing byte offsets; on some damaged pages it
 // returns the same ones again without end (found by fuzz_trace_dat: an import that never
@@ -660,7 +709,7 @@ int OnRecord(tracecmd_input* handle, tep_record* record, int /*cpu*/, void* data
   if (ctx.failure) return -1;
   tep_handle* tep = tracecmd_get_tep(handle);
   ++ctx.info->records;
-  if (!RecordAdvances(ctx, record)) return -1;
+  if (!RecordAdvances(ctx, record) || !RecordInItsPage(ctx, record)) return -1;
   tep_event* event = tep_find_event_by_record(tep, record);
   if (!event) {
     ++ctx.info->unknown_event_records;
@@ -788,7 +837,8 @@ TraceDatInfo ReadTraceDat(std::string_view bytes, const std::string& label,
         label, info.version));
   }
   std::vector<OptionPatch> patches;
-  if (info.version == "6") patches = WalkVersion6(bytes, label, info);
+  CpuPages pages;
+  if (info.version == "6") patches = WalkVersion6(bytes, label, info, pages);
 
   const int fd = memfd_create("fencescope-trace.dat", MFD_CLOEXEC);
   if (fd < 0) {
@@ -837,7 +887,7 @@ TraceDatInfo ReadTraceDat(std::string_view bytes, const std::string& label,
   }
   if (info.cpus == 0) info.cpus = tracecmd_cpus(handle.input);
   if (on_header) on_header(info);
-  ReadContext ctx{&on_event, &info, &label, bytes.size() / 4 + 1, {}, {}, {}, {}};
+  ReadContext ctx{&on_event, &info, &label, bytes.size() / 4 + 1, {}, {}, {}, {}, bytes, &pages};
   ctx.event.fields.reserve(16);
   const int iterated = tracecmd_iterate_events(handle.input, nullptr, 0, OnRecord, &ctx);
   if (ctx.failure) std::rethrow_exception(ctx.failure);

@@ -33,6 +33,8 @@ two, imported with the clock option hidden from the library):
                                         0x7ffdcd180cf7 bytes (libtracecmd allocates it when
                                         shown the clock option; fencescope never shows it)
   header_page_timestamp_of_4_bytes      header_page's timestamp of size 4
+  record_length_below_its_header        CPU 1's fourth event: type_len 0 and a length of 0 (a
+                                        record of -4 bytes)
   uname_without_nul                     the uname option's text with no NUL at its end (imported:
                                         fencescope reads it, the library is never shown it)
   long_size_zero                        a long size of 0 in the file's header, and CPU 0's first
@@ -293,12 +295,13 @@ def write(shape):
         # CPU 0's first page claiming more bytes than a page: unchecked with no long size,
         # libtracecmd refuses it with CPU 1 not set up, and crashes closing the file.
         struct.pack_into("<Q", data[0], 8, 20_263_434)
-    if shape == "record_length_going_back":
+    if shape in ("record_length_going_back", "record_length_below_its_header"):
         at = 16  # the page header, then each event: its 32-bit header and payload
         for _ in range(3):
             at += 4 + (struct.unpack_from("<I", data[1], at)[0] & 31) * 4
         header = struct.unpack_from("<I", data[1], at)[0]
-        struct.pack_into("<II", data[1], at, header & ~31, 0x100000000 - 100)
+        length = 0x100000000 - 100 if shape == "record_length_going_back" else 0
+        struct.pack_into("<II", data[1], at, header & ~31, length)
         damaged_event = at
     table_end = len(out) + 16 * len(data) + 64  # and the trace clock's text
     start = -(-table_end // PAGE) * PAGE
@@ -317,7 +320,7 @@ def write(shape):
     elif shape != "empty_clock_option":
         out += struct.pack("<Q", len(clock_text)) + clock_text
     damage_at["pages_larger_than_cpu_data"] = offsets[0]
-    if shape == "record_length_going_back":
+    if shape in ("record_length_going_back", "record_length_below_its_header"):
         damage_at[shape] = offsets[1] + damaged_event
     if shape in damage_at:
         counts["damage_at"] = damage_at[shape]
