@@ -415,7 +415,19 @@ void CheckEventFormat(std::string_view text, size_t offset, const std::string& l
     const std::string_view line = text.substr(start, end - start);
     if (line.starts_with("\tfield:")) {
       std::string_view decl = line.substr(7);
+      // A declaration ends at its ';' on its line, its brackets closed there: libtraceevent 1.7
+      // reads an open '[' on through the next lines' tokens and dereferences NULL (found by
+      // fuzz_trace_dat: `char prev_comm[16ftrace_event ...` with no `]` nor `;`).
+      if (decl.find(';') == std::string_view::npos) {
+        refuse(start + 7, "a field declaration with no ';' on its line");
+      }
       decl = decl.substr(0, decl.find(';'));
+      int open = 0;
+      for (const char c : decl) {
+        open += c == '[' ? 1 : c == ']' ? -1 : 0;
+        if (open < 0 || open > 1) break;
+      }
+      if (open != 0) refuse(start + 7, "a field declaration whose brackets do not close");
       // The field's name: the last word before any array bracket ("char comm[16]"), or after
       // the type's brackets of a dynamic field ("__data_loc char[] name").
       std::string_view head = decl.substr(0, decl.find('['));

@@ -33,6 +33,7 @@ two, imported with the clock option hidden from the library):
                                         0x7ffdcd180cf7 bytes (libtracecmd allocates it when
                                         shown the clock option; fencescope never shows it)
   header_page_timestamp_of_4_bytes      header_page's timestamp of size 4
+  field_array_not_closed                sched_switch's `char prev_comm[16` with no `]` nor `;`
   record_length_below_its_header        CPU 1's fourth event: type_len 0 and a length of 0 (a
                                         record of -4 bytes)
   uname_without_nul                     the uname option's text with no NUL at its end (imported:
@@ -250,6 +251,10 @@ def write(shape):
             text = text.replace(b"prev_state=%ld", b"prev_state=%s", 1).replace(
                 b"REC->prev_state,", b'__print_flags(REC->prevstate, "|", { 1, "S" }),', 1)
             damage_at[shape] = len(out) + 8 + text.index(b"REC->prevstate")
+        if shape == "field_array_not_closed" and e.name == "sched_switch":
+            text = text.replace(b"char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;",
+                                b"char prev_comm[16ftrace_event amdgpu_sched_run_j", 1)
+            damage_at[shape] = len(out) + 8 + text.index(b"char prev_comm[16ftrace")
         if shape == "print_fmt_constant_remainder" and e.name == "amdgpu_cs_ioctl":
             text = text.replace(b"__get_str(timeline)", b"__get_str%timeline)", 1)
             damage_at[shape] = len(out) + 8 + text.index(b"%timeline")

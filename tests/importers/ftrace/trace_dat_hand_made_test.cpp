@@ -67,7 +67,8 @@ TEST(TraceDatHandMade, DamagedShapesAreRefusedAtTheirByteOffset) {
         "pages_larger_than_cpu_data", "printk_format_too_short", "version_4_huge_header_page",
         "field_type_byte_not_text", "print_flags_of_no_field", "record_length_going_back",
         "long_size_zero", "cpu_count_option_not_the_header", "print_fmt_constant_remainder",
-        "header_page_timestamp_of_4_bytes", "record_length_below_its_header"}) {
+        "header_page_timestamp_of_4_bytes", "record_length_below_its_header",
+        "field_array_not_closed"}) {
     SCOPED_TRACE(shape);
     const fs::path dat = dir / (shape + ".dat");
     auto written = MakeDat(dat, shape);
