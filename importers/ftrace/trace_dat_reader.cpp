@@ -48,6 +48,7 @@ constexpr char kMagic[] = "\x17\x08\x44tracing";
 constexpr uint16_t kOptionDate = 1;
 constexpr uint16_t kOptionTraceClock = 4;
 constexpr uint16_t kOptionOffset = 7;
+constexpr uint16_t kOptionTimeShift = 12;
 // Options that only describe the capture (CPU statistics, uname, hooks, the tracer's version,
 // process maps, trace id, guests). fencescope reads the uname itself and needs none of the rest
 // applied; libtracecmd 3.1 reads them as strings it never checks (strdup of a uname with no NUL,
@@ -564,6 +565,38 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
             "{}: damaged trace-cmd .dat: option {} ({}, byte offset {}) is not a NUL-terminated "
             "text",
             label, id, id == kOptionDate ? "date" : "offset", id_offset));
+      } else if (id == kOptionTimeShift && size >= 16) {
+        // Session id (8), flags (4), a CPU count, then per CPU a count N and 3 x N 8-byte
+        // values. libtracecmd 3.1 allocates what the counts say before it reads them (found by
+        // fuzz_trace_dat: 26 GB for a clock text read as this option): they must fit the option.
+        auto u32 = [&](uint64_t at) {
+          uint32_t v = 0;
+          for (size_t i = 0; i < 4; ++i) {
+            v = (v << 8) | static_cast<uint8_t>(data[at + (endian != 0 ? i : 3 - i)]);
+          }
+          return v;
+        };
+        const uint64_t cpus_shifted = u32(12);
+        uint64_t at = 16;
+        for (uint64_t cpu = 0; cpu < cpus_shifted && at <= size; ++cpu) {
+          if (size - at < 4) {
+            at = size + 1;
+            break;
+          }
+          const uint64_t count = u32(at);
+          at += 4;
+          if (count > (size - at) / 24) {
+            at = size + 1;
+            break;
+          }
+          at += count * 24;
+        }
+        if (at > size) {
+          throw core::Error(fmt::format(
+              "{}: damaged trace-cmd .dat: option 12 (time shift, byte offset {}) claims more "
+              "CPUs or offsets than its {} bytes hold",
+              label, id_offset, size));
+        }
       } else if (id == kOptionCpuCount && size > 8) {
         info.tgid_table_option = true;
         ParseTgids(data, info.tgids);

@@ -33,6 +33,8 @@ two, imported with the clock option hidden from the library):
                                         0x7ffdcd180cf7 bytes (libtracecmd allocates it when
                                         shown the clock option; fencescope never shows it)
   header_page_timestamp_of_4_bytes      header_page's timestamp of size 4
+  clock_text_as_time_shift              the clock option's text under id 12 (time shift), whose
+                                        counts then claim gigabytes
   field_array_not_closed                sched_switch's `char prev_comm[16` with no `]` nor `;`
   record_length_below_its_header        CPU 1's fourth event: type_len 0 and a length of 0 (a
                                         record of -4 bytes)
@@ -285,10 +287,12 @@ def write(shape):
         return bytes(out), counts
     out += struct.pack("<I", len(cpus))
     clock = b"" if shape == "empty_clock_option" else b"[local] global counter uptime perf\0"
+    clock_id = 12 if shape == "clock_text_as_time_shift" else 4
     out += b"options  \0"
     cpu_count = 56_322 if shape == "cpu_count_option_not_the_header" else len(cpus)
     uname = b"Linux 6.1.0 #1 SMP x86_64" + (b"r" if shape == "uname_without_nul" else b"\0")
-    for option_id, data in ((4, clock), (5, uname),
+    damage_at["clock_text_as_time_shift"] = len(out)
+    for option_id, data in ((clock_id, clock), (5, uname),
                             (8, struct.pack("<I", cpu_count))):
         if option_id == 8:
             damage_at["cpu_count_option_not_the_header"] = len(out)
