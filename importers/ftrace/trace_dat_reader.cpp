@@ -150,6 +150,15 @@ struct CpuData {
   std::string_view bytes;  // that CPU's ring-buffer pages
   uint64_t offset = 0;     // where they start in the file
 };
+// The unsigned number of `size` bytes at `at` of `bytes`, in the file's byte order.
+uint64_t NumberAt(std::string_view bytes, size_t at, size_t size, bool big_endian) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < size; ++i) {
+    v = (v << 8) | static_cast<uint8_t>(bytes[at + (big_endian ? i : size - 1 - i)]);
+  }
+  return v;
+}
+
 struct PageLayout {
   uint64_t page_size = 0;
   uint64_t long_size = 0;
@@ -162,15 +171,11 @@ struct PageLayout {
 // read past it, so it is refused here, naming the CPU, the page and the byte offset.
 void CheckPages(const CpuData& data, const PageLayout& layout, const std::string& label) {
   const uint64_t header = 8 + layout.long_size;
-  if (layout.page_size <= header || (layout.long_size != 4 && layout.long_size != 8)) return;
+  if (layout.page_size <= header) return;  // the long size is 4 or 8 (WalkVersion6)
   const uint64_t pages = data.bytes.size() / layout.page_size;
   for (uint64_t page = 0; page < pages; ++page) {
     const size_t at = static_cast<size_t>(page * layout.page_size + 8);
-    uint64_t commit = 0;
-    for (uint64_t i = 0; i < layout.long_size; ++i) {
-      const uint64_t index = layout.big_endian ? i : layout.long_size - 1 - i;
-      commit = (commit << 8) | static_cast<uint8_t>(data.bytes[at + index]);
-    }
+    const uint64_t commit = NumberAt(data.bytes, at, layout.long_size, layout.big_endian);
     const uint64_t used = commit & ((uint64_t{1} << 27) - 1);
     if (used > layout.page_size - header) {
       throw core::Error(fmt::format(
@@ -458,8 +463,6 @@ void CheckEventFormat(std::string_view text, size_t offset, const std::string& l
   CheckConstantDivisions(print, [&](size_t at, const std::string& why) { refuse(print_at + at, why); });
 }
 
-// Checks a version 6 file's sections and reads its options; returns the offsets of option ids
-// to rename in the copy handed to libtracecmd.
 // Where each CPU's ring-buffer pages lie in a version 6 file (OnRecord bounds each record by
 // its page with it).
 struct CpuPages {
@@ -468,6 +471,8 @@ struct CpuPages {
   std::vector<std::pair<uint64_t, uint64_t>> data;  // per CPU: byte offset, size
 };
 
+// Checks a version 6 file's sections and reads its options; returns the offsets of option ids
+// to rename in the copy handed to libtracecmd, and fills `pages`.
 std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string& label,
                                       TraceDatInfo& info, CpuPages& pages) {
   HeaderWalk w(bytes, label);
@@ -569,13 +574,7 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
         // Session id (8), flags (4), a CPU count, then per CPU a count N and 3 x N 8-byte
         // values. libtracecmd 3.1 allocates what the counts say before it reads them (found by
         // fuzz_trace_dat: 26 GB for a clock text read as this option): they must fit the option.
-        auto u32 = [&](uint64_t at) {
-          uint32_t v = 0;
-          for (size_t i = 0; i < 4; ++i) {
-            v = (v << 8) | static_cast<uint8_t>(data[at + (endian != 0 ? i : 3 - i)]);
-          }
-          return v;
-        };
+        auto u32 = [&](uint64_t at) { return NumberAt(data, at, 4, endian != 0); };
         const uint64_t cpus_shifted = u32(12);
         uint64_t at = 16;
         for (uint64_t cpu = 0; cpu < cpus_shifted && at <= size; ++cpu) {
@@ -605,10 +604,7 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
         // libtracecmd takes the CPU count from this option and reads that many CPU data
         // entries; a count that is not the header's makes it read past them and crash
         // closing the file it then refuses (found by fuzz_trace_dat: 56,322 CPUs).
-        uint64_t count = 0;
-        for (size_t i = 0; size == 4 && i < 4; ++i) {
-          count = (count << 8) | static_cast<uint8_t>(data[endian != 0 ? i : 3 - i]);
-        }
+        const uint64_t count = size == 4 ? NumberAt(data, 0, 4, endian != 0) : 0;
         if (size != 4 || count != cpus) {
           throw core::Error(fmt::format(
               "{}: damaged trace-cmd .dat: option 8 (CPU count, byte offset {}) {} while the "
@@ -686,12 +682,8 @@ bool RecordInItsPage(ReadContext& ctx, const tep_record* record) {
     why = fmt::format("CPU {}'s record at byte offset {} is outside its data", record->cpu, at);
   } else {
     const uint64_t page_end = start + ((at - start) / pages->page_size + 1) * pages->page_size;
-    uint32_t word = 0;
-    for (int i = 0; i < 4; ++i) {
-      const auto byte = static_cast<uint8_t>(ctx.bytes[at + (pages->big_endian ? i : 3 - i)]);
-      word = (word << 8) | byte;
-    }
-    const uint32_t type_len = pages->big_endian ? word >> 27 : word & 31;
+    const uint64_t word = NumberAt(ctx.bytes, at, 4, pages->big_endian);
+    const uint64_t type_len = pages->big_endian ? word >> 27 : word & 31;
     const uint64_t header = type_len == 0 ? 8 : 4;
     if (record->size < 0 || at + header + static_cast<uint64_t>(record->size) > page_end) {
       why = fmt::format("CPU {}'s record at byte offset {} claims {} bytes, past the end of its "
