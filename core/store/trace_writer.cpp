@@ -11,6 +11,7 @@
 
 #include "core/model/error.h"
 #include "core/store/event_row_packer.h"
+#include "core/store/memory_rows_table.h"
 #include "core/store/output_file.h"
 #include "core/store/schema_sql.h"
 #include "core/store/sqlite_db.h"
@@ -22,7 +23,7 @@ namespace {
 constexpr uint64_t kRowsPerTransaction = 1u << 20;
 
 // Events are inserted a chunk at a time by one statement that reads the chunk's records through
-// an eponymous virtual table (EventRows below): no parameter binding per value, one statement
+// an eponymous virtual table (memory_rows_table.h): no parameter binding per value, one statement
 // step per chunk. The rowid is left to SQLite: in a table that only ever grows by appends it is
 // the last rowid plus one, which is the writer's own count (InsertDirect checks).
 constexpr const char* kEventRowsModule = "fencescope_event_rows";
@@ -30,120 +31,66 @@ constexpr const char* kInsertEventRowsSql =
     "INSERT INTO main.events(ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, "
     "arg1, arg2, flags) SELECT * FROM fencescope_event_rows";
 
-// The records a statement reading fencescope_event_rows sees: set before its step.
-struct EventRows {
-  const EventRecord* rows = nullptr;
-  size_t count = 0;
-};
-
-namespace event_rows {
-struct Table {
-  sqlite3_vtab base;
-  const EventRows* source;
-};
-struct Cursor {
-  sqlite3_vtab_cursor base;
-  const EventRows* source;
-  size_t row;
-};
-
-int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
-  const int rc = sqlite3_declare_vtab(db,
-                                      "CREATE TABLE x(ts_ns, kind, queue_id, thread_id, fence_id, "
-                                      "value, op_id, arg0, arg1, arg2, flags)");
-  if (rc != SQLITE_OK) return rc;
-  auto* table = static_cast<Table*>(sqlite3_malloc(sizeof(Table)));
-  if (!table) return SQLITE_NOMEM;
-  *table = Table{{}, static_cast<const EventRows*>(aux)};
-  *out = &table->base;
-  return SQLITE_OK;
-}
-int Disconnect(sqlite3_vtab* table) {
-  sqlite3_free(table);
-  return SQLITE_OK;
-}
-int BestIndex(sqlite3_vtab*, sqlite3_index_info* info) {
-  info->estimatedCost = 1;
-  info->estimatedRows = 4096;
-  return SQLITE_OK;
-}
-int Open(sqlite3_vtab* table, sqlite3_vtab_cursor** out) {
-  auto* cursor = static_cast<Cursor*>(sqlite3_malloc(sizeof(Cursor)));
-  if (!cursor) return SQLITE_NOMEM;
-  *cursor = Cursor{{}, reinterpret_cast<Table*>(table)->source, 0};
-  *out = &cursor->base;
-  return SQLITE_OK;
-}
-int Close(sqlite3_vtab_cursor* cursor) {
-  sqlite3_free(cursor);
-  return SQLITE_OK;
-}
-int Filter(sqlite3_vtab_cursor* cursor, int, const char*, int, sqlite3_value**) {
-  reinterpret_cast<Cursor*>(cursor)->row = 0;
-  return SQLITE_OK;
-}
-int Next(sqlite3_vtab_cursor* cursor) {
-  ++reinterpret_cast<Cursor*>(cursor)->row;
-  return SQLITE_OK;
-}
-int Eof(sqlite3_vtab_cursor* cursor) {
-  const auto* c = reinterpret_cast<Cursor*>(cursor);
-  return c->row >= c->source->count;
-}
-void ResultId(sqlite3_context* context, uint32_t id) {
-  if (id == 0) sqlite3_result_null(context);
-  else sqlite3_result_int64(context, id);
-}
-int Column(sqlite3_vtab_cursor* cursor, sqlite3_context* context, int column) {
-  const auto* c = reinterpret_cast<Cursor*>(cursor);
-  const EventRecord& e = c->source->rows[c->row];
-  switch (column) {
-    case 0: sqlite3_result_int64(context, e.ts); break;
-    case 1: sqlite3_result_int64(context, static_cast<int>(e.kind)); break;
-    case 2: ResultId(context, e.queue); break;
-    case 3: ResultId(context, e.thread); break;
-    case 4: ResultId(context, e.fence); break;
-    case 5: sqlite3_result_int64(context, static_cast<int64_t>(e.value)); break;
-    case 6: sqlite3_result_int64(context, e.op); break;
-    case 7: sqlite3_result_int64(context, e.arg0); break;
-    case 8: sqlite3_result_int64(context, e.arg1); break;
-    case 9: sqlite3_result_int64(context, e.arg2); break;
-    default: sqlite3_result_int64(context, e.flags); break;
+struct EventColumns {
+  using Row = EventRecord;
+  static constexpr const char* kDeclaration =
+      "CREATE TABLE x(ts_ns, kind, queue_id, thread_id, fence_id, value, op_id, arg0, arg1, "
+      "arg2, flags)";
+  static void Column(const EventRecord& e, int column, sqlite3_context* context) {
+    switch (column) {
+      case 0: sqlite3_result_int64(context, e.ts); break;
+      case 1: sqlite3_result_int64(context, static_cast<int>(e.kind)); break;
+      case 2: ResultIdOrNull(context, e.queue); break;
+      case 3: ResultIdOrNull(context, e.thread); break;
+      case 4: ResultIdOrNull(context, e.fence); break;
+      case 5: sqlite3_result_int64(context, static_cast<int64_t>(e.value)); break;
+      case 6: sqlite3_result_int64(context, e.op); break;
+      case 7: sqlite3_result_int64(context, e.arg0); break;
+      case 8: sqlite3_result_int64(context, e.arg1); break;
+      case 9: sqlite3_result_int64(context, e.arg2); break;
+      default: sqlite3_result_int64(context, e.flags); break;
+    }
   }
-  return SQLITE_OK;
-}
-int Rowid(sqlite3_vtab_cursor* cursor, sqlite3_int64* rowid) {
-  *rowid = static_cast<sqlite3_int64>(reinterpret_cast<Cursor*>(cursor)->row) + 1;
-  return SQLITE_OK;
-}
-
-// Eponymous only (no xCreate): it exists on the connection, never in the database file.
-const sqlite3_module kModule = {
-    0,       nullptr, Connect, BestIndex, Disconnect, nullptr, Open,    Close,   Filter,
-    Next,    Eof,     Column,  Rowid,     nullptr,    nullptr, nullptr, nullptr, nullptr,
-    nullptr, nullptr, nullptr, nullptr,   nullptr,    nullptr};
-}  // namespace event_rows
+};
+using EventRows = RowSpan<EventRecord>;
 
 // Makes fencescope_event_rows read `source` on `db`; returns the insert statement.
-Statement PrepareEventRowsInsert(sqlite3* db, const EventRows* source, const std::string& label) {
-  if (sqlite3_create_module(db, kEventRowsModule, &event_rows::kModule,
-                            const_cast<EventRows*>(source)) != SQLITE_OK) {
-    throw Error(label + ": cannot register the event rows table: " + sqlite3_errmsg(db));
-  }
-  return Statement(db, kInsertEventRowsSql, label);
+Statement PrepareEventRowsInsert(sqlite3* db, EventRows* source, const std::string& label) {
+  return PrepareMemoryRowsInsert<EventColumns>(db, kEventRowsModule, kInsertEventRowsSql, source,
+                                               label);
 }
 
-// Inserts the records in order through `insert` (PrepareEventRowsInsert over `source`).
-void InsertEvents(Statement& insert, EventRows& source, const std::vector<EventRecord>& records) {
-  source = EventRows{records.data(), records.size()};
-  try {
-    insert.Run();
-  } catch (...) {
-    source = EventRows{};
-    throw;
+// Event arguments are inserted the same way, a batch at a time: a bound INSERT per argument
+// cost an importer that keeps several arguments per packet as much as its events.
+constexpr const char* kArgRowsModule = "fencescope_arg_rows";
+constexpr const char* kInsertArgRowsSql =
+    "INSERT INTO main.event_args(event_rowid, key_sid, int_value, real_value, text_sid) "
+    "SELECT * FROM fencescope_arg_rows";
+
+struct ArgColumns {
+  using Row = PendingEventArg;
+  static constexpr const char* kDeclaration =
+      "CREATE TABLE x(event_rowid, key_sid, int_value, real_value, text_sid)";
+  static void Column(const Row& a, int column, sqlite3_context* context) {
+    using Type = PendingEventArg::Type;
+    switch (column) {
+      case 0: sqlite3_result_int64(context, static_cast<int64_t>(a.event)); break;
+      case 1: sqlite3_result_int64(context, a.key); break;
+      case 2:
+        if (a.type == Type::kInt) sqlite3_result_int64(context, a.int_value);
+        else sqlite3_result_null(context);
+        break;
+      case 3:
+        if (a.type == Type::kReal) sqlite3_result_double(context, a.real_value);
+        else sqlite3_result_null(context);
+        break;
+      default:
+        if (a.type == Type::kText) sqlite3_result_int64(context, a.text);
+        else sqlite3_result_null(context);
+        break;
+    }
   }
-  source = EventRows{};
-}
+};
 
 std::string FlowInsertSql(size_t rows) {
   std::string sql = "INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES ";
@@ -166,16 +113,18 @@ void InjectHelperLaneFaultForTesting() { g_lane_fault = true; }
 
 struct TraceWriter::Statements {
   Statement string, adapter, engine, queue, process, context, thread, fence, pso, resource,
-      counter_series, counter_sample, flow, arg, block, flow_batch, meta, problem;
+      counter_series, counter_sample, flow, block, flow_batch, meta, problem;
   EventRows event_rows;    // what event_insert reads
   Statement event_insert;  // PrepareEventRowsInsert
+  RowSpan<PendingEventArg> arg_rows;  // what arg_insert reads
+  Statement arg_insert;               // kInsertArgRowsSql
 
   static std::unique_ptr<Statements> Prepare(Database& db, const std::string& label);
   // Every statement reset (one a failure left half run included), bindings kept.
   void ResetAll() {
     for (Statement* s : {&string, &adapter, &engine, &queue, &process, &context, &thread, &fence,
-                         &pso, &resource, &counter_series, &counter_sample, &flow, &arg, &block,
-                         &flow_batch, &meta, &problem, &event_insert}) {
+                         &pso, &resource, &counter_series, &counter_sample, &flow, &block,
+                         &flow_batch, &meta, &problem, &event_insert, &arg_insert}) {
       s->Reset();
     }
     event_rows = EventRows{};
@@ -198,18 +147,20 @@ std::unique_ptr<TraceWriter::Statements> TraceWriter::Statements::Prepare(
       db.Prepare(TopologyInsertSql(kCounterSeriesTable)),
       db.Prepare("INSERT INTO counter_samples(series_id, ts_ns, value) VALUES (?1,?2,?3)"),
       db.Prepare("INSERT INTO flows(from_event, to_event, kind, name_sid) VALUES (?1,?2,?3,?4)"),
-      db.Prepare("INSERT INTO event_args(event_rowid, key_sid, int_value, real_value, text_sid) "
-                 "VALUES (?1,?2,?3,?4,?5)"),
       db.Prepare("INSERT INTO event_blocks(track_kind, track_id, start_ns, end_ns, first_rowid, "
                  "last_rowid, events) VALUES (?1,?2,?3,?4,?5,?6,?7)"),
       db.Prepare(FlowInsertSql(kFlowsPerInsert)),
       db.Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)"),
       db.Prepare("INSERT INTO import_problems(name, severity, count, description, first_place) "
                  "VALUES (?1,?2,?3,?4,?5)"),
-      {},  // event_rows and event_insert: below, once the statements above exist
+      {},  // event_rows, event_insert, arg_rows, arg_insert: below, once the statements above
+      {},  // exist
+      {},
       {},
   });
   statements->event_insert = PrepareEventRowsInsert(db.handle(), &statements->event_rows, label);
+  statements->arg_insert = PrepareMemoryRowsInsert<ArgColumns>(
+      db.handle(), kArgRowsModule, kInsertArgRowsSql, &statements->arg_rows, label);
   return statements;
 }
 
@@ -272,7 +223,7 @@ struct TraceWriter::LaneChunk {
     {
       EventRows source;
       Statement insert = PrepareEventRowsInsert(db, &source, label);
-      InsertEvents(insert, source, records);
+      InsertMemoryRows(insert, source, records);
     }
     exec("COMMIT");
     image = sqlite3_serialize(db, "main", &image_size, SQLITE_SERIALIZE_NOCOPY);
@@ -574,7 +525,7 @@ void TraceWriter::ChunkFull() {
 // One statement step inserts the whole chunk (kInsertEventRowsSql).
 void TraceWriter::InsertDirect(const std::vector<EventRecord>& records) {
   if (records.empty()) return;
-  InsertEvents(m_statements->event_insert, m_statements->event_rows, records);
+  InsertMemoryRows(m_statements->event_insert, m_statements->event_rows, records);
   m_rows_written += records.size();
   // The rowids Append handed out must be the ones SQLite assigned.
   if (sqlite3_last_insert_rowid(m_db->handle()) != static_cast<sqlite3_int64>(m_rows_written)) {
@@ -685,34 +636,39 @@ void TraceWriter::FlushPendingFlows() {
 }
 
 void TraceWriter::AddEventArg(EventRowId event, std::string_view key, int64_t value) {
-  auto& s = m_statements->arg;
-  s.BindInt(1, event);
-  s.BindInt(2, Intern(key));
-  s.BindInt(3, value);
-  s.BindNull(4);
-  s.BindNull(5);
-  s.Run();
+  PendingEventArg& a = m_pending_args.emplace_back();
+  a.event = event;
+  a.key = Intern(key);
+  a.type = PendingEventArg::Type::kInt;
+  a.int_value = value;
+  if (m_pending_args.size() == kArgsPerInsert) FlushPendingArgs();
 }
 
 void TraceWriter::AddEventArg(EventRowId event, std::string_view key, double value) {
-  auto& s = m_statements->arg;
-  s.BindInt(1, event);
-  s.BindInt(2, Intern(key));
-  s.BindNull(3);
-  s.BindDouble(4, value);
-  s.BindNull(5);
-  s.Run();
+  PendingEventArg& a = m_pending_args.emplace_back();
+  a.event = event;
+  a.key = Intern(key);
+  a.type = PendingEventArg::Type::kReal;
+  a.real_value = value;
+  if (m_pending_args.size() == kArgsPerInsert) FlushPendingArgs();
 }
 
 void TraceWriter::AddEventArg(EventRowId event, std::string_view key, std::string_view text) {
-  StringId text_id = Intern(text);
-  auto& s = m_statements->arg;
-  s.BindInt(1, event);
-  s.BindInt(2, Intern(key));
-  s.BindNull(3);
-  s.BindNull(4);
-  s.BindInt(5, text_id);
-  s.Run();
+  PendingEventArg& a = m_pending_args.emplace_back();
+  a.event = event;
+  a.key = Intern(key);
+  a.type = PendingEventArg::Type::kText;
+  a.text = Intern(text);
+  if (m_pending_args.size() == kArgsPerInsert) FlushPendingArgs();
+}
+
+// One statement step inserts the batch (kInsertArgRowsSql).
+void TraceWriter::FlushPendingArgs() {
+  if (m_pending_args.empty()) return;
+  InsertMemoryRows(m_statements->arg_insert, m_statements->arg_rows, m_pending_args);
+  m_rows_in_transaction += m_pending_args.size();
+  m_pending_args.clear();
+  EndLongTransaction();
 }
 
 void TraceWriter::CountProblem(std::string_view name, Severity severity,
@@ -748,6 +704,7 @@ void TraceWriter::Commit() {
   FlushAllEvents();
   m_lane.reset();
   FlushPendingFlows();
+  FlushPendingArgs();
   m_meta["events"] = std::to_string(m_events);
   m_meta["events_sorted"] = m_sorted ? "1" : "0";
   TimeNs start = m_min_ts, end = m_max_ts;

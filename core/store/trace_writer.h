@@ -36,6 +36,19 @@ using namespace core::model;  // NOLINT: value types are the vocabulary of this 
 
 class EventRowPacker;
 
+// An event argument the writer holds until it inserts a batch of them (event_args).
+struct PendingEventArg {
+  enum class Type : uint8_t { kInt, kReal, kText };
+  EventRowId event = 0;
+  StringId key = 0;
+  Type type = Type::kInt;
+  StringId text = 0;  // kText
+  union {
+    int64_t int_value = 0;  // kInt
+    double real_value;      // kReal
+  };
+};
+
 class TraceWriter : public TraceSink {
  public:
   // `source` goes to meta.source ('simulator', 'chrome-json', 'etl', ...). Throws core::Error
@@ -142,6 +155,7 @@ class TraceWriter : public TraceSink {
   static constexpr size_t kDirectChunk = 4096;
   static constexpr size_t kLaneChunk = 10240;
   static constexpr size_t kFlowsPerInsert = 64;
+  static constexpr size_t kArgsPerInsert = 4096;
   void MaybeCycleTransaction();
   void EndLongTransaction();
   void ChunkFull();
@@ -149,6 +163,7 @@ class TraceWriter : public TraceSink {
   void TransferOldestLaneChunk();
   void FlushAllEvents();
   void FlushPendingFlows();
+  void FlushPendingArgs();
   void AddToBlock(std::vector<Block>& blocks, int track_kind, uint32_t track_id, TimeNs ts,
                   EventRowId rowid);
   void FlushBlock(int track_kind, uint32_t track_id, Block& block);
@@ -187,6 +202,7 @@ class TraceWriter : public TraceSink {
   std::vector<EventRecord> m_held;     // a full direct chunk, inserted when the lane chunk
                                        // after it is handed over
   std::vector<PendingFlow> m_pending_flows;
+  std::vector<PendingEventArg> m_pending_args;
   std::vector<Block> m_queue_blocks;   // [queue id]
   std::vector<Block> m_thread_blocks;  // [thread id]
   std::vector<Block> m_all_blocks;     // [0]

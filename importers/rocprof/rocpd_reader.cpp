@@ -9,6 +9,7 @@
 #include "core/model/error.h"
 #include "core/store/sqlite_db.h"
 #include "importers/common/sqlite_defensive.h"
+#include "importers/rocprof/rocpd_id_table.h"
 #include "importers/rocprof/rocprof_names.h"
 
 namespace importers::rocprof {
@@ -138,16 +139,17 @@ class Reader {
             [&](core::store::Statement& s) {
               std::string name = s.ColumnText(2);
               if (name.empty()) name = s.ColumnText(1);
-              m_kernels[s.ColumnInt(0)] = KernelDisplayName(name);
+              m_kernels[s.ColumnInt(0)] = m_c.texts.Keep(KernelDisplayName(name));
             });
   }
 
   void ReadEvents() {
-    EachRow("rocpd_event", "SELECT id, category_id, correlation_id FROM {}",
+    EachRow("rocpd_event", "SELECT id, category_id, correlation_id FROM {} ORDER BY id",
             [&](core::store::Statement& s) {
-              m_events[s.ColumnInt(0)] = {s.ColumnIsNull(2) ? -1 : s.ColumnInt(2),
-                                          s.ColumnInt(1)};
+              m_events.Add(s.ColumnInt(0),
+                           {s.ColumnIsNull(2) ? -1 : s.ColumnInt(2), s.ColumnInt(1)});
             });
+    m_events.Seal();
   }
 
   // The stream and event handles among the API calls' arguments (rocpd_arg: one row per
@@ -159,9 +161,15 @@ class Reader {
             [&](core::store::Statement& s) {
               const int64_t handle = HandleValue(s.ColumnText(3));
               if (handle < 0) return;
-              Handles& h = m_handles[s.ColumnInt(1)];
+              Handles& h = m_handles.Last(s.ColumnInt(1));
               (s.ColumnText(2) == "event" ? h.event : h.stream) = handle;
             });
+    // An event's arguments are read apart when other rows come between them: merged, the
+    // later argument of a name winning as when they are together.
+    m_handles.Seal([](Handles& earlier, const Handles& later) {
+      if (later.stream >= 0) earlier.stream = later.stream;
+      if (later.event >= 0) earlier.event = later.event;
+    });
   }
 
   // The OS thread of a tid column (a rocpd_info_thread id); -1 when NULL.
@@ -184,8 +192,8 @@ class Reader {
 
   int64_t CorrelationOf(const core::store::Statement& s, int column) const {
     if (s.ColumnIsNull(column)) return -1;
-    auto it = m_events.find(s.ColumnInt(column));
-    return it == m_events.end() ? -1 : it->second.correlation;
+    const Event* event = m_events.Find(s.ColumnInt(column));
+    return event ? event->correlation : -1;
   }
 
   static void CheckTimes(int64_t start, int64_t end) {
@@ -209,7 +217,7 @@ class Reader {
                 throw BadRow{fmt::format("kernel {} is not in rocpd_info_kernel_symbol",
                                          s.ColumnInt(3))};
               }
-              d.name = kernel->second;
+              d.name = kernel->second;  // (a view of m_c.texts)
               d.dispatch_id = s.ColumnInt(4);
               d.queue = s.ColumnInt(5);
               d.stream = s.ColumnIsNull(6) ? -1 : s.ColumnInt(6);
@@ -219,7 +227,6 @@ class Reader {
               d.workgroup = {s.ColumnInt(9), s.ColumnInt(10), s.ColumnInt(11)};
               d.grid = {s.ColumnInt(12), s.ColumnInt(13), s.ColumnInt(14)};
               d.correlation = CorrelationOf(s, 15);
-              d.place = fmt::format("row id {}", s.ColumnInt(0));
               m_c.dispatches.push_back(std::move(d));
             });
   }
@@ -242,7 +249,6 @@ class Reader {
               c.bytes = s.ColumnInt(7);
               c.stream = s.ColumnIsNull(8) ? -1 : s.ColumnInt(8);
               c.correlation = CorrelationOf(s, 9);
-              c.place = fmt::format("row id {}", s.ColumnInt(0));
               m_c.copies.push_back(std::move(c));
             });
   }
@@ -258,15 +264,15 @@ class Reader {
               c.start = s.ColumnInt(2);
               c.end = s.ColumnInt(3);
               CheckTimes(c.start, c.end);
-              c.name = String(s.ColumnInt(4));
-              auto event = s.ColumnIsNull(5) ? m_events.end() : m_events.find(s.ColumnInt(5));
-              if (event != m_events.end()) {
-                c.correlation = event->second.correlation;
-                c.domain = DomainOf(String(event->second.category));
-                auto handles = m_handles.find(event->first);
-                if (handles != m_handles.end()) {
-                  c.stream = handles->second.stream;
-                  c.event = handles->second.event;
+              c.name = m_c.texts.Keep(String(s.ColumnInt(4)));
+              const int64_t event_id = s.ColumnIsNull(5) ? -1 : s.ColumnInt(5);
+              const Event* event = s.ColumnIsNull(5) ? nullptr : m_events.Find(event_id);
+              if (event) {
+                c.correlation = event->correlation;
+                c.domain = DomainOf(String(event->category));
+                if (const Handles* handles = m_handles.Find(event_id)) {
+                  c.stream = handles->stream;
+                  c.event = handles->event;
                 }
               }
               m_c.calls.push_back(std::move(c));
@@ -289,9 +295,9 @@ class Reader {
   RocCapture m_c;
   std::unordered_map<int64_t, std::string> m_strings;
   std::unordered_map<int64_t, int64_t> m_threads;  // rocpd_info_thread id -> OS tid
-  std::unordered_map<int64_t, std::string> m_kernels;
-  std::unordered_map<int64_t, Event> m_events;
-  std::unordered_map<int64_t, Handles> m_handles;  // by rocpd_event id
+  std::unordered_map<int64_t, std::string_view> m_kernels;  // display names (m_c.texts)
+  RocpdIdTable<Event> m_events;
+  RocpdIdTable<Handles> m_handles;  // by rocpd_event id
 };
 
 }  // namespace

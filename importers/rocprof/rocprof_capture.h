@@ -5,11 +5,41 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace importers::rocprof {
+
+// The texts records name (kernel symbols, API functions, roctx messages), each held once: a
+// record keeps a view of its text here, not a copy of its own (a file of millions of dispatches
+// names a few thousand kernels). Views stay valid while the pool lives, moved or not.
+class RocTexts {
+ public:
+  RocTexts() = default;
+  RocTexts(RocTexts&&) = default;
+  RocTexts& operator=(RocTexts&&) = default;
+  RocTexts(const RocTexts&) = delete;  // a copy's views would name the original's texts
+  RocTexts& operator=(const RocTexts&) = delete;
+
+  std::string_view Keep(std::string_view text) {
+    auto it = m_texts.find(text);
+    if (it == m_texts.end()) it = m_texts.emplace(text).first;
+    return *it;
+  }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const noexcept {
+      return std::hash<std::string_view>{}(text);
+    }
+  };
+  std::unordered_set<std::string, Hash, std::equal_to<>> m_texts;  // nodes: stable addresses
+};
 
 // An HSA agent: a CPU or a GPU.
 struct RocAgent {
@@ -36,9 +66,8 @@ struct RocDispatch {
   int64_t pid = -1;
   int64_t correlation = -1, external = 0;
   int64_t dispatch_id = -1;
-  std::string name;  // the kernel symbol, demangled where the file gives it so
+  std::string_view name;  // the kernel symbol, demangled where the file gives it so (texts)
   Dim3 grid, workgroup;
-  std::string place;  // where it is in the file, for messages
 };
 
 // One asynchronous memory copy (an SDMA engine or a blit kernel).
@@ -50,7 +79,6 @@ struct RocCopy {
   int64_t stream = -1;
   int64_t thread = -1;
   int64_t correlation = -1, external = 0;
-  std::string place;
 };
 
 enum class CallDomain : uint8_t { kHip, kHsa, kMarker };
@@ -61,8 +89,8 @@ struct RocCall {
   int64_t thread = 0;
   int64_t correlation = -1, external = 0;
   CallDomain domain = CallDomain::kHip;
-  std::string name;     // the API function ("hipLaunchKernel", "roctxRangePushA")
-  std::string message;  // marker API: the roctx text, when the file keeps it
+  std::string_view name;     // the API function ("hipLaunchKernel", "roctxRangePushA") (texts)
+  std::string_view message;  // marker API: the roctx text, when the file keeps it (texts)
   // From the call's arguments, when the file keeps them (rocpd's rocpd_arg): the HIP stream
   // (`stream` / `hStream`; 0 the NULL stream) and HIP event (`event`) handles, -1 when absent.
   int64_t stream = -1, event = -1;
@@ -73,6 +101,7 @@ struct RocCapture {
   int64_t pid = -1;
   std::string process_name;
   std::string hostname;
+  RocTexts texts;  // what the records' names view
   std::map<int64_t, RocAgent> agents;  // by handle
   std::vector<RocDispatch> dispatches;
   std::vector<RocCopy> copies;

@@ -177,7 +177,7 @@ class Reader {
       throw BadRow{fmt::format("{} fields where the header has {}", row.fields.size(),
                                m_columns)};
     }
-    d.name = KernelDisplayName(*name);
+    d.name = m_c.texts.Keep(KernelDisplayName(*name));
     d.start = Required(row, kStart);
     d.end = Required(row, kEnd);
     if (d.end < d.start) {
@@ -196,7 +196,6 @@ class Reader {
                    Optional(row, kWorkgroupY, 1), Optional(row, kWorkgroupZ, 1)};
     d.pid = Optional(row, kPid, -1);
     if (m_c.pid < 0 && d.pid >= 0) m_c.pid = d.pid;  // the first names the capture
-    d.place = fmt::format("line {}", row.line);
     if (m_agents_listed) {
       auto listed = m_c.agents.find(d.agent);
       if (listed == m_c.agents.end()) {

@@ -160,7 +160,6 @@ void ReadCopies(const CsvFile& file, bool lenient, RocCapture& c) {
     copy.correlation = t.NumberOr(row, correlation, -1);
     copy.stream = t.NumberOr(row, stream, -1);
     copy.bytes = t.NumberOr(row, bytes, 0);
-    copy.place = fmt::format("{}: line {}", file.label, row.line);
     c.copies.push_back(std::move(copy));
   });
 }
@@ -174,7 +173,7 @@ void ReadCalls(const CsvFile& file, bool lenient, CallDomain domain, RocCapture&
   t.EachRow([&](const CsvRow& row) {
     RocCall call;
     call.domain = domain;
-    call.name = row.fields[function];
+    call.name = c.texts.Keep(row.fields[function]);
     call.thread = t.Number(row, thread);
     call.start = t.Number(row, start);
     call.end = t.Number(row, end);

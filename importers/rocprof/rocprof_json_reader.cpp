@@ -298,12 +298,11 @@ class Reader {
     d.dispatch_id = IntOr(info, "dispatch_id", -1);
     const int64_t kernel = IntOr(info, "kernel_id", -1);
     auto name = m_kernel_names.find(kernel);
-    d.name = name != m_kernel_names.end() && !name->second.empty()
-                 ? name->second
-                 : fmt::format("kernel {}", kernel);
+    d.name = m_c.texts.Keep(name != m_kernel_names.end() && !name->second.empty()
+                                ? name->second
+                                : fmt::format("kernel {}", kernel));
     d.grid = DimOf(info, "grid_size");
     d.workgroup = DimOf(info, "workgroup_size");
-    d.place = m_place;
     m_c.dispatches.push_back(std::move(d));
   }
 
@@ -321,7 +320,6 @@ class Reader {
     c.stream = HandleOr(r, "stream_id", -1);
     c.thread = IntOr(r, "thread_id", -1);
     CorrelationOf(r, c.correlation, c.external);
-    c.place = m_place;
     m_c.copies.push_back(std::move(c));
   }
 
@@ -333,10 +331,10 @@ class Reader {
     c.thread = Int(r, "thread_id");
     c.domain = domain;
     CorrelationOf(r, c.correlation, c.external);
-    c.name = OperationName(r);
+    c.name = m_c.texts.Keep(OperationName(r));
     if (domain == CallDomain::kMarker) {
       auto text = m_marker_texts.find(c.correlation);
-      if (text != m_marker_texts.end()) c.message = text->second;
+      if (text != m_marker_texts.end()) c.message = m_c.texts.Keep(text->second);
     }
     m_c.calls.push_back(std::move(c));
   }

@@ -41,6 +41,10 @@ class Builder {
     EmitCalls();
     EmitDispatches();
     EmitCopies();
+    // What the dispatches and copies said is in the records now: their memory goes back before
+    // the records are sorted and written, where the import's memory peaks.
+    std::vector<RocDispatch>().swap(m_c.dispatches);
+    std::vector<RocCopy>().swap(m_c.copies);
     PlaceStreamHandles();
     m_cuda.syncs = HipSyncs(
         m_c.calls,
