@@ -15,7 +15,7 @@
 #include "core/analysis/time_range.h"
 
 namespace core::store {
-class TraceStore;
+struct TraceStore;
 }
 
 namespace core::analysis {
