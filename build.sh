@@ -130,8 +130,9 @@ case "${1:-}" in
     step "test: building build/asan (ASan + UBSan, no window)"
     configure_and_build build/asan OFF -DFENCESCOPE_SANITIZE=ON
     step "test: running the tests of build/asan"
-    # lsan.supp: libtracecmd keeps the records it last peeked when a damaged .dat stops the
-    # read early (the bad-input tests do that); a leak of the library's, not fencescope's.
+    # lsan.supp: libtracecmd / libtraceevent leak inside themselves on some damaged .dat files
+    # they fail to open (the bad-input tests give them some); the libraries' leaks, not
+    # fencescope's.
     supp="$PWD/tests/fuzz/lsan.supp"
     (cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
       LSAN_OPTIONS="suppressions=$supp" ctest --output-on-failure -j"$(jobs)")
@@ -207,6 +208,11 @@ case "${1:-}" in
       case "$name" in
         chrome_json | etl | trace_db | ftrace_text | trace_dat) options+=(-entropic=0) ;;
       esac
+      # libtraceevent 1.7 leaks a token on many damaged event formats (tep_parse_event), and
+      # libFuzzer scans the whole heap after each input that leaks: a third of the .dat runs.
+      # Leaks are then looked for once, when the run ends (lsan.supp names the library's own;
+      # fencescope's would be reported there with their stacks), not after each input.
+      if [ "$name" = trace_dat ]; then options+=(-detect_leaks=0); fi
       log="$fuzz/fuzz_$name.log"
       before=$(find "$artifacts" -type f | wc -l)
       # One process, one job: the machine's cores are shared.

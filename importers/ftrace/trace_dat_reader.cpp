@@ -635,6 +635,16 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
             "whole number of {}-byte pages",
             label, cpu, offset, size, page_size));
       }
+      // trace-cmd writes each CPU's data from a page boundary, and libtracecmd 3.1 maps it from
+      // there: where an earlier CPU's data could be mapped and a later one's not (an offset off
+      // the boundary), it refuses the file and leaks what it set up for the earlier CPUs
+      // (found by fuzz_trace_dat: each such input made libFuzzer scan the heap for leaks).
+      if (size > 0 && offset % page_size != 0) {
+        throw core::Error(fmt::format(
+            "{}: damaged trace-cmd .dat: CPU {}'s data (byte offset {}, {} bytes) does not start "
+            "at a {}-byte page boundary",
+            label, cpu, offset, size, page_size));
+      }
       const CpuData data{cpu, bytes.substr(offset, size), offset};
       CheckPages(data, {page_size, long_size, endian != 0}, label);
       pages.data.emplace_back(offset, size);

@@ -45,6 +45,9 @@ two, imported with the clock option hidden from the library):
   cpu_count_option_not_the_header       option 8 (CPU count) saying 56,322 CPUs, the header 2
   print_fmt_constant_remainder          amdgpu_cs_ioctl's print format with `__get_str%timeline)`
                                         (libtraceevent divides the two words, both 0, on parsing)
+  cpu_data_off_a_page_boundary          CPU 1's data starting 64 bytes past a page boundary
+                                        (libtracecmd maps CPU 0's, fails on CPU 1's and leaks
+                                        what it set up for CPU 0)
 """
 import struct
 import sys
@@ -316,8 +319,12 @@ def write(shape):
     start = -(-table_end // PAGE) * PAGE
     offsets = []
     for d in data:
+        if shape == "cpu_data_off_a_page_boundary" and offsets:
+            start += 64
         offsets.append(start)
         start += len(d)
+    if shape == "cpu_data_off_a_page_boundary":
+        damage_at[shape] = offsets[1]
     for offset, d in zip(offsets, data):
         out += struct.pack("<QQ", offset, len(d))
     # The trace clock's text follows the CPU table (a u64 size, then the text), as trace-cmd
@@ -333,8 +340,8 @@ def write(shape):
         damage_at[shape] = offsets[1] + damaged_event
     if shape in damage_at:
         counts["damage_at"] = damage_at[shape]
-    out += b"\0" * (offsets[0] - len(out))
-    for d in data:
+    for offset, d in zip(offsets, data):
+        out += b"\0" * (offset - len(out))
         out += d
     return bytes(out), counts
 

@@ -12,6 +12,7 @@ Usage: make_rocpd.py OUT.db [--bad-agent] [--syncs]
                hipStreamWaitEvent(0xB, 0xE1), a consumer kernel on stream 0xB (HSA queue 3),
                hipEventRecord(0xE2, 0xB), hipEventSynchronize(0xE2), hipDeviceSynchronize()
 """
+import os
 import sqlite3
 import sys
 
@@ -112,6 +113,8 @@ def add_syncs(rows):
 
 def main():
     out = sys.argv[1]
+    if os.path.exists(out):  # written anew, so that a second run (./build.sh fuzz) works
+        os.remove(out)
     db = sqlite3.connect(out)
     if "--small-pages" in sys.argv[2:]:  # a fuzz seed: 512-byte pages, a smaller image
         db.execute("PRAGMA page_size = 512")
