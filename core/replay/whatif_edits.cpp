@@ -255,4 +255,28 @@ EditCounts ApplyEdits(const Edits& edits, const core::store::TraceStore& store,
   return n;
 }
 
+void UndoEdits(const Edits& edits, const DerivedProgram& original, DerivedProgram& edited) {
+  // What ScalePackets and ScaleCpu change: step durations alone, no step added or removed.
+  const bool durations_only = edits.remove_wait.empty() && edits.remove_waits.empty() &&
+                              edits.remove_sync.empty() && edits.remove_cpu_waits.empty() &&
+                              edits.remove_cpu_wait.empty() && !edits.launch_latency_ns &&
+                              edits.priority.empty() && edits.fence_mode.empty() &&
+                              edits.preemption_granularity.empty();
+  auto& threads = edited.scenario.threads;
+  const auto& originals = original.scenario.threads;
+  bool same_shape = durations_only && threads.size() == originals.size();
+  for (size_t t = 0; same_shape && t < threads.size(); ++t) {
+    same_shape = threads[t].steps.size() == originals[t].steps.size();
+  }
+  if (!same_shape) {
+    edited = original;
+    return;
+  }
+  for (size_t t = 0; t < threads.size(); ++t) {
+    auto& steps = threads[t].steps;
+    const auto& from = originals[t].steps;
+    for (size_t i = 0; i < steps.size(); ++i) steps[i].duration_ns = from[i].duration_ns;
+  }
+}
+
 }  // namespace core::replay

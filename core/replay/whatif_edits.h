@@ -63,4 +63,11 @@ struct EditCounts {
 EditCounts ApplyEdits(const Edits& edits, const core::store::TraceStore& store,
                       const analysis::Reconstruction& recon, DerivedProgram& program);
 
+// Makes `edited`, a copy of `original` that ApplyEdits(edits, ...) changed, equal to `original`
+// again, so that one copy serves replay after replay (the opportunities' candidates) instead of
+// a new copy of the whole program each. Edits that only scale run times (packets, queues, the
+// host) change nothing but the steps' durations, which are copied back; any other edit is undone
+// by copying the whole program over the edited one (its storage reused).
+void UndoEdits(const Edits& edits, const DerivedProgram& original, DerivedProgram& edited);
+
 }  // namespace core::replay
