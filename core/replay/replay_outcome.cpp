@@ -34,8 +34,12 @@ class OutcomeSink final : private KeptTrace, public core::store::ForwardingSink 
 
   StringId Intern(std::string_view text) override {
     const StringId id = m_kept.Intern(text);
-    if (id >= m_step_name.size()) m_step_name.resize(id + 1, false);
-    m_step_name[id] = core::fleet::StepNumberOf(text) >= 0;
+    // The simulator interns a name at each use: a name is read for a step number once, when it
+    // is new (ids are handed out in order).
+    if (id >= m_step_name.size()) {
+      m_step_name.resize(id + 1, false);
+      m_step_name[id] = core::fleet::StepNumberOf(text) >= 0;
+    }
     return id;
   }
   using TraceSink::Append;

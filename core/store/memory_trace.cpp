@@ -24,10 +24,12 @@ MemoryTrace::MemoryTrace(std::string_view source) {
 
 core::model::StringId MemoryTrace::Intern(std::string_view text) {
   if (text.empty()) return 0;
-  auto [it, added] =
-      m_strings.try_emplace(std::string(text), static_cast<core::model::StringId>(m_store.strings.size()));
-  if (added) m_store.strings.emplace_back(text);
-  return it->second;
+  auto it = m_strings.find(text);  // no string built for a name already there
+  if (it != m_strings.end()) return it->second;
+  const auto id = static_cast<core::model::StringId>(m_store.strings.size());
+  m_strings.emplace(std::string(text), id);
+  m_store.strings.emplace_back(text);
+  return id;
 }
 
 core::model::AdapterId MemoryTrace::AddAdapter(const core::model::Adapter& row) {

@@ -6,12 +6,14 @@
 // Event arguments (TraceWriter::AddEventArg) are not kept: no analysis reads them.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/store/event_row_packer.h"
+#include "core/store/string_hash.h"
 #include "core/store/trace_sink.h"
 #include "core/store/trace_store.h"
 
@@ -44,7 +46,8 @@ class MemoryTrace : public TraceSink {
 
  private:
   TraceStore m_store;
-  std::unordered_map<std::string, core::model::StringId> m_strings;
+  std::unordered_map<std::string, core::model::StringId, TransparentStringHash, std::equal_to<>>
+      m_strings;
   EventRowPacker m_packer;
   core::model::TimeNs m_first = 0;
   core::model::TimeNs m_last = 0;

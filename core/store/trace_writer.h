@@ -28,6 +28,7 @@
 #include "core/model/event_types.h"
 #include "core/model/topology.h"
 #include "core/model/types.h"
+#include "core/store/string_hash.h"
 #include "core/store/trace_sink.h"
 
 namespace core::store {
@@ -168,12 +169,6 @@ class TraceWriter : public TraceSink {
                   EventRowId rowid);
   void FlushBlock(int track_kind, uint32_t track_id, Block& block);
 
-  struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view text) const noexcept {
-      return std::hash<std::string_view>{}(text);
-    }
-  };
   struct PendingFlow {
     EventRowId from;
     EventRowId to;
@@ -189,7 +184,7 @@ class TraceWriter : public TraceSink {
   std::unique_ptr<Statements> m_statements;
   std::unique_ptr<EventRowPacker> m_kept;     // KeepEvents
   std::string m_events_sql;                   // CREATE TABLE events, for the lane's tables
-  std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> m_strings;
+  std::unordered_map<std::string, StringId, TransparentStringHash, std::equal_to<>> m_strings;
   std::unordered_map<std::string, std::string> m_meta;
   struct Problem {
     int severity;

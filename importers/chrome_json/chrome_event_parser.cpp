@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "core/store/string_hash.h"
+
 namespace importers::chrome_json {
 namespace {
 
@@ -19,11 +21,6 @@ namespace od = simdjson::ondemand;
 // above is a broken writer. With baseTimeNanoseconds also capped at 3e18 (the importer checks),
 // ts + dur + base stays inside int64.
 constexpr int64_t kMaxMicros = 3'000'000'000'000'000;
-
-struct StringHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
 
 struct KeyHash {
   size_t operator()(const std::pair<IdKey, IdKey>& k) const {
@@ -137,8 +134,10 @@ struct ChromeEventParser::Impl {
   core::store::TraceWriter* writer;
   ParsedTrace* trace;
   od::parser parser;
-  std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> writer_strings;
-  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> local_strings;
+  std::unordered_map<std::string, StringId, core::store::TransparentStringHash, std::equal_to<>>
+      writer_strings;
+  std::unordered_map<std::string, uint32_t, core::store::TransparentStringHash, std::equal_to<>>
+      local_strings;
   std::unordered_map<IdKey, uint32_t, PidHash> process_of_pid;
   std::unordered_map<std::pair<IdKey, IdKey>, uint32_t, KeyHash> track_of_pair;
   // Argument values gathered before the phase is known.

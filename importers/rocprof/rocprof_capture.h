@@ -12,6 +12,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/store/string_hash.h"
+
 namespace importers::rocprof {
 
 // The texts records name (kernel symbols, API functions, roctx messages), each held once: a
@@ -32,13 +34,8 @@ class RocTexts {
   }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view text) const noexcept {
-      return std::hash<std::string_view>{}(text);
-    }
-  };
-  std::unordered_set<std::string, Hash, std::equal_to<>> m_texts;  // nodes: stable addresses
+  // Nodes: the texts' addresses stay where they are.
+  std::unordered_set<std::string, core::store::TransparentStringHash, std::equal_to<>> m_texts;
 };
 
 // An HSA agent: a CPU or a GPU.
