@@ -290,7 +290,11 @@ class Deriver {
     std::vector<StepSource> sources;
     if (!calls.empty()) spec.start_ns = calls.front().ts - m_out.origin;
     TimeNs cursor = calls.empty() ? 0 : calls.front().ts;
-    auto add = [&](Step step, StepSource source) {
+    // At most a CPU gap and a step per call but for device syncs: reserved so that the steps
+    // (320 bytes each) are not copied as the vector grows, which was most of the derivation.
+    spec.steps.reserve(2 * calls.size());
+    sources.reserve(2 * calls.size());
+    auto add = [&](Step&& step, StepSource source) {
       spec.steps.push_back(std::move(step));
       sources.push_back(source);
     };
@@ -301,7 +305,7 @@ class Deriver {
         Step work;
         work.op = StepOp::kCpuWork;
         work.duration_ns = call.ts - cursor;
-        add(work, {StepOrigin::kCpuWork, kNoIndex});
+        add(std::move(work), {StepOrigin::kCpuWork, kNoIndex});
         cursor = call.ts;
       }
       cursor = std::max(cursor, AddCall(call, add));
@@ -325,7 +329,7 @@ class Deriver {
         step.packet_id = p.packet_id;
         step.present = (p.flags & core::model::kPacketPresent) != 0;
         step.paging = (p.flags & core::model::kPacketPaging) != 0;
-        add(step, {call.origin, call.index});
+        add(std::move(step), {call.origin, call.index});
         return call.ts;
       }
       case StepOrigin::kGpuSignal:
@@ -336,7 +340,7 @@ class Deriver {
         step.queue = sig.queue ? QueueIndex(sig.queue) : 0;
         step.fence = FenceIndex(sig.fence);
         step.value = Constant(sig.value);
-        add(step, {call.origin, call.index});
+        add(std::move(step), {call.origin, call.index});
         return call.ts;
       }
       case StepOrigin::kGpuWait: {
@@ -352,14 +356,14 @@ class Deriver {
           step.duration_ns = std::max<DurationNs>(0, w.unblocked - reached);
           ++m_out.fixed_delays.count;
           m_out.fixed_delays.total_ns += step.duration_ns;
-          add(step, {StepOrigin::kFixedGpuDelay, call.index});
+          add(std::move(step), {StepOrigin::kFixedGpuDelay, call.index});
           return call.ts;
         }
         if (w.fence == 0) return call.ts;
         step.op = StepOp::kWait;
         step.fence = FenceIndex(w.fence);
         step.value = Constant(w.value);
-        add(step, {call.origin, call.index});
+        add(std::move(step), {call.origin, call.index});
         return call.ts;
       }
       case StepOrigin::kCpuWait: return AddCpuWait(call, add);
@@ -371,7 +375,7 @@ class Deriver {
         step.marker_adapter = marker.adapter_id >= 1 && marker.adapter_id <= m_store.adapters.size()
                                   ? static_cast<int32_t>(marker.adapter_id - 1)
                                   : -1;
-        add(step, {call.origin, call.index});
+        add(std::move(step), {call.origin, call.index});
         return call.ts;
       }
       case StepOrigin::kSliceBegin:
@@ -379,7 +383,7 @@ class Deriver {
         const auto slice = events::CpuSlice::At(m_store.events, call.index);
         step.op = call.origin == StepOrigin::kSliceBegin ? StepOp::kSliceBegin : StepOp::kSliceEnd;
         step.name = m_store.String(slice.name_sid);
-        add(step, {call.origin, call.index});
+        add(std::move(step), {call.origin, call.index});
         return call.ts;
       }
       default: return call.ts;
@@ -422,7 +426,7 @@ class Deriver {
       delay.duration_ns = std::max<DurationNs>(0, released - first.begin);
       ++m_out.fixed_delays.count;
       m_out.fixed_delays.total_ns += delay.duration_ns;
-      add(delay, {StepOrigin::kFixedCpuDelay, call.index});
+      add(std::move(delay), {StepOrigin::kFixedCpuDelay, call.index});
       return released;
     }
     // A device sync: a signal on every queue of the device that ran anything, and a wait for
@@ -443,7 +447,7 @@ class Deriver {
           signal.value = Constant(++m_device_sync_values[queue]);
           step.fences.push_back(signal.fence);
           step.values.push_back(signal.value);
-          add(signal, {StepOrigin::kDeviceSyncSignal, call.index});
+          add(std::move(signal), {StepOrigin::kDeviceSyncSignal, call.index});
         }
         step.mode = core::sim::WaitMode::kAll;
         ++m_out.device_syncs;
@@ -454,7 +458,7 @@ class Deriver {
       step.fence = step.fences.front();
       step.value = step.values.front();
     }
-    add(step, {StepOrigin::kCpuWait, call.index});
+    add(std::move(step), {StepOrigin::kCpuWait, call.index});
     return released != kUnknownTime ? released : call.ts;
   }
 
