@@ -733,6 +733,21 @@ bool RecordAdvances(ReadContext& ctx, const tep_record* record) {
   return false;
 }
 
+// The latest record time taken: 3e18 ns (the year 2065 on an epoch clock; the Chrome JSON importer's
+// bound too). A damaged page's time can be any 64-bit number, and the mapper subtracts record
+// times (a slice's length): two of them within [0, 3e18] always fit an int64 (found by
+// fuzz_trace_dat: a page time past 2^63 read as negative, then a signed overflow).
+constexpr uint64_t kMaxRecordNs = 3'000'000'000'000'000'000;
+
+bool RecordTimeFits(ReadContext& ctx, const tep_record* record) {
+  if (record->ts <= kMaxRecordNs) return true;
+  ctx.failure = std::make_exception_ptr(core::Error(fmt::format(
+      "{}: damaged trace-cmd .dat: CPU {}'s record at byte offset {} has the time {} ns, past "
+      "3e18 (the year 2065 on an epoch clock): its ring-buffer page's time is damaged",
+      *ctx.label, record->cpu, record->offset, record->ts)));
+  return false;
+}
+
 std::string_view FieldString(const tep_format_field* f, const tep_record* r, tep_handle* tep) {
   const char* data = static_cast<const char*>(r->data);
   size_t offset = static_cast<size_t>(f->offset);
@@ -759,7 +774,10 @@ int OnRecord(tracecmd_input* handle, tep_record* record, int /*cpu*/, void* data
   if (ctx.failure) return -1;
   tep_handle* tep = tracecmd_get_tep(handle);
   ++ctx.info->records;
-  if (!RecordAdvances(ctx, record) || !RecordInItsPage(ctx, record)) return -1;
+  if (!RecordAdvances(ctx, record) || !RecordInItsPage(ctx, record) ||
+      !RecordTimeFits(ctx, record)) {
+    return -1;
+  }
   tep_event* event = tep_find_event_by_record(tep, record);
   if (!event) {
     ++ctx.info->unknown_event_records;

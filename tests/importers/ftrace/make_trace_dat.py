@@ -48,6 +48,9 @@ two, imported with the clock option hidden from the library):
   cpu_data_off_a_page_boundary          CPU 1's data starting 64 bytes past a page boundary
                                         (libtracecmd maps CPU 0's, fails on CPU 1's and leaks
                                         what it set up for CPU 0)
+  record_time_past_2065                 CPU 0's first page's time 2^63 ns (read as
+                                        a negative int64: the slice its sched_switch opens, closed
+                                        on the next page, had a length past int64)
 """
 import struct
 import sys
@@ -307,6 +310,8 @@ def write(shape):
         # CPU 0's first page claiming more bytes than a page: unchecked with no long size,
         # libtracecmd refuses it with CPU 1 not set up, and crashes closing the file.
         struct.pack_into("<Q", data[0], 8, 20_263_434)
+    if shape == "record_time_past_2065":
+        struct.pack_into("<Q", data[0], 0, 0x8000000000000000)
     if shape in ("record_length_going_back", "record_length_below_its_header"):
         at = 16  # the page header, then each event: its 32-bit header and payload
         for _ in range(3):
@@ -338,6 +343,8 @@ def write(shape):
     damage_at["pages_larger_than_cpu_data"] = offsets[0]
     if shape in ("record_length_going_back", "record_length_below_its_header"):
         damage_at[shape] = offsets[1] + damaged_event
+    if shape == "record_time_past_2065":
+        damage_at[shape] = offsets[0] + 16  # its first record, after the page's header
     if shape in damage_at:
         counts["damage_at"] = damage_at[shape]
     for offset, d in zip(offsets, data):
