@@ -257,11 +257,13 @@ EditCounts ApplyEdits(const Edits& edits, const core::store::TraceStore& store,
 
 void UndoEdits(const Edits& edits, const DerivedProgram& original, DerivedProgram& edited) {
   // What ScalePackets and ScaleCpu change: step durations alone, no step added or removed.
-  const bool durations_only = edits.remove_wait.empty() && edits.remove_waits.empty() &&
-                              edits.remove_sync.empty() && edits.remove_cpu_waits.empty() &&
-                              edits.remove_cpu_wait.empty() && !edits.launch_latency_ns &&
-                              edits.priority.empty() && edits.fence_mode.empty() &&
-                              edits.preemption_granularity.empty();
+  // Whether anything else is asked is Empty() of the rest, so that an edit added later is
+  // undone by the whole copy until it says otherwise here.
+  Edits rest = edits;
+  rest.scale.clear();
+  rest.scale_queue.clear();
+  rest.cpu_scale.reset();
+  const bool durations_only = rest.Empty();
   auto& threads = edited.scenario.threads;
   const auto& originals = original.scenario.threads;
   bool same_shape = durations_only && threads.size() == originals.size();

@@ -678,6 +678,14 @@ struct ReadContext {
   const CpuPages* pages = nullptr;    // version 6: where each CPU's pages are
 };
 
+// Stops the iteration at a damaged record: the import fails with `why` once libtracecmd has
+// returned. Returns false (the record is not read).
+bool StopReading(ReadContext& ctx, const std::string& why) {
+  ctx.failure = std::make_exception_ptr(
+      core::Error(fmt::format("{}: damaged trace-cmd .dat: {}", *ctx.label, why)));
+  return false;
+}
+
 // A record whose length runs past the end of its ring-buffer page makes every read of its
 // fields (libtraceevent's and fencescope's) read past the page libtracecmd mapped (found by
 // fuzz_trace_dat: a read past the mapping in the field scan). The record's header is read from
@@ -704,10 +712,7 @@ bool RecordInItsPage(ReadContext& ctx, const tep_record* record) {
                         record->cpu, at, record->size, page_end);
     }
   }
-  if (why.empty()) return true;
-  ctx.failure = std::make_exception_ptr(
-      core::Error(fmt::format("{}: damaged trace-cmd .dat: {}", *ctx.label, why)));
-  return false;
+  return why.empty() || StopReading(ctx, why);
 }
 
 // libtracecmd 3.1 reads a CPU's records at increasing byte offsets; on some damaged pages it
@@ -727,10 +732,7 @@ bool RecordAdvances(ReadContext& ctx, const tep_record* record) {
                       ctx.max_records * 4, record->cpu, record->offset);
   }
   last->second = record->offset;
-  if (why.empty()) return true;
-  ctx.failure = std::make_exception_ptr(
-      core::Error(fmt::format("{}: damaged trace-cmd .dat: {}", *ctx.label, why)));
-  return false;
+  return why.empty() || StopReading(ctx, why);
 }
 
 // The latest record time taken: 3e18 ns (the year 2065 on an epoch clock; the Chrome JSON importer's
@@ -740,12 +742,11 @@ bool RecordAdvances(ReadContext& ctx, const tep_record* record) {
 constexpr uint64_t kMaxRecordNs = 3'000'000'000'000'000'000;
 
 bool RecordTimeFits(ReadContext& ctx, const tep_record* record) {
-  if (record->ts <= kMaxRecordNs) return true;
-  ctx.failure = std::make_exception_ptr(core::Error(fmt::format(
-      "{}: damaged trace-cmd .dat: CPU {}'s record at byte offset {} has the time {} ns, past "
-      "3e18 (the year 2065 on an epoch clock): its ring-buffer page's time is damaged",
-      *ctx.label, record->cpu, record->offset, record->ts)));
-  return false;
+  return record->ts <= kMaxRecordNs ||
+         StopReading(ctx, fmt::format("CPU {}'s record at byte offset {} has the time {} ns, past "
+                                      "3e18 (the year 2065 on an epoch clock): its ring-buffer "
+                                      "page's time is damaged",
+                                      record->cpu, record->offset, record->ts));
 }
 
 std::string_view FieldString(const tep_format_field* f, const tep_record* r, tep_handle* tep) {
