@@ -68,16 +68,18 @@ bool FileImporter::KeepCausalOrder() {
     double high = std::numeric_limits<double>::infinity();
   };
   std::map<std::pair<uint64_t, size_t>, Range> ranges;  // by (device, calibration)
+  // The differences in double: a damaged capture's times can lie ~2^63 apart, past what an
+  // int64 difference holds (found by fuzz_vulkan_records); GpuTime clamps the shift it makes.
   for (const CausalBound& c : m_causal_bounds) {
     const Batch& b = *c.batch;
     auto device = m_devices.find(b.device);
     if (device == m_devices.end()) continue;
     if (c.completed) {
       Range& r = ranges[{b.device, CalibrationIndex(device->second, b.end_ticks)}];
-      r.high = std::min(r.high, double(c.cpu - b.gpu_end));
+      r.high = std::min(r.high, double(c.cpu) - double(b.gpu_end));
     } else {
       Range& r = ranges[{b.device, CalibrationIndex(device->second, b.start_ticks)}];
-      r.low = std::max(r.low, double(c.cpu - b.gpu_start));
+      r.low = std::max(r.low, double(c.cpu) - double(b.gpu_start));
     }
   }
   bool changed = false;

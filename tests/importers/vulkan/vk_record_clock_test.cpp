@@ -156,4 +156,22 @@ TEST_F(VulkanGpuClock, ContradictoryBoundsMeetHalfwayAndSaySo) {
             std::string::npos);
 }
 
+// A damaged capture: batch 1's ticks lie ~2^63 before the calibration's (placed at the clamp,
+// -4.6e18 + 1,002,000 ns) and the CPU wait its fence released returned at 7e18 ns. The bound
+// that wait sets, 7e18 - (-4.6e18), is past int64: found by fuzz_vulkan_records as an overflow.
+// Taken in double: the completion must come no later than +1.16e19 ns (met), the start no
+// earlier than the submission at 1,100,000, so the shift wanted is 1,100,000 - (1,002,000 -
+// 4.6e18), just past the 4.6e18 at which GPU times are clamped (int64's range, with room): held
+// there, the batch starts at -4.6e18 + 1,002,000 + 4.6e18 = 1,002,000.
+TEST_F(VulkanGpuClock, BoundsFarPastInt64AreTakenAsTheyAre) {
+  RecordFile f = Capture();
+  constexpr uint64_t kFarBefore = (uint64_t{1} << 63) + 1000;  // ticks - 1000 = -2^63 as int64
+  AddBatch(f, 1, 1'100'000, kFarBefore, kFarBefore + 100);
+  AddFenceWait(f, 1, 1'150'000, 7'000'000'000'000'000'000);
+  Import(f);
+  EXPECT_EQ(Count("SELECT ts_ns FROM packet_started WHERE packet_id = 1"), 1'002'000);
+  EXPECT_EQ(Problems("vulkan_gpu_clock_shifted"), 1);
+  EXPECT_EQ(Problems("vulkan_gpu_clock_out_of_causal_order"), 0);
+}
+
 }  // namespace
