@@ -1,5 +1,6 @@
 #include "core/store/trace_file.h"
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 
@@ -12,8 +13,10 @@ namespace core::store {
 std::string_view ImportableFormats() {
   return "Chrome trace-event JSON and PyTorch profiler (Kineto) traces (.json), ETW captures "
          "(.etl), trace-cmd captures (.dat), ftrace text (.txt), systrace HTML pages (.html), "
-         "Nsight Systems exports (.sqlite, from nsys export --type sqlite) and XSpace profiles of "
-         "JAX / TensorFlow / PyTorch XLA (.xplane.pb), each plain or inside gzip (.gz) or zip";
+         "Nsight Systems exports (.sqlite, from nsys export --type sqlite), rocprofv3 captures "
+         "(rocpd databases, JSON, a folder or zip of its CSV files) and rocprof kernel-trace CSV, "
+         "and XSpace profiles of JAX / TensorFlow / PyTorch XLA (.xplane.pb), each plain or inside "
+         "gzip (.gz) or zip";
 }
 
 namespace {
@@ -129,6 +132,20 @@ std::map<std::string, std::string> ReadMeta(Database& db) {
   std::map<std::string, std::string> meta;
   Statement s = db.Prepare("SELECT key, value FROM meta");
   while (s.Step()) meta[s.ColumnText(0)] = s.ColumnText(1);
+  // The rows read as numbers (the trace's span, the schema's version): a damaged or edited one
+  // is refused here, naming it, rather than failing wherever it is first read.
+  for (const char* key : {"start_ns", "end_ns", "schema_version"}) {
+    const auto it = meta.find(key);
+    if (it == meta.end()) continue;
+    const std::string& text = it->second;
+    int64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [at, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || at != end) {
+      throw Error(db.path() + ": meta row " + key + " = '" + text.substr(0, 40) +
+                  "' is not a whole number (damaged or edited trace)");
+    }
+  }
   return meta;
 }
 

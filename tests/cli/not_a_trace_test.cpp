@@ -34,6 +34,11 @@ std::string ImportRefusal(const ScratchDir& dir, const std::filesystem::path& fi
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.err.find("ETW captures (.etl)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("Chrome trace-event JSON"), std::string::npos) << r.err;
+  // every importer's format is in the list, the ROCm ones too
+  for (const char* format : {"Nsight Systems exports", "rocprofv3 captures (rocpd databases",
+                             "rocprof kernel-trace CSV", "XSpace profiles", ".dat", ".html"}) {
+    EXPECT_NE(r.err.find(format), std::string::npos) << format << " in " << r.err;
+  }
   EXPECT_FALSE(std::filesystem::exists(dir / "out.db"));
   return r.err;
 }
@@ -83,6 +88,24 @@ TEST(NotATrace, AnotherProgramsSqliteDatabaseIsNamedAsSuch) {
   // every command reading traces says the same
   ExpectFailure(RunFencescope("info " + Quote(dir / "geo.gpkg")), 1,
                 "an SQLite database of another program");
+}
+
+// A meta row read as a number (the span, the schema version) that holds something else: every
+// command refuses the trace naming the row and its text, not with a bare library message.
+TEST(NotATrace, AMetaRowThatShouldBeANumberIsNamedWhenItIsNot) {
+  ScratchDir dir;
+  const auto trace = test_support::SimulateTrace(dir / "t.db", "default --duration-ms 2");
+  Sql(trace, "UPDATE meta SET value = 'soon' WHERE key = 'start_ns'");
+  for (const char* command : {"stats ", "info ", "report --format json "}) {
+    ExpectFailure(RunFencescope(std::string(command) + Quote(trace)), 1,
+                  trace.string() + ": meta row start_ns = 'soon' is not a whole number");
+  }
+  Sql(trace, "UPDATE meta SET value = '12x' WHERE key = 'start_ns'");
+  ExpectFailure(RunFencescope("stats " + Quote(trace)), 1, "meta row start_ns = '12x'");
+  Sql(trace, "UPDATE meta SET value = '0' WHERE key = 'start_ns'; "
+             "UPDATE meta SET value = '99999999999999999999' WHERE key = 'end_ns'");
+  ExpectFailure(RunFencescope("stats " + Quote(trace)), 1,
+                "meta row end_ns = '99999999999999999999' is not a whole number");
 }
 
 TEST(NotATrace, TracesCarryTheApplicationIdAndOldOnesWithoutItStillOpen) {
