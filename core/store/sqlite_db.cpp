@@ -187,11 +187,16 @@ std::vector<std::string> CheckEachTree(sqlite3* db, const FileBytes& bytes, bool
   return problems;
 }
 
-// The checks of RunCheck on `db` (left open: its owner closes it).
-CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full) {
+// The checks of RunCheck on `db` (left open: its owner closes it). `schema_failure`, when not
+// empty, is SQLite's message from a statement that failed to compile on `db` for damage: compiling
+// reads nothing but the header and the schema, so the schema is known to be unreadable and is not
+// parsed again only to fail with the same message.
+CheckResult RunCheckOn(sqlite3* db, const FileBytes& bytes, bool full,
+                       const std::string& schema_failure = {}) {
   CheckResult result;
-  std::string failure;
-  const auto roots = RootPages(db, failure);
+  std::string failure = schema_failure;
+  const auto roots =
+      schema_failure.empty() ? RootPages(db, failure) : std::vector<std::pair<int64_t, std::string>>{};
   std::vector<std::string> lines;
   auto run = [&](const char* sql) {
     lines.clear();
@@ -355,12 +360,15 @@ std::span<const unsigned char> AsBytes(std::string_view image) {
 // connection of its own; an in-memory image (read-only, nothing else can reach it) on `db`
 // itself, whose schema is then most often parsed already (parsing it again on a connection of
 // the check's own was most of the time a damaged image took to describe).
-void CheckDamageOn(sqlite3* db, int rc, const std::string& path, std::string_view message) {
+// `in_compile`: the failure came from compiling a statement (sqlite3_prepare), so from the schema.
+void CheckDamageOn(sqlite3* db, int rc, const std::string& path, std::string_view message,
+                   bool in_compile = false) {
   if (!IsDamageCode(rc)) return;
   const std::string sqlite_message(message);  // `message` may be db's, which the check replaces
   if (const auto image = ImageOf(db)) {
     ThrowDamagedWith(path, sqlite_message,
-                     DescribeCheck(RunCheckOn(db, [&] { return AsBytes(*image); }, false)));
+                     DescribeCheck(RunCheckOn(db, [&] { return AsBytes(*image); }, false,
+                                              in_compile ? sqlite_message : std::string())));
   }
   ThrowDamaged(path, sqlite_message);
 }
@@ -411,8 +419,9 @@ void CheckDamage(int rc, const std::string& path, std::string_view sqlite_messag
 }
 
 namespace {
-[[noreturn]] void Fail(sqlite3* db, const std::string& path, std::string_view what) {
-  if (db) CheckDamageOn(db, sqlite3_extended_errcode(db), path, sqlite3_errmsg(db));
+[[noreturn]] void Fail(sqlite3* db, const std::string& path, std::string_view what,
+                       bool in_compile = false) {
+  if (db) CheckDamageOn(db, sqlite3_extended_errcode(db), path, sqlite3_errmsg(db), in_compile);
   throw Error(path + ": " + std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
 }
 }  // namespace
@@ -420,7 +429,7 @@ namespace {
 Statement::Statement(sqlite3* db, std::string_view sql, std::string path) : m_path(std::move(path)) {
   if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr) !=
       SQLITE_OK) {
-    Fail(db, m_path, "SQL error");
+    Fail(db, m_path, "SQL error", /*in_compile=*/true);
   }
 }
 

@@ -119,6 +119,30 @@ TEST(TraceImage, DamageIsDescribedAsForTheFile) {
             from_file.substr(path.string().size()));
 }
 
+// Page 1's b-tree header overwritten: the schema cannot be read, so the first statement fails
+// to compile. The image's refusal is still word for word the file's (whose check parses the
+// schema again on a connection of its own), and both say the schema is what is damaged.
+TEST(TraceImage, SchemaDamageIsDescribedAsForTheFile) {
+  ScratchDir dir;
+  const auto path = dir / "schema_damaged.db";
+  {
+    TraceWriter w(path, "unit-test");
+    FillTrace(w);
+  }
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);  // the database header's 100 bytes, then page 1's b-tree header
+    const std::string garbage(12, '\xff');
+    f.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+  }
+  const std::string from_file = Refusal([&] { LoadTrace(path); });
+  const std::string from_image = Refusal([&] { LoadTraceImage(ReadFile(path), "image.db"); });
+  EXPECT_NE(from_file.find("the schema (sqlite_master"), std::string::npos) << from_file;
+  EXPECT_EQ(from_image.rfind("image.db: damaged database", 0), 0u) << from_image;
+  EXPECT_EQ(from_image.substr(std::string("image.db").size()),
+            from_file.substr(path.string().size()));
+}
+
 // In-memory writers of one thread share a database whose rows each rolls back: one after the
 // other, or two at once (the second gets a database of its own), each gets the rowids 1, 2, ...
 // (FillTrace's Commit checks them against SQLite's) and leaves no file.
