@@ -50,6 +50,23 @@ cp "$source_dir"/assets/scenarios/*.toml "$source_dir"/tests/cli/scenarios/*.tom
 # An imported trace as well (problems, flows and args the simulator does not write).
 "$fencescope" import "$source_dir/tests/importers/ftrace/data/drm_sched_deps.txt" \
   -o "$seeds/trace_db/ftrace.db" >/dev/null
+# Traces with the rows the two above lack: flows (a Kineto import's launch links) and counter
+# samples (Chrome counter events).
+"$fencescope" import "$source_dir/tests/fuzz/seeds/chrome_json/kineto_cuda_streams.json" \
+  -o "$seeds/trace_db/kineto.db" >/dev/null
+counters_json="$(mktemp --suffix=.json)"
+cat >"$counters_json" <<'JSON'
+{"traceEvents":[
+{"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":10,"dur":10,"args":{"stream":7,"device":0}},
+{"ph":"C","name":"memory","pid":1,"ts":5,"args":{"allocated":100,"reserved":200}},
+{"ph":"C","name":"memory","pid":1,"ts":15,"args":{"allocated":150,"reserved":200}}]}
+JSON
+"$fencescope" import "$counters_json" -o "$seeds/trace_db/counters.db" >/dev/null
+rm -f "$counters_json"
+# Other programs' SQLite files given as traces: refused, naming what they hold (an Nsight
+# Systems export, a rocpd database).
+cp "$seeds/nsys_sqlite/stream_waits.sqlite" "$seeds/trace_db/nsys_export.db"
+cp "$seeds/rocprof/rocpd.db" "$seeds/trace_db/rocpd.db"
 "$tools/make_etl_seed" "$seeds/etl/capture.etl"
 # A trace-cmd .dat made by hand (amdgpu jobs, fences, sched_switch, prints, two CPUs).
 python3 "$source_dir/tests/importers/ftrace/make_trace_dat.py" "$seeds/trace_dat/amdgpu.dat" \
@@ -83,6 +100,18 @@ for name in sorted(os.listdir(os.path.join(seeds, "trace_db"))):
     db.execute("PRAGMA page_size = 512")
     db.execute("VACUUM")
     db.close()
+# A trace of a newer schema version, and another program's database carrying its application_id.
+import shutil
+newer = os.path.join(seeds, "trace_db", "newer_schema.db")
+shutil.copy(os.path.join(seeds, "trace_db", "counters.db"), newer)
+db = sqlite3.connect(newer, isolation_level=None)
+db.execute("PRAGMA user_version = 999")
+db.close()
+db = sqlite3.connect(os.path.join(seeds, "trace_db", "geopackage.db"), isolation_level=None)
+db.execute("PRAGMA page_size = 512")
+db.execute("PRAGMA application_id = 1196444487")
+db.execute("CREATE TABLE gpkg_contents(table_name TEXT)")
+db.close()
 for i, expr in enumerate([
         "interrupts.spurious > 10 || fences.waits_never_unblocked > 0",
         "!(queues[0].busy_ns >= 1e9) && queues[\"3d queue\"].busy_ns / 2 != -3 * (1 - 2)",
