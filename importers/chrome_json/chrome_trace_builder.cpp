@@ -77,7 +77,6 @@ class Builder {
     auto report = [&](double f) {
       if (progress) progress(f);
     };
-    m_sink.Reserve(m_trace.events.size() + m_trace.events.size() / 2);
     if (m_has_topology) WriteExportTopology();
     m_trace_end = PairBeginEnd(m_trace, m_problems);
     report(0.05);

@@ -15,7 +15,7 @@
 #include "core/store/trace_writer.h"
 #include "core/model/error.h"
 #include "core/store/two_thread_sort.h"
-#include "importers/common/release_pages.h"
+#include "importers/common/record_blocks.h"
 
 namespace importers {
 
@@ -40,7 +40,6 @@ struct PendingTextArg {  // an event_args row with a text value
 
 class RecordSink {
  public:
-  void Reserve(size_t records) { m_records.reserve(records); }
   uint32_t Add(const core::store::EventRecord& record) {
     m_records.push_back(record);
     return static_cast<uint32_t>(m_records.size() - 1);
@@ -68,7 +67,7 @@ class RecordSink {
   // Appends every record in time order (ties keep creation order), shifted by `offset_ns`, then
   // the flows. `progress` gets the fraction of records written.
   // `names[sid]` is the text of writer string id sid (flows are named by text).
-  // The records are first put in time order in place, then written front to back: the pages of
+  // The records are first put in time order in place, then written front to back: the blocks of
   // those written go back to the system while the writer's own buffers and SQLite's cache grow
   // (holding all of them through the write was the import's peak).
   template <typename Progress>
@@ -125,7 +124,7 @@ class RecordSink {
       }
       if ((i & 0xFFFF) == 0) {
         progress(static_cast<double>(i) / n);
-        ReleaseFinishedPages(m_records.data(), m_records.data() + i);
+        m_records.FreeBlocksBefore(i);
       }
     }
     for (const PendingFlow& flow : m_flows) {
@@ -133,24 +132,25 @@ class RecordSink {
       if (flow.name != 0 && flow.name < names.size()) name = names[flow.name];
       writer.AddFlow(first + place[flow.from], first + place[flow.to], flow.kind, name);
     }
-    for (const PendingArg& arg : m_args) {
+    m_args.ForEach([&](const PendingArg& arg) {
       writer.AddEventArg(first + place[arg.record], arg.key, arg.value);
-    }
-    std::vector<PendingArg>().swap(m_args);
-    for (const PendingTextArg& arg : m_text_args) {
+    });
+    m_args.clear();
+    m_text_args.ForEach([&](const PendingTextArg& arg) {
       writer.AddEventArg(first + place[arg.record], arg.key, arg.text);
-    }
-    std::vector<PendingTextArg>().swap(m_text_args);
+    });
+    m_text_args.clear();
     m_records.clear();
-    m_records.shrink_to_fit();
   }
 
  private:
   static constexpr size_t kPrefetchDistance = 16;
-  std::vector<core::store::EventRecord> m_records;
+  // In blocks, not vectors: a vector's doubling held its old and new buffers at once, the
+  // import's peak on large captures (record_blocks.h).
+  RecordBlocks<core::store::EventRecord> m_records;
   std::vector<PendingFlow> m_flows;
-  std::vector<PendingArg> m_args;
-  std::vector<PendingTextArg> m_text_args;
+  RecordBlocks<PendingArg> m_args;
+  RecordBlocks<PendingTextArg> m_text_args;
 };
 
 }  // namespace importers
