@@ -19,7 +19,8 @@ template <typename Store>
 auto StoreFields(Store& s) {
   return std::tie(s.meta, s.strings, s.adapters, s.engines, s.queues, s.processes, s.contexts,
                   s.threads, s.fences, s.psos, s.resources, s.counters, s.flows, s.problems,
-                  s.events.ts, s.events.kind, s.events.rowid, s.index_of_rowid, s.events_hash);
+                  s.events.ts, s.events.kind, s.events.rowid, s.index_of_rowid, s.events_hash,
+                  s.events_by_rowid);
 }
 // The bulk event columns (EventColumns::ReleaseBulkColumns frees these).
 template <typename Columns>

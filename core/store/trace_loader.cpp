@@ -168,6 +168,9 @@ constexpr int64_t kSplitRows = 200000;
 void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   const int64_t total = db.QueryInt("SELECT count(*) FROM events");
   const EventRowId max_rowid = db.QueryInt("SELECT coalesce(max(rowid), 0) FROM events");
+  // Rowids below 1 exist only in a damaged or edited trace; they are read with the first half.
+  const EventRowId min_rowid = std::min<EventRowId>(
+      1, db.QueryInt("SELECT coalesce(min(rowid), 1) FROM events"));
   // The first half ends on a whole number of blocks when rowids are dense (1, 2, ...), so that
   // the second half's packed blocks follow the first's as they are.
   constexpr EventRowId kBlock = PackedColumn<TimeNs>::kBlock;
@@ -191,7 +194,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
     });
   }
   // The caller's thread reads the first half and reports the progress of both.
-  ReadRange(db, 1, mid, std::min<int64_t>(mid, total), first, read, report);
+  ReadRange(db, min_rowid, mid, std::min<int64_t>(mid, total), first, read, report);
   if (second_half.valid()) {
     while (second_half.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
       report();
@@ -200,6 +203,18 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   }
   report();
   FinishEvents(store, first, second, mid, progress);
+}
+
+// Whether a table indexed by rowid (4 bytes a rowid up to the largest) stays near the size of
+// the rows themselves: rowids of 0 and up, the largest at most twice the row count and a
+// million. Rows deleted from a trace leave gaps; a damaged or edited one can hold a rowid of
+// 2^34 (found by fuzz_trace_db: a 91 GB table for 132 rows) or below 0.
+bool RowIdsFitATable(const std::vector<EventRowId>& rowids) {
+  const EventRowId limit = 2 * static_cast<EventRowId>(rowids.size()) + (EventRowId{1} << 20);
+  for (EventRowId r : rowids) {
+    if (r < 0 || r > limit) return false;
+  }
+  return true;
 }
 
 // The store's events from the rows of rowids 1..mid packed in `first` and those after mid in
@@ -254,15 +269,23 @@ void FinishEvents(TraceStore& store, EventRowPacker& first, EventRowPacker& seco
         in = {};  // frees it
       },
       [&] {
-        EventRowId largest = 0;
         std::vector<EventRowId> rowids(out.rowid.size());
         out.rowid.Decode(0, rowids.size(), rowids.data());
-        for (EventRowId r : rowids) largest = std::max(largest, r);
-        std::vector<uint32_t> index_of_rowid(static_cast<size_t>(largest) + 1, UINT32_MAX);
-        for (size_t i = 0; i < rowids.size(); ++i) {
-          index_of_rowid[static_cast<size_t>(rowids[i])] = static_cast<uint32_t>(i);
+        if (RowIdsFitATable(rowids)) {
+          EventRowId largest = 0;
+          for (EventRowId r : rowids) largest = std::max(largest, r);
+          std::vector<uint32_t> index_of_rowid(static_cast<size_t>(largest) + 1, UINT32_MAX);
+          for (size_t i = 0; i < rowids.size(); ++i) {
+            index_of_rowid[static_cast<size_t>(rowids[i])] = static_cast<uint32_t>(i);
+          }
+          store.index_of_rowid.Assign(index_of_rowid);
+        } else {
+          std::vector<uint32_t> by_rowid(rowids.size());
+          std::iota(by_rowid.begin(), by_rowid.end(), 0u);
+          std::sort(by_rowid.begin(), by_rowid.end(),
+                    [&](uint32_t x, uint32_t y) { return rowids[x] < rowids[y]; });
+          store.events_by_rowid.Assign(by_rowid);
         }
-        store.index_of_rowid.Assign(index_of_rowid);
       });
   if (progress) progress(1.0);
 }
@@ -318,6 +341,20 @@ const std::string& TraceStore::String(StringId id) const {
 }
 
 size_t TraceStore::IndexOfRowId(EventRowId rowid) const {
+  if (!events_by_rowid.empty()) {
+    size_t low = 0, high = events_by_rowid.size();  // the first at or past `rowid`
+    while (low < high) {
+      const size_t mid = low + (high - low) / 2;
+      if (events.RowIdOf(events_by_rowid[mid]) < rowid) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low < events_by_rowid.size() && events.RowIdOf(events_by_rowid[low]) == rowid
+               ? events_by_rowid[low]
+               : SIZE_MAX;
+  }
   if (index_of_rowid.empty()) {
     return rowid >= 1 && static_cast<size_t>(rowid) <= events.size()
                ? static_cast<size_t>(rowid - 1)

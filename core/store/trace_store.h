@@ -103,6 +103,10 @@ struct TraceStore {
   // rowid -> event index (UINT32_MAX for a rowid with no row); empty when rowid order is time
   // order (index = rowid - 1).
   PackedColumn<uint32_t> index_of_rowid;
+  // Event indices in rowid order, searched by IndexOfRowId where the rowids lie too far apart for
+  // index_of_rowid (a table as long as the largest rowid) or below 1: a damaged or edited trace
+  // (the rowids of a trace fencescope writes run 1, 2, ...). Empty otherwise.
+  PackedColumn<uint32_t> events_by_rowid;
   // Hash of the `events` rows' content in rowid order, computed as they are read
   // (core/cache/trace_cache.h keeps it with the packed cache made from them).
   uint64_t events_hash = 0;

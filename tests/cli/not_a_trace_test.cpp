@@ -2,11 +2,11 @@
 // its content, not its name) and what fencescope imports instead; traces carry the schema's
 // application_id, and traces written before it was set still open.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <fstream>
 
 #include "core/store/schema_sql.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/test_support.h"
 
 using test_support::ExpectFailure;
@@ -21,11 +21,7 @@ void WriteBytes(const std::filesystem::path& path, const std::string& bytes) {
 }
 
 void Sql(const std::filesystem::path& db, const std::string& sql) {
-  sqlite3* handle = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
-  EXPECT_EQ(sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
-      << sqlite3_errmsg(handle);
-  sqlite3_close(handle);
+  EXPECT_EQ(test_support::ExecSql(db, sql), "") << sql;
 }
 
 // What `fencescope import FILE` says, with the import list checked once per message.
