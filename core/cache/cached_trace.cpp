@@ -27,6 +27,12 @@ const char* AnalysisSection(AnalysisKind kind) {
 
 }  // namespace
 
+bool EventColumnsAgree(const store::TraceStore& s) {
+  const size_t n = s.events.ts.size();
+  return s.events.kind.size() == n && (s.events.rowid.empty() || s.events.rowid.size() == n) &&
+         (s.events_by_rowid.empty() || s.events_by_rowid.size() == n);
+}
+
 CachedTrace::CachedTrace(std::filesystem::path path)
     : m_path(std::move(path)), m_db(store::OpenTrace(m_path)), m_enabled(CacheEnabled()) {}
 
@@ -76,7 +82,8 @@ store::TraceStore CachedTrace::LoadStore(EventColumnsNeeded columns,
                                         const store::LoadProgress& progress) {
   store::TraceStore s;
   const bool bulk = columns == EventColumnsNeeded::kAll;
-  if (Read(kStoreSection, StoreFields(s))) {
+  // (a section whose event columns disagree in length is not used: only damage makes one)
+  if (Read(kStoreSection, StoreFields(s)) && EventColumnsAgree(s)) {
     const bool complete = !bulk || (Read(kEventsSection, BulkFields(s.events)) &&
                                     std::apply(
                                         [&](const auto&... c) {

@@ -32,6 +32,10 @@
 
 namespace core::cache {
 
+// Whether a store section's event columns (ts, kind, rowid, events_by_rowid) have one length, as
+// those the rows give always do; a section where they do not is damaged and is not used.
+bool EventColumnsAgree(const store::TraceStore& s);
+
 enum class EventColumnsNeeded {
   kAll,   // every column (the reports read raw fields of some records)
   kKept,  // ts, kind and rowid: what a window keeps once its models are built

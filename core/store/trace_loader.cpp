@@ -342,18 +342,22 @@ const std::string& TraceStore::String(StringId id) const {
 
 size_t TraceStore::IndexOfRowId(EventRowId rowid) const {
   if (!events_by_rowid.empty()) {
+    // (an index past the events, which only a damaged cache section could hold, finds nothing)
+    auto rowid_at = [&](size_t position) {
+      const uint32_t index = events_by_rowid[position];
+      return index < events.size() ? events.RowIdOf(index) : INT64_MAX;
+    };
     size_t low = 0, high = events_by_rowid.size();  // the first at or past `rowid`
     while (low < high) {
       const size_t mid = low + (high - low) / 2;
-      if (events.RowIdOf(events_by_rowid[mid]) < rowid) {
+      if (rowid_at(mid) < rowid) {
         low = mid + 1;
       } else {
         high = mid;
       }
     }
-    return low < events_by_rowid.size() && events.RowIdOf(events_by_rowid[low]) == rowid
-               ? events_by_rowid[low]
-               : SIZE_MAX;
+    return low < events_by_rowid.size() && rowid_at(low) == rowid ? events_by_rowid[low]
+                                                                   : SIZE_MAX;
   }
   if (index_of_rowid.empty()) {
     return rowid >= 1 && static_cast<size_t>(rowid) <= events.size()
@@ -362,7 +366,7 @@ size_t TraceStore::IndexOfRowId(EventRowId rowid) const {
   }
   if (rowid < 0 || static_cast<size_t>(rowid) >= index_of_rowid.size()) return SIZE_MAX;
   uint32_t index = index_of_rowid[static_cast<size_t>(rowid)];
-  return index == UINT32_MAX ? SIZE_MAX : index;
+  return index < events.size() ? index : SIZE_MAX;
 }
 
 std::string TraceStore::MetaOr(const std::string& key, const std::string& fallback) const {

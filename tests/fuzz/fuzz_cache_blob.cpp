@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/analysis/reconstruction.h"
+#include "core/cache/cached_trace.h"
 #include "core/cache/section_fields.h"
 #include "core/cache/serialize.h"
 #include "core/report/report_data.h"
@@ -62,6 +63,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         auto fields = core::cache::StoreFields(store);
         core::cache::FromBytes(bytes, n, fields);
         TouchAll(fields);
+        // What the store is then asked: events by rowid, where the columns agree (the product
+        // uses no section where they do not).
+        if (core::cache::EventColumnsAgree(store)) {
+          for (int64_t rowid : {int64_t{-7}, int64_t{0}, int64_t{1}, int64_t{INT32_MAX} + 5}) {
+            g_sink += store.IndexOfRowId(rowid);
+          }
+          for (size_t i = 0; i < store.events.size() && i < 64; ++i) {
+            g_sink += store.IndexOfRowId(store.events.RowIdOf(i));
+          }
+        }
         break;
       }
       case 1: {

@@ -209,3 +209,28 @@ TEST_F(TraceCache, ATraceLockedByAnotherWriterOpensWithoutWritingTheCache) {
 }
 
 }  // namespace
+
+// A store section whose event columns disagree in length (only damage makes one) is not used:
+// each column of another length, and the columns that may be empty, checked on a hand-made store.
+TEST(TraceCacheSections, EventColumnsOfDifferentLengthsAreNotUsed) {
+  core::store::TraceStore s;
+  s.events.ts.Assign({10, 20, 30});
+  s.events.kind.Assign({core::model::EventKind(1), core::model::EventKind(2),
+                        core::model::EventKind(3)});
+  EXPECT_TRUE(core::cache::EventColumnsAgree(s));  // rowid and events_by_rowid empty
+  s.events.rowid.Assign({5, 9});
+  EXPECT_FALSE(core::cache::EventColumnsAgree(s));
+  s.events.rowid.Assign({5, 9, 40000000000});
+  EXPECT_TRUE(core::cache::EventColumnsAgree(s));
+  s.events_by_rowid.Assign({0, 1});
+  EXPECT_FALSE(core::cache::EventColumnsAgree(s));
+  s.events_by_rowid.Assign({0, 1, 2});
+  EXPECT_TRUE(core::cache::EventColumnsAgree(s));
+  EXPECT_EQ(s.IndexOfRowId(40000000000), 2u);
+  EXPECT_EQ(s.IndexOfRowId(9), 1u);
+  EXPECT_EQ(s.IndexOfRowId(6), SIZE_MAX);
+  s.events_by_rowid.Assign({0, 7, 2});  // an index past the events: found as nothing
+  EXPECT_EQ(s.IndexOfRowId(9), SIZE_MAX);
+  s.events.kind.Assign({core::model::EventKind(1)});
+  EXPECT_FALSE(core::cache::EventColumnsAgree(s));
+}
