@@ -79,6 +79,8 @@ class Builder {
     for (const NsysActivity& a : m_c.activities) add(PidOf(a.global_pid));
     for (const NsysCall& call : m_c.calls) add(PidOf(call.global_tid));
     for (const NsysSyncRow& s : m_c.syncs) add(PidOf(s.global_pid));
+    // (an event record of a process nothing else names too: found by fuzz_nsys_sqlite)
+    for (const NsysEventRecord& e : m_c.event_records) add(PidOf(e.global_pid));
     std::set<int64_t> gpu_pids;
     for (const NsysActivity& a : m_c.activities) gpu_pids.insert(PidOf(a.global_pid));
     m_several_gpu_processes = gpu_pids.size() > 1;

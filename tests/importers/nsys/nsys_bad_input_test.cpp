@@ -131,6 +131,31 @@ TEST(NsysBadInput, StringIdsThatPointNowhereAreNamedAndCounted) {
             "1");
 }
 
+// A CUDA_EVENT row (with a device timestamp) of a process no other row names: found by
+// fuzz_nsys_sqlite as an abort (the process had no number for its correlation ids). The record
+// concerns no call, stream wait or sync of the trace, so the import gives the trace it gives
+// without the row.
+TEST(NsysBadInput, AnEventRecordOfAProcessWithNothingElseChangesNothing) {
+  test_support::ScratchDir dir;
+  test_support::ScratchDir other;
+  const fs::path plain = Made(dir, "stream_waits");
+  const fs::path with_row =
+      Made(other, "stream_waits",
+           "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES (500, 0, 1, 7, 77, " +
+               std::to_string(int64_t{999} << 24) + ", 9, 0);");
+  std::string stats[2];
+  for (int i = 0; i < 2; ++i) {
+    const fs::path out = dir / ("out" + std::to_string(i) + ".db");
+    const auto r = test_support::RunFencescope("import " + Quote(i ? with_row : plain) +
+                                               " --output " + Quote(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto s = test_support::RunFencescope("stats --json " + Quote(out));
+    ASSERT_EQ(s.exit_code, 0) << s.err;
+    stats[i] = s.out;
+  }
+  EXPECT_EQ(stats[1], stats[0]);
+}
+
 // An .nsys-rep report: the first bytes of one, which only nsys reads.
 fs::path FakeReport(const test_support::ScratchDir& dir) {
   const fs::path report = dir / "report1.nsys-rep";
