@@ -396,6 +396,85 @@ void CheckConstantDivisions(std::string_view print, Refuse&& refuse) {
   }
 }
 
+// libtraceevent 1.7 dereferences NULL when the second value of a conditional (`c ? a : b`) of a
+// print format is followed by anything but an operator, a ',' or a ')': `: "R"# REC->...`, or
+// `{`, `;`, `.`, `[`, `@` there (found by fuzz_trace_dat). Such a format is refused through
+// `refuse(offset in print, why)`; what may follow is checked after a quoted text, a
+// parenthesised group, or a word (a number, a name, REC->field, a call with its arguments).
+template <class Refuse>
+void CheckConditionalEnds(std::string_view print, Refuse&& refuse) {
+  auto is_word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n'; };
+  // Past the quoted text opened at `at` (or the end of the print format).
+  auto past_quote = [&](size_t at) {
+    for (size_t i = at + 1; i < print.size(); ++i) {
+      if (print[i] == '\\') ++i;
+      else if (print[i] == '"') return i + 1;
+    }
+    return print.size();
+  };
+  // Past the parenthesised group opened at `at`, quoted text inside it skipped.
+  auto past_parens = [&](size_t at) {
+    int depth = 0;
+    for (size_t i = at; i < print.size(); ++i) {
+      if (print[i] == '"') {
+        i = past_quote(i) - 1;
+        continue;
+      }
+      depth += print[i] == '(' ? 1 : print[i] == ')' ? -1 : 0;
+      if (depth == 0) return i + 1;
+    }
+    return print.size();
+  };
+  // Past the value starting at `e`: quoted text, a group (a cast before a value included), or
+  // a word with its call's arguments.
+  auto past_value = [&](size_t e) {
+    for (int casts = 0; casts < 8; ++casts) {
+      while (e < print.size() && (space(print[e]) || print[e] == '-' || print[e] == '!' ||
+                                  print[e] == '~' || print[e] == '*' || print[e] == '&')) {
+        ++e;
+      }
+      if (e >= print.size()) return e;
+      if (print[e] == '"') return past_quote(e);
+      if (print[e] == '(') {
+        e = past_parens(e);
+        size_t next = e;
+        while (next < print.size() && space(print[next])) ++next;
+        if (next < print.size() && (is_word(print[next]) || print[next] == '(' ||
+                                    print[next] == '"')) {
+          e = next;  // a cast: its value follows
+          continue;
+        }
+        return e;
+      }
+      while (e < print.size() && (is_word(print[e]) || print.substr(e, 2) == "->")) {
+        e += print.substr(e, 2) == "->" ? 2 : 1;
+      }
+      if (e < print.size() && print[e] == '(') e = past_parens(e);  // a call's arguments
+      return e;
+    }
+    return e;
+  };
+  for (size_t i = print.find(':') + 1; i < print.size(); ++i) {
+    if (print[i] == '"') {
+      i = past_quote(i) - 1;
+      continue;
+    }
+    if (print[i] != ':') continue;
+    size_t e = past_value(i + 1);
+    while (e < print.size() && space(print[e])) ++e;
+    if (e >= print.size() || print[e] == ',' || print[e] == ')' ||
+        std::string_view("+-*/%&|^<>=!?:").find(print[e]) != std::string_view::npos) {
+      continue;
+    }
+    refuse(e, fmt::format("the second value of a conditional ('? :') is followed by '{}', not "
+                          "an operator, ',' or ')'",
+                          print[e]));
+  }
+}
+
 void CheckEventFormat(std::string_view text, size_t offset, const std::string& label) {
   std::string_view name = "(unnamed)";
   if (text.starts_with("name: ")) {
@@ -464,6 +543,7 @@ void CheckEventFormat(std::string_view text, size_t offset, const std::string& l
     }
   }
   CheckConstantDivisions(print, [&](size_t at, const std::string& why) { refuse(print_at + at, why); });
+  CheckConditionalEnds(print, [&](size_t at, const std::string& why) { refuse(print_at + at, why); });
 }
 
 // Where each CPU's ring-buffer pages lie in a version 6 file (OnRecord bounds each record by

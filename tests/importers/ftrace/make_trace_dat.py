@@ -51,6 +51,9 @@ two, imported with the clock option hidden from the library):
   record_time_past_2065                 CPU 0's first page's time 2^63 ns (read as
                                         a negative int64: the slice its sched_switch opens, closed
                                         on the next page, had a length past int64)
+  print_fmt_conditional_then_hash       sched_switch's print format with `REC->prev_state ? "S"
+                                        : "R"# ` (libtraceevent reads a NULL argument after a
+                                        conditional's second value followed by '#')
 """
 import struct
 import sys
@@ -263,6 +266,9 @@ def write(shape):
             text = text.replace(b"char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;",
                                 b"char prev_comm[16ftrace_event amdgpu_sched_run_j", 1)
             damage_at[shape] = len(out) + 8 + text.index(b"char prev_comm[16ftrace")
+        if shape == "print_fmt_conditional_then_hash" and e.name == "sched_switch":
+            text = text.replace(b"REC->prev_state, ", b'REC->prev_state ? "S" : "R"# ', 1)
+            damage_at[shape] = len(out) + 8 + text.index(b'"R"#') + 3
         if shape == "print_fmt_constant_remainder" and e.name == "amdgpu_cs_ioctl":
             text = text.replace(b"__get_str(timeline)", b"__get_str%timeline)", 1)
             damage_at[shape] = len(out) + 8 + text.index(b"%timeline")
