@@ -3,7 +3,8 @@
 // out (SQLITE_OMIT_LOOKASIDE). A trace database's schema (its tables, indexes and 42 views) is
 // parsed again for every input, some ten thousand small allocations each, and through ASan's
 // allocator (a stack trace, a quarantine) they were half of each execution: with these lists
-// `fuzz_trace_db` runs ~1.4x the inputs a second (tests/fuzz/README.md, Figures).
+// `fuzz_trace_db` runs ~1.4x the inputs a second (tests/fuzz/README.md, "SQLite's small
+// allocations").
 //
 // ASan still sees misuse of these blocks: a free block, and the bytes before and after each
 // block's payload, are poisoned (a read of a freed block or past the end of a live one is
