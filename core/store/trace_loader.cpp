@@ -11,6 +11,7 @@
 #include <functional>
 #include <future>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -205,16 +206,19 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
   FinishEvents(store, first, second, mid, progress);
 }
 
-// Whether a table indexed by rowid (4 bytes a rowid up to the largest) stays near the size of
-// the rows themselves: rowids of 0 and up, the largest at most twice the row count and a
-// million. Rows deleted from a trace leave gaps; a damaged or edited one can hold a rowid of
-// 2^34 (found by fuzz_trace_db: a 91 GB table for 132 rows) or below 0.
-bool RowIdsFitATable(const std::vector<EventRowId>& rowids) {
+// The largest rowid, where a table indexed by rowid (4 bytes a rowid up to the largest) stays
+// near the size of the rows themselves: rowids of 0 and up, the largest at most twice the row
+// count and a million; nullopt otherwise. Rows deleted from a trace leave gaps; a damaged or
+// edited one can hold a rowid of 2^34 (found by fuzz_trace_db: a 91 GB table for 132 rows) or
+// below 0.
+std::optional<EventRowId> LargestRowIdForATable(const std::vector<EventRowId>& rowids) {
   const EventRowId limit = 2 * static_cast<EventRowId>(rowids.size()) + (EventRowId{1} << 20);
+  EventRowId largest = 0;
   for (EventRowId r : rowids) {
-    if (r < 0 || r > limit) return false;
+    if (r < 0 || r > limit) return std::nullopt;
+    largest = std::max(largest, r);
   }
-  return true;
+  return largest;
 }
 
 // The store's events from the rows of rowids 1..mid packed in `first` and those after mid in
@@ -271,10 +275,8 @@ void FinishEvents(TraceStore& store, EventRowPacker& first, EventRowPacker& seco
       [&] {
         std::vector<EventRowId> rowids(out.rowid.size());
         out.rowid.Decode(0, rowids.size(), rowids.data());
-        if (RowIdsFitATable(rowids)) {
-          EventRowId largest = 0;
-          for (EventRowId r : rowids) largest = std::max(largest, r);
-          std::vector<uint32_t> index_of_rowid(static_cast<size_t>(largest) + 1, UINT32_MAX);
+        if (const std::optional<EventRowId> largest = LargestRowIdForATable(rowids)) {
+          std::vector<uint32_t> index_of_rowid(static_cast<size_t>(*largest) + 1, UINT32_MAX);
           for (size_t i = 0; i < rowids.size(); ++i) {
             index_of_rowid[static_cast<size_t>(rowids[i])] = static_cast<uint32_t>(i);
           }
