@@ -7,6 +7,8 @@
 //                                            .observed_ns = observed});
 //   const auto w = events::FenceWaitUnblocked::Of(record);          // from an EventRecord
 //   const auto w = events::FenceWaitUnblocked::At(store.events, i);  // from the loaded columns
+//   const StringId n = events::CpuSlice::name_sid_at(store.events, i);  // one field alone, for
+//                                                                        // scans of many events
 //
 // Members are named as the kind's SQL view names its columns (SELECT * FROM
 // fence_wait_unblocked), in the same order, after ts_ns. At() reads only the columns the kind
@@ -28,6 +30,11 @@ namespace core::model::events {
   e.name = static_cast<type>(r.column);
 #define FENCESCOPE_FIELD_AT_ROW(column, name, type, role, enum_name) \
   e.name = static_cast<type>(c.column[i]);
+#define FENCESCOPE_FIELD_READER(column, name, type, role, enum_name) \
+  template <class Columns>                                          \
+  static type name##_at(const Columns& c, size_t i) {               \
+    return static_cast<type>(c.column[i]);                          \
+  }
 
 #define FENCESCOPE_TYPED_RECORD(Kind, id, sql)                        \
   struct Kind {                                                       \
@@ -52,11 +59,13 @@ namespace core::model::events {
       e.ts_ns = c.ts[i];                                              \
       FENCESCOPE_FIELDS_##Kind(FENCESCOPE_FIELD_AT_ROW) return e;     \
     }                                                                 \
+    FENCESCOPE_FIELDS_##Kind(FENCESCOPE_FIELD_READER)                 \
   };
 
 FENCESCOPE_EVENT_KINDS(FENCESCOPE_TYPED_RECORD)
 
 #undef FENCESCOPE_TYPED_RECORD
+#undef FENCESCOPE_FIELD_READER
 #undef FENCESCOPE_FIELD_AT_ROW
 #undef FENCESCOPE_FIELD_OF_RECORD
 #undef FENCESCOPE_FIELD_TO_RECORD

@@ -49,6 +49,8 @@ class Deriver {
     s.name = m_store.MetaOr("scenario", "replay");
     s.source = "replay of " + m_store.path.string();
     s.duration_ns = std::max<DurationNs>(1, m_out.end - m_out.origin);
+    m_step_name_of.assign(m_store.strings.size(), kNoName);
+    if (!m_store.strings.empty()) m_step_name_of[0] = 0;  // "" is the scenario's name 0 too
     AddAdapters();
     m_queue_latency = MeasureQueueLatencies(m_store, m_recon);
     FindDeviceSyncCalls();
@@ -75,6 +77,7 @@ class Deriver {
   // Adapters of the trace, then a stand-in for queues and fences the trace gives none.
   void AddAdapters() {
     const std::vector<AdapterLatency> latency = MeasureAdapterLatencies(m_store, m_recon);
+    const bool write_logs = HasLogs();
     for (size_t i = 0; i <= m_store.adapters.size(); ++i) {
       core::sim::AdapterSpec a;
       if (i < m_store.adapters.size()) {
@@ -97,7 +100,7 @@ class Deriver {
       if (latency_here.held_release_ns >= 0) a.held_wait_release_ns = latency_here.held_release_ns;
       if (latency_here.propagation_ns >= 0) a.propagation_ns = latency_here.propagation_ns;
       a.os_log_read_ns = 0;
-      a.write_logs = HasLogs();
+      a.write_logs = write_logs;
       m_out.scenario.adapters.push_back(std::move(a));
     }
   }
@@ -200,15 +203,20 @@ class Deriver {
   void FindDeviceSyncCalls() {
     namespace events = core::model::events;
     m_device_sync_calls.resize(m_store.threads.size() + 1);
+    // Decided once per string, not once per slice.
+    std::vector<bool> device_sync_name(m_store.strings.size());
+    for (size_t sid = 0; sid < m_store.strings.size(); ++sid) {
+      const std::string_view name = ApiCallName(m_store.strings[sid]);
+      device_sync_name[sid] = name == "cudaDeviceSynchronize" || name == "hipDeviceSynchronize" ||
+                              name == "cuCtxSynchronize";
+    }
     for (size_t e = 0; e < m_store.events.size(); ++e) {
       if (m_store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
+      const auto name = events::CpuSlice::name_sid_at(m_store.events, e);
+      if (name >= device_sync_name.size() || !device_sync_name[name]) continue;
       const auto slice = events::CpuSlice::At(m_store.events, e);
       if (slice.thread_id == 0 || slice.thread_id >= m_device_sync_calls.size()) continue;
-      const std::string_view name = ApiCallName(m_store.String(slice.name_sid));
-      if (name == "cudaDeviceSynchronize" || name == "hipDeviceSynchronize" ||
-          name == "cuCtxSynchronize") {
-        m_device_sync_calls[slice.thread_id].push_back({slice.ts_ns, slice.ts_ns + slice.duration_ns});
-      }
+      m_device_sync_calls[slice.thread_id].push_back({slice.ts_ns, slice.ts_ns + slice.duration_ns});
     }
     // The queues of each adapter that ran anything, by scenario index.
     for (const analysis::Packet& p : m_recon.packets) {
@@ -256,6 +264,17 @@ class Deriver {
       }
     }
     std::sort(calls.begin(), calls.end());
+  }
+
+  // The step name of a trace string, added to the scenario's names where first used.
+  core::sim::StepName NameOf(core::model::StringId sid) {
+    if (sid >= m_step_name_of.size()) return 0;
+    core::sim::StepName& name = m_step_name_of[sid];
+    if (name == kNoName) {
+      name = static_cast<core::sim::StepName>(m_out.scenario.step_names.size());
+      m_out.scenario.step_names.push_back(m_store.strings[sid]);
+    }
+    return name;
   }
 
   uint32_t QueueIndex(core::model::QueueId id) const { return id - 1; }
@@ -325,7 +344,7 @@ class Deriver {
         step.op = StepOp::kExecute;
         step.queue = QueueIndex(p.queue);
         step.duration_ns = std::max<DurationNs>(0, RunTime(p, call.index));
-        step.name = m_store.String(p.name);
+        step.name = NameOf(p.name);
         step.packet_id = p.packet_id;
         step.present = (p.flags & core::model::kPacketPresent) != 0;
         step.paging = (p.flags & core::model::kPacketPaging) != 0;
@@ -370,7 +389,7 @@ class Deriver {
       case StepOrigin::kMarker: {
         const auto marker = events::Marker::At(m_store.events, call.index);
         step.op = StepOp::kMarker;
-        step.name = m_store.String(marker.name_sid);
+        step.name = NameOf(marker.name_sid);
         step.marker_type = marker.marker_type;
         step.marker_adapter = marker.adapter_id >= 1 && marker.adapter_id <= m_store.adapters.size()
                                   ? static_cast<int32_t>(marker.adapter_id - 1)
@@ -382,7 +401,7 @@ class Deriver {
       case StepOrigin::kSliceEnd: {
         const auto slice = events::CpuSlice::At(m_store.events, call.index);
         step.op = call.origin == StepOrigin::kSliceBegin ? StepOp::kSliceBegin : StepOp::kSliceEnd;
-        step.name = m_store.String(slice.name_sid);
+        step.name = NameOf(slice.name_sid);
         add(std::move(step), {call.origin, call.index});
         return call.ts;
       }
@@ -472,6 +491,9 @@ class Deriver {
   std::map<core::model::AdapterId, std::vector<uint32_t>> m_device_queues;
   std::map<uint32_t, uint32_t> m_device_sync_fences;
   std::map<uint32_t, uint64_t> m_device_sync_values;
+  // Per trace string, its step name (kNoName until a step uses it).
+  static constexpr core::sim::StepName kNoName = ~core::sim::StepName{0};
+  std::vector<core::sim::StepName> m_step_name_of;
   DerivedProgram m_out;
 };
 

@@ -57,11 +57,15 @@ ThreadCalls CollectThreadCalls(const core::store::TraceStore& store,
     }
     place(w.thread, 0, {w.begin, 1, w.begin_event, StepOrigin::kCpuWait, i});
   }
-  // Step markers: their begin and end, as calls of their thread.
+  // Step markers: their begin and end, as calls of their thread. Whether a name marks a step
+  // is decided once per string, not once per slice (most events of a PyTorch trace are slices).
+  std::vector<bool> step_name(store.strings.size());
+  for (size_t sid = 0; sid < store.strings.size(); ++sid) step_name[sid] = IsStepMarker(store.strings[sid]);
   for (size_t e = 0; e < store.events.size(); ++e) {
     if (store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
+    const auto name = events::CpuSlice::name_sid_at(store.events, e);
+    if (name >= step_name.size() || !step_name[name]) continue;
     const auto slice = events::CpuSlice::At(store.events, e);
-    if (!IsStepMarker(store.String(slice.name_sid))) continue;
     const uint32_t index = static_cast<uint32_t>(e);
     place(slice.thread_id, 0, {slice.ts_ns, 1, index, StepOrigin::kSliceBegin, index});
     place(slice.thread_id, 0,

@@ -78,15 +78,20 @@ class Editor {
       queues.push_back({QueueNamed(name), factor});
     }
     for (const auto& [pattern, factor] : edits.scale) CheckFactor(factor, "--scale " + pattern);
-    ForEachStep([&](core::sim::Step& step, const StepSource& source) {
-      if (source.origin != StepOrigin::kPacket) return false;
-      double factor = 1;
+    // The factor of each step name, matched once per name rather than once per packet.
+    const std::vector<std::string>& names = m_program.scenario.step_names;
+    std::vector<double> name_factor(names.size(), 1.0);
+    for (size_t i = 0; i < names.size(); ++i) {
       for (const auto& [pattern, f] : edits.scale) {
         // A name is also itself (a kernel name may hold '[' or '*').
-        if (pattern == step.name || fnmatch(pattern.c_str(), step.name.c_str(), 0) == 0) {
-          factor *= f;
+        if (pattern == names[i] || fnmatch(pattern.c_str(), names[i].c_str(), 0) == 0) {
+          name_factor[i] *= f;
         }
       }
+    }
+    ForEachStep([&](core::sim::Step& step, const StepSource& source) {
+      if (source.origin != StepOrigin::kPacket) return false;
+      double factor = step.name < name_factor.size() ? name_factor[step.name] : 1.0;
       for (const auto& [queue, f] : queues) {
         if (step.queue == queue) factor *= f;
       }

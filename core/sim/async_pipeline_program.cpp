@@ -34,7 +34,7 @@ DurationNs RunStage(GpuContext ctx, CpuThreads& cpu, uint32_t thread, int stage)
       packet.work.direct_write = true;
     }
     SubmitPacket(ctx, t.id, a.compute_queue, run.random.Jittered(a.compute_ns, a.jitter),
-                 cpu.step_name_sids[thread][kComputeStage], packet);
+                 cpu.pipeline_name_sids[kComputeStage], packet);
     QueueGpuSignal(ctx, t.id, a.compute_queue, a.compute_fence, static_cast<uint64_t>(frame));
     return cost + 2 * call;
   }
@@ -50,7 +50,7 @@ DurationNs RunStage(GpuContext ctx, CpuThreads& cpu, uint32_t thread, int stage)
     packet.work.direct_write = false;
   }
   SubmitPacket(ctx, t.id, a.graphics_queue, run.random.Jittered(a.graphics_ns, a.jitter),
-               cpu.step_name_sids[thread][kGraphicsStage], packet);
+               cpu.pipeline_name_sids[kGraphicsStage], packet);
   QueueGpuSignal(ctx, t.id, a.graphics_queue, a.graphics_fence, static_cast<uint64_t>(frame));
   return 4 * call;  // GetCompletedValue, Signal, ExecuteCommandLists, Signal
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model/types.h"
@@ -99,6 +100,12 @@ struct ResourceUse {
   bool write = false;
 };
 
+// A step's name, as an index into Scenario::step_names: each name is kept once, however many
+// steps carry it (a derived program has a step per packet of its trace, most of them named by a
+// long kernel name; a string per step was most of the cost of building, copying and starting
+// one).
+using StepName = uint32_t;
+
 enum class StepOp : uint8_t {
   kExecute,    // ExecuteCommandLists: one packet on a queue
   kSignal,     // ID3D12CommandQueue::Signal (GPU signal)
@@ -131,7 +138,7 @@ struct Step {
   WaitMode mode = WaitMode::kSingle;
   DurationNs duration_ns = 0;  // kExecute: GPU time; kCpuWork: CPU time
   double jitter = 0;           // duration scaled by a factor in [1 - jitter, 1 + jitter]
-  std::string name;
+  StepName name = 0;  // into Scenario::step_names: the packet's, slice's or marker's name
   std::vector<ResourceUse> resources;
   int32_t pso = -1;        // kExecute: PSO the packet runs (-1: none); kDestroyPso: the PSO
   FrameExpr constants;     // kExecute: the constant values bound (a value-set number)
@@ -220,7 +227,22 @@ struct Scenario {
   std::vector<ThreadSpec> threads;
   BackgroundSpec background;
   std::vector<PsoSpec> psos;
+  std::vector<std::string> step_names{""};  // [StepName]; [0] is ""
 };
+
+// The name of `text` in s.step_names, added when new. A linear search: for scenarios written by
+// hand or in TOML, with a few names; a derived program maps its trace's string ids instead.
+inline StepName NameStep(Scenario& s, std::string_view text) {
+  for (size_t i = 0; i < s.step_names.size(); ++i) {
+    if (s.step_names[i] == text) return static_cast<StepName>(i);
+  }
+  s.step_names.emplace_back(text);
+  return static_cast<StepName>(s.step_names.size() - 1);
+}
+
+inline const std::string& NameOf(const Scenario& s, const Step& step) {
+  return s.step_names[step.name];
+}
 
 std::string_view FenceModeName(FenceMode mode);
 

@@ -333,7 +333,7 @@ E ParseNamed(TableReader& r, std::string_view key, const std::string& text, int 
   r.Fail(key, "unknown " + std::string(key) + " '" + text + "' (" + allowed + ")");
 }
 
-void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
+void ReadStep(TableReader& r, Scenario& s, ThreadSpec& thread) {
   auto queues = IndexByName(s.queues);
   auto fences = IndexByName(s.fences);
   auto resources = IndexByName(s.resources);
@@ -343,14 +343,15 @@ void ReadStep(TableReader& r, const Scenario& s, ThreadSpec& thread) {
   step.from_frame = r.Int("from_frame", 1);
   step.every = r.Int("every", 1);
   if (step.every < 1) r.Fail("every", "must be at least 1");
-  step.name = r.String("name", "");
+  const std::string name = r.String("name", "");
+  step.name = NameStep(s, name);
   step.jitter = r.Fraction("jitter", 0);
   if (op == "execute") {
     step.op = StepOp::kExecute;
     step.queue = ResolveKey(r, "queue", queues, "queue");
     step.duration_ns = r.Micros("duration_us", 0);
     if (step.duration_ns <= 0) r.Fail("duration_us", "an execute step needs duration_us > 0");
-    if (step.name.empty()) step.name = "CommandList";
+    if (name.empty()) step.name = NameStep(s, "CommandList");
     ReadResourceUses(r, "reads", false, resources, step);
     ReadResourceUses(r, "writes", true, resources, step);
     if (r.Get("pso")) {

@@ -121,6 +121,10 @@ void SetUpFences(core::store::TraceSink& w, const Scenario& s, bool native_mode,
 
 void SetUpThreads(core::store::TraceSink& w, const Scenario& s, core::model::ProcessId process,
                   const WrittenTopology* given, CpuThreads& cpu) {
+  // Each step name is interned once, where a step first uses it (the order the trace's strings
+  // are numbered in).
+  constexpr core::model::StringId kNotYet = ~core::model::StringId{0};
+  cpu.name_sids.assign(s.step_names.size(), kNotYet);
   for (size_t i = 0; i < s.threads.size(); ++i) {
     const ThreadSpec& t = s.threads[i];
     CpuThread ct;
@@ -130,13 +134,14 @@ void SetUpThreads(core::store::TraceSink& w, const Scenario& s, core::model::Pro
                                  core::model::ThreadKind::kApplication, t.name,
                                  static_cast<int32_t>(i)});
     cpu.threads.push_back(ct);
-    std::vector<core::model::StringId> names;
     if (t.program == ProgramKind::kAsyncComputeGraphics) {
-      names = {w.Intern("ComputeDispatch"), w.Intern("GraphicsFrame")};
+      cpu.pipeline_name_sids = {w.Intern("ComputeDispatch"), w.Intern("GraphicsFrame")};
     } else {
-      for (const Step& step : t.steps) names.push_back(w.Intern(step.name));
+      for (const Step& step : t.steps) {
+        core::model::StringId& sid = cpu.name_sids[step.name];
+        if (sid == kNotYet) sid = w.Intern(s.step_names[step.name]);
+      }
     }
-    cpu.step_name_sids.push_back(std::move(names));
   }
 }
 

@@ -132,7 +132,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       c.work.remaining_ns = run.random.Jittered(step.duration_ns, step.jitter);
       const uint32_t flags = PlanPgoPacket(*run.scenario, ctx.gpu.bg, t.id, step, t.frame, c);
       SubmitRenderCommand(ctx.gpu, t.id, step.queue, step,
-                          ctx.waits.cpu.step_name_sids[thread][index], c, flags);
+                          ctx.waits.cpu.name_sids[step.name], c, flags);
       break;
     }
     case StepOp::kSetBackgroundMode:
@@ -174,7 +174,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       run.Emit(events::Marker{
           .ts_ns = run.now,
           .thread_id = t.id,
-          .name_sid = ctx.waits.cpu.step_name_sids[thread][index],
+          .name_sid = ctx.waits.cpu.name_sids[step.name],
           .adapter_id = step.marker_adapter >= 0 ? ctx.gpu.ids.adapter_ids[step.marker_adapter] : 0,
           .marker_type = step.marker_type});
       break;
@@ -189,7 +189,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
             .ts_ns = slice.begin,
             .thread_id = t.id,
             .duration_ns = run.now - slice.begin,
-            .name_sid = ctx.waits.cpu.step_name_sids[thread][slice.step],
+            .name_sid = ctx.waits.cpu.name_sids[t.spec->steps[slice.step].name],
             .depth = static_cast<int64_t>(t.open_slices.size())});
       }
       break;

@@ -2,6 +2,7 @@
 // API call costs CPU time, a CPU wait blocks the thread until the OS releases it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -42,7 +43,9 @@ struct CpuThread {
 
 struct CpuThreads {
   std::vector<CpuThread> threads;
-  std::vector<std::vector<core::model::StringId>> step_name_sids;  // [thread][step] packet name
+  std::vector<core::model::StringId> name_sids;  // [StepName]: the trace's string of a step name
+  // The seed 001 pipeline's packet names (ComputeDispatch, GraphicsFrame), when a thread runs it.
+  std::array<core::model::StringId, 2> pipeline_name_sids{};
 };
 
 // A thread step may make any API call: it reaches the GPU side and the CPU waits.

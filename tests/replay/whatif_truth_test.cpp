@@ -144,7 +144,9 @@ TEST(WhatIfAgainstTheSimulator, APacketNameTwiceAsFast) {
     core::sim::Scenario truth = capture;
     for (auto& t : truth.threads) {
       for (auto& step : t.steps) {
-        if (step.op == core::sim::StepOp::kExecute && step.name == packet) step.duration_ns /= 2;
+        if (step.op == core::sim::StepOp::kExecute && NameOf(truth, step) == packet) {
+          step.duration_ns /= 2;
+        }
       }
       if (t.program == core::sim::ProgramKind::kAsyncComputeGraphics) {
         if (packet == "ComputeDispatch") t.async.compute_ns /= 2;

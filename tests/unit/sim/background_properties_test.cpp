@@ -53,7 +53,7 @@ Scenario RandomPgoScenario(uint64_t seed) {
         step.op = StepOp::kExecute;
         step.queue = 0;
         step.duration_ns = r.Between(20'000, 400'000);
-        step.name = "draw";
+        step.name = core::sim::NameStep(s, "draw");
         step.pso = static_cast<int32_t>(r.Between(-1, psos - 1));
         step.constants = core::sim::FrameExpr{1, 0, r.Between(1, 3)};
       } else if (pick < 0.85) {

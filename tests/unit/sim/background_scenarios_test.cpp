@@ -197,7 +197,7 @@ TEST(PgoInterference, ARunningTaskSlowsTheThreadSharingItsCore) {
   core::sim::Step draw;
   draw.op = core::sim::StepOp::kExecute;
   draw.duration_ns = 100'000;
-  draw.name = "Draw";
+  draw.name = core::sim::NameStep(s, "Draw");
   draw.pso = 0;
   t.steps = {work, draw};
   s.threads.push_back(t);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <stdexcept>
 
 #include "core/sim/sim_random.h"
 #include "tests/unit/sim/sim_test_helpers.h"
@@ -28,6 +29,9 @@ struct Race {
   uint64_t low = 0;         // does not
 };
 
+// Every step is named "work", the first name RaceScenario gives its scenario.
+constexpr sim::StepName kWork = 1;
+
 sim::Step MakeStep(sim::StepOp op, uint32_t queue, uint64_t value,
                    core::model::DurationNs duration = 0) {
   sim::Step s;
@@ -36,7 +40,7 @@ sim::Step MakeStep(sim::StepOp op, uint32_t queue, uint64_t value,
   s.fence = 0;
   s.value = sim::FrameExpr{0, static_cast<int64_t>(value), 0};
   s.duration_ns = duration;
-  s.name = "work";
+  s.name = kWork;
   return s;
 }
 
@@ -61,6 +65,7 @@ sim::Scenario RaceScenario(uint64_t seed, Race* race) {
   race->low = static_cast<uint64_t>(r.Between(1, static_cast<int64_t>(race->high) - 1));
   sim::Scenario s;
   s.name = "race-" + std::to_string(seed);
+  if (sim::NameStep(s, "work") != kWork) throw std::logic_error("step names");
   s.seed = seed;
   s.duration_ns = 3'000'000;
   s.fence_mode =

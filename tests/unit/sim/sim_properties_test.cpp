@@ -117,7 +117,7 @@ Scenario RandomScenario(uint64_t seed) {
         step.queue = static_cast<uint32_t>(r.Between(0, static_cast<int64_t>(s.queues.size()) - 1));
         step.duration_ns = r.Between(5'000, 300'000);
         step.jitter = r.Chance(0.5) ? 0.3 : 0;
-        step.name = "P" + std::to_string(k);
+        step.name = core::sim::NameStep(s, "P" + std::to_string(k));
         if (r.Chance(0.5)) {
           step.resources.push_back({0, core::sim::FrameExpr{1, 0, 3}, r.Chance(0.5)});
         }
