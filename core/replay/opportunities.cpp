@@ -136,13 +136,18 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
     progress(static_cast<double>(++done) / steps);
   };
   const DerivedProgram program = DeriveProgram(store, recon);
-  const ReplayedTrace unedited = ReplayInMemory(store, program, "");
-  step_done();
-  out.fidelity = MeasureFidelity(store, recon, unedited.store, unedited.recon, program);
-  const auto replay_steps = StepLengths(unedited.store, unedited.recon);
-  const double replay_span = static_cast<double>(out.fidelity.replay_span_ns);
 
-  // The candidates, as many at once as there are cores.
+  // The unedited replay (measured in full: the fidelity figures need the whole replayed trace)
+  // and the candidates, as many at once as there are cores; the unedited replay first, on one
+  // of them, beside the first candidates. Each candidate's gain is against the unedited
+  // replay's span and steps, worked out when all are done.
+  std::vector<ReplayOutcome> outcomes(candidates.size());
+  auto replay_unedited = [&] {
+    const ReplayedTrace unedited = ReplayInMemory(store, program, "");
+    out.fidelity = MeasureFidelity(store, recon, unedited.store, unedited.recon, program);
+    return StepLengths(unedited.store, unedited.recon);
+  };
+  std::map<int64_t, DurationNs> replay_steps;
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};  // a replay failed or the progress cancelled: start no other
   std::mutex failed_lock;
@@ -150,23 +155,27 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
   auto work = [&] {
     // One copy of the program per worker, each candidate's edits undone after its replay
     // (copying the whole program per candidate cost a fifth of a candidate's time).
-    DerivedProgram edited = program;
-    for (size_t i; !stop && (i = next++) < candidates.size();) try {
-      Candidate& c = candidates[i];
-      ApplyEdits(c.edits, store, recon, edited);
+    std::optional<DerivedProgram> edited;
+    for (size_t task; !stop && (task = next++) <= candidates.size();) try {
+      if (task == 0) {
+        replay_steps = replay_unedited();
+        step_done();
+        continue;
+      }
+      if (!edited) edited = program;
+      Candidate& c = candidates[task - 1];
+      ApplyEdits(c.edits, store, recon, *edited);
       // Measured from what the replay wrote, without building the replayed trace; in full
       // where packet ids alone do not say which packet is which.
-      std::optional<ReplayOutcome> outcome = MeasureReplay(store, recon, edited, c.opportunity.edit);
+      std::optional<ReplayOutcome> outcome =
+          MeasureReplay(store, recon, *edited, c.opportunity.edit);
       if (!outcome) {
-        const ReplayedTrace replayed = ReplayInMemory(store, edited, c.opportunity.edit);
+        const ReplayedTrace replayed = ReplayInMemory(store, *edited, c.opportunity.edit);
         outcome = ReplayOutcome{SpanOfTraceWork(recon, replayed.recon),
                                 StepLengths(replayed.store, replayed.recon)};
       }
-      c.opportunity.predicted_span_ns = std::max<DurationNs>(0, outcome->span_of_trace_work);
-      c.opportunity.gain_pct =
-          GainPct(replay_span, static_cast<double>(c.opportunity.predicted_span_ns));
-      c.opportunity.step_gain_pct = StepGainPct(replay_steps, outcome->steps);
-      UndoEdits(c.edits, program, edited);
+      outcomes[task - 1] = std::move(*outcome);
+      UndoEdits(c.edits, program, *edited);
       step_done();
     } catch (...) {
       stop = true;
@@ -174,15 +183,23 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
       if (!failed) failed = std::current_exception();
     }
   };
-  const unsigned cores = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                                         static_cast<unsigned>(candidates.size())));
+  const unsigned cores = std::max(
+      1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                             static_cast<unsigned>(candidates.size() + 1)));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < cores; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
   if (failed) std::rethrow_exception(failed);
 
-  for (Candidate& c : candidates) out.list.push_back(std::move(c.opportunity));
+  const double replay_span = static_cast<double>(out.fidelity.replay_span_ns);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    Opportunity& o = candidates[i].opportunity;
+    o.predicted_span_ns = std::max<DurationNs>(0, outcomes[i].span_of_trace_work);
+    o.gain_pct = GainPct(replay_span, static_cast<double>(o.predicted_span_ns));
+    o.step_gain_pct = StepGainPct(replay_steps, outcomes[i].steps);
+    out.list.push_back(std::move(o));
+  }
   std::stable_sort(out.list.begin(), out.list.end(),
                    [](const Opportunity& a, const Opportunity& b) { return a.gain_pct > b.gain_pct; });
   out.computed = true;
