@@ -15,6 +15,9 @@ source_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 harnesses=(chrome_json etl compressed_input scenario fail_if trace_db ftrace_text trace_dat
   systrace_html vulkan_records fleet_summary cache_blob nsys_sqlite rocprof xplane)
 for h in "${harnesses[@]}"; do mkdir -p "$seeds/$h"; done
+# Files made on the way (a JSON to import, a fleet's output), removed however the script ends.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
 # A fuzzing build's fencescope carries ASan; what it leaks at exit is no seed's business.
 export ASAN_OPTIONS=detect_leaks=0
 cp "$source_dir"/tests/importers/ftrace/data/*.txt "$seeds/ftrace_text/"
@@ -54,7 +57,7 @@ cp "$source_dir"/assets/scenarios/*.toml "$source_dir"/tests/cli/scenarios/*.tom
 # samples (Chrome counter events).
 "$fencescope" import "$source_dir/tests/fuzz/seeds/chrome_json/kineto_cuda_streams.json" \
   -o "$seeds/trace_db/kineto.db" >/dev/null
-counters_json="$(mktemp --suffix=.json)"
+counters_json="$scratch/counters.json"
 cat >"$counters_json" <<'JSON'
 {"traceEvents":[
 {"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":10,"dur":10,"args":{"stream":7,"device":0}},
@@ -62,7 +65,6 @@ cat >"$counters_json" <<'JSON'
 {"ph":"C","name":"memory","pid":1,"ts":15,"args":{"allocated":150,"reserved":200}}]}
 JSON
 "$fencescope" import "$counters_json" -o "$seeds/trace_db/counters.db" >/dev/null
-rm -f "$counters_json"
 # Other programs' SQLite files given as traces: refused, naming what they hold (an Nsight
 # Systems export, a rocpd database).
 cp "$seeds/nsys_sqlite/stream_waits.sqlite" "$seeds/trace_db/nsys_export.db"
@@ -74,8 +76,8 @@ python3 "$source_dir/tests/importers/ftrace/make_trace_dat.py" "$seeds/trace_dat
 "$tools/make_vulkan_seed" "$seeds/vulkan_records/capture.fsvk"
 "$tools/make_cache_seed" "$seeds/trace_db/simulated.db" "$seeds/cache_blob"
 # A fleet summary's first line (all the reduce step, and the harness, read) per Kineto seed.
-fleet="$(mktemp -d)"
-trap 'rm -rf "$fleet"' EXIT
+fleet="$scratch/fleet"
+mkdir -p "$fleet"
 "$fencescope" fleet import "$source_dir"/tests/fuzz/seeds/chrome_json -o "$fleet/f" -j 1 \
   >/dev/null 2>&1 || true  # a trace the map step refuses is no reason to stop
 for summary in "$fleet"/f/traces/*.summary.json; do
