@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/store/sqlite_db.h"
 #include "core/store/trace_writer.h"
@@ -33,6 +34,36 @@ TEST(RecordBlocks, ElementsStayWhereTheyAreAsTheArrayGrows) {
   EXPECT_EQ(blocks[kCount - 1], static_cast<int64_t>(kCount - 1) * 3);
   blocks.FreeBlocksBefore(2 * importers::RecordBlocks<int64_t>::kBlock + 1);
   EXPECT_EQ(blocks[2 * importers::RecordBlocks<int64_t>::kBlock], int64_t{2 * 65536 * 3});
+}
+
+// The first blocks grow (1,024 elements, then 1,024, 2,048, ... 32,768): a few elements take
+// one small block, and every element is found where it was put across the blocks' edges.
+TEST(RecordBlocks, AFewElementsTakeASmallBlockAndEachIsFoundAcrossTheGrowingBlocks) {
+  using Blocks = importers::RecordBlocks<int64_t>;
+  Blocks blocks;
+  for (int64_t i = 0; i < 10; ++i) blocks.push_back(i);
+  EXPECT_EQ(blocks.capacity(), 1024u);
+  constexpr size_t kCount = 2 * Blocks::kBlock + 3;
+  std::vector<const int64_t*> places;
+  for (size_t i = 10; i < kCount; ++i) blocks.push_back(static_cast<int64_t>(i));
+  for (size_t i = 0; i < kCount; ++i) places.push_back(&blocks[i]);
+  // 65,536 in the growing blocks, then whole blocks of 65,536: two more for kCount.
+  EXPECT_EQ(blocks.capacity(), 3 * Blocks::kBlock);
+  size_t wrong = 0, moved = 0, in_order = 0;
+  for (size_t i = 0; i < kCount; ++i) wrong += blocks[i] != static_cast<int64_t>(i);
+  for (int64_t i = 0; i < 1000; ++i) blocks.push_back(i);
+  for (size_t i = 0; i < kCount; ++i) moved += &blocks[i] != places[i];
+  blocks.ForEach([&](int64_t v) {
+    in_order += in_order < kCount ? v == static_cast<int64_t>(in_order) : 1;
+  });
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(moved, 0u);
+  EXPECT_EQ(in_order, kCount + 1000);
+  // Blocks wholly before element 4,096 (0 .. 1023, 1024 .. 2047, 2048 .. 4095) are freed; the
+  // block from 4,096 on is kept.
+  blocks.FreeBlocksBefore(4096);
+  EXPECT_EQ(blocks.capacity(), 3 * Blocks::kBlock - 4096);
+  EXPECT_EQ(blocks[4096], 4096);
 }
 
 TEST(RecordSink, RecordsOfSeveralBlocksAreWrittenInTimeOrderWithTheirArgumentsAndFlows) {
