@@ -14,6 +14,7 @@
 #include "importers/chrome_json/chrome_trace_builder.h"
 #include "importers/chrome_json/json_container_scanner.h"
 #include "importers/chrome_json/parallel_event_parse.h"
+#include "importers/common/record_time_bound.h"
 #include "importers/common/text_place.h"
 
 namespace importers::chrome_json {
@@ -74,7 +75,7 @@ void ReadTopLevel(const JsonContainerScanner& scanner, ParsedTrace& trace,
     if (key == "baseTimeNanoseconds") {
       int64_t base = 0;
       auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), base);
-      if (ec != std::errc() || base < 0 || base > 3'000'000'000'000'000'000) {
+      if (ec != std::errc() || base < 0 || base > kLatestRecordNs) {
         throw core::Error(fmt::format("{}: top-level \"baseTimeNanoseconds\" is not an integer "
                                       "from 0 to 3e18: {}",
                                       label, raw));

@@ -7,12 +7,14 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/model/error.h"
 #include "core/model/seconds_since.h"
 #include "importers/etl/dxgkrnl_decoder.h"
 #include "importers/etl/etl_gpu_mapper.h"
 #include "importers/etl/etl_reader.h"
 #include "importers/etl/process_names.h"
 #include "importers/common/import_counters.h"
+#include "importers/common/record_time_bound.h"
 
 namespace importers::etl {
 namespace {
@@ -212,11 +214,24 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
   std::vector<MarkerRef> markers;
   int64_t min_ts = INT64_MAX;
   int64_t max_ts = INT64_MIN;
+  uint64_t out_of_bounds = 0;  // records timed past record_time_bound.h's bound (--lenient)
+  std::string first_out_of_bounds;
   for (const EtlEvent& ev : file.events) {
     const std::string_view payload = bytes.substr(ev.payload_offset, ev.payload_size);
+    const int64_t ts = QpcToNs(ev.timestamp, freq);
+    if (!RecordTimeInBounds(ts)) {
+      // A damaged timestamp (or a damaged header's frequency): the mapper subtracts record times
+      // (found by fuzz_etl: a packet's time saturated at INT64_MIN overflowed such a difference).
+      const std::string place =
+          fmt::format("the event record whose payload is at byte offset {}: its time, {} ticks "
+                      "at {} a second, is {} ns, past +-3e18 ns (95 years)",
+                      ev.payload_offset, ev.timestamp, freq, ts);
+      if (!options.lenient) throw core::Error(fmt::format("{}: {}", label, place));
+      if (out_of_bounds++ == 0) first_out_of_bounds = place;
+      continue;
+    }
     TupleCount& tc = tuples[(uint64_t{ev.provider} << 24) | (uint64_t{ev.id} << 8) | ev.version];
     if (tc.records++ == 0) tc.first_offset = ev.payload_offset;
-    const int64_t ts = QpcToNs(ev.timestamp, freq);
     min_ts = std::min(min_ts, ts);
     max_ts = std::max(max_ts, ts);
     if (ev.provider == dxg) {
@@ -315,6 +330,12 @@ EtlImportStats ImportEtl(std::string_view bytes, const std::string& label,
     }
   }
   WriteMapperCounts(mapper.counts(), writer);
+  if (out_of_bounds) {
+    writer.CountProblem("etl_record_time_out_of_bounds", Severity::kDataLoss,
+                        "event records timed past +-3e18 ns (a damaged timestamp) skipped "
+                        "(--lenient)",
+                        out_of_bounds, first_out_of_bounds);
+  }
   if (kernel_process_records) {
     writer.CountProblem("etl_kernel_process_records", Severity::kInfo,
                         "classic kernel logger Process records (Start, DCStart, DCEnd) decoded",

@@ -24,6 +24,7 @@
 
 #include "core/model/error.h"
 #include "importers/common/line_cursor.h"
+#include "importers/common/record_time_bound.h"
 
 // libtracecmd's reading API. Its header (trace-cmd.h) pulls in tracefs.h, which does not compile
 // as C++, so the functions used here are declared as the library exports them.
@@ -815,11 +816,10 @@ bool RecordAdvances(ReadContext& ctx, const tep_record* record) {
   return why.empty() || StopReading(ctx, why);
 }
 
-// The latest record time taken: 3e18 ns (the year 2065 on an epoch clock; the Chrome JSON importer's
-// bound too). A damaged page's time can be any 64-bit number, and the mapper subtracts record
-// times (a slice's length): two of them within [0, 3e18] always fit an int64 (found by
-// fuzz_trace_dat: a page time past 2^63 read as negative, then a signed overflow).
-constexpr uint64_t kMaxRecordNs = 3'000'000'000'000'000'000;
+// The latest record time taken (record_time_bound.h): a damaged page's time can be any 64-bit
+// number, and the mapper subtracts record times (a slice's length; found by fuzz_trace_dat: a
+// page time past 2^63 read as negative, then a signed overflow).
+constexpr uint64_t kMaxRecordNs = static_cast<uint64_t>(importers::kLatestRecordNs);
 
 bool RecordTimeFits(ReadContext& ctx, const tep_record* record) {
   return record->ts <= kMaxRecordNs ||

@@ -319,3 +319,56 @@ TEST(EtlImporterProcesses, ContextRowsCarryTheirProcessAndNode) {
                       "'etl_read Microsoft-Windows-Kernel-Process id 15 v1'"),
             "1");
 }
+
+// A record timed past +-3e18 ns (a damaged timestamp: here -9e18 ticks, saturated at the
+// int64's least ns) is refused naming it, or skipped and counted with --lenient; the records
+// around it import as they would without it (found by fuzz_etl: a packet time saturated at
+// INT64_MIN overflowed the mapper's signal-call window).
+TEST(EtlImporterBadInput, ARecordTimedPastTheBoundIsRefusedOrSkippedWhenLenient) {
+  constexpr int64_t kDamagedTicks = -9'000'000'000'000'000'000;
+  auto capture = [](bool with_damaged) {
+    EtlBuilder b;
+    b.LogfileHeader();
+    b.Event(kDxg, 178, 1, 10,
+            Bytes().U64(kCtxA).U32(0).U32(1).U64(64).U32(0).U32(0).U32(0).U64(0).U64(0x1A1).U64(0));
+    if (with_damaged) {
+      b.Event(kDxg, 178, 1, kDamagedTicks,
+              Bytes().U64(kCtxA).U32(0).U32(2).U64(64).U32(0).U32(0).U32(0).U64(0).U64(0x1A2).U64(0));
+    }
+    b.Event(kDxg, 180, 1, 55, Bytes().U64(kCtxA).U32(0).U32(1).U32(0).U32(0).U64(0x1A1));
+    return b.Finish();
+  };
+  ScratchDir dir;
+  {
+    core::store::TraceWriter writer(dir / "strict.db", "etl");
+    try {
+      ImportEtl(capture(true), "damaged.etl", writer, {});
+      FAIL() << "imported";
+    } catch (const core::Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("damaged.etl: the event record whose payload is at byte offset "),
+                std::string::npos)
+          << what;
+      EXPECT_NE(what.find("-9000000000000000000 ticks"), std::string::npos) << what;
+      EXPECT_NE(what.find("past +-3e18 ns"), std::string::npos) << what;
+    }
+  }
+  auto import = [&](const std::string& bytes, const std::string& name) {
+    const auto db = dir / name;
+    core::store::TraceWriter writer(db, "etl");
+    importers::ImportOptions lenient;
+    lenient.lenient = true;
+    ImportEtl(bytes, "capture.etl", writer, lenient);
+    writer.Commit();
+    return db;
+  };
+  const auto damaged = import(capture(true), "damaged.db");
+  const auto clean = import(capture(false), "clean.db");
+  EXPECT_EQ(FirstCell(damaged, "SELECT count || ',' || severity FROM import_problems "
+                               "WHERE name = 'etl_record_time_out_of_bounds'"),
+            "1,2");
+  const std::string every = "SELECT (SELECT group_concat(ts_ns) FROM packet_submitted) || ';' || "
+                            "(SELECT group_concat(ts_ns) FROM packet_completed)";
+  EXPECT_EQ(FirstCell(damaged, every), "1000;5500");
+  EXPECT_EQ(FirstCell(clean, every), "1000;5500");
+}
