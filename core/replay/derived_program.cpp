@@ -6,6 +6,7 @@
 #include "core/model/event_types.h"
 #include "core/replay/api_call_name.h"
 #include "core/replay/measured_latencies.h"
+#include "core/replay/string_flags.h"
 #include "core/replay/thread_calls.h"
 
 namespace core::replay {
@@ -203,13 +204,11 @@ class Deriver {
   void FindDeviceSyncCalls() {
     namespace events = core::model::events;
     m_device_sync_calls.resize(m_store.threads.size() + 1);
-    // Decided once per string, not once per slice.
-    std::vector<bool> device_sync_name(m_store.strings.size());
-    for (size_t sid = 0; sid < m_store.strings.size(); ++sid) {
-      const std::string_view name = ApiCallName(m_store.strings[sid]);
-      device_sync_name[sid] = name == "cudaDeviceSynchronize" || name == "hipDeviceSynchronize" ||
-                              name == "cuCtxSynchronize";
-    }
+    const std::vector<bool> device_sync_name = FlagStrings(m_store, [](std::string_view text) {
+      const std::string_view name = ApiCallName(text);
+      return name == "cudaDeviceSynchronize" || name == "hipDeviceSynchronize" ||
+             name == "cuCtxSynchronize";
+    });
     for (size_t e = 0; e < m_store.events.size(); ++e) {
       if (m_store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
       const auto name = events::CpuSlice::name_sid_at(m_store.events, e);

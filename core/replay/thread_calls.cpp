@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/model/event_types.h"
+#include "core/replay/string_flags.h"
 
 namespace core::replay {
 
@@ -57,10 +58,8 @@ ThreadCalls CollectThreadCalls(const core::store::TraceStore& store,
     }
     place(w.thread, 0, {w.begin, 1, w.begin_event, StepOrigin::kCpuWait, i});
   }
-  // Step markers: their begin and end, as calls of their thread. Whether a name marks a step
-  // is decided once per string, not once per slice (most events of a PyTorch trace are slices).
-  std::vector<bool> step_name(store.strings.size());
-  for (size_t sid = 0; sid < store.strings.size(); ++sid) step_name[sid] = IsStepMarker(store.strings[sid]);
+  // Step markers: their begin and end, as calls of their thread.
+  const std::vector<bool> step_name = FlagStrings(store, IsStepMarker);
   for (size_t e = 0; e < store.events.size(); ++e) {
     if (store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
     const auto name = events::CpuSlice::name_sid_at(store.events, e);

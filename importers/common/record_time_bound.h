@@ -11,6 +11,8 @@ namespace importers {
 
 inline constexpr int64_t kLatestRecordNs = 3'000'000'000'000'000'000;
 
-inline bool RecordTimeInBounds(int64_t ns) { return ns >= -kLatestRecordNs && ns <= kLatestRecordNs; }
+inline bool RecordTimeInBounds(int64_t ns) {
+  return ns >= -kLatestRecordNs && ns <= kLatestRecordNs;
+}
 
 }  // namespace importers
