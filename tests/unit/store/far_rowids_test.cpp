@@ -69,3 +69,47 @@ TEST(FarRowIds, AreLoadedFoundAndCountedAsBefore) {
   ASSERT_EQ(stats_after.exit_code, 0) << stats_after.err;
   EXPECT_EQ(stats_after.out, stats_before.out);
 }
+
+// String ids a trace fencescope writes never have either (it numbers them 1, 2, 3...). The
+// strings table is indexed by id, so one string at id 2^40 (found by fuzz_trace_db as an
+// allocation abort; tests/fuzz/regressions/trace_db/string_id_2_to_the_40.sqlite), at the
+// first id past twice the rows and a million (3 GB and 18 s for one at 5e7) or below 0 (a bare
+// "vector::_M_default_append") is refused, naming the file, the table and the row; one at the
+// limit itself loads, and every `stats` figure is what it was.
+TEST(FarStringIds, AreRefusedNamingTheTableAndTheRow) {
+  test_support::ScratchDir dir;
+  const auto before = test_support::SimulateTrace(dir / "before.db", "default --duration-ms 5");
+  // The rows once the far string is in; the limit the loader keeps (its comment): twice the
+  // rows and 2^20.
+  const int64_t rows = Int(before, "SELECT count(*) FROM strings") + 1;
+  const int64_t limit = 2 * rows + (int64_t{1} << 20);
+  for (const int64_t id : {int64_t{1} << 40, limit + 1, int64_t{-5}}) {
+    const auto edited = dir / ("id_" + std::to_string(id) + ".db");
+    std::filesystem::copy_file(before, edited);
+    Sql(edited, "INSERT INTO strings (id, value) VALUES (" + std::to_string(id) + ", 'far')");
+    try {
+      (void)core::store::LoadTrace(edited);
+      ADD_FAILURE() << "string id " << id << " loaded";
+    } catch (const std::exception& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(edited.string()), std::string::npos) << message;
+      EXPECT_NE(message.find("strings table, row id " + std::to_string(id) + ":"),
+                std::string::npos)
+          << message;
+    }
+    const auto stats = RunFencescope("stats " + Quote(edited));
+    EXPECT_NE(stats.exit_code, 0);
+    EXPECT_NE(stats.err.find("strings table, row id " + std::to_string(id)), std::string::npos)
+        << stats.err;
+  }
+  const auto at_limit = dir / "at_limit.db";
+  std::filesystem::copy_file(before, at_limit);
+  Sql(at_limit, "INSERT INTO strings (id, value) VALUES (" + std::to_string(limit) + ", 'far')");
+  const core::store::TraceStore store = core::store::LoadTrace(at_limit);
+  ASSERT_EQ(store.strings.size(), static_cast<size_t>(limit + 1));
+  EXPECT_EQ(store.strings[limit], "far");
+  const auto stats_before = RunFencescope("stats --json " + Quote(before));
+  const auto stats_after = RunFencescope("stats --json " + Quote(at_limit));
+  ASSERT_EQ(stats_after.exit_code, 0) << stats_after.err;
+  EXPECT_EQ(stats_after.out, stats_before.out);
+}
