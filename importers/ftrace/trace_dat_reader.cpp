@@ -230,8 +230,18 @@ void CheckPrintkFormats(std::string_view text, size_t offset, const std::string&
 // fields timestamp, commit, overwrite (optional) and data, in that order, as libtraceevent
 // parses them. A header_page it cannot parse makes tracecmd_open_fd fail, and libtracecmd 3.1
 // then crashes closing its half-read handle (found by fuzz_trace_dat: a NULL read in
-// tracecmd_close, for an offset with no ';', or a type of other characters): such a format is
-// refused first.
+// tracecmd_close, for an offset with no ';', a type of other characters, or a type of two words:
+// libtraceevent reads the type as one token, then expects the name): such a format is refused
+// first.
+// The words of `text` between spaces.
+size_t WordCount(std::string_view text) {
+  size_t words = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    words += text[i] != ' ' && (i == 0 || text[i - 1] == ' ');
+  }
+  return words;
+}
+
 void CheckHeaderPage(std::string_view text, size_t offset, const std::string& label) {
   auto is_number = [](std::string_view v) {
     return !v.empty() && v.find_first_not_of("0123456789") == std::string_view::npos;
@@ -261,7 +271,7 @@ void CheckHeaderPage(std::string_view text, size_t offset, const std::string& la
           name_at == std::string_view::npos ? declaration : declaration.substr(name_at + 1);
       if (next_field == 2 && name != kFields[2]) next_field = 3;
       good = declaration.find_first_not_of(kWordChars) == std::string_view::npos &&
-             name_at != std::string_view::npos && next_field < std::size(kFields) &&
+             WordCount(declaration) == 2 && next_field < std::size(kFields) &&
              name == kFields[next_field];
       ++next_field;
     }

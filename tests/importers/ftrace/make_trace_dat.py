@@ -18,6 +18,7 @@ two, imported with the clock option hidden from the library):
   empty_clock_option                    the trace clock option of 0 bytes
   header_page_offset_without_semicolon  header_page's timestamp line: `offset:0` with no `;`
   header_page_type_of_other_characters  header_page's timestamp type `\\x03~4`
+  header_page_type_of_two_words         header_page's timestamp type `u6 4`
   latency_section_huge_cpu_count        a latency section, 1.4 billion CPUs
   page_size_not_a_power_of_two          a page size of 2,035,712 bytes
   pages_larger_than_cpu_data            64 KB pages, each CPU's data 4 KB
@@ -228,6 +229,8 @@ def write(shape):
         header_page = header_page.replace("offset:0;\tsize:8", "offset:0\tsize:8", 1)
     if shape == "header_page_type_of_other_characters":
         header_page = header_page.replace("u64 timestamp", "\x03~4 timestamp")
+    if shape == "header_page_type_of_two_words":
+        header_page = header_page.replace("u64 timestamp", "u6 4 timestamp")
     if shape == "header_page_timestamp_of_4_bytes":
         header_page = header_page.replace("offset:0;\tsize:8", "offset:0;\tsize:4", 1)
     printk = 'ffffffff81000000 : "frame %d\\n"\nffffffff81000010 : "gpu %s"\n'
@@ -244,6 +247,7 @@ def write(shape):
     out += struct.pack("<BBI", 0, 0 if shape == "long_size_zero" else LONG, page_size)
     damage_at["header_page_offset_without_semicolon"] = len(out) + 20  # its first line
     damage_at["header_page_type_of_other_characters"] = len(out) + 20
+    damage_at["header_page_type_of_two_words"] = len(out) + 20
     damage_at["header_page_timestamp_of_4_bytes"] = (
         len(out) + 20 + header_page.index("size:4") + 5)
     if shape == "version_4_huge_header_page":

@@ -103,7 +103,8 @@ TEST(TraceDatHandMade, DamagedShapesAreRefusedAtTheirByteOffset) {
         "long_size_zero", "cpu_count_option_not_the_header", "print_fmt_constant_remainder",
         "header_page_timestamp_of_4_bytes", "record_length_below_its_header",
         "field_array_not_closed", "clock_text_as_time_shift", "cpu_data_off_a_page_boundary",
-        "record_time_past_2065", "print_fmt_conditional_then_hash"}) {
+        "record_time_past_2065", "print_fmt_conditional_then_hash",
+        "header_page_type_of_two_words"}) {
     SCOPED_TRACE(shape);
     const fs::path dat = dir / (shape + ".dat");
     auto written = MakeDat(dat, shape);
