@@ -736,6 +736,16 @@ std::vector<OptionPatch> WalkVersion6(std::string_view bytes, const std::string&
             "at a {}-byte page boundary",
             label, cpu, offset, size, page_size));
       }
+      // trace-cmd writes the CPU data after this table; data said to start before the table's
+      // entry for it lies over the file's own headers, which libtracecmd 3.1 then reads as ring
+      // buffer pages, fails, and crashes closing the file (found by fuzz_trace_dat: CPU 0's
+      // data at byte 12,288, inside the options section).
+      if (size > 0 && offset < w.pos()) {
+        throw core::Error(fmt::format(
+            "{}: damaged trace-cmd .dat: CPU {}'s data (byte offset {}, {} bytes) starts before "
+            "the end of the CPU table (byte offset {}), over the file's headers",
+            label, cpu, offset, size, w.pos()));
+      }
       const CpuData data{cpu, bytes.substr(offset, size), offset};
       CheckPages(data, {page_size, long_size, endian != 0}, label);
       pages.data.emplace_back(offset, size);

@@ -47,6 +47,8 @@ two, imported with the clock option hidden from the library):
   print_fmt_constant_remainder          amdgpu_cs_ioctl's print format with `__get_str%timeline)`
                                         (libtraceevent divides the two words, both 0, on parsing)
   cpu_data_off_a_page_boundary          CPU 1's data starting 64 bytes past a page boundary
+  cpu_data_over_the_headers             CPU 0's data said to start a page before its data, over
+                                        the options and the CPU table
                                         (libtracecmd maps CPU 0's, fails on CPU 1's and leaks
                                         what it set up for CPU 0)
   record_time_past_2065                 CPU 0's first page's time 2^63 ns (read as
@@ -340,7 +342,10 @@ def write(shape):
         start += len(d)
     if shape == "cpu_data_off_a_page_boundary":
         damage_at[shape] = offsets[1]
-    for offset, d in zip(offsets, data):
+    for cpu, (offset, d) in enumerate(zip(offsets, data)):
+        if shape == "cpu_data_over_the_headers" and cpu == 0:
+            offset -= PAGE  # a page boundary before the end of this table
+            damage_at[shape] = offset
         out += struct.pack("<QQ", offset, len(d))
     # The trace clock's text follows the CPU table (a u64 size, then the text), as trace-cmd
     # writes it when the clock option is there.

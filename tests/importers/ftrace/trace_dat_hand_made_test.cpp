@@ -104,7 +104,7 @@ TEST(TraceDatHandMade, DamagedShapesAreRefusedAtTheirByteOffset) {
         "header_page_timestamp_of_4_bytes", "record_length_below_its_header",
         "field_array_not_closed", "clock_text_as_time_shift", "cpu_data_off_a_page_boundary",
         "record_time_past_2065", "print_fmt_conditional_then_hash",
-        "header_page_type_of_two_words"}) {
+        "header_page_type_of_two_words", "cpu_data_over_the_headers"}) {
     SCOPED_TRACE(shape);
     const fs::path dat = dir / (shape + ".dat");
     auto written = MakeDat(dat, shape);
