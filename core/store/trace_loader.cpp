@@ -45,11 +45,15 @@ void LoadTopologyTable(Database& db, const TopologyTable<Row, N>& table, const N
 // largest at most twice the rows and a million. fencescope writes 1, 2, 3...; a damaged or
 // hostile file with one string at id 2^40 asked for 35 TB, one at 5e7 for 3 GB and 18 s (found
 // by fuzz_trace_db), one below 0 failed with a bare "vector::_M_default_append".
+// The largest id a table indexed by id may hold for `rows` rows (twice the rows and a million):
+// the table then stays near the size of the rows themselves.
+int64_t LargestIdForRows(int64_t rows) { return 2 * rows + (int64_t{1} << 20); }
+
 void CheckStringIds(Database& db) {
   Statement s = db.Prepare("SELECT count(*), min(id), max(id) FROM strings");
   if (!s.Step() || s.ColumnInt(0) == 0) return;
   const int64_t rows = s.ColumnInt(0), least = s.ColumnInt(1), largest = s.ColumnInt(2);
-  const int64_t limit = 2 * rows + (int64_t{1} << 20);
+  const int64_t limit = LargestIdForRows(rows);
   if (least >= 0 && largest <= limit) return;
   throw Error(fmt::format(
       "{}: strings table, row id {}: a string id lies between 0 and {} in a table of {} rows "
@@ -230,7 +234,7 @@ void LoadEvents(Database& db, TraceStore& store, const LoadProgress& progress) {
 // edited one can hold a rowid of 2^34 (found by fuzz_trace_db: a 91 GB table for 132 rows) or
 // below 0.
 std::optional<EventRowId> LargestRowIdForATable(const std::vector<EventRowId>& rowids) {
-  const EventRowId limit = 2 * static_cast<EventRowId>(rowids.size()) + (EventRowId{1} << 20);
+  const EventRowId limit = LargestIdForRows(static_cast<int64_t>(rowids.size()));
   EventRowId largest = 0;
   for (EventRowId r : rowids) {
     if (r < 0 || r > limit) return std::nullopt;
