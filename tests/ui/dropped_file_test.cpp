@@ -33,9 +33,17 @@ using Clock = std::chrono::steady_clock;
 // XDND version 5 (the one GLFW speaks); the type offered is a URI list.
 constexpr long kXdndVersion = 5;
 
+// Other tests' windows come and go on the same display: one can be destroyed between
+// XQueryTree listing it and XGetWindowProperty reading it. Xlib's default handler ends the
+// process on that BadWindow; this one lets the call fail instead (it then returns an error code
+// or no data, which the callers below read as "not our window").
+int IgnoreXError(Display*, XErrorEvent*) {
+  return 0;
+}
+
 class XConnection {
  public:
-  XConnection() : m_display(XOpenDisplay(nullptr)) {}
+  XConnection() : m_display(XOpenDisplay(nullptr)) { XSetErrorHandler(IgnoreXError); }
   ~XConnection() {
     if (m_display) XCloseDisplay(m_display);
   }
@@ -132,8 +140,8 @@ std::string DropFile(const XConnection& x, Window target, const std::filesystem:
   XSetSelectionOwner(d, selection, source, CurrentTime);
   if (XGetSelectionOwner(d, selection) != source) return "could not own XdndSelection";
 
-  XWindowAttributes attributes;
-  XGetWindowAttributes(d, target, &attributes);
+  XWindowAttributes attributes{};
+  if (!XGetWindowAttributes(d, target, &attributes)) return "the window went away before the drop";
   int root_x = 0, root_y = 0;
   Window child = 0;
   XTranslateCoordinates(d, target, root, attributes.width / 2, attributes.height / 2, &root_x,
