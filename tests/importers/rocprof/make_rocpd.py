@@ -6,11 +6,19 @@ rocprofiler-sdk (rocpd schema 3); the rows are made up and worked through by han
 rocpd_test.cpp.
 
 Usage: make_rocpd.py OUT.db [--bad-agent] [--syncs]
+       make_rocpd.py OUT.db --fleet-process PID COMPUTE_NS LAG_NS
   --bad-agent  adds a kernel dispatch on agent 9, which rocpd_info_agent does not list
   --syncs      adds, on thread 5152 and GPU 0, HIP calls with their arguments (rocpd_arg):
                a producer kernel on stream 0xA (HSA queue 2), hipEventRecord(0xE1, 0xA),
                hipStreamWaitEvent(0xB, 0xE1), a consumer kernel on stream 0xB (HSA queue 3),
                hipEventRecord(0xE2, 0xB), hipEventSynchronize(0xE2), hipDeviceSynchronize()
+  --fleet-process  instead of the rows above, one process PID of a job on host node3 (one GPU,
+               one HSA queue, thread PID): roctx ranges "step 1" and "step 2" (each ending with its all-reduce), each launching a
+               compute kernel of COMPUTE_NS and then an RCCL all-reduce that ends at the same
+               instant of the host's clock in every process (FLEET_STEPS): processes given
+               different COMPUTE_NS arrive at the all-reduce at different times. The ranges and
+               launch calls begin LAG_NS later than FLEET_STEPS says (a host loop that lagged),
+               so the steps' starts do not line the processes up; the all-reduce's end does
 """
 import os
 import sqlite3
@@ -111,6 +119,46 @@ def add_syncs(rows):
         (11, 1, 1, 3, 3, 4, 11, 3, 4, 1410, 1500, 64, 1, 1, 64, 1, 1, 31)]
 
 
+# --fleet-process: each step's start on the host's monotonic clock (ns); in step s the compute
+# kernel starts at s + 100 us and the all-reduce ends at s + 500 us in every process.
+FLEET_STEPS = [(1, 5_000_000_000), (2, 5_001_000_000)]
+ALL_REDUCE = "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"
+
+
+def fleet_process_rows(pid, compute_ns, lag_ns):
+    rows = {
+        "rocpd_string": [(1, "g", "HIP_RUNTIME_API"), (2, "g", "hipLaunchKernel"),
+                         (5, "g", "MARKER_CORE_RANGE_API")],
+        "rocpd_info_node": [(1, "node3")],
+        "rocpd_info_process": [(1, 1, pid, "/opt/bin/train")],
+        "rocpd_info_thread": [(1, 1, 1, pid, "main")],
+        "rocpd_info_agent": [(1, 1, 1, "CPU", 0, 0, 0, "AMD EPYC", "AMD EPYC"),
+                             (2, 1, 1, "GPU", 1, 1, 0, "gfx942", "AMD Instinct MI300X")],
+        "rocpd_info_queue": [(1, 1, 1, "Queue 1")],
+        "rocpd_info_stream": [(1, 1, 1, "Stream 1")],
+        "rocpd_info_kernel_symbol": [(1, 1, "_Z7computev.kd", "compute()"),
+                                     (2, 1, "ncclDevKernel_Generic.kd", ALL_REDUCE)],
+        "rocpd_event": [], "rocpd_region": [], "rocpd_kernel_dispatch": [],
+    }
+    for step, start in FLEET_STEPS:
+        name_id, range_id = 10 + step, 100 * step
+        rows["rocpd_string"].append((name_id, "g", f"step {step}"))
+        rows["rocpd_event"].append((range_id, 5, range_id))
+        rows["rocpd_region"].append((range_id, 1, 1, 1, start + lag_ns, start + 500_000,
+                                     name_id, range_id))
+        compute_end = start + 100_000 + compute_ns
+        kernels = [(1, start + 100_000, compute_end), (2, compute_end, start + 500_000)]
+        for k, (symbol, begin, end) in enumerate(kernels):
+            launch = range_id + 1 + k  # the launch's correlation id, and its region's id
+            call = start + lag_ns + 10_000 + 10_000 * k
+            rows["rocpd_event"] += [(launch, 1, launch), (launch + 50, 1, launch)]
+            rows["rocpd_region"].append((launch, 1, 1, 1, call, call + 2_000, 2, launch))
+            rows["rocpd_kernel_dispatch"].append(
+                (launch, 1, 1, 1, 2, symbol, launch, 1, 1, begin, end, 256, 1, 1, 4096, 1, 1,
+                 launch + 50))
+    return rows
+
+
 def main():
     out = sys.argv[1]
     if os.path.exists(out):  # written anew, so that a second run (./build.sh fuzz) works
@@ -119,6 +167,10 @@ def main():
     if "--small-pages" in sys.argv[2:]:  # a fuzz seed: 512-byte pages, a smaller image
         db.execute("PRAGMA page_size = 512")
     rows = {k: list(ROWS.get(k, [])) for k in TABLES}
+    if "--fleet-process" in sys.argv[2:]:
+        at = sys.argv.index("--fleet-process")
+        fleet_rows = fleet_process_rows(*(int(a) for a in sys.argv[at + 1:at + 4]))
+        rows = {k: fleet_rows.get(k, []) for k in TABLES}
     if "--bad-agent" in sys.argv[2:]:
         rows["rocpd_kernel_dispatch"].append(
             (3, 1, 1, 1, 9, 1, 3, 1, 1, 600, 700, 1, 1, 1, 1, 1, 1, None))
