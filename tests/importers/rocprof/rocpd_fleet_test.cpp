@@ -35,8 +35,8 @@ TEST(RocpdFleet, PerProcessFilesOfOneHostLineUpByTheHostsClock) {
   for (const Process& p : processes) {
     const auto made = test_support::RunCommand(
         "python3 " + Quote(test_support::SourceDir() / "tests/importers/rocprof/make_rocpd.py") +
-        " " + Quote(dir / "ranks" / (std::to_string(p.pid) + "_results.db")) +
-        " --fleet-process " + std::to_string(p.pid) + " " + std::to_string(p.compute_ns) + " " +
+        " " + Quote(dir / "ranks" / (std::to_string(p.pid) + "_results.db")) + " --fleet-process " +
+        std::to_string(p.pid) + " " + std::to_string(p.compute_ns) + " " +
         std::to_string(p.lag_ns));
     ASSERT_EQ(made.exit_code, 0) << made.err;
   }
