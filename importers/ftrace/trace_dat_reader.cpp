@@ -412,6 +412,10 @@ void CheckConstantDivisions(std::string_view print, Refuse&& refuse) {
 // `{`, `;`, `.`, `[`, `@` there (found by fuzz_trace_dat). Such a format is refused through
 // `refuse(offset in print, why)`; what may follow is checked after a quoted text, a
 // parenthesised group, or a word (a number, a name, REC->field, a call with its arguments).
+// It does the same when that second value applies `->` to anything but the word REC
+// (`: longREC->next_comm`, `: foo -> bar`, `: REC->a->b`, `: "x"->b`; found by fuzz_trace_dat),
+// refused here too; `->` inside a group or a call's arguments is left alone, as the library
+// reads those without a crash.
 template <class Refuse>
 void CheckConditionalEnds(std::string_view print, Refuse&& refuse) {
   auto is_word = [](char c) {
@@ -468,6 +472,26 @@ void CheckConditionalEnds(std::string_view print, Refuse&& refuse) {
     }
     return e;
   };
+  // The first '->' of the value in [b, e) (outside quotes and groups), or of what follows it,
+  // that is not REC's own (`REC->field`); npos when there is none.
+  auto arrow_not_of_rec = [&](size_t b, size_t e) {
+    for (size_t k = b; k < e; ++k) {
+      if (print[k] == '"') {
+        k = past_quote(k) - 1;
+      } else if (print[k] == '(') {
+        k = past_parens(k) - 1;
+      } else if (print.substr(k, 2) == "->") {
+        size_t word = k;
+        while (word > b && is_word(print[word - 1])) --word;
+        const bool of_rec = print.substr(word, k - word) == "REC" &&
+                            (word < 2 || print.substr(word - 2, 2) != "->");
+        if (!of_rec && word < k) return k;  // `->bar` with nothing before it reads as a name
+        ++k;
+      }
+    }
+    while (e < print.size() && space(print[e])) ++e;
+    return print.substr(e, 2) == "->" ? e : std::string_view::npos;
+  };
   for (size_t i = print.find(':') + 1; i < print.size(); ++i) {
     if (print[i] == '"') {
       i = past_quote(i) - 1;
@@ -475,6 +499,11 @@ void CheckConditionalEnds(std::string_view print, Refuse&& refuse) {
     }
     if (print[i] != ':') continue;
     size_t e = past_value(i + 1);
+    if (const size_t arrow = arrow_not_of_rec(i + 1, e); arrow != std::string_view::npos) {
+      refuse(arrow,
+             "the second value of a conditional ('? :') applies '->' to something other "
+             "than REC");
+    }
     while (e < print.size() && space(print[e])) ++e;
     if (e >= print.size() || print[e] == ',' || print[e] == ')' ||
         std::string_view("+-*/%&|^<>=!?:").find(print[e]) != std::string_view::npos) {

@@ -57,6 +57,13 @@ two, imported with the clock option hidden from the library):
   print_fmt_conditional_then_hash       sched_switch's print format with `REC->prev_state ? "S"
                                         : "R"# ` (libtraceevent reads a NULL argument after a
                                         conditional's second value followed by '#')
+  print_fmt_conditional_then_arrow      sched_switch's print format with `REC->prev_state ? "S"
+                                        : longREC->prev_state` (libtraceevent reads NULL when a
+                                        conditional's second value applies '->' to other than REC)
+  print_fmt_conditionals_the_library_reads  not damaged: sched_switch's print format with
+                                        conditionals whose second values the library reads
+                                        (REC->field, a group or a call holding '->', an operator
+                                        after the value), which must import as the whole file does
 """
 import struct
 import sys
@@ -275,6 +282,12 @@ def write(shape):
         if shape == "print_fmt_conditional_then_hash" and e.name == "sched_switch":
             text = text.replace(b"REC->prev_state, ", b'REC->prev_state ? "S" : "R"# ', 1)
             damage_at[shape] = len(out) + 8 + text.index(b'"R"#') + 3
+        if shape == "print_fmt_conditional_then_arrow" and e.name == "sched_switch":
+            text = text.replace(b"REC->prev_state, ", b'REC->prev_state ? "S" : longREC->prev_state, ', 1)
+            damage_at[shape] = len(out) + 8 + text.index(b"longREC->") + 7
+        if shape == "print_fmt_conditionals_the_library_reads" and e.name == "sched_switch":
+            text = text.replace(b"REC->prev_state, ", b'REC->prev_state ? "S" : REC->prev_state ? '
+                                b'(foo->bar) : REC->prev_pid ? f(foo->bar) : 1 + foo->bar, ', 1)
         if shape == "print_fmt_constant_remainder" and e.name == "amdgpu_cs_ioctl":
             text = text.replace(b"__get_str(timeline)", b"__get_str%timeline)", 1)
             damage_at[shape] = len(out) + 8 + text.index(b"%timeline")

@@ -104,7 +104,8 @@ TEST(TraceDatHandMade, DamagedShapesAreRefusedAtTheirByteOffset) {
         "header_page_timestamp_of_4_bytes", "record_length_below_its_header",
         "field_array_not_closed", "clock_text_as_time_shift", "cpu_data_off_a_page_boundary",
         "record_time_past_2065", "print_fmt_conditional_then_hash",
-        "header_page_type_of_two_words", "cpu_data_over_the_headers"}) {
+        "header_page_type_of_two_words", "cpu_data_over_the_headers",
+        "print_fmt_conditional_then_arrow"}) {
     SCOPED_TRACE(shape);
     const fs::path dat = dir / (shape + ".dat");
     auto written = MakeDat(dat, shape);
@@ -126,11 +127,12 @@ TEST(TraceDatHandMade, DamagedShapesAreRefusedAtTheirByteOffset) {
 // memory it never set), or the clock's text after the CPU table claiming 0x7ffdcd180cf7 bytes
 // (the library allocates what it reads), or the uname option's text with no NUL (the library
 // strdup's it): the library is never shown the option, and the file imports as the whole one
-// does.
+// does. So does a print format with conditionals the library reads without a crash: the checks
+// that refuse the ones it crashes on leave these alone.
 TEST(TraceDatHandMade, TheClockOptionsDamageImportsTheSameJobs) {
   test_support::ScratchDir dir;
-  for (const std::string shape :
-       {"empty_clock_option", "trace_clock_size_huge", "uname_without_nul"}) {
+  for (const std::string shape : {"empty_clock_option", "trace_clock_size_huge",
+                                  "uname_without_nul", "print_fmt_conditionals_the_library_reads"}) {
     SCOPED_TRACE(shape);
     const fs::path dat = dir / (shape + ".dat");
     auto written = MakeDat(dat, shape);
