@@ -14,6 +14,9 @@ external="${5:-}"
 source_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 harnesses=(chrome_json etl compressed_input scenario fail_if trace_db ftrace_text trace_dat
   systrace_html vulkan_records fleet_summary cache_blob nsys_sqlite rocprof xplane)
+# Made anew on every run: a second `./build.sh fuzz` must not meet the files of the first (a
+# database written again would find its tables there).
+rm -rf "$seeds"
 for h in "${harnesses[@]}"; do mkdir -p "$seeds/$h"; done
 # Files made on the way (a JSON to import, a fleet's output), removed however the script ends.
 scratch="$(mktemp -d)"
