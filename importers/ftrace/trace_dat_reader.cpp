@@ -472,8 +472,8 @@ void CheckConditionalEnds(std::string_view print, Refuse&& refuse) {
     }
     return e;
   };
-  // The first '->' of the value in [b, e) (outside quotes and groups), or of what follows it,
-  // that is not REC's own (`REC->field`); npos when there is none.
+  // The first '->' of the value in [b, e) (outside quotes and groups) that is not REC's own
+  // (`REC->field`); npos when there is none.
   auto arrow_not_of_rec = [&](size_t b, size_t e) {
     for (size_t k = b; k < e; ++k) {
       if (print[k] == '"') {
@@ -489,8 +489,7 @@ void CheckConditionalEnds(std::string_view print, Refuse&& refuse) {
         ++k;
       }
     }
-    while (e < print.size() && space(print[e])) ++e;
-    return print.substr(e, 2) == "->" ? e : std::string_view::npos;
+    return std::string_view::npos;
   };
   for (size_t i = print.find(':') + 1; i < print.size(); ++i) {
     if (print[i] == '"') {
@@ -499,12 +498,14 @@ void CheckConditionalEnds(std::string_view print, Refuse&& refuse) {
     }
     if (print[i] != ':') continue;
     size_t e = past_value(i + 1);
-    if (const size_t arrow = arrow_not_of_rec(i + 1, e); arrow != std::string_view::npos) {
+    size_t arrow = arrow_not_of_rec(i + 1, e);
+    while (e < print.size() && space(print[e])) ++e;
+    if (arrow == std::string_view::npos && print.substr(e, 2) == "->") arrow = e;  // `"x"->b`
+    if (arrow != std::string_view::npos) {
       refuse(arrow,
              "the second value of a conditional ('? :') applies '->' to something other "
              "than REC");
     }
-    while (e < print.size() && space(print[e])) ++e;
     if (e >= print.size() || print[e] == ',' || print[e] == ')' ||
         std::string_view("+-*/%&|^<>=!?:").find(print[e]) != std::string_view::npos) {
       continue;
