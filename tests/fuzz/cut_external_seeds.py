@@ -3,7 +3,8 @@
 listed in its SOURCES.md), written into SEEDS/<harness>/ (never into the repository):
 
   etl            the ETW capture of gpuvis (windows_etl.zip): its first buffer (the logfile
-                 header) followed by one of the buffers richest in DxgKrnl records
+                 header, cut to the bytes it uses, its count of buffers made the cut's) followed
+                 by one of the buffers richest in DxgKrnl records
   trace_dat      the trace-cmd capture of gpuvis (amdgpu_trace.zip): its headers (kallsyms left
                  out, of the ftrace formats only print's), options and event formats, with one
                  ring-buffer page per CPU, from the start and from the middle of each CPU's
@@ -76,9 +77,23 @@ def etl_seeds(external, seeds):
     dxgkrnl = bytes.fromhex("5ac42e80991e834b992087c98277ba9d")
     ranked = sorted(range(1, len(buffers)),
                     key=lambda i: -etl.count(dxgkrnl, buffers[i][0], sum(buffers[i])))
-    first = etl[buffers[0][0]:sum(buffers[0])]
+    first = bytearray(etl[buffers[0][0]:sum(buffers[0])])
+    # The logfile header (TRACE_LOGFILE_HEADER: BufferSize, then BuffersWritten at 0x24) says how
+    # many buffers the capture has; a cut saying 345 is a truncated file, which the strict import
+    # refuses only after reading it all. Its count is set to the cut's two buffers.
+    header = next(p for p in range(0, len(first) - 0x28, 8)
+                  if struct.unpack_from("<II", first, p)[0] == buffers[0][1] and
+                  struct.unpack_from("<I", first, p + 0x24)[0] == len(buffers))
+    struct.pack_into("<I", first, header + 0x24, 2)
+    # The first buffer holds 576 bytes of its 64 KB (bytes in use at 0x30 of WMI_BUFFER_HEADER):
+    # cut to them (a buffer's own size, at 0, frames it), a seed is 66 KB instead of 128 KB, and
+    # libFuzzer's copy of each input stays under the size ASan maps afresh for every execution.
+    in_use = struct.unpack_from("<I", first, 0x30)[0]
+    first = first[:max(0x400, (in_use + 7) & ~7)]
+    struct.pack_into("<I", first, 0, len(first))
     for i in sorted(ranked[:6]):
-        write(seeds, "etl", "gpuvis_buffer%d.etl" % i, first + etl[buffers[i][0]:sum(buffers[i])])
+        write(seeds, "etl", "gpuvis_buffer%d.etl" % i,
+              bytes(first) + etl[buffers[i][0]:sum(buffers[i])])
 
 
 def ftrace_formats_kept(b, endian, keep):

@@ -1,16 +1,24 @@
 // ETW .etl captures, through the importer `fencescope import` runs on one (ImportEtl: ReadEtl
 // walking buffers and records, the DxgKrnl decoder, the GPU mapper), into a trace in memory.
-// Strict first; an input the strict import refuses is imported again with --lenient (which
-// skips and counts corrupt buffers).
+// Strict or --lenient (which skips and counts corrupt buffers) by the input's length
+// (fuzz_support::LenientFor).
 #include <cstddef>
 #include <cstdint>
 
 #include "importers/etl/etl_importer.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/sqlite_small_blocks.h"
+
+// Each input is written into a new trace in memory: SQLite's small allocations and pages from
+// the harness's own free lists (sqlite_small_blocks.h).
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  fuzz_support::SqliteSmallBlocks::Install();
+  return 0;
+}
 
 namespace {
-bool Import(const uint8_t* data, size_t size, bool lenient) {
-  return fuzz_support::ImportInMemory("etl", [&](core::store::TraceWriter& writer) {
+void Import(const uint8_t* data, size_t size, bool lenient) {
+  fuzz_support::ImportInMemory("etl", [&](core::store::TraceWriter& writer) {
     importers::ImportOptions options;
     options.lenient = lenient;
     importers::etl::ImportEtl(fuzz_support::Bytes(data, size), "fuzz.etl", writer, options);
@@ -19,6 +27,6 @@ bool Import(const uint8_t* data, size_t size, bool lenient) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (!Import(data, size, false)) Import(data, size, true);
+  Import(data, size, fuzz_support::LenientFor(size));
   return 0;
 }
