@@ -4,9 +4,10 @@
 // parsed again for every input, some ten thousand small allocations each, and through ASan's
 // allocator (a stack trace, a quarantine) they were half of each execution: with these lists
 // `fuzz_trace_db` runs ~1.4x the inputs a second (tests/fuzz/README.md, "SQLite's small
-// allocations"). The classes go up to 8 KB, SQLite's 4 KB pages (a page and its header, ~4.4 KB)
-// among them: through ASan each new page was also filled and, its memory fresh from the
-// quarantine's cycle, faulted in (a quarter of fuzz_etl's time on small inputs).
+// allocations"). The classes go up to 8.5 KB, a trace's 8 KB pages among them (8,456 bytes in
+// the page cache, 8,192 in the rollback journal): through ASan each new page was also filled
+// and, its memory fresh from the quarantine's cycle, faulted in (a quarter of fuzz_etl's time
+// on small inputs).
 //
 // ASan still sees misuse of these blocks: a free block, and the bytes before and after each
 // block's payload, are poisoned (a read of a freed block or past the end of a live one is
@@ -51,7 +52,7 @@ class SqliteSmallBlocks {
  private:
   // Payload sizes of the classes; a block is a 16-byte header (its payload size), the payload
   // and a 16-byte poisoned gap before the next block's header.
-  static constexpr std::array<size_t, 9> kClasses = {32, 64, 128, 256, 512, 1024, 2048, 4608, 8192};
+  static constexpr std::array<size_t, 9> kClasses = {32, 64, 128, 256, 512, 1024, 2048, 4608, 8704};
   static constexpr size_t kHeader = 16;
   static constexpr size_t kGap = 16;
   static constexpr size_t kChunk = 256 * 1024;
