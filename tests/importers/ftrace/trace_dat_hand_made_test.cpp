@@ -5,6 +5,7 @@
 #include <malloc.h>
 
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -89,6 +90,41 @@ TEST(TraceDatHandMade, AReadStoppedEarlyLeavesNoRecordAllocated) {
   const size_t after = mallinfo2().uordblks;
   EXPECT_LT(after, before + 16 * 1024) << "grew by " << after - before << " bytes";
 #endif
+}
+
+// libtracecmd 3.1 leaves a ring-buffer page of each CPU mapped after tracecmd_close; each such
+// mapping kept the memory file holding the whole input alive. After 50 reads (whole, and stopped
+// early) none of the reader's memory files is mapped: /proc/self/maps, read here line by line,
+// names no "memfd:fencescope-trace.dat".
+TEST(TraceDatHandMade, NoMemoryFileStaysMappedAfterTheReads) {
+  test_support::ScratchDir dir;
+  const fs::path dat = dir / "amdgpu.dat";
+  MakeDat(dat, "good");
+  const std::string bytes = test_support::ReadFile(dat);
+  auto mapped_memory_files = [] {
+    int count = 0;
+    std::istringstream maps(test_support::ReadFile("/proc/self/maps"));
+    for (std::string line; std::getline(maps, line);) {
+      if (line.find("memfd:fencescope-trace.dat") != std::string::npos) ++count;
+    }
+    return count;
+  };
+  ASSERT_EQ(mapped_memory_files(), 0);
+  int events = 0;
+  for (int i = 0; i < 50; ++i) {
+    int seen = 0;
+    try {
+      importers::ftrace::ReadTraceDat(bytes, dat.string(),
+                                      [&](const importers::ftrace::FtraceEvent&) {
+                                        ++events;
+                                        if (i % 2 == 1 && ++seen == 3)
+                                          throw std::runtime_error("stop");
+                                      });
+    } catch (const std::runtime_error&) {
+    }
+  }
+  EXPECT_GT(events, 50);  // the reads did read the pages
+  EXPECT_EQ(mapped_memory_files(), 0);
 }
 
 // The shapes that crash libtracecmd 3.1 / libtraceevent 1.7 (fuzz regressions): refused by the
