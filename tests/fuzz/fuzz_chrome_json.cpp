@@ -7,14 +7,6 @@
 #include "importers/chrome_json/chrome_json_importer.h"
 #include "importers/common/compressed_input.h"
 #include "tests/fuzz/fuzz_support.h"
-#include "tests/fuzz/sqlite_small_blocks.h"
-
-// Each input is written into a new trace in memory: its schema's small allocations from the
-// harness's own free lists (sqlite_small_blocks.h), as fuzz_trace_db's.
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fuzz_support::SqliteSmallBlocks::Install();
-  return 0;
-}
 
 namespace {
 void Import(const uint8_t* data, size_t size, bool lenient) {

@@ -7,14 +7,6 @@
 
 #include "importers/etl/etl_importer.h"
 #include "tests/fuzz/fuzz_support.h"
-#include "tests/fuzz/sqlite_small_blocks.h"
-
-// Each input is written into a new trace in memory: SQLite's small allocations and pages from
-// the harness's own free lists (sqlite_small_blocks.h).
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fuzz_support::SqliteSmallBlocks::Install();
-  return 0;
-}
 
 namespace {
 void Import(const uint8_t* data, size_t size, bool lenient) {

@@ -5,14 +5,6 @@
 
 #include "importers/ftrace/ftrace_importer.h"
 #include "tests/fuzz/fuzz_support.h"
-#include "tests/fuzz/sqlite_small_blocks.h"
-
-// Each input is written into a new trace in memory: SQLite's small allocations and pages from
-// the harness's own free lists (sqlite_small_blocks.h).
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fuzz_support::SqliteSmallBlocks::Install();
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz_support::ImportInMemory("ftrace-text", [&](core::store::TraceWriter& writer) {

@@ -10,12 +10,6 @@
 #include "core/model/error.h"
 #include "core/store/trace_store.h"
 #include "tests/fuzz/fuzz_support.h"
-#include "tests/fuzz/sqlite_small_blocks.h"
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fuzz_support::SqliteSmallBlocks::Install();
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

@@ -1,5 +1,6 @@
 // SQLite's small allocations from free lists of the harness's own, installed from
-// LLVMFuzzerInitialize: what SQLite's lookaside does in a default build, which Debian's leaves
+// LLVMFuzzerInitialize (sqlite_small_blocks_init.cpp, linked into the harnesses that
+// FENCESCOPE_FUZZ_SQLITE_BLOCKS names): what SQLite's lookaside does in a default build, which Debian's leaves
 // out (SQLITE_OMIT_LOOKASIDE). A trace database's schema (its tables, indexes and 42 views) is
 // parsed again for every input, some ten thousand small allocations each, and through ASan's
 // allocator (a stack trace, a quarantine) they were half of each execution: with these lists
