@@ -309,7 +309,7 @@ class Deriver {
     if (!calls.empty()) spec.start_ns = calls.front().ts - m_out.origin;
     TimeNs cursor = calls.empty() ? 0 : calls.front().ts;
     // At most a CPU gap and a step per call but for device syncs: reserved so that the steps
-    // (320 bytes each) are not copied as the vector grows, which was most of the derivation.
+    // are not copied as the vector grows, which was most of the derivation.
     spec.steps.reserve(2 * calls.size());
     sources.reserve(2 * calls.size());
     auto add = [&](Step&& step, StepSource source) {
@@ -417,6 +417,8 @@ class Deriver {
     Step step;
     step.op = StepOp::kCpuWait;
     step.mode = static_cast<core::sim::WaitMode>(first.mode);
+    std::vector<uint32_t> fences;
+    std::vector<core::sim::FrameExpr> values;
     bool linked = false;
     TimeNs released = first.released;
     for (uint32_t i = call.index; i < m_recon.cpu_waits.size(); ++i) {
@@ -426,8 +428,8 @@ class Deriver {
         break;
       }
       if (w.fence != 0) {
-        step.fences.push_back(FenceIndex(w.fence));
-        step.values.push_back(Constant(w.value));
+        fences.push_back(FenceIndex(w.fence));
+        values.push_back(Constant(w.value));
       }
       if (w.signal != kNoIndex) linked = true;
       if (w.released != kUnknownTime) released = w.released;
@@ -455,27 +457,30 @@ class Deriver {
       const core::model::Queue* q = m_store.FindQueue(signalled);
       auto device = q ? m_device_queues.find(q->adapter) : m_device_queues.end();
       if (device != m_device_queues.end()) {
-        step.fences.clear();
-        step.values.clear();
+        fences.clear();
+        values.clear();
         for (uint32_t queue : device->second) {
           Step signal;
           signal.op = StepOp::kSignal;
           signal.queue = queue;
           signal.fence = DeviceSyncFence(queue);
           signal.value = Constant(++m_device_sync_values[queue]);
-          step.fences.push_back(signal.fence);
-          step.values.push_back(signal.value);
+          fences.push_back(signal.fence);
+          values.push_back(signal.value);
           add(std::move(signal), {StepOrigin::kDeviceSyncSignal, call.index});
         }
         step.mode = core::sim::WaitMode::kAll;
         ++m_out.device_syncs;
       }
     }
-    if (step.fences.empty()) return call.ts;
-    if (step.fences.size() == 1) {
-      step.fence = step.fences.front();
-      step.value = step.values.front();
+    if (fences.empty()) return call.ts;
+    if (fences.size() == 1) {
+      step.fence = fences.front();
+      step.value = values.front();
     }
+    core::sim::StepDetail& wait = step.detail.edit();
+    wait.fences = std::move(fences);
+    wait.values = std::move(values);
     add(std::move(step), {StepOrigin::kCpuWait, call.index});
     return released != kUnknownTime ? released : call.ts;
   }

@@ -1,5 +1,6 @@
 #include "core/replay/whatif_benchmark.h"
 
+#include <algorithm>
 #include <chrono>
 #include <system_error>
 
@@ -56,12 +57,19 @@ WhatIfBenchmarkResult RunWhatIfBenchmark(const std::filesystem::path& trace,
     (void)memory.TakeStore("(replay)");
   }
   r.replay_in_memory_seconds = SecondsSince(t);
-  t = Clock::now();
-  core::report::ReportData data = core::report::AnalyseTrace(store, /*full=*/true);
-  (void)core::report::ReportJson(data).Dump();
-  (void)core::report::ReportHtml(data);
-  (void)core::report::ReportMarkdown(data);
-  r.report_seconds = SecondsSince(t);
+  // The report, twice, the faster counted: a first report faults in whatever memory the stages
+  // before it did not leave free (more when they need less), so its time alone would move with
+  // them; the ratios below are against the report's own cost.
+  core::report::ReportData data;
+  for (int run = 0; run < 2; ++run) {
+    t = Clock::now();
+    data = core::report::AnalyseTrace(store, /*full=*/true);
+    (void)core::report::ReportJson(data).Dump();
+    (void)core::report::ReportHtml(data);
+    (void)core::report::ReportMarkdown(data);
+    const double seconds = SecondsSince(t);
+    r.report_seconds = run == 0 ? seconds : std::min(r.report_seconds, seconds);
+  }
   t = Clock::now();
   core::report::ComputeOpportunities(data);
   r.opportunities_seconds = SecondsSince(t);

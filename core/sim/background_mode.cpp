@@ -27,8 +27,8 @@ void EmitModeChanged(SimRun& run, core::model::ThreadId thread, int64_t call_id,
                                .thread_id = thread,
                                .call_id = call_id,
                                .result = refused ? 1u : 0u,
-                               .mode = step.background_mode,
-                               .action = step.action,
+                               .mode = step.detail.get().background_mode,
+                               .action = step.detail.get().action,
                                .commit_id = commit_id,
                                .further_measurements_desired = further ? 1u : 0u});
 }
@@ -38,8 +38,8 @@ bool Refuse(SimRun& run, core::model::ThreadId thread, int64_t call_id, const St
   run.Emit(events::ApiError{.ts_ns = run.now,
                             .thread_id = thread,
                             .call_id = call_id,
-                            .mode = step.background_mode,
-                            .action = step.action,
+                            .mode = step.detail.get().background_mode,
+                            .action = step.detail.get().action,
                             .error = error});
   // Nothing changes: mode, histograms and the pass stay as they were.
   EmitModeChanged(run, thread, call_id, step, true, 0, true);
@@ -57,24 +57,25 @@ bool SetBackgroundProcessingMode(BackgroundContext ctx, uint32_t thread, const S
   const int64_t call_id = bg.next_call_id++;
   // seed 000: DISABLE_BACKGROUND_WORK, DISABLE_PROFILING_BY_SYSTEM and
   // COMMIT_RESULTS_HIGH_PRIORITY are only valid with developer mode.
-  const bool needs_developer_mode = step.background_mode == BackgroundMode::kDisableBackgroundWork ||
-                                    step.background_mode == BackgroundMode::kDisableProfilingBySystem ||
-                                    step.action == MeasurementsAction::kCommitResultsHighPriority;
+  const bool needs_developer_mode =
+      step.detail.get().background_mode == BackgroundMode::kDisableBackgroundWork ||
+      step.detail.get().background_mode == BackgroundMode::kDisableProfilingBySystem ||
+      step.detail.get().action == MeasurementsAction::kCommitResultsHighPriority;
   if (needs_developer_mode && !spec.developer_mode) {
     return Refuse(run, t.id, call_id, step, kErrorNeedsDeveloperMode);
   }
   // seed 000: if the action is not a commit, hEventToSignalOnCompletion must be null.
-  if (step.with_event && !IsCommit(step.action)) {
+  if (step.with_event && !IsCommit(step.detail.get().action)) {
     return Refuse(run, t.id, call_id, step, kErrorEventWithoutCommit);
   }
-  if (step.action == MeasurementsAction::kDiscardPrevious) {
+  if (step.detail.get().action == MeasurementsAction::kDiscardPrevious) {
     for (PsoState& pso : bg.psos) {
       for (auto& entry : pso.constants) entry.second.samples = 0;
     }
   }
   // The commit's new tasks are generated before a disable in the same call takes effect.
   std::vector<std::pair<uint32_t, int64_t>> candidates;
-  if (IsCommit(step.action)) candidates = CommitCandidates(scenario, bg);
+  if (IsCommit(step.detail.get().action)) candidates = CommitCandidates(scenario, bg);
   // seed 000 FurtherMeasurementsDesired: false once a pass measured the workload without
   // identifying anything further: nothing new queued, nothing compiling (its variant may reveal
   // more), no histogram still short of its threshold.
@@ -83,11 +84,12 @@ bool SetBackgroundProcessingMode(BackgroundContext ctx, uint32_t thread, const S
       spec.supported && (bg.pass_found_new || !candidates.empty() || pending ||
                          !bg.pass_instrumented || MeasurementsIncomplete(scenario, bg));
   int64_t commit_id = 0;
-  if (IsCommit(step.action)) {
+  if (IsCommit(step.detail.get().action)) {
     CommitState commit;
     commit.id = static_cast<int64_t>(bg.commits.size()) + 1;
     commit.call_id = call_id;
-    commit.high_priority = step.action == MeasurementsAction::kCommitResultsHighPriority;
+    commit.high_priority =
+        step.detail.get().action == MeasurementsAction::kCommitResultsHighPriority;
     commit.waiting_thread = -1;
     bg.commits.push_back(commit);
     commit_id = commit.id;
@@ -112,11 +114,11 @@ bool SetBackgroundProcessingMode(BackgroundContext ctx, uint32_t thread, const S
     bg.hold_starts = false;
     CompleteCommitIfEmpty(ctx, commit);
   }
-  bg.mode = step.background_mode;
+  bg.mode = step.detail.get().background_mode;
   bg.pass_found_new = false;
   bg.pass_instrumented = false;
   TryStartTasks(run, bg);
-  if (step.stop_when_converged && !further) t.stop_loop = true;
+  if (step.detail.get().stop_when_converged && !further) t.stop_loop = true;
   if (step.wait_event && commit_id != 0 && !bg.commits.back().done) {
     bg.commits.back().waiting_thread = static_cast<int32_t>(thread);
     return false;

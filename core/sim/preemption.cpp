@@ -409,11 +409,11 @@ void OnTdrTimeout(EngineContext ctx, FenceTable& fences, uint32_t engine, int64_
 void SubmitRenderCommand(GpuContext ctx, core::model::ThreadId thread, uint32_t queue,
                          const Step& step, core::model::StringId name, GpuCommand packet,
                          uint32_t flags) {
-  packet.preemption.shape = &step.shape;
+  packet.preemption.shape = &step.detail.get().shape;
   packet.preemption.paging = step.paging;
   if (step.paging) flags |= core::model::kPacketPaging;
   if (step.present) flags |= core::model::kPacketPresent;
-  const int64_t splits = std::max<int64_t>(1, step.split_packets);
+  const int64_t splits = std::max<int64_t>(1, step.detail.get().split_packets);
   const DurationNs total = packet.work.remaining_ns;
   // seed 004: a render command split into several DMA packets; each is a full submission of its
   // own (the Windows 8 scheduler may run other contexts' packets in between).

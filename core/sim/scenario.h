@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/model/types.h"
+#include "core/sim/boxed.h"
 #include "core/sim/preemption_state.h"
 
 namespace core::sim {
@@ -126,39 +127,50 @@ enum class StepOp : uint8_t {
 
 enum class WaitMode : uint8_t { kSingle = 0, kAny = 1, kAll = 2 };
 
-struct Step {
-  StepOp op = StepOp::kExecute;
+// What few steps set: the parts of a step a derived program never uses (frame gating, jitter,
+// PSOs, resources, the packet's structure, background processing, the TOML line) and a CPU
+// wait's fences. Kept out of line so that a
+// step is 80 bytes, not ~300 (a derived program holds a step or two per packet of its trace).
+struct StepDetail {
   int64_t from_frame = 1;  // the step runs only in frames >= from_frame
   int64_t every = 1;       // ... and only when (frame - from_frame) % every == 0
-  uint32_t queue = 0;
-  uint32_t fence = 0;
-  FrameExpr value;
-  std::vector<uint32_t> fences;  // kCpuWait
+  double jitter = 0;       // duration scaled by a factor in [1 - jitter, 1 + jitter]
+  std::vector<uint32_t> fences;   // kCpuWait
   std::vector<FrameExpr> values;  // kCpuWait, one per fence
-  WaitMode mode = WaitMode::kSingle;
-  DurationNs duration_ns = 0;  // kExecute: GPU time; kCpuWork: CPU time
-  double jitter = 0;           // duration scaled by a factor in [1 - jitter, 1 + jitter]
-  StepName name = 0;  // into Scenario::step_names: the packet's, slice's or marker's name
   std::vector<ResourceUse> resources;
   int32_t pso = -1;        // kExecute: PSO the packet runs (-1: none); kDestroyPso: the PSO
   FrameExpr constants;     // kExecute: the constant values bound (a value-set number)
   BackgroundMode background_mode = BackgroundMode::kAllowed;  // kSetBackgroundMode
   MeasurementsAction action = MeasurementsAction::kKeepAll;   // kSetBackgroundMode
-  bool with_event = false;        // hEventToSignalUponCompletion given
-  bool wait_event = false;        // WaitForSingleObject on it after the call
   bool stop_when_converged = false;  // leave the frame loop once FurtherMeasurementsDesired is false
   // seed 004 (kExecute): the packet's structure, the DMA packets the render command is split
-  // into, a paging packet (video memory manager work), a present.
+  // into.
   PacketShape shape;
   int64_t split_packets = 1;
-  bool paging = false;
-  bool present = false;
-  int64_t packet_id = 0;  // kExecute: the packet id to record (0: the next one; derived programs
-                          // keep their trace's)
-  uint32_t marker_type = 0;     // kMarker: marker_type (0 text, 1 vsync, 2 present)
-  int32_t marker_adapter = -1;  // kMarker: adapter index it names, -1 none
   int line = 0;  // TOML line, for messages
 };
+
+struct Step {
+  StepOp op = StepOp::kExecute;
+  WaitMode mode = WaitMode::kSingle;
+  bool with_event = false;  // hEventToSignalUponCompletion given
+  bool wait_event = false;  // WaitForSingleObject on it after the call
+  // seed 004 (kExecute): a paging packet (video memory manager work), a present.
+  bool paging = false;
+  bool present = false;
+  uint32_t queue = 0;
+  uint32_t fence = 0;
+  StepName name = 0;            // into Scenario::step_names: the packet's, slice's or marker's name
+  uint32_t marker_type = 0;     // kMarker: marker_type (0 text, 1 vsync, 2 present)
+  int32_t marker_adapter = -1;  // kMarker: adapter index it names, -1 none
+  FrameExpr value;
+  DurationNs duration_ns = 0;  // kExecute: GPU time; kCpuWork: CPU time
+  int64_t packet_id = 0;  // kExecute: the packet id to record (0: the next one; derived programs
+                          // keep their trace's)
+  Boxed<StepDetail> detail;
+};
+// A derived program holds a step or two per packet: keep the common step small.
+static_assert(sizeof(Step) <= 80, "a step's rarely set fields belong in StepDetail");
 
 // seed 001 "Asynchronous compute and graphics example", parameters of the program.
 struct AsyncPipelineSpec {

@@ -237,7 +237,8 @@ void ReadPacketShape(TableReader& r, Step& step) {
     if (v < 1) r.Fail(key, "must be at least 1");
     return v;
   };
-  PacketShape& shape = step.shape;
+  StepDetail& detail = step.detail.edit();
+  PacketShape& shape = detail.shape;
   shape.primitives = count("primitives", shape.primitives);
   shape.triangles = count("triangles", shape.triangles);
   shape.pixels = count("pixels", shape.pixels);
@@ -245,7 +246,7 @@ void ReadPacketShape(TableReader& r, Step& step) {
   shape.thread_groups = count("thread_groups", shape.thread_groups);
   shape.threads = count("threads", shape.threads);
   shape.instructions = count("instructions", shape.instructions);
-  step.split_packets = count("split_packets", 1);
+  detail.split_packets = count("split_packets", 1);
   step.paging = r.Bool("paging", false);
   step.present = r.Bool("present", false);
 }
@@ -291,7 +292,7 @@ void ReadResourceUses(TableReader& r, std::string_view key, bool write,
       }
     }
     use.resource = Resolve(r, key, name, resources, "resource");
-    step.resources.push_back(use);
+    step.detail.edit().resources.push_back(use);
   };
   if (n->is_string()) {
     add(*n->value<std::string>());
@@ -338,14 +339,15 @@ void ReadStep(TableReader& r, Scenario& s, ThreadSpec& thread) {
   auto fences = IndexByName(s.fences);
   auto resources = IndexByName(s.resources);
   Step step;
-  step.line = r.line();
+  StepDetail& detail = step.detail.edit();
+  detail.line = r.line();
   const std::string op = r.RequireString("op");
-  step.from_frame = r.Int("from_frame", 1);
-  step.every = r.Int("every", 1);
-  if (step.every < 1) r.Fail("every", "must be at least 1");
+  detail.from_frame = r.Int("from_frame", 1);
+  detail.every = r.Int("every", 1);
+  if (detail.every < 1) r.Fail("every", "must be at least 1");
   const std::string name = r.String("name", "");
   step.name = NameStep(s, name);
-  step.jitter = r.Fraction("jitter", 0);
+  detail.jitter = r.Fraction("jitter", 0);
   if (op == "execute") {
     step.op = StepOp::kExecute;
     step.queue = ResolveKey(r, "queue", queues, "queue");
@@ -355,9 +357,9 @@ void ReadStep(TableReader& r, Scenario& s, ThreadSpec& thread) {
     ReadResourceUses(r, "reads", false, resources, step);
     ReadResourceUses(r, "writes", true, resources, step);
     if (r.Get("pso")) {
-      step.pso = static_cast<int32_t>(ResolveKey(r, "pso", IndexByName(s.psos), "pso"));
+      detail.pso = static_cast<int32_t>(ResolveKey(r, "pso", IndexByName(s.psos), "pso"));
     }
-    step.constants = r.Expr("constants", {});
+    detail.constants = r.Expr("constants", {});
     ReadPacketShape(r, step);
   } else if (op == "signal" || op == "wait") {
     step.op = op == "signal" ? StepOp::kSignal : StepOp::kWait;
@@ -374,22 +376,22 @@ void ReadStep(TableReader& r, Scenario& s, ThreadSpec& thread) {
   } else if (op == "cpu_wait") {
     step.op = StepOp::kCpuWait;
     for (const auto& name : r.StringList("fences")) {
-      step.fences.push_back(Resolve(r, "fences", name, fences, "fence"));
+      detail.fences.push_back(Resolve(r, "fences", name, fences, "fence"));
     }
-    if (r.Get("fence")) step.fences.push_back(ResolveKey(r, "fence", fences, "fence"));
-    if (step.fences.empty()) r.Fail({}, "a cpu_wait step needs 'fence' or 'fences'");
+    if (r.Get("fence")) detail.fences.push_back(ResolveKey(r, "fence", fences, "fence"));
+    if (detail.fences.empty()) r.Fail({}, "a cpu_wait step needs 'fence' or 'fences'");
     const toml::node* values = r.Get("values");
     if (values) {
       const toml::array* a = values->as_array();
-      if (!a || a->size() != step.fences.size()) {
+      if (!a || a->size() != detail.fences.size()) {
         r.Fail("values", "expected one value per fence");
       }
       for (const auto& item : *a) {
         if (item.is_integer()) {
-          step.values.push_back(FrameExpr{0, *item.value<int64_t>(), 0});
+          detail.values.push_back(FrameExpr{0, *item.value<int64_t>(), 0});
         } else if (item.is_string()) {
           try {
-            step.values.push_back(ParseFrameExpr(*item.value<std::string>(), "values"));
+            detail.values.push_back(ParseFrameExpr(*item.value<std::string>(), "values"));
           } catch (const core::Error& e) {
             r.Fail("values", e.what());
           }
@@ -400,14 +402,14 @@ void ReadStep(TableReader& r, Scenario& s, ThreadSpec& thread) {
     } else {
       if (!r.Get("value")) r.Fail({}, "a cpu_wait step needs 'value' or 'values'");
       FrameExpr v = r.Expr("value", {});
-      step.values.assign(step.fences.size(), v);
+      detail.values.assign(detail.fences.size(), v);
     }
-    const std::string mode = r.String("mode", step.fences.size() > 1 ? "all" : "single");
+    const std::string mode = r.String("mode", detail.fences.size() > 1 ? "all" : "single");
     if (mode == "single") step.mode = WaitMode::kSingle;
     else if (mode == "any") step.mode = WaitMode::kAny;
     else if (mode == "all") step.mode = WaitMode::kAll;
     else r.Fail("mode", "expected single, any or all");
-    if (step.mode == WaitMode::kSingle && step.fences.size() != 1) {
+    if (step.mode == WaitMode::kSingle && detail.fences.size() != 1) {
       r.Fail("mode", "a single wait takes one fence; use any or all");
     }
   } else if (op == "cpu_work") {
@@ -415,17 +417,17 @@ void ReadStep(TableReader& r, Scenario& s, ThreadSpec& thread) {
     step.duration_ns = r.Micros("duration_us", 0);
   } else if (op == "set_background_mode") {
     step.op = StepOp::kSetBackgroundMode;
-    step.background_mode =
+    detail.background_mode =
         ParseNamed(r, "mode", r.String("mode", "allowed"), 4, core::model::BackgroundModeName);
-    step.action = ParseNamed(r, "action", r.String("action", "keep_all"), 4,
-                             core::model::MeasurementsActionName);
+    detail.action = ParseNamed(r, "action", r.String("action", "keep_all"), 4,
+                               core::model::MeasurementsActionName);
     step.with_event = r.Bool("event", false);
     step.wait_event = r.Bool("wait_event", false);
     if (step.wait_event && !step.with_event) r.Fail("wait_event", "needs event = true");
-    step.stop_when_converged = r.Bool("stop_when_converged", false);
+    detail.stop_when_converged = r.Bool("stop_when_converged", false);
   } else if (op == "destroy_pso") {
     step.op = StepOp::kDestroyPso;
-    step.pso = static_cast<int32_t>(ResolveKey(r, "pso", IndexByName(s.psos), "pso"));
+    detail.pso = static_cast<int32_t>(ResolveKey(r, "pso", IndexByName(s.psos), "pso"));
   } else if (op == "destroy_device") {
     step.op = StepOp::kDestroyDevice;
   } else {

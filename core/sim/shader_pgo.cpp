@@ -24,14 +24,14 @@ double SpeedupFactor(double speedup, int32_t level) {
 
 uint32_t PlanPgoPacket(const Scenario& scenario, BackgroundState& bg, core::model::ThreadId thread,
                        const Step& step, int64_t frame, GpuCommand& packet) {
-  if (step.pso < 0 || !scenario.background.supported) return 0;
-  PsoState& pso = bg.psos[static_cast<size_t>(step.pso)];
+  if (step.detail.get().pso < 0 || !scenario.background.supported) return 0;
+  PsoState& pso = bg.psos[static_cast<size_t>(step.detail.get().pso)];
   if (pso.destroyed) return 0;
   PacketPgo& pgo = packet.pgo;
-  pgo.pso = step.pso;
-  pgo.constants = step.constants.Eval(frame);
+  pgo.pso = step.detail.get().pso;
+  pgo.constants = step.detail.get().constants.Eval(frame);
   pgo.thread_id = thread;
-  const PsoSpec& spec = scenario.psos[static_cast<size_t>(step.pso)];
+  const PsoSpec& spec = scenario.psos[static_cast<size_t>(step.detail.get().pso)];
   const ConstantStats& stats = pso.Stats(pgo.constants);
   uint32_t flags = 0;
   double factor = 1.0;

@@ -26,7 +26,9 @@ namespace {
 constexpr uint64_t kMaxStepsAtOneInstant = 10'000'000;
 
 bool StepActive(const Step& step, int64_t frame) {
-  return frame >= step.from_frame && (frame - step.from_frame) % step.every == 0;
+  if (!step.detail.has_value()) return true;  // from frame 1, every frame
+  const StepDetail& d = step.detail.get();
+  return frame >= d.from_frame && (frame - d.from_frame) % d.every == 0;
 }
 
 uint64_t FenceValueOf(const FrameExpr& expr, int64_t frame) {
@@ -127,9 +129,9 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
     case StepOp::kExecute: {
       GpuCommand c;
       c.op = step.packet_id;
-      c.work.uses = step.resources.empty() ? nullptr : &step.resources;
+      c.work.uses = step.detail.get().resources.empty() ? nullptr : &step.detail.get().resources;
       c.work.frame = t.frame;
-      c.work.remaining_ns = run.random.Jittered(step.duration_ns, step.jitter);
+      c.work.remaining_ns = run.random.Jittered(step.duration_ns, step.detail.get().jitter);
       const uint32_t flags = PlanPgoPacket(*run.scenario, ctx.gpu.bg, t.id, step, t.frame, c);
       SubmitRenderCommand(ctx.gpu, t.id, step.queue, step,
                           ctx.waits.cpu.name_sids[step.name], c, flags);
@@ -142,7 +144,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       }
       break;
     case StepOp::kDestroyPso:
-      DestroyPso(run, ctx.gpu.bg, t.id, static_cast<uint32_t>(step.pso));
+      DestroyPso(run, ctx.gpu.bg, t.id, static_cast<uint32_t>(step.detail.get().pso));
       break;
     case StepOp::kDestroyDevice:
       if (!DestroyDevice(ctx.Background(), thread)) {
@@ -161,7 +163,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       CpuSignal(ctx.gpu, ctx.waits, t.id, step.fence, FenceValueOf(step.value, t.frame));
       break;
     case StepOp::kCpuWork:
-      *cost = run.random.Jittered(step.duration_ns, step.jitter);
+      *cost = run.random.Jittered(step.duration_ns, step.detail.get().jitter);
       break;
     case StepOp::kGpuDelay: {
       GpuCommand c;
@@ -195,9 +197,11 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       break;
     case StepOp::kCpuWait: {
       std::vector<uint64_t> values;
-      for (const FrameExpr& v : step.values) values.push_back(FenceValueOf(v, t.frame));
+      for (const FrameExpr& v : step.detail.get().values)
+        values.push_back(FenceValueOf(v, t.frame));
       bool satisfied = false;
-      t.group = BeginCpuWait(ctx.waits, thread, step.fences, values, step.mode, &satisfied);
+      t.group =
+          BeginCpuWait(ctx.waits, thread, step.detail.get().fences, values, step.mode, &satisfied);
       if (!satisfied) {
         t.blocked = true;
         return StepResult::kBlocked;

@@ -24,7 +24,9 @@ using replay_test::Loaded;
 
 core::sim::Scenario WithoutJitter(core::sim::Scenario s) {
   for (auto& t : s.threads) {
-    for (auto& step : t.steps) step.jitter = 0;
+    for (auto& step : t.steps) {
+      if (step.detail.has_value()) step.detail.edit().jitter = 0;
+    }
     t.async.jitter = 0;
   }
   s.background.compile_jitter = 0;

@@ -54,24 +54,25 @@ Scenario RandomPgoScenario(uint64_t seed) {
         step.queue = 0;
         step.duration_ns = r.Between(20'000, 400'000);
         step.name = core::sim::NameStep(s, "draw");
-        step.pso = static_cast<int32_t>(r.Between(-1, psos - 1));
-        step.constants = core::sim::FrameExpr{1, 0, r.Between(1, 3)};
+        step.detail.edit().pso = static_cast<int32_t>(r.Between(-1, psos - 1));
+        step.detail.edit().constants = core::sim::FrameExpr{1, 0, r.Between(1, 3)};
       } else if (pick < 0.85) {
         step.op = StepOp::kSetBackgroundMode;
-        step.background_mode = static_cast<BackgroundMode>(r.Between(0, 3));
-        step.action = static_cast<MeasurementsAction>(r.Between(0, 3));
-        const bool commit = step.action == MeasurementsAction::kCommitResults ||
-                            step.action == MeasurementsAction::kCommitResultsHighPriority;
+        step.detail.edit().background_mode = static_cast<BackgroundMode>(r.Between(0, 3));
+        step.detail.edit().action = static_cast<MeasurementsAction>(r.Between(0, 3));
+        const bool commit =
+            step.detail.edit().action == MeasurementsAction::kCommitResults ||
+            step.detail.edit().action == MeasurementsAction::kCommitResultsHighPriority;
         step.with_event = r.Chance(commit ? 0.7 : 0.1);
         step.wait_event = step.with_event && commit && r.Chance(0.5);
-        step.stop_when_converged = r.Chance(0.2);
-        step.from_frame = r.Between(1, 10);
-        step.every = r.Between(1, 6);
+        step.detail.edit().stop_when_converged = r.Chance(0.2);
+        step.detail.edit().from_frame = r.Between(1, 10);
+        step.detail.edit().every = r.Between(1, 6);
       } else if (pick < 0.93) {
         step.op = StepOp::kDestroyPso;
-        step.pso = static_cast<int32_t>(r.Between(0, psos - 1));
-        step.from_frame = r.Between(3, 30);
-        step.every = 1000;
+        step.detail.edit().pso = static_cast<int32_t>(r.Between(0, psos - 1));
+        step.detail.edit().from_frame = r.Between(3, 30);
+        step.detail.edit().every = 1000;
       } else {
         step.op = StepOp::kCpuWork;
         step.duration_ns = r.Between(10'000, 300'000);
@@ -81,7 +82,7 @@ Scenario RandomPgoScenario(uint64_t seed) {
     if (r.Chance(0.2)) {
       Step destroy;
       destroy.op = StepOp::kDestroyDevice;
-      destroy.from_frame = thread.frames;
+      destroy.detail.edit().from_frame = thread.frames;
       thread.steps.push_back(destroy);
     }
     s.threads.push_back(thread);

@@ -198,7 +198,7 @@ TEST(PgoInterference, ARunningTaskSlowsTheThreadSharingItsCore) {
   draw.op = core::sim::StepOp::kExecute;
   draw.duration_ns = 100'000;
   draw.name = core::sim::NameStep(s, "Draw");
-  draw.pso = 0;
+  draw.detail.edit().pso = 0;
   t.steps = {work, draw};
   s.threads.push_back(t);
   ScratchDir dir;

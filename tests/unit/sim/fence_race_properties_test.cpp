@@ -110,8 +110,8 @@ sim::Scenario RaceScenario(uint64_t seed, Race* race) {
   s.threads.push_back(MakeThread("Submit", 0, std::move(submit)));
   sim::Step cpu_wait;
   cpu_wait.op = sim::StepOp::kCpuWait;
-  cpu_wait.fences = {0};
-  cpu_wait.values = {sim::FrameExpr{0, static_cast<int64_t>(race->high), 0}};
+  cpu_wait.detail.edit().fences = {0};
+  cpu_wait.detail.edit().values = {sim::FrameExpr{0, static_cast<int64_t>(race->high), 0}};
   s.threads.push_back(MakeThread("CpuWaiter", 0, {cpu_wait}));
   if (!race->gpu_signal) {
     s.threads.push_back(

@@ -393,14 +393,14 @@ name = "t"
   EXPECT_EQ(a.context_restore_ns, 3'000);
   EXPECT_EQ(a.tdr_timeout_ns, 250'000'000);
   const auto& step = s.threads[0].steps[0];
-  EXPECT_EQ(step.shape.primitives, 2);
-  EXPECT_EQ(step.shape.triangles, 3);
-  EXPECT_EQ(step.shape.pixels, 4);
-  EXPECT_EQ(step.shape.dispatches, 5);
-  EXPECT_EQ(step.shape.thread_groups, 6);
-  EXPECT_EQ(step.shape.threads, 7);
-  EXPECT_EQ(step.shape.instructions, 8);
-  EXPECT_EQ(step.split_packets, 9);
+  EXPECT_EQ(step.detail.get().shape.primitives, 2);
+  EXPECT_EQ(step.detail.get().shape.triangles, 3);
+  EXPECT_EQ(step.detail.get().shape.pixels, 4);
+  EXPECT_EQ(step.detail.get().shape.dispatches, 5);
+  EXPECT_EQ(step.detail.get().shape.thread_groups, 6);
+  EXPECT_EQ(step.detail.get().shape.threads, 7);
+  EXPECT_EQ(step.detail.get().shape.instructions, 8);
+  EXPECT_EQ(step.detail.get().split_packets, 9);
   EXPECT_TRUE(step.paging);
   EXPECT_TRUE(step.present);
 }

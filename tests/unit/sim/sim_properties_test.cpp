@@ -116,10 +116,10 @@ Scenario RandomScenario(uint64_t seed) {
         step.op = StepOp::kExecute;
         step.queue = static_cast<uint32_t>(r.Between(0, static_cast<int64_t>(s.queues.size()) - 1));
         step.duration_ns = r.Between(5'000, 300'000);
-        step.jitter = r.Chance(0.5) ? 0.3 : 0;
+        step.detail.edit().jitter = r.Chance(0.5) ? 0.3 : 0;
         step.name = core::sim::NameStep(s, "P" + std::to_string(k));
         if (r.Chance(0.5)) {
-          step.resources.push_back({0, core::sim::FrameExpr{1, 0, 3}, r.Chance(0.5)});
+          step.detail.edit().resources.push_back({0, core::sim::FrameExpr{1, 0, 3}, r.Chance(0.5)});
         }
       } else if (pick < 0.6) {
         step.op = StepOp::kSignal;
@@ -133,12 +133,12 @@ Scenario RandomScenario(uint64_t seed) {
         step.value = Expr(1, offset - 1);
       } else if (pick < 0.93) {
         step.op = StepOp::kCpuWait;
-        step.fences.push_back(fence);
-        step.values.push_back(Expr(1, offset - 1));
+        step.detail.edit().fences.push_back(fence);
+        step.detail.edit().values.push_back(Expr(1, offset - 1));
         step.mode = core::sim::WaitMode::kSingle;
         if (fences > 1 && r.Chance(0.5)) {
-          step.fences.push_back(static_cast<uint32_t>((fence + 1) % fences));
-          step.values.push_back(Expr(1, offset - 2));
+          step.detail.edit().fences.push_back(static_cast<uint32_t>((fence + 1) % fences));
+          step.detail.edit().values.push_back(Expr(1, offset - 2));
           step.mode = r.Chance(0.5) ? core::sim::WaitMode::kAny : core::sim::WaitMode::kAll;
         }
       } else {
@@ -146,7 +146,7 @@ Scenario RandomScenario(uint64_t seed) {
         step.fence = fence;
         step.value = Expr(per_frame, offset);
       }
-      step.from_frame = r.Chance(0.2) ? r.Between(1, 4) : 1;
+      step.detail.edit().from_frame = r.Chance(0.2) ? r.Between(1, 4) : 1;
       thread.steps.push_back(step);
     }
     s.threads.push_back(thread);
