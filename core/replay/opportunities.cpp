@@ -136,6 +136,7 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
     progress(static_cast<double>(++done) / steps);
   };
   const DerivedProgram program = DeriveProgram(store, recon);
+  const TracePacketSlots slots(recon);
 
   // The unedited replay (measured in full: the fidelity figures need the whole replayed trace)
   // and the candidates, as many at once as there are cores; the unedited replay first, on one
@@ -168,7 +169,7 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
       // Measured from what the replay wrote, without building the replayed trace; in full
       // where packet ids alone do not say which packet is which.
       std::optional<ReplayOutcome> outcome =
-          MeasureReplay(store, recon, *edited, c.opportunity.edit);
+          MeasureReplay(store, recon, slots, *edited, c.opportunity.edit);
       if (!outcome) {
         const ReplayedTrace replayed = ReplayInMemory(store, *edited, c.opportunity.edit);
         outcome = ReplayOutcome{SpanOfTraceWork(recon, replayed.recon),

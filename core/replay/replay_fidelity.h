@@ -9,12 +9,12 @@
 //   starts     each packet that started in both: |replay start - trace start|
 #pragma once
 
-#include <unordered_map>
-
 #include <cstdint>
+#include <unordered_map>
 
 #include "core/analysis/reconstruction.h"
 #include "core/replay/derived_program.h"
+#include "core/replay/trace_packet_slots.h"
 #include "core/store/trace_store.h"
 
 namespace core::replay {
@@ -50,5 +50,10 @@ DurationNs SpanOfTraceWork(const analysis::Reconstruction& trace_recon,
 // there; the first packet of an id as the reconstruction orders them).
 DurationNs SpanOfTraceWork(const analysis::Reconstruction& trace_recon,
                            const std::unordered_map<int64_t, TimeNs>& replay_ends);
+// The same from the replay's packet ends by slot (`slots` of `trace_recon`; kUnknownTime where
+// no packet of the slot's id started and completed in the replay).
+DurationNs SpanOfTraceWork(const analysis::Reconstruction& trace_recon,
+                           const TracePacketSlots& slots,
+                           const std::vector<TimeNs>& replay_end_by_slot);
 
 }  // namespace core::replay

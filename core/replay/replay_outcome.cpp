@@ -30,7 +30,8 @@ struct KeptTrace {
 // them as it reads a whole replay; each packet's start, end and flags are kept by id.
 class OutcomeSink final : private KeptTrace, public core::store::ForwardingSink {
  public:
-  explicit OutcomeSink(size_t packets) : ForwardingSink(m_kept) { m_packets.reserve(packets); }
+  explicit OutcomeSink(const TracePacketSlots& slots)
+      : ForwardingSink(m_kept), m_slots(slots), m_by_slot(slots.size()) {}
 
   StringId Intern(std::string_view text) override {
     const StringId id = m_kept.Intern(text);
@@ -87,19 +88,22 @@ class OutcomeSink final : private KeptTrace, public core::store::ForwardingSink 
   bool exact() const { return m_exact; }
 
   ReplayOutcome Measure(const analysis::Reconstruction& trace_recon) {
-    std::unordered_map<int64_t, TimeNs> ends;
-    ends.reserve(m_packets.size());
+    std::vector<TimeNs> ends(m_by_slot.size(), analysis::kUnknownTime);
     std::vector<TimeNs> present_ends;
-    for (const auto& [id, t] : m_packets) {
-      if (t.start != analysis::kUnknownTime && t.end != analysis::kUnknownTime) {
-        ends.emplace(id, t.end);
-      }
+    auto note_present = [&present_ends](const Times& t) {
       if ((t.flags & core::model::kPacketPresent) && t.end != analysis::kUnknownTime) {
         present_ends.push_back(t.end);
       }
+    };
+    for (size_t slot = 0; slot < m_by_slot.size(); ++slot) {
+      const Times& t = m_by_slot[slot];
+      if (t.start != analysis::kUnknownTime && t.end != analysis::kUnknownTime) ends[slot] = t.end;
+      note_present(t);
     }
+    for (const auto& [id, t] : m_not_in_trace) note_present(t);
+    // FindStepMarks sorts the present ends itself.
     ReplayOutcome out;
-    out.span_of_trace_work = SpanOfTraceWork(trace_recon, ends);
+    out.span_of_trace_work = SpanOfTraceWork(trace_recon, m_slots, ends);
     const core::store::TraceStore kept = m_kept.TakeStore("(replay outcome)");
     std::string from;
     out.steps = StepLengths(
@@ -116,11 +120,14 @@ class OutcomeSink final : private KeptTrace, public core::store::ForwardingSink 
   };
   Times& At(int64_t packet_id) {
     if (packet_id == 0) m_exact = false;
-    return m_packets[packet_id];
+    const uint32_t slot = m_slots.Find(packet_id);
+    return slot != TracePacketSlots::kNone ? m_by_slot[slot] : m_not_in_trace[packet_id];
   }
 
   std::vector<bool> m_step_name;  // per StringId: a ProfilerStep#N name
-  std::unordered_map<int64_t, Times> m_packets;
+  const TracePacketSlots& m_slots;
+  std::vector<Times> m_by_slot;                       // the trace's packet ids
+  std::unordered_map<int64_t, Times> m_not_in_trace;  // ids the trace has not
   uint64_t m_rows = 0;
   bool m_exact = true;
 };
@@ -131,7 +138,15 @@ std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
                                            const analysis::Reconstruction& trace_recon,
                                            const DerivedProgram& program,
                                            const std::string& edits) {
-  OutcomeSink sink(trace_recon.packets.size());
+  return MeasureReplay(trace, trace_recon, TracePacketSlots(trace_recon), program, edits);
+}
+
+std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
+                                           const analysis::Reconstruction& trace_recon,
+                                           const TracePacketSlots& slots,
+                                           const DerivedProgram& program,
+                                           const std::string& edits) {
+  OutcomeSink sink(slots);
   ReplayRun run;
   run.edits = edits;
   WriteReplay(trace, program, sink, run);

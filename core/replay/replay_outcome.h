@@ -13,6 +13,7 @@
 
 #include "core/analysis/reconstruction.h"
 #include "core/replay/derived_program.h"
+#include "core/replay/trace_packet_slots.h"
 #include "core/store/trace_store.h"
 
 namespace core::replay {
@@ -30,5 +31,11 @@ std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
                                            const analysis::Reconstruction& trace_recon,
                                            const DerivedProgram& program,
                                            const std::string& edits);
+// The same with the trace's packet slots built once (the opportunities measure a dozen or more
+// replays of one trace).
+std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
+                                           const analysis::Reconstruction& trace_recon,
+                                           const TracePacketSlots& slots,
+                                           const DerivedProgram& program, const std::string& edits);
 
 }  // namespace core::replay

@@ -83,12 +83,14 @@ class RecentMenuTest : public ::testing::Test {
     return ::testing::AssertionSuccess();
   }
 
+  // Before main_: the window saves its settings into it when it closes, after the test body.
+  test_support::ScratchDir dir_;
   test_support::HeadlessWindow window_;
   std::unique_ptr<views::MainWindow> main_;
 };
 
 TEST_F(RecentMenuTest, FileOpenRecentOpensTheClickedTrace) {
-  ScratchDir dir;
+  const ScratchDir& dir = dir_;
   const auto a = std::filesystem::absolute(SimulateTrace(dir / "a.db", "default --duration-ms 20"));
   const auto b = std::filesystem::absolute(
       SimulateTrace(dir / "b.db", "async_compute_graphics --duration-ms 20"));
