@@ -55,27 +55,28 @@ bool SetBackgroundProcessingMode(BackgroundContext ctx, uint32_t thread, const S
   const Scenario& scenario = *run.scenario;
   const BackgroundSpec& spec = scenario.background;
   const int64_t call_id = bg.next_call_id++;
+  const StepDetail& call = step.detail.get();  // the mode and action asked
   // seed 000: DISABLE_BACKGROUND_WORK, DISABLE_PROFILING_BY_SYSTEM and
   // COMMIT_RESULTS_HIGH_PRIORITY are only valid with developer mode.
   const bool needs_developer_mode =
-      step.detail.get().background_mode == BackgroundMode::kDisableBackgroundWork ||
-      step.detail.get().background_mode == BackgroundMode::kDisableProfilingBySystem ||
-      step.detail.get().action == MeasurementsAction::kCommitResultsHighPriority;
+      call.background_mode == BackgroundMode::kDisableBackgroundWork ||
+      call.background_mode == BackgroundMode::kDisableProfilingBySystem ||
+      call.action == MeasurementsAction::kCommitResultsHighPriority;
   if (needs_developer_mode && !spec.developer_mode) {
     return Refuse(run, t.id, call_id, step, kErrorNeedsDeveloperMode);
   }
   // seed 000: if the action is not a commit, hEventToSignalOnCompletion must be null.
-  if (step.with_event && !IsCommit(step.detail.get().action)) {
+  if (step.with_event && !IsCommit(call.action)) {
     return Refuse(run, t.id, call_id, step, kErrorEventWithoutCommit);
   }
-  if (step.detail.get().action == MeasurementsAction::kDiscardPrevious) {
+  if (call.action == MeasurementsAction::kDiscardPrevious) {
     for (PsoState& pso : bg.psos) {
       for (auto& entry : pso.constants) entry.second.samples = 0;
     }
   }
   // The commit's new tasks are generated before a disable in the same call takes effect.
   std::vector<std::pair<uint32_t, int64_t>> candidates;
-  if (IsCommit(step.detail.get().action)) candidates = CommitCandidates(scenario, bg);
+  if (IsCommit(call.action)) candidates = CommitCandidates(scenario, bg);
   // seed 000 FurtherMeasurementsDesired: false once a pass measured the workload without
   // identifying anything further: nothing new queued, nothing compiling (its variant may reveal
   // more), no histogram still short of its threshold.
@@ -84,12 +85,11 @@ bool SetBackgroundProcessingMode(BackgroundContext ctx, uint32_t thread, const S
       spec.supported && (bg.pass_found_new || !candidates.empty() || pending ||
                          !bg.pass_instrumented || MeasurementsIncomplete(scenario, bg));
   int64_t commit_id = 0;
-  if (IsCommit(step.detail.get().action)) {
+  if (IsCommit(call.action)) {
     CommitState commit;
     commit.id = static_cast<int64_t>(bg.commits.size()) + 1;
     commit.call_id = call_id;
-    commit.high_priority =
-        step.detail.get().action == MeasurementsAction::kCommitResultsHighPriority;
+    commit.high_priority = call.action == MeasurementsAction::kCommitResultsHighPriority;
     commit.waiting_thread = -1;
     bg.commits.push_back(commit);
     commit_id = commit.id;
@@ -114,11 +114,11 @@ bool SetBackgroundProcessingMode(BackgroundContext ctx, uint32_t thread, const S
     bg.hold_starts = false;
     CompleteCommitIfEmpty(ctx, commit);
   }
-  bg.mode = step.detail.get().background_mode;
+  bg.mode = call.background_mode;
   bg.pass_found_new = false;
   bg.pass_instrumented = false;
   TryStartTasks(run, bg);
-  if (step.detail.get().stop_when_converged && !further) t.stop_loop = true;
+  if (call.stop_when_converged && !further) t.stop_loop = true;
   if (step.wait_event && commit_id != 0 && !bg.commits.back().done) {
     bg.commits.back().waiting_thread = static_cast<int32_t>(thread);
     return false;

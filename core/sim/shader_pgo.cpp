@@ -24,14 +24,15 @@ double SpeedupFactor(double speedup, int32_t level) {
 
 uint32_t PlanPgoPacket(const Scenario& scenario, BackgroundState& bg, core::model::ThreadId thread,
                        const Step& step, int64_t frame, GpuCommand& packet) {
-  if (step.detail.get().pso < 0 || !scenario.background.supported) return 0;
-  PsoState& pso = bg.psos[static_cast<size_t>(step.detail.get().pso)];
+  const StepDetail& detail = step.detail.get();
+  if (detail.pso < 0 || !scenario.background.supported) return 0;
+  PsoState& pso = bg.psos[static_cast<size_t>(detail.pso)];
   if (pso.destroyed) return 0;
   PacketPgo& pgo = packet.pgo;
-  pgo.pso = step.detail.get().pso;
-  pgo.constants = step.detail.get().constants.Eval(frame);
+  pgo.pso = detail.pso;
+  pgo.constants = detail.constants.Eval(frame);
   pgo.thread_id = thread;
-  const PsoSpec& spec = scenario.psos[static_cast<size_t>(step.detail.get().pso)];
+  const PsoSpec& spec = scenario.psos[static_cast<size_t>(detail.pso)];
   const ConstantStats& stats = pso.Stats(pgo.constants);
   uint32_t flags = 0;
   double factor = 1.0;

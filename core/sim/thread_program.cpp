@@ -129,7 +129,8 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
     case StepOp::kExecute: {
       GpuCommand c;
       c.op = step.packet_id;
-      c.work.uses = step.detail.get().resources.empty() ? nullptr : &step.detail.get().resources;
+      const std::vector<ResourceUse>& uses = step.detail.get().resources;
+      c.work.uses = uses.empty() ? nullptr : &uses;
       c.work.frame = t.frame;
       c.work.remaining_ns = run.random.Jittered(step.duration_ns, step.detail.get().jitter);
       const uint32_t flags = PlanPgoPacket(*run.scenario, ctx.gpu.bg, t.id, step, t.frame, c);
@@ -196,12 +197,11 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       }
       break;
     case StepOp::kCpuWait: {
+      const StepDetail& wait = step.detail.get();
       std::vector<uint64_t> values;
-      for (const FrameExpr& v : step.detail.get().values)
-        values.push_back(FenceValueOf(v, t.frame));
+      for (const FrameExpr& v : wait.values) values.push_back(FenceValueOf(v, t.frame));
       bool satisfied = false;
-      t.group =
-          BeginCpuWait(ctx.waits, thread, step.detail.get().fences, values, step.mode, &satisfied);
+      t.group = BeginCpuWait(ctx.waits, thread, wait.fences, values, step.mode, &satisfied);
       if (!satisfied) {
         t.blocked = true;
         return StepResult::kBlocked;
