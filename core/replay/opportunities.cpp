@@ -138,12 +138,16 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
   const DerivedProgram program = DeriveProgram(store, recon);
   const TracePacketSlots slots(recon);
 
-  // The unedited replay (measured in full: the fidelity figures need the whole replayed trace)
-  // and the candidates, as many at once as there are cores; the unedited replay first, on one
-  // of them, beside the first candidates. Each candidate's gain is against the unedited
-  // replay's span and steps, worked out when all are done.
+  // The unedited replay (with the fidelity figures) and the candidates, as many at once as there
+  // are cores; the unedited replay first, on one of them, beside the first candidates. Each
+  // candidate's gain is against the unedited replay's span and steps, worked out when all are
+  // done.
   std::vector<ReplayOutcome> outcomes(candidates.size());
   auto replay_unedited = [&] {
+    if (std::optional<MeasuredReplay> m = MeasureUneditedReplay(store, recon, slots, program)) {
+      out.fidelity = m->fidelity;
+      return std::move(m->outcome.steps);
+    }
     const ReplayedTrace unedited = ReplayInMemory(store, program, "");
     out.fidelity = MeasureFidelity(store, recon, unedited.store, unedited.recon, program);
     return StepLengths(unedited.store, unedited.recon);

@@ -78,19 +78,33 @@ ReplayFidelity MeasureFidelity(const core::store::TraceStore& trace,
                                const core::store::TraceStore& replay,
                                const analysis::Reconstruction& replay_recon,
                                const DerivedProgram& program) {
+  const auto by_id = PacketsById(replay_recon);
+  auto replayed = [&](int64_t packet_id) {
+    auto it = by_id.find(packet_id);
+    if (it == by_id.end()) return ReplayedTimes{};
+    const analysis::Packet r = replay_recon.packets[it->second];
+    return ReplayedTimes{r.start, r.end};
+  };
+  std::string from_replay;
+  return MeasureFidelity(trace, trace_recon, replayed,
+                         core::fleet::FindStepMarks(replay, replay_recon, &from_replay), program);
+}
+
+ReplayFidelity MeasureFidelity(const core::store::TraceStore& trace,
+                               const analysis::Reconstruction& trace_recon,
+                               const std::function<ReplayedTimes(int64_t packet_id)>& replayed,
+                               const std::vector<core::fleet::StepMark>& replay_steps,
+                               const DerivedProgram& program) {
   ReplayFidelity out;
   out.fixed_delays = program.fixed_delays;
   out.launches_not_in_trace = program.launches_not_in_trace;
-  const auto by_id = PacketsById(replay_recon);
   Span trace_span(trace_recon.start_ns), replay_span(trace_recon.start_ns);
   std::vector<DurationNs> start_errors;
   for (const analysis::Packet& p : trace_recon.packets) {
     if (p.start == kUnknownTime || p.end == kUnknownTime) continue;
     trace_span.Add(p.end);
-    auto it = by_id.find(p.packet_id);
-    const analysis::Packet r =
-        it == by_id.end() ? analysis::Packet{} : replay_recon.packets[it->second];
-    if (it == by_id.end() || r.start == kUnknownTime || r.end == kUnknownTime) {
+    const ReplayedTimes r = replayed(p.packet_id);
+    if (r.start == kUnknownTime || r.end == kUnknownTime) {
       ++out.packets_missing;
       continue;
     }
@@ -109,16 +123,15 @@ ReplayFidelity MeasureFidelity(const core::store::TraceStore& trace,
   out.span_error_pct = Percent(static_cast<double>(out.replay_span_ns - out.trace_span_ns),
                                static_cast<double>(out.trace_span_ns));
 
-  std::string from_trace, from_replay;
+  std::string from_trace;
   const auto trace_steps = core::fleet::FindStepMarks(trace, trace_recon, &from_trace);
-  const auto replay_steps = core::fleet::FindStepMarks(replay, replay_recon, &from_replay);
-  std::unordered_map<int64_t, DurationNs> replayed;
-  for (const auto& mark : replay_steps) replayed.try_emplace(mark.id, mark.end - mark.start);
+  std::unordered_map<int64_t, DurationNs> replayed_steps;
+  for (const auto& mark : replay_steps) replayed_steps.try_emplace(mark.id, mark.end - mark.start);
   double sum = 0;
   for (const auto& mark : trace_steps) {
     const DurationNs length = mark.end - mark.start;
-    auto it = replayed.find(mark.id);
-    if (length <= 0 || it == replayed.end()) continue;
+    auto it = replayed_steps.find(mark.id);
+    if (length <= 0 || it == replayed_steps.end()) continue;
     const double error =
         Percent(std::abs(static_cast<double>(it->second - length)), static_cast<double>(length));
     sum += error;

@@ -10,9 +10,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
+#include <vector>
 
 #include "core/analysis/reconstruction.h"
+#include "core/fleet/step_marks.h"
 #include "core/replay/derived_program.h"
 #include "core/replay/trace_packet_slots.h"
 #include "core/store/trace_store.h"
@@ -39,6 +42,21 @@ ReplayFidelity MeasureFidelity(const core::store::TraceStore& trace,
                                const analysis::Reconstruction& trace_recon,
                                const core::store::TraceStore& replay,
                                const analysis::Reconstruction& replay_recon,
+                               const DerivedProgram& program);
+
+// A packet's start and end in a replay; kUnknownTime where it did not start or complete there.
+struct ReplayedTimes {
+  TimeNs start = analysis::kUnknownTime;
+  TimeNs end = analysis::kUnknownTime;
+};
+// The same figures from what a measure of the replay kept instead of its reconstruction: the
+// replay's times of the (first) packet with each of the trace's packet ids, and its step marks
+// (core/fleet/step_marks.h). MeasureFidelity hands in the replay's reconstruction this way; the
+// opportunities and what-if, what the simulator wrote (replay_outcome.h).
+ReplayFidelity MeasureFidelity(const core::store::TraceStore& trace,
+                               const analysis::Reconstruction& trace_recon,
+                               const std::function<ReplayedTimes(int64_t packet_id)>& replayed,
+                               const std::vector<core::fleet::StepMark>& replay_steps,
                                const DerivedProgram& program);
 
 // From the trace's start to the last end, in `recon`, of the packets that completed in

@@ -88,30 +88,52 @@ class OutcomeSink final : private KeptTrace, public core::store::ForwardingSink 
   bool exact() const { return m_exact; }
 
   ReplayOutcome Measure(const analysis::Reconstruction& trace_recon) {
+    return ReplayOutcome{SpanOfTrace(trace_recon), StepLengths(TakeStepMarks())};
+  }
+
+  // MeasureFidelity's figures, from the same times and step marks.
+  MeasuredReplay MeasureWithFidelity(const core::store::TraceStore& trace,
+                                     const analysis::Reconstruction& trace_recon,
+                                     const DerivedProgram& program) {
+    MeasuredReplay out;
+    out.outcome.span_of_trace_work = SpanOfTrace(trace_recon);
+    const std::vector<core::fleet::StepMark> marks = TakeStepMarks();
+    out.outcome.steps = StepLengths(marks);
+    auto replayed = [this](int64_t packet_id) {
+      const uint32_t slot = m_slots.Find(packet_id);
+      if (slot == TracePacketSlots::kNone) return ReplayedTimes{};
+      return ReplayedTimes{m_by_slot[slot].start, m_by_slot[slot].end};
+    };
+    out.fidelity = MeasureFidelity(trace, trace_recon, replayed, marks, program);
+    return out;
+  }
+
+ private:
+  DurationNs SpanOfTrace(const analysis::Reconstruction& trace_recon) const {
     std::vector<TimeNs> ends(m_by_slot.size(), analysis::kUnknownTime);
+    for (size_t slot = 0; slot < m_by_slot.size(); ++slot) {
+      const Times& t = m_by_slot[slot];
+      if (t.start != analysis::kUnknownTime && t.end != analysis::kUnknownTime) ends[slot] = t.end;
+    }
+    return SpanOfTraceWork(trace_recon, m_slots, ends);
+  }
+  // The replay's step marks, as FindStepMarks finds them in a whole replay; once, for the kept
+  // trace is handed over.
+  std::vector<core::fleet::StepMark> TakeStepMarks() {
     std::vector<TimeNs> present_ends;
     auto note_present = [&present_ends](const Times& t) {
       if ((t.flags & core::model::kPacketPresent) && t.end != analysis::kUnknownTime) {
         present_ends.push_back(t.end);
       }
     };
-    for (size_t slot = 0; slot < m_by_slot.size(); ++slot) {
-      const Times& t = m_by_slot[slot];
-      if (t.start != analysis::kUnknownTime && t.end != analysis::kUnknownTime) ends[slot] = t.end;
-      note_present(t);
-    }
+    for (const Times& t : m_by_slot) note_present(t);
     for (const auto& [id, t] : m_not_in_trace) note_present(t);
     // FindStepMarks sorts the present ends itself.
-    ReplayOutcome out;
-    out.span_of_trace_work = SpanOfTraceWork(trace_recon, m_slots, ends);
     const core::store::TraceStore kept = m_kept.TakeStore("(replay outcome)");
     std::string from;
-    out.steps = StepLengths(
-        core::fleet::FindStepMarks(kept, kept.start_ns(), std::move(present_ends), &from));
-    return out;
+    return core::fleet::FindStepMarks(kept, kept.start_ns(), std::move(present_ends), &from);
   }
 
- private:
   struct Times {
     TimeNs start = analysis::kUnknownTime;
     TimeNs end = analysis::kUnknownTime;
@@ -152,6 +174,19 @@ std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
   WriteReplay(trace, program, sink, run);
   if (!sink.exact()) return std::nullopt;
   return sink.Measure(trace_recon);
+}
+
+std::optional<MeasuredReplay> MeasureUneditedReplay(const core::store::TraceStore& trace,
+                                                    const analysis::Reconstruction& trace_recon,
+                                                    const TracePacketSlots& slots,
+                                                    const DerivedProgram& program,
+                                                    const std::function<void(double)>& progress) {
+  OutcomeSink sink(slots);
+  ReplayRun run;
+  run.progress = progress;
+  WriteReplay(trace, program, sink, run);
+  if (!sink.exact()) return std::nullopt;
+  return sink.MeasureWithFidelity(trace, trace_recon, program);
 }
 
 }  // namespace core::replay

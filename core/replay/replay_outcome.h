@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 
 #include "core/analysis/reconstruction.h"
 #include "core/replay/derived_program.h"
+#include "core/replay/replay_fidelity.h"
 #include "core/replay/trace_packet_slots.h"
 #include "core/store/trace_store.h"
 
@@ -37,5 +39,17 @@ std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
                                            const analysis::Reconstruction& trace_recon,
                                            const TracePacketSlots& slots,
                                            const DerivedProgram& program, const std::string& edits);
+
+// The unedited replay measured the same way, with its fidelity figures (MeasureFidelity's, from
+// the packets' times and step marks the measure kept): what the opportunities and what-if
+// compare their candidates with. nullopt as MeasureReplay; `progress` as ReplayRun::progress.
+struct MeasuredReplay {
+  ReplayOutcome outcome;
+  ReplayFidelity fidelity;
+};
+std::optional<MeasuredReplay> MeasureUneditedReplay(
+    const core::store::TraceStore& trace, const analysis::Reconstruction& trace_recon,
+    const TracePacketSlots& slots, const DerivedProgram& program,
+    const std::function<void(double)>& progress = {});
 
 }  // namespace core::replay

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "core/analysis/critical_path.h"
+#include "core/replay/replay_outcome.h"
 #include "core/replay/replayed_trace.h"
 #include "core/report/svg_chart.h"
 
@@ -51,8 +53,17 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
   auto part = [&](double from, double to) {
     return [&report, from, to](double f) { report(from + (to - from) * std::min(1.0, f)); };
   };
-  ReplayedTrace unedited = ReplayInMemory(trace, program, "", part(0.1, 0.5));
-  out.fidelity = MeasureFidelity(trace, recon, unedited.store, unedited.recon, program);
+  std::map<int64_t, DurationNs> replayed;  // the unedited replay's steps
+  if (std::optional<MeasuredReplay> m =
+          MeasureUneditedReplay(trace, recon, TracePacketSlots(recon), program, part(0.1, 0.5))) {
+    out.fidelity = m->fidelity;
+    replayed = std::move(m->outcome.steps);
+  } else {
+    // Packet ids alone do not say which packet is which: measured from the whole replay.
+    const ReplayedTrace unedited = ReplayInMemory(trace, program, "", part(0.1, 0.5));
+    out.fidelity = MeasureFidelity(trace, recon, unedited.store, unedited.recon, program);
+    replayed = StepLengths(unedited.store, unedited.recon);
+  }
   report(0.5);
   DerivedProgram edited = program;
   out.counts = ApplyEdits(edits, trace, recon, edited);
@@ -65,7 +76,6 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
   out.gain_pct =
       GainPct(static_cast<double>(out.span_replay_ns), static_cast<double>(out.span_after_ns));
   const auto before = StepLengths(trace, recon);
-  const auto replayed = StepLengths(unedited.store, unedited.recon);
   const auto after = StepLengths(prediction.store, prediction.recon);
   for (const auto& [id, ns] : before) {
     StepChange c{id, ns};

@@ -1,7 +1,8 @@
 // The opportunities measure each candidate's replay from what the simulator wrote (MeasureReplay)
 // instead of building the replayed trace. For every embedded scenario, unedited and with each
 // edit its report tries, the span and step lengths are those of the same replay written to a
-// trace file, loaded back through SQLite and reconstructed.
+// trace file, loaded back through SQLite and reconstructed; unedited, the fidelity figures
+// (MeasureUneditedReplay) are MeasureFidelity's of that full replay.
 #include <gtest/gtest.h>
 
 #include "core/sim/scenario_loader.h"

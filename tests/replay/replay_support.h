@@ -54,9 +54,30 @@ inline Loaded Replay(const Loaded& trace, const core::replay::DerivedProgram& pr
   return Load(path);
 }
 
+// Every figure of two fidelity measures, one by one.
+inline void ExpectSameFidelity(const core::replay::ReplayFidelity& a,
+                               const core::replay::ReplayFidelity& b) {
+  EXPECT_EQ(a.trace_span_ns, b.trace_span_ns);
+  EXPECT_EQ(a.replay_span_ns, b.replay_span_ns);
+  EXPECT_EQ(a.span_error_pct, b.span_error_pct);
+  EXPECT_EQ(a.steps_compared, b.steps_compared);
+  EXPECT_EQ(a.step_error_pct_mean, b.step_error_pct_mean);
+  EXPECT_EQ(a.step_error_pct_max, b.step_error_pct_max);
+  EXPECT_EQ(a.packets_compared, b.packets_compared);
+  EXPECT_EQ(a.packets_missing, b.packets_missing);
+  EXPECT_EQ(a.start_error_ns_p50, b.start_error_ns_p50);
+  EXPECT_EQ(a.start_error_ns_p99, b.start_error_ns_p99);
+  EXPECT_EQ(a.start_error_ns_max, b.start_error_ns_max);
+  EXPECT_EQ(a.fixed_delays.count, b.fixed_delays.count);
+  EXPECT_EQ(a.fixed_delays.total_ns, b.fixed_delays.total_ns);
+  EXPECT_EQ(a.launches_not_in_trace, b.launches_not_in_trace);
+}
+
 // For no edit and for each edit the trace's opportunities try, the span and step lengths
 // MeasureReplay gives equal the full replay's: written to a trace file, loaded back and
-// reconstructed. Returns how many MeasureReplay measured itself (the rest fell back).
+// reconstructed; with no edit, so do MeasureUneditedReplay's fidelity figures (MeasureFidelity
+// of the full replay) and steps. Returns how many MeasureReplay measured itself (the rest fell
+// back).
 inline size_t ExpectOutcomesAreFullReplays(const Loaded& trace, const std::filesystem::path& scratch) {
   core::report::ReportData d = core::report::AnalyseTrace(trace.store, /*full=*/true);
   core::report::ComputeOpportunities(d);
@@ -76,6 +97,19 @@ inline size_t ExpectOutcomesAreFullReplays(const Loaded& trace, const std::files
     EXPECT_EQ(outcome->span_of_trace_work,
               core::replay::SpanOfTraceWork(trace.recon, full.recon));
     EXPECT_EQ(outcome->steps, core::replay::StepLengths(full.store, full.recon));
+    if (i == 0) {
+      const auto unedited = core::replay::MeasureUneditedReplay(
+          trace.store, trace.recon, core::replay::TracePacketSlots(trace.recon), program);
+      EXPECT_TRUE(unedited.has_value());  // MeasureReplay measured the same replay itself
+      if (!unedited) continue;
+      EXPECT_EQ(unedited->outcome.span_of_trace_work, outcome->span_of_trace_work);
+      EXPECT_EQ(unedited->outcome.steps, outcome->steps);
+      const core::replay::ReplayFidelity fidelity =
+          core::replay::MeasureFidelity(trace.store, trace.recon, full.store, full.recon, program);
+      ExpectSameFidelity(unedited->fidelity, fidelity);
+      // Not a measure of nothing: the trace's packets were compared.
+      EXPECT_GT(fidelity.packets_compared, 0u);
+    }
   }
   return measured;
 }

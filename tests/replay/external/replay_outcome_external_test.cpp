@@ -1,6 +1,6 @@
 // MeasureReplay on real captures of each importer: for no edit and each edit of the capture's
-// opportunities, the span and step lengths equal those of the full replay (written to a trace
-// file, loaded back, reconstructed).
+// opportunities, the span and step lengths (and unedited, the fidelity figures) equal those of
+// the full replay (written to a trace file, loaded back, reconstructed).
 #include <gtest/gtest.h>
 
 #include "importers/import_file.h"
