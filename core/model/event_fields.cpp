@@ -33,9 +33,8 @@ FENCESCOPE_EVENT_KINDS(FENCESCOPE_FIELD_TABLE)
 #undef FENCESCOPE_FIELD_TABLE
 #undef FENCESCOPE_FIELD_ENTRY
 
-// Per kind id, a bit (1 << EventColumn) for each column that holds a time field.
 constexpr size_t kKindSlots = 1 << 8;
-constexpr std::array<uint16_t, kKindSlots> kTimeColumns = [] {
+constexpr std::array<uint16_t, kKindSlots> TimeColumnsByKind() {
   std::array<uint16_t, kKindSlots> out{};
   auto add = [&](EventKind kind, std::span<const EventField> fields) {
     for (const EventField& f : fields) {
@@ -49,13 +48,16 @@ constexpr std::array<uint16_t, kKindSlots> kTimeColumns = [] {
   FENCESCOPE_EVENT_KINDS(FENCESCOPE_TIME_COLUMNS)
 #undef FENCESCOPE_TIME_COLUMNS
   return out;
-}();
+}
 
 }  // namespace
 
+constinit const std::array<uint16_t, 256> kTimeColumnsByKind = TimeColumnsByKind();
+static_assert(kKindSlots == 256);
+
 void ShiftTimeFields(EventRecord& record, int64_t offset_ns) {
   const auto kind = static_cast<size_t>(record.kind);
-  uint16_t columns = kind < kKindSlots ? kTimeColumns[kind] : 0;
+  uint16_t columns = kind < kKindSlots ? kTimeColumnsByKind[kind] : 0;
   while (columns != 0) {
     const auto column = static_cast<EventColumn>(std::countr_zero(columns));
     columns &= static_cast<uint16_t>(columns - 1);

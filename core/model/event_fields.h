@@ -4,6 +4,9 @@
 // list as the typed records (event_field_list.h).
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -45,6 +48,14 @@ std::span<const EventField> FieldsOf(EventKind kind);
 // Moves every time field (FieldRole::kTime) of `record` that is given (not 0) by `offset_ns`,
 // as when the record's ts is moved to another time base.
 void ShiftTimeFields(EventRecord& record, int64_t offset_ns);
+
+// Per kind id, a bit (1 << EventColumn) for each column that holds a time field.
+extern const std::array<uint16_t, 256> kTimeColumnsByKind;
+// Whether a record of `kind` has a time field beside ts (ShiftTimeFields would change it).
+inline bool HasTimeFields(EventKind kind) {
+  const auto k = static_cast<size_t>(kind);
+  return k < kTimeColumnsByKind.size() && kTimeColumnsByKind[k] != 0;
+}
 
 // The field's value in `record`, as SQL stores it (unsigned fields reinterpret the bits).
 inline int64_t FieldValue(const EventRecord& record, const EventField& field) {

@@ -2,7 +2,7 @@
 // insertion order, which keeps every run of the same scenario and seed identical.
 #pragma once
 
-#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,30 +30,44 @@ struct SimEvent {
   uint64_t b = 0;
 };
 
+// Kept as a run sorted by (time, insertion order), taken from its front. A new event has the
+// largest insertion order, so it goes after every event not later than it: found from the back,
+// where nearly every new event lands (the simulator schedules what comes next, rarely what comes
+// before everything pending). Few events are pending at once (a replay of a 36,000-packet
+// capture: 5 at most, 3 on average), so this costs less than a binary heap, whose pop was a
+// tenth of a replay's time on its unpredictable comparisons; the order taken is the same.
 class EventQueue {
  public:
   void Push(core::model::TimeNs t, SimEventType type, uint32_t a = 0, uint64_t b = 0) {
-    m_heap.push_back(SimEvent{t, m_next_seq++, type, a, b});
+    const SimEvent e{t, m_next_seq++, type, a, b};
+    size_t at = m_events.size();
+    m_events.push_back(e);
+    for (; at > m_head && m_events[at - 1].t > t; --at) m_events[at] = m_events[at - 1];
+    m_events[at] = e;
     ++m_count[static_cast<int>(type)];
-    std::push_heap(m_heap.begin(), m_heap.end(), Later);
   }
-  bool Empty() const { return m_heap.empty(); }
-  size_t Size() const { return m_heap.size(); }
+  bool Empty() const { return m_head == m_events.size(); }
+  size_t Size() const { return m_events.size() - m_head; }
   size_t Count(SimEventType type) const { return m_count[static_cast<int>(type)]; }
-  const SimEvent& Top() const { return m_heap.front(); }
+  const SimEvent& Top() const { return m_events[m_head]; }
   SimEvent Pop() {
-    std::pop_heap(m_heap.begin(), m_heap.end(), Later);
-    SimEvent e = m_heap.back();
-    m_heap.pop_back();
+    const SimEvent e = m_events[m_head++];
     --m_count[static_cast<int>(e.type)];
+    if (m_head == m_events.size()) {
+      m_events.clear();
+      m_head = 0;
+    } else if (m_head >= kCompactAfter && m_head * 2 >= m_events.size()) {
+      // The taken events are at most half: dropping them moves no more than was taken.
+      m_events.erase(m_events.begin(), m_events.begin() + static_cast<ptrdiff_t>(m_head));
+      m_head = 0;
+    }
     return e;
   }
 
  private:
-  static bool Later(const SimEvent& x, const SimEvent& y) {
-    return x.t != y.t ? x.t > y.t : x.seq > y.seq;
-  }
-  std::vector<SimEvent> m_heap;
+  static constexpr size_t kCompactAfter = 64;
+  std::vector<SimEvent> m_events;  // [m_head, end): pending, by (t, seq)
+  size_t m_head = 0;
   size_t m_count[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
   uint64_t m_next_seq = 0;
 };

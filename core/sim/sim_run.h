@@ -44,7 +44,8 @@ struct SimRun {
   EventRecord OnTimeBase(EventRecord e) const {
     if (origin != 0) {
       e.ts += origin;
-      core::model::ShiftTimeFields(e, origin);
+      // Only a few kinds carry a time beside ts: the rest skip the call.
+      if (core::model::HasTimeFields(e.kind)) core::model::ShiftTimeFields(e, origin);
     }
     return e;
   }
@@ -53,6 +54,7 @@ struct SimRun {
       deferred.push_back(OnTimeBase(e));
       return 0;
     }
+    if (origin == 0) return writer->Append(e);
     return writer->Append(OnTimeBase(e));
   }
   template <events::TypedEvent Typed>

@@ -164,6 +164,10 @@ TEST(EventFields, ShiftTimeFieldsMovesEveryGivenTimeAndNothingElse) {
     EventRecord moved = original;
     ShiftTimeFields(moved, 1'000'000);
     EXPECT_EQ(moved.ts, original.ts) << "ts is the caller's to move";
+    // HasTimeFields (the simulator skips the shift when false) says whether anything moved.
+    bool any_time_field = false;
+    for (const EventField& f : FieldsOf(kinds[i])) any_time_field |= f.role == FieldRole::kTime;
+    EXPECT_EQ(core::model::HasTimeFields(kinds[i]), any_time_field) << EventKindName(kinds[i]);
     for (const EventField& f : FieldsOf(kinds[i])) {
       const int64_t delta = ColumnValue(moved, f.column) - ColumnValue(original, f.column);
       EXPECT_EQ(delta, f.role == FieldRole::kTime ? 1'000'000 : 0)
