@@ -116,12 +116,7 @@ class Deriver {
     return false;
   }
 
-  bool HasLogs() const {
-    for (size_t e = 0; e < m_store.events.size(); ++e) {
-      if (m_store.events.kind[e] == core::model::EventKind::LogWrite) return true;
-    }
-    return false;
-  }
+  bool HasLogs() const { return m_store.events.kind.Contains(core::model::EventKind::LogWrite); }
 
   uint32_t AdapterIndex(core::model::AdapterId id) const {
     return id >= 1 && id <= m_store.adapters.size() ? id - 1
@@ -209,14 +204,13 @@ class Deriver {
       return name == "cudaDeviceSynchronize" || name == "hipDeviceSynchronize" ||
              name == "cuCtxSynchronize";
     });
-    for (size_t e = 0; e < m_store.events.size(); ++e) {
-      if (m_store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
+    m_store.events.kind.ForEachEqual(core::model::EventKind::CpuSlice, [&](size_t e) {
       const auto name = events::CpuSlice::name_sid_at(m_store.events, e);
-      if (name >= device_sync_name.size() || !device_sync_name[name]) continue;
+      if (name >= device_sync_name.size() || !device_sync_name[name]) return;
       const auto slice = events::CpuSlice::At(m_store.events, e);
-      if (slice.thread_id == 0 || slice.thread_id >= m_device_sync_calls.size()) continue;
+      if (slice.thread_id == 0 || slice.thread_id >= m_device_sync_calls.size()) return;
       m_device_sync_calls[slice.thread_id].push_back({slice.ts_ns, slice.ts_ns + slice.duration_ns});
-    }
+    });
     // The queues of each adapter that ran anything, by scenario index.
     for (const analysis::Packet& p : m_recon.packets) {
       const core::model::Queue* q = m_store.FindQueue(p.queue);

@@ -60,19 +60,17 @@ ThreadCalls CollectThreadCalls(const core::store::TraceStore& store,
   }
   // Step markers: their begin and end, as calls of their thread.
   const std::vector<bool> step_name = FlagStrings(store, IsStepMarker);
-  for (size_t e = 0; e < store.events.size(); ++e) {
-    if (store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
+  store.events.kind.ForEachEqual(core::model::EventKind::CpuSlice, [&](size_t e) {
     const auto name = events::CpuSlice::name_sid_at(store.events, e);
-    if (name >= step_name.size() || !step_name[name]) continue;
+    if (name >= step_name.size() || !step_name[name]) return;
     const auto slice = events::CpuSlice::At(store.events, e);
     const uint32_t index = static_cast<uint32_t>(e);
     place(slice.thread_id, 0, {slice.ts_ns, 1, index, StepOrigin::kSliceBegin, index});
     place(slice.thread_id, 0,
           {slice.ts_ns + slice.duration_ns, 0, index, StepOrigin::kSliceEnd, index});
-  }
+  });
   // Markers: a Present call's on its thread, a vsync (no thread) on the display's stand-in.
-  for (size_t e = 0; e < store.events.size(); ++e) {
-    if (store.events.kind[e] != core::model::EventKind::Marker) continue;
+  store.events.kind.ForEachEqual(core::model::EventKind::Marker, [&](size_t e) {
     const auto marker = events::Marker::At(store.events, e);
     const uint32_t index = static_cast<uint32_t>(e);
     const ThreadCall call{marker.ts_ns, 1, index, StepOrigin::kMarker, index};
@@ -81,7 +79,7 @@ ThreadCalls CollectThreadCalls(const core::store::TraceStore& store,
     } else {
       out.display.push_back(call);
     }
-  }
+  });
   std::sort(out.display.begin(), out.display.end());
   for (auto& calls : out.by_thread) std::sort(calls.begin(), calls.end());
   for (auto& calls : out.by_queue) std::sort(calls.begin(), calls.end());

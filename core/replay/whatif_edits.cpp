@@ -146,8 +146,7 @@ class Editor {
     std::vector<Slice> calls;
     if (!edits.remove_sync.empty()) {
       namespace events = core::model::events;
-      for (size_t e = 0; e < m_store.events.size(); ++e) {
-        if (m_store.events.kind[e] != core::model::EventKind::CpuSlice) continue;
+      m_store.events.kind.ForEachEqual(core::model::EventKind::CpuSlice, [&](size_t e) {
         const auto slice = events::CpuSlice::At(m_store.events, e);
         const std::string& name = m_store.String(slice.name_sid);
         for (const std::string& call : edits.remove_sync) {
@@ -155,7 +154,7 @@ class Editor {
             calls.push_back({slice.thread_id, slice.ts_ns, slice.ts_ns + slice.duration_ns});
           }
         }
-      }
+      });
     }
     const std::unordered_set<int64_t> waiters(edits.remove_cpu_wait.begin(),
                                               edits.remove_cpu_wait.end());

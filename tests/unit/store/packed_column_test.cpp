@@ -60,6 +60,34 @@ TEST(PackedColumn, DecodeOfARangeMatchesTheVector) {
   }
 }
 
+// ForEachEqual visits exactly the indices a plain scan finds, in order, in blocks of one repeated
+// value (the value sought or another), mixed blocks and a partial last block; Contains agrees.
+TEST(PackedColumn, ForEachEqualFindsWhatAScanFinds) {
+  using core::model::EventKind;
+  std::mt19937_64 rng(11);
+  const EventKind kinds[] = {EventKind::PacketSubmitted, EventKind::PacketStarted,
+                             EventKind::CpuSlice, EventKind::Marker};
+  std::vector<EventKind> values(64 * 5 + 23);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const size_t block = i / 64;
+    values[i] = block == 0   ? EventKind::CpuSlice       // one repeated value, the one sought
+                : block == 1 ? EventKind::PacketStarted  // one repeated other value
+                             : kinds[rng() % 4];         // mixed, and the partial block
+  }
+  const PackedColumn<EventKind> column(values);
+  for (EventKind sought :
+       {EventKind::CpuSlice, EventKind::Marker, EventKind::PacketStarted, EventKind::LogWrite}) {
+    std::vector<size_t> expected, found;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i] == sought) expected.push_back(i);
+    }
+    column.ForEachEqual(sought, [&](size_t i) { found.push_back(i); });
+    EXPECT_EQ(found, expected);
+    EXPECT_EQ(column.Contains(sought), !expected.empty());
+  }
+  EXPECT_FALSE(PackedColumn<EventKind>(std::vector<EventKind>{}).Contains(EventKind::CpuSlice));
+}
+
 TEST(PackedColumn, ExtremesOfEachType) {
   constexpr auto kMin = std::numeric_limits<int64_t>::min();
   constexpr auto kMax = std::numeric_limits<int64_t>::max();
