@@ -158,35 +158,46 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
   std::mutex failed_lock;
   std::exception_ptr failed;
   auto work = [&] {
-    // One copy of the program per worker, each candidate's edits undone after its replay
-    // (copying the whole program per candidate cost a fifth of a candidate's time).
+    // A candidate that changes run times alone replays the shared program with its durations
+    // (no copy of the program at all). Any other is edited on the worker's one copy of the
+    // program and undone after its replay (copying the whole program per candidate cost a
+    // fifth of a candidate's time).
+    core::sim::StepDurations durations;
     std::optional<DerivedProgram> edited;
-    for (size_t task; !stop && (task = next++) <= candidates.size();) try {
-      if (task == 0) {
-        replay_steps = replay_unedited();
-        step_done();
-        continue;
-      }
-      if (!edited) edited = program;
-      Candidate& c = candidates[task - 1];
-      ApplyEdits(c.edits, store, recon, *edited);
+    auto measure = [&](const Candidate& c) {
+      const std::string& edit = c.opportunity.edit;
       // Measured from what the replay wrote, without building the replayed trace; in full
       // where packet ids alone do not say which packet is which.
-      std::optional<ReplayOutcome> outcome =
-          MeasureReplay(store, recon, slots, *edited, c.opportunity.edit);
+      const bool durations_alone = EditedDurations(c.edits, program, durations);
+      if (durations_alone) {
+        if (auto outcome = MeasureReplay(store, recon, slots, program, edit, &durations)) {
+          return std::move(*outcome);
+        }
+      }
+      if (!edited) edited = program;
+      ApplyEdits(c.edits, store, recon, *edited);
+      std::optional<ReplayOutcome> outcome;
+      if (!durations_alone) outcome = MeasureReplay(store, recon, slots, *edited, edit);
       if (!outcome) {
-        const ReplayedTrace replayed = ReplayInMemory(store, *edited, c.opportunity.edit);
+        const ReplayedTrace replayed = ReplayInMemory(store, *edited, edit);
         outcome = ReplayOutcome{SpanOfTraceWork(recon, replayed.recon),
                                 StepLengths(replayed.store, replayed.recon)};
       }
-      outcomes[task - 1] = std::move(*outcome);
       UndoEdits(c.edits, program, *edited);
-      step_done();
-    } catch (...) {
-      stop = true;
-      std::lock_guard<std::mutex> lock(failed_lock);
-      if (!failed) failed = std::current_exception();
-    }
+      return std::move(*outcome);
+    };
+    for (size_t task; !stop && (task = next++) <= candidates.size();) try {
+        if (task == 0) {
+          replay_steps = replay_unedited();
+        } else {
+          outcomes[task - 1] = measure(candidates[task - 1]);
+        }
+        step_done();
+      } catch (...) {
+        stop = true;
+        std::lock_guard<std::mutex> lock(failed_lock);
+        if (!failed) failed = std::current_exception();
+      }
   };
   const unsigned cores = std::max(
       1u, std::min<unsigned>(std::thread::hardware_concurrency(),

@@ -166,11 +166,12 @@ std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
 std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
                                            const analysis::Reconstruction& trace_recon,
                                            const TracePacketSlots& slots,
-                                           const DerivedProgram& program,
-                                           const std::string& edits) {
+                                           const DerivedProgram& program, const std::string& edits,
+                                           const core::sim::StepDurations* step_durations) {
   OutcomeSink sink(slots);
   ReplayRun run;
   run.edits = edits;
+  run.step_durations = step_durations;
   WriteReplay(trace, program, sink, run);
   if (!sink.exact()) return std::nullopt;
   return sink.Measure(trace_recon);

@@ -35,10 +35,12 @@ std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
                                            const std::string& edits);
 // The same with the trace's packet slots built once (the opportunities measure a dozen or more
 // replays of one trace).
-std::optional<ReplayOutcome> MeasureReplay(const core::store::TraceStore& trace,
-                                           const analysis::Reconstruction& trace_recon,
-                                           const TracePacketSlots& slots,
-                                           const DerivedProgram& program, const std::string& edits);
+// `step_durations` (may be null): the program's steps run for these durations
+// (EditedDurations, whatif_edits.h), the program itself unedited.
+std::optional<ReplayOutcome> MeasureReplay(
+    const core::store::TraceStore& trace, const analysis::Reconstruction& trace_recon,
+    const TracePacketSlots& slots, const DerivedProgram& program, const std::string& edits,
+    const core::sim::StepDurations* step_durations = nullptr);
 
 // The unedited replay measured the same way, with its fidelity figures (MeasureFidelity's, from
 // the packets' times and step marks the measure kept): what the opportunities and what-if

@@ -79,6 +79,7 @@ core::sim::SimSummary WriteReplay(const core::store::TraceStore& trace,
   options.write_meta = false;
   options.clock_origin = program.origin;
   options.progress = run.progress;
+  options.step_durations = run.step_durations;
   options.fence_mode = core::sim::FenceMode::kNative;  // each adapter and fence as the trace ran
   const double span = static_cast<double>(program.end - program.origin);
   options.duration_ns = static_cast<DurationNs>(span * run.limit_factor) + 1'000'000;

@@ -23,6 +23,8 @@ struct ReplayRun {
   // Fraction of the run's time limit simulated (may be empty); it may throw to stop the replay
   // (the exception leaves RunSimulation and the writer's file is not committed).
   std::function<void(double)> progress;
+  // Run the program's steps for these durations (core::sim::SimOptions::step_durations).
+  const core::sim::StepDurations* step_durations = nullptr;
 };
 
 // Writes the topology, meta (source "replay", replay_of, replay_of_hash, replay_edits) and the

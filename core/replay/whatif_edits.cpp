@@ -57,44 +57,59 @@ DurationNs Scaled(DurationNs ns, double factor) {
   return static_cast<DurationNs>(std::llround(static_cast<double>(ns) * factor));
 }
 
+// The scenario queue of a trace queue name; throws when the trace has none.
+uint32_t QueueIndexNamed(const DerivedProgram& program, const std::string& name) {
+  for (uint32_t i = 0; i < program.scenario.queues.size(); ++i) {
+    if (program.scenario.queues[i].name == name) return i;
+  }
+  throw core::Error(fmt::format("whatif: the trace has no queue named '{}'", name));
+}
+
+// What --scale and --scale-queue make of a packet step's run time: the factor it is scaled by.
+class PacketFactors {
+ public:
+  PacketFactors(const Edits& edits, const DerivedProgram& program) {
+    for (const auto& [name, factor] : edits.scale_queue) {
+      CheckFactor(factor, "--scale-queue " + name);
+      m_queues.push_back({QueueIndexNamed(program, name), factor});
+    }
+    for (const auto& [pattern, factor] : edits.scale) CheckFactor(factor, "--scale " + pattern);
+    // The factor of each step name, matched once per name rather than once per packet.
+    const std::vector<std::string>& names = program.scenario.step_names;
+    m_by_name.assign(names.size(), 1.0);
+    for (size_t i = 0; i < names.size(); ++i) {
+      for (const auto& [pattern, f] : edits.scale) {
+        // A name is also itself (a kernel name may hold '[' or '*').
+        if (pattern == names[i] || fnmatch(pattern.c_str(), names[i].c_str(), 0) == 0) {
+          m_by_name[i] *= f;
+        }
+      }
+    }
+  }
+  double Of(const core::sim::Step& step) const {
+    double factor = step.name < m_by_name.size() ? m_by_name[step.name] : 1.0;
+    for (const auto& [queue, f] : m_queues) {
+      if (step.queue == queue) factor *= f;
+    }
+    return factor;
+  }
+
+ private:
+  std::vector<double> m_by_name;                      // [StepName]
+  std::vector<std::pair<uint32_t, double>> m_queues;  // (scenario queue, factor)
+};
+
 class Editor {
  public:
   Editor(const core::store::TraceStore& store, const analysis::Reconstruction& recon,
          DerivedProgram& program)
       : m_store(store), m_recon(recon), m_program(program) {}
 
-  // The scenario queue of a trace queue name; throws when the trace has none.
-  uint32_t QueueNamed(const std::string& name) const {
-    for (uint32_t i = 0; i < m_program.scenario.queues.size(); ++i) {
-      if (m_program.scenario.queues[i].name == name) return i;
-    }
-    throw core::Error(fmt::format("whatif: the trace has no queue named '{}'", name));
-  }
-
   void ScalePackets(const Edits& edits, EditCounts& n) {
-    std::vector<std::pair<uint32_t, double>> queues;
-    for (const auto& [name, factor] : edits.scale_queue) {
-      CheckFactor(factor, "--scale-queue " + name);
-      queues.push_back({QueueNamed(name), factor});
-    }
-    for (const auto& [pattern, factor] : edits.scale) CheckFactor(factor, "--scale " + pattern);
-    // The factor of each step name, matched once per name rather than once per packet.
-    const std::vector<std::string>& names = m_program.scenario.step_names;
-    std::vector<double> name_factor(names.size(), 1.0);
-    for (size_t i = 0; i < names.size(); ++i) {
-      for (const auto& [pattern, f] : edits.scale) {
-        // A name is also itself (a kernel name may hold '[' or '*').
-        if (pattern == names[i] || fnmatch(pattern.c_str(), names[i].c_str(), 0) == 0) {
-          name_factor[i] *= f;
-        }
-      }
-    }
+    const PacketFactors factors(edits, m_program);
     ForEachStep([&](core::sim::Step& step, const StepSource& source) {
       if (source.origin != StepOrigin::kPacket) return false;
-      double factor = step.name < name_factor.size() ? name_factor[step.name] : 1.0;
-      for (const auto& [queue, f] : queues) {
-        if (step.queue == queue) factor *= f;
-      }
+      const double factor = factors.Of(step);
       if (factor != 1) {
         step.duration_ns = Scaled(step.duration_ns, factor);
         ++n.packets_scaled;
@@ -107,7 +122,8 @@ class Editor {
     std::unordered_set<int64_t> ids(edits.remove_wait.begin(), edits.remove_wait.end());
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (waiting, signalling) scenario queues
     for (const auto& [waiting, signalling] : edits.remove_waits) {
-      pairs.push_back({QueueNamed(waiting), QueueNamed(signalling)});
+      pairs.push_back(
+          {QueueIndexNamed(m_program, waiting), QueueIndexNamed(m_program, signalling)});
     }
     if (ids.empty() && pairs.empty()) return;
     ForEachStep([&](core::sim::Step&, const StepSource& source) {
@@ -228,7 +244,7 @@ EditCounts ApplyEdits(const Edits& edits, const core::store::TraceStore& store,
     }
   }
   for (const auto& [name, priority] : edits.priority) {
-    program.scenario.queues[editor.QueueNamed(name)].priority = priority;
+    program.scenario.queues[QueueIndexNamed(program, name)].priority = priority;
     ++n.queues_changed;
   }
   // seed 003: a fence is native only where its adapter supports native fences; monitored mode
@@ -259,15 +275,45 @@ EditCounts ApplyEdits(const Edits& edits, const core::store::TraceStore& store,
   return n;
 }
 
-void UndoEdits(const Edits& edits, const DerivedProgram& original, DerivedProgram& edited) {
+bool ChangesDurationsAlone(const Edits& edits) {
   // What ScalePackets and ScaleCpu change: step durations alone, no step added or removed.
-  // Whether anything else is asked is Empty() of the rest, so that an edit added later is
-  // undone by the whole copy until it says otherwise here.
+  // Whether anything else is asked is Empty() of the rest, so that an edit added later counts
+  // as changing more until it says otherwise here.
   Edits rest = edits;
   rest.scale.clear();
   rest.scale_queue.clear();
   rest.cpu_scale.reset();
-  const bool durations_only = rest.Empty();
+  return rest.Empty();
+}
+
+bool EditedDurations(const Edits& edits, const DerivedProgram& program,
+                     core::sim::StepDurations& durations) {
+  if (!ChangesDurationsAlone(edits)) return false;
+  const PacketFactors factors(edits, program);
+  if (edits.cpu_scale) CheckFactor(*edits.cpu_scale, "--cpu-scale");
+  const auto& threads = program.scenario.threads;
+  durations.resize(threads.size());
+  for (size_t t = 0; t < threads.size(); ++t) {
+    const std::vector<core::sim::Step>& steps = threads[t].steps;
+    const std::vector<StepSource>& sources = program.sources[t];
+    std::vector<DurationNs>& out = durations[t];
+    out.resize(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+      DurationNs ns = steps[i].duration_ns;
+      // As ApplyEdits: packets by ScalePackets' factor, the CPU time between calls by ScaleCpu's.
+      if (sources[i].origin == StepOrigin::kPacket) {
+        if (const double factor = factors.Of(steps[i]); factor != 1) ns = Scaled(ns, factor);
+      } else if (sources[i].origin == StepOrigin::kCpuWork && edits.cpu_scale) {
+        ns = Scaled(ns, *edits.cpu_scale);
+      }
+      out[i] = ns;
+    }
+  }
+  return true;
+}
+
+void UndoEdits(const Edits& edits, const DerivedProgram& original, DerivedProgram& edited) {
+  const bool durations_only = ChangesDurationsAlone(edits);
   auto& threads = edited.scenario.threads;
   const auto& originals = original.scenario.threads;
   bool same_shape = durations_only && threads.size() == originals.size();

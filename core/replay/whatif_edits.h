@@ -63,6 +63,19 @@ struct EditCounts {
 EditCounts ApplyEdits(const Edits& edits, const core::store::TraceStore& store,
                       const analysis::Reconstruction& recon, DerivedProgram& program);
 
+// Whether the edits change nothing but run times: packets' (--scale, --scale-queue) and the
+// host's CPU time between calls (--cpu-scale); no step added or removed, no queue or fence
+// changed.
+bool ChangesDurationsAlone(const Edits& edits);
+
+// For edits that change durations alone: every step's duration as ApplyEdits would set it,
+// [thread][step] of `program` (left unedited), for the simulator to run the program with
+// (core::sim::SimOptions::step_durations) instead of an edited copy of it. `durations` is
+// reused (its storage kept). False, `durations` untouched, for any other edit; throws as
+// ApplyEdits for a factor or queue it would refuse.
+bool EditedDurations(const Edits& edits, const DerivedProgram& program,
+                     core::sim::StepDurations& durations);
+
 // Makes `edited`, a copy of `original` that ApplyEdits(edits, ...) changed, equal to `original`
 // again, so that one copy serves replay after replay (the opportunities' candidates) instead of
 // a new copy of the whole program each. Edits that only scale run times (packets, queues, the

@@ -189,6 +189,9 @@ struct AsyncPipelineSpec {
 
 enum class ProgramKind : uint8_t { kScript = 0, kAsyncComputeGraphics = 1 };
 
+// [thread][step]: a duration per step of each thread's program (SimOptions::step_durations).
+using StepDurations = std::vector<std::vector<DurationNs>>;
+
 struct ThreadSpec {
   std::string name;
   ProgramKind program = ProgramKind::kScript;

@@ -163,6 +163,22 @@ void SetUpTopology(Sim& sim, const Scenario& s, const WrittenTopology* given) {
   SetUpThreads(w, s, process, given, sim.cpu);
 }
 
+// Each thread runs its steps for the durations given instead of their own.
+void UseStepDurations(const Scenario& s, const StepDurations& durations, CpuThreads& cpu) {
+  if (durations.size() != s.threads.size()) {
+    throw core::Error(s.source + ": step durations for " + std::to_string(durations.size()) +
+                      " threads, the scenario has " + std::to_string(s.threads.size()));
+  }
+  for (size_t i = 0; i < s.threads.size(); ++i) {
+    if (durations[i].size() != s.threads[i].steps.size()) {
+      throw core::Error(s.source + ": thread '" + s.threads[i].name +
+                        "': " + std::to_string(durations[i].size()) + " step durations for " +
+                        std::to_string(s.threads[i].steps.size()) + " steps");
+    }
+    cpu.threads[i].durations = durations[i].data();
+  }
+}
+
 // MonitoredValue as it starts: UINT64_MAX (no CPU waiter), or 0 on each adapter for a
 // cross-adapter fence (seed 003: pinned to 0 for its lifetime).
 void RecordInitialMonitoredValues(SimRun& run, const Topology& ids, const FenceTable& fences) {
@@ -275,6 +291,7 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceSink& write
 
   sim.preemption.adapters = ResolvePreemption(scenario, options);
   SetUpTopology(sim, scenario, options.topology);
+  if (options.step_durations) UseStepDurations(scenario, *options.step_durations, sim.cpu);
   SetUpBackground(run, sim.bg, sim.cpu.threads.size());
   RecordInitialMonitoredValues(run, sim.ids, sim.fences);
   for (uint32_t t = 0; t < sim.cpu.threads.size(); ++t) {

@@ -41,6 +41,10 @@ struct SimOptions {
   bool write_meta = true;
   // Added to every recorded time: simulated time 0 is this instant of the trace's time base.
   TimeNs clock_origin = 0;
+  // When set: per thread of the scenario, per step, the duration each step runs for in place of
+  // its duration_ns (a what-if that changes durations alone runs the shared program with them
+  // instead of an edited copy of it). Each thread's list has one entry per step.
+  const StepDurations* step_durations = nullptr;
 };
 
 struct SimSummary {

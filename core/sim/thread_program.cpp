@@ -125,6 +125,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
   SimRun& run = ctx.gpu.run;
   CpuThread& t = ctx.waits.cpu.threads[thread];
   const Step& step = t.spec->steps[index];
+  const DurationNs duration = t.durations ? t.durations[index] : step.duration_ns;
   switch (step.op) {
     case StepOp::kExecute: {
       GpuCommand c;
@@ -132,7 +133,7 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       const std::vector<ResourceUse>& uses = step.detail.get().resources;
       c.work.uses = uses.empty() ? nullptr : &uses;
       c.work.frame = t.frame;
-      c.work.remaining_ns = run.random.Jittered(step.duration_ns, step.detail.get().jitter);
+      c.work.remaining_ns = run.random.Jittered(duration, step.detail.get().jitter);
       const uint32_t flags = PlanPgoPacket(*run.scenario, ctx.gpu.bg, t.id, step, t.frame, c);
       SubmitRenderCommand(ctx.gpu, t.id, step.queue, step,
                           ctx.waits.cpu.name_sids[step.name], c, flags);
@@ -164,12 +165,12 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
       CpuSignal(ctx.gpu, ctx.waits, t.id, step.fence, FenceValueOf(step.value, t.frame));
       break;
     case StepOp::kCpuWork:
-      *cost = run.random.Jittered(step.duration_ns, step.detail.get().jitter);
+      *cost = run.random.Jittered(duration, step.detail.get().jitter);
       break;
     case StepOp::kGpuDelay: {
       GpuCommand c;
       c.kind = GpuCommand::Kind::kDelay;
-      c.delay_ns = step.duration_ns;
+      c.delay_ns = duration;
       PushGpuCommand(ctx.gpu, step.queue, c);
       break;
     }

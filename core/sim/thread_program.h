@@ -25,6 +25,8 @@ struct OpenSlice {
 struct CpuThread {
   core::model::ThreadId id = 0;
   const ThreadSpec* spec = nullptr;
+  // Its steps' durations in place of their duration_ns (SimOptions::step_durations); null: theirs.
+  const DurationNs* durations = nullptr;
   int64_t frame = 1;
   size_t pc = 0;
   bool done = false;

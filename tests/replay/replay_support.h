@@ -75,9 +75,10 @@ inline void ExpectSameFidelity(const core::replay::ReplayFidelity& a,
 
 // For no edit and for each edit the trace's opportunities try, the span and step lengths
 // MeasureReplay gives equal the full replay's: written to a trace file, loaded back and
-// reconstructed; with no edit, so do MeasureUneditedReplay's fidelity figures (MeasureFidelity
-// of the full replay) and steps. Returns how many MeasureReplay measured itself (the rest fell
-// back).
+// reconstructed, and for an edit of run times alone, so do those of the unedited program run
+// with the edited durations; with no edit, so do MeasureUneditedReplay's fidelity figures
+// (MeasureFidelity of the full replay) and steps. Returns how many MeasureReplay measured itself
+// (the rest fell back).
 inline size_t ExpectOutcomesAreFullReplays(const Loaded& trace, const std::filesystem::path& scratch) {
   core::report::ReportData d = core::report::AnalyseTrace(trace.store, /*full=*/true);
   core::report::ComputeOpportunities(d);
@@ -97,6 +98,19 @@ inline size_t ExpectOutcomesAreFullReplays(const Loaded& trace, const std::files
     EXPECT_EQ(outcome->span_of_trace_work,
               core::replay::SpanOfTraceWork(trace.recon, full.recon));
     EXPECT_EQ(outcome->steps, core::replay::StepLengths(full.store, full.recon));
+    // An edit of run times alone measures the same with the unedited program and its durations
+    // (as the opportunities replay it).
+    core::sim::StepDurations durations;
+    if (core::replay::EditedDurations(edits[i], program, durations)) {
+      const auto with_durations = core::replay::MeasureReplay(
+          trace.store, trace.recon, core::replay::TracePacketSlots(trace.recon), program,
+          edits[i].Describe(), &durations);
+      EXPECT_TRUE(with_durations.has_value());
+      if (with_durations) {
+        EXPECT_EQ(with_durations->span_of_trace_work, outcome->span_of_trace_work);
+        EXPECT_EQ(with_durations->steps, outcome->steps);
+      }
+    }
     if (i == 0) {
       const auto unedited = core::replay::MeasureUneditedReplay(
           trace.store, trace.recon, core::replay::TracePacketSlots(trace.recon), program);
