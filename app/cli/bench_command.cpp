@@ -116,14 +116,23 @@ void RegisterBenchWhatIf(CLI::App& bench) {
     std::cout << fmt::format("reconstruction          {:.3f} s\n", r.reconstruct_seconds);
     std::cout << fmt::format("derive the program      {:.3f} s\n", r.derive_seconds);
     std::cout << fmt::format("replay (simulate+write) {:.3f} s\n", r.replay_seconds);
-    std::cout << fmt::format("replay into memory      {:.3f} s  (no SQLite: what-if's baseline, "
-                             "opportunities)\n",
+    std::cout << fmt::format("replay into memory      {:.3f} s  (a TraceStore built, no SQLite)\n",
                              r.replay_in_memory_seconds);
+    std::cout << fmt::format(
+        "replay measured         {:.3f} s  (what-if's baseline and each "
+        "opportunity: times and steps kept, no trace built)\n",
+        r.replay_measured_seconds);
     std::cout << fmt::format("replay throughput       {:>12.0f} packets/s  into a file "
                              "(target >= 2,000,000)\n",
                              r.PacketsPerSecond());
     std::cout << fmt::format("replay throughput       {:>12.0f} packets/s  into memory\n",
                              r.InMemoryPacketsPerSecond());
+    std::cout << fmt::format("replay throughput       {:>12.0f} packets/s  measured\n",
+                             r.MeasuredPacketsPerSecond());
+    std::cout << fmt::format(
+        "replay throughput       {:>12.0f} packets/s  measured, the program "
+        "derived (each further replay)\n",
+        r.DerivedProgramPacketsPerSecond());
     std::cout << fmt::format("replay/reconstruction   {:.2f}\n", r.ReplayToReconstruction());
     std::cout << fmt::format("report (analyse+render) {:.3f} s\n", r.report_seconds);
     std::cout << fmt::format("replay/report ratio     {:.2f}  (target: well under 1)\n",

@@ -52,7 +52,9 @@ TEST(EditedDurations, EachStepAsApplyEditsSetsItAndTheReplayAsTheEditedCopys) {
         }
       }
       // Every packet twice as long reaches some step (a scenario's CPU gaps may all be 0).
-      if (&e == &edits[2]) EXPECT_GT(differ, 0u);
+      if (&e == &edits[2]) {
+        EXPECT_GT(differ, 0u);
+      }
       const auto expected =
           core::replay::MeasureReplay(trace.store, trace.recon, edited, e.Describe());
       const auto with_durations = core::replay::MeasureReplay(
