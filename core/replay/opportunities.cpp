@@ -186,7 +186,8 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
       UndoEdits(c.edits, program, *edited);
       return std::move(*outcome);
     };
-    for (size_t task; !stop && (task = next++) <= candidates.size();) try {
+    for (size_t task; !stop && (task = next++) <= candidates.size();) {
+      try {
         if (task == 0) {
           replay_steps = replay_unedited();
         } else {
@@ -198,6 +199,7 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
         std::lock_guard<std::mutex> lock(failed_lock);
         if (!failed) failed = std::current_exception();
       }
+    }
   };
   const unsigned cores = std::max(
       1u, std::min<unsigned>(std::thread::hardware_concurrency(),
