@@ -24,22 +24,22 @@ enum class SimEventType : uint8_t {
 
 struct SimEvent {
   core::model::TimeNs t = 0;
-  uint64_t seq = 0;
   SimEventType type = SimEventType::kThreadStep;
   uint32_t a = 0;
   uint64_t b = 0;
 };
 
-// Kept as a run sorted by (time, insertion order), taken from its front. A new event has the
-// largest insertion order, so it goes after every event not later than it: found from the back,
-// where nearly every new event lands (the simulator schedules what comes next, rarely what comes
-// before everything pending). Few events are pending at once (a replay of a 36,000-packet
-// capture: 5 at most, 3 on average), so this costs less than a binary heap, whose pop was a
-// tenth of a replay's time on its unpredictable comparisons; the order taken is the same.
+// Kept as a run sorted by time, events of one time in the order they were pushed (the run's own
+// order, no sequence number kept), taken from its front. A new event goes after every event not
+// later than it: found from the back, where nearly every new event lands (the simulator
+// schedules what comes next, rarely what comes before everything pending). Few events are
+// pending at once (a replay of a 36,000-packet capture: 5 at most, 3 on average), so this costs
+// less than a binary heap, whose pop was a tenth of a replay's time on its unpredictable
+// comparisons; the order taken is the same.
 class EventQueue {
  public:
   void Push(core::model::TimeNs t, SimEventType type, uint32_t a = 0, uint64_t b = 0) {
-    const SimEvent e{t, m_next_seq++, type, a, b};
+    const SimEvent e{t, type, a, b};
     size_t at = m_events.size();
     m_events.push_back(e);
     for (; at > m_head && m_events[at - 1].t > t; --at) m_events[at] = m_events[at - 1];
@@ -66,10 +66,9 @@ class EventQueue {
 
  private:
   static constexpr size_t kCompactAfter = 64;
-  std::vector<SimEvent> m_events;  // [m_head, end): pending, by (t, seq)
+  std::vector<SimEvent> m_events;  // [m_head, end): pending, by time, then as pushed
   size_t m_head = 0;
   size_t m_count[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-  uint64_t m_next_seq = 0;
 };
 
 }  // namespace core::sim
