@@ -33,9 +33,8 @@ FENCESCOPE_EVENT_KINDS(FENCESCOPE_FIELD_TABLE)
 #undef FENCESCOPE_FIELD_TABLE
 #undef FENCESCOPE_FIELD_ENTRY
 
-constexpr size_t kKindSlots = 1 << 8;
-constexpr std::array<uint16_t, kKindSlots> TimeColumnsByKind() {
-  std::array<uint16_t, kKindSlots> out{};
+constexpr std::array<uint16_t, kEventKindSlots> TimeColumnsByKind() {
+  std::array<uint16_t, kEventKindSlots> out{};
   auto add = [&](EventKind kind, std::span<const EventField> fields) {
     for (const EventField& f : fields) {
       if (f.role == FieldRole::kTime)
@@ -43,7 +42,7 @@ constexpr std::array<uint16_t, kKindSlots> TimeColumnsByKind() {
     }
   };
 #define FENCESCOPE_TIME_COLUMNS(Kind, id, sql) \
-  static_assert(id < kKindSlots);              \
+  static_assert(id < kEventKindSlots);         \
   add(EventKind::Kind, k##Kind##Fields);
   FENCESCOPE_EVENT_KINDS(FENCESCOPE_TIME_COLUMNS)
 #undef FENCESCOPE_TIME_COLUMNS
@@ -52,12 +51,11 @@ constexpr std::array<uint16_t, kKindSlots> TimeColumnsByKind() {
 
 }  // namespace
 
-constinit const std::array<uint16_t, 256> kTimeColumnsByKind = TimeColumnsByKind();
-static_assert(kKindSlots == 256);
+constinit const std::array<uint16_t, kEventKindSlots> kTimeColumnsByKind = TimeColumnsByKind();
 
 void ShiftTimeFields(EventRecord& record, int64_t offset_ns) {
   const auto kind = static_cast<size_t>(record.kind);
-  uint16_t columns = kind < kKindSlots ? kTimeColumnsByKind[kind] : 0;
+  uint16_t columns = kind < kEventKindSlots ? kTimeColumnsByKind[kind] : 0;
   while (columns != 0) {
     const auto column = static_cast<EventColumn>(std::countr_zero(columns));
     columns &= static_cast<uint16_t>(columns - 1);

@@ -49,12 +49,14 @@ std::span<const EventField> FieldsOf(EventKind kind);
 // as when the record's ts is moved to another time base.
 void ShiftTimeFields(EventRecord& record, int64_t offset_ns);
 
+// Kind ids lie below this (checked where the tables by kind are built).
+inline constexpr size_t kEventKindSlots = 256;
 // Per kind id, a bit (1 << EventColumn) for each column that holds a time field.
-extern const std::array<uint16_t, 256> kTimeColumnsByKind;
+extern const std::array<uint16_t, kEventKindSlots> kTimeColumnsByKind;
 // Whether a record of `kind` has a time field beside ts (ShiftTimeFields would change it).
 inline bool HasTimeFields(EventKind kind) {
   const auto k = static_cast<size_t>(kind);
-  return k < kTimeColumnsByKind.size() && kTimeColumnsByKind[k] != 0;
+  return k < kEventKindSlots && kTimeColumnsByKind[k] != 0;
 }
 
 // The field's value in `record`, as SQL stores it (unsigned fields reinterpret the bits).
