@@ -2,7 +2,7 @@
 // holds its old and its new buffer at once, and for the records of a large import that copy was
 // the import's peak: a rocpd file's 2.5 M records, 151 MB, were copied into 302 MB while the
 // CUDA mapping added its records), references stay valid, and the blocks a reader has finished
-// with can be freed front to back.
+// with can be freed one at a time.
 //
 // The first blocks grow, 1,024 elements, then 1,024, 2,048, ... 32,768 (65,536 in all), and
 // every block after holds 65,536: an import of a few records allocates a few pages, not a block
@@ -53,15 +53,14 @@ class RecordBlocks {
     return n;
   }
 
-  // Frees every block wholly before element `end`: reading them afterwards is an error.
-  void FreeBlocksBefore(size_t end) {
-    size_t block_end = 0;
-    for (size_t b = 0; b < m_blocks.size(); ++b) {
-      block_end += BlockSize(b);
-      if (block_end > end) break;
-      std::vector<T>().swap(m_blocks[b]);
-    }
-  }
+  // The block element `i` is in, and how many blocks there are.
+  static size_t BlockOf(size_t i) { return Place(i).block; }
+  size_t block_count() const { return m_blocks.size(); }
+  // Frees block `block`: reading its elements afterwards is an error.
+  void FreeBlock(size_t block) { std::vector<T>().swap(m_blocks[block]); }
+  // How many elements block `block` holds (fewer than BlockSize for the last).
+  size_t BlockLength(size_t block) const { return m_blocks[block].size(); }
+
   void clear() {
     m_blocks.clear();
     m_blocks.shrink_to_fit();

@@ -32,8 +32,16 @@ TEST(RecordBlocks, ElementsStayWhereTheyAreAsTheArrayGrows) {
   // 7 + 3 * (1 + 2 + ... + (kCount - 1))
   EXPECT_EQ(sum, 7 + 3 * static_cast<int64_t>(kCount * (kCount - 1) / 2));
   EXPECT_EQ(blocks[kCount - 1], static_cast<int64_t>(kCount - 1) * 3);
-  blocks.FreeBlocksBefore(2 * importers::RecordBlocks<int64_t>::kBlock + 1);
+  // Freeing the block of element kBlock (the first whole one) keeps its neighbours'.
+  const size_t whole =
+      importers::RecordBlocks<int64_t>::BlockOf(importers::RecordBlocks<int64_t>::kBlock);
+  EXPECT_EQ(whole, importers::RecordBlocks<int64_t>::BlockOf(
+                       2 * importers::RecordBlocks<int64_t>::kBlock - 1));
+  EXPECT_NE(whole, importers::RecordBlocks<int64_t>::BlockOf(
+                       2 * importers::RecordBlocks<int64_t>::kBlock));
+  blocks.FreeBlock(whole);
   EXPECT_EQ(blocks[2 * importers::RecordBlocks<int64_t>::kBlock], int64_t{2 * 65536 * 3});
+  EXPECT_EQ(blocks[importers::RecordBlocks<int64_t>::kBlock - 1], int64_t{(65536 - 1) * 3});
 }
 
 // The first blocks grow (1,024 elements, then 1,024, 2,048, ... 32,768): a few elements take
@@ -59,9 +67,16 @@ TEST(RecordBlocks, AFewElementsTakeASmallBlockAndEachIsFoundAcrossTheGrowingBloc
   EXPECT_EQ(wrong, 0u);
   EXPECT_EQ(moved, 0u);
   EXPECT_EQ(in_order, kCount + 1000);
-  // Blocks wholly before element 4,096 (0 .. 1023, 1024 .. 2047, 2048 .. 4095) are freed; the
-  // block from 4,096 on is kept.
-  blocks.FreeBlocksBefore(4096);
+  // Blocks 0 .. 2 (elements 0 .. 1023, 1024 .. 2047, 2048 .. 4095), each as long as it holds,
+  // freed; the block from 4,096 on is kept.
+  EXPECT_EQ(blocks.block_count(), 7u + 2u);
+  for (size_t block = 0; block < 3; ++block) {
+    EXPECT_EQ(Blocks::BlockOf(block == 0 ? 0 : (size_t{1024} << (block - 1))), block);
+    EXPECT_EQ(blocks.BlockLength(block), block == 0 ? 1024u : (size_t{1024} << (block - 1)));
+    blocks.FreeBlock(block);
+  }
+  EXPECT_EQ(Blocks::BlockOf(4095), 2u);
+  EXPECT_EQ(Blocks::BlockOf(4096), 3u);
   EXPECT_EQ(blocks.capacity(), 3 * Blocks::kBlock - 4096);
   EXPECT_EQ(blocks[4096], 4096);
 }
