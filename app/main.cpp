@@ -1,17 +1,19 @@
 // fencescope: the desktop window and the headless subcommands in one executable.
 // Subcommands run before any window exists, so `report`, `import`, ... work without a display.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <new>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
+#include "app/cli/huge_page_malloc.h"
 #include "app/command_line.h"
 #include "app/gui_entry.h"
 #include "core/model/error.h"
 #include "core/store/sqlite_db.h"
 
 int main(int argc, char** argv) {
+  // Before anything is allocated: may start the process again with malloc on 2 MB pages.
+  app::cli::RestartWithHugePageMalloc(argv);
   CLI::App app;
   app::DefineCommandLine(app);
   try {

@@ -1,9 +1,10 @@
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <iostream>
 
-#include <fmt/format.h>
-
 #include "app/cli/commands.h"
+#include "app/cli/huge_page_malloc.h"
 #include "app/cli/terminal_progress.h"
 #include "core/replay/whatif_benchmark.h"
 #include "core/report/report_benchmark.h"
@@ -148,6 +149,9 @@ void RegisterBenchWhatIf(CLI::App& bench) {
 void RegisterBenchCommand(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Measure performance and print figures");
   bench->require_subcommand(1);
+  // Every figure depends on how memory is paged in (app/cli/huge_page_malloc.h): said first.
+  bench->preparse_callback(
+      [](size_t) { std::cout << fmt::format("malloc                  {}\n", MallocPages()); });
   RegisterBenchStore(*bench);
   RegisterBenchSimulate(*bench);
   RegisterBenchImport(*bench);
