@@ -22,6 +22,10 @@ class DamagedDatabaseError : public Error {
 };
 inline constexpr int kDamagedExitCode = 4;
 
+// Whether SQLite was told, as the program started, to keep no memory statistics (no global
+// mutex around its allocations; sqlite_db.cpp).
+extern const bool kSqliteCountsNoMemory;
+
 // True for SQLITE_CORRUPT and SQLITE_NOTADB (any extended code).
 bool IsDamageCode(int rc);
 
