@@ -237,6 +237,17 @@ std::string ManPage(const CLI::App& app, const std::string& version) {
   out += ".SH FILES\n.TP\n" + Italic("*.db") +
          "\nfencescope trace databases: SQLite files with PRAGMA application_id 0x66656e63 "
          "(\"fenc\") and the meta row format = 'fencescope\\-trace'.\n";
+  out += ".SH ENVIRONMENT\n.TP\n" + Bold("FENCESCOPE_HUGE_PAGES") +
+         "\nfencescope starts itself once more with glibc's malloc on 2 MB pages "
+         "(GLIBC_TUNABLES=glibc.malloc.hugetlb=1, put back as it was for what it starts): far "
+         "fewer page faults on large traces. 0 keeps 4 KB pages. \\fBfencescope bench\\fR "
+         "prints which it used.\n.TP\n" +
+         Bold("FENCESCOPE_NO_CACHE") +
+         "\nSet and not 0: traces are opened from their rows, without reading or writing their "
+         "packed cache.\n.TP\n" +
+         Bold("FENCESCOPE_VULKAN_LAYER_DIR") +
+         "\nWhere \\fBfencescope capture\\fR finds its Vulkan capture layer (by default beside "
+         "the binary, or in PREFIX/lib/fencescope/vulkan_layer).\n";
   out += ".SH SEE ALSO\n" + Bold("trace-cmd") + "(1), " + Bold("sqlite3") + "(1)\n";
   return out;
 }
