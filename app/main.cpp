@@ -1,9 +1,10 @@
 // fencescope: the desktop window and the headless subcommands in one executable.
 // Subcommands run before any window exists, so `report`, `import`, ... work without a display.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <new>
 #include <string>
+
+#include <CLI/CLI.hpp>
 
 #include "app/cli/huge_page_malloc.h"
 #include "app/command_line.h"

@@ -1,7 +1,7 @@
-#include <fmt/format.h>
-
 #include <filesystem>
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include "app/cli/commands.h"
 #include "app/cli/huge_page_malloc.h"
