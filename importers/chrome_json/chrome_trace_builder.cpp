@@ -762,13 +762,14 @@ class Builder {
     m_kineto.packets.reserve(device_packets);
     m_kineto.syncs.reserve(device_syncs);
     const size_t n = m_trace.events.size();
+    const void* released = m_trace.events.data();  // the memory before it was given back
     for (size_t i = 0; i < n; ++i) {
       if ((i & 0x1FFF) == 0) {
         if ((i & 0xFFFF) == 0) report(0.2 + 0.3 * static_cast<double>(i) / std::max<size_t>(n, 1));
         // Events are read once, in order: those before i are records now, and their memory
-        // goes back while the records grow (the two together were the import's peak). Every
-        // 8192 events (576 KB): what is left unreleased stays small.
-        ReleaseFinishedPages(m_trace.events.data(), m_trace.events.data() + i);
+        // goes back while the records grow (the two together were the import's peak). Looked
+        // at every 8192 events (576 KB); what was given back is not asked again.
+        released = ReleaseFinishedPages(released, m_trace.events.data() + i);
       }
       const ParsedEvent& e = m_trace.events[i];
       if (e.bits & kConsumed) continue;

@@ -56,17 +56,40 @@ TEST(MappedPages, DroppedPagesLeaveResidentMemoryAndReadBackUnchanged) {
 }
 
 // The parsed events' front, once turned into records, goes back to the kernel while the vector
-// lives on; what is after the released part is untouched.
-TEST(ReleaseFinishedPages, WholePagesOfTheFrontLeaveAndTheRestIsKept) {
+// lives on, in whole 2 MB spans (so malloc's 2 MB pages are not split); what is after the
+// released part is untouched.
+TEST(ReleaseFinishedPages, WholeSpansOfTheFrontLeaveAndTheRestIsKept) {
   if (Resident("RssAnon:") < 0) GTEST_SKIP() << "/proc/self/status has no RssAnon here";
-  std::vector<uint64_t> events(8u << 20 >> 3);  // 8 MB, every page written
+  std::vector<uint64_t> events(16u << 20 >> 3);  // 16 MB, every page written
   for (size_t i = 0; i < events.size(); ++i) events[i] = i * 3 + 1;
   const int64_t before = Resident("RssAnon:");
-  const size_t finished = events.size() * 3 / 4;  // the first 6 MB
-  importers::ReleaseFinishedPages(events.data(), events.data() + finished);
+  const size_t finished = events.size() * 3 / 4;  // the first 12 MB
+  const void* end = importers::ReleaseFinishedPages(events.data(), events.data() + finished);
   const int64_t after = Resident("RssAnon:");
-  EXPECT_GE(before - after, int64_t{5} << 20) << before << " -> " << after;
+  // At most 2 MB kept at either end of the 12 MB: at least 8 MB given back.
+  EXPECT_GE(before - after, int64_t{8} << 20) << before << " -> " << after;
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(end) % (2u << 20), 0u);
+  EXPECT_LE(end, static_cast<const void*>(events.data() + finished));
   for (size_t i = finished; i < events.size(); ++i) ASSERT_EQ(events[i], i * 3 + 1) << i;
+}
+
+// Released front by front as a builder does (every 576 KB, each call starting where the last
+// one's released memory ended), the same memory goes back as in one call: no 2 MB span is left
+// behind between two calls.
+TEST(ReleaseFinishedPages, FrontByFrontGivesBackWhatOneCallWould) {
+  if (Resident("RssAnon:") < 0) GTEST_SKIP() << "/proc/self/status has no RssAnon here";
+  std::vector<uint64_t> events(32u << 20 >> 3);  // 32 MB
+  for (size_t i = 0; i < events.size(); ++i) events[i] = i * 5 + 2;
+  const int64_t before = Resident("RssAnon:");
+  const size_t finished = events.size() * 3 / 4;  // the first 24 MB
+  const void* released = events.data();
+  for (size_t i = 0; i <= finished; i += 8192 * 9) {  // 576 KB of uint64
+    released = importers::ReleaseFinishedPages(released, events.data() + i);
+  }
+  released = importers::ReleaseFinishedPages(released, events.data() + finished);
+  const int64_t after = Resident("RssAnon:");
+  EXPECT_GE(before - after, int64_t{20} << 20) << before << " -> " << after;
+  for (size_t i = finished; i < events.size(); ++i) ASSERT_EQ(events[i], i * 5 + 2) << i;
 }
 
 // A gzip input inflates a megabyte at a time into an unnamed temporary file that is then mapped
