@@ -47,6 +47,18 @@ bool KernelHasHugePages() {
          line.find("[madvise]") != std::string::npos;
 }
 
+// Whether /proc/self/exe is fencescope itself: not so when it was started through the dynamic
+// loader (`ld-linux-x86-64.so.2 fencescope ...`), whose restart would take the first argument
+// for the program.
+bool StartedAsItself() {
+  char target[4096];
+  const ssize_t n = readlink("/proc/self/exe", target, sizeof target - 1);
+  if (n <= 0) return false;
+  const std::string path(target, static_cast<size_t>(n));
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  return name.rfind("ld-", 0) != 0 && name.rfind("ld.so", 0) != 0;
+}
+
 // The restarted process: GLIBC_TUNABLES back as the caller had it.
 void PutTheCallersTunablesBack(const char* marker) {
   if (marker[0] == '=') {
@@ -86,6 +98,10 @@ void RestartWithHugePageMalloc(char** argv) {
   }
   if (!KernelHasHugePages()) {
     g_pages = "4 KB pages (the kernel's transparent huge pages are off)";
+    return;
+  }
+  if (!StartedAsItself()) {
+    g_pages = "4 KB pages (started through the dynamic loader, or /proc/self/exe unreadable)";
     return;
   }
   const std::string marker = tunables ? "=" + given : "-";

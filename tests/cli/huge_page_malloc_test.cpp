@@ -2,11 +2,11 @@
 // offer them (app/cli/huge_page_malloc.h); `bench` names the pages its figures were measured
 // with. What to expect is read here from the kernel's setting and glibc's version, not from
 // fencescope; and the opt-out and a caller's own tunable keep the process as it is.
+#include <gnu/libc-version.h>
 #include <gtest/gtest.h>
 
-#include <gnu/libc-version.h>
-
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -32,11 +32,12 @@ bool HugePagesOffered() {
                    line.find("[madvise]") != std::string::npos);
 }
 
-// The `malloc` line `bench store` prints first, run with `env` before the command.
-std::string MallocLine(const std::string& env) {
+// The `malloc` line `bench store` prints first, run with `env` (and `loader`, when given, as
+// the program that starts fencescope) before the command.
+std::string MallocLine(const std::string& env, const std::string& loader = "") {
   test_support::ScratchDir dir;
   auto run = test_support::RunCommand(
-      "env -u GLIBC_TUNABLES -u FENCESCOPE_HUGE_PAGES " + env + " " +
+      "env -u GLIBC_TUNABLES -u FENCESCOPE_HUGE_PAGES " + env + " " + loader + " " +
       test_support::Quote(FENCESCOPE_EXECUTABLE) + " bench store --events 1000 --dir " +
       test_support::Quote(dir.path()));
   EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -66,6 +67,16 @@ TEST(HugePageMalloc, TheOptOutAndTheCallersOwnTunableAreKept) {
   EXPECT_EQ(MallocLine("FENCESCOPE_HUGE_PAGES=0"), "4 KB pages (FENCESCOPE_HUGE_PAGES=0)");
   EXPECT_EQ(MallocLine("GLIBC_TUNABLES=glibc.malloc.hugetlb=0"),
             "as GLIBC_TUNABLES sets them (glibc.malloc.hugetlb=0)");
+}
+
+// Started through the dynamic loader, /proc/self/exe is the loader: a restart would take the
+// first argument for the program, so the process keeps its pages.
+TEST(HugePageMalloc, AStartThroughTheDynamicLoaderIsNotRestarted) {
+  if (kSanitizer) GTEST_SKIP() << "a sanitizer build keeps its own allocator: nothing to restart";
+  const std::string loader = "/lib64/ld-linux-x86-64.so.2";
+  if (!std::filesystem::exists(loader)) GTEST_SKIP() << loader << " is not on this machine";
+  EXPECT_EQ(MallocLine("", loader),
+            "4 KB pages (started through the dynamic loader, or /proc/self/exe unreadable)");
 }
 
 }  // namespace
