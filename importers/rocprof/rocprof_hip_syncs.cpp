@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
+#include <optional>
 
 namespace importers::rocprof {
 namespace {
@@ -11,6 +11,15 @@ struct LastRecord {
   int64_t correlation = -1;
   int64_t stream = -1;
 };
+
+// The synchronisation a HIP call is, if any.
+std::optional<cuda::CudaSyncKind> SyncKindOf(const RocCall& call) {
+  if (call.name == "hipStreamWaitEvent") return cuda::CudaSyncKind::kStreamWait;
+  if (call.name == "hipEventSynchronize") return cuda::CudaSyncKind::kEventSync;
+  if (call.name == "hipStreamSynchronize") return cuda::CudaSyncKind::kStreamSync;
+  if (call.name == "hipDeviceSynchronize") return cuda::CudaSyncKind::kContextSync;
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -23,32 +32,27 @@ std::vector<cuda::CudaSync> HipSyncs(
     const std::function<std::optional<uint32_t>(int64_t stream)>& gpu_of_stream,
     const std::function<std::optional<uint32_t>(int64_t thread, int64_t before)>& gpu_of_thread,
     HipSyncCounts& counts) {
-  // Calls in host order, so that a wait finds the record made before it.
-  std::vector<uint32_t> order(calls.size());
-  std::iota(order.begin(), order.end(), 0u);
+  // The event records and syncs in host order, so that a wait finds the record made before it.
+  // Only they are sorted: the other calls (launches, copies: nearly all of a large file's
+  // millions) are not looked at here.
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < calls.size(); ++i) {
+    const RocCall& call = calls[i];
+    if (call.domain != CallDomain::kHip || call.correlation < 0) continue;
+    if (IsEventRecord(call) || SyncKindOf(call)) order.push_back(i);
+  }
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return calls[a].start < calls[b].start; });
   std::map<int64_t, LastRecord> last_record;  // by event handle
   std::vector<cuda::CudaSync> syncs;
   for (uint32_t i : order) {
     const RocCall& call = calls[i];
-    if (call.domain != CallDomain::kHip || call.correlation < 0) continue;
     if (IsEventRecord(call)) {
       if (call.event >= 0) last_record[call.event] = {call.correlation, std::max<int64_t>(call.stream, 0)};
       continue;
     }
     cuda::CudaSync sync;
-    if (call.name == "hipStreamWaitEvent") {
-      sync.kind = cuda::CudaSyncKind::kStreamWait;
-    } else if (call.name == "hipEventSynchronize") {
-      sync.kind = cuda::CudaSyncKind::kEventSync;
-    } else if (call.name == "hipStreamSynchronize") {
-      sync.kind = cuda::CudaSyncKind::kStreamSync;
-    } else if (call.name == "hipDeviceSynchronize") {
-      sync.kind = cuda::CudaSyncKind::kContextSync;
-    } else {
-      continue;
-    }
+    sync.kind = *SyncKindOf(call);
     const bool on_event = sync.kind == cuda::CudaSyncKind::kStreamWait ||
                           sync.kind == cuda::CudaSyncKind::kEventSync;
     const bool on_stream = sync.kind == cuda::CudaSyncKind::kStreamWait ||
