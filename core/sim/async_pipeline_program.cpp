@@ -14,7 +14,7 @@ namespace {
 constexpr int kComputeStage = 0;
 constexpr int kGraphicsStage = 1;
 
-DurationNs RunStage(GpuContext ctx, CpuThreads& cpu, uint32_t thread, int stage) {
+DurationNs RunStage(const GpuContext& ctx, CpuThreads& cpu, uint32_t thread, int stage) {
   SimRun& run = ctx.run;
   CpuThread& t = cpu.threads[thread];
   const AsyncPipelineSpec& a = t.spec->async;
@@ -57,7 +57,7 @@ DurationNs RunStage(GpuContext ctx, CpuThreads& cpu, uint32_t thread, int stage)
 
 }  // namespace
 
-void RunAsyncPipeline(ThreadContext ctx, uint32_t thread) {
+void RunAsyncPipeline(const ThreadContext& ctx, uint32_t thread) {
   SimRun& run = ctx.gpu.run;
   CpuThreads& cpu = ctx.waits.cpu;
   CpuThread& t = cpu.threads[thread];

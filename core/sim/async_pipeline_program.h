@@ -8,6 +8,6 @@
 
 namespace core::sim {
 
-void RunAsyncPipeline(ThreadContext ctx, uint32_t thread);
+void RunAsyncPipeline(const ThreadContext& ctx, uint32_t thread);
 
 }  // namespace core::sim

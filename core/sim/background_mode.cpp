@@ -48,7 +48,7 @@ bool Refuse(SimRun& run, core::model::ThreadId thread, int64_t call_id, const St
 
 }  // namespace
 
-bool SetBackgroundProcessingMode(BackgroundContext ctx, uint32_t thread, const Step& step) {
+bool SetBackgroundProcessingMode(const BackgroundContext& ctx, uint32_t thread, const Step& step) {
   SimRun& run = ctx.run;
   BackgroundState& bg = ctx.bg;
   CpuThread& t = ctx.cpu.threads[thread];
@@ -133,7 +133,7 @@ void DestroyPso(SimRun& run, BackgroundState& bg, core::model::ThreadId thread, 
   run.Emit(events::PsoDestroyed{.ts_ns = run.now, .thread_id = thread, .pso_id = state.id});
 }
 
-bool DestroyDevice(BackgroundContext ctx, uint32_t thread) {
+bool DestroyDevice(const BackgroundContext& ctx, uint32_t thread) {
   SimRun& run = ctx.run;
   BackgroundState& bg = ctx.bg;
   CpuThread& t = ctx.cpu.threads[thread];

@@ -11,9 +11,9 @@
 namespace core::sim {
 
 // Returns false when the calling thread must block (waiting for a commit).
-bool SetBackgroundProcessingMode(BackgroundContext ctx, uint32_t thread, const Step& step);
+bool SetBackgroundProcessingMode(const BackgroundContext& ctx, uint32_t thread, const Step& step);
 void DestroyPso(SimRun& run, BackgroundState& bg, core::model::ThreadId thread, uint32_t pso);
 // Returns false when the calling thread must block (waiting for in-flight tasks).
-bool DestroyDevice(BackgroundContext ctx, uint32_t thread);
+bool DestroyDevice(const BackgroundContext& ctx, uint32_t thread);
 
 }  // namespace core::sim

@@ -100,7 +100,7 @@ void TryStartTasks(SimRun& run, BackgroundState& bg) {
 
 namespace {
 
-void CompleteCommit(BackgroundContext ctx, CommitState& commit) {
+void CompleteCommit(const BackgroundContext& ctx, CommitState& commit) {
   commit.done = true;
   if (commit.high_priority && commit.tasks > 0) --ctx.bg.high_priority_open;
   ctx.run.Emit(events::CommitCompleted{.ts_ns = ctx.run.now,
@@ -115,17 +115,17 @@ void CompleteCommit(BackgroundContext ctx, CommitState& commit) {
 
 }  // namespace
 
-void TaskEnded(BackgroundContext ctx, const BackgroundTask& task) {
+void TaskEnded(const BackgroundContext& ctx, const BackgroundTask& task) {
   if (task.commit == 0) return;
   CommitState& commit = ctx.bg.commits[static_cast<size_t>(task.commit - 1)];
   if (commit.outstanding > 0 && --commit.outstanding == 0) CompleteCommit(ctx, commit);
 }
 
-void CompleteCommitIfEmpty(BackgroundContext ctx, CommitState& commit) {
+void CompleteCommitIfEmpty(const BackgroundContext& ctx, CommitState& commit) {
   if (commit.outstanding == 0 && !commit.done) CompleteCommit(ctx, commit);
 }
 
-void OnTaskDone(BackgroundContext ctx, uint32_t bg_thread, uint64_t index) {
+void OnTaskDone(const BackgroundContext& ctx, uint32_t bg_thread, uint64_t index) {
   SimRun& run = ctx.run;
   BackgroundState& bg = ctx.bg;
   BackgroundTask& task = bg.tasks[index];

@@ -17,9 +17,9 @@ bool QueueBackgroundTask(SimRun& run, BackgroundState& bg, core::model::ThreadId
                          uint32_t pso, int64_t constants, int64_t commit, bool bypass_disable);
 void TryStartTasks(SimRun& run, BackgroundState& bg);
 // Commit bookkeeping when a task finishes or is cancelled.
-void TaskEnded(BackgroundContext ctx, const BackgroundTask& task);
-void CompleteCommitIfEmpty(BackgroundContext ctx, CommitState& commit);
-void OnTaskDone(BackgroundContext ctx, uint32_t bg_thread, uint64_t task);
+void TaskEnded(const BackgroundContext& ctx, const BackgroundTask& task);
+void CompleteCommitIfEmpty(const BackgroundContext& ctx, CommitState& commit);
+void OnTaskDone(const BackgroundContext& ctx, uint32_t bg_thread, uint64_t task);
 // CPU cost of `cost` on application thread `thread` of `application_threads`, slowed while a
 // task runs on a runtime thread sharing its core.
 DurationNs WithInterference(const Scenario& scenario, const BackgroundState& bg,

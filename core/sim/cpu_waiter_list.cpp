@@ -25,12 +25,12 @@ void UpdateMonitoredValue(SimRun& run, const Topology& ids, FenceState& f,
 
 namespace {
 
-void UpdateMonitoredValue(CpuWaitContext ctx, uint32_t fence) {
+void UpdateMonitoredValue(const CpuWaitContext& ctx, uint32_t fence) {
   UpdateMonitoredValue(ctx.run, ctx.ids, ctx.fences.fences[fence], ctx.waiters.per_fence[fence]);
 }
 
 // A wait-any group whose first member was released: the other members leave the waiter list.
-void WithdrawRest(CpuWaitContext ctx, uint32_t group_index) {
+void WithdrawRest(const CpuWaitContext& ctx, uint32_t group_index) {
   WaitGroup& g = ctx.waiters.groups[group_index];
   for (size_t m = 0; m < g.members.size(); ++m) {
     const uint32_t fence = g.member_fences[m];
@@ -52,7 +52,7 @@ void WithdrawRest(CpuWaitContext ctx, uint32_t group_index) {
 }
 
 // A member of a group was released; returns true when the group is now complete.
-bool MemberReleased(CpuWaitContext ctx, uint32_t group_index, int64_t waiter_id) {
+bool MemberReleased(const CpuWaitContext& ctx, uint32_t group_index, int64_t waiter_id) {
   WaitGroup& g = ctx.waiters.groups[group_index];
   if (g.done) return false;
   if (g.pending > 0) --g.pending;
@@ -67,7 +67,7 @@ bool MemberReleased(CpuWaitContext ctx, uint32_t group_index, int64_t waiter_id)
   return true;
 }
 
-void RecordRelease(CpuWaitContext ctx, const CpuWaiter& w, uint32_t fence, uint64_t observed,
+void RecordRelease(const CpuWaitContext& ctx, const CpuWaiter& w, uint32_t fence, uint64_t observed,
                    int64_t interrupt_row) {
   ctx.run.Emit(events::CpuWaitReleased{.ts_ns = ctx.run.now,
                                        .thread_id = ctx.cpu.threads[w.thread].id,
@@ -80,8 +80,9 @@ void RecordRelease(CpuWaitContext ctx, const CpuWaiter& w, uint32_t fence, uint6
 
 }  // namespace
 
-uint32_t BeginCpuWait(CpuWaitContext ctx, uint32_t thread, const std::vector<uint32_t>& fences,
-                      const std::vector<uint64_t>& values, WaitMode mode, bool* satisfied) {
+uint32_t BeginCpuWait(const CpuWaitContext& ctx, uint32_t thread,
+                      const std::vector<uint32_t>& fences, const std::vector<uint64_t>& values,
+                      WaitMode mode, bool* satisfied) {
   std::vector<WaitGroup>& groups = ctx.waiters.groups;
   const uint32_t group_index = static_cast<uint32_t>(groups.size());
   groups.emplace_back();
@@ -116,7 +117,7 @@ uint32_t BeginCpuWait(CpuWaitContext ctx, uint32_t thread, const std::vector<uin
   return group_index;
 }
 
-uint32_t ReleaseCpuWaiters(CpuWaitContext ctx, uint32_t fence, uint64_t observed,
+uint32_t ReleaseCpuWaiters(const CpuWaitContext& ctx, uint32_t fence, uint64_t observed,
                            int64_t interrupt_row) {
   uint32_t released = 0;
   std::vector<CpuWaiter>& list = ctx.waiters.per_fence[fence];

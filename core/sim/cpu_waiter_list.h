@@ -51,11 +51,12 @@ struct CpuWaitContext {
 // Creates a wait group over fences/values; returns the group index. Members satisfied at once
 // are released immediately (interrupt_event 0). `*satisfied` tells whether the thread may go
 // on.
-uint32_t BeginCpuWait(CpuWaitContext ctx, uint32_t thread, const std::vector<uint32_t>& fences,
-                      const std::vector<uint64_t>& values, WaitMode mode, bool* satisfied);
+uint32_t BeginCpuWait(const CpuWaitContext& ctx, uint32_t thread,
+                      const std::vector<uint32_t>& fences, const std::vector<uint64_t>& values,
+                      WaitMode mode, bool* satisfied);
 // Releases the CPU waiters of `fence` with value <= observed, naming `interrupt_row` (or the
 // placeholder) as the interrupt that released them. Returns how many were released.
-uint32_t ReleaseCpuWaiters(CpuWaitContext ctx, uint32_t fence, uint64_t observed,
+uint32_t ReleaseCpuWaiters(const CpuWaitContext& ctx, uint32_t fence, uint64_t observed,
                            int64_t interrupt_row);
 // seed 003: MonitoredValue = least CPU-waited value - 1, UINT64_MAX with no waiter
 // (DxgkDdiUpdateMonitoredValues). Records monitored_value_updated when it changes.

@@ -57,8 +57,9 @@ bool WaitResolvesOnGpu(const FenceTable& fences, uint32_t fence, uint32_t queue_
 
 }  // namespace
 
-uint32_t ReleaseGpuWaiters(GpuContext ctx, uint32_t fence, uint32_t adapter, uint64_t observed,
-                           int64_t signal_id, uint64_t signal_value, bool from_other_adapter) {
+uint32_t ReleaseGpuWaiters(const GpuContext& ctx, uint32_t fence, uint32_t adapter,
+                           uint64_t observed, int64_t signal_id, uint64_t signal_value,
+                           bool from_other_adapter) {
   SimRun& run = ctx.run;
   FenceState& f = ctx.fences.fences[fence];
   uint32_t released = 0;
@@ -105,13 +106,13 @@ void RecordPropagation(SimRun& run, const Topology& ids, const FenceState& f, ui
                                           .to_adapter_id = ids.adapter_ids[to]});
 }
 
-void OnWaitRelease(GpuContext ctx, uint64_t release_index) {
+void OnWaitRelease(const GpuContext& ctx, uint64_t release_index) {
   const PendingRelease r = ctx.fences.releases[release_index];
   UnblockQueueWait(ctx, r.queue, r.value, r.wait_id, r.signal_id, r.path,
                    ctx.gpu.queues[r.queue].wait_observed);
 }
 
-void ExecuteGpuSignal(GpuContext ctx, uint32_t queue, const GpuCommand& signal) {
+void ExecuteGpuSignal(const GpuContext& ctx, uint32_t queue, const GpuCommand& signal) {
   SimRun& run = ctx.run;
   const HwQueue& q = ctx.gpu.queues[queue];
   const uint32_t fence = signal.fence.fence;
@@ -154,7 +155,7 @@ void NoteQueuedWait(FenceTable& fences, const HwQueue& q, uint32_t queue, const 
   f.unreached_waits.push_back(w);
 }
 
-bool ReachGpuWait(GpuContext ctx, uint32_t queue, const GpuCommand& wait) {
+bool ReachGpuWait(const GpuContext& ctx, uint32_t queue, const GpuCommand& wait) {
   const uint32_t fence = wait.fence.fence;
   const uint64_t value = wait.fence.value;
   FenceState& f = ctx.fences.fences[fence];

@@ -66,19 +66,20 @@ struct FenceTable {
   bool NativeOn(uint32_t fence, uint32_t adapter) const { return fences[fence].native_on[adapter]; }
 };
 
-void ExecuteGpuSignal(GpuContext ctx, uint32_t queue, const GpuCommand& signal);
+void ExecuteGpuSignal(const GpuContext& ctx, uint32_t queue, const GpuCommand& signal);
 // A GPU wait was queued (FENCE_WAIT_QUEUED): it is outstanding from now on (seed 001).
 void NoteQueuedWait(FenceTable& fences, const HwQueue& q, uint32_t queue, const GpuCommand& wait);
 // Returns true when the wait is satisfied at once (the queue goes on).
-bool ReachGpuWait(GpuContext ctx, uint32_t queue, const GpuCommand& wait);
+bool ReachGpuWait(const GpuContext& ctx, uint32_t queue, const GpuCommand& wait);
 void CpuSignal(GpuContext gpu, CpuWaitContext cpu, core::model::ThreadId thread, uint32_t fence,
                uint64_t value);
 // Releases the GPU waits of `fence` on `adapter` satisfied by `observed`: at once on the GPU
 // (native) or after the adapter's delay (held by the OS / propagated). `signal_id` /
 // `signal_value` name the signal the OS is acting on. Returns how many.
-uint32_t ReleaseGpuWaiters(GpuContext ctx, uint32_t fence, uint32_t adapter, uint64_t observed,
-                           int64_t signal_id, uint64_t signal_value, bool from_other_adapter);
-void OnWaitRelease(GpuContext ctx, uint64_t release_index);
+uint32_t ReleaseGpuWaiters(const GpuContext& ctx, uint32_t fence, uint32_t adapter,
+                           uint64_t observed, int64_t signal_id, uint64_t signal_value,
+                           bool from_other_adapter);
+void OnWaitRelease(const GpuContext& ctx, uint64_t release_index);
 // seed 003: the OS propagates a cross-adapter fence's value to another adapter.
 void RecordPropagation(SimRun& run, const Topology& ids, const FenceState& f, uint64_t value,
                        uint32_t from, uint32_t to);

@@ -19,7 +19,7 @@ namespace core::sim {
 using core::model::LogType;
 using core::model::WaitPath;
 
-void PushGpuCommand(GpuContext ctx, uint32_t queue, GpuCommand command) {
+void PushGpuCommand(const GpuContext& ctx, uint32_t queue, GpuCommand command) {
   HwQueue& q = ctx.gpu.queues[queue];
   if (q.lost) return;  // seed 004: a context lost in a TDR runs nothing more
   q.commands.push_back(command);
@@ -37,12 +37,12 @@ void WakeQueueAt(SimRun& run, HwQueue& q, uint32_t queue, TimeNs at) {
 
 }  // namespace
 
-void OnQueueWake(GpuContext ctx, uint32_t queue) {
+void OnQueueWake(const GpuContext& ctx, uint32_t queue) {
   ctx.gpu.queues[queue].wake_pending = false;
   AdvanceQueue(ctx, queue);
 }
 
-void AdvanceQueue(GpuContext ctx, uint32_t queue) {
+void AdvanceQueue(const GpuContext& ctx, uint32_t queue) {
   HwQueue& q = ctx.gpu.queues[queue];
   while (q.status == QueueStatus::kIdle && !q.commands.empty()) {
     GpuCommand head = q.commands.front();
@@ -92,7 +92,7 @@ void AdvanceQueue(GpuContext ctx, uint32_t queue) {
   }
 }
 
-void AdvanceUnblockedQueues(GpuContext ctx) {
+void AdvanceUnblockedQueues(const GpuContext& ctx) {
   while (!ctx.gpu.queues_to_advance.empty()) {
     uint32_t queue = ctx.gpu.queues_to_advance.back();
     ctx.gpu.queues_to_advance.pop_back();
@@ -138,7 +138,7 @@ int32_t PickReadyQueue(const GpuQueues& gpu, const EngineState& en) {
 
 }  // namespace
 
-void TryStartEngine(EngineContext ctx, uint32_t engine) {
+void TryStartEngine(const EngineContext& ctx, uint32_t engine) {
   EngineState& en = ctx.gpu.engines[engine];
   if (en.running >= 0 || ctx.preemption.engines[engine].wait_holder >= 0) {
     RequestPreemptionIfNeeded(ctx, engine);
@@ -191,7 +191,7 @@ TimeNs ResumeAt(const HwQueue& q, TimeNs now) {
 }
 }  // namespace
 
-void OnPacketDone(GpuContext ctx, uint32_t engine, uint64_t generation) {
+void OnPacketDone(const GpuContext& ctx, uint32_t engine, uint64_t generation) {
   EngineState& en = ctx.gpu.engines[engine];
   if (en.running < 0 || generation != en.generation) return;  // stopped before it finished
   const uint32_t queue = static_cast<uint32_t>(en.running);
@@ -211,7 +211,7 @@ void OnPacketDone(GpuContext ctx, uint32_t engine, uint64_t generation) {
   TryStartEngine(ctx.Engine(), engine);
 }
 
-void UnblockQueueWait(GpuContext ctx, uint32_t queue, uint64_t value, int64_t wait_id,
+void UnblockQueueWait(const GpuContext& ctx, uint32_t queue, uint64_t value, int64_t wait_id,
                       int64_t signal_id, WaitPath path, TimeNs observed) {
   HwQueue& q = ctx.gpu.queues[queue];
   if (q.lost) return;  // seed 004: its context was lost in a TDR while it waited

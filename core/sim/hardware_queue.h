@@ -86,15 +86,15 @@ struct GpuContext {
   EngineContext Engine() const { return {run, ids, gpu, preemption}; }
 };
 
-void PushGpuCommand(GpuContext ctx, uint32_t queue, GpuCommand command);
+void PushGpuCommand(const GpuContext& ctx, uint32_t queue, GpuCommand command);
 // The head of the queue became ready in time (kQueueWake): look at it again.
-void OnQueueWake(GpuContext ctx, uint32_t queue);
-void AdvanceQueue(GpuContext ctx, uint32_t queue);
-void AdvanceUnblockedQueues(GpuContext ctx);
-void TryStartEngine(EngineContext ctx, uint32_t engine);
-void OnPacketDone(GpuContext ctx, uint32_t engine, uint64_t generation);
+void OnQueueWake(const GpuContext& ctx, uint32_t queue);
+void AdvanceQueue(const GpuContext& ctx, uint32_t queue);
+void AdvanceUnblockedQueues(const GpuContext& ctx);
+void TryStartEngine(const EngineContext& ctx, uint32_t engine);
+void OnPacketDone(const GpuContext& ctx, uint32_t engine, uint64_t generation);
 // Records FENCE_WAIT_UNBLOCKED (and its wait-log entry) and lets the queue continue.
-void UnblockQueueWait(GpuContext ctx, uint32_t queue, uint64_t value, int64_t wait_id,
+void UnblockQueueWait(const GpuContext& ctx, uint32_t queue, uint64_t value, int64_t wait_id,
                       int64_t signal_id, core::model::WaitPath path, TimeNs observed);
 
 }  // namespace core::sim

@@ -61,7 +61,7 @@ namespace {
 // The fences the OS evaluates for the interrupt: after UpdateNativeFenceLogs and reading the
 // logs the interrupt points at, the signalled fence, or every fence of the device when it could
 // not tell which were signalled.
-std::vector<uint32_t> FencesToEvaluate(GpuContext ctx, const PendingInterrupt& in) {
+std::vector<uint32_t> FencesToEvaluate(const GpuContext& ctx, const PendingInterrupt& in) {
   const auto type = static_cast<InterruptType>(in.flags & kInterruptTypeMask);
   bool scan_every_fence = false;
   if (type != InterruptType::kMonitored) {

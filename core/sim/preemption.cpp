@@ -181,7 +181,7 @@ int32_t PreemptingQueue(const GpuQueues& gpu, const EngineState& en, const HwQue
 
 }  // namespace
 
-void RequestPreemptionIfNeeded(EngineContext ctx, uint32_t engine) {
+void RequestPreemptionIfNeeded(const EngineContext& ctx, uint32_t engine) {
   SimRun& run = ctx.run;
   EngineState& en = ctx.gpu.engines[engine];
   EnginePreemption& ep = ctx.preemption.engines[engine];
@@ -245,7 +245,7 @@ int32_t ForcedNextQueue(const GpuQueues& gpu, EnginePreemption& ep) {
   return -1;
 }
 
-DurationNs BeginPacketWork(EngineContext ctx, uint32_t engine) {
+DurationNs BeginPacketWork(const EngineContext& ctx, uint32_t engine) {
   SimRun& run = ctx.run;
   const EngineState& en = ctx.gpu.engines[engine];
   EnginePreemption& ep = ctx.preemption.engines[engine];
@@ -269,7 +269,7 @@ DurationNs BeginPacketWork(EngineContext ctx, uint32_t engine) {
   return restore;
 }
 
-void OnPacketFinished(EngineContext ctx, uint32_t engine) {
+void OnPacketFinished(const EngineContext& ctx, uint32_t engine) {
   const EngineState& en = ctx.gpu.engines[engine];
   EnginePreemption& ep = ctx.preemption.engines[engine];
   const uint32_t queue = static_cast<uint32_t>(en.running);
@@ -292,7 +292,7 @@ void OnPacketFinished(EngineContext ctx, uint32_t engine) {
   }
 }
 
-void HoldEngineForWait(EngineContext ctx, uint32_t queue) {
+void HoldEngineForWait(const EngineContext& ctx, uint32_t queue) {
   const HwQueue& q = ctx.gpu.queues[queue];
   const EngineState& en = ctx.gpu.engines[q.engine];
   EnginePreemption& ep = ctx.preemption.engines[q.engine];
@@ -303,7 +303,7 @@ void HoldEngineForWait(EngineContext ctx, uint32_t queue) {
   RequestPreemptionIfNeeded(ctx, q.engine);
 }
 
-void ReleaseWaitHold(EngineContext ctx, uint32_t queue) {
+void ReleaseWaitHold(const EngineContext& ctx, uint32_t queue) {
   const uint32_t engine = ctx.gpu.queues[queue].engine;
   EnginePreemption& ep = ctx.preemption.engines[engine];
   if (ep.wait_holder != static_cast<int32_t>(queue)) return;
@@ -315,7 +315,7 @@ void ReleaseWaitHold(EngineContext ctx, uint32_t queue) {
   TryStartEngine(ctx, engine);
 }
 
-void OnPreemptionEvent(EngineContext ctx, uint32_t engine, int64_t preemption_id) {
+void OnPreemptionEvent(const EngineContext& ctx, uint32_t engine, int64_t preemption_id) {
   SimRun& run = ctx.run;
   EngineState& en = ctx.gpu.engines[engine];
   EnginePreemption& ep = ctx.preemption.engines[engine];
@@ -372,7 +372,8 @@ void DropWaitsOfQueue(FenceTable& fences, uint32_t queue, bool held_wait) {
 
 }  // namespace
 
-void OnTdrTimeout(EngineContext ctx, FenceTable& fences, uint32_t engine, int64_t preemption_id) {
+void OnTdrTimeout(const EngineContext& ctx, FenceTable& fences, uint32_t engine,
+                  int64_t preemption_id) {
   SimRun& run = ctx.run;
   EngineState& en = ctx.gpu.engines[engine];
   EnginePreemption& ep = ctx.preemption.engines[engine];
@@ -406,7 +407,7 @@ void OnTdrTimeout(EngineContext ctx, FenceTable& fences, uint32_t engine, int64_
   TryStartEngine(ctx, engine);
 }
 
-void SubmitRenderCommand(GpuContext ctx, core::model::ThreadId thread, uint32_t queue,
+void SubmitRenderCommand(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
                          const Step& step, core::model::StringId name, GpuCommand packet,
                          uint32_t flags) {
   packet.preemption.shape = &step.detail.get().shape;

@@ -30,24 +30,25 @@ std::vector<AdapterPreemption> ResolvePreemption(const Scenario& scenario,
                                                  const SimOptions& options);
 
 // A higher-priority queue is ready while a lower one runs: ask the engine to preempt.
-void RequestPreemptionIfNeeded(EngineContext ctx, uint32_t engine);
+void RequestPreemptionIfNeeded(const EngineContext& ctx, uint32_t engine);
 // The queue that must run next on the engine (a pinned split packet, a resubmitted paging
 // packet), or -1 for the usual choice by priority.
 int32_t ForcedNextQueue(const GpuQueues& gpu, EnginePreemption& ep);
 // The engine starts its running queue's head packet: records packet_resumed for a preempted one
 // and returns the context restore time before its work begins (0 for a fresh packet).
-DurationNs BeginPacketWork(EngineContext ctx, uint32_t engine);
+DurationNs BeginPacketWork(const EngineContext& ctx, uint32_t engine);
 // The running packet completed (before it leaves its queue): completes a request waiting for
 // the end of the packet, pins the next split packet in the pre-WDDM 1.2 model.
-void OnPacketFinished(EngineContext ctx, uint32_t engine);
+void OnPacketFinished(const EngineContext& ctx, uint32_t engine);
 // Pre-WDDM 1.2: a queue blocked on a GPU wait with its engine idle holds the engine until the
 // wait is satisfied (the hardware wait cannot be preempted); released by ReleaseWaitHold.
-void HoldEngineForWait(EngineContext ctx, uint32_t queue);
-void ReleaseWaitHold(EngineContext ctx, uint32_t queue);
-void OnPreemptionEvent(EngineContext ctx, uint32_t engine, int64_t preemption_id);
-void OnTdrTimeout(EngineContext ctx, FenceTable& fences, uint32_t engine, int64_t preemption_id);
+void HoldEngineForWait(const EngineContext& ctx, uint32_t queue);
+void ReleaseWaitHold(const EngineContext& ctx, uint32_t queue);
+void OnPreemptionEvent(const EngineContext& ctx, uint32_t engine, int64_t preemption_id);
+void OnTdrTimeout(const EngineContext& ctx, FenceTable& fences, uint32_t engine,
+                  int64_t preemption_id);
 // Submits an execute step's packet, as `split_packets` DMA packets of one render command.
-void SubmitRenderCommand(GpuContext ctx, core::model::ThreadId thread, uint32_t queue,
+void SubmitRenderCommand(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
                          const Step& step, core::model::StringId name, GpuCommand packet,
                          uint32_t flags);
 

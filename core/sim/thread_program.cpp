@@ -38,7 +38,7 @@ uint64_t FenceValueOf(const FrameExpr& expr, int64_t frame) {
 
 }  // namespace
 
-void SubmitPacket(GpuContext ctx, core::model::ThreadId thread, uint32_t queue,
+void SubmitPacket(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
                   DurationNs duration, core::model::StringId name, GpuCommand packet,
                   uint32_t flags) {
   SimRun& run = ctx.run;
@@ -76,8 +76,8 @@ namespace {
 
 // Queue Signal / Wait: records FENCE_SIGNAL_QUEUED / FENCE_WAIT_QUEUED with the CPU timestamp at
 // which it was queued (seed 003) and puts the command in the HW queue.
-void QueueFenceOp(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, uint32_t fence,
-                  uint64_t value, GpuCommand::Kind kind) {
+void QueueFenceOp(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
+                  uint32_t fence, uint64_t value, GpuCommand::Kind kind) {
   SimRun& run = ctx.run;
   GpuCommand c;
   c.kind = kind;
@@ -121,7 +121,7 @@ void CheckTimeAdvances(const SimRun& run, CpuThread& t) {
 enum class StepResult : uint8_t { kContinue, kBlocked, kFinished };
 
 // Runs one active step; `*cost` is its CPU time.
-StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs* cost) {
+StepResult RunStep(const ThreadContext& ctx, uint32_t thread, size_t index, DurationNs* cost) {
   SimRun& run = ctx.gpu.run;
   CpuThread& t = ctx.waits.cpu.threads[thread];
   const Step& step = t.spec->steps[index];
@@ -215,17 +215,17 @@ StepResult RunStep(ThreadContext ctx, uint32_t thread, size_t index, DurationNs*
 
 }  // namespace
 
-void QueueGpuSignal(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, uint32_t fence,
-                    uint64_t value) {
+void QueueGpuSignal(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
+                    uint32_t fence, uint64_t value) {
   QueueFenceOp(ctx, thread, queue, fence, value, GpuCommand::Kind::kSignal);
 }
 
-void QueueGpuWait(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, uint32_t fence,
-                  uint64_t value) {
+void QueueGpuWait(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
+                  uint32_t fence, uint64_t value) {
   QueueFenceOp(ctx, thread, queue, fence, value, GpuCommand::Kind::kWait);
 }
 
-void RunThread(ThreadContext ctx, uint32_t thread) {
+void RunThread(const ThreadContext& ctx, uint32_t thread) {
   SimRun& run = ctx.gpu.run;
   CpuThreads& cpu = ctx.waits.cpu;
   CpuThread& t = cpu.threads[thread];

@@ -59,14 +59,14 @@ struct ThreadContext {
 };
 
 // API calls a CPU thread makes: record the *_QUEUED / packet_submitted event and queue the work.
-void SubmitPacket(GpuContext ctx, core::model::ThreadId thread, uint32_t queue,
+void SubmitPacket(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
                   DurationNs duration, core::model::StringId name, GpuCommand packet,
                   uint32_t flags = 0);
-void QueueGpuSignal(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, uint32_t fence,
-                    uint64_t value);
-void QueueGpuWait(GpuContext ctx, core::model::ThreadId thread, uint32_t queue, uint32_t fence,
-                  uint64_t value);
-void RunThread(ThreadContext ctx, uint32_t thread);
+void QueueGpuSignal(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
+                    uint32_t fence, uint64_t value);
+void QueueGpuWait(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
+                  uint32_t fence, uint64_t value);
+void RunThread(const ThreadContext& ctx, uint32_t thread);
 void WakeThread(SimRun& run, CpuThreads& cpu, uint32_t thread);
 // Marks the thread finished and starts the threads that wait for it (start_after).
 void FinishThread(SimRun& run, CpuThreads& cpu, uint32_t thread);
