@@ -16,8 +16,8 @@ namespace app::cli {
 // (its own allocator), FENCESCOPE_HUGE_PAGES=0, GLIBC_TUNABLES already naming
 // glibc.malloc.hugetlb, the kernel's transparent huge pages off or absent, a glibc older than
 // 2.35, a start through the dynamic loader, or the restart failing (then the process goes on as
-// it is). The restarted process puts
-// GLIBC_TUNABLES back as it was, so what it starts sees the caller's environment.
+// it is). The restarted process puts GLIBC_TUNABLES back as it was, so what it starts sees the
+// caller's environment.
 void RestartWithHugePageMalloc(char** argv);
 
 // How this process's malloc takes pages, for benchmark output: "2 MB pages (...)" or

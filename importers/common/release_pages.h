@@ -8,7 +8,6 @@
 #pragma once
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstdint>
 
@@ -17,9 +16,9 @@ namespace importers {
 // Returns where the released memory ends (`begin` when none was): a caller releasing a buffer
 // front by front starts its next call there.
 inline const void* ReleaseFinishedPages(const void* begin, const void* end) {
-  constexpr uintptr_t page = uintptr_t{2} << 20;
-  const uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
-  const uintptr_t last = reinterpret_cast<uintptr_t>(end) / page * page;
+  constexpr uintptr_t span = uintptr_t{2} << 20;
+  const uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + span - 1) / span * span;
+  const uintptr_t last = reinterpret_cast<uintptr_t>(end) / span * span;
   if (last <= first) return begin;
   madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
   return reinterpret_cast<const void*>(last);
