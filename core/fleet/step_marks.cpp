@@ -49,20 +49,21 @@ std::vector<StepMark> FindSteps(const core::store::TraceStore& store) {
   std::vector<int8_t> is_step(store.strings.size(), -1);  // per StringId: -1 unknown
   std::vector<int64_t> step_of(store.strings.size(), 0);
   const auto& ev = store.events;
-  for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (ev.kind[e] != EventKind::CpuSlice) continue;
-    const auto slice = events::CpuSlice::At(ev, e);
-    const core::model::StringId sid = slice.name_sid;
-    if (sid >= is_step.size()) continue;
+  // The slices a block of kinds at a time, each slice's name alone first: most slices of a
+  // PyTorch trace are not steps, and decoding every field of each was most of this scan.
+  ev.kind.ForEachEqual(EventKind::CpuSlice, [&](size_t e) {
+    const core::model::StringId sid = events::CpuSlice::name_sid_at(ev, e);
+    if (sid >= is_step.size()) return;
     if (is_step[sid] < 0) {
       const int64_t n = StepNumberOf(store.String(sid));
       is_step[sid] = n >= 0 ? 1 : 0;
       step_of[sid] = n;
     }
-    if (!is_step[sid]) continue;
+    if (!is_step[sid]) return;
+    const auto slice = events::CpuSlice::At(ev, e);
     by_id.try_emplace(step_of[sid], StepMark{step_of[sid], slice.ts_ns,
                                              slice.ts_ns + slice.duration_ns});
-  }
+  });
   std::vector<StepMark> steps;
   for (const auto& [id, mark] : by_id) steps.push_back(mark);
   std::sort(steps.begin(), steps.end(),
@@ -93,12 +94,11 @@ std::vector<StepMark> FindFrames(const core::store::TraceStore& store, TimeNs st
   namespace events = core::model::events;
   std::vector<TimeNs> presents, vsyncs;
   const auto& ev = store.events;
-  for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (ev.kind[e] != EventKind::Marker) continue;
+  ev.kind.ForEachEqual(EventKind::Marker, [&](size_t e) {
     const uint32_t type = events::Marker::At(ev, e).marker_type;
     if (type == kMarkerPresent) presents.push_back(ev.ts[e]);
     if (type == kMarkerVsync) vsyncs.push_back(ev.ts[e]);
-  }
+  });
   std::vector<TimeNs>* ends = &presents;
   *source = "present_marker";
   if (ends->empty()) ends = &packets, *source = "present_packet";

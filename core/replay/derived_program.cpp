@@ -211,15 +211,17 @@ class Deriver {
       if (slice.thread_id == 0 || slice.thread_id >= m_device_sync_calls.size()) return;
       m_device_sync_calls[slice.thread_id].push_back({slice.ts_ns, slice.ts_ns + slice.duration_ns});
     });
-    // The queues of each adapter that ran anything, by scenario index.
-    for (const analysis::Packet& p : m_recon.packets) {
-      const core::model::Queue* q = m_store.FindQueue(p.queue);
-      if (!q) continue;
-      auto& list = m_device_queues[q->adapter];
-      const uint32_t index = QueueIndex(p.queue);
-      if (std::find(list.begin(), list.end(), index) == list.end()) list.push_back(index);
+    // The queues of each adapter that ran anything, by scenario index, in order (each packet's
+    // queue field read alone, each queue looked up once).
+    std::vector<bool> ran(m_store.queues.size() + 1, false);
+    for (size_t i = 0; i < m_recon.packets.size(); ++i) {
+      const core::model::QueueId queue = m_recon.packets.Get<&analysis::Packet::queue>(i);
+      if (queue < ran.size()) ran[queue] = true;
     }
-    for (auto& [adapter, list] : m_device_queues) std::sort(list.begin(), list.end());
+    for (core::model::QueueId id = 1; id < ran.size(); ++id) {
+      const core::model::Queue* q = m_store.FindQueue(id);
+      if (ran[id] && q) m_device_queues[q->adapter].push_back(QueueIndex(id));
+    }
   }
 
   bool InDeviceSync(core::model::ThreadId thread, TimeNs t) const {
