@@ -49,7 +49,7 @@ void AddWhatIfEditOptions(CLI::App& cmd, WhatIfEditOptions& options) {
                  "WAITER_ID: this CPU wait (its wait group) is not made");
   cmd.add_option("--cpu-scale", options.cpu_scale,
                  "FACTOR: the CPU time between a thread's calls is FACTOR times as long (0: an "
-                 "infinitely fast host)");
+                 "infinitely fast host); launches the trace has no call for stay when they were");
   cmd.add_option("--launch-latency", options.launch_latency,
                  "every queue's launch latency (ns, or with a unit: 2us)");
   cmd.add_option("--priority", options.priority, "'QUEUE=N': the queue's priority on its engine");

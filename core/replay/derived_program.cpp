@@ -319,7 +319,8 @@ class Deriver {
         Step work;
         work.op = StepOp::kCpuWork;
         work.duration_ns = call.ts - cursor;
-        add(std::move(work), {StepOrigin::kCpuWork, kNoIndex});
+        // A thread of the trace spends it; a stand-in (id 0) only waits for the trace's time.
+        add(std::move(work), {id != 0 ? StepOrigin::kCpuWork : StepOrigin::kStandInGap, kNoIndex});
         cursor = call.ts;
       }
       cursor = std::max(cursor, AddCall(call, add));

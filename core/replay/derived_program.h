@@ -54,8 +54,12 @@ enum class StepOrigin : uint8_t {
   kFixedCpuDelay,  // a CPU wait with no known release, replayed as measured: index into cpu_waits
   kSliceBegin,     // a step marker slice (ProfilerStep#N) begins
   kSliceEnd,
-  kMarker,         // a marker record (present, vsync): index into the trace's events
+  kMarker,            // a marker record (present, vsync): index into the trace's events
   kDeviceSyncSignal,  // a device sync's signal on one queue of its device: index into cpu_waits
+  // The time between two steps of a stand-in (launches not in the trace, the display's
+  // vsyncs): when the trace shows them happen, not CPU time of the host, so --cpu-scale leaves
+  // it as it is.
+  kStandInGap,
 };
 
 struct StepSource {

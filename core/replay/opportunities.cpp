@@ -39,10 +39,21 @@ std::string FenceLabel(const core::store::TraceStore& store, core::model::FenceI
   return fmt::format("{} >= {}", f ? f->name : "fence " + std::to_string(fence), value);
 }
 
+// Whether the program holds CPU time of the host between its calls (what --cpu-scale scales):
+// none in a trace of GPU work alone, whose every launch is a stand-in's.
+bool HasHostCpuTime(const DerivedProgram& program) {
+  for (const std::vector<StepSource>& sources : program.sources) {
+    for (const StepSource& source : sources) {
+      if (source.origin == StepOrigin::kCpuWork) return true;
+    }
+  }
+  return false;
+}
+
 std::vector<Candidate> Candidates(const core::store::TraceStore& store,
                                   const analysis::Reconstruction& recon,
                                   const analysis::CriticalPath& path,
-                                  const std::vector<analysis::HeldWait>& longest) {
+                                  const std::vector<analysis::HeldWait>& longest, bool host) {
   std::vector<Candidate> out;
   // The packet names with the most critical-path time.
   std::map<std::string, DurationNs> on_path;
@@ -105,10 +116,12 @@ std::vector<Candidate> Candidates(const core::store::TraceStore& store,
     }
     out.push_back(std::move(c));
   }
-  Candidate host;
-  host.edits.cpu_scale = 0.5;
-  host.opportunity = Proposed("faster_host", "host", 0);
-  out.push_back(std::move(host));
+  if (host) {
+    Candidate faster_host;
+    faster_host.edits.cpu_scale = 0.5;
+    faster_host.opportunity = Proposed("faster_host", "host", 0);
+    out.push_back(std::move(faster_host));
+  }
   for (Candidate& c : out) {
     c.opportunity.edit = c.edits.Describe();
     c.opportunity.edits = c.edits;
@@ -125,7 +138,9 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
                                 const std::function<void(double)>& progress) {
   Opportunities out;
   if (recon.packets.size() == 0) return out;
-  std::vector<Candidate> candidates = Candidates(store, recon, path, longest);
+  const DerivedProgram program = DeriveProgram(store, recon);
+  std::vector<Candidate> candidates =
+      Candidates(store, recon, path, longest, HasHostCpuTime(program));
   // The unedited replay and each candidate's: one step each of the progress.
   const double steps = static_cast<double>(candidates.size() + 1);
   std::mutex progress_lock;
@@ -135,7 +150,6 @@ Opportunities FindOpportunities(const core::store::TraceStore& store,
     std::lock_guard<std::mutex> lock(progress_lock);
     progress(static_cast<double>(++done) / steps);
   };
-  const DerivedProgram program = DeriveProgram(store, recon);
   const TracePacketSlots slots(recon);
 
   // The unedited replay (with the fidelity figures) and the candidates, as many at once as there

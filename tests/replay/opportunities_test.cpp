@@ -60,6 +60,27 @@ TEST(Opportunities, ABusyKernelOffTheCriticalPathSavesNothingOneOnItSavesWhatItL
   EXPECT_NEAR(k1->gain_pct, 19.0 / 161.0 * 100, 1e-9);
   // Largest gain first.
   EXPECT_EQ(d.opportunities.list.front().name, "K1");
+  // The host's time between its calls (0 -> 2 -> 4) is tried twice as fast.
+  EXPECT_NE(Find(d.opportunities, "faster_host", "host"), nullptr);
+}
+
+TEST(Opportunities, ATraceOfGpuWorkAloneHasNoHostToSpeedUp) {
+  // Kernels with no launch call in the trace (a kernel-only capture): a stand-in launches each
+  // when it started, and no thread of the trace spends CPU time, so no faster host is tried.
+  test_support::ScratchDir dir;
+  const fs::path json = dir / "t.json", db = dir / "t.db";
+  std::ofstream(json) << Trace(Kernel(1, "K1", 7, 10, 100) + Kernel(2, "K2", 7, 150, 50));
+  importers::ImportFile(json, db);
+  const core::store::TraceStore store = core::store::LoadTrace(db);
+  core::report::ReportData d = core::report::AnalyseTrace(store, /*full=*/true);
+  core::report::ComputeOpportunities(d);
+  ASSERT_TRUE(d.opportunities.computed);
+  EXPECT_EQ(d.opportunities.fidelity.launches_not_in_trace, 2u);
+  EXPECT_EQ(Find(d.opportunities, "faster_host", "host"), nullptr);
+  // K2 twice as fast ends at 175 (its launch stays at 150): 25 of the 190 from 10 to 200 saved.
+  const auto* k2 = Find(d.opportunities, "faster_packets", "K2");
+  ASSERT_NE(k2, nullptr);
+  EXPECT_EQ(k2->predicted_span_ns, 165'000);
 }
 
 TEST(Opportunities, EachIsWhatWhatifPredictsWithItsOptions) {

@@ -132,3 +132,25 @@ TEST_F(WhatIfByHand, ADeviceSyncWaitsForEveryStreamOfItsDevice) {
   // sync waited for stream 7 only, K3 would have run 74..84 and K2 ended last (90).
   EXPECT_EQ(r.span_after_ns, 114'000);
 }
+
+TEST_F(WhatIfByHand, AFasterHostLeavesTheLaunchesTheTraceDoesNotShow) {
+  // The host launches K1 on stream 7 at 0 (10..110). KX (50..60) and KY (200..210) on stream 20
+  // have no launch call in the trace: a stand-in launches them when they started (stream 20
+  // shows no launch latency). Its 150 us between them is not the host's CPU time.
+  const replay_test::Loaded trace =
+      Import(Trace(Call(1, "cudaLaunchKernel", 0, 1) + Kernel(1, "K1", 7, 10, 100) +
+                   Kernel(50, "KX", 20, 50, 10) + Kernel(51, "KY", 20, 200, 10)));
+  core::replay::Edits edits;
+  edits.cpu_scale = 0.5;
+  const auto r = Predict(trace, edits);
+  EXPECT_EQ(r.span_replay_ns, 210'000);
+  EXPECT_EQ(r.fidelity.launches_not_in_trace, 2u);
+  // The host makes one call: no time between calls to scale. Were the stand-in's gap scaled,
+  // KY would run 125..135 and the span end at 135.
+  EXPECT_EQ(r.counts.cpu_gaps_scaled, 0u);
+  EXPECT_EQ(r.span_after_ns, 210'000);
+  EXPECT_EQ(r.gain_pct, 0.0);
+  core::replay::Edits instant_host;
+  instant_host.cpu_scale = 0;
+  EXPECT_EQ(Predict(trace, instant_host).span_after_ns, 210'000);
+}
