@@ -68,6 +68,15 @@ struct Thread {
   ThreadId id = 0;
 };
 
+// A thread named as a track beside the queues: "thread NAME", unless its name says so already
+// (an importer's "thread 3727853 (pt_main_thread)").
+inline std::string ThreadTrackName(const std::string& name) {
+  if (name.rfind("thread ", 0) == 0) return name;
+  std::string track = "thread ";
+  track += name;
+  return track;
+}
+
 struct Fence {
   std::string name;
   FenceKind kind = FenceKind::kNative;

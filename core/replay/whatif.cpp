@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/analysis/critical_path.h"
+#include "core/model/topology.h"
 #include "core/replay/replay_outcome.h"
 #include "core/replay/replayed_trace.h"
 #include "core/report/svg_chart.h"
@@ -29,7 +30,7 @@ std::vector<PathContributor> PathContributors(const core::store::TraceStore& sto
     if (const core::model::Queue* q = s.queue ? store.FindQueue(s.queue) : nullptr) {
       track = q->name;
     } else if (const core::model::Thread* t = store.FindThread(s.thread)) {
-      track = "thread " + t->name;
+      track = core::model::ThreadTrackName(t->name);
     }
     out.push_back({track, s.ns, s.share});
   }

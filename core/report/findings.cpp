@@ -11,7 +11,8 @@ using namespace core::analysis;  // NOLINT
 namespace {
 
 std::string Waiter(const core::store::TraceStore& store, bool cpu, QueueId queue, ThreadId thread) {
-  return cpu ? fmt::format("CPU wait on thread {}", ThreadName(store, thread))
+  return cpu ? fmt::format("CPU wait on {}",
+                           core::model::ThreadTrackName(ThreadName(store, thread)))
              : fmt::format("GPU wait on queue {}", QueueName(store, queue));
 }
 
@@ -59,8 +60,9 @@ std::string OpenWaitMessage(const core::store::TraceStore& store, const PendingW
       const ReachEvidence& e = p.evidence;
       std::string evidence =
           e.later_value != 0
-              ? fmt::format("thread {} waited for {} >= {}, then began a wait for {} >= {} at {} ns",
-                            ThreadName(store, e.thread), fence, e.value, fence, e.later_value, e.at)
+              ? fmt::format("{} waited for {} >= {}, then began a wait for {} >= {} at {} ns",
+                            core::model::ThreadTrackName(ThreadName(store, e.thread)), fence,
+                            e.value, fence, e.later_value, e.at)
               : fmt::format("a {} for {} >= {} was released at {} ns",
                             Waiter(store, e.cpu, e.queue, e.thread), fence, e.value, e.at);
       std::string known = p.fence_written

@@ -59,8 +59,7 @@ std::string ReportData::SignallerName(core::model::QueueId id, bool cpu) const {
 
 std::string ReportData::TrackName(core::model::QueueId queue, core::model::ThreadId thread) const {
   if (queue != 0) return QueueName(queue);
-  std::string name = ThreadName(thread);
-  return name.rfind("thread ", 0) == 0 ? name : "thread " + name;
+  return core::model::ThreadTrackName(ThreadName(thread));
 }
 
 bool ReportData::IsQuietQueue(core::model::QueueId id) const {

@@ -113,6 +113,14 @@ TEST_F(WhatIfByHand, ASyncTakenOutLetsTheHostLaunchAtOnce) {
   core::replay::Edits host;
   host.cpu_scale = 0;
   EXPECT_EQ(Predict(trace, host).span_after_ns, 172'000);
+  // The host's sync is on the critical path: its track is named as the trace names the thread
+  // ("thread 100"), not "thread thread 100".
+  bool host_on_path = false;
+  for (const auto& c : r.path_before) {
+    EXPECT_EQ(c.track.find("thread thread"), std::string::npos) << c.track;
+    host_on_path = host_on_path || c.track == "thread 100";
+  }
+  EXPECT_TRUE(host_on_path);
 }
 
 TEST_F(WhatIfByHand, ADeviceSyncWaitsForEveryStreamOfItsDevice) {
