@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "core/model/event_types.h"
 #include "core/replay/api_call_name.h"
@@ -65,7 +66,7 @@ class Deriver {
     if (!calls.display.empty()) AddThread("(display)", calls.display, 0);
     for (size_t q = 1; q < calls.by_queue.size(); ++q) {
       if (calls.by_queue[q].empty()) continue;
-      StandInLaunchTimes(calls.by_queue[q]);
+      StandInLaunchTimes(calls.by_queue[q], static_cast<core::model::QueueId>(q));
       AddThread("(launches not in the trace) " + m_store.queues[q - 1].name, calls.by_queue[q], 0);
       for (const ThreadCall& c : calls.by_queue[q]) {
         if (c.origin == StepOrigin::kPacket) ++m_out.launches_not_in_trace;
@@ -248,17 +249,39 @@ class Deriver {
   }
 
   // A packet the trace gives no launch for is submitted by the stand-in its queue's launch
-  // latency before it started, so that it starts when it did unless the replay holds it.
-  void StandInLaunchTimes(std::vector<ThreadCall>& calls) const {
-    for (ThreadCall& c : calls) {
-      if (c.origin != StepOrigin::kPacket) continue;
-      const analysis::Packet p = m_recon.packets[c.index];
-      // (An importer without the launch puts the submission at the start.)
-      if (p.start != kUnknownTime && (p.submit == kUnknownTime || p.submit >= p.start)) {
-        c.ts = p.start - m_queue_latency[p.queue].launch_ns;
-      }
+  // latency before it started, so that it starts when it did unless the replay holds it; one
+  // that was queued behind the stand-in's packet before it on the queue (it started within
+  // kQueuedBehindNs of its end) is submitted with that one, so that it follows it in the replay
+  // as it did, sooner when that one ends sooner. The calls stay in their order.
+  void StandInLaunchTimes(std::vector<ThreadCall>& calls, core::model::QueueId queue) const {
+    // The packet that ran before each of the queue's packets, by start.
+    std::unordered_map<uint32_t, uint32_t> before;
+    uint32_t previous = kNoIndex;
+    for (uint32_t index : m_recon.queues[queue].packets) {
+      if (previous != kNoIndex) before.emplace(index, previous);
+      previous = index;
     }
-    std::sort(calls.begin(), calls.end());
+    const ThreadCall* last_packet = nullptr;  // the call just before, when it is a packet's
+    for (ThreadCall& c : calls) {
+      if (c.origin != StepOrigin::kPacket) {
+        last_packet = nullptr;
+        continue;
+      }
+      const analysis::Packet p = m_recon.packets[c.index];
+      if (SubmittedAtStart(p)) {  // (the stand-in's packets have no thread)
+        c.ts = p.start - m_queue_latency[p.queue].launch_ns;
+        auto it = before.find(c.index);
+        if (last_packet && it != before.end() && it->second == last_packet->index) {
+          const TimeNs end = m_recon.packets.Get<&analysis::Packet::end>(it->second);
+          if (end != kUnknownTime && p.start >= end && p.start - end <= kQueuedBehindNs) {
+            c.ts = last_packet->ts;
+          }
+        }
+      }
+      last_packet = &c;
+    }
+    // Stable: a packet queued behind another keeps its place after it at the same time.
+    std::stable_sort(calls.begin(), calls.end());
   }
 
   // The step name of a trace string, added to the scenario's names where first used.

@@ -61,9 +61,14 @@ std::vector<QueueLatency> MeasureQueueLatencies(const core::store::TraceStore& s
     TimeNs previous_end = kUnknownTime;
     for (uint32_t index : track.packets) {
       const analysis::Packet p = recon.packets[index];
-      const bool usable = p.start != kUnknownTime && p.end != kUnknownTime &&
-                          p.submit != kUnknownTime && p.preemptions == 0 && p.start >= p.submit;
-      if (usable) {
+      const bool measured = p.end != kUnknownTime && p.preemptions == 0;
+      if (measured && LaunchNotInTrace(p)) {
+        // No launch: only a packet queued behind its predecessor tells the resume gap.
+        if (previous_end != kUnknownTime && p.start >= previous_end &&
+            p.start - previous_end <= kQueuedBehindNs) {
+          resume.push_back(p.start - previous_end);
+        }
+      } else if (measured && p.start != kUnknownTime && p.submit != kUnknownTime) {
         // The last thing in (submit, start] that held the packet back.
         TimeNs held = kUnknownTime;
         if (previous_end != kUnknownTime && previous_end > p.submit && previous_end <= p.start) {

@@ -162,3 +162,37 @@ TEST_F(WhatIfByHand, AFasterHostLeavesTheLaunchesTheTraceDoesNotShow) {
   instant_host.cpu_scale = 0;
   EXPECT_EQ(Predict(trace, instant_host).span_after_ns, 210'000);
 }
+
+TEST_F(WhatIfByHand, AKernelQueuedBehindAnotherFollowsItWhereNoLaunchIsInTheTrace) {
+  // Stream 7 runs K1 10..110 and K2 110..160, neither launched by a call in the trace (a
+  // kernel-only capture). K2 started as K1 ended: it was queued behind it, so the stand-in
+  // submits it with K1, and it follows K1 (the queue's resume gap: 0 here).
+  const replay_test::Loaded trace =
+      Import(Trace(Kernel(1, "K1", 7, 10, 100) + Kernel(2, "K2", 7, 110, 50)));
+  core::replay::Edits edits;
+  edits.scale.push_back({"K1", 0.5});
+  const auto r = Predict(trace, edits);
+  EXPECT_EQ(r.fidelity.launches_not_in_trace, 2u);
+  EXPECT_EQ(r.span_replay_ns, 150'000);
+  EXPECT_EQ(r.fidelity.start_error_ns_max, 0);
+  // K1 10..60, K2 60..110: 50 of 150 saved. Launched at its captured start, K2 would have
+  // stayed at 110..160 and nothing would have been saved.
+  EXPECT_EQ(r.span_after_ns, 100'000);
+  EXPECT_NEAR(r.gain_pct, 50.0 / 150.0 * 100, 1e-9);
+}
+
+TEST_F(WhatIfByHand, KernelsWithNoLaunchInTheTraceDoNotSetTheLaunchLatency) {
+  // The host launches K1 at 0 (10..110) and K2 at 200 (210..230) on stream 7: a launch
+  // latency of 10 us. KX, KY and KZ (120..130, 140..150, 160..170) have no launch call; what
+  // the trace says of their submission tells nothing of the stream's latency. Taken as
+  // launches of 0 us they made the median 0, and K1 and K2 replayed 10 us early.
+  const replay_test::Loaded trace = Import(Trace(
+      Call(1, "cudaLaunchKernel", 0, 1) + Kernel(1, "K1", 7, 10, 100) +
+      Kernel(50, "KX", 7, 120, 10) + Kernel(51, "KY", 7, 140, 10) + Kernel(52, "KZ", 7, 160, 10) +
+      Call(2, "cudaLaunchKernel", 200, 1) + Kernel(2, "K2", 7, 210, 20)));
+  const auto r = Predict(trace, core::replay::Edits{});
+  EXPECT_EQ(r.fidelity.launches_not_in_trace, 3u);
+  EXPECT_EQ(r.fidelity.packets_compared, 5u);
+  EXPECT_EQ(r.fidelity.start_error_ns_max, 0);
+  EXPECT_EQ(r.span_replay_ns, 230'000);
+}
