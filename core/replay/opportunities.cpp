@@ -40,7 +40,8 @@ std::string FenceLabel(const core::store::TraceStore& store, core::model::FenceI
 }
 
 // Whether the program holds CPU time of the host between its calls (what --cpu-scale scales):
-// none in a trace of GPU work alone, whose every launch is a stand-in's.
+// none in a trace of GPU work alone, whose every launch is a stand-in's, nor where each thread
+// makes its calls at one instant.
 bool HasHostCpuTime(const DerivedProgram& program) {
   for (const std::vector<StepSource>& sources : program.sources) {
     for (const StepSource& source : sources) {
