@@ -225,8 +225,12 @@ std::string FidelitySentence(const ReplayFidelity& f) {
                        ns(f.fixed_delays.total_ns));
   }
   if (f.launches_not_in_trace) {
-    out += fmt::format("; {} packet{} launched at the trace's times (no launch call in the trace)",
-                       f.launches_not_in_trace, f.launches_not_in_trace == 1 ? "" : "s");
+    out += fmt::format(
+        "; {} packet{} with no launch call in the trace, launched when {} started or with the one "
+        "{} queued behind",
+        f.launches_not_in_trace, f.launches_not_in_trace == 1 ? "" : "s",
+        f.launches_not_in_trace == 1 ? "it" : "they",
+        f.launches_not_in_trace == 1 ? "it was" : "each was");
   }
   return out;
 }
