@@ -68,7 +68,8 @@ std::vector<QueueLatency> MeasureQueueLatencies(const core::store::TraceStore& s
             p.start - previous_end <= kQueuedBehindNs) {
           resume.push_back(p.start - previous_end);
         }
-      } else if (measured && p.start != kUnknownTime && p.submit != kUnknownTime) {
+      } else if (measured && p.start != kUnknownTime && p.submit != kUnknownTime &&
+                 p.start >= p.submit) {
         // The last thing in (submit, start] that held the packet back.
         TimeNs held = kUnknownTime;
         if (previous_end != kUnknownTime && previous_end > p.submit && previous_end <= p.start) {
