@@ -31,6 +31,20 @@ std::vector<TimeNs> PresentPacketEnds(const Reconstruction& r) {
   return ends;
 }
 
+// The completed packets with a known submission.
+std::vector<LaunchedWork> LaunchedWorkOf(const Reconstruction& r) {
+  std::vector<LaunchedWork> work;
+  work.reserve(r.packets.size());
+  for (size_t i = 0; i < r.packets.size(); ++i) {
+    const TimeNs submit = r.packets.Get<&core::analysis::Packet::submit>(i);
+    const TimeNs end = r.packets.Get<&core::analysis::Packet::end>(i);
+    if (submit != core::analysis::kUnknownTime && end != core::analysis::kUnknownTime) {
+      work.push_back({submit, end});
+    }
+  }
+  return work;
+}
+
 }  // namespace
 
 int64_t StepNumberOf(std::string_view name) {
@@ -115,20 +129,45 @@ std::vector<StepMark> FindFrames(const core::store::TraceStore& store, TimeNs st
   return frames;
 }
 
+void ExtendStepsToTheirWork(std::vector<StepMark>& steps, const std::vector<LaunchedWork>& work) {
+  if (steps.empty()) return;
+  std::vector<TimeNs> done(steps.size());
+  for (size_t i = 0; i < steps.size(); ++i) done[i] = steps[i].end;
+  for (const LaunchedWork& w : work) {
+    // The last step starting at or before the submission, if its slice holds it.
+    auto after = std::upper_bound(steps.begin(), steps.end(), w.submitted,
+                                  [](TimeNs t, const StepMark& s) { return t < s.start; });
+    if (after == steps.begin()) continue;
+    const size_t i = static_cast<size_t>(after - steps.begin()) - 1;
+    if (w.submitted < steps[i].end) done[i] = std::max(done[i], w.end);
+  }
+  TimeNs previous_done = steps.front().start;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    steps[i].start = std::max(steps[i].start, previous_done);
+    steps[i].end = std::max(steps[i].start, done[i]);
+    previous_done = steps[i].end;
+  }
+}
+
 std::vector<StepMark> FindStepMarks(const core::store::TraceStore& store, const Reconstruction& r,
                                     std::string* steps_from) {
   std::vector<StepMark> marks = FindSteps(store);
   *steps_from = "profiler_step";
-  if (marks.empty()) marks = FindFrames(store, r, steps_from);
+  if (marks.empty()) return FindFrames(store, r, steps_from);
+  ExtendStepsToTheirWork(marks, LaunchedWorkOf(r));
   return marks;
 }
 
 std::vector<StepMark> FindStepMarks(const core::store::TraceStore& store, TimeNs start_ns,
                                     std::vector<TimeNs> present_packet_ends,
+                                    const std::vector<LaunchedWork>& work,
                                     std::string* steps_from) {
   std::vector<StepMark> marks = FindSteps(store);
   *steps_from = "profiler_step";
-  if (marks.empty()) marks = FindFrames(store, start_ns, std::move(present_packet_ends), steps_from);
+  if (marks.empty()) {
+    return FindFrames(store, start_ns, std::move(present_packet_ends), steps_from);
+  }
+  ExtendStepsToTheirWork(marks, work);
   return marks;
 }
 

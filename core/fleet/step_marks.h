@@ -1,6 +1,9 @@
 // The steps of a trace, as fleets (rank_summary.h) and replays (core/replay) compare them: the
 // training loop's iterations where the PyTorch profiler marked them ("ProfilerStep#N" CPU
-// slices), else the frames of a graphics trace, each ending at a present.
+// slices), else the frames of a graphics trace, each ending at a present. A fleet compares its
+// ranks by the ProfilerStep slices themselves (FindSteps); a replay's steps (FindStepMarks) run
+// on to the end of the GPU work they launched, since a prediction is about when an iteration's
+// work is done, not when the host finished launching it.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +19,12 @@ namespace core::fleet {
 struct StepMark {
   int64_t id = 0;  // N of ProfilerStep#N, or of frame N
   core::model::TimeNs start = 0;
+  core::model::TimeNs end = 0;
+};
+
+// A packet as a step reads it: when its launch was submitted and when it completed.
+struct LaunchedWork {
+  core::model::TimeNs submitted = 0;
   core::model::TimeNs end = 0;
 };
 
@@ -35,12 +44,24 @@ std::vector<StepMark> FindFrames(const core::store::TraceStore& store, core::mod
                                  std::vector<core::model::TimeNs> present_packet_ends,
                                  std::string* source);
 
-// FindSteps, else FindFrames; `steps_from` is "profiler_step" or FindFrames' source.
+// ProfilerStep slices (by start) run on to the end of their GPU work: a step's work is the
+// packets whose launch was submitted within its slice; it ends when the later of its slice and
+// its work does (its completion), and starts when its slice does or, if later, when the step
+// before it completed. So where the host runs ahead of the GPU a step lasts from one
+// iteration's work done to the next's, and where the GPU keeps up it is the slice itself.
+void ExtendStepsToTheirWork(std::vector<StepMark>& steps, const std::vector<LaunchedWork>& work);
+
+// FindSteps extended to their work (ExtendStepsToTheirWork), else FindFrames; `steps_from` is
+// "profiler_step" or FindFrames' source.
 std::vector<StepMark> FindStepMarks(const core::store::TraceStore& store,
                                     const core::analysis::Reconstruction& r,
                                     std::string* steps_from);
-std::vector<StepMark> FindStepMarks(const core::store::TraceStore& store, core::model::TimeNs start_ns,
+// The same given the trace's start, the ends of its completed present packets and its
+// completed packets' submissions and ends, for a caller that has them without a reconstruction
+// (a candidate replay, core/replay/replay_outcome.h).
+std::vector<StepMark> FindStepMarks(const core::store::TraceStore& store,
+                                    core::model::TimeNs start_ns,
                                     std::vector<core::model::TimeNs> present_packet_ends,
-                                    std::string* steps_from);
+                                    const std::vector<LaunchedWork>& work, std::string* steps_from);
 
 }  // namespace core::fleet

@@ -52,6 +52,7 @@ class OutcomeSink final : private KeptTrace, public core::store::ForwardingSink 
         Times& t = At(s.packet_id);
         if (t.submitted++) m_exact = false;
         t.flags = s.packet_flags;
+        t.submit = s.ts_ns;
         break;
       }
       case EventKind::PacketStarted: {
@@ -121,20 +122,23 @@ class OutcomeSink final : private KeptTrace, public core::store::ForwardingSink 
   // trace is handed over.
   std::vector<core::fleet::StepMark> TakeStepMarks() {
     std::vector<TimeNs> present_ends;
-    auto note_present = [&present_ends](const Times& t) {
-      if ((t.flags & core::model::kPacketPresent) && t.end != analysis::kUnknownTime) {
-        present_ends.push_back(t.end);
-      }
+    std::vector<core::fleet::LaunchedWork> work;
+    work.reserve(m_by_slot.size());
+    auto note = [&present_ends, &work](const Times& t) {
+      if (t.end == analysis::kUnknownTime) return;
+      if (t.flags & core::model::kPacketPresent) present_ends.push_back(t.end);
+      if (t.submitted) work.push_back({t.submit, t.end});
     };
-    for (const Times& t : m_by_slot) note_present(t);
-    for (const auto& [id, t] : m_not_in_trace) note_present(t);
+    for (const Times& t : m_by_slot) note(t);
+    for (const auto& [id, t] : m_not_in_trace) note(t);
     // FindStepMarks sorts the present ends itself.
     const core::store::TraceStore kept = m_kept.TakeStore("(replay outcome)");
     std::string from;
-    return core::fleet::FindStepMarks(kept, kept.start_ns(), std::move(present_ends), &from);
+    return core::fleet::FindStepMarks(kept, kept.start_ns(), std::move(present_ends), work, &from);
   }
 
   struct Times {
+    TimeNs submit = analysis::kUnknownTime;
     TimeNs start = analysis::kUnknownTime;
     TimeNs end = analysis::kUnknownTime;
     uint32_t flags = 0;

@@ -54,7 +54,52 @@ const std::string kSynced =
     Call(2, "cudaStreamSynchronize", 2, 110) + Sync(2, "Stream Sync", -1, 7, 2, 110) +
     Call(3, "cudaLaunchKernel", 114, 1) + Kernel(3, "K2", 13, 124, 50);
 
+// Two ProfilerSteps whose host runs ahead of the GPU: step 1's slice 0..20 launches K1 (at 0,
+// runs 10..110) and K2 (at 4, 111..161); step 2's slice 20..40 launches K3 (at 24, 162..212),
+// each queued behind the kernel before it on stream 7 (resume 1). A step runs on to the end of
+// the work it launched: step 1 is 0..161, step 2 from there to 212, 51.
+const std::string kHostAhead = Step(1, 0, 20) + Call(1, "cudaLaunchKernel", 0, 1) +
+                               Kernel(1, "K1", 7, 10, 100) + Call(2, "cudaLaunchKernel", 4, 1) +
+                               Kernel(2, "K2", 7, 111, 50) + Step(2, 20, 20) +
+                               Call(3, "cudaLaunchKernel", 24, 1) + Kernel(3, "K3", 7, 162, 50);
+
 }  // namespace
+
+TEST_F(WhatIfByHand, AStepLastsUntilTheWorkItLaunchedIsDone) {
+  const replay_test::Loaded trace = Import(Trace(kHostAhead));
+  core::replay::Edits edits;
+  edits.scale.push_back({"K1", 0.5});
+  const auto r = Predict(trace, edits);
+  ASSERT_EQ(r.steps.size(), 2u);
+  EXPECT_EQ(r.steps[0].id, 1);
+  EXPECT_EQ(r.steps[0].before_ns, 161'000);
+  EXPECT_EQ(r.steps[0].replay_ns, 161'000);
+  EXPECT_EQ(r.steps[1].before_ns, 51'000);
+  EXPECT_EQ(r.steps[1].replay_ns, 51'000);
+  EXPECT_EQ(r.fidelity.steps_compared, 2);
+  EXPECT_EQ(r.fidelity.step_error_pct_mean, 0.0);
+  // K1 twice as fast: 10..60, K2 61..111, K3 112..162. Step 1 is 0..111, step 2 111..162: the
+  // steps, 212 µs in all, lose 50 (the host's slices alone would have lost nothing).
+  EXPECT_EQ(r.steps[0].after_ns, 111'000);
+  EXPECT_EQ(r.steps[1].after_ns, 51'000);
+  EXPECT_NEAR(r.step_gain_pct, 50.0 / 212.0 * 100, 1e-9);
+  EXPECT_EQ(r.span_after_ns, 162'000);
+}
+
+TEST_F(WhatIfByHand, AFasterHostSavesNoStepTimeWhileTheGpuIsBehindIt) {
+  const replay_test::Loaded trace = Import(Trace(kHostAhead));
+  core::replay::Edits host;
+  host.cpu_scale = 0.5;
+  const auto r = Predict(trace, host);
+  // The host twice as fast launches K3 at 12 instead of 24 and ends its slices sooner, but
+  // every kernel still waits for the one before it: K1 10..110, K2 111..161, K3 162..212. The
+  // steps stay 161 and 51 (their slices alone would have been halved).
+  ASSERT_EQ(r.steps.size(), 2u);
+  EXPECT_EQ(r.steps[0].after_ns, 161'000);
+  EXPECT_EQ(r.steps[1].after_ns, 51'000);
+  EXPECT_EQ(r.step_gain_pct, 0.0);
+  EXPECT_EQ(r.gain_pct, 0.0);
+}
 
 TEST_F(WhatIfByHand, AKernelOffTheCriticalPathSavesNothing) {
   const replay_test::Loaded trace = Import(Trace(kSideKernel));

@@ -30,6 +30,12 @@ inline std::string Sync(int corr, const char* kind, int event, int stream, doubl
          std::to_string(event) + R"(,"stream":)" + std::to_string(stream) +
          R"(,"correlation":)" + std::to_string(corr) + "}},\n";
 }
+// A ProfilerStep#N slice on the host thread, as the PyTorch profiler marks an iteration.
+inline std::string Step(int n, double ts, double dur) {
+  return R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)" + std::to_string(n) +
+         R"(","pid":100,"tid":100,"ts":)" + std::to_string(ts) + R"(,"dur":)" +
+         std::to_string(dur) + "},\n";
+}
 inline std::string Trace(const std::string& events) {
   return R"({"traceEvents":[
 {"ph":"M","name":"process_labels","pid":0,"tid":0,"args":{"labels":"GPU 0"}},

@@ -7,8 +7,10 @@ alone, through the per-kind views (schemas/event_kinds.sql): nothing of fencesco
                                   (in the replay: those same packet ids, when they completed)
   packets_compared                those packets that started and completed in the replay too
   start_error_ns_p50 / _p99       |replay start - trace start| over them, nearest rank
-  step_error_pct_mean             ProfilerStep#N slices (else frames: presents), per step id in
-                                  both, |replay length - trace length| / trace length * 100
+  step_error_pct_mean             ProfilerStep#N slices run on to the end of the packets submitted
+                                  within them, each from the later of its slice's start and the
+                                  step before's end (else frames: presents), per step id in both,
+                                  |replay length - trace length| / trace length * 100
 
 usage: fidelity_check.py TRACE.db REPLAY.db
 """
@@ -39,15 +41,27 @@ def nearest_rank(sorted_values, p):
 
 
 def steps(db):
-    """ProfilerStep#N slices (the first of each N), else frames ended by presents."""
-    out = {}
+    """ProfilerStep#N slices (the first of each N) run on to their GPU work's end, else frames
+    ended by presents."""
+    slices = {}
     for name, ts, dur in db.execute(
             "SELECT s.value, c.ts_ns, c.duration_ns FROM cpu_slice c JOIN strings s "
             "ON s.id = c.name_sid ORDER BY c.ts_ns"):
         m = re.fullmatch(r"ProfilerStep#(\d+)", name)
-        if m and int(m.group(1)) not in out:
-            out[int(m.group(1))] = dur
-    if out:
+        if m and int(m.group(1)) not in slices:
+            slices[int(m.group(1))] = (ts, ts + dur)
+    if slices:
+        ends = dict(db.execute(
+            "SELECT packet_id, max(ts_ns) FROM packet_completed GROUP BY packet_id"))
+        submitted = [(ts, ends[p]) for p, ts in db.execute(
+            "SELECT packet_id, min(ts_ns) FROM packet_submitted GROUP BY packet_id") if p in ends]
+        out, previous_end = {}, None
+        for n, (begin, end) in sorted(slices.items(), key=lambda kv: (kv[1][0], kv[0])):
+            work_end = max([e for s, e in submitted if begin <= s < end], default=end)
+            begin = begin if previous_end is None else max(begin, previous_end)
+            end = max(begin, end, work_end)
+            out[n] = end - begin
+            previous_end = end
         return out
     presents = [t for (t,) in db.execute("SELECT ts_ns FROM marker WHERE marker_type = 2")]
     if not presents:

@@ -39,7 +39,10 @@ const Capture kCaptures[] = {
      "streams are not in the trace: the replay's streams run ahead"},
     {"hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"},
     {"hta/timeline_analysis/sampled_rank-0.json.gz"},
-    {"hta/trace_compare/base/base.json.gz"},
+    {"hta/trace_compare/base/base.json.gz",
+     "its two kernels with a launch start 57 ms and 52 ms after it, behind a memset and a copy "
+     "of their stream that the trace shows launched later (16 of its 18 launches are not in "
+     "it): what held them is not in the trace, and the steps run to their end"},
     {"hta/trace_diff/control/control.json.gz"},
     {"kineto/gpu_metrics_input.json"},
     {"kineto/worker0.1623143089861.pt.trace.json.gz"},
@@ -102,7 +105,7 @@ TEST(ReplayFidelityOnRealCaptures, EachMeetsTheTargetOrSaysWhatTheTraceDoesNotSh
               << f("steps_compared") << " mean " << f("step_error_pct_mean")
               << "%\n";
     if (c.misses) {
-      EXPECT_GT(std::abs(f("span_error_pct")), 2.0)
+      EXPECT_TRUE(std::abs(f("span_error_pct")) > 2.0 || f("step_error_pct_mean") > 2.0)
           << "meets the target now: take it off the list of misses";
       continue;
     }
