@@ -87,7 +87,10 @@ void OpportunitiesView::Draw(state::Document& doc) {
   ImGui::TextWrapped("replay fidelity: %s",
                      core::replay::FidelitySentence(ranking->fidelity).c_str());
   ImGui::PopStyleColor();
-  ImGui::TextDisabled("predicted gain of the span against the unedited replay; click one to ask it");
+  // The change of the span, as the what-if tab writes it: a change that saves time is negative.
+  ImGui::TextDisabled(
+      "predicted change of the span against the unedited replay (shorter: -); click one to ask "
+      "it");
   const float s = ImGui::GetFontSize() / 15.0f;
   double most = 1e-9;
   for (const auto& o : ranking->list) most = std::max(most, std::abs(o.gain_pct));
