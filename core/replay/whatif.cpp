@@ -212,8 +212,12 @@ std::string FidelitySentence(const ReplayFidelity& f) {
   std::string out = fmt::format("the unedited replay reproduces the trace's span to {:+.2f}%",
                                 f.span_error_pct);
   if (f.steps_compared > 0) {
-    out += fmt::format(", its {} steps to {:.2f}% on average ({:.2f}% at most)", f.steps_compared,
-                       f.step_error_pct_mean, f.step_error_pct_max);
+    if (f.steps_compared == 1) {
+      out += fmt::format(", its one step to {:.2f}%", f.step_error_pct_mean);
+    } else {
+      out += fmt::format(", its {} steps to {:.2f}% on average ({:.2f}% at most)", f.steps_compared,
+                         f.step_error_pct_mean, f.step_error_pct_max);
+    }
   }
   out += fmt::format("; packet starts within {} (median) and {} (99th percentile) of the "
                      "trace's over {} packets",
