@@ -203,16 +203,22 @@ class Walker {
   }
 
   void Shares(CriticalPath& path) const {
-    std::map<std::pair<int, uint32_t>, DurationNs> by_track;  // (0 queue / 1 thread, id)
+    // (0 queue / 1 thread, id) -> (time on the path, of it running)
+    std::map<std::pair<int, uint32_t>, std::pair<DurationNs, DurationNs>> by_track;
     for (const PathStep& s : path.steps) {
-      by_track[{s.thread != 0 ? 1 : 0, s.thread != 0 ? s.thread : s.queue}] += s.end - s.start;
+      auto& [ns, running] = by_track[{s.thread != 0 ? 1 : 0, s.thread != 0 ? s.thread : s.queue}];
+      ns += s.end - s.start;
+      if (s.kind == PathStepKind::kRun || s.kind == PathStepKind::kCpuRun) {
+        running += s.end - s.start;
+      }
     }
     DurationNs length = std::max<DurationNs>(1, path.Length());
-    for (const auto& [key, ns] : by_track) {
+    for (const auto& [key, times] : by_track) {
       PathShare share;
       (key.first == 0 ? share.queue : share.thread) = key.second;
-      share.ns = ns;
-      share.share = static_cast<double>(ns) / static_cast<double>(length);
+      share.ns = times.first;
+      share.running_ns = times.second;
+      share.share = static_cast<double>(share.ns) / static_cast<double>(length);
       path.shares.push_back(share);
     }
   }

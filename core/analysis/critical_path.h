@@ -72,6 +72,9 @@ struct PathShare {
   ThreadId thread = 0;
   DurationNs ns = 0;
   double share = 0;     // ns / path length
+  // Of ns, the time the track ran (kRun on a queue, kCpuRun on a thread); the rest it was held,
+  // waited for a submission or sat idle with no cause the trace shows.
+  DurationNs running_ns = 0;
 };
 
 struct CriticalPath {

@@ -166,8 +166,9 @@ std::vector<LeadLine> LeadLines(const ReportData& d, const Lead& lead) {
   if (!lead.path.empty()) {
     std::string tracks;
     for (const PathShare& s : lead.path) {
-      tracks += fmt::format("{}{} {} ({})", tracks.empty() ? "" : ", ",
-                            d.TrackName(s.queue, s.thread), D(s.ns), Percent(s.share));
+      tracks +=
+          fmt::format("{}{} {} ({}; {} running)", tracks.empty() ? "" : ", ",
+                      d.TrackName(s.queue, s.thread), D(s.ns), Percent(s.share), D(s.running_ns));
     }
     out.push_back(
         {fmt::format("The critical path ({}) runs longest on {}.", D(lead.path_ns), tracks),

@@ -275,12 +275,17 @@ std::string PathSection(const ReportData& d) {
   std::vector<StackedRow> rows;
   const Bounded<PathShare> shares = PathShareRows(d);
   for (const PathShare* s : shares.shown) {
-    rows.push_back({d.TrackName(s->queue, s->thread), {static_cast<double>(s->ns)}});
+    rows.push_back(
+        {d.TrackName(s->queue, s->thread),
+         {static_cast<double>(s->running_ns), static_cast<double>(s->ns - s->running_ns)}});
   }
-  out += SvgStackedBars("Share of the critical path per queue / thread", {"on the path"}, {kPath}, rows, "ns");
-  out += "<table><tr><th>track</th><th>share</th><th>time</th></tr>\n";
+  out += SvgStackedBars("Share of the critical path per queue / thread",
+                        {"running", "held, waiting for a submission or idle"}, {kPath, kIdle}, rows,
+                        "ns");
+  out += "<table><tr><th>track</th><th>share</th><th>time</th><th>of it running</th></tr>\n";
   for (const PathShare* s : shares.shown) {
-    out += Row({d.TrackName(s->queue, s->thread), Percent(s->share), FormatDuration(s->ns)});
+    out += Row({d.TrackName(s->queue, s->thread), Percent(s->share), FormatDuration(s->ns),
+                FormatDuration(s->running_ns)});
   }
   out += "</table>\n" + MoreParagraph(MoreLine(shares.more, "track", "tracks",
                                                 FormatDuration(shares.more_value)));

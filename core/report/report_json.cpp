@@ -95,6 +95,7 @@ Json CriticalPathJson(const ReportData& d) {
           share.Set("name", s.queue ? d.QueueName(s.queue) : d.ThreadName(s.thread));
           share.Set("ns", s.ns);
           share.Set("share", s.share);
+          share.Set("running_ns", s.running_ns);
         }));
   j.Set("steps_total", static_cast<uint64_t>(p.steps.size()));
   Json steps = Json::Array();

@@ -38,8 +38,10 @@ TEST(CriticalPathStart, AThreadThatNeverWaitedRanFromTheTraceStart) {
   EXPECT_EQ(path.Length(), 190);
   ASSERT_EQ(path.shares.size(), 2u);  // the queue: 10 + 80; the thread: 100
   EXPECT_EQ(path.shares[0].ns, 90);
+  EXPECT_EQ(path.shares[0].running_ns, 80);  // the submission's 10 the packet waited to start
   EXPECT_EQ(path.shares[1].thread, 1u);
   EXPECT_EQ(path.shares[1].ns, 100);
+  EXPECT_EQ(path.shares[1].running_ns, 100);
 }
 
 TEST(CriticalPathStart, ASubmissionAtTheTraceStartAddsNoEmptyStep) {

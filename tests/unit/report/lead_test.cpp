@@ -36,7 +36,8 @@ bool Contains(const std::string& text, const std::string& needle) {
 //         signal, executed by upload's completion
 //   critical path from 900: draw [600, 900] on gfx, the wait [600, 600], upload [400, 600] and
 //         its submit [250, 400] on copy, then main from the start [0, 250]: 900 long; copy 350
-//         (38.9%), gfx 300 (33.3%), thread main 250 (27.8%)
+//         (38.9%; 200 of it running upload), gfx 300 (33.3%; 300 running draw), thread main 250
+//         (27.8%; all of it running)
 TraceStore WriteLeadTrace(const std::filesystem::path& path) {
   hand_trace::HandTrace t(path);
   const auto copy = t.Queue("copy", core::model::QueueType::kCopy);
@@ -91,6 +92,7 @@ TEST(Lead, FiguresAgreeWithTheHandWorkedQueues) {
     EXPECT_EQ(d.TrackName(lead.path[i].queue, lead.path[i].thread), tracks[i].first);
     EXPECT_EQ(lead.path[i].ns, tracks[i].second) << tracks[i].first;
   }
+  EXPECT_EQ(lead.path[0].running_ns, 200);
 
   // Each line and the section it links to.
   const std::vector<std::pair<std::string, std::string>> expected = {
@@ -106,8 +108,8 @@ TEST(Lead, FiguresAgreeWithTheHandWorkedQueues) {
       {"The longest wait: gfx was held 500 ns from 100 ns, waiting for f >= 1, released by copy "
        "when upload completed.",
        "longest-waits"},
-      {"The critical path (900 ns) runs longest on copy 350 ns (38.9%), gfx 300 ns (33.3%), "
-       "thread main 250 ns (27.8%).",
+      {"The critical path (900 ns) runs longest on copy 350 ns (38.9%; 200 ns running), gfx "
+       "300 ns (33.3%; 300 ns running), thread main 250 ns (27.8%; 250 ns running).",
        "critical-path"}};
   const std::vector<LeadLine> lines = LeadLines(d, lead);
   ASSERT_EQ(lines.size(), expected.size());
