@@ -28,6 +28,12 @@ std::string What(const replay::Opportunity& o) {
 
 std::string Pct(double v) { return fmt::format("{:.1f}%", v); }
 
+// "-" where the trace has no steps to compare (no ProfilerStep slices, no frames): a 0.0%
+// there would read as a change that saves no step time.
+std::string StepSaved(const replay::Opportunities& o, const replay::Opportunity& p) {
+  return o.fidelity.steps_compared > 0 ? Pct(p.step_gain_pct) : "-";
+}
+
 }  // namespace
 
 std::string OpportunitiesHtml(const ReportData& d) {
@@ -53,7 +59,7 @@ std::string OpportunitiesHtml(const ReportData& d) {
                                   : "held " + FormatDuration(static_cast<double>(p.why_ns));
     out += "<tr>" + NameCell(What(p)) + Cell(why) +
            Cell(FormatDuration(static_cast<double>(p.predicted_span_ns))) + Cell(Pct(p.gain_pct)) +
-           Cell(Pct(p.step_gain_pct)) + Cell("fencescope whatif TRACE -o OUT " + p.edit, "name") +
+           Cell(StepSaved(o, p)) + Cell("fencescope whatif TRACE -o OUT " + p.edit, "name") +
            "</tr>\n";
   }
   out += "</table>\n<p>How far to trust these: " +
@@ -69,7 +75,7 @@ std::string OpportunitiesMarkdown(const ReportData& d) {
   std::vector<std::vector<std::string>> rows;
   for (const replay::Opportunity& p : o.list) {
     rows.push_back({ShortenName(What(p)), FormatDuration(static_cast<double>(p.predicted_span_ns)),
-                    Pct(p.gain_pct), Pct(p.step_gain_pct), "`" + p.edit + "`"});
+                    Pct(p.gain_pct), StepSaved(o, p), "`" + p.edit + "`"});
   }
   out += MarkdownTable({"change", "predicted span", "span saved", "mean step saved", "whatif options"},
                        rows);

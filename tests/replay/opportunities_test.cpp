@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/report/report_data.h"
+#include "core/report/report_opportunities.h"
 #include "importers/import_file.h"
 #include "tests/support/json_text.h"
 #include "tests/support/kineto_text.h"
@@ -62,6 +63,11 @@ TEST(Opportunities, ABusyKernelOffTheCriticalPathSavesNothingOneOnItSavesWhatItL
   EXPECT_EQ(d.opportunities.list.front().name, "K1");
   // The host's time between its calls (0 -> 2 -> 4) is tried twice as fast.
   EXPECT_NE(Find(d.opportunities, "faster_host", "host"), nullptr);
+  // The trace has no steps: the report's "mean step saved" says "-", not 0.0%.
+  EXPECT_EQ(d.opportunities.fidelity.steps_compared, 0);
+  const std::string md = core::report::OpportunitiesMarkdown(d);
+  const std::string k1_row = "| twice as fast: K1 | 142 us | 11.8% | - |";
+  EXPECT_NE(md.find(k1_row), std::string::npos) << md;
 }
 
 TEST(Opportunities, ATraceOfGpuWorkAloneHasNoHostToSpeedUp) {
