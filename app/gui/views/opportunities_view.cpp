@@ -110,9 +110,12 @@ void OpportunitiesView::Draw(state::Document& doc) {
     m_bar_centres.push_back(ImVec2((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f,
                                    (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f));
     if (hovered) {
-      ImGui::SetTooltip("%s\nfencescope whatif %s\nspan -> %s, mean step %+.2f%%", o.name.c_str(),
-                        o.edit.c_str(), widgets::FormatDuration(o.predicted_span_ns).c_str(),
-                        -o.step_gain_pct);
+      // No steps in the trace: no step figure (a +0.00% would read as none saved).
+      const std::string step = ranking->fidelity.steps_compared > 0
+                                   ? fmt::format(", mean step {:+.2f}%", -o.step_gain_pct)
+                                   : "";
+      ImGui::SetTooltip("%s\nfencescope whatif %s\nspan -> %s%s", o.name.c_str(), o.edit.c_str(),
+                        widgets::FormatDuration(o.predicted_span_ns).c_str(), step.c_str());
     }
     const std::string label = fmt::format("{}: {}", o.kind, o.name);
     dl->PushClipRect(at, ImVec2(at.x + label_w - 6.0f * s, at.y + h), true);
