@@ -32,7 +32,7 @@ std::vector<PathContributor> PathContributors(const core::store::TraceStore& sto
     } else if (const core::model::Thread* t = store.FindThread(s.thread)) {
       track = core::model::ThreadTrackName(t->name);
     }
-    out.push_back({track, s.ns, s.share});
+    out.push_back({track, s.ns, s.share, s.running_ns});
   }
   return out;
 }
@@ -156,6 +156,7 @@ core::report::Json WhatIfJson(const WhatIfResult& r) {
       x.Set("track", c.track);
       x.Set("ns", c.ns);
       x.Set("share", c.share);
+      x.Set("running_ns", c.running_ns);
     });
   };
   path.Set("before", contributors(r.path_before));
@@ -195,8 +196,8 @@ std::string WhatIfText(const WhatIfResult& r) {
   auto path = [&](const std::vector<PathContributor>& list) {
     std::string text;
     for (const PathContributor& c : list) {
-      text += fmt::format("{}{} {} ({:.1f}%)", text.empty() ? "" : ", ", c.track, ns(c.ns),
-                          c.share * 100);
+      text += fmt::format("{}{} {} ({:.1f}%; {} running)", text.empty() ? "" : ", ", c.track,
+                          ns(c.ns), c.share * 100, ns(c.running_ns));
     }
     return text.empty() ? std::string("none") : text;
   };

@@ -32,6 +32,7 @@ struct PathContributor {
   std::string track;  // queue or thread name
   DurationNs ns = 0;
   double share = 0;
+  DurationNs running_ns = 0;  // of ns, running (analysis::PathShare::running_ns)
 };
 inline constexpr size_t kPathContributors = 3;
 
@@ -62,7 +63,7 @@ WhatIfResult RunWhatIf(const core::store::TraceStore& trace, const analysis::Rec
 
 // Stable keys: edits, edit_counts, span_ns {before, replay, after}, gain_pct, step_gain_pct,
 // steps [{id, before_ns, replay_ns, after_ns}], critical_path {before, after: [{track, ns,
-// share}]}, replay {span_error_pct, step_error_pct_mean,
+// share, running_ns}]}, replay {span_error_pct, step_error_pct_mean,
 // step_error_pct_max, start_error_ns_p50, start_error_ns_p99, start_error_ns_max,
 // packets_compared, packets_missing, fixed_delays {count, total_ns}, launches_not_in_trace,
 // steps_compared}.

@@ -166,6 +166,18 @@ TEST_F(WhatIfByHand, ASyncTakenOutLetsTheHostLaunchAtOnce) {
     host_on_path = host_on_path || c.track == "thread 100";
   }
   EXPECT_TRUE(host_on_path);
+  // The path back from K2's end: K2 124..174 and its submission 114..124 on stream 13 (60, 50
+  // running), the host's run 112..114 and its sync's wait 110..112 (4, 2 running), K1 10..110
+  // and its submission 0..10 on stream 7 (110, 100 running).
+  ASSERT_EQ(r.path_before.size(), 3u);
+  EXPECT_EQ(r.path_before[0].track, "GPU 0 stream 7");
+  EXPECT_EQ(r.path_before[0].ns, 110'000);
+  EXPECT_EQ(r.path_before[0].running_ns, 100'000);
+  EXPECT_EQ(r.path_before[1].track, "GPU 0 stream 13");
+  EXPECT_EQ(r.path_before[1].running_ns, 50'000);
+  EXPECT_EQ(r.path_before[2].track, "thread 100");
+  EXPECT_EQ(r.path_before[2].ns, 4'000);
+  EXPECT_EQ(r.path_before[2].running_ns, 2'000);
 }
 
 TEST_F(WhatIfByHand, ADeviceSyncWaitsForEveryStreamOfItsDevice) {
