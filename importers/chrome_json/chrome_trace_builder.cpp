@@ -189,7 +189,12 @@ class Builder {
     if (!entry.labels.empty()) {
       info.name = info.name.empty() ? entry.labels : fmt::format("{} ({})", entry.labels, info.name);
     }
-    if (info.name.empty()) info.name = fmt::format("process {}", KeyText(entry.pid));
+    // A pid written as a string ("Spans") names the process itself, as a string tid names its
+    // thread; a numeric one is only a number.
+    if (info.name.empty()) {
+      info.name =
+          entry.pid.is_string ? KeyText(entry.pid) : fmt::format("process {}", entry.pid.value);
+    }
     return m_process_ids[process] = m_writer.AddProcess(info);
   }
 

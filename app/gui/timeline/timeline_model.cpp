@@ -293,18 +293,10 @@ struct Builder {
   // [process id] its software queues (contexts) not yet placed, in display order.
   std::map<uint32_t, std::vector<const core::store::Queue*>> queues_of_process;
 
-  // "Process vrcompositor.exe (pid 15524)", or "Process pid 15524" when the trace names only the
-  // pid; the process's contexts come first under it.
+  // The process's header (ProcessGroupLabel); its contexts come first under it.
   int AddProcessGroup(uint32_t id) {
     const auto* process = store.FindProcess(id);
-    std::string label = "Threads";
-    if (process) {
-      const std::string pid = fmt::format("pid {}", process->pid);
-      label = process->name.empty() || process->name == pid ? "Process " + pid
-              : process->name.find("(" + pid + ")") != std::string::npos
-                  ? "Process " + process->name
-                  : fmt::format("Process {} ({})", process->name, pid);
-    }
+    std::string label = process ? ProcessGroupLabel(*process) : "Threads";
     const int group = AddGroup(std::move(label), -1);
     auto it = queues_of_process.find(id);
     if (it != queues_of_process.end()) {
@@ -500,6 +492,16 @@ struct Builder {
 };
 
 }  // namespace
+
+std::string ProcessGroupLabel(const core::model::Process& process) {
+  const std::string pid = fmt::format("pid {}", process.pid);
+  const std::string& name = process.name;
+  if (name.empty() || name == pid || name == fmt::format("process {}", process.pid)) {
+    return "Process " + pid;
+  }
+  if (name.find("(" + pid + ")") != std::string::npos) return "Process " + name;
+  return fmt::format("Process {} ({})", name, pid);
+}
 
 TimelineModel BuildTimelineModel(const TraceStore& store, const Reconstruction& r) {
   Builder b{store, r, {}, {}, {}, {}, {}, {}, {}};

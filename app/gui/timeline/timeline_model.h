@@ -169,6 +169,10 @@ struct TimelineModel {
 TimelineModel BuildTimelineModel(const core::store::TraceStore& store,
                                  const core::analysis::Reconstruction& reconstruction);
 
+// A process's header: "Process vrcompositor.exe (pid 15524)", or "Process pid 15524" when the
+// trace names only the pid (no name, or the "process 15524" an importer names it by).
+std::string ProcessGroupLabel(const core::model::Process& process);
+
 // The span item `item` of a lane of `kind` draws, with unknown times resolved the way the
 // timeline draws them: an open end runs to the end of the trace, an unknown start starts at the
 // known end.

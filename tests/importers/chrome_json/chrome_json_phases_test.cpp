@@ -72,11 +72,12 @@ TEST_F(ChromeJson, MetadataNamesStringAndNegativeIds) {
     {"ph":"M","name":"thread_sort_index","pid":7,"tid":-1,"args":{"sort_index":-5}},
     {"ph":"X","name":"a","pid":7,"tid":-1,"ts":1,"dur":1},
     {"ph":"X","name":"b","pid":"Spans","tid":"PyTorch Profiler","ts":1,"dur":1}])");
-  EXPECT_EQ(One(db, "SELECT group_concat(p.value || '/' || t.value || '/' || th.tid || '/' || "
-                    "th.sort_index, ' ; ') FROM threads th JOIN processes pr ON pr.id = "
-                    "th.process_id JOIN strings p ON p.id = pr.name_sid JOIN strings t ON t.id = "
-                    "th.name_sid"),
-            "Browser/Main/-1/-5 ; process Spans/PyTorch Profiler/0/0");
+  EXPECT_EQ(One(db,
+                "SELECT group_concat(p.value || '/' || t.value || '/' || th.tid || '/' || "
+                "th.sort_index, ' ; ') FROM threads th JOIN processes pr ON pr.id = "
+                "th.process_id JOIN strings p ON p.id = pr.name_sid JOIN strings t ON t.id = "
+                "th.name_sid"),
+            "Browser/Main/-1/-5 ; Spans/PyTorch Profiler/0/0");
 }
 
 // Ids of 17 and 19 digits (a fuzzer's: their hash once overflowed a signed multiply, which the
