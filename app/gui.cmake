@@ -20,7 +20,8 @@ file(GLOB_RECURSE FENCESCOPE_GUI_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURC
 if(FENCESCOPE_GUI_SOURCES)
   add_library(fencescope_gui STATIC ${FENCESCOPE_GUI_SOURCES})
   target_include_directories(fencescope_gui PUBLIC ${CMAKE_SOURCE_DIR})
-  target_link_libraries(fencescope_gui PUBLIC fencescope_cli fencescope_imgui_backends)
+  target_link_libraries(fencescope_gui PUBLIC fencescope_cli fencescope_imgui_backends
+                        fencescope_version)
   target_link_libraries(fencescope_command_line PUBLIC fencescope_gui)
 else()
   target_sources(fencescope_command_line PRIVATE no_gui_entry.cpp)

@@ -6,6 +6,7 @@
 #include <future>
 
 #include "app/gui/platform/user_dirs.h"
+#include "app/version.h"
 #include "core/cache/cached_trace.h"
 #include "core/model/error.h"
 #include "core/store/trace_file.h"
@@ -16,12 +17,36 @@ namespace {
 
 // Where an importable file (Chrome JSON, Kineto, ETL, gzip / zip of them) is converted to before
 // it is opened: <data dir>/imported/<name>-<hash of its absolute path>.db. The conversion is
-// reused while it is newer than the source file.
+// reused while it is newer than the source file and this build made it (kConvertedByKey).
 std::filesystem::path ImportedTracePath(const std::filesystem::path& source) {
   std::filesystem::path dir = platform::UserDataDir() / "imported";
   std::filesystem::create_directories(dir);
   size_t hash = std::hash<std::string>{}(std::filesystem::absolute(source).string());
   return dir / fmt::format("{}-{:016x}.db", source.filename().string(), hash);
+}
+
+// The meta key under which a conversion records the version of fencescope that made it: another
+// version's importers may read the source differently (a fix, a new mapping), so a conversion
+// made by another version is made again rather than reused.
+constexpr const char* kConvertedByKey = "converted_by";
+
+bool ConvertedByThisBuild(const std::filesystem::path& trace) {
+  try {
+    core::store::Database db = core::store::OpenTrace(trace);
+    const auto meta = core::store::ReadMeta(db);
+    auto it = meta.find(kConvertedByKey);
+    return it != meta.end() && it->second == app::Version();
+  } catch (const core::Error&) {
+    return false;  // not readable as a trace: convert again
+  }
+}
+
+void MarkConvertedByThisBuild(const std::filesystem::path& trace) {
+  core::store::Database db(trace.string(), core::store::Database::Mode::kReadWrite);
+  core::store::Statement st = db.Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
+  st.BindText(1, kConvertedByKey);
+  st.BindText(2, app::Version());
+  st.Run();
 }
 
 }  // namespace
@@ -150,7 +175,8 @@ std::unique_ptr<Document> LoadDocument(
     std::error_code ec;
     bool fresh =
         std::filesystem::exists(trace, ec) &&
-        std::filesystem::last_write_time(trace, ec) >= std::filesystem::last_write_time(path, ec);
+        std::filesystem::last_write_time(trace, ec) >= std::filesystem::last_write_time(path, ec) &&
+        ConvertedByThisBuild(trace);
     if (!fresh) {
       importers::ImportOptions options;
       options.max_inflated = max_inflated;
@@ -158,6 +184,7 @@ std::unique_ptr<Document> LoadDocument(
         if (progress) progress(0.5 * f);
       };
       importers::ImportFile(path, trace, options);
+      MarkConvertedByThisBuild(trace);
     }
     load_from = 0.5;
   }
