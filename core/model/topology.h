@@ -68,6 +68,12 @@ struct Thread {
   ThreadId id = 0;
 };
 
+// The name an importer gives a process the trace does not name; the window's process header
+// reads it as no name at all ("Process pid N", not "Process process N (pid N)").
+inline std::string UnnamedProcessName(int64_t pid) {
+  return "process " + std::to_string(pid);
+}
+
 // A thread named as a track beside the queues: "thread NAME", unless its name says so already
 // (an importer's "thread 3727853 (pt_main_thread)").
 inline std::string ThreadTrackName(const std::string& name) {

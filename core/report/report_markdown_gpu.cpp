@@ -262,8 +262,8 @@ std::string PathMarkdown(const ReportData& d) {
   Rows rows;
   const Bounded<PathShare> shares = PathShareRows(d);
   for (const PathShare* s : shares.shown) {
-    rows.push_back({d.TrackName(s->queue, s->thread), Percent(s->share), D(s->ns),
-                    D(static_cast<double>(s->running_ns))});
+    rows.push_back(
+        {d.TrackName(s->queue, s->thread), Percent(s->share), D(s->ns), D(s->running_ns)});
   }
   out += MarkdownTable({"track", "share", "time", "of it running"}, rows) +
          MarkdownMore(MoreLine(shares.more, "track", "tracks", D(shares.more_value)));

@@ -192,8 +192,8 @@ class Builder {
     // A pid written as a string ("Spans") names the process itself, as a string tid names its
     // thread; a numeric one is only a number.
     if (info.name.empty()) {
-      info.name =
-          entry.pid.is_string ? KeyText(entry.pid) : fmt::format("process {}", entry.pid.value);
+      info.name = entry.pid.is_string ? KeyText(entry.pid)
+                                      : core::model::UnnamedProcessName(entry.pid.value);
     }
     return m_process_ids[process] = m_writer.AddProcess(info);
   }

@@ -100,7 +100,7 @@ class Builder {
       info.pid = pid;
       info.name = name != m_c.process_names.end() && !name->second.empty()
                       ? name->second
-                      : fmt::format("process {}", pid);
+                      : core::model::UnnamedProcessName(pid);
       it->second = m_w.AddProcess(info);
     }
     return it->second;

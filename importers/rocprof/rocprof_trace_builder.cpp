@@ -111,7 +111,7 @@ class Builder {
       core::model::Process info;
       info.pid = m_c.pid;
       info.name = !m_c.process_name.empty() ? m_c.process_name
-                  : m_c.pid >= 0            ? fmt::format("process {}", m_c.pid)
+                  : m_c.pid >= 0            ? core::model::UnnamedProcessName(m_c.pid)
                                             : std::string("process");
       m_process = m_w.AddProcess(info);
     }
@@ -126,7 +126,7 @@ class Builder {
     if (added) {
       core::model::Process info;
       info.pid = pid;
-      info.name = fmt::format("process {}", pid);
+      info.name = core::model::UnnamedProcessName(pid);
       it->second = m_w.AddProcess(info);
     }
     return it->second;

@@ -205,7 +205,7 @@ void FileImporter::BuildTopology() {
   process.pid = m_header.pid;
   process.name = m_header.process_name[0]
                      ? fmt::format("{} ({})", FieldText(m_header.process_name), m_header.pid)
-                     : fmt::format("process {}", m_header.pid);
+                     : core::model::UnnamedProcessName(m_header.pid);
   m_process = m_writer.AddProcess(process);
 
   std::map<uint64_t, AdapterId> adapters;  // by physical device

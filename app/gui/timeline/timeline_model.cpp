@@ -496,7 +496,7 @@ struct Builder {
 std::string ProcessGroupLabel(const core::model::Process& process) {
   const std::string pid = fmt::format("pid {}", process.pid);
   const std::string& name = process.name;
-  if (name.empty() || name == pid || name == fmt::format("process {}", process.pid)) {
+  if (name.empty() || name == pid || name == core::model::UnnamedProcessName(process.pid)) {
     return "Process " + pid;
   }
   if (name.find("(" + pid + ")") != std::string::npos) return "Process " + name;
