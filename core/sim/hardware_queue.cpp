@@ -19,7 +19,7 @@ namespace core::sim {
 using core::model::LogType;
 using core::model::WaitPath;
 
-void PushGpuCommand(const GpuContext& ctx, uint32_t queue, GpuCommand command) {
+void PushGpuCommand(const GpuContext& ctx, uint32_t queue, const GpuCommand& command) {
   HwQueue& q = ctx.gpu.queues[queue];
   if (q.lost) return;  // seed 004: a context lost in a TDR runs nothing more
   q.commands.push_back(command);
@@ -45,14 +45,16 @@ void OnQueueWake(const GpuContext& ctx, uint32_t queue) {
 void AdvanceQueue(const GpuContext& ctx, uint32_t queue) {
   HwQueue& q = ctx.gpu.queues[queue];
   while (q.status == QueueStatus::kIdle && !q.commands.empty()) {
-    GpuCommand head = q.commands.front();
+    // Read where it lies (a copy is 168 bytes); a command is copied only where what handles it
+    // runs after it was taken from the queue.
+    GpuCommand& head = q.commands.front();
     switch (head.kind) {
       case GpuCommand::Kind::kDelay:
         // A pause the queue takes when it gets here (derived programs: a wait with no known
         // release, replayed as measured).
         if (!head.delay_started) {
-          q.commands.front().delay_started = true;
-          q.commands.front().ready_at = ctx.run.now + head.delay_ns;
+          head.delay_started = true;
+          head.ready_at = ctx.run.now + head.delay_ns;
           if (head.delay_ns > 0) {
             WakeQueueAt(ctx.run, q, queue, ctx.run.now + head.delay_ns);
             return;
@@ -63,13 +65,15 @@ void AdvanceQueue(const GpuContext& ctx, uint32_t queue) {
         }
         q.commands.pop_front();
         break;
-      case GpuCommand::Kind::kSignal:
+      case GpuCommand::Kind::kSignal: {
         // seed 001: a queue Signal updates the fence after all earlier work on the queue.
+        const GpuCommand signal = head;
         q.commands.pop_front();
-        ExecuteGpuSignal(ctx, queue, head);
+        ExecuteGpuSignal(ctx, queue, signal);
         break;
+      }
       case GpuCommand::Kind::kWait:
-        if (ReachGpuWait(ctx, queue, head)) {
+        if (ReachGpuWait(ctx, queue, GpuCommand(head))) {
           q.commands.pop_front();
         } else {
           q.status = QueueStatus::kBlocked;

@@ -4,10 +4,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "core/model/types.h"
+#include "core/sim/command_queue.h"
 #include "core/sim/gpu_command.h"
 #include "core/sim/sim_run.h"
 
@@ -32,7 +32,7 @@ struct HwQueue {
   uint32_t engine = 0;
   uint32_t adapter = 0;
   int32_t priority = 0;
-  std::deque<GpuCommand> commands;
+  CommandQueue commands;
   QueueStatus status = QueueStatus::kIdle;
   uint64_t ready_seq = 0;     // order in which queues became ready (FIFO among equal priority)
   TimeNs wait_observed = 0;   // FenceObservedGpuTimestamp of the blocked head wait
@@ -86,7 +86,7 @@ struct GpuContext {
   EngineContext Engine() const { return {run, ids, gpu, preemption}; }
 };
 
-void PushGpuCommand(const GpuContext& ctx, uint32_t queue, GpuCommand command);
+void PushGpuCommand(const GpuContext& ctx, uint32_t queue, const GpuCommand& command);
 // The head of the queue became ready in time (kQueueWake): look at it again.
 void OnQueueWake(const GpuContext& ctx, uint32_t queue);
 void AdvanceQueue(const GpuContext& ctx, uint32_t queue);

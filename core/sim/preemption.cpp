@@ -408,7 +408,7 @@ void OnTdrTimeout(const EngineContext& ctx, FenceTable& fences, uint32_t engine,
 }
 
 void SubmitRenderCommand(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
-                         const Step& step, core::model::StringId name, GpuCommand packet,
+                         const Step& step, core::model::StringId name, GpuCommand& packet,
                          uint32_t flags) {
   packet.preemption.shape = &step.detail.get().shape;
   packet.preemption.paging = step.paging;
@@ -419,10 +419,16 @@ void SubmitRenderCommand(const GpuContext& ctx, core::model::ThreadId thread, ui
   // seed 004: a render command split into several DMA packets; each is a full submission of its
   // own (the Windows 8 scheduler may run other contexts' packets in between).
   packet.preemption.render_command = splits > 1 ? ctx.gpu.next_packet_id : 0;
+  if (splits == 1) {
+    packet.preemption.last_split = true;
+    SubmitPacket(ctx, thread, queue, total, name, packet, flags);
+    return;
+  }
   for (int64_t i = 0; i < splits; ++i) {
     const DurationNs part = total / splits + (i < total % splits ? 1 : 0);
-    packet.preemption.last_split = i == splits - 1;
-    SubmitPacket(ctx, thread, queue, part, name, packet, flags);
+    GpuCommand split = packet;  // each split gets its own id
+    split.preemption.last_split = i == splits - 1;
+    SubmitPacket(ctx, thread, queue, part, name, split, flags);
   }
 }
 

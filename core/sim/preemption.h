@@ -47,9 +47,10 @@ void ReleaseWaitHold(const EngineContext& ctx, uint32_t queue);
 void OnPreemptionEvent(const EngineContext& ctx, uint32_t engine, int64_t preemption_id);
 void OnTdrTimeout(const EngineContext& ctx, FenceTable& fences, uint32_t engine,
                   int64_t preemption_id);
-// Submits an execute step's packet, as `split_packets` DMA packets of one render command.
+// Submits an execute step's packet, as `split_packets` DMA packets of one render command
+// (`packet` is completed where it lies, as SubmitPacket does).
 void SubmitRenderCommand(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
-                         const Step& step, core::model::StringId name, GpuCommand packet,
+                         const Step& step, core::model::StringId name, GpuCommand& packet,
                          uint32_t flags);
 
 }  // namespace core::sim

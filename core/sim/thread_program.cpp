@@ -39,7 +39,7 @@ uint64_t FenceValueOf(const FrameExpr& expr, int64_t frame) {
 }  // namespace
 
 void SubmitPacket(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
-                  DurationNs duration, core::model::StringId name, GpuCommand packet,
+                  DurationNs duration, core::model::StringId name, GpuCommand& packet,
                   uint32_t flags) {
   SimRun& run = ctx.run;
   packet.kind = GpuCommand::Kind::kPacket;
@@ -119,6 +119,16 @@ void CheckTimeAdvances(const SimRun& run, CpuThread& t) {
 }
 
 enum class StepResult : uint8_t { kContinue, kBlocked, kFinished };
+
+// Whether a step that took no CPU time may be followed by the thread's next at once, in this
+// call: exactly when the event it would otherwise schedule at this instant is the one the run
+// would take next (nothing else pending at this instant, no released queue to look at first),
+// so that the order of everything the run does is the same, without the round trip through
+// the event queue (a derived program's calls take no time of their own, half its steps).
+bool NextAtOnce(const GpuContext& ctx) {
+  const EventQueue& events = ctx.run.events;
+  return ctx.gpu.queues_to_advance.empty() && (events.Empty() || events.Top().t > ctx.run.now);
+}
 
 // Runs one active step; `*cost` is its CPU time.
 StepResult RunStep(const ThreadContext& ctx, uint32_t thread, size_t index, DurationNs* cost) {
@@ -262,6 +272,10 @@ void RunThread(const ThreadContext& ctx, uint32_t thread) {
     }
     const DurationNs slowed =
         WithInterference(*run.scenario, ctx.gpu.bg, cpu.threads.size(), thread, cost);
+    if (slowed == 0 && NextAtOnce(ctx.gpu)) {
+      CheckTimeAdvances(run, t);
+      continue;
+    }
     run.events.Push(run.now + slowed, SimEventType::kThreadStep, thread);
     return;
   }

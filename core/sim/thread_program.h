@@ -59,8 +59,10 @@ struct ThreadContext {
 };
 
 // API calls a CPU thread makes: record the *_QUEUED / packet_submitted event and queue the work.
+// SubmitPacket completes `packet` (its kind, id, run time and ready time) where it lies and
+// queues a copy of it (passed by value, the 168-byte command was copied at each call).
 void SubmitPacket(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
-                  DurationNs duration, core::model::StringId name, GpuCommand packet,
+                  DurationNs duration, core::model::StringId name, GpuCommand& packet,
                   uint32_t flags = 0);
 void QueueGpuSignal(const GpuContext& ctx, core::model::ThreadId thread, uint32_t queue,
                     uint32_t fence, uint64_t value);
