@@ -1,6 +1,7 @@
 #include "core/replay/derived_program.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <unordered_map>
 
@@ -51,6 +52,11 @@ class Deriver {
     s.name = m_store.MetaOr("scenario", "replay");
     s.source = "replay of " + m_store.path.string();
     s.duration_ns = std::max<DurationNs>(1, m_out.end - m_out.origin);
+    // The calls of each thread are gathered on a second core while the latencies, device syncs
+    // and topology are measured on this one: both only read the trace (a third of a derivation
+    // each; the opportunities wait for it before any replay can start).
+    std::future<ThreadCalls> gathering =
+        std::async(std::launch::async, [this] { return CollectThreadCalls(m_store, m_recon); });
     m_step_name_of.assign(m_store.strings.size(), kNoName);
     if (!m_store.strings.empty()) m_step_name_of[0] = 0;  // "" is the scenario's name 0 too
     AddAdapters();
@@ -58,7 +64,7 @@ class Deriver {
     FindDeviceSyncCalls();
     AddEnginesAndQueues();
     AddFences();
-    ThreadCalls calls = CollectThreadCalls(m_store, m_recon);
+    ThreadCalls calls = gathering.get();
     for (size_t t = 1; t < calls.by_thread.size(); ++t) {
       const core::model::Thread& thread = m_store.threads[t - 1];
       AddThread(thread.name, calls.by_thread[t], static_cast<core::model::ThreadId>(t));

@@ -63,12 +63,8 @@ DurationNs SpanOfTraceWork(const analysis::Reconstruction& trace_recon,
                            const TracePacketSlots& slots,
                            const std::vector<TimeNs>& replay_end_by_slot) {
   Span span(trace_recon.start_ns);
-  for (const analysis::Packet& p : trace_recon.packets) {
-    if (p.start == kUnknownTime || p.end == kUnknownTime) continue;
-    const uint32_t slot = slots.Find(p.packet_id);
-    if (slot != TracePacketSlots::kNone && replay_end_by_slot[slot] != kUnknownTime) {
-      span.Add(replay_end_by_slot[slot]);
-    }
+  for (const uint32_t slot : slots.timed()) {
+    if (replay_end_by_slot[slot] != kUnknownTime) span.Add(replay_end_by_slot[slot]);
   }
   return span.Length();
 }

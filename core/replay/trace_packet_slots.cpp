@@ -34,6 +34,14 @@ TracePacketSlots::TracePacketSlots(const analysis::Reconstruction& trace_recon)
       m_by_id.try_emplace(id, i);
     }
   }
+  const analysis::Reconstruction& r = trace_recon;
+  for (uint32_t i = 0; i < m_slots; ++i) {
+    if (r.packets.Get<&analysis::Packet::start>(i) == analysis::kUnknownTime ||
+        r.packets.Get<&analysis::Packet::end>(i) == analysis::kUnknownTime) {
+      continue;
+    }
+    m_timed.push_back(Find(r.packets.Get<&analysis::Packet::packet_id>(i)));
+  }
 }
 
 }  // namespace core::replay

@@ -30,9 +30,14 @@ class TracePacketSlots {
     return it == m_by_id.end() ? kNone : it->second;
   }
   size_t size() const { return m_slots; }
+  // The slot of each trace packet that started and completed, in the reconstruction's order:
+  // what a replay's span of the trace's work is measured over (SpanOfTraceWork), read once
+  // here instead of from the packed columns by every candidate.
+  const std::vector<uint32_t>& timed() const { return m_timed; }
 
  private:
   size_t m_slots = 0;
+  std::vector<uint32_t> m_timed;
   bool m_dense = false;
   int64_t m_first_id = 0;
   std::vector<uint32_t> m_by_offset;              // [id - m_first_id] when ids are dense
