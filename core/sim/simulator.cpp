@@ -321,7 +321,7 @@ SimSummary RunSimulation(const Scenario& scenario, core::store::TraceSink& write
     }
     run.now = ev.t;
     HandleEvent(sim, ev);
-    AdvanceUnblockedQueues(sim.Gpu());
+    if (!sim.gpu.queues_to_advance.empty()) AdvanceUnblockedQueues(sim.Gpu());
     if ((++handled & 0xFFFF) == 0 && options.progress) {
       options.progress(static_cast<double>(run.now) / static_cast<double>(run.end_limit));
     }
