@@ -1,7 +1,7 @@
 // A HW queue's commands come out in the order they went in, whatever the mix of adds and takes:
 // checked against a std::deque fed the same operations, with the queue drained part-way and
-// refilled so that its taken front is dropped (64 or more taken, at least half of it) while
-// commands are pending, and a command changed where it lies (a pause started) kept as changed.
+// refilled so that its ring wraps around and grows while commands are pending at both ends of
+// it, and a command changed where it lies (a pause started) kept as changed.
 #include "core/sim/command_queue.h"
 
 #include <gtest/gtest.h>
@@ -67,7 +67,18 @@ TEST(CommandQueue, KeepsSubmissionOrderLikeADeque) {
       EXPECT_EQ(queue[i].delay_started, expected[i].delay_started);
     }
   }
-  EXPECT_GT(next, 1000);  // the runs went through many compactions
+  EXPECT_GT(next, 1000);  // the runs wrapped the ring around many times
+}
+
+TEST(CommandQueue, GrowsWhileWrappedAroundInOrder) {
+  // Eight slots at first: 1-8 fill them, 1-5 are taken, 9-13 wrap around into the freed slots
+  // and 14 makes it grow with its front in the middle of the ring.
+  CommandQueue queue;
+  for (int64_t op = 1; op <= 8; ++op) queue.push_back(Numbered(op));
+  for (int64_t op = 1; op <= 5; ++op) queue.pop_front();
+  for (int64_t op = 9; op <= 14; ++op) queue.push_back(Numbered(op));
+  EXPECT_EQ(Ops(queue), (std::vector<int64_t>{6, 7, 8, 9, 10, 11, 12, 13, 14}));
+  EXPECT_EQ(queue[3].ready_at, 27);
 }
 
 TEST(CommandQueue, EmptiedAndClearedQueuesStartAgain) {
