@@ -114,7 +114,7 @@ void HandleInterrupt(GpuContext gpu, CpuWaitContext cpu, uint64_t interrupt_inde
   }
 
   run.deferring = false;
-  const EventRowId row = run.writer->Append(run.OnTimeBase(events::Interrupt{
+  const EventRowId row = run.Emit(events::Interrupt{
       .ts_ns = run.now,
       .queue_id = (in.flags & kInterruptOptimized) ? gpu.gpu.queues[in.queue].id : 0,
       .fence_id = gpu.fences.fences[in.fence].id,
@@ -123,7 +123,7 @@ void HandleInterrupt(GpuContext gpu, CpuWaitContext cpu, uint64_t interrupt_inde
       .adapter_id = gpu.ids.adapter_ids[in.adapter],
       .waiters_released = released,  // 0: the permitted race where the interrupt releases nobody
       .fences_evaluated = static_cast<int64_t>(evaluated.size()),
-      .interrupt_flags = in.flags}.Record()));
+      .interrupt_flags = in.flags});
   for (EventRecord& d : run.deferred) {
     if (d.kind == events::CpuWaitReleased::kKind) {
       auto release = events::CpuWaitReleased::Of(d);

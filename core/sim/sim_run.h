@@ -40,22 +40,23 @@ struct SimRun {
   // Added to every recorded time (0 for a scenario; a replay writes on its trace's time base).
   TimeNs origin = 0;
 
-  // The record on the trace's time base.
-  EventRecord OnTimeBase(EventRecord e) const {
+  // Moves the record to the trace's time base, where it lies.
+  void ToTimeBase(EventRecord& e) const {
     if (origin != 0) {
       e.ts += origin;
       // Only a few kinds carry a time beside ts: the rest skip the call.
       if (core::model::HasTimeFields(e.kind)) core::model::ShiftTimeFields(e, origin);
     }
-    return e;
   }
-  EventRowId Emit(const EventRecord& e) {
+  // Takes the record by value and shifts it in place: a replay emits three records a packet,
+  // and a copy of each for its time base was a twentieth of the replay's instructions.
+  EventRowId Emit(EventRecord e) {
+    ToTimeBase(e);
     if (deferring) {
-      deferred.push_back(OnTimeBase(e));
+      deferred.push_back(e);
       return 0;
     }
-    if (origin == 0) return writer->Append(e);
-    return writer->Append(OnTimeBase(e));
+    return writer->Append(e);
   }
   template <events::TypedEvent Typed>
   EventRowId Emit(const Typed& e) {
