@@ -25,22 +25,21 @@ TracePacketSlots::TracePacketSlots(const analysis::Reconstruction& trace_recon)
   } else {
     m_by_id.reserve(m_slots);
   }
+  const auto& packets = trace_recon.packets;
   for (uint32_t i = 0; i < m_slots; ++i) {
-    const int64_t id = trace_recon.packets.Get<&analysis::Packet::packet_id>(i);
+    const int64_t id = packets.Get<&analysis::Packet::packet_id>(i);
+    uint32_t slot = i;  // the first packet of its id, found before any later one
     if (m_dense) {
-      uint32_t& slot = m_by_offset[static_cast<uint64_t>(id) - static_cast<uint64_t>(lo)];
-      if (slot == kNone) slot = i;
+      uint32_t& first = m_by_offset[static_cast<uint64_t>(id) - static_cast<uint64_t>(lo)];
+      if (first == kNone) first = i;
+      slot = first;
     } else {
-      m_by_id.try_emplace(id, i);
+      slot = m_by_id.try_emplace(id, i).first->second;
     }
-  }
-  const analysis::Reconstruction& r = trace_recon;
-  for (uint32_t i = 0; i < m_slots; ++i) {
-    if (r.packets.Get<&analysis::Packet::start>(i) == analysis::kUnknownTime ||
-        r.packets.Get<&analysis::Packet::end>(i) == analysis::kUnknownTime) {
-      continue;
+    if (packets.Get<&analysis::Packet::start>(i) != analysis::kUnknownTime &&
+        packets.Get<&analysis::Packet::end>(i) != analysis::kUnknownTime) {
+      m_timed.push_back(slot);
     }
-    m_timed.push_back(Find(r.packets.Get<&analysis::Packet::packet_id>(i)));
   }
 }
 

@@ -73,7 +73,8 @@ void AdvanceQueue(const GpuContext& ctx, uint32_t queue) {
         break;
       }
       case GpuCommand::Kind::kWait:
-        if (ReachGpuWait(ctx, queue, GpuCommand(head))) {
+        // Read in place: a satisfied wait stays at the head until it is taken below.
+        if (ReachGpuWait(ctx, queue, head)) {
           q.commands.pop_front();
         } else {
           q.status = QueueStatus::kBlocked;
